@@ -1,0 +1,38 @@
+"""Exceptions users see, and where in their code a graph was built."""
+import os
+import sys
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+class PaddleError(Exception):
+    """Base class of paddle's own errors."""
+
+
+class ShapeError(PaddleError, ValueError):
+    """Shapes or dtypes that do not fit an op, raised when the op is built."""
+
+
+class FeedError(PaddleError, ValueError):
+    """A feed that is missing or does not match its `pd.data` input."""
+
+
+class CheckpointError(PaddleError, OSError):
+    """A checkpoint file that is missing, unreadable or does not fit the model."""
+
+
+def user_location():
+    """'file.py:line' of the innermost frame outside the paddle package, or ''."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        path = os.path.abspath(frame.f_code.co_filename)
+        if not path.startswith(_PACKAGE_DIR + os.sep):
+            return f"{os.path.basename(path)}:{frame.f_lineno}"
+        frame = frame.f_back
+    return ""
+
+
+def at_user(message):
+    """The message with the user's file and line appended: '... (at train.py:14)'."""
+    where = user_location()
+    return f"{message} (at {where})" if where else message
