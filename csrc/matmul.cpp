@@ -1,0 +1,59 @@
+// Batched matrix product with broadcast batch dims, on the BLAS.
+//
+// The plan passes a spec [B, M, N, K, ta, tb, a_offsets[B], b_offsets[B]]: for each of the
+// B output matrices, where its A and B operands start (broadcast batch dims repeat an offset).
+#include "blas.h"
+
+namespace paddle {
+namespace {
+
+void matmul(py::array a, py::array b, py::array out, py::array spec) {
+  check_array(spec, "matmul", kInt64, -1, false);
+  const int64_t* s = in_ptr<int64_t>(spec);
+  require(spec.size() >= 6, "matmul", "malformed spec");
+  int64_t B = s[0], M = s[1], N = s[2], K = s[3];
+  bool ta = s[4] != 0, tb = s[5] != 0;
+  require(spec.size() == 6 + 2 * B, "matmul", "malformed spec");
+  const int64_t* a_off = s + 6;
+  const int64_t* b_off = s + 6 + B;
+  int dt = dtype_of(a);
+  check_array(a, "matmul", dt, -1, false);
+  check_array(b, "matmul", dt, -1, false);
+  check_array(out, "matmul", dt, B * M * N, true);
+  check_blas_dims(M, N, K, "matmul");
+  for (int64_t i = 0; i < B; ++i)
+    require(a_off[i] >= 0 && a_off[i] + M * K <= a.size() && b_off[i] >= 0 &&
+                b_off[i] + K * N <= b.size(),
+            "matmul", "batch offset outside operand");
+  PD_DISPATCH_FLOAT(dt, "matmul", {
+    const scalar_t* ap = in_ptr<scalar_t>(a);
+    const scalar_t* bp = in_ptr<scalar_t>(b);
+    scalar_t* cp = out_ptr<scalar_t>(out);
+    if (B == 1) {
+      gemm_parallel<scalar_t>(ta, tb, M, N, K, 1, ap + a_off[0], bp + b_off[0], 0, cp);
+    } else if (K == 0) {
+      std::fill(cp, cp + B * M * N, scalar_t(0));
+    } else {
+      int64_t lda = ta ? M : K, ldb = tb ? K : N;
+      bool par = B * M * N * K >= (int64_t(1) << 16) && omp_get_max_threads() > 1;
+      _Pragma("omp parallel for schedule(static) if (par)")
+      for (int64_t i = 0; i < B; ++i)
+        blas_gemm(ta, tb, M, N, K, scalar_t(1), ap + a_off[i], lda, bp + b_off[i], ldb,
+                  scalar_t(0), cp + i * M * N, N);
+    }
+  });
+}
+
+}  // namespace
+
+void init_matmul(py::module_& m) {
+  m.def("matmul", &matmul, "out[B,M,N] = op(a) @ op(b) per batch, offsets from spec");
+  m.def("blas_threads", []() { return scipy_openblas_get_num_threads(); });
+  m.def("omp_threads", []() { return omp_get_max_threads(); });
+  m.def("set_omp_threads", [](int n) {
+    if (n < 1) throw std::invalid_argument("set_omp_threads: expected n >= 1, received " + std::to_string(n));
+    omp_set_num_threads(n);
+  });
+}
+
+}  // namespace paddle

@@ -1,0 +1,113 @@
+// Reductions over one block of axes: the plan views the input as [outer, reduced, inner]
+// (axes merged where they are adjacent; non-adjacent axes become several passes).
+#include "common.h"
+
+#include <limits>
+
+namespace paddle {
+namespace {
+
+enum Reduce { kSum, kMax, kMin };
+
+template <typename T, int CODE>
+inline T combine(T acc, T x) {
+  if (CODE == kSum) return acc + x;
+  if (CODE == kMax) return x > acc ? x : acc;
+  return x < acc ? x : acc;
+}
+
+template <typename T, int CODE>
+inline T identity() {
+  if (CODE == kSum) return T(0);
+  if (CODE == kMax) return std::numeric_limits<T>::lowest();
+  return std::numeric_limits<T>::max();
+}
+
+template <typename T, int CODE>
+void reduce_typed(const T* x, T* y, int64_t outer, int64_t red, int64_t inner, double scale) {
+  const T sc = T(scale);
+  int64_t total = outer * red * inner;
+  if (inner == 1) {
+    // Rows of contiguous values: several accumulators keep the adds independent.
+    bool par = total >= kParallelGrain && outer > 1;
+#pragma omp parallel for schedule(static) if (par)
+    for (int64_t o = 0; o < outer; ++o) {
+      const T* row = x + o * red;
+      T acc[8];
+      for (int k = 0; k < 8; ++k) acc[k] = identity<T, CODE>();
+      int64_t r = 0;
+      for (; r + 8 <= red; r += 8)
+        for (int k = 0; k < 8; ++k) acc[k] = combine<T, CODE>(acc[k], row[r + k]);
+      for (; r < red; ++r) acc[0] = combine<T, CODE>(acc[0], row[r]);
+      T v = acc[0];
+      for (int k = 1; k < 8; ++k) v = combine<T, CODE>(v, acc[k]);
+      y[o] = CODE == kSum ? v * sc : v;
+    }
+    return;
+  }
+  // Reduce across rows: accumulate whole rows of `inner` values, split over inner.
+  for (int64_t o = 0; o < outer; ++o) {
+    const T* block = x + o * red * inner;
+    T* out = y + o * inner;
+    parallel_chunks(inner, total >= kParallelGrain ? 256 : inner + 1, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) out[i] = identity<T, CODE>();
+      for (int64_t r = 0; r < red; ++r) {
+        const T* row = block + r * inner;
+        for (int64_t i = b; i < e; ++i) out[i] = combine<T, CODE>(out[i], row[i]);
+      }
+      if (CODE == kSum && scale != 1.0)
+        for (int64_t i = b; i < e; ++i) out[i] *= sc;
+    });
+  }
+}
+
+void reduce(int code, py::array x, py::array out, int64_t outer, int64_t red, int64_t inner,
+            double scale) {
+  int dt = dtype_of(x);
+  require(outer >= 0 && red >= 0 && inner >= 0, "reduce", "negative extent");
+  check_array(x, "reduce", dt, outer * red * inner, false);
+  check_array(out, "reduce", dt, outer * inner, true);
+  require(red > 0 || code == kSum, "reduce", "max/min over an empty axis");
+  PD_DISPATCH_NUMERIC(dt, "reduce", {
+    const scalar_t* xp = in_ptr<scalar_t>(x);
+    scalar_t* yp = out_ptr<scalar_t>(out);
+    switch (code) {
+      case kSum: reduce_typed<scalar_t, kSum>(xp, yp, outer, red, inner, scale); break;
+      case kMax: reduce_typed<scalar_t, kMax>(xp, yp, outer, red, inner, scale); break;
+      case kMin: reduce_typed<scalar_t, kMin>(xp, yp, outer, red, inner, scale); break;
+      default: throw std::invalid_argument("reduce: unknown op code");
+    }
+  });
+}
+
+// Index of the largest value along the reduced axis (first one on ties, as NumPy).
+void argmax(py::array x, py::array out, int64_t outer, int64_t red, int64_t inner) {
+  int dt = dtype_of(x);
+  check_array(x, "argmax", dt, outer * red * inner, false);
+  check_array(out, "argmax", kInt64, outer * inner, true);
+  require(red > 0, "argmax", "empty axis");
+  PD_DISPATCH_NUMERIC(dt, "argmax", {
+    const scalar_t* xp = in_ptr<scalar_t>(x);
+    int64_t* yp = out_ptr<int64_t>(out);
+    bool par = outer * red * inner >= kParallelGrain;
+    _Pragma("omp parallel for schedule(static) if (par)")
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        const scalar_t* p = xp + o * red * inner + i;
+        int64_t best = 0;
+        scalar_t bv = p[0];
+        for (int64_t r = 1; r < red; ++r)
+          if (p[r * inner] > bv) { bv = p[r * inner]; best = r; }
+        yp[o * inner + i] = best;
+      }
+  });
+}
+
+}  // namespace
+
+void init_reduce(py::module_& m) {
+  m.def("reduce", &reduce, "sum (times scale) / max / min over the middle of [outer, red, inner]");
+  m.def("argmax", &argmax, "int64 index of the maximum over the middle of [outer, red, inner]");
+}
+
+}  // namespace paddle

@@ -1,0 +1,108 @@
+// Row-wise softmax family over the last axis: softmax, log_softmax, cross-entropy from
+// logits with integer labels, and top-k membership for accuracy.
+#include "common.h"
+
+#include <cmath>
+
+namespace paddle {
+namespace {
+
+template <typename T>
+void softmax_rows(const T* x, T* y, int64_t rows, int64_t cols, bool log) {
+  bool par = rows * cols >= kParallelGrain / 4 && rows > 1;
+#pragma omp parallel for schedule(static) if (par)
+  for (int64_t r = 0; r < rows; ++r) {
+    const T* xr = x + r * cols;
+    T* yr = y + r * cols;
+    T mx = xr[0];
+    for (int64_t c = 1; c < cols; ++c) mx = xr[c] > mx ? xr[c] : mx;
+    T sum = 0;
+    if (log) {
+      for (int64_t c = 0; c < cols; ++c) sum += std::exp(xr[c] - mx);
+      T lse = mx + std::log(sum);
+      for (int64_t c = 0; c < cols; ++c) yr[c] = xr[c] - lse;
+    } else {
+      for (int64_t c = 0; c < cols; ++c) { yr[c] = std::exp(xr[c] - mx); sum += yr[c]; }
+      T inv = T(1) / sum;
+      for (int64_t c = 0; c < cols; ++c) yr[c] *= inv;
+    }
+  }
+}
+
+void softmax(py::array x, py::array out, int64_t cols, bool log) {
+  int dt = dtype_of(x);
+  require(cols > 0, "softmax", "empty last axis");
+  check_array(x, "softmax", dt, -1, false);
+  check_array(out, "softmax", dt, x.size(), true);
+  require(x.size() % cols == 0, "softmax", "size is not a multiple of the last axis");
+  PD_DISPATCH_FLOAT(dt, "softmax", {
+    softmax_rows<scalar_t>(in_ptr<scalar_t>(x), out_ptr<scalar_t>(out), x.size() / cols, cols, log);
+  });
+}
+
+void check_labels(const int64_t* lab, int64_t n, int64_t classes, const char* op) {
+  for (int64_t i = 0; i < n; ++i)
+    if (lab[i] < 0 || lab[i] >= classes)
+      throw py::value_error(std::string(op) + ": label " + std::to_string(lab[i]) +
+                            " at position " + std::to_string(i) + " is outside the " +
+                            std::to_string(classes) + " classes [0, " +
+                            std::to_string(classes) + ")");
+}
+
+// loss[r] = logsumexp(x[r]) - x[r, label[r]]
+void softmax_cross_entropy(py::array logits, py::array labels, py::array loss, int64_t cols) {
+  int dt = dtype_of(logits);
+  require(cols > 0, "softmax_cross_entropy", "empty class axis");
+  check_array(logits, "softmax_cross_entropy", dt, -1, false);
+  int64_t rows = logits.size() / cols;
+  check_array(labels, "softmax_cross_entropy", kInt64, rows, false);
+  check_array(loss, "softmax_cross_entropy", dt, rows, true);
+  const int64_t* lab = in_ptr<int64_t>(labels);
+  check_labels(lab, rows, cols, "softmax_cross_entropy");
+  PD_DISPATCH_FLOAT(dt, "softmax_cross_entropy", {
+    const scalar_t* x = in_ptr<scalar_t>(logits);
+    scalar_t* l = out_ptr<scalar_t>(loss);
+    bool par = rows * cols >= kParallelGrain / 4 && rows > 1;
+    _Pragma("omp parallel for schedule(static) if (par)")
+    for (int64_t r = 0; r < rows; ++r) {
+      const scalar_t* xr = x + r * cols;
+      scalar_t mx = xr[0], sum = 0;
+      for (int64_t c = 1; c < cols; ++c) mx = xr[c] > mx ? xr[c] : mx;
+      for (int64_t c = 0; c < cols; ++c) sum += std::exp(xr[c] - mx);
+      l[r] = mx + std::log(sum) - xr[lab[r]];
+    }
+  });
+}
+
+// out[r] = 1 if the label's score is among the k largest of row r (ties count for it).
+void in_top_k(py::array scores, py::array labels, py::array out, int64_t cols, int64_t k) {
+  int dt = dtype_of(scores);
+  require(cols > 0 && k >= 1, "in_top_k", "expected cols > 0 and k >= 1");
+  check_array(scores, "in_top_k", dt, -1, false);
+  int64_t rows = scores.size() / cols;
+  check_array(labels, "in_top_k", kInt64, rows, false);
+  check_array(out, "in_top_k", dt, rows, true);
+  const int64_t* lab = in_ptr<int64_t>(labels);
+  check_labels(lab, rows, cols, "accuracy");
+  PD_DISPATCH_FLOAT(dt, "in_top_k", {
+    const scalar_t* s = in_ptr<scalar_t>(scores);
+    scalar_t* o = out_ptr<scalar_t>(out);
+    for (int64_t r = 0; r < rows; ++r) {
+      const scalar_t* sr = s + r * cols;
+      scalar_t target = sr[lab[r]];
+      int64_t above = 0;
+      for (int64_t c = 0; c < cols; ++c) above += sr[c] > target;
+      o[r] = above < k ? scalar_t(1) : scalar_t(0);
+    }
+  });
+}
+
+}  // namespace
+
+void init_softmax(py::module_& m) {
+  m.def("softmax", &softmax, "softmax (or log_softmax) over rows of `cols` values");
+  m.def("softmax_cross_entropy", &softmax_cross_entropy, "per-row cross-entropy from logits");
+  m.def("in_top_k", &in_top_k, "1.0 where the label is among the row's k best, else 0.0");
+}
+
+}  // namespace paddle
