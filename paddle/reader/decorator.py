@@ -9,6 +9,7 @@ import contextlib
 import itertools
 
 from paddle.errors import PaddleError
+from paddle.lowlevel.random import generator
 
 
 class ComposeNotAligned(PaddleError, ValueError):
@@ -110,7 +111,6 @@ def shuffle(reader, buf_size):
         [0, 1, 2, 3, 4]
     """
     _check_positive("shuffle", "buf_size", buf_size)
-    from paddle.lowlevel.random import generator
 
     def shuffled_reader():
         # Looked up per pass, not at decoration: `pd.seed` replaces the generator.
