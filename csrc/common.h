@@ -7,6 +7,7 @@
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 #include <omp.h>
 
 #include <cstdint>

@@ -1,8 +1,23 @@
-"""paddle: a deep-learning library with a Keras-style high level on a graph-building low level."""
-import numpy  # noqa: F401  (before the BLAS and the extension: see docs/architecture.md)
+"""paddle: Keras-style models on a graph of ops that run on native kernels.
 
+    import paddle as pd
+
+`paddle.lowlevel` holds Variables, ops, gradients, optimizers and eval; `paddle.highlevel`
+holds layers, models and the training loop. Both are re-exported here. See
+docs/architecture.md for how a call travels from user code to the C++ kernels.
+"""
+# Order matters: NumPy first, then scipy_openblas32 (it loads libscipy_openblas globally,
+# which paddle._C links against without an rpath), then the extension.
+import numpy  # noqa: F401
+import scipy_openblas32  # noqa: F401
+
+from paddle import _C  # noqa: F401
 from paddle.errors import CheckpointError, FeedError, PaddleError, ShapeError  # noqa: F401
-from paddle.lowlevel.random import seed  # noqa: F401
-import scipy_openblas32  # noqa: F401,E402  (loads libscipy_openblas globally for paddle._C)
+from paddle.lowlevel import *  # noqa: F401,F403
+from paddle.lowlevel import initializers, optimizers  # noqa: F401
+from paddle.backend import get_device, set_device  # noqa: F401
+from paddle import backend as _backend  # noqa: F401
+import paddle.backend.cpu  # noqa: F401,E402  (fills the CPU kernel table)
+from paddle import dataset, reader  # noqa: F401,E402
 
-from paddle import _C  # noqa: F401,E402
+__version__ = "0.1.0"

@@ -1,0 +1,15 @@
+"""The low level: Variables, ops, namespaces, gradients, optimizers' update ops, eval.
+
+Data flow: user code builds Variables (graph.py) by calling ops (ops/), each op inferring
+its output shape at once (op.py); `eval` (executor.py) compiles the nodes the targets need
+into a plan and runs it on the device's kernels (paddle/backend/).
+"""
+from paddle.lowlevel import initializers, optimizers, random, schedules  # noqa: F401
+from paddle.lowlevel.executor import eval  # noqa: F401
+from paddle.lowlevel.gradients import gradients  # noqa: F401
+from paddle.lowlevel.graph import Variable, constant, data, get_variable, namespace  # noqa: F401
+from paddle.lowlevel.layers import fc  # noqa: F401
+from paddle.lowlevel.ops import *  # noqa: F401,F403
+from paddle.lowlevel.random import seed  # noqa: F401
+
+optimizers.schedules = schedules

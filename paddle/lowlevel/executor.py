@@ -1,0 +1,267 @@
+"""eval: from targets to a compiled plan to kernel calls.
+
+The first `pd.eval` of a set of targets walks back from them to the nodes they need and
+orders them (a Plan). Each new combination of feed shapes then specializes the plan: shapes
+are inferred concretely, every intermediate gets a buffer (buffers are reused once their
+last reader has run), and every node's kernel is prepared on its buffers. Running is then
+a loop of prepared C++ calls: no allocation, no shape work, no dict lookups.
+
+Example:
+    >>> import numpy as np, paddle as pd
+    >>> x = pd.data("x", shape=[None, 2])
+    >>> y = pd.sum(x * x, axis=1)
+    >>> pd.eval(y, {x: np.array([[1.0, 2.0], [3.0, 4.0]])}).tolist()
+    [5.0, 25.0]
+"""
+import weakref
+from collections import OrderedDict
+
+import numpy as np
+
+from paddle import backend
+from paddle.errors import FeedError
+from paddle.lowlevel.graph import Variable
+from paddle.lowlevel.op import fmt_shape
+
+MAX_SPECIALIZATIONS = 8
+
+
+def eval(targets, feeds=None, training=False, device=None):  # noqa: A001
+    """Compute target Variables, running only the ops they need.
+
+    Args:
+        targets: a Variable (one array comes back) or a list of them (a list comes back;
+            an update op from `minimize` gives None).
+        feeds: {pd.data Variable or its name: array} for every input the targets need.
+        training: run dropout and batch normalization in training mode.
+        device: 'cpu' or 'gpu[:N]'; the default device (pd.set_device) when None.
+
+    Raises:
+        FeedError: an input the targets need was not fed, or was fed the wrong shape/dtype.
+
+    Example:
+        >>> import paddle as pd
+        >>> a = pd.constant(2.0)
+        >>> pd.eval([a * 3.0, a + 1.0])
+        [array(6., dtype=float32), array(3., dtype=float32)]
+    """
+    single = isinstance(targets, Variable)
+    targets = [targets] if single else list(targets)
+    for t in targets:
+        if not isinstance(t, Variable):
+            raise TypeError(f"eval: expected Variables as targets, received {type(t).__name__}")
+    if not targets:
+        return []
+    plan = plan_for(targets, bool(training), backend.parse_device(device))
+    results = plan.run(feeds or {})
+    return results[0] if single else results
+
+
+def plan_for(targets, training, device):
+    """The cached Plan for these targets, built on first use; kept on the first target so
+    that it lives exactly as long as the graph does."""
+    cache = targets[0].__dict__.setdefault("_plans", {})
+    key = (tuple(id(t) for t in targets), training, device)
+    plan = cache.get(key)
+    if plan is None or not plan.matches(targets):
+        plan = Plan(targets, training, device)
+        cache[key] = plan
+    return plan
+
+
+def topological_nodes(targets):
+    """Nodes the targets need, inputs before users; stateful nodes (updates) last."""
+    order, seen = [], set()
+    stack = [(t.node, False) for t in reversed(targets) if t.node is not None]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            order.append(node)
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.append((node, True))
+        for v in reversed(node.inputs):
+            if v.node is not None and id(v.node) not in seen:
+                stack.append((v.node, False))
+    return [n for n in order if not n.op.stateful] + [n for n in order if n.op.stateful]
+
+
+class Plan:
+    """The ordered nodes for a set of targets, specialized per combination of feed shapes."""
+
+    def __init__(self, targets, training, device):
+        self.target_refs = [weakref.ref(t) for t in targets]
+        self.training = training
+        self.device = device
+        self.kernels = backend.kernels_for(f"{device[0]}:{device[1]}")
+        self.nodes = topological_nodes(targets)
+        # Inputs the nodes read: data (fed), parameters and constants (their own arrays).
+        leaves, seen = [], set()
+        for v in [*targets, *(i for n in self.nodes for i in n.inputs)]:
+            if v.node is None and id(v) not in seen:
+                seen.add(id(v))
+                leaves.append(v)
+        self.data = [v for v in leaves if v.kind == "data"]
+        self.stored = [v for v in leaves if v.kind != "data"]
+        self.targets = [(t.node, t.index) if t.node is not None else t for t in targets]
+        for n in self.nodes:
+            if n.op.name not in self.kernels and not n.op.view:
+                raise NotImplementedError(f"{n.op.name}: no kernel on device "
+                                          f"{device[0]}:{device[1]}")
+        self.specialized = OrderedDict()
+
+    def matches(self, targets):
+        return all(ref() is t for ref, t in zip(self.target_refs, targets))
+
+    def run(self, feeds):
+        arrays = self._check_feeds(feeds)
+        key = tuple(a.shape for a in arrays)
+        program = self.specialized.get(key)
+        if program is None:
+            program = Program(self, [a.shape for a in arrays])
+            self.specialized[key] = program
+            if len(self.specialized) > MAX_SPECIALIZATIONS:
+                self.specialized.popitem(last=False)
+        else:
+            self.specialized.move_to_end(key)
+        return program.run(arrays)
+
+    def _check_feeds(self, feeds):
+        by_name = None
+        arrays = []
+        for v in self.data:
+            if v in feeds:
+                value = feeds[v]
+            else:
+                if by_name is None:
+                    by_name = {k: val for k, val in feeds.items() if isinstance(k, str)}
+                if v.name not in by_name:
+                    raise FeedError(f"eval: the targets need the input {v.name!r} "
+                                    f"(shape {fmt_shape(v.shape)}, {v.dtype}, created at "
+                                    f"{v.location or '?'}), which was not fed")
+                value = by_name[v.name]
+            arrays.append(check_feed(v, value))
+        return arrays
+
+
+def check_feed(var, value):
+    """The fed value as an array of the input's dtype; FeedError naming the input if it
+    does not fit its shape or cannot be converted safely."""
+    try:
+        array = np.asarray(value)
+    except Exception as e:  # ragged lists and the like
+        raise FeedError(f"input {var.name!r}: cannot convert the fed value to an array ({e})") \
+            from None
+    if array.dtype.kind not in "biuf":
+        raise FeedError(f"input {var.name!r}: expected numbers ({var.dtype}), received an "
+                        f"array of {array.dtype}")
+    if array.dtype != var.dtype:
+        if not np.can_cast(array.dtype, var.dtype, "same_kind"):
+            raise FeedError(f"input {var.name!r}: expected {var.dtype}, received {array.dtype} "
+                            "(cast it first)")
+        array = array.astype(var.dtype)
+    if array.ndim != len(var.shape) or any(d is not None and d != a
+                                           for d, a in zip(var.shape, array.shape)):
+        raise FeedError(f"input {var.name!r}: expected shape {fmt_shape(var.shape)}, received "
+                        f"{fmt_shape(array.shape)}")
+    return array
+
+
+def _key(v):
+    """Where a Variable's value is found in a program: (node, output index), or the leaf."""
+    return (id(v.node), v.index) if v.node is not None else id(v)
+
+
+class Program:
+    """A plan specialized to concrete shapes: buffers allocated, kernels prepared.
+
+    Each node output lives in a storage: its own buffer or, for a view, its input's. A
+    storage goes back to a pool once its last reader is prepared, and a later output of
+    the same shape and dtype takes the buffer over; leaves and results are never reused.
+    """
+
+    def __init__(self, plan, feed_shapes):
+        self.feeds = [np.empty(s, dtype=v.dtype) for v, s in zip(plan.data, feed_shapes)]
+        value = {id(v): b for v, b in zip(plan.data, self.feeds)}
+        value.update((id(v), v.value) for v in plan.stored)
+        storage, readers = {}, {}
+        for node in plan.nodes:
+            for i in node.inputs:
+                s = storage.get(_key(i), _key(i))
+                readers[s] = readers.get(s, 0) + 1
+            for k in range(len(node.outputs_ref)):
+                own = (id(node), k)
+                storage[own] = storage.get(_key(node.inputs[0]), _key(node.inputs[0])) \
+                    if node.op.view else own
+        pinned = {storage.get(_key(t), _key(t)) for t in map(_target_var, plan.targets)}
+        pool, owned = {}, {}
+        self.steps, self.nodes = [], []
+        ctx = _Context(plan.training)
+        for node in plan.nodes:
+            ins = [value[_key(i)] for i in node.inputs]
+            specs = node.op.infer(*[(b.shape, b.dtype.name) for b in ins], **node.attrs)
+            specs = specs if isinstance(specs, list) else [specs]
+            if node.op.view:
+                outs = [ins[0].reshape(specs[0][0])]
+            else:
+                outs = [_take(pool, shape, dtype) for shape, dtype in specs]
+                owned.update(((id(node), k), b) for k, b in enumerate(outs))
+                self.steps.append(plan.kernels[node.op.name](node, ins, outs, ctx))
+                self.nodes.append(node)
+            value.update(((id(node), k), b) for k, b in enumerate(outs))
+            done = [storage.get(_key(i), _key(i)) for i in node.inputs]
+            for s in done:
+                readers[s] -= 1
+            if not node.op.view:  # outputs nobody reads are free at once
+                done += [(id(node), k) for k in range(len(outs))]
+            for s in done:
+                if readers.get(s, 0) == 0 and s in owned and s not in pinned:
+                    b = owned.pop(s)
+                    pool.setdefault((b.shape, b.dtype.str), []).append(b)
+        self.results = [None if isinstance(t, tuple) and t[0].op.stateful else
+                        value[(id(t[0]), t[1]) if isinstance(t, tuple) else id(t)]
+                        for t in plan.targets]
+
+    def run(self, arrays):
+        for buf, a in zip(self.feeds, arrays):
+            np.copyto(buf, a)
+        step = -1
+        try:
+            for step, fn in enumerate(self.steps):
+                fn()
+        except Exception as e:
+            node = self.nodes[step]
+            where = f"in {node.op.name}" + (f", built at {node.location}" if node.location else "")
+            try:
+                error = type(e)(f"{e} ({where})")
+            except Exception:
+                raise e from None
+            raise error from None
+        return [None if b is None else b.copy() for b in self.results]
+
+
+def _target_var(t):
+    """A plan target as something _key understands: a leaf Variable or a stand-in."""
+    if isinstance(t, tuple):
+        return _Output(*t)
+    return t
+
+
+class _Output:
+    def __init__(self, node, index):
+        self.node, self.index = node, index
+
+
+class _Context:
+    """What kernels may ask about the run they are prepared for."""
+
+    def __init__(self, training):
+        self.training = training
+
+
+def _take(pool, shape, dtype):
+    dtype = np.dtype(dtype)
+    free = pool.get((tuple(shape), dtype.str))
+    return free.pop() if free else np.empty(shape, dtype=dtype)

@@ -1,0 +1,341 @@
+"""The graph: Variables, the nodes (op applications) that produce them, names and namespaces.
+
+A graph is nothing but what Variables reach: every Variable made by an op holds its node,
+and a node holds its input Variables. Nodes refer to their outputs weakly, so there are no
+reference cycles and a graph is freed the moment the user drops its last Variable.
+
+Example:
+    >>> import paddle as pd
+    >>> x = pd.data("x", shape=[None, 3])
+    >>> y = x * 2.0 + 1.0
+    >>> y.shape, y.dtype
+    ((None, 3), 'float32')
+"""
+import contextlib
+import itertools
+import weakref
+
+import numpy as np
+
+from paddle.errors import ShapeError, at_user, user_location
+
+DTYPES = ("float32", "float64", "int64", "int32", "bool")
+FLOATS = ("float32", "float64")
+
+
+def as_dtype(dtype, where="dtype"):
+    """The canonical dtype name ('float32', ...) of a dtype-like value; ValueError if unsupported."""
+    try:
+        name = np.dtype(dtype).name
+    except TypeError:
+        name = None
+    if name not in DTYPES:
+        raise ValueError(f"{where}: expected one of {', '.join(DTYPES)}, received {dtype!r}")
+    return name
+
+
+def as_shape(shape, where="shape"):
+    """A shape as a tuple of ints >= 0 and None; ValueError for anything else."""
+    if isinstance(shape, (int, np.integer)):
+        shape = (shape,)
+    try:
+        dims = tuple(shape)
+    except TypeError:
+        raise ValueError(f"{where}: expected a list of sizes, received {shape!r}") from None
+    out = []
+    for d in dims:
+        if d is None:
+            out.append(None)
+        elif isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= 0:
+            out.append(int(d))
+        else:
+            raise ValueError(f"{where}: expected sizes >= 0 or None, received {shape!r}")
+    return tuple(out)
+
+
+# ---- names and namespaces ---------------------------------------------------------------
+
+class _Names:
+    """Live names of parameters and layer scopes, held weakly so dropped graphs free them."""
+
+    def __init__(self):
+        self.prefix = []           # stack of namespace names
+        self.reuse = []            # stack of (reuse flag, per-block scope counters)
+        self.taken = weakref.WeakValueDictionary()    # full name -> owner
+        self.params = weakref.WeakValueDictionary()   # full name -> parameter Variable
+        self.op_counter = itertools.count()
+
+    def full(self, name):
+        return "/".join(self.prefix + [name])
+
+    def reusing(self):
+        return bool(self.reuse) and self.reuse[-1][0]
+
+    def unique(self, base, owner, numbered=False):
+        """Claims the first free `base`, `base_1`, ... (or `base_0`, `base_1`, ... if numbered)."""
+        candidates = (f"{base}_{k}" for k in itertools.count()) if numbered else \
+            itertools.chain([base], (f"{base}_{k}" for k in itertools.count(1)))
+        for name in candidates:
+            full = self.full(name)
+            if full not in self.taken:
+                self.taken[full] = owner
+                return full
+
+    def scope(self, base, owner=None):
+        """A numbered scope for a layer function (`fc_0`): the first one no live parameter
+        uses, or under `reuse=True` the one the same call made the first time."""
+        if self.reusing():
+            counters = self.reuse[-1][1]
+            k = counters.get(base, 0)
+            counters[base] = k + 1
+            return self.full(f"{base}_{k}")
+        for k in itertools.count():
+            full = self.full(f"{base}_{k}")
+            if not any(name.startswith(full + "/") for name in self.taken.keys()) \
+                    and full not in self.taken:
+                if owner is not None:
+                    self.taken[full] = owner
+                return full
+
+
+NAMES = _Names()
+
+
+@contextlib.contextmanager
+def namespace(name, reuse=False):
+    """Prefix every name created inside with `name/`; with reuse=True, layer functions
+    fetch the existing parameters of the same names instead of creating new ones.
+
+    Args:
+        name: the namespace's name (no '/').
+        reuse: share the parameters created by an earlier block of the same name.
+
+    Example:
+        >>> import paddle as pd
+        >>> x = pd.data("x", shape=[None, 4])
+        >>> with pd.namespace("net"):
+        ...     a = pd.fc(x, size=2)
+        >>> with pd.namespace("net", reuse=True):
+        ...     b = pd.fc(x, size=2)            # same net/fc_0/w and net/fc_0/b
+        >>> pd.get_variable("net/fc_0/w").shape
+        (4, 2)
+    """
+    if not isinstance(name, str) or not name or "/" in name:
+        raise ValueError(f"namespace: expected a non-empty name without '/', received {name!r}")
+    NAMES.prefix.append(name)
+    NAMES.reuse.append((bool(reuse) or NAMES.reusing(), {}))
+    try:
+        yield
+    finally:
+        NAMES.prefix.pop()
+        NAMES.reuse.pop()
+
+
+def get_variable(name):
+    """The live parameter with this full name (`"mlp/fc_0/w"`).
+
+    Raises:
+        KeyError: no such parameter; the message lists the live ones that share its namespace.
+    """
+    var = NAMES.params.get(name)
+    if var is None:
+        scope = name.rsplit("/", 1)[0] if "/" in name else ""
+        near = sorted(n for n in NAMES.params.keys() if n.startswith(scope))[:10]
+        raise KeyError(f"get_variable: no parameter named {name!r}; "
+                       f"parameters near it: {near or 'none'}")
+    return var
+
+
+# ---- Variables and nodes ----------------------------------------------------------------
+
+class Node:
+    """One application of an op: the op, its input Variables, its attributes."""
+
+    __slots__ = ("op", "inputs", "attrs", "outputs_ref", "location", "__weakref__")
+
+    def __init__(self, op, inputs, attrs, location):
+        self.op = op
+        self.inputs = tuple(inputs)
+        self.attrs = attrs
+        self.outputs_ref = ()
+        self.location = location
+
+    @property
+    def outputs(self):
+        """The output Variables still alive (None for a dropped one)."""
+        return [ref() for ref in self.outputs_ref]
+
+
+class Variable:
+    """A value in the graph: graph input, parameter, constant or op output.
+
+    As a constructor, `pd.Variable(name, shape, dtype="float32", initializer=None,
+    trainable=True)` makes a parameter, initialized at once (`"glorot_uniform"` by default,
+    `"zeros"` for rank < 2).
+
+    Attributes:
+        name: unique full name (namespace prefix included).
+        shape: tuple of sizes, None where unknown until a feed arrives.
+        dtype: 'float32', 'float64', 'int64', 'int32' or 'bool'.
+        trainable: whether `minimize(var_list=None)` updates it (parameters only).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> w = pd.Variable("w", shape=[2, 3], initializer="ones")
+        >>> w.val().sum()
+        6.0
+        >>> w.set_value(np.zeros((2, 3), np.float32)); float(w.val().sum())
+        0.0
+    """
+
+    __array_priority__ = 100  # NumPy defers `array + Variable` to Variable.__radd__
+
+    def __init__(self, name, shape, dtype="float32", initializer=None, trainable=True):
+        from paddle.lowlevel import initializers
+        shape = as_shape(shape, f"Variable {name!r}")
+        if None in shape:
+            raise ShapeError(at_user(f"Variable {name!r}: a parameter needs a fully known "
+                                     f"shape, received {shape}"))
+        dtype = as_dtype(dtype, f"Variable {name!r}")
+        init = initializers.get(initializer if initializer is not None else
+                                ("glorot_uniform" if len(shape) >= 2 else "zeros"))
+        value = np.ascontiguousarray(init(shape, dtype), dtype=dtype)
+        self._setup(name, shape, dtype, "param", value=value)
+        self.trainable = bool(trainable)
+        self.name = NAMES.unique(name, self)
+        NAMES.params[self.name] = self
+
+    def _setup(self, name, shape, dtype, kind, node=None, index=0, value=None):
+        self.name = name
+        self.shape = shape
+        self.dtype = dtype
+        self.kind = kind          # "data", "param", "const" or "op"
+        self.node = node
+        self.index = index
+        self.value = value        # the array of a parameter or constant (updated in place)
+        self.trainable = False
+        self.location = user_location()
+
+    @classmethod
+    def _make(cls, name, shape, dtype, kind, node=None, index=0, value=None):
+        var = cls.__new__(cls)
+        var._setup(name, shape, dtype, kind, node, index, value)
+        return var
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    def __repr__(self):
+        return f"<Variable {self.name!r} shape={self.shape} dtype={self.dtype}>"
+
+    def __hash__(self):
+        return id(self)
+
+    def __eq__(self, other):  # identity: Variables are dict keys (feeds); use pd.equal for math
+        return self is other
+
+    def __bool__(self):
+        raise TypeError(f"Variable {self.name!r} has no truth value while the graph is "
+                        "built; evaluate it with pd.eval first")
+
+    def val(self):
+        """A NumPy copy of the current value of a parameter or constant; runs nothing."""
+        if self.value is None:
+            raise ValueError(f"val: {self.name!r} is a {self.kind} Variable and has no stored "
+                             "value; use pd.eval(var, feeds) to compute it")
+        return self.value.copy()
+
+    def set_value(self, array):
+        """Overwrite a parameter's value in place (same shape; cast to its dtype)."""
+        if self.kind != "param":
+            raise ValueError(f"set_value: {self.name!r} is a {self.kind} Variable; only "
+                             "parameters can be assigned")
+        array = np.asarray(array)
+        if array.shape != self.shape:
+            raise ShapeError(at_user(f"set_value: {self.name!r} has shape {self.shape}, "
+                                     f"received an array of shape {array.shape}"))
+        if not np.can_cast(array.dtype, self.dtype, "same_kind") and array.dtype != bool:
+            raise ValueError(f"set_value: {self.name!r} is {self.dtype}, received "
+                             f"{array.dtype}")
+        np.copyto(self.value, array, casting="unsafe")
+
+    def eval(self, feeds=None, training=False):
+        """Compute this Variable: shorthand for `pd.eval(self, feeds, training)`."""
+        from paddle.lowlevel.executor import eval as run
+        return run(self, feeds, training=training)
+
+    # Operators build ops (defined in paddle.lowlevel.ops.math, bound there).
+
+
+def data(name, shape, dtype="float32"):
+    """A graph input, fed at `pd.eval` time; None marks sizes that vary between feeds.
+
+    Data names are kept exactly (with the namespace prefix) so feeds can be given by name.
+
+    Example:
+        >>> import paddle as pd
+        >>> img = pd.data("img", shape=[None, 28, 28, 1])
+        >>> img.shape, img.dtype
+        ((None, 28, 28, 1), 'float32')
+    """
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"data: expected a non-empty name, received {name!r}")
+    return Variable._make(NAMES.full(name), as_shape(shape, f"data {name!r}"),
+                          as_dtype(dtype, f"data {name!r}"), "data")
+
+
+def constant(value, dtype=None, name="const"):
+    """A constant Variable holding a copy of `value` (float64 input becomes float32 unless
+    `dtype` says otherwise; Python ints become int64).
+
+    Example:
+        >>> import paddle as pd
+        >>> c = pd.constant([[1.0, 2.0]])
+        >>> c.shape, c.val().tolist()
+        ((1, 2), [[1.0, 2.0]])
+    """
+    array = np.asarray(value)
+    if dtype is None:
+        dtype = "float32" if array.dtype.kind == "f" else array.dtype
+        dtype = "int64" if np.dtype(dtype).kind in "iu" else dtype
+    dtype = as_dtype(dtype, "constant")
+    array = np.ascontiguousarray(array, dtype=dtype)
+    array.flags.writeable = False
+    return Variable._make(f"{NAMES.full(name)}_{next(NAMES.op_counter)}", array.shape, dtype,
+                          "const", value=array)
+
+
+def as_variable(x, like=None, where="op"):
+    """`x` if it is a Variable, else a constant of `like`'s dtype (scalars and arrays)."""
+    if isinstance(x, Variable):
+        return x
+    if isinstance(x, (bool, int, float, np.number, np.ndarray, list, tuple)):
+        array = np.asarray(x)
+        if array.dtype == object:
+            raise TypeError(f"{where}: expected a Variable or numbers, received {x!r}")
+        dtype = like.dtype if like is not None and array.dtype.kind in "biuf" else None
+        if like is not None and like.dtype in ("int64", "int32") and array.dtype.kind == "f":
+            dtype = "float32"  # never truncate a float silently; the op reports the mix
+        return constant(array, dtype=dtype)
+    raise TypeError(f"{where}: expected a Variable, a number or an array, received "
+                    f"{type(x).__name__}")
+
+
+def apply(op, inputs, attrs=None):
+    """Build a node of `op` on `inputs`: infer output shapes now, return the output
+    Variable (or a list when the op has several outputs)."""
+    attrs = attrs or {}
+    location = user_location()
+    try:
+        specs = op.infer(*[(v.shape, v.dtype) for v in inputs], **attrs)
+    except ShapeError as e:
+        raise ShapeError(f"{e} (at {location})" if location else str(e)) from None
+    single = not isinstance(specs, list)
+    specs = [specs] if single else specs
+    node = Node(op, inputs, attrs, location)
+    prefix = NAMES.full(op.name)
+    outs = [Variable._make(f"{prefix}_{next(NAMES.op_counter)}", tuple(shape), dtype, "op",
+                           node, i) for i, (shape, dtype) in enumerate(specs)]
+    node.outputs_ref = tuple(weakref.ref(v) for v in outs)
+    return outs[0] if single else outs

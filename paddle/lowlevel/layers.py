@@ -1,0 +1,91 @@
+"""Layer functions: ops that create their own parameters from the input shape.
+
+`pd.fc` and the high-level `Dense` layer share `parameter` (creation under the namespace,
+or fetching under reuse=True) and `dense` (the computation).
+
+Example:
+    >>> import paddle as pd
+    >>> x = pd.data("x", shape=[None, 784])
+    >>> with pd.namespace("mlp"):
+    ...     h = pd.fc(x, size=128, act="relu")
+    >>> h.shape, pd.get_variable("mlp/fc_0/w").shape
+    ((None, 128), (784, 128))
+"""
+import numpy as np
+
+from paddle.errors import ShapeError, at_user
+from paddle.lowlevel import initializers
+from paddle.lowlevel.graph import NAMES, Variable, as_dtype, as_variable
+from paddle.lowlevel.ops import activations
+from paddle.lowlevel.ops.matmul import matmul
+
+ACTIVATIONS = {name: getattr(activations, name) for name in activations.__all__}
+ACTIVATIONS["linear"] = None
+
+
+def activation(act):
+    """The activation function for a name, a callable, or None (identity)."""
+    if act is None or callable(act):
+        return act
+    if isinstance(act, str) and act.lower() in ACTIVATIONS:
+        return ACTIVATIONS[act.lower()]
+    raise ValueError(f"activation: unknown {act!r}; expected one of "
+                     f"{', '.join(sorted(ACTIVATIONS))}, a callable or None")
+
+
+def parameter(full_name, shape, dtype="float32", initializer="glorot_uniform", trainable=True):
+    """The parameter named `full_name`: created and initialized, or under reuse=True the
+    existing one (which must have this shape)."""
+    shape = tuple(int(d) for d in shape)
+    if NAMES.reusing():
+        var = NAMES.params.get(full_name)
+        if var is None:
+            raise ValueError(at_user(f"reuse: no parameter named {full_name!r} to reuse; "
+                                     "create it first without reuse=True"))
+        if var.shape != shape:
+            raise ShapeError(at_user(f"reuse: {full_name!r} has shape {var.shape}, this call "
+                                     f"needs {shape}"))
+        return var
+    init = initializers.get(initializer)
+    dtype = as_dtype(dtype)
+    var = Variable._make(full_name, shape, dtype, "param",
+                         value=np.ascontiguousarray(init(shape, dtype), dtype=dtype))
+    var.trainable = bool(trainable)
+    NAMES.taken[full_name] = var
+    NAMES.params[full_name] = var
+    return var
+
+
+def dense(x, kernel, bias=None, act=None):
+    """act(x @ kernel + bias) over the last axis of x."""
+    y = matmul(x, kernel)
+    if bias is not None:
+        y = y + bias
+    f = activation(act)
+    return f(y) if f is not None else y
+
+
+def fc(input, size, act=None, bias=True, name=None, kernel_initializer="glorot_uniform",
+       bias_initializer="zeros"):
+    """A fully connected layer: creates `<ns>/fc_<k>/w` (in, size) and `/b` (size,).
+
+    Args:
+        input: a float Variable whose last axis is known.
+        size: number of output units.
+        act: activation name ('relu', 'softmax', ...) or callable, None for linear.
+        bias: add a bias.
+        name: scope name instead of 'fc' (numbered: name_0, name_1, ...).
+
+    Raises:
+        ShapeError: the input's last axis is unknown.
+    """
+    x = as_variable(input, where="fc")
+    if not isinstance(size, (int, np.integer)) or size <= 0:
+        raise ValueError(at_user(f"fc: expected a positive size, received {size!r}"))
+    if x.ndim < 1 or x.shape[-1] is None:
+        raise ShapeError(at_user(f"fc: expected an input with a known last axis, received "
+                                 f"shape {x.shape}"))
+    scope = NAMES.scope(name or "fc", None)
+    w = parameter(f"{scope}/w", (x.shape[-1], int(size)), x.dtype, kernel_initializer)
+    b = parameter(f"{scope}/b", (int(size),), x.dtype, bias_initializer) if bias else None
+    return dense(x, w, b, act)

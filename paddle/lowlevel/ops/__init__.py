@@ -1,0 +1,14 @@
+"""Every op of the low level, re-exported flat (`pd.matmul`, `pd.softmax`, ...)."""
+from paddle.lowlevel.ops.math import (  # noqa: F401
+    abs, add, broadcast_to, cast, clip, div, equal, erf, exp, greater, greater_equal, less,
+    less_equal, log, log1p, maximum, minimum, mul, neg, not_equal, ones_like, pow, relu, sigmoid,
+    sign, sqrt, square, sub, tanh, where, zeros_like)
+from paddle.lowlevel.ops.matmul import matmul  # noqa: F401
+from paddle.lowlevel.ops.reduce import argmax, max, mean, min, sum  # noqa: F401
+from paddle.lowlevel.ops.shape import (  # noqa: F401
+    concat, expand_dims, flatten, gather, one_hot, pad, reshape, slice, split, squeeze, stack,
+    transpose)
+from paddle.lowlevel.ops.activations import (  # noqa: F401
+    elu, gelu, leaky_relu, log_softmax, silu, softmax, softplus)
+from paddle.lowlevel.ops.losses import (  # noqa: F401
+    accuracy, cross_entropy, huber, mae, mse, sigmoid_cross_entropy, softmax_cross_entropy)

@@ -1,0 +1,99 @@
+"""Activations. softmax and log_softmax have kernels of their own; the rest are built from
+primitives (their gradients come from those primitives' rules).
+
+Example:
+    >>> import numpy as np, paddle as pd
+    >>> p = pd.eval(pd.softmax(pd.constant([[0.0, 0.0]])))
+    >>> p.tolist()
+    [[0.5, 0.5]]
+"""
+import math
+
+from paddle.lowlevel.graph import FLOATS, apply, as_variable
+from paddle.lowlevel.op import OPS, Op, register
+from paddle.lowlevel.ops.math import (abs, erf, exp, greater, log1p, minimum, relu, sigmoid,
+                                      tanh, where)
+from paddle.lowlevel.ops.reduce import sum
+from paddle.lowlevel.ops.shape import transpose
+from paddle.lowlevel.shapes import normalize_axis
+
+__all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "leaky_relu", "elu", "gelu",
+           "softplus", "silu"]
+
+
+class RowSoftmax(Op):
+    """Softmax family over the last axis (other axes go through a transpose)."""
+
+    def infer(self, x):
+        if x[1] not in FLOATS:
+            raise TypeError(f"{self.name}: expected a float input, received {x[1]}")
+        if len(x[0]) < 1 or x[0][-1] == 0:
+            self.fail("expected a non-empty last axis", ("x", x[0]))
+        return x
+
+
+@register
+class Softmax(RowSoftmax):
+    name = "softmax"
+
+    def grad(self, node, g):
+        y = node.outputs[0]
+        return [y * (g[0] - sum(g[0] * y, axis=-1, keepdims=True))]
+
+
+@register
+class LogSoftmax(RowSoftmax):
+    name = "log_softmax"
+
+    def grad(self, node, g):
+        y = node.outputs[0]
+        return [g[0] - exp(y) * sum(g[0], axis=-1, keepdims=True)]
+
+
+def _on_axis(name, x, axis):
+    x = as_variable(x, where=name)
+    a = normalize_axis(OPS[name], axis, x.ndim, x.shape)
+    if a == x.ndim - 1:
+        return apply(OPS[name], [x])
+    perm = list(range(x.ndim))
+    perm[a], perm[-1] = perm[-1], perm[a]
+    return transpose(apply(OPS[name], [transpose(x, perm)]), perm)
+
+
+def softmax(x, axis=-1):
+    """exp(x) / sum(exp(x)) along `axis`, computed stably."""
+    return _on_axis("softmax", x, axis)
+
+
+def log_softmax(x, axis=-1):
+    """x - logsumexp(x) along `axis`, computed stably."""
+    return _on_axis("log_softmax", x, axis)
+
+
+def leaky_relu(x, negative_slope=0.2):
+    """x where x > 0, else negative_slope * x (Keras' default slope 0.2)."""
+    return where(greater(x, 0.0), x, x * negative_slope)
+
+
+def elu(x, alpha=1.0):
+    """x where x > 0, else alpha * (exp(x) - 1)."""
+    # exp of min(x, 0) keeps the unused branch finite, so its gradient never makes NaN.
+    return where(greater(x, 0.0), x, (exp(minimum(x, 0.0)) - 1.0) * alpha)
+
+
+def gelu(x, approximate=False):
+    """x * Phi(x) (exact, with erf), or the tanh approximation."""
+    if approximate:
+        c = math.sqrt(2.0 / math.pi)
+        return x * 0.5 * (tanh((x + x * x * x * 0.044715) * c) + 1.0)
+    return x * 0.5 * (erf(x * (1.0 / math.sqrt(2.0))) + 1.0)
+
+
+def softplus(x):
+    """log(1 + exp(x)), stable for large |x|."""
+    return log1p(exp(-abs(x))) + relu(x)
+
+
+def silu(x):
+    """x * sigmoid(x) (also called swish)."""
+    return x * sigmoid(x)

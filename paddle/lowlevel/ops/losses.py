@@ -1,0 +1,128 @@
+"""Losses (per example: reduce with pd.mean) and the accuracy metric.
+
+Example:
+    >>> import numpy as np, paddle as pd
+    >>> logits = pd.constant([[2.0, 0.0], [0.0, 2.0]])
+    >>> labels = pd.constant(np.array([0, 1]))
+    >>> round(float(pd.eval(pd.mean(pd.softmax_cross_entropy(logits, labels)))), 4)
+    0.1269
+    >>> float(pd.eval(pd.accuracy(logits, labels)))
+    1.0
+"""
+from paddle.lowlevel.graph import FLOATS, apply, as_variable
+from paddle.lowlevel.op import OPS, Op, register
+from paddle.lowlevel.ops.activations import softmax
+from paddle.lowlevel.ops.math import abs, cast, clip, exp, log, log1p, minimum, relu, square
+from paddle.lowlevel.ops.reduce import mean, sum
+from paddle.lowlevel.ops.shape import expand_dims, one_hot, squeeze
+
+
+def _class_labels(op, scores, labels):
+    """Integer labels shaped like scores without the class axis ((N, 1) is accepted)."""
+    labels = as_variable(labels, where=op)
+    if labels.dtype not in ("int64", "int32"):
+        raise TypeError(f"{op}: expected integer class labels, received {labels.dtype}")
+    if labels.dtype == "int32":
+        labels = cast(labels, "int64")
+    if labels.ndim == scores.ndim and labels.shape[-1] == 1:
+        labels = squeeze(labels, -1)
+    rank_ok = labels.ndim == scores.ndim - 1
+    if not rank_ok or any(a is not None and b is not None and a != b
+                          for a, b in zip(labels.shape, scores.shape[:-1])):
+        OPS[op if op in OPS else "softmax_cross_entropy"].fail(
+            "labels must have the shape of the scores without the class axis",
+            ("scores", scores.shape), ("labels", labels.shape))
+    return labels
+
+
+@register
+class SoftmaxCrossEntropy(Op):
+    name = "softmax_cross_entropy"
+
+    def infer(self, logits, labels):
+        if logits[1] not in FLOATS:
+            raise TypeError(f"softmax_cross_entropy: expected float logits, received {logits[1]}")
+        if len(logits[0]) < 1:
+            self.fail("expected logits of rank >= 1", ("logits", logits[0]))
+        return logits[0][:-1], logits[1]
+
+    def grad(self, node, g):
+        logits, labels = node.inputs
+        depth = logits.shape[-1]
+        if depth is None:
+            raise NotImplementedError("softmax_cross_entropy: gradient needs a known class count")
+        diff = softmax(logits) - one_hot(labels, depth, logits.dtype)
+        return [diff * expand_dims(g[0], -1), None]
+
+
+def softmax_cross_entropy(logits, labels):
+    """Per-example cross-entropy of integer labels against unnormalized scores.
+
+    Args:
+        logits: float (..., classes).
+        labels: integer (...,) class indices in [0, classes); checked at eval.
+    Returns:
+        float (...,) losses.
+    """
+    logits = as_variable(logits, where="softmax_cross_entropy")
+    labels = _class_labels("softmax_cross_entropy", logits, labels)
+    return apply(OPS["softmax_cross_entropy"], [logits, labels])
+
+
+def cross_entropy(probs, labels, epsilon=1e-7):
+    """Per-example cross-entropy of integer labels against probabilities (clipped away from
+    0 so the log stays finite), as the seeds' `cross_entropy`."""
+    probs = as_variable(probs, where="cross_entropy")
+    labels = _class_labels("softmax_cross_entropy", probs, labels)
+    if probs.shape[-1] is None:
+        raise ValueError("cross_entropy: the class axis must have a known size")
+    picked = sum(one_hot(labels, probs.shape[-1], probs.dtype) * probs, axis=-1)
+    return -log(clip(picked, epsilon, 1.0))
+
+
+def sigmoid_cross_entropy(logits, labels):
+    """Elementwise binary cross-entropy of float labels in [0, 1] against logits."""
+    logits = as_variable(logits, where="sigmoid_cross_entropy")
+    labels = as_variable(labels, like=logits, where="sigmoid_cross_entropy")
+    return relu(logits) - logits * labels + log1p(exp(-abs(logits)))
+
+
+def mse(y_pred, y_true):
+    """Mean squared error over the last axis (per example)."""
+    return mean(square(y_pred - y_true), axis=-1)
+
+
+def mae(y_pred, y_true):
+    """Mean absolute error over the last axis (per example)."""
+    return mean(abs(y_pred - y_true), axis=-1)
+
+
+def huber(y_pred, y_true, delta=1.0):
+    """Huber loss over the last axis: quadratic within `delta`, linear beyond."""
+    err = abs(y_pred - y_true)
+    quad = minimum(err, delta)
+    return mean(quad * quad * 0.5 + (err - quad) * delta, axis=-1)
+
+
+@register
+class InTopK(Op):
+    name = "in_top_k"
+
+    def infer(self, scores, labels, k=1):
+        if scores[1] not in FLOATS:
+            raise TypeError(f"accuracy: expected float scores, received {scores[1]}")
+        return scores[0][:-1], scores[1]
+
+    def grad(self, node, g):
+        return [None, None]
+
+
+def accuracy(logits_or_probs, labels, k=1):
+    """Fraction of examples whose label is among the k highest scores (a float scalar)."""
+    scores = as_variable(logits_or_probs, where="accuracy")
+    if scores.dtype not in FLOATS:
+        raise TypeError(f"accuracy: expected float scores, received {scores.dtype}")
+    labels = _class_labels("softmax_cross_entropy", scores, labels)
+    if not isinstance(k, int) or k < 1:
+        raise ValueError(f"accuracy: expected k >= 1, received {k!r}")
+    return mean(apply(OPS["in_top_k"], [scores, labels], {"k": k}))

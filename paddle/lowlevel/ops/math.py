@@ -1,0 +1,293 @@
+"""Elementwise math: unary and broadcasting binary ops, comparisons, where, cast.
+
+The gradient of each op is written with other ops next to its shape rule. Binary ops
+broadcast as NumPy does; their gradients are summed back to each operand's shape.
+
+Example:
+    >>> import numpy as np, paddle as pd
+    >>> x = pd.data("x", shape=[None, 3])
+    >>> y = pd.maximum(x * 2.0, 1.0)
+    >>> pd.eval(y, {x: np.array([[0.0, 1.0, 2.0]], np.float32)}).tolist()
+    [[1.0, 2.0, 4.0]]
+"""
+import math
+
+from paddle.lowlevel.graph import FLOATS, Variable, apply, as_dtype, as_variable
+from paddle.lowlevel.op import OPS, Op, register
+from paddle.lowlevel.shapes import broadcast
+
+
+def _float_only(op, x):
+    if x[1] not in FLOATS:
+        raise TypeError(f"{op.name}: expected a float32 or float64 input, received {x[1]}")
+
+
+# ---- unary ------------------------------------------------------------------------------
+
+class Unary(Op):
+    """y = f(x) elementwise; `code` selects the C++ loop, `dx` builds the gradient."""
+
+    code = None
+    floats_only = True
+
+    def infer(self, x):
+        if self.floats_only:
+            _float_only(self, x)
+        elif x[1] == "bool":
+            raise TypeError(f"{self.name}: expected a numeric input, received bool")
+        return x
+
+    def grad(self, node, g):
+        return [self.dx(node.inputs[0], node.outputs[0], g[0])]
+
+    def dx(self, x, y, g):
+        raise NotImplementedError
+
+
+def _unary(name, code, dx, floats_only=True):
+    cls = type(name.capitalize(), (Unary,), {"name": name, "code": code, "floats_only": floats_only,
+                                            "dx": staticmethod(dx)})
+    register(cls)
+
+    def fn(x):
+        return apply(OPS[name], [as_variable(x, where=name)])
+    fn.__name__ = name
+    return fn
+
+
+_SQRT_2_OVER_PI = 2.0 / math.sqrt(math.pi)
+
+# Codes follow the Unary enum of csrc/elementwise.cpp.
+neg = _unary("neg", 0, lambda x, y, g: -g, floats_only=False)
+abs = _unary("abs", 1, lambda x, y, g: g * sign(x), floats_only=False)  # noqa: A001
+exp = _unary("exp", 2, lambda x, y, g: g * y)
+log = _unary("log", 3, lambda x, y, g: g / x)
+log1p = _unary("log1p", 4, lambda x, y, g: g / (x + 1.0))
+sqrt = _unary("sqrt", 5, lambda x, y, g: g * 0.5 / y)
+square = _unary("square", 6, lambda x, y, g: g * x * 2.0, floats_only=False)
+sign = _unary("sign", 7, lambda x, y, g: zeros_like(g), floats_only=False)
+relu = _unary("relu", 8, lambda x, y, g: where(greater(x, 0.0), g, 0.0), floats_only=False)
+sigmoid = _unary("sigmoid", 9, lambda x, y, g: g * y * (1.0 - y))
+tanh = _unary("tanh", 10, lambda x, y, g: g * (1.0 - square(y)))
+erf = _unary("erf", 11, lambda x, y, g: g * _SQRT_2_OVER_PI * exp(-square(x)))
+
+
+# ---- binary -----------------------------------------------------------------------------
+
+class Binary(Op):
+    """y = f(a, b) with broadcasting; `da`/`db` give the gradients before summing back."""
+
+    code = None
+    floats_only = False
+
+    def infer(self, a, b):
+        if a[1] != b[1]:
+            self.fail(f"dtypes differ ({a[1]} and {b[1]}); cast one with pd.cast",
+                      ("a", a[0]), ("b", b[0]))
+        if a[1] == "bool" or (self.floats_only and a[1] not in FLOATS):
+            raise TypeError(f"{self.name}: unsupported dtype {a[1]}")
+        return broadcast(self, a[0], b[0]), a[1]
+
+    def grad(self, node, g):
+        a, b = node.inputs
+        y, g = node.outputs[0], g[0]
+        return [sum_to(self.da(a, b, y, g), a), sum_to(self.db(a, b, y, g), b)]
+
+
+def _binary(name, code, da, db, floats_only=False):
+    cls = type(name.capitalize(), (Binary,), {"name": name, "code": code,
+                                             "floats_only": floats_only,
+                                             "da": staticmethod(da), "db": staticmethod(db)})
+    register(cls)
+
+    def fn(a, b):
+        a, b = _pair(a, b, name)
+        return apply(OPS[name], [a, b])
+    fn.__name__ = name
+    return fn
+
+
+def _pair(a, b, where):
+    """Both operands as Variables; a Python number takes the other operand's dtype."""
+    if not isinstance(a, Variable) and not isinstance(b, Variable):
+        a = as_variable(a, where=where)
+    a = as_variable(a, like=b if isinstance(b, Variable) else None, where=where)
+    return a, as_variable(b, like=a, where=where)
+
+
+# Codes follow the Binary enum of csrc/elementwise.cpp.
+add = _binary("add", 0, lambda a, b, y, g: g, lambda a, b, y, g: g)
+sub = _binary("sub", 1, lambda a, b, y, g: g, lambda a, b, y, g: -g)
+mul = _binary("mul", 2, lambda a, b, y, g: g * b, lambda a, b, y, g: g * a)
+div = _binary("div", 3, lambda a, b, y, g: g / b, lambda a, b, y, g: -(g * y) / b)
+pow = _binary("pow", 4, lambda a, b, y, g: g * b * (a ** (b - 1.0)),  # noqa: A001
+              lambda a, b, y, g: g * y * log(a), floats_only=True)
+maximum = _binary("maximum", 5, lambda a, b, y, g: where(greater_equal(a, b), g, 0.0),
+                  lambda a, b, y, g: where(less(a, b), g, 0.0))
+minimum = _binary("minimum", 6, lambda a, b, y, g: where(less_equal(a, b), g, 0.0),
+                  lambda a, b, y, g: where(greater(a, b), g, 0.0))
+
+
+class Compare(Op):
+    """bool y = a <op> b with broadcasting; no gradient flows through a comparison."""
+
+    code = None
+
+    def infer(self, a, b):
+        if a[1] != b[1]:
+            self.fail(f"dtypes differ ({a[1]} and {b[1]})", ("a", a[0]), ("b", b[0]))
+        return broadcast(self, a[0], b[0]), "bool"
+
+    def grad(self, node, g):
+        return [None, None]
+
+
+def _compare(name, code):
+    register(type(name.capitalize(), (Compare,), {"name": name, "code": code}))
+
+    def fn(a, b):
+        a, b = _pair(a, b, name)
+        return apply(OPS[name], [a, b])
+    fn.__name__ = name
+    return fn
+
+
+# Codes follow the Compare enum of csrc/elementwise.cpp.
+greater = _compare("greater", 0)
+greater_equal = _compare("greater_equal", 1)
+less = _compare("less", 2)
+less_equal = _compare("less_equal", 3)
+equal = _compare("equal", 4)
+not_equal = _compare("not_equal", 5)
+
+
+@register
+class Where(Op):
+    name = "where"
+
+    def infer(self, cond, a, b):
+        if cond[1] != "bool":
+            raise TypeError(f"where: expected a bool condition, received {cond[1]}")
+        if a[1] != b[1]:
+            self.fail(f"dtypes differ ({a[1]} and {b[1]})", ("x", a[0]), ("y", b[0]))
+        return broadcast(self, cond[0], a[0], b[0], labels=["condition", "x", "y"]), a[1]
+
+    def grad(self, node, g):
+        cond, a, b = node.inputs
+        zero = zeros_like(g[0])
+        return [None, sum_to(where(cond, g[0], zero), a), sum_to(where(cond, zero, g[0]), b)]
+
+
+def where(condition, x, y):
+    """Elementwise `x` where `condition` is true, else `y` (broadcasting all three)."""
+    x, y = _pair(x, y, "where")
+    return apply(OPS["where"], [as_variable(condition, where="where"), x, y])
+
+
+@register
+class Cast(Op):
+    name = "cast"
+
+    def infer(self, x, dtype):
+        return x[0], dtype
+
+    def grad(self, node, g):
+        x = node.inputs[0]
+        return [cast(g[0], x.dtype) if x.dtype in FLOATS else None]
+
+
+def cast(x, dtype):
+    """`x` converted to `dtype` ('float32', 'float64', 'int64', 'int32', 'bool')."""
+    x = as_variable(x, where="cast")
+    dtype = as_dtype(dtype, "cast")
+    return x if x.dtype == dtype else apply(OPS["cast"], [x], {"dtype": dtype})
+
+
+@register
+class FullLike(Op):
+    """A tensor of x's shape and dtype filled with a value; x's values are not read."""
+
+    name = "full_like"
+
+    def infer(self, x, value):
+        return x
+
+    def grad(self, node, g):
+        return [None]
+
+
+def zeros_like(x):
+    return apply(OPS["full_like"], [x], {"value": 0.0})
+
+
+def ones_like(x):
+    return apply(OPS["full_like"], [x], {"value": 1.0})
+
+
+# ---- broadcasting and its adjoint -------------------------------------------------------
+
+@register
+class SumTo(Op):
+    """Sum a broadcast gradient back to the shape of `like` (its values are not read)."""
+
+    name = "sum_to"
+
+    def infer(self, x, like):
+        return like[0], x[1]
+
+    def grad(self, node, g):
+        return [broadcast_to(g[0], node.inputs[0]), None]
+
+
+@register
+class BroadcastTo(Op):
+    """Broadcast x to the shape of `like` (its values are not read)."""
+
+    name = "broadcast_to"
+
+    def infer(self, x, like):
+        broadcast(self, x[0], like[0], labels=["x", "like"])
+        return like[0], x[1]
+
+    def grad(self, node, g):
+        return [sum_to(g[0], node.inputs[0]), None]
+
+
+def sum_to(g, like):
+    """g summed over the axes along which `like` was broadcast to g's shape."""
+    if g is None:
+        return None
+    if g.shape == like.shape and None not in g.shape:
+        return g
+    return apply(OPS["sum_to"], [g, like])
+
+
+def broadcast_to(x, like):
+    """x broadcast to the shape of the Variable `like`."""
+    if x.shape == like.shape and None not in x.shape:
+        return x
+    return apply(OPS["broadcast_to"], [x, like])
+
+
+def clip(x, clip_value_min, clip_value_max):
+    """x limited to [min, max]; the gradient passes where x is inside."""
+    return minimum(maximum(x, clip_value_min), clip_value_max)
+
+
+# ---- operators on Variables -------------------------------------------------------------
+
+def _install_operators():
+    def swap(f):
+        return lambda a, b: f(b, a)
+    Variable.__add__, Variable.__radd__ = add, swap(add)
+    Variable.__sub__, Variable.__rsub__ = sub, swap(sub)
+    Variable.__mul__, Variable.__rmul__ = mul, swap(mul)
+    Variable.__truediv__, Variable.__rtruediv__ = div, swap(div)
+    Variable.__pow__, Variable.__rpow__ = pow, swap(pow)
+    Variable.__neg__ = neg
+    Variable.__abs__ = abs
+    Variable.__gt__, Variable.__ge__ = greater, greater_equal
+    Variable.__lt__, Variable.__le__ = less, less_equal
+
+
+_install_operators()

@@ -1,0 +1,76 @@
+"""Matrix product: batched, leading dims broadcast as NumPy, optional transposes."""
+from paddle.lowlevel.graph import FLOATS, apply
+from paddle.lowlevel.op import OPS, Op, register
+from paddle.lowlevel.ops.math import _pair, sum_to
+from paddle.lowlevel.shapes import broadcast
+
+
+@register
+class MatMul(Op):
+    name = "matmul"
+
+    def infer(self, a, b, transpose_a=False, transpose_b=False):
+        (sa, da), (sb, db) = a, b
+        if da != db or da not in FLOATS:
+            self.fail(f"expected two float inputs of one dtype, received {da} and {db}",
+                      ("x", sa), ("y", sb))
+        if len(sa) < 1 or len(sb) < 1:
+            self.fail("scalars cannot be multiplied as matrices", ("x", sa), ("y", sb))
+        # Vectors act as a row (x) or a column (y) and lose that axis again in the result.
+        ma = (1,) + sa if len(sa) == 1 else sa
+        mb = sb + (1,) if len(sb) == 1 else sb
+        m, ka = (ma[-1], ma[-2]) if transpose_a else (ma[-2], ma[-1])
+        kb, n = (mb[-1], mb[-2]) if transpose_b else (mb[-2], mb[-1])
+        if ka is not None and kb is not None and ka != kb:
+            self.fail("inner dimensions differ", ("x", sa), ("y", sb))
+        batch = broadcast(self, ma[:-2], mb[:-2], labels=["x batch", "y batch"])
+        out = batch + (() if len(sa) == 1 else (m,)) + (() if len(sb) == 1 else (n,))
+        return out, da
+
+    def grad(self, node, g):
+        a, b = node.inputs
+        g = g[0]
+        ta, tb = node.attrs.get("transpose_a", False), node.attrs.get("transpose_b", False)
+        if a.ndim == 1 or b.ndim == 1:
+            raise NotImplementedError("matmul: gradient of a vector operand; reshape it to 2-D")
+        # d(A B) = dA B + A dB, with the transposes carried through.
+        if ta:
+            ga = matmul(b, g, transpose_a=tb, transpose_b=True)
+        else:
+            ga = matmul(g, b, transpose_b=not tb)
+        if tb:
+            gb = matmul(g, a, transpose_a=True, transpose_b=ta)
+        else:
+            gb = matmul(a, g, transpose_a=not ta)
+        return [sum_to(ga, a), sum_to(gb, b)]
+
+
+def matmul(x, y, transpose_a=False, transpose_b=False):
+    """Matrix product of the last two axes, broadcasting the leading ones (NumPy rules).
+
+    Args:
+        x, y: float Variables (or arrays) of rank >= 1.
+        transpose_a, transpose_b: use the transpose of the last two axes of x / y.
+
+    Raises:
+        ShapeError: the inner dimensions differ, or the batch dims do not broadcast.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> x = pd.data("x", shape=[None, 3])
+        >>> w = pd.Variable("w", shape=[3, 2], initializer="ones")
+        >>> (x @ w).shape
+        (None, 2)
+    """
+    x, y = _pair(x, y, "matmul")
+    return apply(OPS["matmul"], [x, y], {"transpose_a": bool(transpose_a),
+                                         "transpose_b": bool(transpose_b)})
+
+
+def _install():
+    from paddle.lowlevel.graph import Variable
+    Variable.__matmul__ = matmul
+    Variable.__rmatmul__ = lambda a, b: matmul(b, a)
+
+
+_install()

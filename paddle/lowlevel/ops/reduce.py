@@ -1,0 +1,143 @@
+"""Reductions: sum, mean, max, min over axes (keepdims), argmax."""
+from paddle.lowlevel.graph import FLOATS, apply, as_variable
+from paddle.lowlevel.op import OPS, Op, register
+from paddle.lowlevel.ops.math import broadcast_to, cast, equal, sum_to
+from paddle.lowlevel.shapes import normalize_axes, normalize_axis
+
+
+def _reduced_shape(shape, axes, keepdims):
+    if keepdims:
+        return tuple(1 if i in axes else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+class Reduction(Op):
+    code = None
+
+    def infer(self, x, axis=None, keepdims=False, mean=False):
+        if x[1] == "bool":
+            raise TypeError(f"{self.name}: expected a numeric input, received bool")
+        if mean and x[1] not in FLOATS:
+            raise TypeError(f"mean: expected a float input, received {x[1]}")
+        axes = normalize_axes(self, axis, len(x[0]), x[0])
+        if self.code != 0:
+            for a in axes:
+                if x[0][a] == 0:
+                    self.fail(f"cannot take the {self.name} of an empty axis {a}", ("x", x[0]))
+        return _reduced_shape(x[0], axes, keepdims), x[1]
+
+    def kept(self, node, v):
+        """v reshaped to keepdims form so it broadcasts against the input."""
+        x = node.inputs[0]
+        if node.attrs.get("keepdims", False):
+            return v
+        from paddle.lowlevel.ops.shape import expand_dims
+        for a in normalize_axes(self, node.attrs.get("axis"), x.ndim):
+            v = expand_dims(v, a)
+        return v
+
+
+@register
+class Sum(Reduction):
+    """Sum (or mean, with mean=True: the scale is applied in the same pass)."""
+
+    name = "sum"
+    code = 0
+
+    def grad(self, node, g):
+        x = node.inputs[0]
+        gx = broadcast_to(self.kept(node, g[0]), x)
+        if node.attrs.get("mean", False):
+            gx = gx * _inverse_count(node)
+        return [gx]
+
+
+def _inverse_count(node):
+    """1 / (number of elements averaged); the count comes from x's shape when the plan is built."""
+    x = node.inputs[0]
+    return 1.0 / apply(OPS["count"], [x], {"axis": node.attrs.get("axis")})
+
+
+@register
+class Count(Op):
+    """How many elements of x lie along `axis` (a scalar of x's dtype); x is not read."""
+
+    name = "count"
+
+    def infer(self, x, axis=None):
+        normalize_axes(self, axis, len(x[0]), x[0])
+        return (), x[1]
+
+    def grad(self, node, g):
+        return [None]
+
+
+class Extremum(Reduction):
+    def grad(self, node, g):
+        x, y = node.inputs[0], node.outputs[0]
+        # The gradient goes to every position equal to the extremum, split evenly.
+        mask = cast(equal(x, broadcast_to(self.kept(node, y), x)), x.dtype)
+        count = apply(OPS["sum"], [mask], {"axis": node.attrs.get("axis"), "keepdims": True})
+        return [broadcast_to(self.kept(node, g[0]), x) * mask / count]
+
+
+@register
+class Max(Extremum):
+    name = "max"
+    code = 1
+
+
+@register
+class Min(Extremum):
+    name = "min"
+    code = 2
+
+
+def _reduce(name, x, axis, keepdims, **extra):
+    x = as_variable(x, where=name)
+    return apply(OPS[name], [x], {"axis": axis, "keepdims": bool(keepdims), **extra})
+
+
+def sum(x, axis=None, keepdims=False):  # noqa: A001
+    """Sum over `axis` (an int, a tuple, or None for all)."""
+    return _reduce("sum", x, axis, keepdims)
+
+
+def mean(x, axis=None, keepdims=False):
+    """Mean over `axis` (an int, a tuple, or None for all).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> float(pd.eval(pd.mean(pd.constant([[1.0, 3.0]]))))
+        2.0
+    """
+    return _reduce("sum", x, axis, keepdims, mean=True)
+
+
+def max(x, axis=None, keepdims=False):  # noqa: A001
+    """Largest value over `axis`; the gradient is shared among tied maxima."""
+    return _reduce("max", x, axis, keepdims)
+
+
+def min(x, axis=None, keepdims=False):  # noqa: A001
+    """Smallest value over `axis`; the gradient is shared among tied minima."""
+    return _reduce("min", x, axis, keepdims)
+
+
+@register
+class ArgMax(Op):
+    name = "argmax"
+
+    def infer(self, x, axis=-1):
+        a = normalize_axis(self, axis, len(x[0]), x[0])
+        if x[0][a] == 0:
+            self.fail(f"empty axis {a}", ("x", x[0]))
+        return tuple(d for i, d in enumerate(x[0]) if i != a), "int64"
+
+    def grad(self, node, g):
+        return [None]
+
+
+def argmax(x, axis=-1):
+    """int64 index of the largest value along `axis` (the first on ties)."""
+    return apply(OPS["argmax"], [as_variable(x, where="argmax")], {"axis": axis})

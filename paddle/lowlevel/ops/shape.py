@@ -1,0 +1,407 @@
+"""Shape ops: reshape and its relatives (views, no copy), transpose, concat, split, stack,
+slice, gather, one_hot, pad.
+
+View ops (reshape, flatten, squeeze, expand_dims) share their input's buffer in a plan;
+their gradient is the gradient reshaped back, whatever the view was.
+
+Example:
+    >>> import numpy as np, paddle as pd
+    >>> x = pd.data("x", shape=[None, 2, 3])
+    >>> pd.flatten(x).shape, pd.transpose(x, [0, 2, 1]).shape, x[:, 1].shape
+    ((None, 6), (None, 3, 2), (None, 3))
+"""
+import builtins
+
+import numpy as np
+
+from paddle.errors import ShapeError
+from paddle.lowlevel.graph import Variable, apply, as_dtype, as_variable
+from paddle.lowlevel.op import OPS, Op, register
+from paddle.lowlevel.shapes import normalize_axis, size
+
+
+# ---- views ------------------------------------------------------------------------------
+
+class View(Op):
+    """An op whose output is its input's buffer under another shape."""
+
+    view = True
+
+    def grad(self, node, g):
+        return [reshape_like(g[0], node.inputs[0])] + [None] * (len(node.inputs) - 1)
+
+
+@register
+class Reshape(View):
+    name = "reshape"
+
+    def infer(self, x, shape):
+        target = [-1 if d is None else d for d in shape]
+        if builtins.sum(1 for d in target if d == -1) > 1:
+            raise ShapeError(f"reshape: at most one unknown (-1 or None) size, received {shape}")
+        if any(d < -1 for d in target):
+            raise ShapeError(f"reshape: sizes must be >= -1, received {shape}")
+        known = int(np.prod([d for d in target if d != -1])) if target else 1
+        total = size(x[0])
+        if -1 in target:
+            if total is None:
+                fill = None
+            elif known == 0 or total % known:
+                self.fail(f"cannot reshape to {tuple(shape)}", ("x", x[0]))
+            else:
+                fill = total // known
+            out = tuple(fill if d == -1 else d for d in target)
+        else:
+            out = tuple(target)
+            if total is not None and total != known:
+                self.fail(f"cannot reshape {total} elements to {tuple(shape)}", ("x", x[0]))
+        return out, x[1]
+
+
+@register
+class ReshapeLike(View):
+    """x reshaped to the shape of `like` (its values are not read)."""
+
+    name = "reshape_like"
+
+    def infer(self, x, like):
+        if size(x[0]) is not None and size(like[0]) is not None and size(x[0]) != size(like[0]):
+            self.fail("sizes differ", ("x", x[0]), ("like", like[0]))
+        return like[0], x[1]
+
+
+@register
+class Flatten(View):
+    name = "flatten"
+
+    def infer(self, x):
+        if len(x[0]) < 1:
+            self.fail("expected rank >= 1", ("x", x[0]))
+        return (x[0][0], size(x[0][1:])), x[1]
+
+
+@register
+class ExpandDims(View):
+    name = "expand_dims"
+
+    def infer(self, x, axis):
+        a = normalize_axis(self, axis, len(x[0]) + 1)
+        return x[0][:a] + (1,) + x[0][a:], x[1]
+
+
+@register
+class Squeeze(View):
+    name = "squeeze"
+
+    def infer(self, x, axis=None):
+        if axis is None:
+            if None in x[0]:
+                self.fail("axis=None needs a fully known shape", ("x", x[0]))
+            return tuple(d for d in x[0] if d != 1), x[1]
+        axes = {normalize_axis(self, a, len(x[0]), x[0])
+                for a in ((axis,) if isinstance(axis, int) else axis)}
+        for a in axes:
+            if x[0][a] not in (1, None):
+                self.fail(f"cannot squeeze axis {a} of size {x[0][a]}", ("x", x[0]))
+        return tuple(d for i, d in enumerate(x[0]) if i not in axes), x[1]
+
+
+def reshape(x, shape):
+    """x with a new shape (one size may be -1 or None: inferred); no copy is made."""
+    x = as_variable(x, where="reshape")
+    return apply(OPS["reshape"], [x], {"shape": tuple(shape)})
+
+
+def reshape_like(x, like):
+    if x.shape == like.shape and None not in x.shape:
+        return x
+    return apply(OPS["reshape_like"], [x, like])
+
+
+def flatten(x):
+    """Keep the first axis, merge the others: (N, a, b) -> (N, a*b); no copy is made."""
+    x = as_variable(x, where="flatten")
+    return apply(OPS["flatten"], [x])
+
+
+def expand_dims(x, axis):
+    """x with a new axis of size 1 at `axis`."""
+    return apply(OPS["expand_dims"], [as_variable(x, where="expand_dims")], {"axis": axis})
+
+
+def squeeze(x, axis=None):
+    """x without the axes of size 1 (all of them, or those in `axis`)."""
+    return apply(OPS["squeeze"], [as_variable(x, where="squeeze")], {"axis": axis})
+
+
+# ---- copies -----------------------------------------------------------------------------
+
+@register
+class Transpose(Op):
+    name = "transpose"
+
+    def infer(self, x, perm):
+        if sorted(perm) != list(range(len(x[0]))):
+            self.fail(f"perm {list(perm)} is not a permutation of the axes", ("x", x[0]))
+        return tuple(x[0][p] for p in perm), x[1]
+
+    def grad(self, node, g):
+        perm = node.attrs["perm"]
+        return [transpose(g[0], [int(i) for i in np.argsort(perm)])]
+
+
+def transpose(x, perm=None):
+    """x with its axes permuted (reversed when perm is None)."""
+    x = as_variable(x, where="transpose")
+    perm = tuple(range(x.ndim))[::-1] if perm is None else tuple(int(p) for p in perm)
+    return apply(OPS["transpose"], [x], {"perm": perm})
+
+
+@register
+class Concat(Op):
+    name = "concat"
+
+    def infer(self, *xs, axis=0):
+        first = xs[0][0]
+        a = normalize_axis(self, axis, len(first), first)
+        for i, (s, d) in enumerate(xs):
+            if d != xs[0][1]:
+                raise ShapeError(f"concat: dtypes differ ({xs[0][1]} and {d})")
+            if len(s) != len(first) or any(p is not None and q is not None and p != q
+                                           for j, (p, q) in enumerate(zip(s, first)) if j != a):
+                self.fail(f"shapes differ outside axis {a}", ("x0", first), (f"x{i}", s))
+        dims = [s[a] for s, _ in xs]
+        total = None if None in dims else builtins.sum(dims)
+        return first[:a] + (total,) + first[a + 1:], xs[0][1]
+
+    def grad(self, node, g):
+        a = normalize_axis(self, node.attrs["axis"], node.inputs[0].ndim)
+        return split_like(g[0], node.inputs, a)
+
+
+def concat(values, axis=0):
+    """Join Variables along an existing axis."""
+    values = [as_variable(v, where="concat") for v in values]
+    if not values:
+        raise ValueError("concat: expected at least one input")
+    return values[0] if len(values) == 1 else apply(OPS["concat"], values, {"axis": axis})
+
+
+def stack(values, axis=0):
+    """Join Variables of one shape along a new axis."""
+    values = [as_variable(v, where="stack") for v in values]
+    if not values:
+        raise ValueError("stack: expected at least one input")
+    a = normalize_axis(OPS["expand_dims"], axis, values[0].ndim + 1)
+    return concat([expand_dims(v, a) for v in values], axis=a)
+
+
+@register
+class Split(Op):
+    """Pieces of x along an axis: sizes given, or taken from the `likes` Variables."""
+
+    name = "split"
+
+    def infer(self, x, *likes, axis=0, sizes=None):
+        a = normalize_axis(self, axis, len(x[0]), x[0])
+        dims = list(sizes) if sizes is not None else [s[a] for s, _ in likes]
+        if x[0][a] is not None and None not in dims and builtins.sum(dims) != x[0][a]:
+            self.fail(f"sizes {dims} do not add up to axis {a}", ("x", x[0]))
+        return [(x[0][:a] + (d,) + x[0][a + 1:], x[1]) for d in dims]
+
+    def grad(self, node, g):
+        x = node.inputs[0]
+        pieces = [gi if gi is not None else _zeros_piece(out, like)
+                  for gi, out, like in zip(g, node.outputs, self._likes(node))]
+        return [concat(pieces, node.attrs["axis"])] + [None] * (len(node.inputs) - 1)
+
+    def _likes(self, node):
+        return node.outputs if node.attrs.get("sizes") is not None else node.inputs[1:]
+
+
+def _zeros_piece(out, like):
+    from paddle.lowlevel.ops.math import zeros_like
+    return zeros_like(out if out is not None else like)
+
+
+def split(x, num_or_size_splits, axis=0):
+    """Cut x along `axis` into equal pieces (an int) or pieces of the given sizes."""
+    x = as_variable(x, where="split")
+    a = normalize_axis(OPS["split"], axis, x.ndim, x.shape)
+    n = x.shape[a]
+    if isinstance(num_or_size_splits, int):
+        k = num_or_size_splits
+        if k <= 0 or n is None or n % k:
+            raise ShapeError(f"split: cannot cut axis {a} of shape {x.shape} into {k} "
+                             "equal pieces")
+        sizes = [n // k] * k
+    else:
+        sizes = [int(s) for s in num_or_size_splits]
+    return apply(OPS["split"], [x], {"axis": a, "sizes": tuple(sizes)})
+
+
+def split_like(x, likes, axis):
+    return apply(OPS["split"], [x, *likes], {"axis": axis, "sizes": None})
+
+
+@register
+class Slice(Op):
+    """x[index]: per axis an int (the axis goes) or (start, stop, step) as Python slices."""
+
+    name = "slice"
+
+    def infer(self, x, index):
+        if len(index) > len(x[0]):
+            self.fail(f"{len(index)} indices for rank {len(x[0])}", ("x", x[0]))
+        out = []
+        for d, ix in zip(x[0], index):
+            if isinstance(ix, int):
+                if d is not None and not -d <= ix < d:
+                    self.fail(f"index {ix} is out of range", ("x", x[0]))
+                continue
+            if not isinstance(ix[2], int) or ix[2] <= 0:
+                raise ShapeError(f"slice: expected a positive step, received {ix[2]!r}")
+            out.append(None if d is None else len(range(*builtins.slice(*ix).indices(d))))
+        return tuple(out) + tuple(x[0][len(index):]), x[1]
+
+    def grad(self, node, g):
+        return [apply(OPS["slice_grad"], [g[0], node.inputs[0]], node.attrs)]
+
+
+@register
+class SliceGrad(Op):
+    """Zeros shaped like `like` with g written where the slice came from."""
+
+    name = "slice_grad"
+
+    def infer(self, g, like, index):
+        return like[0], g[1]
+
+    def grad(self, node, g):
+        return [apply(OPS["slice"], [g[0]], node.attrs), None]
+
+
+def _index_spec(key, rank):
+    key = key if isinstance(key, tuple) else (key,)
+    spec = []
+    for k in key:
+        if isinstance(k, builtins.slice):
+            spec.append((k.start, k.stop, 1 if k.step is None else k.step))
+        elif isinstance(k, (int, np.integer)) and not isinstance(k, bool):
+            spec.append(int(k))
+        elif k is Ellipsis:
+            rest = rank - (len(key) - 1)
+            spec.extend([(None, None, 1)] * rest)
+        else:
+            raise TypeError(f"slice: expected ints and slices, received {k!r}")
+    return tuple(spec)
+
+
+def slice(x, begin, size):  # noqa: A001
+    """The block of x starting at `begin` with `size` (-1: to the end) per axis, as tf.slice."""
+    x = as_variable(x, where="slice")
+    if len(begin) != x.ndim or len(size) != x.ndim:
+        raise ShapeError(f"slice: expected begin and size of length {x.ndim}, received "
+                         f"{list(begin)} and {list(size)}")
+    spec = tuple((int(b), None if s == -1 else int(b) + int(s), 1) for b, s in zip(begin, size))
+    return apply(OPS["slice"], [x], {"index": spec})
+
+
+def _getitem(x, key):
+    return apply(OPS["slice"], [x], {"index": _index_spec(key, x.ndim)})
+
+
+Variable.__getitem__ = _getitem
+
+
+@register
+class Gather(Op):
+    name = "gather"
+
+    def infer(self, x, indices, axis=0):
+        if indices[1] not in ("int64", "int32"):
+            raise TypeError(f"gather: expected integer indices, received {indices[1]}")
+        a = normalize_axis(self, axis, len(x[0]), x[0])
+        return x[0][:a] + indices[0] + x[0][a + 1:], x[1]
+
+    def grad(self, node, g):
+        x, idx = node.inputs
+        return [apply(OPS["scatter_add"], [g[0], idx, x], node.attrs), None]
+
+
+@register
+class ScatterAdd(Op):
+    """Zeros shaped like `like`, with the rows of g added at `indices` (gather's adjoint)."""
+
+    name = "scatter_add"
+
+    def infer(self, g, indices, like, axis=0):
+        return like[0], g[1]
+
+    def grad(self, node, g):
+        return [gather(g[0], node.inputs[1], node.attrs["axis"]), None, None]
+
+
+def gather(x, indices, axis=0):
+    """Slices of x along `axis` at integer `indices`; out of range indices raise at eval."""
+    x = as_variable(x, where="gather")
+    indices = as_variable(indices, where="gather")
+    if indices.dtype == "int32":
+        from paddle.lowlevel.ops.math import cast
+        indices = cast(indices, "int64")
+    return apply(OPS["gather"], [x, indices], {"axis": axis})
+
+
+@register
+class OneHot(Op):
+    name = "one_hot"
+
+    def infer(self, indices, depth, dtype="float32"):
+        if indices[1] not in ("int64", "int32"):
+            raise TypeError(f"one_hot: expected integer indices, received {indices[1]}")
+        return indices[0] + (depth,), dtype
+
+    def grad(self, node, g):
+        return [None]
+
+
+def one_hot(indices, depth, dtype="float32"):
+    """Rows of zeros with a one at each index; an index outside [0, depth) raises at eval."""
+    if not isinstance(depth, (int, np.integer)) or depth <= 0:
+        raise ValueError(f"one_hot: expected a positive depth, received {depth!r}")
+    indices = as_variable(indices, where="one_hot")
+    if indices.dtype == "int32":
+        from paddle.lowlevel.ops.math import cast
+        indices = cast(indices, "int64")
+    return apply(OPS["one_hot"], [indices], {"depth": int(depth),
+                                             "dtype": as_dtype(dtype, "one_hot")})
+
+
+@register
+class Pad(Op):
+    name = "pad"
+
+    def infer(self, x, paddings, constant_values=0.0):
+        if len(paddings) != len(x[0]):
+            self.fail(f"expected {len(x[0])} (before, after) pairs, received {len(paddings)}",
+                      ("x", x[0]))
+        out = []
+        for d, (b, a) in zip(x[0], paddings):
+            if b < 0 or a < 0:
+                raise ShapeError(f"pad: paddings must be >= 0, received {paddings}")
+            out.append(None if d is None else d + b + a)
+        return tuple(out), x[1]
+
+    def grad(self, node, g):
+        index = tuple((b, -a if a else None, 1) for b, a in node.attrs["paddings"])
+        return [apply(OPS["slice"], [g[0]], {"index": index})]
+
+
+def pad(x, paddings, constant_values=0.0):
+    """x with `paddings[i] = (before, after)` elements of `constant_values` around axis i."""
+    x = as_variable(x, where="pad")
+    try:
+        pairs = tuple((int(b), int(a)) for b, a in paddings)
+    except (TypeError, ValueError):
+        raise ValueError(f"pad: expected (before, after) pairs, received {paddings!r}") from None
+    return apply(OPS["pad"], [x], {"paddings": pairs, "constant_values": float(constant_values)})
