@@ -199,7 +199,7 @@ class Variable:
         dtype = as_dtype(dtype, f"Variable {name!r}")
         init = initializers.get(initializer if initializer is not None else
                                 ("glorot_uniform" if len(shape) >= 2 else "zeros"))
-        value = np.ascontiguousarray(init(shape, dtype), dtype=dtype)
+        value = np.array(init(shape, dtype), dtype=dtype, order="C")  # keeps rank 0
         self._setup(name, shape, dtype, "param", value=value)
         self.trainable = bool(trainable)
         self.name = NAMES.unique(name, self)
@@ -300,7 +300,9 @@ def constant(value, dtype=None, name="const"):
         dtype = "float32" if array.dtype.kind == "f" else array.dtype
         dtype = "int64" if np.dtype(dtype).kind in "iu" else dtype
     dtype = as_dtype(dtype, "constant")
-    array = np.ascontiguousarray(array, dtype=dtype)
+    # A copy (the caller's array stays theirs and writable); np.array keeps rank 0, where
+    # np.ascontiguousarray would make a scalar a (1,) array.
+    array = np.array(array, dtype=dtype, order="C")
     array.flags.writeable = False
     return Variable._make(f"{NAMES.full(name)}_{next(NAMES.op_counter)}", array.shape, dtype,
                           "const", value=array)

@@ -49,7 +49,7 @@ def parameter(full_name, shape, dtype="float32", initializer="glorot_uniform", t
     init = initializers.get(initializer)
     dtype = as_dtype(dtype)
     var = Variable._make(full_name, shape, dtype, "param",
-                         value=np.ascontiguousarray(init(shape, dtype), dtype=dtype))
+                         value=np.array(init(shape, dtype), dtype=dtype, order="C"))
     var.trainable = bool(trainable)
     NAMES.taken[full_name] = var
     NAMES.params[full_name] = var
