@@ -19,7 +19,7 @@ from collections import OrderedDict
 import numpy as np
 
 from paddle import backend
-from paddle.errors import FeedError
+from paddle.errors import FeedError, ShapeError
 from paddle.lowlevel.graph import Variable
 from paddle.lowlevel.op import fmt_shape
 
@@ -201,7 +201,11 @@ class Program:
         ctx = _Context(plan.training)
         for node in plan.nodes:
             ins = [value[_key(i)] for i in node.inputs]
-            specs = node.op.infer(*[(b.shape, b.dtype.name) for b in ins], **node.attrs)
+            try:
+                specs = node.op.infer(*[(b.shape, b.dtype.name) for b in ins], **node.attrs)
+            except ShapeError as e:  # fed sizes that do not fit: say which line built the op
+                raise ShapeError(f"{e} (with the fed shapes; built at {node.location or '?'})") \
+                    from None
             specs = specs if isinstance(specs, list) else [specs]
             if node.op.view:
                 outs = [ins[0].reshape(specs[0][0])]

@@ -331,8 +331,8 @@ def apply(op, inputs, attrs=None):
     location = user_location()
     try:
         specs = op.infer(*[(v.shape, v.dtype) for v in inputs], **attrs)
-    except ShapeError as e:
-        raise ShapeError(f"{e} (at {location})" if location else str(e)) from None
+    except (ShapeError, TypeError) as e:  # dtype rules raise TypeError: locate those too
+        raise type(e)(f"{e} (at {location})" if location else str(e)) from None
     single = not isinstance(specs, list)
     specs = [specs] if single else specs
     node = Node(op, inputs, attrs, location)

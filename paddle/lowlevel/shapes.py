@@ -1,5 +1,19 @@
 """Shape arithmetic shared by the shape rules: broadcasting, axes, sizes (None = unknown)."""
-from paddle.errors import ShapeError
+from paddle.errors import ShapeError, at_user
+
+
+class located:
+    """`with located():` ShapeErrors raised inside get the user's file:line, as `apply`
+    gives those of shape rules; for checks an op function makes before it builds its node.
+    (A class, not contextlib: its frames must lie inside the package to be skipped.)"""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, tb):
+        if kind is not None and issubclass(kind, ShapeError):
+            raise ShapeError(at_user(str(error))) from None
+        return False
 
 
 def broadcast(op, *shapes, labels=None):

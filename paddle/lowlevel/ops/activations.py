@@ -15,7 +15,7 @@ from paddle.lowlevel.ops.math import (abs, erf, exp, greater, log1p, minimum, re
                                       tanh, where)
 from paddle.lowlevel.ops.reduce import sum
 from paddle.lowlevel.ops.shape import transpose
-from paddle.lowlevel.shapes import normalize_axis
+from paddle.lowlevel.shapes import located, normalize_axis
 
 __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "leaky_relu", "elu", "gelu",
            "softplus", "silu"]
@@ -52,7 +52,8 @@ class LogSoftmax(RowSoftmax):
 
 def _on_axis(name, x, axis):
     x = as_variable(x, where=name)
-    a = normalize_axis(OPS[name], axis, x.ndim, x.shape)
+    with located():
+        a = normalize_axis(OPS[name], axis, x.ndim, x.shape)
     if a == x.ndim - 1:
         return apply(OPS[name], [x])
     perm = list(range(x.ndim))

@@ -11,6 +11,7 @@ Example:
 """
 from paddle.lowlevel.graph import FLOATS, apply, as_variable
 from paddle.lowlevel.op import OPS, Op, register
+from paddle.lowlevel.shapes import located
 from paddle.lowlevel.ops.activations import softmax
 from paddle.lowlevel.ops.math import abs, cast, clip, exp, log, log1p, minimum, relu, square
 from paddle.lowlevel.ops.reduce import mean, sum
@@ -29,9 +30,10 @@ def _class_labels(op, scores, labels):
     rank_ok = labels.ndim == scores.ndim - 1
     if not rank_ok or any(a is not None and b is not None and a != b
                           for a, b in zip(labels.shape, scores.shape[:-1])):
-        OPS[op if op in OPS else "softmax_cross_entropy"].fail(
-            "labels must have the shape of the scores without the class axis",
-            ("scores", scores.shape), ("labels", labels.shape))
+        with located():
+            OPS[op if op in OPS else "softmax_cross_entropy"].fail(
+                "labels must have the shape of the scores without the class axis",
+                ("scores", scores.shape), ("labels", labels.shape))
     return labels
 
 

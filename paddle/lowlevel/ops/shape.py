@@ -14,10 +14,10 @@ import builtins
 
 import numpy as np
 
-from paddle.errors import ShapeError
+from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.graph import Variable, apply, as_dtype, as_variable
 from paddle.lowlevel.op import OPS, Op, register
-from paddle.lowlevel.shapes import normalize_axis, size
+from paddle.lowlevel.shapes import located, normalize_axis, size
 
 
 # ---- views ------------------------------------------------------------------------------
@@ -55,6 +55,11 @@ class Reshape(View):
             out = tuple(target)
             if total is not None and total != known:
                 self.fail(f"cannot reshape {total} elements to {tuple(shape)}", ("x", x[0]))
+            # With unknown sizes, x holds a multiple of its known sizes' product.
+            partial = int(np.prod([d for d in x[0] if d is not None]))
+            if total is None and partial and known % partial:
+                self.fail(f"cannot reshape a multiple of {partial} elements to "
+                          f"{tuple(shape)}", ("x", x[0]))
         return out, x[1]
 
 
@@ -192,7 +197,8 @@ def stack(values, axis=0):
     values = [as_variable(v, where="stack") for v in values]
     if not values:
         raise ValueError("stack: expected at least one input")
-    a = normalize_axis(OPS["expand_dims"], axis, values[0].ndim + 1)
+    with located():
+        a = normalize_axis(OPS["expand_dims"], axis, values[0].ndim + 1)
     return concat([expand_dims(v, a) for v in values], axis=a)
 
 
@@ -227,13 +233,14 @@ def _zeros_piece(out, like):
 def split(x, num_or_size_splits, axis=0):
     """Cut x along `axis` into equal pieces (an int) or pieces of the given sizes."""
     x = as_variable(x, where="split")
-    a = normalize_axis(OPS["split"], axis, x.ndim, x.shape)
+    with located():
+        a = normalize_axis(OPS["split"], axis, x.ndim, x.shape)
     n = x.shape[a]
     if isinstance(num_or_size_splits, int):
         k = num_or_size_splits
         if k <= 0 or n is None or n % k:
-            raise ShapeError(f"split: cannot cut axis {a} of shape {x.shape} into {k} "
-                             "equal pieces")
+            raise ShapeError(at_user(f"split: cannot cut axis {a} of shape {x.shape} into {k} "
+                                     "equal pieces"))
         sizes = [n // k] * k
     else:
         sizes = [int(s) for s in num_or_size_splits]
@@ -301,8 +308,8 @@ def slice(x, begin, size):  # noqa: A001
     """The block of x starting at `begin` with `size` (-1: to the end) per axis, as tf.slice."""
     x = as_variable(x, where="slice")
     if len(begin) != x.ndim or len(size) != x.ndim:
-        raise ShapeError(f"slice: expected begin and size of length {x.ndim}, received "
-                         f"{list(begin)} and {list(size)}")
+        raise ShapeError(at_user(f"slice: expected begin and size of length {x.ndim}, "
+                                 f"received {list(begin)} and {list(size)}"))
     spec = tuple((int(b), None if s == -1 else int(b) + int(s), 1) for b, s in zip(begin, size))
     return apply(OPS["slice"], [x], {"index": spec})
 
