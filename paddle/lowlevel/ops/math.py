@@ -85,7 +85,9 @@ class Binary(Op):
             self.fail(f"dtypes differ ({a[1]} and {b[1]}); cast one with pd.cast",
                       ("a", a[0]), ("b", b[0]))
         if a[1] == "bool" or (self.floats_only and a[1] not in FLOATS):
-            raise TypeError(f"{self.name}: unsupported dtype {a[1]}")
+            raise TypeError(f"{self.name}: expected {'float' if self.floats_only else 'numeric'} "
+                            f"inputs, received {a[1]}" + ("; cast them with pd.cast" if
+                                                          a[1] != "bool" else ""))
         return broadcast(self, a[0], b[0]), a[1]
 
     def grad(self, node, g):
@@ -119,7 +121,9 @@ def _pair(a, b, where):
 add = _binary("add", 0, lambda a, b, y, g: g, lambda a, b, y, g: g)
 sub = _binary("sub", 1, lambda a, b, y, g: g, lambda a, b, y, g: -g)
 mul = _binary("mul", 2, lambda a, b, y, g: g * b, lambda a, b, y, g: g * a)
-div = _binary("div", 3, lambda a, b, y, g: g / b, lambda a, b, y, g: -(g * y) / b)
+# Floats only: integer division would truncate silently, and divide by zero kills the process.
+div = _binary("div", 3, lambda a, b, y, g: g / b, lambda a, b, y, g: -(g * y) / b,
+              floats_only=True)
 pow = _binary("pow", 4, lambda a, b, y, g: g * b * (a ** (b - 1.0)),  # noqa: A001
               lambda a, b, y, g: g * y * log(a), floats_only=True)
 maximum = _binary("maximum", 5, lambda a, b, y, g: where(greater_equal(a, b), g, 0.0),
