@@ -28,11 +28,18 @@ class MatMul(Op):
         return out, da
 
     def grad(self, node, g):
-        a, b = node.inputs
+        from paddle.lowlevel.ops.shape import expand_dims, reshape_like
+        x, y = node.inputs
         g = g[0]
         ta, tb = node.attrs.get("transpose_a", False), node.attrs.get("transpose_b", False)
-        if a.ndim == 1 or b.ndim == 1:
-            raise NotImplementedError("matmul: gradient of a vector operand; reshape it to 2-D")
+        # A vector operand is the row (1, k) / the column (k, 1) that infer made of it:
+        # put the axes it lost back into g, take the matrix gradients, reshape back.
+        a = expand_dims(x, 0) if x.ndim == 1 else x
+        b = expand_dims(y, -1) if y.ndim == 1 else y
+        if y.ndim == 1:
+            g = expand_dims(g, -1)
+        if x.ndim == 1:
+            g = expand_dims(g, -2)
         # d(A B) = dA B + A dB, with the transposes carried through.
         if ta:
             ga = matmul(b, g, transpose_a=tb, transpose_b=True)
@@ -42,7 +49,7 @@ class MatMul(Op):
             gb = matmul(g, a, transpose_a=True, transpose_b=ta)
         else:
             gb = matmul(a, g, transpose_a=not ta)
-        return [sum_to(ga, a), sum_to(gb, b)]
+        return [reshape_like(sum_to(ga, a), x), reshape_like(sum_to(gb, b), y)]
 
 
 def matmul(x, y, transpose_a=False, transpose_b=False):
@@ -50,7 +57,8 @@ def matmul(x, y, transpose_a=False, transpose_b=False):
 
     Args:
         x, y: float Variables (or arrays) of rank >= 1.
-        transpose_a, transpose_b: use the transpose of the last two axes of x / y.
+        transpose_a, transpose_b: use the transpose of the last two axes of x / y (a
+            vector operand is left as it is).
 
     Raises:
         ShapeError: the inner dimensions differ, or the batch dims do not broadcast.
@@ -63,8 +71,9 @@ def matmul(x, y, transpose_a=False, transpose_b=False):
         (None, 2)
     """
     x, y = _pair(x, y, "matmul")
-    return apply(OPS["matmul"], [x, y], {"transpose_a": bool(transpose_a),
-                                         "transpose_b": bool(transpose_b)})
+    # A vector has nothing to transpose (as in NumPy): the flags apply to matrices only.
+    return apply(OPS["matmul"], [x, y], {"transpose_a": bool(transpose_a) and x.ndim > 1,
+                                         "transpose_b": bool(transpose_b) and y.ndim > 1})
 
 
 def _install():
