@@ -1,0 +1,433 @@
+"""Stateful metrics: a graph part computed with each batch, a running state kept in Python.
+
+`batch_values(y_true, y_pred, sample_weight)` builds, from low-level ops, the few scalar
+Variables a batch contributes (for a mean: the weighted total and the weight count). The
+training loop compiles them into the same plan as the loss and hands the floats it gets back
+to `accumulate`; `result()` is the value for the epoch so far. Outside the loop,
+`update_state` does both steps on NumPy arrays.
+
+Example:
+    >>> import numpy as np
+    >>> from paddle.highlevel import metrics
+    >>> m = metrics.SparseCategoricalAccuracy()
+    >>> m.update_state(np.array([0, 1]), np.array([[0.9, 0.1], [0.8, 0.2]], np.float32))
+    >>> m.result()
+    0.5
+"""
+import numpy as np
+
+from paddle import lowlevel as ll
+from paddle.highlevel import losses
+from paddle.lowlevel.graph import Variable, as_variable
+
+
+class Metric:
+    """Base of metrics: a graph part per batch and a running state in Python.
+
+    Subclasses implement `batch_values`, `accumulate`, `result` and `reset_state`.
+
+    Args:
+        name: the key of the metric in logs and history (snake-case class name by default).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> from paddle.highlevel import metrics
+        >>> class MaxError(metrics.Metric):
+        ...     def batch_values(self, y_true, y_pred, sample_weight=None):
+        ...         return [pd.max(pd.abs(y_pred - y_true))]
+        ...     def accumulate(self, values):
+        ...         self.worst = max(self.worst, values[0])
+        ...     def result(self):
+        ...         return self.worst
+        ...     def reset_state(self):
+        ...         self.worst = 0.0
+        >>> m = MaxError()
+        >>> m.update_state(np.zeros(3, np.float32), np.array([1.0, -2.0, 0.5], np.float32))
+        >>> m.name, m.result()
+        ('max_error', 2.0)
+    """
+
+    def __init__(self, name=None):
+        self.name = name or losses._snake(type(self).__name__)
+        self._graphs = {}
+        self.reset_state()
+
+    def batch_values(self, y_true, y_pred, sample_weight=None):
+        """Scalar float Variables this batch contributes to the state."""
+        raise NotImplementedError(f"{type(self).__name__}.batch_values is not implemented")
+
+    def accumulate(self, values):
+        """Fold the floats `batch_values` evaluated to into the state."""
+        raise NotImplementedError(f"{type(self).__name__}.accumulate is not implemented")
+
+    def result(self):
+        """The metric over everything accumulated since the last reset, as a float."""
+        raise NotImplementedError(f"{type(self).__name__}.result is not implemented")
+
+    def reset_state(self):
+        """Forget everything accumulated."""
+        raise NotImplementedError(f"{type(self).__name__}.reset_state is not implemented")
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        """Accumulate one batch given as NumPy arrays (outside the training loop)."""
+        self.accumulate(self._evaluate(y_true, y_pred, sample_weight))
+
+    def _evaluate(self, *arrays):
+        """`batch_values` on NumPy arrays: the graph is built once per signature of shapes and
+        dtypes (batch size left open) and run with pd.eval."""
+        arrays = [None if a is None else _as_feed(a) for a in arrays]
+        key = tuple(None if a is None else (a.shape[1:], a.ndim, a.dtype.name) for a in arrays)
+        if key not in self._graphs:
+            inputs = [None if a is None else
+                      ll.data(f"{self.name}_in{i}", shape=(None,) * min(a.ndim, 1) + a.shape[1:],
+                              dtype=a.dtype.name)
+                      for i, a in enumerate(arrays)]
+            self._graphs[key] = (inputs, self.batch_values(*inputs))
+        inputs, targets = self._graphs[key]
+        feeds = {v: a for v, a in zip(inputs, arrays) if v is not None}
+        return [float(v) for v in ll.eval(targets, feeds)]
+
+    def get_config(self):
+        return {"name": self.name}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name!r} result={self.result()!r}>"
+
+
+def _as_feed(value):
+    """A NumPy array with a dtype the graph supports (floats stay float, ints are int64)."""
+    a = np.asarray(value)
+    if a.dtype.kind == "f":
+        return a if a.dtype.name in ("float32", "float64") else a.astype(np.float32)
+    if a.dtype.kind in "iu":
+        return a if a.dtype.name in ("int64", "int32") else a.astype(np.int64)
+    if a.dtype.kind == "b":
+        return a.astype(np.float32)
+    raise TypeError(f"metric: expected numbers, received an array of {a.dtype}")
+
+
+class Mean(Metric):
+    """The (weighted) mean of the values it is given; the loop tracks the loss with one.
+
+    Values of rank > 1 count once per example (their inner axes are averaged first).
+
+    Args:
+        name: key in logs ("mean" by default).
+
+    Example:
+        >>> from paddle.highlevel import metrics
+        >>> m = metrics.Mean()
+        >>> m.update_state([1.0, 3.0]); m.update_state(5.0)
+        >>> m.result()
+        3.0
+        >>> m.update_state([2.0], sample_weight=[3.0]); m.result()
+        2.5
+    """
+
+    def __init__(self, name="mean"):
+        super().__init__(name)
+
+    def batch_values(self, values, sample_weight=None):
+        """[sum of weighted per-example values, sum of weights] as float32 scalars."""
+        values = ll.cast(as_variable(values, where=self.name), "float32")
+        if sample_weight is None:
+            values = _per_example_mean(values)
+            return [ll.sum(values), ll.sum(ll.ones_like(values))]
+        weight = ll.cast(as_variable(sample_weight, where=self.name), "float32")
+        if values.ndim > 0:
+            weight, values = losses.match_rank(weight, values)
+            if values.ndim > weight.ndim:  # reduce values to the weights' rank first
+                values = ll.mean(values, axis=tuple(range(weight.ndim, values.ndim)))
+        weight = ll.broadcast_to(weight, values) if values.ndim >= weight.ndim else weight
+        values = _per_example_mean(values * weight)
+        return [ll.sum(values), ll.sum(_per_example_mean(weight))]
+
+    def update_state(self, values, sample_weight=None):
+        """Accumulate NumPy values (a number or an array) with optional weights."""
+        self.accumulate(self._evaluate(values, sample_weight))
+
+    def accumulate(self, values):
+        total, count = values
+        self.total += float(total)
+        self.count += float(count)
+
+    def result(self):
+        return self.total / self.count if self.count else 0.0
+
+    def reset_state(self):
+        self.total = 0.0
+        self.count = 0.0
+
+
+def _per_example_mean(v):
+    """v averaged over every axis but the first (examples)."""
+    return ll.mean(v, axis=tuple(range(1, v.ndim))) if v.ndim > 1 else v
+
+
+class MeanMetricWrapper(Mean):
+    """The mean over examples of `fn(y_true, y_pred, **kwargs)`.
+
+    Args:
+        fn: callable `(y_true, y_pred) -> Variable` of per-example values (a scalar counts
+            as one value for the batch).
+        name: key in logs (the function's name by default).
+        **kwargs: passed on to fn.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> from paddle.highlevel import metrics
+        >>> m = metrics.MeanMetricWrapper(lambda t, p: pd.abs(p - t), name="l1")
+        >>> m.update_state(np.array([1.0, 2.0]), np.array([1.5, 2.0])); m.result()
+        0.25
+    """
+
+    def __init__(self, fn, name=None, **kwargs):
+        super().__init__(name or getattr(fn, "__name__", "metric"))
+        self.fn = fn
+        self.kwargs = kwargs
+
+    def batch_values(self, y_true, y_pred, sample_weight=None):
+        y_pred = as_variable(y_pred, where=self.name)
+        y_true = as_variable(y_true, where=self.name)
+        out = self.fn(y_true, y_pred, **self.kwargs)
+        if not isinstance(out, Variable):
+            raise TypeError(f"metric {self.name!r}: expected the function to return a Variable, "
+                            f"received {type(out).__name__}")
+        return super().batch_values(out, sample_weight)
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        """Accumulate one batch of NumPy targets and predictions."""
+        self.accumulate(self._evaluate(y_true, y_pred, sample_weight))
+
+    def get_config(self):
+        return {"name": self.name, **self.kwargs}
+
+
+# ---- per-example functions (float 1.0 for a hit, 0.0 for a miss) ------------------------
+
+def accuracy(y_true, y_pred):
+    """1.0 where y_pred equals y_true exactly."""
+    y_true, y_pred = losses.match_rank(y_true, ll.cast(y_pred, y_true.dtype))
+    return ll.cast(ll.equal(y_true, y_pred), "float32")
+
+
+def binary_accuracy(y_true, y_pred, threshold=0.5):
+    """Share of the last axis where (y_pred > threshold) matches the 0/1 target."""
+    y_true, y_pred = losses.match_rank(ll.cast(y_true, "float32"), y_pred)
+    predicted = ll.cast(ll.greater(y_pred, threshold), "float32")
+    return ll.mean(ll.cast(ll.equal(y_true, predicted), "float32"), axis=-1)
+
+
+def sparse_categorical_accuracy(y_true, y_pred):
+    """1.0 where the highest score's index is the integer label ((N,) or (N, 1))."""
+    if y_true.ndim == y_pred.ndim and y_true.shape[-1] == 1:
+        y_true = ll.squeeze(y_true, -1)
+    return ll.cast(ll.equal(y_true, ll.cast(ll.argmax(y_pred, -1), y_true.dtype)), "float32")
+
+
+def categorical_accuracy(y_true, y_pred):
+    """1.0 where the highest score's index is the one-hot target's."""
+    return sparse_categorical_accuracy(ll.argmax(y_true, -1), y_pred)
+
+
+def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5):
+    """1.0 where the integer label is among the k highest scores (ties count as in)."""
+    if y_true.ndim == y_pred.ndim and y_true.shape[-1] == 1:
+        y_true = ll.squeeze(y_true, -1)
+    labels = y_true if y_true.dtype in ("int64", "int32") else ll.cast(y_true, "int64")
+    classes = y_pred.shape[-1]
+    if classes is None:
+        raise ValueError(f"top-k accuracy: the class axis must have a known size, received "
+                         f"predictions of shape {y_pred.shape}")
+    # The label is in the top k when fewer than k classes score strictly higher. Per-example
+    # values are needed for sample weights, so pd.accuracy (a batch mean) does not fit here.
+    own = ll.sum(ll.one_hot(labels, classes, y_pred.dtype) * y_pred, axis=-1, keepdims=True)
+    higher = ll.sum(ll.cast(ll.greater(y_pred, own), "float32"), axis=-1)
+    return ll.cast(ll.less(higher, float(k)), "float32")
+
+
+def top_k_categorical_accuracy(y_true, y_pred, k=5):
+    """1.0 where the one-hot target's class is among the k highest scores."""
+    return sparse_top_k_categorical_accuracy(ll.argmax(y_true, -1), y_pred, k)
+
+
+# ---- metric classes ---------------------------------------------------------------------
+
+class MeanSquaredError(MeanMetricWrapper):
+    """Mean over examples of the mean squared error of each."""
+
+    def __init__(self, name="mean_squared_error"):
+        super().__init__(losses.mean_squared_error, name)
+
+
+class MeanAbsoluteError(MeanMetricWrapper):
+    """Mean over examples of the mean absolute error of each."""
+
+    def __init__(self, name="mean_absolute_error"):
+        super().__init__(losses.mean_absolute_error, name)
+
+
+class Accuracy(MeanMetricWrapper):
+    """How often predictions equal targets exactly."""
+
+    def __init__(self, name="accuracy"):
+        super().__init__(accuracy, name)
+
+
+class BinaryAccuracy(MeanMetricWrapper):
+    """How often `y_pred > threshold` matches 0/1 targets.
+
+    Example:
+        >>> import numpy as np
+        >>> from paddle.highlevel import metrics
+        >>> m = metrics.BinaryAccuracy()
+        >>> m.update_state(np.array([[1], [0]]), np.array([[0.7], [0.6]])); m.result()
+        0.5
+    """
+
+    def __init__(self, name="binary_accuracy", threshold=0.5):
+        super().__init__(binary_accuracy, name, threshold=float(threshold))
+
+
+class CategoricalAccuracy(MeanMetricWrapper):
+    """How often the highest score matches a one-hot target."""
+
+    def __init__(self, name="categorical_accuracy"):
+        super().__init__(categorical_accuracy, name)
+
+
+class SparseCategoricalAccuracy(MeanMetricWrapper):
+    """How often the highest score matches an integer label."""
+
+    def __init__(self, name="sparse_categorical_accuracy"):
+        super().__init__(sparse_categorical_accuracy, name)
+
+
+class TopKCategoricalAccuracy(MeanMetricWrapper):
+    """How often a one-hot target is among the k highest scores."""
+
+    def __init__(self, k=5, name="top_k_categorical_accuracy"):
+        super().__init__(top_k_categorical_accuracy, name, k=_check_k(k))
+
+
+class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
+    """How often an integer label is among the k highest scores.
+
+    Example:
+        >>> import numpy as np
+        >>> from paddle.highlevel import metrics
+        >>> m = metrics.SparseTopKCategoricalAccuracy(k=2)
+        >>> m.update_state(np.array([2, 0]), np.array([[0.1, 0.5, 0.4], [0.1, 0.5, 0.4]]))
+        >>> m.result()
+        0.5
+    """
+
+    def __init__(self, k=5, name="sparse_top_k_categorical_accuracy"):
+        super().__init__(sparse_top_k_categorical_accuracy, name, k=_check_k(k))
+
+
+def _check_k(k):
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"top-k accuracy: expected an integer k >= 1, received {k!r}")
+    return int(k)
+
+
+# ---- lookup -----------------------------------------------------------------------------
+
+_NAMES = {
+    "mse": MeanSquaredError, "mean_squared_error": MeanSquaredError,
+    "mae": MeanAbsoluteError, "mean_absolute_error": MeanAbsoluteError,
+    "binary_accuracy": BinaryAccuracy, "categorical_accuracy": CategoricalAccuracy,
+    "sparse_categorical_accuracy": SparseCategoricalAccuracy,
+    "top_k_categorical_accuracy": TopKCategoricalAccuracy,
+    "sparse_top_k_categorical_accuracy": SparseTopKCategoricalAccuracy,
+}
+_CLASSES = {c.__name__: c for c in (Mean, MeanSquaredError, MeanAbsoluteError, Accuracy,
+                                     BinaryAccuracy, CategoricalAccuracy,
+                                     SparseCategoricalAccuracy, TopKCategoricalAccuracy,
+                                     SparseTopKCategoricalAccuracy)}
+_ACCURACY_FOR_LOSS = {
+    losses.SparseCategoricalCrossentropy: SparseCategoricalAccuracy,
+    losses.CategoricalCrossentropy: CategoricalAccuracy,
+    losses.BinaryCrossentropy: BinaryAccuracy,
+}
+
+
+def accuracy_for_loss(loss):
+    """The accuracy class that fits a loss (as Keras picks it): integer labels for the sparse
+    categorical loss and by default, argmax of one-hot targets for the categorical one,
+    a 0.5 threshold for the binary one."""
+    if isinstance(loss, str):
+        try:
+            loss = losses.get(loss)
+        except ValueError:
+            loss = None
+    elif loss is not None and not isinstance(loss, losses.Loss) and callable(loss):
+        loss = losses.get(loss)
+    for loss_cls, metric_cls in _ACCURACY_FOR_LOSS.items():
+        if isinstance(loss, loss_cls):
+            return metric_cls
+    return SparseCategoricalAccuracy
+
+
+def get(identifier, loss=None):
+    """A Metric from a name, a Metric, a Metric class, a config dict or a callable.
+
+    Args:
+        identifier: "accuracy" / "acc" (the kind is chosen from `loss`, see
+            `accuracy_for_loss`), "mae", "mse", "top_k_categorical_accuracy",
+            "sparse_top_k_categorical_accuracy" and the other snake-case Keras names; a
+            Metric object (returned as is); a Metric class; `{"class_name", "config"}`;
+            or a callable `(y_true, y_pred) -> Variable` (its mean, named after it).
+        loss: the loss the metric goes with (a name, a Loss object or a function).
+    Returns:
+        A Metric whose `name` is its key in logs: the name as given for names
+        (`"acc"` logs as "acc", `"mae"` as "mae").
+    Raises:
+        ValueError: an unknown name; the message lists the valid ones.
+        TypeError: something that is none of the above.
+
+    Example:
+        >>> from paddle.highlevel import metrics
+        >>> m = metrics.get("accuracy", loss="categorical_crossentropy")
+        >>> type(m).__name__, m.name
+        ('CategoricalAccuracy', 'accuracy')
+    """
+    if isinstance(identifier, Metric):
+        return identifier
+    if isinstance(identifier, str):
+        if identifier in ("accuracy", "acc"):
+            return accuracy_for_loss(loss)(name=identifier)
+        cls = _NAMES.get(identifier) or _CLASSES.get(identifier)
+        if cls is None:
+            valid = ", ".join(["accuracy", "acc"] + sorted(_NAMES))
+            raise ValueError(f"Unknown metric {identifier!r}; expected one of {valid}, a "
+                             "Metric object or a callable (y_true, y_pred) -> Variable")
+        return cls(name=identifier) if identifier in _NAMES else cls()
+    if isinstance(identifier, dict) and "class_name" in identifier:
+        cls = _CLASSES.get(identifier["class_name"])
+        if cls is None:
+            raise ValueError(f"Unknown metric class {identifier['class_name']!r}; expected one "
+                             f"of {', '.join(sorted(_CLASSES))}")
+        return cls.from_config(identifier.get("config", {}))
+    if isinstance(identifier, type) and issubclass(identifier, Metric):
+        return identifier()
+    if callable(identifier):
+        return MeanMetricWrapper(identifier)
+    raise TypeError(f"Could not interpret metric {identifier!r}: expected a name, a Metric "
+                    "object or a callable (y_true, y_pred) -> Variable")
+
+
+def serialize(metric):
+    """A JSON-able description `get` turns back into the metric (for checkpoints): the name
+    for metrics made from names, `{"class_name", "config"}` for other built-ins."""
+    if isinstance(metric, str):
+        return metric
+    cls = type(metric)
+    if cls.__name__ in _CLASSES and _CLASSES[cls.__name__] is cls:
+        return {"class_name": cls.__name__, "config": metric.get_config()}
+    return metric.name
