@@ -2,6 +2,7 @@
 #include <cblas.h>
 
 #include "common.h"
+#include "nn/nn.h"
 
 PYBIND11_MODULE(_C, m) {
   m.doc() = "paddle's CPU kernels (C++, OpenMP, OpenBLAS)";
@@ -13,4 +14,5 @@ PYBIND11_MODULE(_C, m) {
   paddle::init_copy(m);
   paddle::init_softmax(m);
   paddle::init_optim(m);
+  paddle::init_nn(m);
 }

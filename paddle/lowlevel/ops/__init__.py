@@ -12,3 +12,4 @@ from paddle.lowlevel.ops.activations import (  # noqa: F401
     elu, gelu, leaky_relu, log_softmax, silu, softmax, softplus)
 from paddle.lowlevel.ops.losses import (  # noqa: F401
     accuracy, cross_entropy, huber, mae, mse, sigmoid_cross_entropy, softmax_cross_entropy)
+from paddle.lowlevel.ops.conv import conv1d, conv2d, conv2d_transpose  # noqa: F401

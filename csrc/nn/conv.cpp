@@ -1,0 +1,300 @@
+// 2-D convolution on NHWC tensors: forward, gradient of the input, gradient of the filters.
+//
+// All three are im2col + GEMM on the BLAS. The output positions are cut into blocks of
+// whole output rows (several whole images when images are small, so the product grows
+// past what the BLAS handles well per image); each OpenMP thread takes blocks, unrolls
+// their input windows into its own column buffer (a slice of a workspace the plan
+// allocated once) and runs a single-threaded GEMM. Filters (kh, kw, cin/groups, cout) are
+// already the (K, cout) matrix the product needs; NHWC window rows are runs of channels.
+//
+// spec (int64[17]): N H W C OH OW CO KH KW sh sw dh dw pad_top pad_left groups target,
+// where `target` is the number of output positions a block aims at.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "../blas.h"
+#include "nn.h"
+
+namespace paddle {
+namespace {
+
+constexpr int64_t kSpecLen = 17;
+
+struct Block {
+  int64_t r0, r1;  // global output rows n * OH + oh, [r0, r1)
+  int phase;       // blocks of one phase never write the same input element
+};
+
+struct Conv {
+  int64_t N, H, W, C, OH, OW, CO, KH, KW, sh, sw, dh, dw, pt, pl, groups, target;
+  int64_t cg, cog, Kg;  // channels per group in and out, columns per window
+
+  Conv(const py::array& spec_arr, const char* op) {
+    const int64_t* s = read_spec(spec_arr, kSpecLen, op);
+    N = s[0]; H = s[1]; W = s[2]; C = s[3]; OH = s[4]; OW = s[5]; CO = s[6]; KH = s[7];
+    KW = s[8]; sh = s[9]; sw = s[10]; dh = s[11]; dw = s[12]; pt = s[13]; pl = s[14];
+    groups = s[15]; target = s[16];
+    require(N >= 0 && H >= 1 && W >= 1 && C >= 1 && OH >= 1 && OW >= 1 && CO >= 1 && KH >= 1 &&
+                KW >= 1 && sh >= 1 && sw >= 1 && dh >= 1 && dw >= 1 && groups >= 1 &&
+                target >= 1 && pt >= 0 && pl >= 0,
+            op, "malformed spec");
+    require(C % groups == 0 && CO % groups == 0, op, "channels are not divisible by groups");
+    cg = C / groups;
+    cog = CO / groups;
+    Kg = KH * KW * cg;
+    check_blas_dims(target + OW * std::max(KH * dh, OH), CO, Kg, op);
+  }
+
+  int64_t x_size() const { return N * H * W * C; }
+  int64_t y_size() const { return N * OH * OW * CO; }
+  int64_t w_size() const { return KH * KW * cg * CO; }
+
+  // 1x1, stride 1, no padding, one group: the input rows are the columns already.
+  bool pointwise() const {
+    return KH == 1 && KW == 1 && sh == 1 && sw == 1 && pt == 0 && pl == 0 && groups == 1 &&
+           OH == H && OW == W;
+  }
+
+  // Output rows per block: whole images when an image is smaller than the target, else
+  // enough rows that blocks two apart in an image never reach the same input row.
+  int64_t block_rows() const {
+    int64_t rows = std::max<int64_t>(1, target / OW);
+    if (rows >= OH) return rows / OH * OH;
+    return std::max(rows, (KH - 1) * dh + 1);
+  }
+
+  std::vector<Block> blocks() const {
+    std::vector<Block> out;
+    int64_t rb = block_rows();
+    if (rb >= OH) {
+      for (int64_t r = 0; r < N * OH; r += rb) out.push_back({r, std::min(r + rb, N * OH), 0});
+    } else {
+      for (int64_t n = 0; n < N; ++n)
+        for (int64_t j = 0, r = 0; r < OH; ++j, r += rb)
+          out.push_back({n * OH + r, n * OH + std::min(r + rb, OH), int(j & 1)});
+    }
+    return out;
+  }
+
+  int64_t max_block_positions() const { return std::min(block_rows(), N * OH) * OW; }
+  int64_t cols_size() const { return pointwise() ? 0 : max_block_positions() * Kg; }
+};
+
+int threads() { return std::max(1, omp_get_max_threads()); }
+
+// Unrolls the windows of output rows [b.r0, b.r1) for group g into cols (positions x Kg).
+template <typename T>
+void im2col(const Conv& c, const T* x, const Block& b, int64_t g, T* cols) {
+  const int64_t c0 = g * c.cg;
+  // With one group and no dilation, a window row is a single run of KW * C values.
+  const bool runs = c.groups == 1 && c.dw == 1;
+  T* row = cols;
+  for (int64_t r = b.r0; r < b.r1; ++r) {
+    const int64_t n = r / c.OH, oh = r % c.OH;
+    for (int64_t ow = 0; ow < c.OW; ++ow, row += c.Kg) {
+      const int64_t iw0 = ow * c.sw - c.pl;
+      T* dst = row;
+      for (int64_t kh = 0; kh < c.KH; ++kh, dst += c.KW * c.cg) {
+        const int64_t ih = oh * c.sh - c.pt + kh * c.dh;
+        if (ih < 0 || ih >= c.H) {
+          zero_run(dst, c.KW * c.cg);
+          continue;
+        }
+        const T* src = x + ((n * c.H + ih) * c.W) * c.C + c0;
+        if (runs && iw0 >= 0 && iw0 + c.KW <= c.W) {
+          copy_run(dst, src + iw0 * c.C, c.KW * c.C);
+          continue;
+        }
+        for (int64_t kw = 0; kw < c.KW; ++kw) {
+          const int64_t iw = iw0 + kw * c.dw;
+          if (iw < 0 || iw >= c.W)
+            zero_run(dst + kw * c.cg, c.cg);
+          else
+            copy_run(dst + kw * c.cg, src + iw * c.C, c.cg);
+        }
+      }
+    }
+  }
+}
+
+// Adds the columns back onto the input windows they came from (im2col's adjoint).
+template <typename T>
+void col2im(const Conv& c, const T* cols, const Block& b, int64_t g, T* dx) {
+  const int64_t c0 = g * c.cg;
+  const T* row = cols;
+  for (int64_t r = b.r0; r < b.r1; ++r) {
+    const int64_t n = r / c.OH, oh = r % c.OH;
+    for (int64_t ow = 0; ow < c.OW; ++ow, row += c.Kg) {
+      const int64_t iw0 = ow * c.sw - c.pl;
+      const T* src = row;
+      for (int64_t kh = 0; kh < c.KH; ++kh, src += c.KW * c.cg) {
+        const int64_t ih = oh * c.sh - c.pt + kh * c.dh;
+        if (ih < 0 || ih >= c.H) continue;
+        T* dst = dx + ((n * c.H + ih) * c.W) * c.C + c0;
+        for (int64_t kw = 0; kw < c.KW; ++kw) {
+          const int64_t iw = iw0 + kw * c.dw;
+          if (iw < 0 || iw >= c.W) continue;
+          T* d = dst + iw * c.C;
+          const T* s = src + kw * c.cg;
+          for (int64_t i = 0; i < c.cg; ++i) d[i] += s[i];
+        }
+      }
+    }
+  }
+}
+
+template <typename T>
+void forward_typed(const Conv& c, const T* x, const T* w, T* y, T* ws) {
+  std::vector<Block> blocks = c.blocks();
+  const int64_t nb = int64_t(blocks.size()), slot = c.cols_size();
+  _Pragma("omp parallel for schedule(dynamic, 1) if (nb > 1)")
+  for (int64_t i = 0; i < nb; ++i) {
+    const Block& b = blocks[i];
+    const int64_t m = (b.r1 - b.r0) * c.OW;
+    T* yb = y + b.r0 * c.OW * c.CO;
+    if (c.pointwise()) {
+      blas_gemm(false, false, m, c.CO, c.C, T(1), x + b.r0 * c.OW * c.C, c.C, w, c.CO, T(0), yb,
+                c.CO);
+      continue;
+    }
+    T* cols = ws + omp_get_thread_num() * slot;
+    for (int64_t g = 0; g < c.groups; ++g) {
+      im2col(c, x, b, g, cols);
+      blas_gemm(false, false, m, c.cog, c.Kg, T(1), cols, c.Kg, w + g * c.cog, c.CO, T(0),
+                yb + g * c.cog, c.CO);
+    }
+  }
+}
+
+template <typename T>
+void backprop_input_typed(const Conv& c, const T* dy, const T* w, T* dx, T* ws) {
+  std::vector<Block> blocks = c.blocks();
+  const int64_t nb = int64_t(blocks.size()), slot = c.cols_size();
+  if (!c.pointwise()) {
+    parallel_chunks(c.x_size(), kParallelGrain,
+                    [&](int64_t b, int64_t e) { std::fill(dx + b, dx + e, T(0)); });
+  }
+  for (int phase = 0; phase < 2; ++phase) {
+    _Pragma("omp parallel for schedule(dynamic, 1) if (nb > 1)")
+    for (int64_t i = 0; i < nb; ++i) {
+      const Block& b = blocks[i];
+      if (b.phase != phase) continue;
+      const int64_t m = (b.r1 - b.r0) * c.OW;
+      const T* dyb = dy + b.r0 * c.OW * c.CO;
+      if (c.pointwise()) {
+        blas_gemm(false, true, m, c.C, c.CO, T(1), dyb, c.CO, w, c.CO, T(0),
+                  dx + b.r0 * c.OW * c.C, c.C);
+        continue;
+      }
+      T* cols = ws + omp_get_thread_num() * slot;
+      for (int64_t g = 0; g < c.groups; ++g) {
+        blas_gemm(false, true, m, c.Kg, c.cog, T(1), dyb + g * c.cog, c.CO, w + g * c.cog, c.CO,
+                  T(0), cols, c.Kg);
+        col2im(c, cols, b, g, dx);
+      }
+    }
+  }
+}
+
+template <typename T>
+void backprop_filter_typed(const Conv& c, const T* x, const T* dy, T* dw, T* ws) {
+  std::vector<Block> blocks = c.blocks();
+  const int64_t nb = int64_t(blocks.size()), slot = c.cols_size(), wn = c.w_size();
+  const int nt = int(std::min<int64_t>(threads(), std::max<int64_t>(nb, 1)));
+  // Each thread sums its blocks into its own copy of dW; the copies are added at the end.
+  T* partial = ws + threads() * slot;
+  _Pragma("omp parallel num_threads(nt)")
+  {
+    const int t = omp_get_thread_num();
+    T* mine = partial + t * wn;
+    std::fill(mine, mine + wn, T(0));
+    T* cols = ws + t * slot;
+    _Pragma("omp for schedule(dynamic, 1)")
+    for (int64_t i = 0; i < nb; ++i) {
+      const Block& b = blocks[i];
+      const int64_t m = (b.r1 - b.r0) * c.OW;
+      const T* dyb = dy + b.r0 * c.OW * c.CO;
+      if (c.pointwise()) {
+        blas_gemm(true, false, c.C, c.CO, m, T(1), x + b.r0 * c.OW * c.C, c.C, dyb, c.CO, T(1),
+                  mine, c.CO);
+        continue;
+      }
+      for (int64_t g = 0; g < c.groups; ++g) {
+        im2col(c, x, b, g, cols);
+        blas_gemm(true, false, c.Kg, c.cog, m, T(1), cols, c.Kg, dyb + g * c.cog, c.CO, T(1),
+                  mine + g * c.cog, c.CO);
+      }
+    }
+  }
+  std::copy(partial, partial + wn, dw);
+  for (int t = 1; t < nt; ++t)
+    for (int64_t j = 0; j < wn; ++j) dw[j] += partial[t * wn + j];
+}
+
+// Workspace elements: one column buffer per thread, plus per-thread dW copies for the
+// filter gradient.
+int64_t workspace_size(const Conv& c, bool filter_grad) {
+  return threads() * (c.cols_size() + (filter_grad ? c.w_size() : 0));
+}
+
+void check_workspace(const py::array& ws, int dt, int64_t need, const char* op) {
+  check_array(ws, op, dt, -1, true);
+  require(ws.size() >= need, op, "workspace too small (the thread count changed?)");
+}
+
+void conv2d(py::array x, py::array w, py::array y, py::array spec, py::array ws) {
+  Conv c(spec, "conv2d");
+  int dt = dtype_of(x);
+  check_array(x, "conv2d", dt, c.x_size(), false);
+  check_array(w, "conv2d", dt, c.w_size(), false);
+  check_array(y, "conv2d", dt, c.y_size(), true);
+  check_workspace(ws, dt, workspace_size(c, false), "conv2d");
+  PD_DISPATCH_FLOAT(dt, "conv2d", {
+    forward_typed<scalar_t>(c, in_ptr<scalar_t>(x), in_ptr<scalar_t>(w), out_ptr<scalar_t>(y),
+                            out_ptr<scalar_t>(ws));
+  });
+}
+
+void conv2d_backprop_input(py::array dy, py::array w, py::array dx, py::array spec,
+                           py::array ws) {
+  const char* op = "conv2d_backprop_input";
+  Conv c(spec, op);
+  int dt = dtype_of(dy);
+  check_array(dy, op, dt, c.y_size(), false);
+  check_array(w, op, dt, c.w_size(), false);
+  check_array(dx, op, dt, c.x_size(), true);
+  check_workspace(ws, dt, workspace_size(c, false), op);
+  PD_DISPATCH_FLOAT(dt, op, {
+    backprop_input_typed<scalar_t>(c, in_ptr<scalar_t>(dy), in_ptr<scalar_t>(w),
+                                   out_ptr<scalar_t>(dx), out_ptr<scalar_t>(ws));
+  });
+}
+
+void conv2d_backprop_filter(py::array x, py::array dy, py::array dw, py::array spec,
+                            py::array ws) {
+  const char* op = "conv2d_backprop_filter";
+  Conv c(spec, op);
+  int dt = dtype_of(x);
+  check_array(x, op, dt, c.x_size(), false);
+  check_array(dy, op, dt, c.y_size(), false);
+  check_array(dw, op, dt, c.w_size(), true);
+  check_workspace(ws, dt, workspace_size(c, true), op);
+  PD_DISPATCH_FLOAT(dt, op, {
+    backprop_filter_typed<scalar_t>(c, in_ptr<scalar_t>(x), in_ptr<scalar_t>(dy),
+                                    out_ptr<scalar_t>(dw), out_ptr<scalar_t>(ws));
+  });
+}
+
+}  // namespace
+
+void init_conv(py::module_& m) {
+  m.def("conv2d", &conv2d, "y = conv2d(x, w) on NHWC, geometry from spec");
+  m.def("conv2d_backprop_input", &conv2d_backprop_input, "dx of conv2d from dy and w");
+  m.def("conv2d_backprop_filter", &conv2d_backprop_filter, "dw of conv2d from x and dy");
+  m.def("conv2d_workspace", [](py::array spec, bool filter_grad) {
+    return workspace_size(Conv(spec, "conv2d_workspace"), filter_grad);
+  }, "workspace elements a conv2d kernel needs for this spec");
+}
+
+}  // namespace paddle

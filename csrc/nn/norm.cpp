@@ -1,0 +1,4 @@
+#include "nn.h"
+namespace paddle {
+void init_norm(py::module_& m) {}
+}  // namespace paddle

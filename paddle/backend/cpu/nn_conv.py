@@ -1,0 +1,60 @@
+"""CPU kernels of conv2d and its two adjoints (csrc/nn/conv.cpp).
+
+prepare turns the node's attributes and the concrete shapes into the C++ geometry spec,
+sizes the block of output positions each GEMM works on, and allocates the workspace
+(column buffers, per-thread filter-gradient copies) once per plan.
+"""
+from functools import partial
+
+import numpy as np
+
+from paddle import _C
+from paddle.backend.cpu import kernel
+from paddle.lowlevel.ops.conv import axis_pads
+
+# Bytes of one thread's column buffer: small enough to stay in a core's L2 cache.
+COLUMN_BYTES = 1 << 19
+
+
+def conv_spec(x_shape, f_shape, y_shape, attrs, itemsize):
+    """int64 spec of csrc/nn/conv.cpp for input x_shape (NHWC), filters and output."""
+    n, h, w, c = x_shape
+    kh, kw, cg, co = f_shape
+    oh, ow = y_shape[1:3]
+    (sh, sw), (dh, dw) = attrs["strides"], attrs["dilation"]
+    pt, _ = axis_pads(attrs["padding"], 0, h, kh, sh, dh)
+    pl, _ = axis_pads(attrs["padding"], 1, w, kw, sw, dw)
+    positions = n * oh * ow
+    # Big enough blocks for the BLAS, at least two per thread to balance the load.
+    target = max(64, COLUMN_BYTES // (kh * kw * cg * itemsize))
+    target = max(min(target, -(-positions // (2 * _C.omp_threads()))), 1)
+    return np.array([n, h, w, c, oh, ow, co, kh, kw, sh, sw, dh, dw, pt, pl, attrs["groups"],
+                     target], dtype=np.int64)
+
+
+def _workspace(spec, dtype, filter_grad):
+    return np.empty(max(_C.conv2d_workspace(spec, filter_grad), 1), dtype=dtype)
+
+
+@kernel("conv2d")
+def _conv2d(node, ins, outs, ctx):
+    x, f = ins
+    y = outs[0]
+    spec = conv_spec(x.shape, f.shape, y.shape, node.attrs, x.itemsize)
+    return partial(_C.conv2d, x, f, y, spec, _workspace(spec, x.dtype, False))
+
+
+@kernel("conv2d_backprop_input", "conv2d_transpose")
+def _backprop_input(node, ins, outs, ctx):
+    g, f = ins[:2]
+    dx = outs[0]
+    spec = conv_spec(dx.shape, f.shape, g.shape, node.attrs, g.itemsize)
+    return partial(_C.conv2d_backprop_input, g, f, dx, spec, _workspace(spec, g.dtype, False))
+
+
+@kernel("conv2d_backprop_filter")
+def _backprop_filter(node, ins, outs, ctx):
+    x, g, _ = ins
+    df = outs[0]
+    spec = conv_spec(x.shape, df.shape, g.shape, node.attrs, x.itemsize)
+    return partial(_C.conv2d_backprop_filter, x, g, df, spec, _workspace(spec, x.dtype, True))
