@@ -58,15 +58,28 @@ def eval(targets, feeds=None, training=False, device=None):  # noqa: A001
 
 
 def plan_for(targets, training, device):
-    """The cached Plan for these targets, built on first use; kept on the first target so
+    """The cached Plan for these targets, built on first use; kept on one of the targets so
     that it lives exactly as long as the graph does."""
-    cache = targets[0].__dict__.setdefault("_plans", {})
     key = (tuple(id(t) for t in targets), training, device)
-    plan = cache.get(key)
-    if plan is None or not plan.matches(targets):
-        plan = Plan(targets, training, device)
-        cache[key] = plan
+    for t in targets:
+        plan = t.__dict__.get("_plans", {}).get(key)
+        if plan is not None and plan.matches(targets):
+            return plan
+    plan = Plan(targets, training, device)
+    holder = _plan_holder(targets, plan)
+    if holder is not None:
+        holder.__dict__.setdefault("_plans", {})[key] = plan
     return plan
+
+
+def _plan_holder(targets, plan):
+    """A target the plan can be kept on without a reference cycle: an op output that no node
+    of the plan reads (the plan holds its nodes, their inputs and its leaves, so kept on
+    anything it reaches, graph and plan would wait for the garbage collector). The last
+    such target; None when the targets are all leaves (their plans are cheap to rebuild)."""
+    read = {id(v) for n in plan.nodes for v in n.inputs}
+    free = [t for t in targets if t.node is not None and id(t) not in read]
+    return free[-1] if free else None
 
 
 def topological_nodes(targets):
