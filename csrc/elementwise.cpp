@@ -25,8 +25,10 @@ inline T unary_value(int code, T x) {
     case kLog1p: return std::log1p(x);
     case kSqrt: return std::sqrt(x);
     case kSquare: return x * x;
-    case kSign: return T((x > T(0)) - (x < T(0)));
-    case kRelu: return x > T(0) ? x : T(0);
+    // NaN passes through sign, relu, maximum and minimum (as in NumPy): a diverged model
+    // must not look healthy. (x != x only holds for NaN; it is false for integers.)
+    case kSign: return x != x ? x : T((x > T(0)) - (x < T(0)));
+    case kRelu: return (x > T(0) || x != x) ? x : T(0);
     case kSigmoid: return T(1) / (T(1) + std::exp(-x));
     case kTanh: return std::tanh(x);
     case kErf: return std::erf(x);
@@ -137,8 +139,8 @@ inline T binary_value(int code, T a, T b) {
     case kMul: return a * b;
     case kDiv: return a / b;
     case kPow: return T(std::pow(a, b));
-    case kMaximum: return a > b ? a : b;
-    case kMinimum: return a < b ? a : b;
+    case kMaximum: return (a > b || a != a) ? a : b;
+    case kMinimum: return (a < b || a != a) ? a : b;
   }
   return a;
 }

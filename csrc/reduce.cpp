@@ -12,8 +12,9 @@ enum Reduce { kSum, kMax, kMin };
 template <typename T, int CODE>
 inline T combine(T acc, T x) {
   if (CODE == kSum) return acc + x;
-  if (CODE == kMax) return x > acc ? x : acc;
-  return x < acc ? x : acc;
+  // NaN wins, as in NumPy (x != x only for NaN).
+  if (CODE == kMax) return (x > acc || x != x) ? x : acc;
+  return (x < acc || x != x) ? x : acc;
 }
 
 template <typename T, int CODE>
@@ -80,7 +81,8 @@ void reduce(int code, py::array x, py::array out, int64_t outer, int64_t red, in
   });
 }
 
-// Index of the largest value along the reduced axis (first one on ties, as NumPy).
+// Index of the largest value along the reduced axis (first one on ties, or the first NaN,
+// as NumPy).
 void argmax(py::array x, py::array out, int64_t outer, int64_t red, int64_t inner) {
   int dt = dtype_of(x);
   check_array(x, "argmax", dt, outer * red * inner, false);
@@ -97,7 +99,10 @@ void argmax(py::array x, py::array out, int64_t outer, int64_t red, int64_t inne
         int64_t best = 0;
         scalar_t bv = p[0];
         for (int64_t r = 1; r < red; ++r)
-          if (p[r * inner] > bv) { bv = p[r * inner]; best = r; }
+          if (p[r * inner] > bv || (p[r * inner] != p[r * inner] && bv == bv)) {
+            bv = p[r * inner];
+            best = r;
+          }
         yp[o * inner + i] = best;
       }
   });
