@@ -15,6 +15,7 @@ Example:
 """
 import weakref
 from collections import OrderedDict
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -46,15 +47,36 @@ def eval(targets, feeds=None, training=False, device=None):  # noqa: A001
         [array(6., dtype=float32), array(3., dtype=float32)]
     """
     single = isinstance(targets, Variable)
+    if not single and not isinstance(targets, (list, tuple)):
+        raise TypeError(f"eval: expected a Variable or a list of them as targets, received "
+                        f"{type(targets).__name__}")
     targets = [targets] if single else list(targets)
     for t in targets:
         if not isinstance(t, Variable):
             raise TypeError(f"eval: expected Variables as targets, received {type(t).__name__}")
     if not targets:
         return []
+    _check_feed_keys(feeds)
     plan = plan_for(targets, bool(training), backend.parse_device(device))
     results = plan.run(feeds or {})
     return results[0] if single else results
+
+
+def _check_feed_keys(feeds):
+    """Feeds are {pd.data Variable or its name: value}: anything else would be ignored."""
+    if feeds is None:
+        return
+    if not isinstance(feeds, Mapping):
+        raise TypeError(f"eval: expected feeds as a dict {{pd.data Variable or name: array}}, "
+                        f"received {type(feeds).__name__}")
+    for k in feeds:
+        if isinstance(k, Variable):
+            if k.kind != "data":
+                raise FeedError(f"eval: only pd.data inputs can be fed, received {k.name!r} "
+                                f"(a {k.kind} Variable) as a key")
+        elif not isinstance(k, str):
+            raise TypeError(f"eval: feeds are keyed by pd.data Variables or their names, "
+                            f"received the key {k!r}")
 
 
 def plan_for(targets, training, device):
@@ -174,6 +196,11 @@ def check_feed(var, value):
         if not np.can_cast(array.dtype, var.dtype, "same_kind"):
             raise FeedError(f"input {var.name!r}: expected {var.dtype}, received {array.dtype} "
                             "(cast it first)")
+        if array.dtype.kind in "iu" and var.dtype.startswith("int") and array.size:
+            info = np.iinfo(var.dtype)  # a narrowing cast would wrap around silently
+            if array.min() < info.min or array.max() > info.max:
+                raise FeedError(f"input {var.name!r}: values outside the {var.dtype} range "
+                                f"[{info.min}, {info.max}]")
         array = array.astype(var.dtype)
     if array.ndim != len(var.shape) or any(d is not None and d != a
                                            for d, a in zip(var.shape, array.shape)):
