@@ -1,4 +1,6 @@
 """Shape arithmetic shared by the shape rules: broadcasting, axes, sizes (None = unknown)."""
+import numpy as np
+
 from paddle.errors import ShapeError, at_user
 
 
@@ -37,8 +39,9 @@ def broadcast(op, *shapes, labels=None):
 
 def normalize_axis(op, axis, rank, shape=None):
     """An axis in [0, rank); ShapeError if out of range."""
-    if not isinstance(axis, int) or isinstance(axis, bool):
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
         raise ShapeError(f"{op.name}: expected an integer axis, received {axis!r}")
+    axis = int(axis)
     if not -rank <= axis < rank:
         msg = f"{op.name}: axis {axis} is out of range for rank {rank}"
         raise ShapeError(msg + (f" (shape {shape})" if shape is not None else ""))
@@ -49,7 +52,11 @@ def normalize_axes(op, axis, rank, shape=None):
     """A sorted tuple of distinct axes; None means all."""
     if axis is None:
         return tuple(range(rank))
-    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    try:
+        axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    except TypeError:
+        raise ShapeError(f"{op.name}: expected an integer axis, a tuple of them or None, "
+                         f"received {axis!r}") from None
     out = sorted({normalize_axis(op, a, rank, shape) for a in axes})
     if len(out) != len(axes):
         raise ShapeError(f"{op.name}: repeated axis in {axis!r}")

@@ -9,6 +9,7 @@ Example:
     >>> float(pd.eval(pd.accuracy(logits, labels)))
     1.0
 """
+from paddle.errors import at_user
 from paddle.lowlevel.graph import FLOATS, apply, as_variable
 from paddle.lowlevel.op import OPS, Op, register
 from paddle.lowlevel.shapes import located
@@ -18,11 +19,20 @@ from paddle.lowlevel.ops.reduce import mean, sum
 from paddle.lowlevel.ops.shape import expand_dims, one_hot, squeeze
 
 
+def _check_label_shape(op, scores, labels):
+    """Shape rule shared by the ops that read class labels: labels are scores without the
+    class axis (run again with the fed shapes, where None dims become known)."""
+    if len(labels[0]) != len(scores[0]) - 1 or any(
+            a is not None and b is not None and a != b for a, b in zip(labels[0], scores[0])):
+        op.fail("labels must have the shape of the scores without the class axis",
+                ("scores", scores[0]), ("labels", labels[0]))
+
+
 def _class_labels(op, scores, labels):
     """Integer labels shaped like scores without the class axis ((N, 1) is accepted)."""
     labels = as_variable(labels, where=op)
     if labels.dtype not in ("int64", "int32"):
-        raise TypeError(f"{op}: expected integer class labels, received {labels.dtype}")
+        raise TypeError(at_user(f"{op}: expected integer class labels, received {labels.dtype}"))
     if labels.dtype == "int32":
         labels = cast(labels, "int64")
     if labels.ndim == scores.ndim and labels.shape[-1] == 1:
@@ -46,6 +56,7 @@ class SoftmaxCrossEntropy(Op):
             raise TypeError(f"softmax_cross_entropy: expected float logits, received {logits[1]}")
         if len(logits[0]) < 1:
             self.fail("expected logits of rank >= 1", ("logits", logits[0]))
+        _check_label_shape(self, logits, labels)
         return logits[0][:-1], logits[1]
 
     def grad(self, node, g):
@@ -77,7 +88,8 @@ def cross_entropy(probs, labels, epsilon=1e-7):
     probs = as_variable(probs, where="cross_entropy")
     labels = _class_labels("softmax_cross_entropy", probs, labels)
     if probs.shape[-1] is None:
-        raise ValueError("cross_entropy: the class axis must have a known size")
+        raise ValueError(at_user(f"cross_entropy: the class axis must have a known size, "
+                                 f"received probabilities of shape {probs.shape}"))
     picked = sum(one_hot(labels, probs.shape[-1], probs.dtype) * probs, axis=-1)
     return -log(clip(picked, epsilon, 1.0))
 
@@ -113,6 +125,7 @@ class InTopK(Op):
     def infer(self, scores, labels, k=1):
         if scores[1] not in FLOATS:
             raise TypeError(f"accuracy: expected float scores, received {scores[1]}")
+        _check_label_shape(self, scores, labels)
         return scores[0][:-1], scores[1]
 
     def grad(self, node, g):

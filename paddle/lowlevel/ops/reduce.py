@@ -138,6 +138,13 @@ class ArgMax(Op):
         return [None]
 
 
-def argmax(x, axis=-1):
-    """int64 index of the largest value along `axis` (the first on ties)."""
-    return apply(OPS["argmax"], [as_variable(x, where="argmax")], {"axis": axis})
+def argmax(x, axis=-1, keepdims=False):
+    """int64 index of the largest value along `axis` (the first on ties); axis=None: the
+    index into the flattened x, as NumPy."""
+    from paddle.lowlevel.ops.shape import expand_dims, reshape
+    x = as_variable(x, where="argmax")
+    if axis is None:
+        out = apply(OPS["argmax"], [reshape(x, [-1])], {"axis": 0})
+        return reshape(out, [1] * x.ndim) if keepdims else out
+    out = apply(OPS["argmax"], [x], {"axis": axis})
+    return expand_dims(out, normalize_axis(OPS["argmax"], axis, x.ndim)) if keepdims else out

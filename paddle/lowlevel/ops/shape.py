@@ -310,6 +310,10 @@ def slice(x, begin, size):  # noqa: A001
     if len(begin) != x.ndim or len(size) != x.ndim:
         raise ShapeError(at_user(f"slice: expected begin and size of length {x.ndim}, "
                                  f"received {list(begin)} and {list(size)}"))
+    for d, b, s in zip(x.shape, begin, size):  # tf.slice's rule: the block lies inside x
+        if b < 0 or s < -1 or (d is not None and (b > d or (s != -1 and b + s > d))):
+            raise ShapeError(at_user(f"slice: begin {list(begin)} and size {list(size)} do "
+                                     f"not fit in shape {x.shape}"))
     spec = tuple((int(b), None if s == -1 else int(b) + int(s), 1) for b, s in zip(begin, size))
     return apply(OPS["slice"], [x], {"index": spec})
 
@@ -376,6 +380,9 @@ def one_hot(indices, depth, dtype="float32"):
     """Rows of zeros with a one at each index; an index outside [0, depth) raises at eval."""
     if not isinstance(depth, (int, np.integer)) or depth <= 0:
         raise ValueError(f"one_hot: expected a positive depth, received {depth!r}")
+    dtype = as_dtype(dtype, "one_hot")
+    if dtype == "bool":  # the kernel writes numbers
+        raise TypeError(at_user("one_hot: expected a numeric dtype, received bool"))
     indices = as_variable(indices, where="one_hot")
     if indices.dtype == "int32":
         from paddle.lowlevel.ops.math import cast
