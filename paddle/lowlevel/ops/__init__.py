@@ -13,3 +13,5 @@ from paddle.lowlevel.ops.activations import (  # noqa: F401
 from paddle.lowlevel.ops.losses import (  # noqa: F401
     accuracy, cross_entropy, huber, mae, mse, sigmoid_cross_entropy, softmax_cross_entropy)
 from paddle.lowlevel.ops.conv import conv1d, conv2d, conv2d_transpose  # noqa: F401
+from paddle.lowlevel.ops.pool import (  # noqa: F401
+    avg_pool1d, avg_pool2d, global_avg_pool2d, max_pool1d, max_pool2d)
