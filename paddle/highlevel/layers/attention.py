@@ -1,0 +1,204 @@
+"""MultiHeadAttention, as Keras's (same arguments, weight shapes and results).
+
+Built from matmul, softmax, transpose and a sum. The projections multiply the sequence,
+given a head axis, by each head's kernel at once: (N, 1, T, dim) @ (heads, dim, key_dim)
+broadcasts to (N, heads, T, key_dim), so no reshape needs the batch or sequence sizes, and
+a sequence length of None works.
+
+Example:
+    >>> import paddle as pd
+    >>> q, v = pd.layers.Input(shape=(5, 16)), pd.layers.Input(shape=(7, 16))
+    >>> pd.layers.MultiHeadAttention(num_heads=2, key_dim=8)(q, v).shape
+    (None, 5, 16)
+"""
+import math
+
+import numpy as np
+
+from paddle.errors import ShapeError, at_user
+from paddle.lowlevel import initializers
+from paddle.lowlevel.graph import constant
+from paddle.lowlevel.ops.activations import softmax
+from paddle.lowlevel.ops.math import cast
+from paddle.lowlevel.ops.matmul import matmul
+from paddle.lowlevel.ops.reduce import sum as reduce_sum
+from paddle.lowlevel.ops.shape import expand_dims, reshape, transpose
+from paddle.highlevel.layers.base import Layer
+from paddle.highlevel.layers.conv import check_positive
+
+# What Keras adds to the scores of masked positions (float32): exp() of it is exactly 0.
+LARGE_NEGATIVE = -1e9
+
+
+class MultiHeadAttention(Layer):
+    """Scaled dot-product attention over several heads, with learned projections.
+
+    Called as `mha(query, value, key=None, attention_mask=None, training=False,
+    return_attention_scores=False, use_causal_mask=False)` on (batch, T, dim) queries and
+    (batch, S, dim_v) values (the key defaults to the value). Weights in Keras order:
+    query/kernel (dim, heads, key_dim), query/bias (heads, key_dim), key/..., value/kernel
+    (dim_v, heads, value_dim), value/bias, attention_output/kernel (heads, value_dim, out),
+    attention_output/bias (out,).
+
+    Args:
+        num_heads: number of attention heads.
+        key_dim: size of each head for the query and key.
+        value_dim: size of each head for the value (default key_dim).
+        dropout: dropout rate on the attention probabilities (training only).
+        use_bias: whether the projections have biases.
+        output_shape: size of the output's last axis (default: the query's).
+        kernel_initializer, bias_initializer: names or initializer objects.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> mha = pd.layers.MultiHeadAttention(num_heads=2, key_dim=4)
+        >>> x = np.ones((1, 3, 6), np.float32)
+        >>> out, scores = mha(x, x, return_attention_scores=True)
+        >>> out.shape, scores.shape
+        ((1, 3, 6), (1, 2, 3, 3))
+    """
+
+    def __init__(self, num_heads, key_dim, value_dim=None, dropout=0.0, use_bias=True,
+                 output_shape=None, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", **kwargs):
+        super().__init__(**kwargs)
+        self.num_heads = check_positive(num_heads, "num_heads", "MultiHeadAttention")
+        self.key_dim = check_positive(key_dim, "key_dim", "MultiHeadAttention")
+        self.value_dim = check_positive(value_dim, "value_dim", "MultiHeadAttention") \
+            if value_dim is not None else key_dim
+        if not isinstance(dropout, (int, float)) or not 0 <= dropout < 1:
+            raise ValueError(f"MultiHeadAttention: expected a dropout rate in [0, 1), "
+                             f"received {dropout!r}")
+        self.dropout = float(dropout)
+        self.use_bias = bool(use_bias)
+        if isinstance(output_shape, (tuple, list)) and len(output_shape) == 1:
+            output_shape = output_shape[0]
+        self.output_shape = check_positive(output_shape, "output_shape (an int)",
+                                           "MultiHeadAttention") \
+            if output_shape is not None else None
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+
+    def __call__(self, query, value=None, key=None, attention_mask=None, training=False,
+                 return_attention_scores=False, use_causal_mask=False):
+        # Everything that is a tensor travels as the list input [query, value, key(, mask)]:
+        # the base records inputs (not keyword arguments) for functional-model replay, and
+        # replays the list through this same method.
+        if value is None and isinstance(query, (list, tuple)):
+            packed = list(query)
+            if len(packed) == 2:
+                packed.append(packed[1])
+        else:
+            if value is None:
+                raise TypeError(at_user(f"{self.name}: expected a query and a value, "
+                                        "received a query only"))
+            packed = [query, value, value if key is None else key]
+            if attention_mask is not None:
+                packed.append(attention_mask)
+        if len(packed) not in (3, 4):
+            raise ValueError(at_user(f"{self.name}: expected [query, value, key, mask] inputs, "
+                                     f"received {len(packed)}"))
+        return super().__call__(packed, training=training,
+                                return_attention_scores=bool(return_attention_scores),
+                                use_causal_mask=bool(use_causal_mask))
+
+    def build(self, input_shape):
+        query, value, key = input_shape[:3]
+        self.check_shapes(input_shape)
+        heads, kd, vd = self.num_heads, self.key_dim, self.value_dim
+        out = self.output_shape or query[-1]
+        weights = [("query", (query[-1], heads, kd)), ("key", (key[-1], heads, kd)),
+                   ("value", (value[-1], heads, vd))]
+        self.projections = {}
+        for name, shape in weights:
+            kernel = self.add_weight(f"{name}/kernel", shape, self.kernel_initializer)
+            bias = self.add_weight(f"{name}/bias", shape[1:], self.bias_initializer) \
+                if self.use_bias else None
+            self.projections[name] = (kernel, bias)
+        self.output_kernel = self.add_weight("attention_output/kernel", (heads, vd, out),
+                                             self.kernel_initializer)
+        self.output_bias = self.add_weight("attention_output/bias", (out,),
+                                           self.bias_initializer) if self.use_bias else None
+
+    def check_shapes(self, shapes):
+        """Rank-3 query/value/key with known features, matching the weights once built; key
+        and value of one length; a mask of shape (batch, T, S)."""
+        query, value, key = shapes[:3]
+        built = getattr(self, "projections", None)
+        for label, shape in (("query", query), ("value", value), ("key", key)):
+            want = built[label][0].shape[0] if built else None
+            if len(shape) != 3 or shape[-1] is None or (want and shape[-1] != want):
+                raise ShapeError(at_user(f"{self.name}: expected the {label} of shape (batch, "
+                                         f"length, {want or 'features'}), received {shape}"))
+        if None not in (key[1], value[1]) and key[1] != value[1]:
+            raise ShapeError(at_user(f"{self.name}: the key and the value must have one "
+                                     f"length, received {key} and {value}"))
+        if len(shapes) == 4:
+            mask = shapes[3]
+            if len(mask) != 3 or any(a is not None and b is not None and a != b
+                                     for a, b in zip(mask[1:], (query[1], value[1]))):
+                raise ShapeError(at_user(f"{self.name}: expected an attention_mask of shape "
+                                         f"(batch, {query[1]}, {value[1]}), received {mask}"))
+
+    def project(self, x, name):
+        """(N, L, dim) -> (N, heads, L, size) through a (dim, heads, size) kernel."""
+        kernel, bias = self.projections[name]
+        y = matmul(expand_dims(x, 1), transpose(kernel, (1, 0, 2)))
+        if bias is not None:
+            y = y + reshape(bias, (self.num_heads, 1, bias.shape[-1]))
+        return y
+
+    def call(self, inputs, training=False, return_attention_scores=False,
+             use_causal_mask=False):
+        self.check_shapes([x.shape for x in inputs])
+        query, value, key = inputs[:3]
+        q = self.project(query, "query") * (1.0 / math.sqrt(self.key_dim))
+        k, v = self.project(key, "key"), self.project(value, "value")
+        scores = matmul(q, k, transpose_b=True)                       # (N, heads, T, S)
+        mask = self.mask(inputs[3] if len(inputs) == 4 else None, use_causal_mask,
+                         query.shape[1], value.shape[1])
+        if mask is not None:
+            scores = scores + (1.0 - mask) * LARGE_NEGATIVE
+        probs = softmax(scores, axis=-1)
+        attended = self.apply_dropout(probs) if self.dropout else probs
+        heads = matmul(attended, v)                                   # (N, heads, T, vd)
+        # Each head through its slice of the output kernel, then summed over heads: the
+        # einsum "nhtv,hvo->nto" without a reshape that needs T.
+        out = reduce_sum(matmul(heads, self.output_kernel), axis=1)
+        if self.output_bias is not None:
+            out = out + self.output_bias
+        return [out, probs] if return_attention_scores else out
+
+    def mask(self, attention_mask, causal, t, s):
+        """1 where a query may attend a key, as a float (N or 1, 1, T, S) Variable, or None."""
+        mask = None
+        if attention_mask is not None:
+            mask = attention_mask if attention_mask.dtype == self.dtype else \
+                cast(attention_mask, self.dtype)
+            mask = expand_dims(mask, 1)
+        if causal:
+            if t is None or s is None:
+                raise ShapeError(at_user(f"{self.name}: use_causal_mask needs known query and "
+                                         f"value lengths, received {t} and {s}"))
+            lower = constant(np.tril(np.ones((1, 1, t, s))), dtype=self.dtype)
+            mask = lower if mask is None else mask * lower
+        return mask
+
+    def apply_dropout(self, probs):
+        from paddle.lowlevel.ops import dropout
+        return dropout(probs, self.dropout)
+
+    def get_config(self):
+        return {**super().get_config(), "num_heads": self.num_heads, "key_dim": self.key_dim,
+                "value_dim": self.value_dim, "dropout": self.dropout,
+                "use_bias": self.use_bias, "output_shape": self.output_shape,
+                "kernel_initializer": initializers.serialize(self.kernel_initializer),
+                "bias_initializer": initializers.serialize(self.bias_initializer)}
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        for key in ("kernel_initializer", "bias_initializer"):
+            if key in config:
+                config[key] = initializers.deserialize(config[key])
+        return cls(**config)

@@ -1,0 +1,227 @@
+"""Pooling layers: windowed (Max/AveragePooling1D/2D) and global (Global*Pooling1D/2D).
+
+Windowed pools are the ops `pd.max_pool2d`, `pd.avg_pool2d` and their 1-D forms; global
+pools are `pd.global_avg_pool2d` or a mean / max reduction over the spatial axes.
+
+Example:
+    >>> import paddle as pd
+    >>> x = pd.layers.Input(shape=(28, 28, 8))
+    >>> pd.layers.MaxPooling2D(2)(x).shape, pd.layers.GlobalAveragePooling2D()(x).shape
+    ((None, 14, 14, 8), (None, 8))
+"""
+from paddle.errors import ShapeError, at_user
+from paddle.lowlevel.ops.pool import (avg_pool1d, avg_pool2d, global_avg_pool2d, max_pool1d,
+                                      max_pool2d)
+from paddle.lowlevel.ops.reduce import max as reduce_max
+from paddle.lowlevel.ops.reduce import mean
+from paddle.highlevel.layers.base import InputSpec, Layer
+from paddle.highlevel.layers.conv import FORMATS, check_data_format, check_padding, int_tuple
+
+
+class _Pooling(Layer):
+    """A window slid over the spatial axes (rank 1 or 2), reduced by the subclass's op."""
+
+    rank = 2
+    op = None
+
+    def __init__(self, pool_size=2, strides=None, padding="valid", data_format="channels_last",
+                 **kwargs):
+        super().__init__(**kwargs)
+        cls, n = type(self).__name__, self.rank
+        self.pool_size = int_tuple(pool_size, n, "pool_size", cls)
+        self.strides = self.pool_size if strides is None else int_tuple(strides, n, "strides",
+                                                                        cls)
+        self.padding = check_padding(padding, cls)
+        self.data_format = check_data_format(data_format, cls)
+
+    def build(self, input_shape):
+        ndim = self.rank + 2
+        if len(input_shape) != ndim:
+            raise ShapeError(at_user(f"{self.name}: expected an input of rank {ndim} (batch, "
+                                     f"{'spatial, ' * self.rank}channels), received shape "
+                                     f"{input_shape}"))
+        spatial = input_shape[1:-1] if self.data_format == "channels_last" else input_shape[2:]
+        if self.padding == "valid" and any(s is not None and p > s
+                                           for s, p in zip(spatial, self.pool_size)):
+            raise ShapeError(at_user(f"{self.name}: the pool {self.pool_size} is larger than "
+                                     f"the input's spatial size {tuple(spatial)} with padding "
+                                     f"'valid'; input shape {input_shape}"))
+        self.input_spec = InputSpec(ndim=ndim)
+
+    def call(self, inputs, training=False):
+        size, strides = self.pool_size, self.strides
+        if self.rank == 1:
+            size, strides = size[0], strides[0]
+        return type(self).op(inputs, size, strides=strides, padding=self.padding,
+                             data_format=FORMATS[self.data_format][self.rank - 1])
+
+    def get_config(self):
+        return {**super().get_config(), "pool_size": self.pool_size, "strides": self.strides,
+                "padding": self.padding, "data_format": self.data_format}
+
+
+class MaxPooling1D(_Pooling):
+    """Maximum over windows of steps: (batch, steps, channels) -> (batch, new_steps, channels).
+
+    Args:
+        pool_size: window length (default 2).
+        strides: step between windows (default: pool_size).
+        padding: "valid" or "same" (output ceil(steps / strides)).
+        data_format: "channels_last" (default) or "channels_first".
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.MaxPooling1D(2)(pd.layers.Input(shape=(10, 3))).shape
+        (None, 5, 3)
+    """
+
+    rank = 1
+    op = staticmethod(max_pool1d)
+
+
+class AveragePooling1D(_Pooling):
+    """Mean over windows of steps (padding never counts in a "same" average).
+
+    Args:
+        pool_size, strides, padding, data_format: as MaxPooling1D.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.AveragePooling1D(3, strides=1)(pd.layers.Input(shape=(10, 3))).shape
+        (None, 8, 3)
+    """
+
+    rank = 1
+    op = staticmethod(avg_pool1d)
+
+
+class MaxPooling2D(_Pooling):
+    """Maximum over windows of pixels: (batch, h, w, channels) -> (batch, h', w', channels).
+
+    Args:
+        pool_size: int or (ph, pw) (default 2).
+        strides: int or (sh, sw) (default: pool_size).
+        padding: "valid" or "same" (output ceil(size / strides)).
+        data_format: "channels_last" (default) or "channels_first".
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.layers.MaxPooling2D((2, 2))(np.ones((1, 4, 6, 2), np.float32)).shape
+        (1, 2, 3, 2)
+    """
+
+    op = staticmethod(max_pool2d)
+
+
+class AveragePooling2D(_Pooling):
+    """Mean over windows of pixels (padding never counts in a "same" average).
+
+    Args:
+        pool_size, strides, padding, data_format: as MaxPooling2D.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.AveragePooling2D(2, padding="same")(pd.layers.Input(shape=(5, 5, 1))).shape
+        (None, 3, 3, 1)
+    """
+
+    op = staticmethod(avg_pool2d)
+
+
+class _GlobalPooling(Layer):
+    """A reduction over every spatial axis: (batch, ..., channels) -> (batch, channels)."""
+
+    rank = 2
+
+    def __init__(self, data_format="channels_last", keepdims=False, **kwargs):
+        super().__init__(**kwargs)
+        self.data_format = check_data_format(data_format, type(self).__name__)
+        self.keepdims = bool(keepdims)
+
+    @property
+    def spatial_axes(self):
+        first = 1 if self.data_format == "channels_last" else 2
+        return tuple(range(first, first + self.rank))
+
+    def build(self, input_shape):
+        ndim = self.rank + 2
+        if len(input_shape) != ndim:
+            raise ShapeError(at_user(f"{self.name}: expected an input of rank {ndim} (batch, "
+                                     f"{'spatial, ' * self.rank}channels), received shape "
+                                     f"{input_shape}"))
+        self.input_spec = InputSpec(ndim=ndim)
+
+    def get_config(self):
+        return {**super().get_config(), "data_format": self.data_format,
+                "keepdims": self.keepdims}
+
+
+class GlobalAveragePooling1D(_GlobalPooling):
+    """Mean over the steps: (batch, steps, channels) -> (batch, channels).
+
+    Args:
+        data_format: "channels_last" (default) or "channels_first".
+        keepdims: keep the steps axis with size 1.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.GlobalAveragePooling1D()(pd.layers.Input(shape=(10, 3))).shape
+        (None, 3)
+    """
+
+    rank = 1
+
+    def call(self, inputs, training=False):
+        return mean(inputs, axis=self.spatial_axes, keepdims=self.keepdims)
+
+
+class GlobalMaxPooling1D(_GlobalPooling):
+    """Maximum over the steps: (batch, steps, channels) -> (batch, channels).
+
+    Args:
+        data_format, keepdims: as GlobalAveragePooling1D.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.GlobalMaxPooling1D()(pd.layers.Input(shape=(10, 3))).shape
+        (None, 3)
+    """
+
+    rank = 1
+
+    def call(self, inputs, training=False):
+        return reduce_max(inputs, axis=self.spatial_axes, keepdims=self.keepdims)
+
+
+class GlobalAveragePooling2D(_GlobalPooling):
+    """Mean over height and width: (batch, h, w, channels) -> (batch, channels).
+
+    Args:
+        data_format: "channels_last" (default) or "channels_first".
+        keepdims: keep the spatial axes with size 1.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.GlobalAveragePooling2D(keepdims=True)(pd.layers.Input(shape=(4, 4, 8))).shape
+        (None, 1, 1, 8)
+    """
+
+    def call(self, inputs, training=False):
+        return global_avg_pool2d(inputs, data_format=FORMATS[self.data_format][1],
+                                 keepdims=self.keepdims)
+
+
+class GlobalMaxPooling2D(_GlobalPooling):
+    """Maximum over height and width: (batch, h, w, channels) -> (batch, channels).
+
+    Args:
+        data_format, keepdims: as GlobalAveragePooling2D.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.GlobalMaxPooling2D()(pd.layers.Input(shape=(4, 4, 8))).shape
+        (None, 8)
+    """
+
+    def call(self, inputs, training=False):
+        return reduce_max(inputs, axis=self.spatial_axes, keepdims=self.keepdims)
