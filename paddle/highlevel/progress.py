@@ -11,6 +11,7 @@ Example:
     >>> p.close({"loss": 0.25, "accuracy": 0.875})  # doctest: +ELLIPSIS
     Epoch 1/1 - 2/2 - ...s - loss: 0.2500 - accuracy: 0.8750
 """
+import shutil
 import sys
 import time
 
@@ -18,6 +19,8 @@ from tqdm import tqdm
 
 # Keys a training loop may put in logs for its own bookkeeping; they are not measurements.
 BOOKKEEPING = ("batch", "size", "epoch")
+# Width of a finished bar besides its title and values: "100%|█| 32/32 [00:01<00:00, 25.3step/s, ]"
+BAR_OVERHEAD = 48
 
 
 def stderr_is_terminal():
@@ -76,8 +79,11 @@ class Progress:
         self.start = time.perf_counter()
         self.bar = None
         if verbose == 1 and stderr_is_terminal():
+            # A bare pty (script, some CI runners) reports a 0 x 0 terminal, where tqdm draws
+            # nothing; shutil falls back to $COLUMNS/$LINES or 80 x 24.
+            width, height = shutil.get_terminal_size()
             self.bar = tqdm(total=total, desc=title, unit="step", file=sys.stderr,
-                            leave=True, dynamic_ncols=True)
+                            leave=True, ncols=width, nrows=height)
 
     def update(self, done, logs=None):
         """`done` steps are finished; `logs` are the running values to show."""
@@ -94,9 +100,14 @@ class Progress:
             return
         self.closed = True
         if self.bar is not None:
-            if logs:
-                self.bar.set_postfix_str(format_logs(logs), refresh=False)
+            text = format_logs(logs)
+            if text:
+                self.bar.set_postfix_str(text, refresh=False)
             self.bar.close()
+            # tqdm cuts what does not fit the terminal; then the final values (validation
+            # included) get a line of their own rather than being lost.
+            if text and len(self.title or "") + len(text) + BAR_OVERHEAD > self.bar.ncols:
+                print(text, file=sys.stderr, flush=True)
             return
         total = self.total if self.total is not None else self.done
         parts = [self.title] if self.title else []

@@ -314,6 +314,8 @@ def test_lambda_callback_calls_given_functions_only():
 def terminal(monkeypatch):
     def use(is_terminal):
         monkeypatch.setattr(progress, "stderr_is_terminal", lambda: is_terminal)
+        monkeypatch.setenv("COLUMNS", "100")   # the bar's width, whatever runs the tests
+        monkeypatch.setenv("LINES", "24")
     return use
 
 
@@ -347,6 +349,20 @@ def test_progress_bar_on_a_terminal(terminal, capsys):
     assert out == ""
     assert "Epoch 1/2" in err and "Epoch 2/2" in err and "3/3" in err
     assert "loss: 0.5000 - accuracy: 0.7500 - val_loss: 0.6250" in err
+
+
+def test_progress_bar_gives_values_that_do_not_fit_a_line_of_their_own(terminal, capsys):
+    terminal(True)
+    short = progress.Progress(total=2, verbose=1, title="Epoch 1/1")
+    short.update(2, {"loss": 0.5})
+    short.close({"loss": 0.25})
+    err = capsys.readouterr().err
+    assert "2/2" in err and "loss: 0.2500" in err and "\nloss: 0.2500" not in err
+    logs = {f"metric_{i}": 0.5 for i in range(8)}
+    wide = progress.Progress(total=2, verbose=1, title="Epoch 1/1")
+    wide.update(2, logs)
+    wide.close(logs)
+    assert progress.format_logs(logs) + "\n" in capsys.readouterr().err
 
 
 def test_progress_bar_with_unknown_steps(terminal, capsys):
