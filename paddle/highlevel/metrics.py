@@ -95,7 +95,7 @@ class Metric:
         return cls(**config)
 
     def __repr__(self):
-        return f"<{type(self).__name__} name={self.name!r} result={self.result()!r}>"
+        return f"<{type(self).__name__} name={self.name!r}>"
 
 
 def _as_feed(value):
