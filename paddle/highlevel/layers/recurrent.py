@@ -1,0 +1,290 @@
+"""Recurrent layers: SimpleRNN, LSTM, GRU (batch-major sequences) and Bidirectional.
+
+LSTM and GRU are the fused low-level ops `pd.lstm` / `pd.gru` on Keras-layout weights;
+SimpleRNN is unrolled from matmul and its activation over a known number of steps.
+A layer called with `initial_state=[...]` takes the states as extra inputs, so a functional
+model that holds it can be called again on new Variables.
+
+Example:
+    >>> import paddle as pd
+    >>> x = pd.layers.Input(shape=(5, 3))
+    >>> pd.layers.SimpleRNN(4, return_sequences=True)(x).shape
+    (None, 5, 4)
+"""
+import numpy as np
+
+from paddle.errors import ShapeError, at_user
+from paddle.lowlevel import initializers
+from paddle.lowlevel.graph import constant
+from paddle.lowlevel.layers import activation as get_activation
+from paddle.lowlevel.ops.matmul import matmul
+from paddle.lowlevel.ops.shape import concat, gather, stack
+from paddle.lowlevel.random import generator
+from paddle.highlevel.layers.base import Layer
+from paddle.highlevel.layers.conv import check_positive
+from paddle.highlevel.layers.core import serialize_activation
+
+
+# ---- the orthogonal initializer (Keras's default for recurrent kernels) -----------------
+
+class Orthogonal(initializers.Initializer):
+    """A random orthogonal matrix (QR of a Gaussian one, signs fixed as Keras does) * gain."""
+
+    def __init__(self, gain=1.0):
+        self.gain = float(gain)
+
+    def __call__(self, shape, dtype):
+        rows, cols = int(np.prod(shape[:-1])), shape[-1]
+        q, r = np.linalg.qr(generator().standard_normal((max(rows, cols), min(rows, cols))))
+        q = q * np.sign(np.diag(r))  # makes the distribution uniform over orthogonal matrices
+        if rows < cols:
+            q = q.T
+        return (self.gain * q).reshape(shape).astype(dtype)
+
+
+def get_initializer(value):
+    if isinstance(value, str) and value.lower() == "orthogonal":
+        return Orthogonal()
+    if isinstance(value, dict) and value.get("class_name") == "Orthogonal":
+        return Orthogonal(**value.get("config", {}))
+    return initializers.deserialize(value) if isinstance(value, dict) else initializers.get(value)
+
+
+def serialize_initializer(init):
+    if isinstance(init, Orthogonal):
+        return "orthogonal" if init.gain == 1.0 else \
+            {"class_name": "Orthogonal", "config": {"gain": init.gain}}
+    return initializers.serialize(init)
+
+
+# ---- the base of the recurrent layers -------------------------------------------------
+
+class RNN(Layer):
+    """Shared by SimpleRNN, LSTM and GRU: arguments, input checks, state inputs, outputs.
+
+    Subclasses define `num_states`, `create_weights(features)` and
+    `run(x, states, return_sequences)` -> (output, [final states]).
+    """
+
+    num_states = 1
+    initializer_keys = ("kernel_initializer", "recurrent_initializer", "bias_initializer")
+
+    def __init__(self, units, activation="tanh", use_bias=True,
+                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
+                 bias_initializer="zeros", return_sequences=False, return_state=False,
+                 go_backwards=False, **kwargs):
+        super().__init__(**kwargs)
+        self.units = check_positive(units, "units", type(self).__name__)
+        self.activation = get_activation(activation)
+        self._activation_name = serialize_activation(activation)
+        self.use_bias = bool(use_bias)
+        self.kernel_initializer = get_initializer(kernel_initializer)
+        self.recurrent_initializer = get_initializer(recurrent_initializer)
+        self.bias_initializer = get_initializer(bias_initializer)
+        self.return_sequences = bool(return_sequences)
+        self.return_state = bool(return_state)
+        self.go_backwards = bool(go_backwards)
+
+    def __call__(self, inputs, training=False, initial_state=None, **kwargs):
+        # The states travel as extra inputs ([x, *states]): the base records inputs for
+        # functional-model replay, while Variables in keyword arguments would be replayed
+        # as they were.
+        if initial_state is not None:
+            states = list(initial_state) if isinstance(initial_state, (list, tuple)) \
+                else [initial_state]
+            inputs = [inputs] + states
+        return super().__call__(inputs, training=training, **kwargs)
+
+    def _split(self, inputs):
+        """(x, states or None) from what the base passes on."""
+        if not isinstance(inputs, (list, tuple)):
+            return inputs, None
+        x, states = inputs[0], list(inputs[1:])
+        if len(states) != self.num_states:
+            raise ValueError(at_user(f"{self.name}: expected {self.num_states} initial "
+                                     f"state(s), received {len(states)}"))
+        for s in states:
+            if tuple(s.shape[1:]) != (self.units,):
+                raise ShapeError(at_user(f"{self.name}: expected initial states of shape "
+                                         f"(batch, {self.units}), received {s.shape}"))
+        return x, states
+
+    def build(self, input_shape):
+        self.check_sequence(input_shape[0] if isinstance(input_shape, list) else input_shape)
+        self.create_weights(input_shape[0][-1] if isinstance(input_shape, list)
+                            else input_shape[-1])
+
+    def check_sequence(self, shape):
+        """The input contract, checked on every call. (Not an InputSpec: the base would
+        hold the states of a call with initial_state to it as well.)"""
+        features = self.kernel.shape[0] if self.built else None
+        if len(shape) != 3 or shape[-1] is None or (features and shape[-1] != features):
+            want = "features" if features is None else features
+            raise ShapeError(at_user(f"{self.name}: expected an input of shape (batch, "
+                                     f"timesteps, {want}), received {shape}"))
+
+    def call(self, inputs, training=False):
+        x, states = self._split(inputs)
+        self.check_sequence(x.shape)
+        if self.go_backwards:
+            x = reverse_time(x, self.name)
+        output, final = self.run(x, states, self.return_sequences)
+        return [output] + final if self.return_state else output
+
+    def get_config(self):
+        config = {**super().get_config(), "units": self.units,
+                  "activation": self._activation_name, "use_bias": self.use_bias,
+                  "return_sequences": self.return_sequences, "return_state": self.return_state,
+                  "go_backwards": self.go_backwards}
+        for key in self.initializer_keys:
+            config[key] = serialize_initializer(getattr(self, key))
+        return config
+
+
+def reverse_time(x, where):
+    """x with its time axis (1) reversed: one gather at constant indices."""
+    steps = x.shape[1]
+    if steps is None:
+        raise ShapeError(at_user(f"{where}: going backwards needs a known number of "
+                                 f"timesteps, received shape {x.shape}"))
+    return gather(x, constant(np.arange(steps - 1, -1, -1, dtype=np.int64)), axis=1)
+
+
+class SimpleRNN(RNN):
+    """Fully connected recurrence `h_t = activation(x_t @ kernel + h_{t-1} @ recurrent_kernel
+    + bias)`.
+
+    Built from matmul and the activation, unrolled over the timesteps (which must be known).
+
+    Args:
+        units: size of the state and output.
+        activation: name or callable (default "tanh").
+        use_bias: add a bias.
+        kernel_initializer, recurrent_initializer, bias_initializer: names or objects
+            (Keras defaults: "glorot_uniform", "orthogonal", "zeros").
+        return_sequences: output every step (batch, timesteps, units), not only the last.
+        return_state: also return the final state: [output, h].
+        go_backwards: process the sequence in reverse.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.layers.SimpleRNN(3)(np.ones((2, 4, 5), np.float32)).shape
+        (2, 3)
+    """
+
+    def create_weights(self, features):
+        self.kernel = self.add_weight("kernel", (features, self.units), self.kernel_initializer)
+        self.recurrent_kernel = self.add_weight("recurrent_kernel", (self.units, self.units),
+                                                self.recurrent_initializer)
+        self.bias = self.add_weight("bias", (self.units,), self.bias_initializer) \
+            if self.use_bias else None
+
+    def run(self, x, states, return_sequences):
+        steps = x.shape[1]
+        if steps is None:
+            raise ShapeError(at_user(f"{self.name}: SimpleRNN is unrolled and needs a known "
+                                     f"number of timesteps, received shape {x.shape}"))
+        if steps == 0:
+            raise ShapeError(at_user(f"{self.name}: expected at least one timestep, received "
+                                     f"shape {x.shape}"))
+        # The input projection of every step in one product; only h @ U is sequential.
+        projected = matmul(x, self.kernel)
+        if self.bias is not None:
+            projected = projected + self.bias
+        h = states[0] if states else None
+        outputs = []
+        for t in range(steps):
+            z = projected[:, t]
+            if h is not None:  # a zero initial state contributes nothing: skip its product
+                z = z + matmul(h, self.recurrent_kernel)
+            h = self.activation(z) if self.activation is not None else z
+            outputs.append(h)
+        output = stack(outputs, axis=1) if return_sequences else h
+        return output, [h]
+
+
+# ---- Bidirectional ----------------------------------------------------------------------
+
+MERGE_MODES = ("concat", "sum", "mul", "ave", None)
+
+
+class Bidirectional(Layer):
+    """Runs a recurrent layer forwards and a copy of it backwards, and merges the outputs.
+
+    Both copies are made from the wrapped layer's config ("forward_<name>" and
+    "backward_<name>", the latter with go_backwards flipped), so the wrapped layer itself
+    stays unused, as in Keras. Weights: the forward layer's, then the backward layer's.
+
+    Args:
+        layer: a SimpleRNN, LSTM or GRU.
+        merge_mode: "concat" (default), "sum", "mul", "ave", or None (a list of both).
+
+    Example:
+        >>> import paddle as pd
+        >>> x = pd.layers.Input(shape=(6, 3))
+        >>> pd.layers.Bidirectional(pd.layers.SimpleRNN(4, return_sequences=True))(x).shape
+        (None, 6, 8)
+    """
+
+    def __init__(self, layer, merge_mode="concat", **kwargs):
+        super().__init__(**kwargs)
+        given = layer if isinstance(layer, dict) else None
+        if isinstance(layer, dict):
+            layer = _deserialize_rnn(layer)
+        if not isinstance(layer, RNN):
+            raise TypeError(f"Bidirectional: expected a recurrent layer (SimpleRNN, LSTM, GRU), "
+                            f"received {layer!r}")
+        if merge_mode not in MERGE_MODES:
+            raise ValueError(f"Bidirectional: expected merge_mode one of {MERGE_MODES}, "
+                             f"received {merge_mode!r}")
+        self.merge_mode = merge_mode
+        config = layer.get_config()
+        # Kept as given when rebuilt from a config: the layer made from it may have had to
+        # take another name, and the config should round-trip unchanged.
+        self._layer_config = given or {"class_name": type(layer).__name__, "config": config}
+        cls, base_name = type(layer), layer.name
+        self.forward_layer = cls.from_config({**config, "name": "forward_" + base_name})
+        self.backward_layer = cls.from_config({**config, "name": "backward_" + base_name,
+                                               "go_backwards": not layer.go_backwards})
+        self.return_sequences, self.return_state = layer.return_sequences, layer.return_state
+
+    def build(self, input_shape):
+        for inner in (self.forward_layer, self.backward_layer):
+            inner.build(input_shape)
+            inner.built = True
+
+    def call(self, inputs, training=False):
+        # The copies' call() directly, not __call__: their outputs are parts of this layer,
+        # not layer calls of a functional model of their own.
+        fw = self.forward_layer.call(inputs, training=training)
+        bw = self.backward_layer.call(inputs, training=training)
+        fw, fw_states = (fw[0], fw[1:]) if self.return_state else (fw, [])
+        bw, bw_states = (bw[0], bw[1:]) if self.return_state else (bw, [])
+        if self.return_sequences:  # the backward copy outputs its steps last-first
+            bw = reverse_time(bw, self.name)
+        if self.merge_mode is None:
+            merged = [fw, bw]
+        elif self.merge_mode == "concat":
+            merged = [concat([fw, bw], axis=-1)]
+        elif self.merge_mode == "sum":
+            merged = [fw + bw]
+        elif self.merge_mode == "mul":
+            merged = [fw * bw]
+        else:
+            merged = [(fw + bw) * 0.5]
+        outputs = merged + fw_states + bw_states
+        return outputs if len(outputs) > 1 else outputs[0]
+
+    def get_config(self):
+        return {**super().get_config(), "layer": self._layer_config,
+                "merge_mode": self.merge_mode}
+
+
+def _deserialize_rnn(config):
+    classes = {cls.__name__: cls for cls in (SimpleRNN,) + tuple(
+        globals()[n] for n in ("LSTM", "GRU") if n in globals())}
+    name = config.get("class_name")
+    if name not in classes:
+        raise ValueError(f"Bidirectional: unknown recurrent layer class {name!r}; expected "
+                         f"one of {sorted(classes)}")
+    return classes[name].from_config(config["config"])
