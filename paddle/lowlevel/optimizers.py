@@ -11,6 +11,7 @@ Example:
     >>> pd.eval(step) is None, w.val().tolist()
     (True, [0.0])
 """
+import contextlib
 import weakref
 
 import numpy as np
@@ -20,6 +21,20 @@ from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import FLOATS, Variable, apply
 from paddle.lowlevel.gradients import gradients
 from paddle.lowlevel.op import OPS, Op, register
+
+
+_COLLECTORS = []  # lists receiving every update op built while they are active
+
+
+@contextlib.contextmanager
+def collect_updates():
+    """Collect the update ops built inside the block (a traced train_step's optimizers)."""
+    found = []
+    _COLLECTORS.append(found)
+    try:
+        yield found
+    finally:
+        _COLLECTORS.remove(found)
 
 
 @register
@@ -100,8 +115,11 @@ class Optimizer:
         variables = [v for _, v in grads_and_vars]
         for v in variables:
             self.slots(v)  # created now, so they can be inspected and saved before a run
-        return apply(OPS["apply_updates"], variables + grads, {"optimizer": self,
-                                                               "n": len(variables)})
+        update = apply(OPS["apply_updates"], variables + grads, {"optimizer": self,
+                                                                 "n": len(variables)})
+        for collected in _COLLECTORS:
+            collected.append(update)
+        return update
 
     def slots(self, var):
         """{slot name: NumPy array} of a variable, created (zeros) on first use."""

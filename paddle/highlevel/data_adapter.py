@@ -1,0 +1,173 @@
+"""What fit/evaluate/predict accept, turned into batches of NumPy arrays.
+
+Three sources: NumPy arrays (sliced into batches, shuffled per epoch), a reader creator
+from pd.reader (a no-argument function returning an iterator of sample lists), or any
+iterable of ready `(x, y)` / `(x, y, sample_weight)` batches. Each batch comes out as
+`(x_list, y_list, sample_weight or None)`.
+"""
+import numpy as np
+
+from paddle.lowlevel.random import generator
+from paddle.reader.arrays import iter_batches
+
+
+def as_list(x):
+    """Arrays of one model side as a list (dicts are not supported: say so)."""
+    if x is None:
+        return []
+    if isinstance(x, dict):
+        raise TypeError("fit: dicts of inputs are not supported; pass a list in the order of "
+                        "the model's inputs")
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def as_arrays(values, what):
+    out = []
+    for i, v in enumerate(values):
+        try:
+            a = np.asarray(v)
+        except Exception as e:
+            raise ValueError(f"{what}: cannot convert item {i} to an array ({e})") from None
+        if a.dtype.kind not in "biuf":
+            raise TypeError(f"{what}: expected numeric data, received an array of {a.dtype} "
+                            f"(item {i})")
+        if a.ndim == 0:
+            raise ValueError(f"{what}: expected arrays with a batch axis, received a scalar")
+        out.append(a)
+    return out
+
+
+class ArrayData:
+    """Batches sliced from in-memory arrays."""
+
+    def __init__(self, x, y=None, sample_weight=None, batch_size=32, shuffle=False, steps=None):
+        self.x = as_arrays(as_list(x), "x")
+        self.y = as_arrays(as_list(y), "y")
+        if not self.x:
+            raise ValueError("no input data (x is empty)")
+        self.sw = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float32)
+        n = len(self.x[0])
+        for name, arrays in (("x", self.x), ("y", self.y)):
+            for a in arrays:
+                if len(a) != n:
+                    raise ValueError(f"x and y must have the same number of samples: x has {n}, "
+                                     f"{name} has {len(a)}")
+        if self.sw is not None and (self.sw.ndim != 1 or len(self.sw) != n):
+            raise ValueError(f"sample_weight: expected shape ({n},), received {self.sw.shape}")
+        if batch_size is None:
+            batch_size = 32
+        if not isinstance(batch_size, (int, np.integer)) or batch_size <= 0:
+            raise ValueError(f"batch_size: expected a positive integer, received {batch_size!r}")
+        self.n, self.batch_size, self.shuffle = n, int(batch_size), shuffle
+        full = -(-n // self.batch_size)
+        self.steps = full if steps is None else min(int(steps), full)
+
+    def split(self, fraction):
+        """(training part, validation part): the last `fraction` of samples, as Keras."""
+        if not 0 < fraction < 1:
+            raise ValueError(f"validation_split: expected a fraction in (0, 1), received "
+                             f"{fraction}")
+        cut = int(self.n * (1 - fraction))
+        if cut == 0 or cut == self.n:
+            raise ValueError(f"validation_split={fraction} leaves no samples on one side "
+                             f"({self.n} samples)")
+        head = ArrayData([a[:cut] for a in self.x], [a[:cut] for a in self.y] or None,
+                         None if self.sw is None else self.sw[:cut], self.batch_size, self.shuffle)
+        tail = ArrayData([a[cut:] for a in self.x], [a[cut:] for a in self.y] or None,
+                         None if self.sw is None else self.sw[cut:], self.batch_size, False)
+        return head, tail
+
+    def epoch(self):
+        order = generator().permutation(self.n) if self.shuffle else None
+        for step in range(self.steps):
+            lo, hi = step * self.batch_size, min((step + 1) * self.batch_size, self.n)
+            pick = slice(lo, hi) if order is None else order[lo:hi]
+            yield ([a[pick] for a in self.x], [a[pick] for a in self.y],
+                   None if self.sw is None else self.sw[pick])
+
+
+class StreamData:
+    """Batches from a reader creator (a new pass each epoch) or an iterable of batches."""
+
+    def __init__(self, source, n_inputs, steps=None):
+        self.source, self.n_inputs = source, n_inputs
+        self.steps = steps
+        self._iterator = None
+
+    def epoch(self):
+        if callable(self.source):
+            stream = iter_batches(self.source)
+        elif self.steps is not None:
+            # With steps_per_epoch, a one-shot iterator continues where the last epoch stopped.
+            if self._iterator is None:
+                self._iterator = iter(self.source)
+            stream = self._iterator
+        else:
+            stream = iter(self.source)
+        count = 0
+        for batch in stream:
+            yield self._split(batch)
+            count += 1
+            if self.steps is not None and count >= self.steps:
+                break
+
+    def _split(self, batch):
+        if not isinstance(batch, (list, tuple)):
+            return as_arrays([batch], "x"), [], None
+        fields = list(batch)
+        if len(fields) in (2, 3) and isinstance(fields[0], (list, tuple)):
+            x = as_arrays(fields[0], "x")
+            rest = fields[1:]
+        else:
+            x = as_arrays(fields[:self.n_inputs], "x")
+            rest = fields[self.n_inputs:]
+        if not rest:
+            return x, [], None
+        y = as_arrays(as_list(rest[0]), "y")
+        sw = None if len(rest) < 2 else np.asarray(rest[1], dtype=np.float32)
+        for a in y:
+            if len(a) != len(x[0]):
+                raise ValueError(f"a batch has {len(x[0])} inputs but {len(a)} targets")
+        return x, y, sw
+
+
+def adapt(x, y=None, sample_weight=None, batch_size=None, shuffle=False, steps=None,
+          n_inputs=1):
+    """The right data source for what the user passed."""
+    if callable(x) and not isinstance(x, np.ndarray):
+        if y is not None:
+            raise ValueError("a reader creator yields (x, y) itself: do not pass y")
+        return StreamData(x, n_inputs, steps)
+    if isinstance(x, (np.ndarray, list, tuple)) and _is_array_like(x):
+        return ArrayData(x, y, sample_weight, batch_size, shuffle, steps)
+    if hasattr(x, "__iter__"):
+        if y is not None:
+            raise ValueError("an iterable of batches yields (x, y) itself: do not pass y")
+        return StreamData(x, n_inputs, steps)
+    raise TypeError(f"expected NumPy arrays, a reader creator or an iterable of batches, "
+                    f"received {type(x).__name__}")
+
+
+def _is_array_like(x):
+    """Arrays, or a list/tuple of arrays (several inputs) — not a list of batches."""
+    if isinstance(x, np.ndarray):
+        return True
+    if not x:
+        return True
+    if all(isinstance(a, np.ndarray) for a in x):
+        # A list of equal-length arrays is several inputs; tuples of (x, y) pairs are batches.
+        return True
+    return all(np.isscalar(a) or isinstance(a, (list, float, int)) for a in x)
+
+
+def class_weights_for(y, class_weight):
+    """Per-sample weights from a {class: weight} dict and the labels of a batch."""
+    labels = np.asarray(y)
+    if labels.ndim > 1 and labels.shape[-1] > 1:
+        labels = labels.argmax(axis=-1)
+    labels = labels.reshape(len(labels), -1)[:, 0].astype(np.int64)
+    table = np.ones(max(int(labels.max(initial=0)) + 1, max(class_weight, default=0) + 1),
+                    np.float32)
+    for k, w in class_weight.items():
+        table[int(k)] = float(w)
+    return table[labels]

@@ -1,0 +1,206 @@
+"""Core layers: Dense, Activation, Flatten, Reshape, Permute, Lambda.
+
+Example:
+    >>> import paddle as pd
+    >>> x = pd.layers.Input(shape=(2, 3))
+    >>> pd.layers.Dense(4, activation="relu")(pd.layers.Flatten()(x)).shape
+    (None, 4)
+"""
+import base64
+import marshal
+import sys
+import types
+
+from paddle.errors import ShapeError, at_user
+from paddle.lowlevel import initializers
+from paddle.lowlevel.layers import activation as get_activation
+from paddle.lowlevel.layers import dense
+from paddle.lowlevel.ops.shape import flatten, reshape, transpose
+from paddle.highlevel.layers.base import InputSpec, Layer
+
+
+def serialize_activation(act):
+    if act is None:
+        return "linear"
+    return act if isinstance(act, str) else getattr(act, "__name__", repr(act))
+
+
+class Dense(Layer):
+    """`activation(inputs @ kernel + bias)` on the last axis; the same code as `pd.fc`.
+
+    Args:
+        units: output size.
+        activation: name or callable (None: linear).
+        use_bias: add a bias vector.
+        kernel_initializer, bias_initializer: names or initializer objects.
+    """
+
+    def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(units, int) or units <= 0:
+            raise ValueError(f"Dense: expected a positive integer units, received {units!r}")
+        self.units = units
+        self.activation = get_activation(activation)
+        self._activation_name = serialize_activation(activation)
+        self.use_bias = bool(use_bias)
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+
+    def build(self, input_shape):
+        if len(input_shape) < 1 or input_shape[-1] is None:
+            raise ShapeError(at_user(f"{self.name}: expected an input with a known last axis, "
+                                     f"received shape {input_shape}"))
+        self.kernel = self.add_weight("kernel", (input_shape[-1], self.units),
+                                      self.kernel_initializer)
+        self.bias = self.add_weight("bias", (self.units,), self.bias_initializer) \
+            if self.use_bias else None
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: input_shape[-1]})
+
+    def call(self, inputs, training=False):
+        return dense(inputs, self.kernel, self.bias, self.activation)
+
+    def get_config(self):
+        return {**super().get_config(), "units": self.units,
+                "activation": self._activation_name, "use_bias": self.use_bias,
+                "kernel_initializer": initializers.serialize(self.kernel_initializer),
+                "bias_initializer": initializers.serialize(self.bias_initializer)}
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        for key in ("kernel_initializer", "bias_initializer"):
+            if key in config:
+                config[key] = initializers.deserialize(config[key])
+        return cls(**config)
+
+
+class Activation(Layer):
+    """Applies an activation by name ('relu', 'softmax', ...) or callable."""
+
+    def __init__(self, activation, **kwargs):
+        super().__init__(**kwargs)
+        self.activation = get_activation(activation)
+        self._activation_name = serialize_activation(activation)
+
+    def call(self, inputs, training=False):
+        return self.activation(inputs) if self.activation is not None else inputs
+
+    def get_config(self):
+        return {**super().get_config(), "activation": self._activation_name}
+
+
+class Flatten(Layer):
+    """Keeps the batch axis and merges the others."""
+
+    def call(self, inputs, training=False):
+        return flatten(inputs)
+
+
+class Reshape(Layer):
+    """Reshapes everything but the batch axis to `target_shape` (one -1 allowed)."""
+
+    def __init__(self, target_shape, **kwargs):
+        super().__init__(**kwargs)
+        self.target_shape = tuple(target_shape)
+
+    def call(self, inputs, training=False):
+        if -1 in self.target_shape:
+            return _reshape_batch(inputs, self.target_shape)
+        return reshape(inputs, (-1,) + self.target_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "target_shape": list(self.target_shape)}
+
+
+def _reshape_batch(x, target):
+    """A -1 in the target: inferred from the known sizes, the batch axis kept as it is."""
+    from paddle.lowlevel.shapes import size
+    rest = size(x.shape[1:])
+    known = 1
+    for d in target:
+        if d != -1:
+            known *= d
+    if rest is None or known == 0 or rest % known:
+        raise ShapeError(at_user(f"reshape: cannot reshape {x.shape} to (batch,) + {target}"))
+    return reshape(x, (-1,) + tuple(rest // known if d == -1 else d for d in target))
+
+
+class Permute(Layer):
+    """Permutes the non-batch axes; `dims` counts from 1 as in Keras."""
+
+    def __init__(self, dims, **kwargs):
+        super().__init__(**kwargs)
+        self.dims = tuple(dims)
+        if sorted(self.dims) != list(range(1, len(self.dims) + 1)):
+            raise ValueError(f"Permute: dims must be a permutation of 1..{len(self.dims)}, "
+                             f"received {dims}")
+
+    def call(self, inputs, training=False):
+        return transpose(inputs, (0,) + self.dims)
+
+    def get_config(self):
+        return {**super().get_config(), "dims": list(self.dims)}
+
+
+class Lambda(Layer):
+    """Wraps a function of Variables (any low-level ops) as a layer.
+
+    Args:
+        function: called as `function(inputs, **arguments)`; returns a Variable.
+        arguments: extra keyword arguments for the function (plain values).
+
+    The config holds the function's bytecode (as Keras's does), so a model with a Lambda
+    layer can be saved and rebuilt by the same Python version; names it reads are looked
+    up in its module when it is rebuilt in the same process, else among `pd` and `np`.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> double = pd.layers.Lambda(lambda x, k: x * k, arguments={"k": 2.0})
+        >>> double(np.ones((1, 2), np.float32)).tolist()
+        [[2.0, 2.0]]
+    """
+
+    def __init__(self, function, arguments=None, **kwargs):
+        super().__init__(**kwargs)
+        # marshal's bytes differ between a code object and its reloaded copy: a layer
+        # rebuilt from a config keeps that config, so configs round-trip exactly.
+        self._function_config = function if isinstance(function, dict) else None
+        if isinstance(function, dict):
+            function = _load_function(function)
+        if not callable(function):
+            raise TypeError(f"Lambda: expected a callable, received {function!r}")
+        self.function = function
+        self.arguments = dict(arguments or {})
+
+    def call(self, inputs, training=False):
+        return self.function(inputs, **self.arguments)
+
+    def get_config(self):
+        return {**super().get_config(),
+                "function": self._function_config or _dump_function(self.function),
+                "arguments": dict(self.arguments)}
+
+
+def _dump_function(function):
+    """A JSON-friendly form of a function: its marshalled code, defaults and closure."""
+    code = getattr(function, "__code__", None)
+    if code is None:
+        raise TypeError(f"Lambda: cannot serialize {function!r}: only Python functions")
+    closure = [c.cell_contents for c in function.__closure__ or ()]
+    return {"class_name": "__function__", "config": {
+        "code": base64.b64encode(marshal.dumps(code)).decode("ascii"),
+        "defaults": list(function.__defaults__ or ()), "closure": closure,
+        "module": function.__module__}}
+
+
+def _load_function(config):
+    config = config.get("config", config)
+    code = marshal.loads(base64.b64decode(config["code"]))
+    module = sys.modules.get(config.get("module") or "")
+    import numpy
+    import paddle
+    scope = dict(vars(module)) if module is not None else {"pd": paddle, "np": numpy}
+    closure = tuple(types.CellType(v) for v in config.get("closure") or ()) or None
+    return types.FunctionType(code, scope, code.co_name, tuple(config.get("defaults") or ())
+                              or None, closure)

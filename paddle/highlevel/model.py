@@ -1,0 +1,356 @@
+"""Models: functional (`pd.Model(inputs, outputs)`), subclassed (`class Net(pd.Model)`)
+and `Sequential`. Training (compile/fit/evaluate/predict) comes from training.py.
+
+Example:
+    >>> import numpy as np, paddle as pd
+    >>> inp = pd.Input(shape=(4,))
+    >>> out = pd.layers.Dense(2)(pd.layers.Dense(8, activation="relu")(inp))
+    >>> model = pd.Model(inputs=inp, outputs=out)
+    >>> model(np.ones((3, 4), np.float32)).shape
+    (3, 2)
+"""
+import numpy as np
+
+from paddle.errors import ShapeError, at_user
+from paddle.lowlevel.executor import topological_nodes
+from paddle.lowlevel.graph import Variable, apply, data
+from paddle.highlevel.layers.base import Layer
+from paddle.highlevel.training import Trainable
+
+
+def _flat(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+class Model(Trainable, Layer):
+    """A network of layers that can be trained.
+
+    Functional: `pd.Model(inputs=..., outputs=...)` over Variables built by layers and ops.
+    Subclassed: set layers in `__init__` (after `super().__init__()`) and write
+    `call(self, inputs, training=False)` with any layers and low-level ops.
+    """
+
+    def __init__(self, inputs=None, outputs=None, name=None, **kwargs):
+        Layer.__init__(self, name=name, **kwargs)
+        Trainable.__init__(self)
+        self._graphs = {}          # training flag -> (inputs, outputs) for subclassed models
+        self.inputs = self.outputs = None
+        if inputs is not None or outputs is not None:
+            if inputs is None or outputs is None:
+                raise ValueError("Model: give both inputs and outputs, or subclass Model")
+            self._init_graph(inputs, outputs)
+
+    def _init_graph(self, inputs, outputs):
+        self._single_input = not isinstance(inputs, (list, tuple))
+        self._single_output = not isinstance(outputs, (list, tuple))
+        self.inputs, self.outputs = _flat(inputs), _flat(outputs)
+        for v in self.inputs + self.outputs:
+            if not isinstance(v, Variable):
+                raise TypeError(f"Model: inputs and outputs must be Variables, received "
+                                f"{type(v).__name__}")
+        for v in self.inputs:
+            if v.kind != "data":
+                raise ValueError(f"Model: input {v.name!r} is not a graph input (use pd.Input)")
+        self.built = True
+
+    @property
+    def functional(self):
+        return self.inputs is not None
+
+    # ---- structure ----------------------------------------------------------------------
+
+    @property
+    def layers(self):
+        """The layers of the model, in the order data flows through them."""
+        if not self.functional:
+            return [layer for layer in self._sublayers() if isinstance(layer, Layer)]
+        found = []
+        for node in topological_nodes(self.outputs):
+            for v in node.outputs:
+                history = getattr(v, "_history", None) if v is not None else None
+                if history and history[0] not in found and history[0] is not self:
+                    found.append(history[0])
+        for v in self.outputs:  # a layer whose output is an input (an identity) is still one
+            history = getattr(v, "_history", None)
+            if history and history[0] not in found:
+                found.append(history[0])
+        return found
+
+    def _sublayers(self):
+        if self.functional:
+            return self.layers
+        return Layer._sublayers(self)
+
+    def get_layer(self, name=None, index=None):
+        """A layer by name or by index in `layers`."""
+        layers = self.layers
+        if index is not None:
+            return layers[index]
+        for layer in layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(f"get_layer: no layer named {name!r}; layers: "
+                         f"{[layer.name for layer in layers]}")
+
+    @property
+    def trainable_weights(self):
+        if not self._trainable:
+            return []
+        seen, out = set(), []
+        for w in [w for layer in self.layers for w in layer.trainable_weights] + \
+                [v for v in self._loose_parameters() if v.trainable]:
+            if id(w) not in seen:
+                seen.add(id(w))
+                out.append(w)
+        return out
+
+    @property
+    def non_trainable_weights(self):
+        trainable = {id(w) for w in self.trainable_weights}
+        seen, out = set(), []
+        every = [w for layer in self.layers for w in layer.weights] + self._loose_parameters()
+        for w in every:
+            if id(w) not in trainable and id(w) not in seen:
+                seen.add(id(w))
+                out.append(w)
+        return out
+
+    def _loose_parameters(self):
+        """Parameters used by the model's graph that no layer owns (pd.Variable in call)."""
+        owned = {id(w) for layer in self.layers for w in layer.weights}
+        graphs = [self.outputs] if self.functional else [g[1] for g in self._graphs.values()]
+        found = []
+        for outputs in graphs:
+            for node in topological_nodes(outputs):
+                for v in node.inputs:
+                    if v.kind == "param" and id(v) not in owned and v not in found:
+                        found.append(v)
+        if not self.functional:
+            for value in self.__dict__.values():
+                if isinstance(value, Variable) and value.kind == "param" and value not in found \
+                        and id(value) not in owned:
+                    found.append(value)
+        return found
+
+    # ---- calling ------------------------------------------------------------------------
+
+    def __call__(self, inputs, training=False, **kwargs):
+        flat = _flat(inputs)
+        if flat and all(isinstance(x, np.ndarray) for x in flat):
+            self._ensure_graph(flat)
+            return self.predict_on_batch(inputs)
+        if not self.functional:
+            self.built = True  # calling `call` on Variables is itself the trace
+        return Layer.__call__(self, inputs, training=training, **kwargs)
+
+    def build(self, input_shape):
+        """Create the weights by tracing `call` on inputs of this shape."""
+        if self.functional:
+            return
+        shapes = input_shape if isinstance(input_shape, list) else [input_shape]
+        inputs = [data(f"{self.name}_input_{i}", s) for i, s in enumerate(shapes)]
+        self._trace_with(inputs if isinstance(input_shape, list) else inputs[0], False)
+
+    def call(self, inputs, training=False):
+        if not self.functional:
+            raise NotImplementedError(f"{type(self).__name__}: a subclassed Model must "
+                                      "implement call(self, inputs, training=False)")
+        return self._replay(inputs)
+
+    def _replay(self, inputs):
+        """The functional graph rebuilt on new input Variables (layers are shared)."""
+        new = _flat(inputs)
+        if len(new) != len(self.inputs):
+            raise ValueError(at_user(f"{self.name}: expected {len(self.inputs)} inputs, "
+                                     f"received {len(new)}"))
+        mapping = {}
+        for old, v in zip(self.inputs, new):
+            _check_input(self, old, v.shape)
+            mapping[id(old)] = v
+        outs = [_resolve(v, mapping) for v in self.outputs]
+        return outs[0] if self._single_output else outs
+
+    def graph(self, training=False, example=None):
+        """(inputs, outputs) Variables of the model's graph; a subclassed model is traced
+        on first use from `example` arrays (their shapes, any batch size)."""
+        if self.functional:
+            return self.inputs, self.outputs
+        if training not in self._graphs:
+            if not self._graphs and example is None:
+                raise ValueError(f"{self.name}: the model has not been called yet; call it "
+                                 "on data (or fit it) so its input shapes are known")
+            if example is not None:
+                inputs = [data(f"{self.name}_input_{i}", (None,) + np.shape(a)[1:],
+                               "int64" if np.asarray(a).dtype.kind in "iu" else self.dtype)
+                          for i, a in enumerate(example)]
+            else:
+                first = next(iter(self._graphs.values()))[0]
+                inputs = [data(v.name, v.shape, v.dtype) for v in first]
+            self._trace_with(inputs if len(inputs) > 1 else inputs[0], training)
+        return self._graphs[training]
+
+    def _trace_with(self, inputs, training):
+        self.built = True
+        out = Layer.__call__(self, inputs, training=training)
+        self._graphs[training] = (_flat(inputs), _flat(out))
+        self._single_output = not isinstance(out, (list, tuple))
+        self._single_input = not isinstance(inputs, (list, tuple))
+
+    def _ensure_graph(self, arrays):
+        if not self.functional and not self._graphs:
+            self.graph(False, example=arrays)
+
+    # ---- description --------------------------------------------------------------------
+
+    def summary(self, print_fn=print):
+        """Print the layers with output shapes and parameter counts, and the totals."""
+        rows = [("Layer (type)", "Output Shape", "Param #")]
+        for layer in self.layers:
+            shape = layer._inbound[-1][1][0].shape if layer._inbound else "?"
+            rows.append((f"{layer.name} ({type(layer).__name__})", str(shape),
+                         f"{layer.count_params():,}"))
+        loose = self._loose_parameters()
+        if loose:
+            rows.append(("(parameters outside layers)", "", f"{_count(loose):,}"))
+        widths = [max(len(r[i]) for r in rows) + 2 for i in range(3)]
+        line = "-" * sum(widths)
+        print_fn(f'Model: "{self.name}"')
+        print_fn(line)
+        for i, r in enumerate(rows):
+            print_fn("".join(c.ljust(w) for c, w in zip(r, widths)))
+            print_fn("=" * sum(widths) if i == 0 else line)
+        trainable, frozen = _count(self.trainable_weights), _count(self.non_trainable_weights)
+        print_fn(f"Total params: {trainable + frozen:,}")
+        print_fn(f"Trainable params: {trainable:,}")
+        print_fn(f"Non-trainable params: {frozen:,}")
+
+    def get_config(self):
+        config = {"name": self.name, "trainable": self.trainable}
+        return config
+
+
+def _count(weights):
+    return int(sum(np.prod(w.shape) for w in weights))
+
+
+def _check_input(model, expected, shape):
+    if len(shape) != len(expected.shape) or any(
+            a is not None and b is not None and a != b for a, b in zip(expected.shape, shape)):
+        raise ShapeError(at_user(f"{model.name}: input {expected.name!r} expects shape "
+                                 f"{expected.shape}, received {shape}"))
+
+
+def _resolve(var, mapping):
+    """var rebuilt on the mapped inputs: layer calls are called again, other ops re-applied."""
+    if id(var) in mapping:
+        return mapping[id(var)]
+    history = getattr(var, "_history", None)
+    if history is not None:
+        layer, index, _ = history
+        ins, outs, kwargs = layer._inbound[index]
+        new_ins = [_resolve(v, mapping) for v in ins]
+        was_list = len(ins) > 1 or getattr(layer, "_list_input", False)
+        result = _flat(layer(new_ins if was_list else new_ins[0], **kwargs))
+        for old, new in zip(outs, result):
+            mapping[id(old)] = new
+    elif var.node is None:
+        if var.kind == "data":
+            raise ValueError(f"the model's graph reads {var.name!r}, which is not one of its "
+                             "inputs")
+        return var  # parameters and constants are shared
+    else:
+        node = var.node
+        result = _flat(apply(node.op, [_resolve(v, mapping) for v in node.inputs], node.attrs))
+        for old, new in zip(node.outputs, result):
+            if old is not None:
+                mapping[id(old)] = new
+    return mapping[id(var)]
+
+
+class Sequential(Model):
+    """A stack of layers, each fed the previous one's output.
+
+    Example:
+        >>> import paddle as pd
+        >>> model = pd.Sequential([pd.layers.Input(shape=(4,)), pd.layers.Dense(2)])
+        >>> model.outputs[0].shape
+        (None, 2)
+    """
+
+    def __init__(self, layers=None, name=None, **kwargs):
+        super().__init__(name=name, **kwargs)
+        self._layers = []
+        self._input = None
+        for layer in layers or []:
+            self.add(layer)
+
+    def add(self, layer):
+        """Append a layer (or set the input with a `pd.layers.Input` Variable)."""
+        if isinstance(layer, Variable):
+            if self._layers or self._input is not None:
+                raise ValueError("Sequential: an Input can only come first")
+            self._input = layer
+            self._rebuild()
+            return
+        if not isinstance(layer, Layer):
+            raise TypeError(f"Sequential: expected a Layer, received {type(layer).__name__}")
+        self._layers.append(layer)
+        if self._input is None and len(self._layers) == 1 and layer._input_shape_arg is not None:
+            from paddle.highlevel.layers.base import Input
+            self._input = Input(shape=layer._input_shape_arg)
+        self._rebuild()
+
+    def pop(self):
+        """Remove the last layer."""
+        if not self._layers:
+            raise ValueError("Sequential: there is no layer to pop")
+        layer = self._layers.pop()
+        self._rebuild()
+        return layer
+
+    def _rebuild(self):
+        if self._input is None:
+            return
+        x = self._input
+        for layer in self._layers:
+            x = layer(x)
+        self._init_graph(self._input, x)
+
+    @property
+    def layers(self):
+        return list(self._layers)
+
+    def _ensure_graph(self, arrays):
+        if self.inputs is None:
+            if len(arrays) != 1:
+                raise ValueError("Sequential: expected one input array")
+            from paddle.highlevel.layers.base import Input
+            a = np.asarray(arrays[0])
+            self._input = Input(shape=a.shape[1:],
+                                dtype="int64" if a.dtype.kind in "iu" else self.dtype)
+            self._rebuild()
+
+    def build(self, input_shape=None):
+        if input_shape is not None and self.inputs is None:
+            from paddle.highlevel.layers.base import Input
+            self._input = Input(shape=tuple(input_shape)[1:])
+            self._rebuild()
+
+    def graph(self, training=False, example=None):
+        if self.inputs is None:
+            if example is None:
+                raise ValueError(f"{self.name}: the model has no input shape yet; start it "
+                                 "with pd.layers.Input(shape=...) or call it on data")
+            self._ensure_graph(example)
+        return self.inputs, self.outputs
+
+    def call(self, inputs, training=False):
+        x = inputs
+        for layer in self._layers:
+            x = layer(x, training=training)
+        return x
+
+    def get_config(self):
+        return {"name": self.name, "layers": [
+            {"class_name": type(layer).__name__, "config": layer.get_config()}
+            for layer in self._layers]}

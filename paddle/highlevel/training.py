@@ -1,0 +1,411 @@
+"""compile / fit / evaluate / predict, run as compiled plans of the low level.
+
+The first batch of a kind (train, test, predict) builds a step: data inputs for the
+targets and sample weights, the loss and metric Variables, the optimizer's update op,
+and the low-level plan for all of them. Every later batch is one `plan.run`: the graph,
+the plan and its buffers are built once, not per batch.
+
+Example:
+    >>> import numpy as np, paddle as pd
+    >>> model = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(1)])
+    >>> model.compile(optimizer="sgd", loss="mse")
+    >>> x = np.ones((8, 3), np.float32); y = np.zeros((8, 1), np.float32)
+    >>> history = model.fit(x, y, epochs=2, verbose=0)
+    >>> len(history.history["loss"])
+    2
+"""
+import numpy as np
+
+from paddle.lowlevel import optimizers
+from paddle.lowlevel.executor import plan_for
+from paddle.lowlevel.graph import Variable, data
+from paddle.backend import parse_device
+from paddle.highlevel import data_adapter
+from paddle.highlevel import losses as losses_module
+from paddle.highlevel import metrics as metrics_module
+from paddle.highlevel.callbacks import CallbackList
+
+
+class Step:
+    """A compiled step: feed Variables in a fixed order, fetch Variables, one plan."""
+
+    def __init__(self, feeds, fetches, training):
+        self.feeds, self.fetches = feeds, fetches
+        self.plan = plan_for(fetches, training, parse_device(None))
+
+    def __call__(self, arrays):
+        return self.plan.run(dict(zip(self.feeds, arrays)))
+
+
+class Trainable:
+    """The training half of Model (mixed in; Model provides `graph()` and weights).
+
+    Custom training: a subclassed model may define `train_step(self, data)`, where `data`
+    holds Variables (`x`, or `(x, y)`). Build losses and update ops in it with
+    `self.optimizer.minimize(...)` or optimizers of its own, and return a dict of scalar
+    Variables: they become the logs. It is traced once; fit and callbacks work unchanged.
+    """
+
+    def __init__(self):
+        self.optimizer = None
+        self.compiled = False
+        self.stop_training = False
+        self.history = None
+        self._steps = {}
+        self._ones = {}
+
+    # ---- compile ------------------------------------------------------------------------
+
+    def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None):
+        """Choose the optimizer, the loss(es) and the metrics for training.
+
+        Args:
+            optimizer: a name ('sgd', 'adam', 'adamw', 'rmsprop', 'adagrad') or an optimizer.
+            loss: a name, a `pd.losses` object, a callable `(y_true, y_pred) -> Variable`,
+                or a list/dict of those for several outputs.
+            metrics: list of names ('accuracy', 'mae', 'mse', 'top_k_categorical_accuracy')
+                or `pd.metrics` objects (applied to every output).
+            loss_weights: list/dict of floats weighting each output's loss.
+        """
+        self.optimizer = optimizers.get(optimizer)
+        self._loss_arg, self._metrics_arg, self._loss_weights_arg = loss, metrics, loss_weights
+        if loss is None and not _overrides(self, "train_step"):
+            raise ValueError("compile: a loss is required (or override train_step)")
+        self._steps = {}
+        self.compiled = True
+
+    def _per_output(self, value, names, what):
+        if isinstance(value, dict):
+            unknown = set(value) - set(names)
+            if unknown:
+                raise ValueError(f"compile: {what} for unknown outputs {sorted(unknown)}; the "
+                                 f"outputs are {names}")
+            return [value.get(n) for n in names]
+        if isinstance(value, (list, tuple)) and what != "metrics":
+            if len(value) != len(names):
+                raise ValueError(f"compile: {len(value)} {what} for {len(names)} outputs")
+            return list(value)
+        return [value] * len(names)
+
+    def _output_names(self, outputs):
+        names = []
+        for i, o in enumerate(outputs):
+            history = getattr(o, "_history", None)
+            name = history[0].name if history and history[0] is not self else f"output_{i}"
+            names.append(name if name not in names else f"{name}_{i}")
+        return names
+
+    # ---- building steps -----------------------------------------------------------------
+
+    def _targets_for(self, outputs, y):
+        if y and len(y) != len(outputs):
+            raise ValueError(f"{self.name}: the model has {len(outputs)} outputs but "
+                             f"{len(y)} target arrays were given")
+        return [data(f"target_{i}", (None,) + a.shape[1:],
+                     "int64" if a.dtype.kind in "iu" else o.dtype)
+                for i, (a, o) in enumerate(zip(y, outputs))]
+
+    def _loss_terms(self, ys, outputs, sw):
+        names = self._output_names(outputs)
+        losses = [losses_module.get(l) if l is not None else None
+                  for l in self._per_output(self._loss_arg, names, "losses")]
+        weights = self._per_output(self._loss_weights_arg, names, "loss_weights") \
+            if self._loss_weights_arg is not None else [1.0] * len(outputs)
+        terms = []
+        for name, loss, w, yt, yp in zip(names, losses, weights, ys, outputs):
+            if loss is not None:
+                terms.append((f"{name}_loss", loss(yt, yp, sample_weight=sw), w))
+        if not terms:
+            raise ValueError("compile: no output has a loss")
+        total = None
+        for _, t, w in terms:
+            t = t * float(w) if w != 1.0 else t
+            total = t if total is None else total + t
+        return total, terms, losses
+
+    def _metric_objects(self, outputs, losses):
+        names = self._output_names(outputs)
+        per_output = self._per_output(self._metrics_arg, names, "metrics") \
+            if self._metrics_arg is not None else [None] * len(outputs)
+        found = []
+        for k, (name, spec, loss) in enumerate(zip(names, per_output, losses)):
+            for m in spec or []:
+                metric = metrics_module.get(m, loss=loss)
+                label = metric.name if len(outputs) == 1 else f"{name}_{metric.name}"
+                found.append((label, metric, k))
+        return found
+
+    def _build_step(self, kind, x, y):
+        if kind == "train" and _overrides(self, "train_step"):
+            return self._build_custom_train_step(x, y)
+        inputs, outputs = self.graph(training=kind == "train", example=x)
+        if len(x) != len(inputs):
+            raise ValueError(f"{self.name}: the model has {len(inputs)} inputs but {len(x)} "
+                             "input arrays were given")
+        if kind == "predict":
+            return Step(inputs, list(outputs), False), {}
+        ys = self._targets_for(outputs, y)
+        sw = data("sample_weight", (None,), "float32")
+        feeds = list(inputs) + ys + [sw]
+        if not ys:
+            raise ValueError(f"{self.name}: targets (y) are needed to compute the loss")
+        total, terms, losses = self._loss_terms(ys, outputs, sw)
+        metrics = self._metric_objects(outputs, losses)
+        fetches = [total] + ([t for _, t, _ in terms] if len(terms) > 1 else [])
+        layout = {"loss_names": [n for n, _, _ in terms] if len(terms) > 1 else [],
+                  "metrics": []}
+        for label, metric, k in metrics:
+            values = metric.batch_values(ys[k], outputs[k])
+            layout["metrics"].append((label, metric, len(values)))
+            fetches.extend(values)
+        if kind == "train":
+            if self.optimizer is None:
+                raise ValueError(f"{self.name}: compile the model before training it")
+            fetches.append(self.optimizer.minimize(total, var_list=self.trainable_weights))
+        return Step(feeds, fetches, kind == "train"), layout
+
+    def _build_custom_train_step(self, x, y):
+        """Trace the user's train_step once on data Variables shaped like the batch."""
+        xs = [data(f"x_{i}", (None,) + a.shape[1:], "int64" if a.dtype.kind in "iu" else
+                   self.dtype) for i, a in enumerate(x)]
+        ys = [data(f"y_{i}", (None,) + a.shape[1:], "int64" if a.dtype.kind in "iu" else
+                   self.dtype) for i, a in enumerate(y)]
+        batch = _one(xs) if not ys else (_one(xs), _one(ys))
+        with optimizers.collect_updates() as updates:
+            logs = self.train_step(batch)
+        if not isinstance(logs, dict) or not all(isinstance(v, Variable) for v in logs.values()):
+            raise TypeError(f"{self.name}: train_step must return a dict of Variables, "
+                            f"received {type(logs).__name__}")
+        feeds = xs + ys + [data("sample_weight", (None,), "float32")]
+        return Step(feeds, list(logs.values()) + updates, True), {"custom": list(logs)}
+
+    def _step(self, kind, x, y):
+        key = (kind, tuple((a.shape[1:], a.dtype.kind) for a in x),
+               tuple((a.shape[1:], a.dtype.kind) for a in y))
+        found = self._steps.get(key)
+        if found is None:
+            if kind != "predict" and not self.compiled:
+                raise ValueError(f"{self.name}: call compile() before {kind}ing the model")
+            found = self._steps[key] = self._build_step(kind, x, y)
+        return found
+
+    def _sample_weights(self, n, sw, y, class_weight):
+        if class_weight is not None:
+            if not y:
+                raise ValueError("class_weight needs targets (y)")
+            cw = data_adapter.class_weights_for(y[0], class_weight)
+            return cw if sw is None else cw * sw
+        if sw is not None:
+            return sw
+        ones = self._ones.get(n)
+        if ones is None:
+            ones = self._ones[n] = np.ones(n, np.float32)
+        return ones
+
+    # ---- one batch ----------------------------------------------------------------------
+
+    def _run_batch(self, kind, x, y, sw=None, class_weight=None):
+        """Run one batch; returns what a _Tracker turns into logs."""
+        step, layout = self._step(kind, x, y)
+        n = len(x[0])
+        values = step(x + y + [self._sample_weights(n, sw, y, class_weight)])
+        if "custom" in layout:
+            return {k: float(v) for k, v in zip(layout["custom"], values)}
+        return values, n, layout
+
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
+        """One optimizer step on one batch; returns the loss (and metrics) of that batch."""
+        x, y = _arrays(x, "x"), _arrays(y, "y")
+        logs = _Tracker().add(self._run_batch("train", x, y, _weights(sample_weight),
+                                              class_weight))
+        return _batch_result(logs, return_dict)
+
+    def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        """Loss and metrics of one batch, in inference mode."""
+        x, y = _arrays(x, "x"), _arrays(y, "y")
+        logs = _Tracker().add(self._run_batch("test", x, y, _weights(sample_weight)))
+        return _batch_result(logs, return_dict)
+
+    def predict_on_batch(self, x):
+        """The model's outputs for one batch, as NumPy arrays."""
+        x = _arrays(x, "x")
+        step, _ = self._step("predict", x, [])
+        out = step(x)
+        return out[0] if len(out) == 1 else out
+
+    # ---- loops --------------------------------------------------------------------------
+
+    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=None,
+            validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
+            sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
+            validation_batch_size=None, validation_freq=1):
+        """Train for `epochs` epochs on arrays, a reader creator or an iterable of batches.
+
+        Returns:
+            The History callback: `history.history["loss"]` etc., one value per epoch.
+        """
+        if not self.compiled:
+            raise ValueError(f"{self.name}: call compile() before fit()")
+        n_in = len(self.inputs) if getattr(self, "inputs", None) else 1
+        train = data_adapter.adapt(x, y, sample_weight, batch_size, shuffle, steps_per_epoch,
+                                   n_in)
+        val = None
+        if validation_split:
+            if not isinstance(train, data_adapter.ArrayData):
+                raise ValueError("validation_split needs NumPy arrays; pass validation_data")
+            train, val = train.split(validation_split)
+        elif validation_data is not None:
+            vx, vy, vsw = _unpack(validation_data)
+            val = data_adapter.adapt(vx, vy, vsw, validation_batch_size or batch_size, False,
+                                     validation_steps, n_in)
+        cbs = CallbackList(callbacks, model=self, add_history=True, add_progbar=verbose != 0,
+                           verbose=verbose, epochs=epochs, steps=train.steps)
+        self.stop_training = False
+        logs = {}
+        cbs.on_train_begin()
+        try:
+            for epoch in range(initial_epoch, epochs):
+                cbs.on_epoch_begin(epoch)
+                logs = self._epoch(train, cbs, class_weight)
+                if val is not None and (epoch + 1 - initial_epoch) % validation_freq == 0:
+                    val_logs = self._evaluate_data(val)
+                    logs.update({f"val_{k}": v for k, v in val_logs.items()})
+                cbs.on_epoch_end(epoch, logs)
+                if self.stop_training:
+                    break
+        finally:
+            cbs.on_train_end(logs)
+        return cbs.history
+
+    def _epoch(self, train, cbs, class_weight):
+        tracker = _Tracker()
+        logs = {}
+        for step, (xb, yb, swb) in enumerate(train.epoch()):
+            cbs.on_train_batch_begin(step)
+            result = self._run_batch("train", xb, yb, swb, class_weight)
+            logs = tracker.add(result)
+            cbs.on_train_batch_end(step, logs)
+            if self.stop_training:
+                break
+        return dict(logs)
+
+    def _evaluate_data(self, source, cbs=None):
+        tracker = _Tracker()
+        logs = {}
+        for step, (xb, yb, swb) in enumerate(source.epoch()):
+            if cbs:
+                cbs.on_test_batch_begin(step)
+            logs = tracker.add(self._run_batch("test", xb, yb, swb))
+            if cbs:
+                cbs.on_test_batch_end(step, logs)
+        if not logs:
+            raise ValueError("evaluate: the data produced no batch")
+        return dict(logs)
+
+    def evaluate(self, x=None, y=None, batch_size=None, verbose=1, sample_weight=None,
+                 steps=None, callbacks=None, return_dict=False):
+        """Loss and metrics over the data, in inference mode.
+
+        Returns:
+            The loss alone (no metrics), a list [loss, metrics...], or with return_dict a dict.
+        """
+        if not self.compiled:
+            raise ValueError(f"{self.name}: call compile() before evaluate()")
+        n_in = len(self.inputs) if getattr(self, "inputs", None) else 1
+        source = data_adapter.adapt(x, y, sample_weight, batch_size, False, steps, n_in)
+        cbs = CallbackList(callbacks, model=self, add_progbar=verbose != 0, verbose=verbose,
+                           epochs=1, steps=source.steps)
+        cbs.on_test_begin()
+        logs = {}
+        try:
+            logs = self._evaluate_data(source, cbs)
+        finally:
+            cbs.on_test_end(logs)
+        if return_dict:
+            return logs
+        values = list(logs.values())
+        return values[0] if len(values) == 1 else values
+
+    def predict(self, x, batch_size=None, verbose=0, steps=None, callbacks=None):
+        """The model's outputs for every sample, as NumPy arrays (a list for several)."""
+        n_in = len(self.inputs) if getattr(self, "inputs", None) else 1
+        source = data_adapter.adapt(x, None, None, batch_size, False, steps, n_in)
+        cbs = CallbackList(callbacks, model=self, add_progbar=verbose != 0, verbose=verbose,
+                           epochs=1, steps=source.steps)
+        cbs.on_predict_begin()
+        chunks = []
+        try:
+            for step, (xb, _, _) in enumerate(source.epoch()):
+                cbs.on_predict_batch_begin(step)
+                out = self.predict_on_batch(xb)
+                chunks.append(out if isinstance(out, list) else [out])
+                cbs.on_predict_batch_end(step, {"outputs": None})
+        finally:
+            cbs.on_predict_end()
+        if not chunks:
+            raise ValueError("predict: the data produced no batch")
+        joined = [np.concatenate(parts) for parts in zip(*chunks)]
+        return joined[0] if len(joined) == 1 else joined
+
+
+class _Tracker:
+    """Running epoch values: sample-weighted means of the loss terms and custom logs, and
+    the stateful metrics' results."""
+
+    def __init__(self):
+        self.sums, self.count, self.metrics = {}, 0, {}
+
+    def add(self, result):
+        if isinstance(result, dict):  # a custom train_step's logs: mean over batches
+            self.count += 1
+            for k, v in result.items():
+                self.sums[k] = self.sums.get(k, 0.0) + v
+            return {k: s / self.count for k, s in self.sums.items()}
+        values, n, layout = result
+        self.count += n
+        names = ["loss"] + layout["loss_names"]
+        out = {}
+        for k, v in zip(names, values):
+            self.sums[k] = self.sums.get(k, 0.0) + float(v) * n
+            out[k] = self.sums[k] / self.count
+        i = len(names)
+        for label, metric, count in layout["metrics"]:
+            if label not in self.metrics:
+                metric.reset_state()
+                self.metrics[label] = metric
+            metric.accumulate([float(v) for v in values[i:i + count]])
+            out[label] = metric.result()
+            i += count
+        return out
+
+
+def _overrides(obj, method):
+    from paddle.highlevel.model import Model
+    return getattr(type(obj), method, None) is not getattr(Model, method, None)
+
+
+def _one(items):
+    return items[0] if len(items) == 1 else tuple(items)
+
+
+def _arrays(x, what):
+    if x is None:
+        return []
+    return data_adapter.as_arrays(data_adapter.as_list(x), what)
+
+
+def _weights(sample_weight):
+    return None if sample_weight is None else np.asarray(sample_weight, dtype=np.float32)
+
+
+def _unpack(validation_data):
+    if isinstance(validation_data, tuple) and len(validation_data) in (2, 3):
+        return (validation_data + (None,))[:3]
+    return validation_data, None, None
+
+
+def _batch_result(logs, return_dict):
+    if return_dict:
+        return logs
+    values = list(logs.values())
+    return values[0] if len(values) == 1 else values
