@@ -255,10 +255,16 @@ void where(py::array cond, py::array a, py::array b, py::array out, py::array la
   });
 }
 
+// To bool means "is not zero" (as NumPy): a plain conversion would truncate 0.4 to 0 and
+// is undefined for negative values into the unsigned byte that holds a bool.
 template <typename From, typename To>
-void cast_loop(const From* x, To* y, int64_t n) {
+void cast_loop(const From* x, To* y, int64_t n, bool to_bool) {
   parallel_chunks(n, kParallelGrain, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) y[i] = static_cast<To>(x[i]);
+    if (to_bool) {
+      for (int64_t i = b; i < e; ++i) y[i] = static_cast<To>(x[i] != From(0));
+    } else {
+      for (int64_t i = b; i < e; ++i) y[i] = static_cast<To>(x[i]);
+    }
   });
 }
 
@@ -269,7 +275,7 @@ void cast(py::array x, py::array out) {
   PD_DISPATCH_ALL(from, "cast", {
     using from_t = scalar_t;
     const from_t* xp = in_ptr<from_t>(x);
-    PD_DISPATCH_ALL(to, "cast", { cast_loop<from_t, scalar_t>(xp, out_ptr<scalar_t>(out), x.size()); });
+    PD_DISPATCH_ALL(to, "cast", { cast_loop<from_t, scalar_t>(xp, out_ptr<scalar_t>(out), x.size(), to == kBool); });
   });
 }
 
