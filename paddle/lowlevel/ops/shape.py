@@ -216,18 +216,12 @@ class Split(Op):
         return [(x[0][:a] + (d,) + x[0][a + 1:], x[1]) for d in dims]
 
     def grad(self, node, g):
-        x = node.inputs[0]
-        pieces = [gi if gi is not None else _zeros_piece(out, like)
-                  for gi, out, like in zip(g, node.outputs, self._likes(node))]
+        from paddle.lowlevel.ops.math import zeros_like
+        likes = node.outputs if node.attrs.get("sizes") is not None else node.inputs[1:]
+        if any(like is None for like in likes):  # a piece nobody kept: split again for its shape
+            likes = apply(OPS["split"], list(node.inputs), dict(node.attrs))
+        pieces = [gi if gi is not None else zeros_like(like) for gi, like in zip(g, likes)]
         return [concat(pieces, node.attrs["axis"])] + [None] * (len(node.inputs) - 1)
-
-    def _likes(self, node):
-        return node.outputs if node.attrs.get("sizes") is not None else node.inputs[1:]
-
-
-def _zeros_piece(out, like):
-    from paddle.lowlevel.ops.math import zeros_like
-    return zeros_like(out if out is not None else like)
 
 
 def split(x, num_or_size_splits, axis=0):
