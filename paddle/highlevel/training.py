@@ -283,6 +283,7 @@ class Trainable:
         for step, (xb, yb, swb) in enumerate(train.epoch()):
             cbs.on_train_batch_begin(step)
             result = self._run_batch("train", xb, yb, swb, class_weight)
+            self._last_batch = result  # this batch's own values (the logs are epoch means)
             logs = tracker.add(result)
             cbs.on_train_batch_end(step, logs)
             if self.stop_training:
