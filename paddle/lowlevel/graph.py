@@ -131,6 +131,25 @@ def namespace(name, reuse=False):
         NAMES.reuse.pop()
 
 
+@contextlib.contextmanager
+def fresh_names():
+    """Build inside with an empty name registry, so layer functions number their scopes
+    from 0 again (`fc_0`, ...) even while another graph with those names is alive: a
+    network function called twice gets the same parameter names. Names made inside are
+    added to the registry afterwards where they do not clash."""
+    saved = NAMES.taken, NAMES.params
+    NAMES.taken, NAMES.params = weakref.WeakValueDictionary(), weakref.WeakValueDictionary()
+    try:
+        yield
+    finally:
+        made_taken, made_params = NAMES.taken, NAMES.params
+        NAMES.taken, NAMES.params = saved
+        for name, owner in list(made_taken.items()):
+            NAMES.taken.setdefault(name, owner)
+        for name, var in list(made_params.items()):
+            NAMES.params.setdefault(name, var)
+
+
 def get_variable(name):
     """The live parameter with this full name (`"mlp/fc_0/w"`).
 
