@@ -13,17 +13,14 @@ import numpy as np
 import paddle as pd
 from paddle.highlevel import layers
 
-RNG = np.random.default_rng(1234)
-
-
 def _as_list(x, is_list):
     return list(x) if is_list else [x]
 
 
-def _random(shape, dtype):
+def _random(rng, shape, dtype):
     if np.dtype(dtype).kind in "iu":
-        return RNG.integers(0, 4, size=shape).astype(dtype)
-    return RNG.normal(size=shape).astype(dtype)
+        return rng.integers(0, 4, size=shape).astype(dtype)
+    return rng.normal(size=shape).astype(dtype)
 
 
 def _with_batch(shape, batch):
@@ -50,6 +47,9 @@ def run_layer_test(layer_cls, init_kwargs, input_shape, expected_output_shape,
         call_kwargs: extra keyword arguments of the call.
     """
     call_kwargs = call_kwargs or {}
+    # Same weights and data whatever ran before: a test passes or fails alone as in a suite.
+    pd.seed(1234)
+    rng = np.random.default_rng(1234)
     multi_in = isinstance(input_shape, list)
     shapes = _as_list(input_shape, multi_in)
     dtypes = input_dtype if isinstance(input_dtype, list) else [input_dtype] * len(shapes)
@@ -80,7 +80,7 @@ def run_layer_test(layer_cls, init_kwargs, input_shape, expected_output_shape,
 
     # Eager call on NumPy arrays.
     if input_data is None:
-        arrays = [_random(_with_batch(s, batch_size), d) for s, d in zip(shapes, dtypes)]
+        arrays = [_random(rng, _with_batch(s, batch_size), d) for s, d in zip(shapes, dtypes)]
     else:
         arrays = _as_list(input_data, multi_in)
     eager = layer(arrays if multi_in else arrays[0], **call_kwargs)
@@ -91,15 +91,15 @@ def run_layer_test(layer_cls, init_kwargs, input_shape, expected_output_shape,
         assert got.shape == _with_batch(tuple(e), batch), f"eager shape {got.shape}, expected {e}"
 
     if run_training_step and expected_num_trainable_weights:
-        _training_step(inputs, outs, arrays, layer, multi_in, multi_out)
+        _training_step(rng, inputs, outs, arrays, layer, multi_in, multi_out)
     return layer
 
 
-def _training_step(inputs, outs, arrays, layer, multi_in, multi_out):
+def _training_step(rng, inputs, outs, arrays, layer, multi_in, multi_out):
     model = pd.Model(inputs if multi_in else inputs[0], outs if multi_out else outs[0])
     model.compile(optimizer="sgd", loss="mse")
     batch = arrays[0].shape[0]
-    targets = [RNG.normal(size=_with_batch(o.shape, batch)).astype(np.float32) for o in outs]
+    targets = [rng.normal(size=_with_batch(o.shape, batch)).astype(np.float32) for o in outs]
     before = [w.val() for w in layer.trainable_weights]
     loss = model.train_on_batch(arrays if multi_in else arrays[0],
                                 targets if multi_out else targets[0])
