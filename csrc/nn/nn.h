@@ -1,5 +1,5 @@
-// Neural-network kernels (csrc/nn/): convolution, pooling, normalization, dropout,
-// embedding and recurrent layers. One init function per file, all called by init_nn.
+// Neural-network kernels (csrc/nn/): convolution, pooling, batch normalization and
+// dropout, embedding, recurrent layers. One init function per file, all called by init_nn.
 #pragma once
 
 #include "../common.h"
@@ -9,12 +9,14 @@ namespace paddle {
 void init_conv(py::module_& m);
 void init_pool(py::module_& m);
 void init_norm(py::module_& m);
+void init_embedding(py::module_& m);
 void init_recurrent(py::module_& m);
 
 inline void init_nn(py::module_& m) {
   init_conv(m);
   init_pool(m);
   init_norm(m);
+  init_embedding(m);
   init_recurrent(m);
 }
 
