@@ -166,8 +166,9 @@ class Trainable:
 
     def _build_custom_train_step(self, x, y):
         """Trace the user's train_step once on data Variables shaped like the batch."""
-        xs = [data(f"x_{i}", (None,) + a.shape[1:], "int64" if a.dtype.kind in "iu" else
-                   self.dtype) for i, a in enumerate(x)]
+        like = self.inputs if self.functional and len(self.inputs) == len(x) else None
+        xs = [data(f"x_{i}", (None,) + a.shape[1:], like[i].dtype if like else
+                   "int64" if a.dtype.kind in "iu" else self.dtype) for i, a in enumerate(x)]
         ys = [data(f"y_{i}", (None,) + a.shape[1:], "int64" if a.dtype.kind in "iu" else
                    self.dtype) for i, a in enumerate(y)]
         batch = _one(xs) if not ys else (_one(xs), _one(ys))
