@@ -12,7 +12,7 @@ namespace paddle {
 namespace {
 
 enum Unary { kNeg, kAbs, kExp, kLog, kLog1p, kSqrt, kSquare, kSign, kRelu, kSigmoid, kTanh, kErf };
-enum Binary { kAdd, kSub, kMul, kDiv, kPow, kMaximum, kMinimum };
+enum Binary { kAdd, kSub, kMul, kDiv, kPow, kMaximum, kMinimum, kReluGrad };
 enum Compare { kGreater, kGreaterEqual, kLess, kLessEqual, kEqual, kNotEqual };
 
 template <typename T>
@@ -141,6 +141,7 @@ inline T binary_value(int code, T a, T b) {
     case kPow: return T(std::pow(a, b));
     case kMaximum: return (a > b || a != a) ? a : b;
     case kMinimum: return (a < b || a != a) ? a : b;
+    case kReluGrad: return a > T(0) ? b : T(0);  // a: relu's output, b: its gradient
   }
   return a;
 }
@@ -178,6 +179,7 @@ void binary_code(int code, const Layout& L, const T* a, const T* b, T* y) {
 #define PD_BINARY_CASE(C) case C: binary_typed<T, C>(L, a, b, y); break;
     PD_BINARY_CASE(kAdd) PD_BINARY_CASE(kSub) PD_BINARY_CASE(kMul) PD_BINARY_CASE(kDiv)
     PD_BINARY_CASE(kPow) PD_BINARY_CASE(kMaximum) PD_BINARY_CASE(kMinimum)
+    PD_BINARY_CASE(kReluGrad)
 #undef PD_BINARY_CASE
     default: throw std::invalid_argument("binary: unknown op code " + std::to_string(code));
   }
@@ -223,8 +225,17 @@ void compare(int code, py::array a, py::array b, py::array out, py::array layout
     int64_t sa = L.strides[0][last], sb = L.strides[1][last];
     parallel_rows(L, [&](int64_t r0, int64_t r1) {
       for_rows<2>(L, r0, r1, [&](const int64_t* off, int64_t n, int64_t o) {
-        for (int64_t i = 0; i < n; ++i)
-          yp[o + i] = compare_value<scalar_t>(code, ap[off[0] + i * sa], bp[off[1] + i * sb]);
+        const scalar_t *ar = ap + off[0], *br = bp + off[1];
+        uint8_t* yr = yp + o;
+        if (sa == 1 && sb == 1) {
+          for (int64_t i = 0; i < n; ++i) yr[i] = compare_value<scalar_t>(code, ar[i], br[i]);
+        } else if (sa == 1 && sb == 0) {
+          const scalar_t bv = *br;
+          for (int64_t i = 0; i < n; ++i) yr[i] = compare_value<scalar_t>(code, ar[i], bv);
+        } else {
+          for (int64_t i = 0; i < n; ++i)
+            yr[i] = compare_value<scalar_t>(code, ar[i * sa], br[i * sb]);
+        }
       });
     });
   });
@@ -248,8 +259,20 @@ void where(py::array cond, py::array a, py::array b, py::array out, py::array la
     int64_t sc = L.strides[0][last], sa = L.strides[1][last], sb = L.strides[2][last];
     parallel_rows(L, [&](int64_t r0, int64_t r1) {
       for_rows<3>(L, r0, r1, [&](const int64_t* off, int64_t n, int64_t o) {
-        for (int64_t i = 0; i < n; ++i)
-          yp[o + i] = cp[off[0] + i * sc] ? ap[off[1] + i * sa] : bp[off[2] + i * sb];
+        const uint8_t* cr = cp + off[0];
+        const scalar_t *ar = ap + off[1], *br = bp + off[2];
+        scalar_t* yr = yp + o;
+        if (sc == 1 && sa == 1 && sb == 1) {
+          for (int64_t i = 0; i < n; ++i) yr[i] = cr[i] ? ar[i] : br[i];
+        } else if (sc == 1 && sa == 1 && sb == 0) {
+          const scalar_t bv = *br;
+          for (int64_t i = 0; i < n; ++i) yr[i] = cr[i] ? ar[i] : bv;
+        } else if (sc == 1 && sa == 0 && sb == 1) {
+          const scalar_t av = *ar;
+          for (int64_t i = 0; i < n; ++i) yr[i] = cr[i] ? av : br[i];
+        } else {
+          for (int64_t i = 0; i < n; ++i) yr[i] = cr[i * sc] ? ar[i * sa] : br[i * sb];
+        }
       });
     });
   });

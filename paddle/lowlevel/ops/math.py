@@ -66,7 +66,7 @@ log1p = _unary("log1p", 4, lambda x, y, g: g / (x + 1.0))
 sqrt = _unary("sqrt", 5, lambda x, y, g: g * 0.5 / y)
 square = _unary("square", 6, lambda x, y, g: g * x * 2.0, floats_only=False)
 sign = _unary("sign", 7, lambda x, y, g: zeros_like(g), floats_only=False)
-relu = _unary("relu", 8, lambda x, y, g: where(greater(x, 0.0), g, 0.0), floats_only=False)
+relu = _unary("relu", 8, lambda x, y, g: relu_grad(y, g), floats_only=False)
 sigmoid = _unary("sigmoid", 9, lambda x, y, g: g * y * (1.0 - y))
 tanh = _unary("tanh", 10, lambda x, y, g: g * (1.0 - square(y)))
 erf = _unary("erf", 11, lambda x, y, g: g * _SQRT_2_OVER_PI * exp(-square(x)))
@@ -128,6 +128,9 @@ pow = _binary("pow", 4, lambda a, b, y, g: g * b * (a ** (b - 1.0)),  # noqa: A0
               lambda a, b, y, g: g * y * log(a), floats_only=True)
 maximum = _binary("maximum", 5, lambda a, b, y, g: where(greater_equal(a, b), g, 0.0),
                   lambda a, b, y, g: where(less(a, b), g, 0.0))
+# relu's gradient as one fused op: g where relu's output y > 0, else 0.
+relu_grad = _binary("relu_grad", 7, lambda y, g, out, gg: None,
+                    lambda y, g, out, gg: relu_grad(y, gg))
 minimum = _binary("minimum", 6, lambda a, b, y, g: where(less_equal(a, b), g, 0.0),
                   lambda a, b, y, g: where(greater(a, b), g, 0.0))
 
