@@ -51,6 +51,7 @@ class Model(Trainable, Layer):
         for v in self.inputs:
             if v.kind != "data":
                 raise ValueError(f"Model: input {v.name!r} is not a graph input (use pd.Input)")
+        self._steps = {}  # steps compiled for the previous graph (Sequential add/pop) are stale
         self.built = True
 
     @property
