@@ -65,17 +65,7 @@ class Model(Trainable, Layer):
         """The layers of the model, in the order data flows through them."""
         if not self.functional:
             return [layer for layer in self._sublayers() if isinstance(layer, Layer)]
-        found = []
-        for node in topological_nodes(self.outputs):
-            for v in node.outputs:
-                history = getattr(v, "_history", None) if v is not None else None
-                if history and history[0] not in found and history[0] is not self:
-                    found.append(history[0])
-        for v in self.outputs:  # a layer whose output is an input (an identity) is still one
-            history = getattr(v, "_history", None)
-            if history and history[0] not in found:
-                found.append(history[0])
-        return found
+        return _layers_between(self, self.outputs)
 
     def _sublayers(self):
         if self.functional:
@@ -228,6 +218,31 @@ class Model(Trainable, Layer):
     def get_config(self):
         config = {"name": self.name, "trainable": self.trainable}
         return config
+
+
+def _layers_between(model, outputs):
+    """The layers whose calls produced `outputs`, inputs first. A nested model counts as one
+    layer: the walk goes from a layer call's outputs to its inputs, never inside it."""
+    found, seen = [], set()
+    stack = [(v, False) for v in reversed(outputs)]
+    while stack:
+        var, expanded = stack.pop()
+        history = getattr(var, "_history", None)
+        layer = history[0] if history and history[0] is not model else None
+        if expanded:
+            if layer is not None and layer not in found:
+                found.append(layer)
+            continue
+        if id(var) in seen:
+            continue
+        seen.add(id(var))
+        stack.append((var, True))
+        if layer is not None:
+            parents = layer._inbound[history[1]][0]
+        else:
+            parents = var.node.inputs if var.node is not None else []
+        stack.extend((v, False) for v in reversed(parents) if id(v) not in seen)
+    return found
 
 
 def _count(weights):
