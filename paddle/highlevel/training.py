@@ -67,6 +67,13 @@ class Trainable:
                 or `pd.metrics` objects (applied to every output).
             loss_weights: list/dict of floats weighting each output's loss.
         """
+        if isinstance(metrics, str):
+            metrics = [metrics]  # not its characters
+        # Unknown names fail here, listing the valid ones, rather than at the first batch.
+        for spec in _leaves(loss):
+            losses_module.get(spec)
+        for spec in _leaves(metrics):
+            metrics_module.get(spec)
         self.optimizer = optimizers.get(optimizer)
         self._loss_arg, self._metrics_arg, self._loss_weights_arg = loss, metrics, loss_weights
         if loss is None and not _overrides(self, "train_step"):
@@ -384,6 +391,15 @@ class _Tracker:
 def _overrides(obj, method):
     from paddle.highlevel.model import Model
     return getattr(type(obj), method, None) is not getattr(Model, method, None)
+
+
+def _leaves(value):
+    """The single specs in a compile argument: a name/object, or lists/dicts of them."""
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return [leaf for v in value for leaf in _leaves(v)]
+    return [] if value is None else [value]
 
 
 def _one(items):
