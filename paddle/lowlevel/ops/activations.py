@@ -11,8 +11,8 @@ import math
 
 from paddle.lowlevel.graph import FLOATS, apply, as_variable
 from paddle.lowlevel.op import OPS, Op, register
-from paddle.lowlevel.ops.math import (abs, erf, exp, greater, log1p, minimum, relu, sigmoid,
-                                      tanh, where)
+from paddle.lowlevel.ops.math import (erf, exp, greater, log1p, maximum, minimum, relu,
+                                      sigmoid, tanh, where)
 from paddle.lowlevel.ops.reduce import sum
 from paddle.lowlevel.ops.shape import transpose
 from paddle.lowlevel.shapes import located, normalize_axis
@@ -92,7 +92,12 @@ def gelu(x, approximate=False):
 
 def softplus(x):
     """log(1 + exp(x)), stable for large |x|."""
-    return log1p(exp(-abs(x))) + relu(x)
+    # One smooth branch per side. The form relu(x) + log1p(exp(-|x|)) has kinks at 0 whose
+    # subgradients add up to 0 there instead of sigmoid(0) = 0.5. Clamping the exponent in
+    # each branch keeps the unused one finite, so its zero gradient never makes NaN.
+    x = as_variable(x, where="softplus")
+    return where(greater(x, 0.0), x + log1p(exp(-maximum(x, 0.0))),
+                 log1p(exp(minimum(x, 0.0))))
 
 
 def silu(x):

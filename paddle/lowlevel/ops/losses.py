@@ -13,8 +13,8 @@ from paddle.errors import at_user
 from paddle.lowlevel.graph import FLOATS, apply, as_variable
 from paddle.lowlevel.op import OPS, Op, register
 from paddle.lowlevel.shapes import located
-from paddle.lowlevel.ops.activations import softmax
-from paddle.lowlevel.ops.math import abs, cast, clip, exp, log, log1p, minimum, relu, square
+from paddle.lowlevel.ops.activations import softmax, softplus
+from paddle.lowlevel.ops.math import abs, cast, clip, log, minimum, square
 from paddle.lowlevel.ops.reduce import mean, sum
 from paddle.lowlevel.ops.shape import expand_dims, one_hot, squeeze
 
@@ -98,7 +98,8 @@ def sigmoid_cross_entropy(logits, labels):
     """Elementwise binary cross-entropy of float labels in [0, 1] against logits."""
     logits = as_variable(logits, where="sigmoid_cross_entropy")
     labels = as_variable(labels, like=logits, where="sigmoid_cross_entropy")
-    return relu(logits) - logits * labels + log1p(exp(-abs(logits)))
+    # softplus(x) - x z, the stable form; its gradient is sigmoid(x) - z everywhere, 0 included.
+    return softplus(logits) - logits * labels
 
 
 def mse(y_pred, y_true):
