@@ -162,3 +162,13 @@ def test_second_order(name):
 def test_softmax_second_order_with_unknown_batch():
     check(lambda x: pd.softmax(x, axis=0) * x, [RNG.standard_normal((3, 4))],
           unknown_batch=True, order=2)
+
+
+@pytest.mark.parametrize("name", ["softplus", "silu", "gelu", "gelu_tanh", "sigmoid", "tanh",
+                                  "elu", "softmax", "log_softmax"])
+def test_smooth_activations_have_the_right_gradient_at_zero(name):
+    """Composites split at 0 (softplus = relu + ...) must not add kinked subgradients."""
+    check_gradients(ACTIVATIONS[name][0], [np.array([[0.0, -1e-3, 1e-3, 0.0]])])
+    x = pd.data("x", shape=[1], dtype="float64")
+    g, = pd.gradients(pd.sum(pd.softplus(x)), [x])
+    assert float(pd.eval(g, {x: np.zeros(1)})[0]) == pytest.approx(0.5)

@@ -257,3 +257,11 @@ def test_regression_gradients(name, unknown_batch):
     a = np.where(np.abs(e) < 0.1, b + 0.5, a)
     a = np.where(np.abs(np.abs(a - b) - 1.0) < 0.1, b + 1.5, a)
     check(getattr(pd, name), [a, b], unknown_batch=unknown_batch)
+
+
+def test_sigmoid_cross_entropy_gradient_at_zero_logits():
+    x = pd.data("x", shape=[3], dtype="float64")
+    z = np.array([0.0, 0.25, 1.0])
+    g, = pd.gradients(pd.sum(pd.sigmoid_cross_entropy(x, pd.constant(z, dtype="float64"))), [x])
+    np.testing.assert_allclose(pd.eval(g, {x: np.zeros(3)}), 0.5 - z)
+    check_gradients(pd.sigmoid_cross_entropy, [np.zeros((2, 3)), RNG.uniform(0, 1, (2, 3))])
