@@ -1,4 +1,321 @@
+// LSTM and GRU over whole batch-major sequences (N, T, F), Keras weight layouts, and their
+// gradients through time.
+//
+// The batch rows are independent all along the sequence, so each OpenMP thread takes a
+// slice of rows and runs their whole recurrence alone, with no barrier per step: first the
+// input projection of all its steps as one GEMM, then per step one small GEMM with the
+// recurrent kernel and the gate arithmetic. The backward pass walks the steps in reverse
+// the same way, keeping the pre-activation gradients; the weight gradients are then a few
+// large GEMMs over all N * T rows.
+//
+// kinds: 0 LSTM (gates i, f, c, o; bias (4U,)), 1 GRU reset_after (z, r, h; bias (2, 3U)),
+// 2 GRU with the reset gate before the product (bias (3U,)).
+// Saved per step in `gates` (N, T, 4U): LSTM i, f, c~, o after activation; GRU z, r, h~
+// after activation and, for kind 1, the recurrent part of h~'s pre-activation.
+#include <cmath>
+#include <vector>
+
+#include "../blas.h"
 #include "nn.h"
+
 namespace paddle {
-void init_recurrent(py::module_& m) {}
+namespace {
+
+enum Kind { kLSTM = 0, kGRU = 1, kGRUClassic = 2 };
+
+template <typename T>
+inline T sigmoid(T v) { return T(1) / (T(1) + std::exp(-v)); }
+
+struct Rnn {
+  int kind;
+  int64_t N, T, F, U, G;  // G gates: 4 (LSTM) or 3 (GRU)
+  const char* op;
+
+  Rnn(int kind_, const py::array& x, const py::array& R) : kind(kind_) {
+    op = kind == kLSTM ? "lstm" : "gru";
+    require(kind >= 0 && kind <= 2, op, "unknown cell kind");
+    require(x.ndim() == 3 && R.ndim() == 2, op, "expected x (N, T, F) and a 2-D recurrent kernel");
+    N = x.shape(0); T = x.shape(1); F = x.shape(2); U = R.shape(0);
+    G = kind == kLSTM ? 4 : 3;
+    require(T >= 1 && U >= 1, op, "empty sequence or no units");
+    check_blas_dims(N * T, G * U, std::max(F, U), op);
+  }
+  int64_t bias_size() const { return kind == kGRU ? 2 * G * U : G * U; }
+  bool has_cell() const { return kind == kLSTM; }
+};
+
+// Splits rows [0, N) over the threads (one slice each) and calls f(n0, n1) per slice.
+template <typename F>
+void over_rows(const Rnn& r, F f) {
+  const int nt = int(std::min<int64_t>(std::max(1, omp_get_max_threads()), r.N));
+  const bool par = nt > 1 && r.N * r.T * r.G * r.U >= 4096;
+  _Pragma("omp parallel num_threads(nt) if (par)")
+  {
+    const int t = omp_get_thread_num(), n = omp_get_num_threads();
+    const int64_t n0 = r.N * t / n, n1 = r.N * (t + 1) / n;
+    if (n1 > n0) f(n0, n1);
+  }
+}
+
+template <typename T>
+void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b, const T* h0,
+                   const T* c0, T* hs, T* cs, T* gates) {
+  const int64_t U = r.U, G = r.G, T_ = r.T, ld = 4 * U;  // gates rows are 4U wide
+  over_rows(r, [&](int64_t n0, int64_t n1) {
+    const int64_t rows = n1 - n0;
+    std::vector<T> rec(size_t(rows) * G * U), rh(r.kind == kGRUClassic ? rows * U : 0);
+    // Input projection of every step of these rows: gates[:, :, :G*U] = x W + b_in.
+    T* g0 = gates + n0 * T_ * ld;
+    for (int64_t i = 0; i < rows * T_; ++i)
+      for (int64_t j = 0; j < G * U; ++j) g0[i * ld + j] = b[j];
+    blas_gemm(false, false, rows * T_, G * U, r.F, T(1), x + n0 * T_ * r.F, r.F, W, G * U, T(1),
+              g0, ld);
+    const T* b_rec = r.kind == kGRU ? b + G * U : nullptr;
+    for (int64_t t = 0; t < T_; ++t) {
+      // The previous state of row n: h0 at t = 0, else hs[n, t - 1] (stride T * U).
+      const T* hp = t == 0 ? h0 + n0 * U : hs + (n0 * T_ + t - 1) * U;
+      const int64_t ldh = t == 0 ? U : T_ * U;
+      const int64_t rec_cols = r.kind == kGRUClassic ? 2 * U : G * U;
+      blas_gemm(false, false, rows, rec_cols, U, T(1), hp, ldh, R, G * U, T(0), rec.data(),
+                G * U);
+      for (int64_t i = 0; i < rows; ++i) {
+        const int64_t n = n0 + i;
+        T* gt = gates + (n * T_ + t) * ld;
+        const T* h_prev = hp + i * ldh;
+        const T* rc = rec.data() + i * G * U;
+        T* h = hs + (n * T_ + t) * U;
+        if (r.kind == kLSTM) {
+          const T* c_prev = t == 0 ? c0 + n * U : cs + (n * T_ + t - 1) * U;
+          T* c = cs + (n * T_ + t) * U;
+          for (int64_t u = 0; u < U; ++u) {
+            const T ig = sigmoid(gt[u] + rc[u]);
+            const T fg = sigmoid(gt[U + u] + rc[U + u]);
+            const T cg = std::tanh(gt[2 * U + u] + rc[2 * U + u]);
+            const T og = sigmoid(gt[3 * U + u] + rc[3 * U + u]);
+            gt[u] = ig; gt[U + u] = fg; gt[2 * U + u] = cg; gt[3 * U + u] = og;
+            c[u] = fg * c_prev[u] + ig * cg;
+            h[u] = og * std::tanh(c[u]);
+          }
+        } else if (r.kind == kGRU) {
+          for (int64_t u = 0; u < U; ++u) {
+            const T z = sigmoid(gt[u] + rc[u] + b_rec[u]);
+            const T rg = sigmoid(gt[U + u] + rc[U + u] + b_rec[U + u]);
+            const T rech = rc[2 * U + u] + b_rec[2 * U + u];
+            const T hh = std::tanh(gt[2 * U + u] + rg * rech);
+            gt[u] = z; gt[U + u] = rg; gt[2 * U + u] = hh; gt[3 * U + u] = rech;
+            h[u] = z * h_prev[u] + (T(1) - z) * hh;
+          }
+        } else {
+          for (int64_t u = 0; u < U; ++u) {
+            gt[u] = sigmoid(gt[u] + rc[u]);
+            gt[U + u] = sigmoid(gt[U + u] + rc[U + u]);
+            rh[i * U + u] = gt[U + u] * h_prev[u];
+          }
+        }
+      }
+      if (r.kind != kGRUClassic) continue;
+      // h~ = tanh(x_h + (r * h_prev) R_h): a second product once r is known.
+      blas_gemm(false, false, rows, U, U, T(1), rh.data(), U, R + 2 * U, G * U, T(0), rec.data(),
+                U);
+      for (int64_t i = 0; i < rows; ++i) {
+        const int64_t n = n0 + i;
+        T* gt = gates + (n * T_ + t) * ld;
+        const T* h_prev = hp + i * ldh;
+        T* h = hs + (n * T_ + t) * U;
+        for (int64_t u = 0; u < U; ++u) {
+          const T hh = std::tanh(gt[2 * U + u] + rec[i * U + u]);
+          gt[2 * U + u] = hh;
+          gt[3 * U + u] = T(0);
+          h[u] = gt[u] * h_prev[u] + (T(1) - gt[u]) * hh;
+        }
+      }
+    }
+  });
+}
+
+// Column sums of a (rows, cols) matrix with row stride ld, added to out.
+template <typename T>
+void add_column_sums(const T* a, int64_t rows, int64_t cols, int64_t ld, T* out) {
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) out[j] += a[i * ld + j];
+}
+
+template <typename T>
+void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h0, const T* c0,
+                    const T* hs, const T* cs, const T* gates, const T* dhs, const T* dcs, T* dx,
+                    T* dW, T* dR, T* db, T* dh0, T* dc0) {
+  const int64_t U = r.U, G = r.G, T_ = r.T, NT = r.N * r.T, GU = G * U;
+  // dX: gradients of the input projection's pre-activations (N, T, G*U); dRec: of the
+  // recurrent product's (GRU reset_after only, where they differ); hprev: the state each
+  // step started from; for the classic GRU, r * hprev.
+  std::vector<T> dX(NT * GU), dRec(r.kind == kGRU ? NT * GU : 0), hprev(NT * U),
+      rh(r.kind == kGRUClassic ? NT * U : 0);
+  over_rows(r, [&](int64_t n0, int64_t n1) {
+    const int64_t rows = n1 - n0;
+    // Gradients reaching the state each step started from, carried to the step before.
+    std::vector<T> dh(rows * U, T(0)), dc(rows * U, T(0)), drh(rows * U);
+    for (int64_t t = T_ - 1; t >= 0; --t) {
+      for (int64_t i = 0; i < rows; ++i) {
+        const int64_t n = n0 + i, s = n * T_ + t;
+        const T* gt = gates + s * 4 * U;
+        const T* h_prev = t == 0 ? h0 + n * U : hs + (s - 1) * U;
+        std::copy(h_prev, h_prev + U, hprev.data() + s * U);
+        T* dxs = dX.data() + s * GU;
+        T* dhi = dh.data() + i * U;
+        const T* dhs_s = dhs + s * U;
+        if (r.kind == kLSTM) {
+          const T* c = cs + s * U;
+          const T* c_prev = t == 0 ? c0 + n * U : cs + (s - 1) * U;
+          T* dci = dc.data() + i * U;
+          for (int64_t u = 0; u < U; ++u) {
+            const T ig = gt[u], fg = gt[U + u], cg = gt[2 * U + u], og = gt[3 * U + u];
+            const T tc = std::tanh(c[u]);
+            const T dhv = dhs_s[u] + dhi[u];
+            const T dcv = dcs[s * U + u] + dci[u] + dhv * og * (T(1) - tc * tc);
+            dxs[u] = dcv * cg * ig * (T(1) - ig);
+            dxs[U + u] = dcv * c_prev[u] * fg * (T(1) - fg);
+            dxs[2 * U + u] = dcv * ig * (T(1) - cg * cg);
+            dxs[3 * U + u] = dhv * tc * og * (T(1) - og);
+            dci[u] = dcv * fg;
+          }
+        } else {
+          T* drs = r.kind == kGRU ? dRec.data() + s * GU : nullptr;
+          for (int64_t u = 0; u < U; ++u) {
+            const T z = gt[u], rg = gt[U + u], hh = gt[2 * U + u];
+            const T dhv = dhs_s[u] + dhi[u];
+            const T dz = dhv * (h_prev[u] - hh) * z * (T(1) - z);
+            const T dah = dhv * (T(1) - z) * (T(1) - hh * hh);
+            dxs[u] = dz;
+            dxs[2 * U + u] = dah;
+            dhi[u] = dhv * z;  // the direct path; the products are added below
+            if (r.kind == kGRU) {
+              const T rech = gt[3 * U + u];
+              dxs[U + u] = dah * rech * rg * (T(1) - rg);
+              drs[u] = dz;
+              drs[U + u] = dxs[U + u];
+              drs[2 * U + u] = dah * rg;
+            } else {
+              rh[s * U + u] = rg * h_prev[u];
+            }
+          }
+        }
+      }
+      // dh_prev += (gradient of the recurrent pre-activations) R^T
+      const T* src = r.kind == kGRU ? dRec.data() : dX.data();
+      const int64_t first = (n0 * T_ + t) * GU, ld = T_ * GU;
+      if (r.kind == kLSTM) {
+        blas_gemm(false, true, rows, U, GU, T(1), src + first, ld, R, GU, T(0), dh.data(), U);
+      } else if (r.kind == kGRU) {
+        blas_gemm(false, true, rows, U, GU, T(1), src + first, ld, R, GU, T(1), dh.data(), U);
+      } else {
+        // d(r * h_prev) = da_h R_h^T; it reaches r's pre-activation and h_prev.
+        blas_gemm(false, true, rows, U, U, T(1), src + first + 2 * U, ld, R + 2 * U, GU, T(0),
+                  drh.data(), U);
+        for (int64_t i = 0; i < rows; ++i) {
+          const int64_t s = (n0 + i) * T_ + t;
+          T* dxs = dX.data() + s * GU;
+          const T* gt = gates + s * 4 * U;
+          const T* h_prev = hprev.data() + s * U;
+          for (int64_t u = 0; u < U; ++u) {
+            const T rg = gt[U + u];
+            dxs[U + u] = drh[i * U + u] * h_prev[u] * rg * (T(1) - rg);
+            dh[i * U + u] += drh[i * U + u] * rg;
+          }
+        }
+        blas_gemm(false, true, rows, U, 2 * U, T(1), src + first, ld, R, GU, T(1), dh.data(), U);
+      }
+    }
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t u = 0; u < U; ++u) {
+        dh0[(n0 + i) * U + u] = dh[i * U + u];
+        if (r.kind == kLSTM) dc0[(n0 + i) * U + u] = dc[i * U + u];
+      }
+  });
+  // Weight gradients over all N * T steps at once.
+  gemm_parallel<T>(true, false, r.F, GU, NT, T(1), x, dX.data(), T(0), dW);
+  gemm_parallel<T>(false, true, NT, r.F, GU, T(1), dX.data(), W, T(0), dx);
+  std::fill(db, db + r.bias_size(), T(0));
+  add_column_sums(dX.data(), NT, GU, GU, db);
+  if (r.kind == kGRU) {
+    gemm_parallel<T>(true, false, U, GU, NT, T(1), hprev.data(), dRec.data(), T(0), dR);
+    add_column_sums(dRec.data(), NT, GU, GU, db + GU);
+  } else if (r.kind == kLSTM) {
+    gemm_parallel<T>(true, false, U, GU, NT, T(1), hprev.data(), dX.data(), T(0), dR);
+  } else {
+    // dR[:, :2U] from h_prev, dR[:, 2U:] from r * h_prev (strided columns: plain BLAS).
+    blas_gemm(true, false, U, 2 * U, NT, T(1), hprev.data(), U, dX.data(), GU, T(0), dR, GU);
+    blas_gemm(true, false, U, U, NT, T(1), rh.data(), U, dX.data() + 2 * U, GU, T(0), dR + 2 * U,
+              GU);
+  }
+}
+
+void check_state(const Rnn& r, const py::array& a, int dt, bool cell, bool writable) {
+  check_array(a, r.op, dt, (cell && !r.has_cell()) ? -1 : r.N * r.U, writable);
+}
+
+void rnn_forward(int kind, py::array x, py::array W, py::array R, py::array b, py::array h0,
+                 py::array c0, py::array hs, py::array cs, py::array gates) {
+  Rnn r(kind, x, R);
+  int dt = dtype_of(x);
+  check_array(x, r.op, dt, r.N * r.T * r.F, false);
+  check_array(W, r.op, dt, r.F * r.G * r.U, false);
+  check_array(R, r.op, dt, r.U * r.G * r.U, false);
+  check_array(b, r.op, dt, r.bias_size(), false);
+  check_state(r, h0, dt, false, false);
+  check_array(hs, r.op, dt, r.N * r.T * r.U, true);
+  check_array(gates, r.op, dt, r.N * r.T * 4 * r.U, true);
+  check_array(c0, r.op, dt, r.has_cell() ? r.N * r.U : -1, false);
+  check_array(cs, r.op, dt, r.has_cell() ? r.N * r.T * r.U : -1, true);
+  PD_DISPATCH_FLOAT(dt, r.op, {
+    forward_typed<scalar_t>(r, in_ptr<scalar_t>(x), in_ptr<scalar_t>(W), in_ptr<scalar_t>(R),
+                            in_ptr<scalar_t>(b), in_ptr<scalar_t>(h0), in_ptr<scalar_t>(c0),
+                            out_ptr<scalar_t>(hs), out_ptr<scalar_t>(cs),
+                            out_ptr<scalar_t>(gates));
+  });
+}
+
+void rnn_backward(int kind, py::array x, py::array W, py::array R, py::array h0, py::array c0,
+                  py::array hs, py::array cs, py::array gates, py::array dhs, py::array dcs,
+                  py::array dx, py::array dW, py::array dR, py::array db, py::array dh0,
+                  py::array dc0) {
+  Rnn r(kind, x, R);
+  int dt = dtype_of(x);
+  const int64_t NTU = r.N * r.T * r.U;
+  const int64_t cell_nu = r.has_cell() ? r.N * r.U : -1, cell_ntu = r.has_cell() ? NTU : -1;
+  check_array(x, r.op, dt, r.N * r.T * r.F, false);
+  check_array(W, r.op, dt, r.F * r.G * r.U, false);
+  check_array(R, r.op, dt, r.U * r.G * r.U, false);
+  check_array(h0, r.op, dt, r.N * r.U, false);
+  check_array(c0, r.op, dt, cell_nu, false);
+  check_array(hs, r.op, dt, NTU, false);
+  check_array(cs, r.op, dt, cell_ntu, false);
+  check_array(gates, r.op, dt, r.N * r.T * 4 * r.U, false);
+  check_array(dhs, r.op, dt, NTU, false);
+  check_array(dcs, r.op, dt, cell_ntu, false);
+  check_array(dx, r.op, dt, r.N * r.T * r.F, true);
+  check_array(dW, r.op, dt, r.F * r.G * r.U, true);
+  check_array(dR, r.op, dt, r.U * r.G * r.U, true);
+  check_array(db, r.op, dt, r.bias_size(), true);
+  check_array(dh0, r.op, dt, r.N * r.U, true);
+  check_array(dc0, r.op, dt, cell_nu, true);
+  PD_DISPATCH_FLOAT(dt, r.op, {
+    backward_typed<scalar_t>(
+        r, in_ptr<scalar_t>(x), in_ptr<scalar_t>(W), in_ptr<scalar_t>(R), in_ptr<scalar_t>(h0),
+        in_ptr<scalar_t>(c0), in_ptr<scalar_t>(hs), in_ptr<scalar_t>(cs), in_ptr<scalar_t>(gates),
+        in_ptr<scalar_t>(dhs), in_ptr<scalar_t>(dcs), out_ptr<scalar_t>(dx),
+        out_ptr<scalar_t>(dW), out_ptr<scalar_t>(dR), out_ptr<scalar_t>(db),
+        out_ptr<scalar_t>(dh0), out_ptr<scalar_t>(dc0));
+  });
+}
+
+}  // namespace
+
+void init_recurrent(py::module_& m) {
+  m.def("rnn_forward", &rnn_forward,
+        "LSTM (kind 0) or GRU (1: reset_after, 2: classic) over (N, T, F): all hidden states, "
+        "LSTM cell states, and the gates the backward pass needs");
+  m.def("rnn_backward", &rnn_backward,
+        "gradients of rnn_forward's inputs from the gradients of its states");
+}
+
 }  // namespace paddle

@@ -84,4 +84,5 @@ def reduce_passes(shape, axes):
     return passes
 
 
-from paddle.backend.cpu import elementwise, nn_basic, nn_conv, nn_norm, nn_pool, optim, shape_ops  # noqa: E402,F401
+from paddle.backend.cpu import (  # noqa: E402,F401
+    elementwise, nn_basic, nn_conv, nn_norm, nn_pool, nn_recurrent, optim, shape_ops)

@@ -17,3 +17,4 @@ from paddle.lowlevel.ops.pool import (  # noqa: F401
     avg_pool1d, avg_pool2d, global_avg_pool2d, max_pool1d, max_pool2d)
 from paddle.lowlevel.ops.norm import batch_norm, layer_norm  # noqa: F401
 from paddle.lowlevel.ops.nn import dropout, embedding  # noqa: F401
+from paddle.lowlevel.ops.recurrent import gru, lstm  # noqa: F401

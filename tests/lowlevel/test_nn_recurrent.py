@@ -1,0 +1,155 @@
+"""lstm and gru: NumPy references of Keras's cells, gradients through time, errors."""
+import numpy as np
+import pytest
+
+import paddle as pd
+from gradcheck import check_gradients
+
+
+def sig(v):
+    return 1 / (1 + np.exp(-v))
+
+
+def ref_lstm(x, k, rk, b, h, c):
+    u = rk.shape[0]
+    hs, cs = [], []
+    for t in range(x.shape[1]):
+        z = x[:, t] @ k + h @ rk + b
+        i, f, g, o = sig(z[:, :u]), sig(z[:, u:2 * u]), np.tanh(z[:, 2 * u:3 * u]), sig(z[:, 3 * u:])
+        c = f * c + i * g
+        h = o * np.tanh(c)
+        hs.append(h)
+        cs.append(c)
+    return np.stack(hs, 1), np.stack(cs, 1)
+
+
+def ref_gru(x, k, rk, b, h, reset_after):
+    u = rk.shape[0]
+    hs = []
+    b_in, b_rec = (b[0], b[1]) if reset_after else (b, np.zeros_like(b))
+    for t in range(x.shape[1]):
+        xp = x[:, t] @ k + b_in
+        if reset_after:
+            rec = h @ rk + b_rec
+            z, r = sig(xp[:, :u] + rec[:, :u]), sig(xp[:, u:2 * u] + rec[:, u:2 * u])
+            hh = np.tanh(xp[:, 2 * u:] + r * rec[:, 2 * u:])
+        else:
+            z = sig(xp[:, :u] + h @ rk[:, :u])
+            r = sig(xp[:, u:2 * u] + h @ rk[:, u:2 * u])
+            hh = np.tanh(xp[:, 2 * u:] + (r * h) @ rk[:, 2 * u:])
+        h = z * h + (1 - z) * hh
+        hs.append(h)
+    return np.stack(hs, 1)
+
+
+def rand(*shape, seed=0, scale=0.5):
+    return np.random.default_rng(seed).standard_normal(shape) * scale
+
+
+N, T, F, U = 3, 4, 3, 2
+
+
+def c64(a):
+    return pd.constant(a, "float64")
+
+
+@pytest.mark.parametrize("with_state", [False, True])
+def test_lstm_matches_reference(with_state):
+    x, k, rk, b = rand(N, T, F), rand(F, 4 * U, seed=1), rand(U, 4 * U, seed=2), rand(4 * U, seed=3)
+    h0, c0 = (rand(N, U, seed=4), rand(N, U, seed=5)) if with_state else (np.zeros((N, U)),) * 2
+    hs, cs = ref_lstm(x, k, rk, b, h0, c0)
+    state = [c64(h0), c64(c0)] if with_state else None
+    seq, h, c = pd.lstm(c64(x), c64(k), c64(rk), c64(b), initial_state=state,
+                        return_sequences=True, return_state=True)
+    assert seq.shape == (N, T, U) and h.shape == (N, U)
+    got = pd.eval([seq, h, c, pd.lstm(c64(x), c64(k), c64(rk), c64(b), initial_state=state)])
+    for g, w in zip(got, [hs, hs[:, -1], cs[:, -1], hs[:, -1]]):
+        np.testing.assert_allclose(g, w, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("reset_after", [True, False])
+def test_gru_matches_reference(reset_after):
+    x, k, rk = rand(N, T, F), rand(F, 3 * U, seed=1), rand(U, 3 * U, seed=2)
+    b = rand(2, 3 * U, seed=3) if reset_after else rand(3 * U, seed=3)
+    h0 = rand(N, U, seed=4)
+    want = ref_gru(x, k, rk, b, h0, reset_after)
+    seq, h = pd.gru(c64(x), c64(k), c64(rk), c64(b), initial_state=c64(h0),
+                    return_sequences=True, return_state=True, reset_after=reset_after)
+    got_seq, got_h = pd.eval([seq, h])
+    np.testing.assert_allclose(got_seq, want, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(got_h, want[:, -1], rtol=1e-10, atol=1e-12)
+    last = pd.eval(pd.gru(c64(x), c64(k), c64(rk), c64(b), reset_after=reset_after))
+    np.testing.assert_allclose(last, ref_gru(x, k, rk, b, np.zeros((N, U)), reset_after)[:, -1],
+                               rtol=1e-10, atol=1e-12)
+
+
+def test_lstm_gradients_through_time():
+    arrays = [rand(N, T, F), rand(F, 4 * U, seed=1), rand(U, 4 * U, seed=2), rand(4 * U, seed=3),
+              rand(N, U, seed=4), rand(N, U, seed=5)]
+    check_gradients(lambda x, k, rk, b, h, c: pd.lstm(x, k, rk, b, [h, c], return_sequences=True,
+                                                      return_state=True), arrays)
+    check_gradients(lambda x, k, rk, b: pd.lstm(x, k, rk, b), arrays[:4])
+
+
+@pytest.mark.parametrize("reset_after", [True, False])
+def test_gru_gradients_through_time(reset_after):
+    b = rand(2, 3 * U, seed=3) if reset_after else rand(3 * U, seed=3)
+    arrays = [rand(N, T, F), rand(F, 3 * U, seed=1), rand(U, 3 * U, seed=2), b,
+              rand(N, U, seed=4)]
+    check_gradients(lambda x, k, rk, b, h: pd.gru(x, k, rk, b, h, return_sequences=True,
+                                                  reset_after=reset_after), arrays)
+    check_gradients(lambda x, k, rk, b: pd.gru(x, k, rk, b, reset_after=reset_after),
+                    arrays[:4])
+
+
+def test_float32_batch_over_threads():
+    # Enough rows to split over threads; float32 against the float64 reference.
+    n, t, f, u = 64, 6, 5, 8
+    x, k, rk, b = rand(n, t, f), rand(f, 4 * u, seed=1), rand(u, 4 * u, seed=2), rand(4 * u, seed=3)
+    xv = pd.data("x", shape=[None, t, f])
+    kv = pd.Variable("k", shape=[f, 4 * u])
+    kv.set_value(k)
+    out = pd.lstm(xv, kv, pd.constant(rk), pd.constant(b), return_sequences=True)
+    gk, = pd.gradients(pd.sum(out), [kv])
+    got, got_gk = pd.eval([out, gk], {xv: x.astype(np.float32)})
+    np.testing.assert_allclose(got, ref_lstm(x, k, rk, b, np.zeros((n, u)), np.zeros((n, u)))[0],
+                               rtol=1e-4, atol=1e-5)
+    # The kernel's gradient by a central difference on one entry.
+    eps, i, j = 1e-4, 2, 5
+
+    def total(kk):
+        return ref_lstm(x, kk, rk, b, np.zeros((n, u)), np.zeros((n, u)))[0].sum()
+    kp, km = k.copy(), k.copy()
+    kp[i, j] += eps
+    km[i, j] -= eps
+    assert abs(got_gk[i, j] - (total(kp) - total(km)) / (2 * eps)) < 1e-3
+
+
+def test_second_order_is_explicit():
+    x = pd.data("x", shape=[1, 2, 1], dtype="float64")
+    k, rk, b = c64(np.ones((1, 4))), c64(np.ones((1, 4))), c64(np.zeros(4))
+    gx, = pd.gradients(pd.sum(pd.lstm(x, k, rk, b)), [x])
+    with pytest.raises(NotImplementedError, match="lstm: second-order gradients"):
+        pd.gradients(pd.sum(gx), [x])
+
+
+@pytest.mark.parametrize("fn,match", [
+    (lambda x: pd.lstm(pd.data("x2", [None, 3]), *[pd.constant(np.ones(s, np.float32)) for s in
+                                                   [(3, 8), (2, 8), (8,)]]),
+     r"lstm: expected a 3-D input \(batch, time, features\): x is \(None, 3\)"),
+    (lambda x: pd.lstm(x, *[pd.constant(np.ones(s, np.float32)) for s in [(4, 8), (2, 8), (8,)]]),
+     r"lstm: expected kernel of shape \(3, 8\).*kernel is \(4, 8\)"),
+    (lambda x: pd.lstm(x, *[pd.constant(np.ones(s, np.float32)) for s in [(3, 8), (2, 6), (8,)]]),
+     r"lstm: expected recurrent_kernel of shape \(2, 8\)"),
+    (lambda x: pd.gru(x, *[pd.constant(np.ones(s, np.float32)) for s in [(3, 6), (2, 6), (6,)]]),
+     r"gru: expected bias of shape \(2, 6\)"),
+    (lambda x: pd.gru(x, *[pd.constant(np.ones(s, np.float32)) for s in [(3, 6), (2, 6), (6,)]],
+                      initial_state=pd.constant(np.ones((1, 3), np.float32)), reset_after=False),
+     r"gru: expected initial state 0 of shape \(None, 2\)"),
+    (lambda x: pd.lstm(x, *[pd.constant(np.ones(s, np.float32)) for s in [(3, 8), (2, 8), (8,)]],
+                       initial_state=[pd.constant(np.ones((1, 2), np.float32))]),
+     r"lstm: expected 2 initial state tensor\(s\) \(\[h, c\]\), received 1"),
+])
+def test_shape_errors(fn, match):
+    with pytest.raises(pd.ShapeError, match=match):
+        fn(pd.data("x", [None, 5, 3]))
