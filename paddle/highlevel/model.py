@@ -250,10 +250,17 @@ def _count(weights):
 
 
 def _check_input(model, expected, shape):
-    if len(shape) != len(expected.shape) or any(
-            a is not None and b is not None and a != b for a, b in zip(expected.shape, shape)):
-        raise ShapeError(at_user(f"{model.name}: input {expected.name!r} expects shape "
-                                 f"{expected.shape}, received {shape}"))
+    """ShapeError naming the model, the input and the first axis that does not fit."""
+    if len(shape) != len(expected.shape):
+        detail = f"expected rank {len(expected.shape)}, received rank {len(shape)}"
+    else:
+        bad = [i for i, (a, b) in enumerate(zip(expected.shape, shape))
+               if a is not None and b is not None and a != b]
+        if not bad:
+            return
+        detail = f"axis {bad[0]} should be {expected.shape[bad[0]]}, received {shape[bad[0]]}"
+    raise ShapeError(at_user(f"{model.name}: input {expected.name!r} expects shape "
+                             f"{expected.shape}, received {shape} ({detail})"))
 
 
 def _resolve(var, mapping):

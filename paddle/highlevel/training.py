@@ -149,6 +149,9 @@ class Trainable:
         if len(x) != len(inputs):
             raise ValueError(f"{self.name}: the model has {len(inputs)} inputs but {len(x)} "
                              "input arrays were given")
+        from paddle.highlevel.model import _check_input
+        for v, a in zip(inputs, x):  # once per input signature: the step is cached
+            _check_input(self, v, a.shape)
         if kind == "predict":
             return Step(inputs, list(outputs), False), {}
         ys = self._targets_for(outputs, y)
