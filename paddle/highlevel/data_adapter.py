@@ -47,6 +47,8 @@ class ArrayData:
             raise ValueError("no input data (x is empty)")
         self.sw = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float32)
         n = len(self.x[0])
+        if n == 0:
+            raise ValueError(f"x has no samples: its first (batch) axis is 0 in {self.x[0].shape}")
         for name, arrays in (("x", self.x), ("y", self.y)):
             for a in arrays:
                 if len(a) != n:
@@ -134,6 +136,8 @@ class StreamData:
 def adapt(x, y=None, sample_weight=None, batch_size=None, shuffle=False, steps=None,
           n_inputs=1):
     """The right data source for what the user passed."""
+    if isinstance(x, dict):
+        as_list(x)  # raises: dicts of inputs are not supported
     if callable(x) and not isinstance(x, np.ndarray):
         if y is not None:
             raise ValueError("a reader creator yields (x, y) itself: do not pass y")
