@@ -306,17 +306,18 @@ def test_operator_with_a_non_number():
 # ---- names and namespaces ---------------------------------------------------------------
 
 def test_names_are_unique_with_a_numeric_suffix():
-    w = pd.Variable("w", shape=[2])
-    w1 = pd.Variable("w", shape=[2])
-    w2 = pd.Variable("w", shape=[2])
-    assert (w.name, w1.name, w2.name) == ("w", "w_1", "w_2")
+    # A name no other test keeps alive: names are freed with their Variables.
+    w = pd.Variable("kernel", shape=[2])
+    w1 = pd.Variable("kernel", shape=[2])
+    w2 = pd.Variable("kernel", shape=[2])
+    assert (w.name, w1.name, w2.name) == ("kernel", "kernel_1", "kernel_2")
 
 
 def test_a_dropped_parameter_frees_its_name():
-    w = pd.Variable("w", shape=[2])
-    assert w.name == "w"
+    w = pd.Variable("dropped", shape=[2])
+    assert w.name == "dropped"
     del w
-    assert pd.Variable("w", shape=[2]).name == "w"
+    assert pd.Variable("dropped", shape=[2]).name == "dropped"
 
 
 def test_namespaces_prefix_and_nest():
