@@ -171,7 +171,12 @@ class Trainable:
         if kind == "train":
             if self.optimizer is None:
                 raise ValueError(f"{self.name}: compile the model before training it")
-            fetches.append(self.optimizer.minimize(total, var_list=self.trainable_weights))
+            # Only weights the loss reaches: an output without a loss has none to give, and a
+            # frozen model trains nothing (as in Keras) rather than failing.
+            reached = {id(v) for v in optimizers.trainable_parameters(total)}
+            var_list = [w for w in self.trainable_weights if id(w) in reached]
+            if var_list:
+                fetches.append(self.optimizer.minimize(total, var_list=var_list))
         return Step(feeds, fetches, kind == "train"), layout
 
     def _build_custom_train_step(self, x, y):
