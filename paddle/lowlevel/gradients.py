@@ -12,7 +12,7 @@ Example:
 """
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import FLOATS, Variable, as_variable
-from paddle.lowlevel.ops.math import add, ones_like
+from paddle.lowlevel.ops.math import add, broadcast_to, ones_like
 
 
 def gradients(ys, xs, grad_ys=None):
@@ -33,7 +33,8 @@ def gradients(ys, xs, grad_ys=None):
             raise TypeError(f"gradients: expected Variables, received {type(v).__name__}")
     if grad_ys is None:
         grad_ys = [None] * len(ys)
-    grad_ys = [grad_ys] if isinstance(grad_ys, Variable) else list(grad_ys)
+    # One gradient (a Variable, a number, an array) or a list with one per y.
+    grad_ys = list(grad_ys) if isinstance(grad_ys, (list, tuple)) else [grad_ys]
     if len(grad_ys) != len(ys):
         raise ValueError(f"gradients: {len(ys)} ys but {len(grad_ys)} grad_ys")
     for y in ys:
@@ -49,7 +50,10 @@ def gradients(ys, xs, grad_ys=None):
 
     grads = {}  # id(Variable) -> list of gradient Variables
     for y, gy in zip(ys, grad_ys):
-        g = ones_like(y) if gy is None else as_variable(gy, like=y, where="gradients")
+        # A given gradient broadcasts to y's shape (a scalar 1.0, a row...); sum_to below
+        # can only reduce, never expand.
+        g = ones_like(y) if gy is None else broadcast_to(as_variable(gy, like=y,
+                                                                     where="gradients"), y)
         grads.setdefault(id(y), []).append(g)
     for node in reversed(nodes):
         if id(node) not in depends:

@@ -240,6 +240,11 @@ class SumTo(Op):
     name = "sum_to"
 
     def infer(self, x, like):
+        # like must broadcast to x: summing can only remove what broadcasting added.
+        out = broadcast(self, x[0], like[0], labels=["x", "like"])
+        if len(like[0]) > len(x[0]) or any(o is not None and d is not None and o != d
+                                           for o, d in zip(out, x[0])):
+            self.fail("cannot sum x to the shape of like", ("x", x[0]), ("like", like[0]))
         return like[0], x[1]
 
     def grad(self, node, g):
