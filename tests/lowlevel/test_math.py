@@ -272,3 +272,22 @@ def test_comparison_operators():
     got = pd.eval([x > 0.0, x >= 0.0, x < 0.0, x <= 0.0], {x: v})
     for g, r in zip(got, [v > 0, v >= 0, v < 0, v <= 0]):
         np.testing.assert_array_equal(g, r)
+
+
+# ---- pd.gradients -----------------------------------------------------------------------
+
+def test_gradients_of_several_ys_with_given_grad_ys():
+    x = pd.data("x", shape=[None, 3], dtype="float64")
+    y1, y2 = x * 2.0, pd.sum(x * x, axis=1)
+    v = np.arange(6.0).reshape(2, 3)
+    g, = pd.gradients([y1, y2], [x], grad_ys=[np.full((1, 3), 3.0), None])
+    np.testing.assert_allclose(pd.eval(g, {x: v}), 6.0 + 2 * v)   # a row broadcasts to y1
+    g, = pd.gradients(y1, x, grad_ys=0.5)                          # one y, one number
+    np.testing.assert_allclose(pd.eval(g, {x: v}), np.ones((2, 3)))
+    with pytest.raises(pd.ShapeError, match="test_math.py:"):
+        pd.gradients(y1, [x], grad_ys=np.ones(4))
+    with pytest.raises(ValueError, match="grad_ys"):
+        pd.gradients([y1, y2], [x], grad_ys=[None])
+    assert pd.gradients(y2, [x, pd.data("u", shape=[2])])[1] is None
+    with pytest.raises(TypeError, match="int64"):
+        pd.gradients(pd.argmax(x), [x])
