@@ -262,6 +262,9 @@ class Trainable:
         """
         if not self.compiled:
             raise ValueError(f"{self.name}: call compile() before fit()")
+        for name, value in (("epochs", epochs), ("initial_epoch", initial_epoch)):
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"fit: expected {name} to be an integer >= 0, received {value!r}")
         n_in = len(self.inputs) if getattr(self, "inputs", None) else 1
         train = data_adapter.adapt(x, y, sample_weight, batch_size, shuffle, steps_per_epoch,
                                    n_in)
