@@ -166,6 +166,9 @@ def _is_array_like(x):
 
 def class_weights_for(y, class_weight):
     """Per-sample weights from a {class: weight} dict and the labels of a batch."""
+    if not isinstance(class_weight, dict):
+        raise TypeError(f"class_weight: expected a dict {{class index: weight}}, received "
+                        f"{type(class_weight).__name__}")
     labels = np.asarray(y)
     if labels.ndim > 1 and labels.shape[-1] > 1:
         labels = labels.argmax(axis=-1)
