@@ -259,6 +259,15 @@ def test_numpy_arrays_on_either_side():
     np.testing.assert_allclose(got[3], row / (A + 10.0))
 
 
+def test_numpy_scalars_on_either_side_keep_the_variables_dtype():
+    x = pd.data("x", shape=[2], dtype="float32")
+    outs = [np.float64(2.0) * x, np.float32(2.0) + x, x * np.float64(3.0), np.int64(2) * x]
+    assert all(isinstance(o, pd.Variable) and o.dtype == "float32" for o in outs)
+    got = pd.eval(outs, {x: np.ones(2)})
+    for g, r in zip(got, [2.0, 3.0, 3.0, 2.0]):
+        np.testing.assert_array_equal(g, [r, r])
+
+
 def test_matmul_operator_both_ways():
     x = pd.data("x", shape=[None, 3], dtype="float64")
     w = np.arange(6.0).reshape(3, 2)
