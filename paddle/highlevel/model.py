@@ -284,6 +284,8 @@ def _resolve(var, mapping):
     else:
         node = var.node
         result = _flat(apply(node.op, [_resolve(v, mapping) for v in node.inputs], node.attrs))
+        if len(result) > 1:  # as keep_siblings: gradients read saved outputs (dropout's mask)
+            result[0]._siblings = tuple(result[1:])
         for old, new in zip(node.outputs, result):
             if old is not None:
                 mapping[id(old)] = new
