@@ -43,6 +43,19 @@ def test_layer(kwargs, shapes, out):
         (h, vd, kwargs.get("output_shape", shapes[0][-1]))]
 
 
+def test_dropout_on_the_attention_probabilities():
+    mha = run_layer_test(layers.MultiHeadAttention, {"num_heads": 2, "key_dim": 3,
+                                                     "dropout": 0.5},
+                         [(2, 4, 5), (2, 6, 5)], (None, 4, 5), 8)
+    q, v = layers.Input(shape=(4, 5)), layers.Input(shape=(6, 5))
+    out = mha(q, v)
+    feeds = {q: RNG.normal(size=(2, 4, 5)).astype(np.float32),
+             v: RNG.normal(size=(2, 6, 5)).astype(np.float32)}
+    np.testing.assert_allclose(pd.eval(out, feeds), mha_ref(mha, feeds[q], feeds[v])[0],
+                               rtol=1e-4, atol=1e-5)                    # inference: no drop
+    assert not np.allclose(pd.eval(out, feeds, training=True), pd.eval(out, feeds))
+
+
 def test_without_bias():
     run_layer_test(layers.MultiHeadAttention, {"num_heads": 2, "key_dim": 3, "use_bias": False},
                    [(2, 4, 5), (2, 4, 5)], (None, 4, 5), 4)

@@ -72,3 +72,73 @@ def test_core_errors():
         layers.Lambda(3)
     with pytest.raises(pd.ShapeError, match=r"cannot reshape"):
         layers.Reshape((5, -1))(layers.Input(shape=(3, 4)))
+
+
+# ---- Dropout ------------------------------------------------------------------------------
+
+def test_dropout():
+    run_layer_test(layers.Dropout, {"rate": 0.5}, (2, 3, 4), (None, 3, 4), 0)
+    run_layer_test(layers.Dropout, {"rate": 0.0, "seed": 3}, (2, 4), (None, 4), 0)
+
+
+def test_dropout_drops_only_in_training_runs():
+    inp = layers.Input(shape=(1000,))
+    out = layers.Dropout(0.25)(inp)
+    x = np.ones((4, 1000), np.float32)
+    np.testing.assert_array_equal(pd.eval(out, {inp: x}), x)          # inference: identity
+    y = pd.eval(out, {inp: x}, training=True)
+    assert set(np.unique(y).tolist()) <= {0.0, float(np.float32(1.0 / 0.75))}
+    assert 0.2 < np.mean(y == 0) < 0.3
+    pd.seed(1)
+    a = pd.eval(out, {inp: x}, training=True)
+    pd.seed(1)
+    np.testing.assert_array_equal(a, pd.eval(out, {inp: x}, training=True))
+
+
+def test_dropout_inside_training():
+    """fit runs dropout; predict does not."""
+    inp = layers.Input(shape=(6,))
+    dense = layers.Dense(1, kernel_initializer="ones")
+    model = pd.Model(inp, dense(layers.Dropout(0.5)(inp)))
+    model.compile(optimizer="sgd", loss="mse")
+    x = np.ones((4, 6), np.float32)
+    np.testing.assert_allclose(model.predict_on_batch(x), np.full((4, 1), 6.0))
+    assert np.isfinite(model.train_on_batch(x, np.zeros((4, 1), np.float32)))
+
+
+# ---- Embedding ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs, in_shape, out_shape", [
+    ({"input_dim": 4, "output_dim": 3}, (2, 5), (None, 5, 3)),
+    ({"input_dim": 4, "output_dim": 2, "embeddings_initializer": "glorot_uniform"},
+     (2, 3, 2), (None, 3, 2, 2)),
+])
+def test_embedding(kwargs, in_shape, out_shape):
+    layer = run_layer_test(layers.Embedding, kwargs, in_shape, out_shape, 1,
+                           input_dtype="int64")
+    assert layer.embeddings.shape == (kwargs["input_dim"], kwargs["output_dim"])
+    assert layer.embeddings.name.endswith("/embeddings")
+
+
+def test_embedding_values_and_default_initializer():
+    emb = layers.Embedding(10, 3)
+    ids = np.array([[1, 9, 1], [0, 0, 5]])
+    y = emb(ids)
+    table = emb.embeddings.val()
+    np.testing.assert_array_equal(y, table[ids])
+    assert np.abs(table).max() <= 0.05                        # Keras's Uniform(-0.05, 0.05)
+    np.testing.assert_array_equal(emb(ids.astype(np.int32)), table[ids])
+
+
+def test_dropout_and_embedding_errors():
+    with pytest.raises(ValueError, match=r"Dropout: expected a rate in \[0, 1\), received 1"):
+        layers.Dropout(1)
+    with pytest.raises(ValueError, match="Embedding: expected a positive integer input_dim"):
+        layers.Embedding(0, 3)
+    with pytest.raises(ValueError, match="Embedding: expected a positive integer output_dim"):
+        layers.Embedding(3, 2.5)
+    with pytest.raises(TypeError, match="embedding: expected integer ids"):
+        layers.Embedding(3, 2)(layers.Input(shape=(4,)))
+    emb = layers.Embedding(3, 2)
+    with pytest.raises(IndexError):
+        emb(np.array([[0, 3]]))

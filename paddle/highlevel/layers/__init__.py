@@ -10,3 +10,7 @@ from paddle.highlevel.layers.attention import MultiHeadAttention  # noqa: F401
 from paddle.highlevel.layers.pooling import (  # noqa: F401
     AveragePooling1D, AveragePooling2D, GlobalAveragePooling1D, GlobalAveragePooling2D,
     GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPooling1D, MaxPooling2D)
+from paddle.highlevel.layers.normalization import (  # noqa: F401
+    BatchNormalization, LayerNormalization)
+from paddle.highlevel.layers.regularization import Dropout  # noqa: F401
+from paddle.highlevel.layers.embedding import Embedding  # noqa: F401

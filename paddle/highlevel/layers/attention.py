@@ -21,6 +21,7 @@ from paddle.lowlevel.graph import constant
 from paddle.lowlevel.ops.activations import softmax
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.ops.matmul import matmul
+from paddle.lowlevel.ops.nn import dropout
 from paddle.lowlevel.ops.reduce import sum as reduce_sum
 from paddle.lowlevel.ops.shape import expand_dims, reshape, transpose
 from paddle.highlevel.layers.base import Layer
@@ -160,7 +161,7 @@ class MultiHeadAttention(Layer):
         if mask is not None:
             scores = scores + (1.0 - mask) * LARGE_NEGATIVE
         probs = softmax(scores, axis=-1)
-        attended = self.apply_dropout(probs) if self.dropout else probs
+        attended = dropout(probs, self.dropout)  # rate 0 returns probs itself
         heads = matmul(attended, v)                                   # (N, heads, T, vd)
         # Each head through its slice of the output kernel, then summed over heads: the
         # einsum "nhtv,hvo->nto" without a reshape that needs T.
@@ -183,10 +184,6 @@ class MultiHeadAttention(Layer):
             lower = constant(np.tril(np.ones((1, 1, t, s))), dtype=self.dtype)
             mask = lower if mask is None else mask * lower
         return mask
-
-    def apply_dropout(self, probs):
-        from paddle.lowlevel.ops import dropout
-        return dropout(probs, self.dropout)
 
     def get_config(self):
         return {**super().get_config(), "num_heads": self.num_heads, "key_dim": self.key_dim,

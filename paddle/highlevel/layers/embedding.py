@@ -1,0 +1,57 @@
+"""Embedding: integer ids -> rows of a learned table.
+
+Example:
+    >>> import paddle as pd
+    >>> ids = pd.layers.Input(shape=(10,), dtype="int64")
+    >>> pd.layers.Embedding(input_dim=1000, output_dim=16)(ids).shape
+    (None, 10, 16)
+"""
+from paddle.lowlevel import initializers
+from paddle.lowlevel.ops.nn import embedding
+from paddle.highlevel.layers.base import Layer
+from paddle.highlevel.layers.conv import check_positive
+
+
+def _initializer(value):
+    # Keras's "uniform" is RandomUniform(-0.05, 0.05), a name paddle's table lacks.
+    if isinstance(value, str) and value.lower() == "uniform":
+        return initializers.Uniform(-0.05, 0.05)
+    return initializers.deserialize(value) if isinstance(value, dict) else initializers.get(value)
+
+
+class Embedding(Layer):
+    """Looks up a row of the table "embeddings" (input_dim, output_dim) for each id.
+
+    Ids outside [0, input_dim) raise an IndexError when the model runs. The gradient adds
+    into the rows that were looked up.
+
+    Args:
+        input_dim: number of rows (the vocabulary size).
+        output_dim: size of each row.
+        embeddings_initializer: name or initializer object (default "uniform":
+            Uniform(-0.05, 0.05), as Keras).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> emb = pd.layers.Embedding(5, 2)
+        >>> emb(np.array([[0, 4, 4]])).shape
+        (1, 3, 2)
+    """
+
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", **kwargs):
+        super().__init__(**kwargs)
+        self.input_dim = check_positive(input_dim, "input_dim", "Embedding")
+        self.output_dim = check_positive(output_dim, "output_dim", "Embedding")
+        self.embeddings_initializer = _initializer(embeddings_initializer)
+
+    def build(self, input_shape):
+        self.embeddings = self.add_weight("embeddings", (self.input_dim, self.output_dim),
+                                          self.embeddings_initializer)
+
+    def call(self, inputs, training=False):
+        return embedding(inputs, self.embeddings)
+
+    def get_config(self):
+        return {**super().get_config(), "input_dim": self.input_dim,
+                "output_dim": self.output_dim,
+                "embeddings_initializer": initializers.serialize(self.embeddings_initializer)}
