@@ -26,7 +26,7 @@ def _scalar(fn, variables, rng):
 
 
 def check_gradients(fn, arrays, wrt=None, eps=1e-6, atol=1e-5, rtol=1e-4, seed=0, order=1,
-                    training=False):
+                    training=False, unknown_batch=False):
     """Assert that pd.gradients of fn(*inputs) matches central differences.
 
     Args:
@@ -34,11 +34,14 @@ def check_gradients(fn, arrays, wrt=None, eps=1e-6, atol=1e-5, rtol=1e-4, seed=0
         arrays: input values; float ones are checked in float64, others fed as they are.
         wrt: indices of the inputs to check (default: every float input).
         order: 1 for gradients, 2 for the gradient of a gradient's projection.
+        unknown_batch: declare the first axis of every input of rank >= 2 as None, so the
+            graph is built with shapes known only at eval.
     """
     rng = np.random.default_rng(seed)
     arrays = [np.asarray(a, dtype=np.float64) if np.asarray(a).dtype.kind == "f" else np.asarray(a)
               for a in arrays]
-    variables = [pd.data(f"in{i}", shape=a.shape, dtype=a.dtype.name) for i, a in enumerate(arrays)]
+    variables = [pd.data(f"in{i}", shape=(None,) + a.shape[1:] if unknown_batch and a.ndim >= 2
+                         else a.shape, dtype=a.dtype.name) for i, a in enumerate(arrays)]
     wrt = [i for i, a in enumerate(arrays) if a.dtype.kind == "f"] if wrt is None else list(wrt)
     scalar = _scalar(fn, variables, np.random.default_rng(seed + 1))
     if order == 2:

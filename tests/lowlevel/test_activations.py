@@ -111,21 +111,7 @@ def test_relu_of_integers_and_nan():
 
 # ---- gradients --------------------------------------------------------------------------
 
-def check(fn, arrays, unknown_batch=False, **kw):
-    """check_gradients; with unknown_batch the first axis of rank >= 2 inputs is None."""
-    if not unknown_batch:
-        return check_gradients(fn, arrays, **kw)
-    real = pd.data
-
-    def data(name, shape, dtype="float32"):
-        shape = tuple(shape)
-        return real(name, (None,) + shape[1:] if len(shape) >= 2 else shape, dtype)
-    pd.data = data
-    try:
-        return check_gradients(fn, arrays, **kw)
-    finally:
-        pd.data = real
-
+check = check_gradients  # with unknown_batch=True: None batch dims in pd.data
 
 def kinked_safe(shape):
     """Values at least 0.1 away from 0, where relu and friends have their kink."""

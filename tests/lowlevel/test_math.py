@@ -18,22 +18,7 @@ def run(fn, *arrays):
     return out, pd.eval(out, dict(zip(xs, arrays)))
 
 
-def check(fn, arrays, unknown_batch=False, **kw):
-    """check_gradients, optionally with the first axis of every input of rank >= 2 declared
-    None in its pd.data (shapes then only become known at eval)."""
-    if not unknown_batch:
-        return check_gradients(fn, arrays, **kw)
-    real = pd.data
-
-    def data(name, shape, dtype="float32"):
-        shape = tuple(shape)
-        return real(name, (None,) + shape[1:] if len(shape) >= 2 else shape, dtype)
-    pd.data = data
-    try:
-        return check_gradients(fn, arrays, **kw)
-    finally:
-        pd.data = real
-
+check = check_gradients  # with unknown_batch=True: None batch dims in pd.data
 
 def tol(dtype):
     return dict(rtol=1e-5, atol=1e-6) if dtype == "float32" else dict(rtol=1e-12, atol=1e-14)

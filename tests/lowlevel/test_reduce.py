@@ -153,21 +153,7 @@ def test_numpy_integer_axis():
 
 # ---- gradients --------------------------------------------------------------------------
 
-def check(fn, arrays, unknown_batch=False, **kw):
-    """check_gradients; with unknown_batch the first axis of rank >= 2 inputs is None."""
-    if not unknown_batch:
-        return check_gradients(fn, arrays, **kw)
-    real = pd.data
-
-    def data(name, shape, dtype="float32"):
-        shape = tuple(shape)
-        return real(name, (None,) + shape[1:] if len(shape) >= 2 else shape, dtype)
-    pd.data = data
-    try:
-        return check_gradients(fn, arrays, **kw)
-    finally:
-        pd.data = real
-
+check = check_gradients  # with unknown_batch=True: None batch dims in pd.data
 
 @pytest.mark.parametrize("unknown_batch", [False, True])
 @pytest.mark.parametrize("keepdims", [False, True])

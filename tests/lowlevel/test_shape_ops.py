@@ -258,21 +258,7 @@ def test_gather_index_out_of_range_names_it(bad):
 
 # ---- gradients --------------------------------------------------------------------------
 
-def check(fn, arrays, unknown_batch=False, **kw):
-    """check_gradients; with unknown_batch the first axis of rank >= 2 inputs is None."""
-    if not unknown_batch:
-        return check_gradients(fn, arrays, **kw)
-    real = pd.data
-
-    def data(name, shape, dtype="float32"):
-        shape = tuple(shape)
-        return real(name, (None,) + shape[1:] if len(shape) >= 2 else shape, dtype)
-    pd.data = data
-    try:
-        return check_gradients(fn, arrays, **kw)
-    finally:
-        pd.data = real
-
+check = check_gradients  # with unknown_batch=True: None batch dims in pd.data
 
 GRAD_CASES = sorted(set(CASES) - {"where", "where_broadcast"})
 # These read a fixed number of rows, which an unknown batch size does not promise.
