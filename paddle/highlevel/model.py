@@ -219,6 +219,28 @@ class Model(Trainable, Layer):
         config = {"name": self.name, "trainable": self.trainable}
         return config
 
+    # ---- saving (paddle/highlevel/saving.py, docs/saving.md) -----------------------------
+
+    def save(self, filepath, overwrite=True, include_optimizer=True):
+        """Write the whole model to one HDF5 file, atomically: architecture, weights,
+        optimizer state, compile settings and training position (Keras's legacy layout).
+        `pd.load_model(filepath)` gives it back."""
+        from paddle.highlevel import saving
+        saving.save_model(self, filepath, overwrite, include_optimizer)
+
+    def save_weights(self, filepath, overwrite=True):
+        """Write the weights alone to an HDF5 file (Keras's legacy weights layout)."""
+        from paddle.highlevel import saving
+        saving.save_weights(self, filepath, overwrite)
+
+    def load_weights(self, filepath, by_name=False, skip_mismatch=False):
+        """Load weights written by save_weights or save (paddle's or Keras's .h5 files),
+        by layer order or, with by_name, by layer name; skip_mismatch (with by_name)
+        skips layers whose weights do not fit, with a warning each. Raises
+        pd.CheckpointError (assigning nothing) when the file does not fit the model."""
+        from paddle.highlevel import saving
+        saving.load_weights(self, filepath, by_name, skip_mismatch)
+
 
 def _layers_between(model, outputs):
     """The layers whose calls produced `outputs`, inputs first. A nested model counts as one

@@ -281,14 +281,16 @@ class Trainable:
                            verbose=verbose, epochs=epochs, steps=train.steps)
         self.stop_training = False
         logs = {}
+        self._initial_epoch = initial_epoch  # a callback may move it on (BackupAndRestore)
         cbs.on_train_begin()
         try:
-            for epoch in range(initial_epoch, epochs):
+            for epoch in range(self._initial_epoch, epochs):
                 cbs.on_epoch_begin(epoch)
                 logs = self._epoch(train, cbs, class_weight)
                 if val is not None and (epoch + 1 - initial_epoch) % validation_freq == 0:
                     val_logs = self._evaluate_data(val)
                     logs.update({f"val_{k}": v for k, v in val_logs.items()})
+                self._last_finished_epoch = epoch  # set before checkpoints save it
                 cbs.on_epoch_end(epoch, logs)
                 if self.stop_training:
                     break
