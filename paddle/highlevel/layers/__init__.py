@@ -5,7 +5,7 @@ from paddle.highlevel.layers.core import (  # noqa: F401
 from paddle.highlevel.layers.conv import (  # noqa: F401
     Conv1D, Conv2D, Conv2DTranspose, DepthwiseConv2D)
 from paddle.highlevel.layers.merge import Add, Concatenate, Multiply  # noqa: F401
-from paddle.highlevel.layers.recurrent import Bidirectional, SimpleRNN  # noqa: F401
+from paddle.highlevel.layers.recurrent import GRU, LSTM, Bidirectional, SimpleRNN  # noqa: F401
 from paddle.highlevel.layers.attention import MultiHeadAttention  # noqa: F401
 from paddle.highlevel.layers.pooling import (  # noqa: F401
     AveragePooling1D, AveragePooling2D, GlobalAveragePooling1D, GlobalAveragePooling2D,

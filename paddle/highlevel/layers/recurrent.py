@@ -18,6 +18,7 @@ from paddle.lowlevel import initializers
 from paddle.lowlevel.graph import constant
 from paddle.lowlevel.layers import activation as get_activation
 from paddle.lowlevel.ops.matmul import matmul
+from paddle.lowlevel.ops.recurrent import gru, lstm
 from paddle.lowlevel.ops.shape import concat, gather, stack
 from paddle.lowlevel.random import generator
 from paddle.highlevel.layers.base import Layer
@@ -203,6 +204,145 @@ class SimpleRNN(RNN):
         return output, [h]
 
 
+class _ForgetBias:
+    """Keras's unit_forget_bias: the LSTM bias initializer with ones for the forget gate
+    (gates i, f, c, o: the second quarter)."""
+
+    def __init__(self, initializer, units):
+        self.initializer, self.units = initializer, units
+
+    def __call__(self, shape, dtype):
+        u = self.units
+        return np.concatenate([self.initializer((u,), dtype), np.ones(u, dtype),
+                               self.initializer((2 * u,), dtype)])
+
+
+class _GatedRNN(RNN):
+    """LSTM and GRU: the fused ops, whose activations are fixed (tanh and sigmoid)."""
+
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", **kwargs):
+        cls = type(self).__name__
+        if activation != "tanh" or recurrent_activation != "sigmoid":
+            raise ValueError(f"{cls}: only activation='tanh' with recurrent_activation="
+                             f"'sigmoid' is supported (the fused kernel's), received "
+                             f"{activation!r} and {recurrent_activation!r}")
+        super().__init__(units, activation=activation, **kwargs)
+        self.recurrent_activation = recurrent_activation
+
+    def create_weights(self, features):
+        g, u = self.gates, self.units
+        self.kernel = self.add_weight("kernel", (features, g * u), self.kernel_initializer)
+        self.recurrent_kernel = self.add_weight("recurrent_kernel", (u, g * u),
+                                                self.recurrent_initializer)
+        self.bias = self.add_weight("bias", self.bias_shape(), self.bias_initializer_for_build())\
+            if self.use_bias else None
+
+    def bias_initializer_for_build(self):
+        return self.bias_initializer
+
+    def op_bias(self):
+        """The bias the op reads: the weight, or zeros when use_bias=False."""
+        if self.bias is not None:
+            return self.bias
+        return constant(np.zeros(self.bias_shape()), dtype=self.dtype)
+
+    def get_config(self):
+        return {**super().get_config(), "recurrent_activation": self.recurrent_activation}
+
+
+class LSTM(_GatedRNN):
+    """Long short-term memory (`pd.lstm`), Keras's equations, weights and gate order.
+
+    Weights: kernel (features, 4 * units), recurrent_kernel (units, 4 * units), bias
+    (4 * units,), gates in the order i, f, c, o.
+
+    Args:
+        units: size of the state and output.
+        activation, recurrent_activation: only "tanh" and "sigmoid" (the fused kernel's).
+        use_bias: learn a bias (else zeros).
+        kernel_initializer, recurrent_initializer, bias_initializer: names or objects
+            (Keras defaults: "glorot_uniform", "orthogonal", "zeros").
+        unit_forget_bias: initialize the forget gate's bias to ones (as Keras).
+        return_sequences: output every step (batch, timesteps, units), not only the last.
+        return_state: also return the final states: [output, h, c].
+        go_backwards: process the sequence in reverse.
+
+    Called with `initial_state=[h, c]` to start from given states.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> out, h, c = pd.layers.LSTM(4, return_state=True)(np.ones((2, 3, 5), np.float32))
+        >>> out.shape, h.shape, c.shape
+        ((2, 4), (2, 4), (2, 4))
+    """
+
+    gates, num_states = 4, 2
+
+    def __init__(self, units, unit_forget_bias=True, **kwargs):
+        super().__init__(units, **kwargs)
+        self.unit_forget_bias = bool(unit_forget_bias)
+
+    def bias_shape(self):
+        return (4 * self.units,)
+
+    def bias_initializer_for_build(self):
+        if self.unit_forget_bias:
+            return _ForgetBias(self.bias_initializer, self.units)
+        return self.bias_initializer
+
+    def run(self, x, states, return_sequences):
+        out, h, c = lstm(x, self.kernel, self.recurrent_kernel, self.op_bias(),
+                         initial_state=states, return_sequences=return_sequences,
+                         return_state=True)
+        return out, [h, c]
+
+    def get_config(self):
+        return {**super().get_config(), "unit_forget_bias": self.unit_forget_bias}
+
+
+class GRU(_GatedRNN):
+    """Gated recurrent unit (`pd.gru`), Keras's equations, weights and gate order (z, r, h).
+
+    Weights: kernel (features, 3 * units), recurrent_kernel (units, 3 * units), bias
+    (2, 3 * units) (input and recurrent biases) when reset_after, else (3 * units,).
+
+    Args:
+        units: size of the state and output.
+        activation, recurrent_activation: only "tanh" and "sigmoid" (the fused kernel's).
+        use_bias, kernel_initializer, recurrent_initializer, bias_initializer,
+            return_sequences, go_backwards: as LSTM.
+        return_state: also return the final state: [output, h].
+        reset_after: apply the reset gate after the recurrent product (Keras's default).
+
+    Called with `initial_state=h` (or [h]) to start from a given state.
+
+    Example:
+        >>> import paddle as pd
+        >>> x = pd.layers.Input(shape=(7, 4))
+        >>> gru = pd.layers.GRU(6, return_sequences=True)
+        >>> gru(x).shape, gru.bias.shape
+        ((None, 7, 6), (2, 18))
+    """
+
+    gates, num_states = 3, 1
+
+    def __init__(self, units, reset_after=True, **kwargs):
+        super().__init__(units, **kwargs)
+        self.reset_after = bool(reset_after)
+
+    def bias_shape(self):
+        return (2, 3 * self.units) if self.reset_after else (3 * self.units,)
+
+    def run(self, x, states, return_sequences):
+        out, h = gru(x, self.kernel, self.recurrent_kernel, self.op_bias(),
+                     initial_state=states, return_sequences=return_sequences,
+                     return_state=True, reset_after=self.reset_after)
+        return out, [h]
+
+    def get_config(self):
+        return {**super().get_config(), "reset_after": self.reset_after}
+
+
 # ---- Bidirectional ----------------------------------------------------------------------
 
 MERGE_MODES = ("concat", "sum", "mul", "ave", None)
@@ -281,8 +421,7 @@ class Bidirectional(Layer):
 
 
 def _deserialize_rnn(config):
-    classes = {cls.__name__: cls for cls in (SimpleRNN,) + tuple(
-        globals()[n] for n in ("LSTM", "GRU") if n in globals())}
+    classes = {cls.__name__: cls for cls in (SimpleRNN, LSTM, GRU)}
     name = config.get("class_name")
     if name not in classes:
         raise ValueError(f"Bidirectional: unknown recurrent layer class {name!r}; expected "
