@@ -462,6 +462,64 @@ class ModelCheckpoint(Callback):
             self.model.save(path)
 
 
+class BackupAndRestore(Callback):
+    """Backs training up at every epoch end and resumes from the backup after a crash.
+
+    At each epoch end the model is saved (weights, optimizer state, epoch, paddle's random
+    state) to `backup_dir`. When `fit` starts and a backup exists, it is restored and
+    training resumes with the epoch after the last finished one, as if it had never
+    stopped. The backup is deleted when training ends normally (all epochs done, or
+    stopped by `model.stop_training`) if `delete_checkpoint`.
+
+    Args:
+        backup_dir: the folder for the backup (created as needed; one file, "backup.h5").
+        delete_checkpoint: delete the backup at the successful end of training.
+
+    Example:
+        >>> import os, tempfile, numpy as np, paddle as pd
+        >>> model = pd.Sequential([pd.layers.Input(shape=(2,)), pd.layers.Dense(1)])
+        >>> model.compile(optimizer="sgd", loss="mse")
+        >>> x, y = np.ones((4, 2), np.float32), np.ones((4, 1), np.float32)
+        >>> folder = os.path.join(tempfile.mkdtemp(), "backup")
+        >>> backup = pd.callbacks.BackupAndRestore(folder)
+        >>> history = model.fit(x, y, epochs=2, callbacks=[backup], verbose=0)
+        >>> os.path.exists(backup.path)  # deleted once training finished
+        False
+    """
+
+    def __init__(self, backup_dir, delete_checkpoint=True):
+        super().__init__()
+        self.backup_dir = os.fspath(backup_dir)
+        self.delete_checkpoint = bool(delete_checkpoint)
+        self.path = os.path.join(self.backup_dir, "backup.h5")
+        self._last_epoch = None
+
+    def on_train_begin(self, logs=None):
+        self._last_epoch = None
+        if os.path.exists(self.path):
+            from paddle.highlevel import saving
+            last = saving.restore_training_state(self.model, self.path)
+            if last is not None:
+                self._last_epoch = last
+                self.model._initial_epoch = max(getattr(self.model, "_initial_epoch", 0),
+                                                last + 1)
+
+    def on_epoch_end(self, epoch, logs=None):
+        self._last_epoch = epoch
+        self.model.save(self.path)
+
+    def on_train_end(self, logs=None):
+        epochs = self.params.get("epochs")
+        finished = self.model.stop_training or (
+            self._last_epoch is not None and epochs is not None and self._last_epoch >= epochs - 1)
+        if self.delete_checkpoint and finished and os.path.exists(self.path):
+            os.remove(self.path)
+            try:
+                os.rmdir(self.backup_dir)
+            except OSError:
+                pass  # not empty: the folder holds other files
+
+
 class EarlyStopping(Callback):
     """Stops training when a monitored value has stopped improving.
 
