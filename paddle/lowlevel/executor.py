@@ -238,6 +238,7 @@ class Program:
         pinned = {storage.get(_key(t), _key(t)) for t in map(_target_var, plan.targets)}
         pool, owned = {}, {}
         self.steps, self.nodes = [], []
+        self.first_update = sum(1 for n in plan.nodes if not n.op.stateful and not n.op.view)
         ctx = _Context(plan.training)
         for node in plan.nodes:
             ins = [value[_key(i)] for i in node.inputs]
@@ -271,9 +272,13 @@ class Program:
     def run(self, arrays):
         for buf, a in zip(self.feeds, arrays):
             np.copyto(buf, a)
-        step = -1
+        # Results are copied before the updates run, so a target and the ops reading it
+        # agree: every value a call returns is from before its update ops.
+        step, results = -1, None
         try:
             for step, fn in enumerate(self.steps):
+                if step == self.first_update:
+                    results = self._copy_results()
                 fn()
         except Exception as e:
             node = self.nodes[step]
@@ -283,6 +288,9 @@ class Program:
             except Exception:
                 raise e from None
             raise error from None
+        return results if results is not None else self._copy_results()
+
+    def _copy_results(self):
         return [None if b is None else b.copy() for b in self.results]
 
 

@@ -446,3 +446,19 @@ def test_dropped_graphs_are_freed_without_the_garbage_collector():
         assert [r() for r in refs] == [None, None]
     finally:
         gc.enable()
+
+
+def test_targets_are_read_before_the_updates_of_the_same_call():
+    w = pd.Variable("w_before_update", shape=[2], initializer="ones")
+    step = pd.optimizers.SGD(learning_rate=0.5).minimize(pd.sum(w * w))
+    value, same, _ = pd.eval([w, w * 1.0, step])
+    np.testing.assert_array_equal(value, [1.0, 1.0])
+    np.testing.assert_array_equal(same, value)
+    np.testing.assert_array_equal(w.val(), [0.0, 0.0])
+
+
+def test_activations_on_integers_say_to_cast():
+    x = pd.data("int_input", shape=[3], dtype="int64")
+    for fn in (pd.leaky_relu, pd.elu, pd.gelu, pd.softplus, pd.silu):
+        with pytest.raises(TypeError, match="pd.cast"):
+            fn(x)

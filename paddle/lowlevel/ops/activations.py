@@ -9,6 +9,7 @@ Example:
 """
 import math
 
+from paddle.errors import at_user
 from paddle.lowlevel.graph import FLOATS, apply, as_variable
 from paddle.lowlevel.op import OPS, Op, register
 from paddle.lowlevel.ops.math import (erf, exp, greater, log1p, maximum, minimum, relu,
@@ -71,19 +72,30 @@ def log_softmax(x, axis=-1):
     return _on_axis("log_softmax", x, axis)
 
 
+def _float_input(name, x):
+    x = as_variable(x, where=name)
+    if x.dtype not in FLOATS:
+        raise TypeError(at_user(f"{name}: expected a float32 or float64 input, received "
+                                f"{x.dtype} (cast it with pd.cast)"))
+    return x
+
+
 def leaky_relu(x, negative_slope=0.2):
     """x where x > 0, else negative_slope * x (Keras' default slope 0.2)."""
+    x = _float_input("leaky_relu", x)
     return where(greater(x, 0.0), x, x * negative_slope)
 
 
 def elu(x, alpha=1.0):
     """x where x > 0, else alpha * (exp(x) - 1)."""
+    x = _float_input("elu", x)
     # exp of min(x, 0) keeps the unused branch finite, so its gradient never makes NaN.
     return where(greater(x, 0.0), x, (exp(minimum(x, 0.0)) - 1.0) * alpha)
 
 
 def gelu(x, approximate=False):
     """x * Phi(x) (exact, with erf), or the tanh approximation."""
+    x = _float_input("gelu", x)
     if approximate:
         c = math.sqrt(2.0 / math.pi)
         return x * 0.5 * (tanh((x + x * x * x * 0.044715) * c) + 1.0)
@@ -92,6 +104,7 @@ def gelu(x, approximate=False):
 
 def softplus(x):
     """log(1 + exp(x)), stable for large |x|."""
+    x = _float_input("softplus", x)
     # One smooth branch per side. The form relu(x) + log1p(exp(-|x|)) has kinks at 0 whose
     # subgradients add up to 0 there instead of sigmoid(0) = 0.5. Clamping the exponent in
     # each branch keeps the unused one finite, so its zero gradient never makes NaN.
@@ -102,4 +115,5 @@ def softplus(x):
 
 def silu(x):
     """x * sigmoid(x) (also called swish)."""
+    x = _float_input("silu", x)
     return x * sigmoid(x)
