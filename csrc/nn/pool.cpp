@@ -82,23 +82,46 @@ void window_argmax(const Pool& p, const T* x, int64_t n, int64_t oh, int64_t ow,
     }
 }
 
-// dx = 0, then each window's gradient goes to its arg-max. Images are independent, so
-// threads take whole images and never write the same element.
+// dx = 0, then each window's gradient goes to its arg-max. Threads take whole images, so
+// they never write the same element, and an image's dx stays in cache while its windows
+// add into it. Per window: the maximum, then one pass that gives g to the first element
+// equal to it; both loops run over channels and vectorize.
 template <typename T>
 void max_grad(const Pool& p, const T* x, const T* g, T* dx) {
-  std::fill(dx, dx + p.x_size(), T(0));
+  const int64_t C = p.C, image = p.H * p.W * C;
   _Pragma("omp parallel if (parallel_rows(p.N, p.x_size()))")
   {
-    std::vector<T> best(p.C);
-    std::vector<int64_t> where(p.C);
+    std::vector<T> best(C), found(C);
     _Pragma("omp for schedule(static)")
-    for (int64_t n = 0; n < p.N; ++n)
+    for (int64_t n = 0; n < p.N; ++n) {
+      std::fill(dx + n * image, dx + (n + 1) * image, T(0));
       for (int64_t oh = 0; oh < p.OH; ++oh)
         for (int64_t ow = 0; ow < p.OW; ++ow) {
-          window_argmax(p, x, n, oh, ow, best.data(), where.data());
-          const T* gr = g + ((n * p.OH + oh) * p.OW + ow) * p.C;
-          for (int64_t c = 0; c < p.C; ++c) dx[where[c]] += gr[c];
+          int64_t h0, h1, w0, w1;
+          p.window(oh, ow, h0, h1, w0, w1);
+          T* m = best.data();
+          T* f = found.data();
+          const T* first = x + ((n * p.H + h0) * p.W + w0) * C;
+          for (int64_t c = 0; c < C; ++c) { m[c] = first[c]; f[c] = T(0); }
+          for (int64_t h = h0; h < h1; ++h)
+            for (int64_t w = w0; w < w1; ++w) {
+              const T* src = x + ((n * p.H + h) * p.W + w) * C;
+              for (int64_t c = 0; c < C; ++c) m[c] = src[c] > m[c] ? src[c] : m[c];
+            }
+          const T* gr = g + ((n * p.OH + oh) * p.OW + ow) * C;
+          for (int64_t h = h0; h < h1; ++h)
+            for (int64_t w = w0; w < w1; ++w) {
+              const int64_t off = ((n * p.H + h) * p.W + w) * C;
+              const T* src = x + off;
+              T* d = dx + off;
+              for (int64_t c = 0; c < C; ++c) {
+                const bool hit = f[c] == T(0) && src[c] == m[c];
+                d[c] += hit ? gr[c] : T(0);
+                f[c] = hit ? T(1) : f[c];
+              }
+            }
         }
+    }
   }
 }
 

@@ -12,8 +12,11 @@ from paddle import _C
 from paddle.backend.cpu import kernel
 from paddle.lowlevel.ops.conv import axis_pads
 
-# Bytes of one thread's column buffer: small enough to stay in a core's L2 cache.
-COLUMN_BYTES = 1 << 19
+# A block's column buffer and output rows should stay in a core's L2 cache (1-2 MiB on
+# current CPUs) while its GEMM runs: thin layers are limited by the output, wide ones by
+# the columns; bigger blocks amortize the BLAS's packing of the filters.
+COLUMN_BYTES = 1 << 20
+OUTPUT_BYTES = 1 << 18
 
 
 def conv_spec(x_shape, f_shape, y_shape, attrs, itemsize):
@@ -26,7 +29,8 @@ def conv_spec(x_shape, f_shape, y_shape, attrs, itemsize):
     pl, _ = axis_pads(attrs["padding"], 1, w, kw, sw, dw)
     positions = n * oh * ow
     # Big enough blocks for the BLAS, at least two per thread to balance the load.
-    target = max(64, COLUMN_BYTES // (kh * kw * cg * itemsize))
+    target = max(64, min(COLUMN_BYTES // (kh * kw * cg * itemsize),
+                         OUTPUT_BYTES // (co * itemsize)))
     target = max(min(target, -(-positions // (2 * _C.omp_threads()))), 1)
     return np.array([n, h, w, c, oh, ow, co, kh, kw, sh, sw, dh, dw, pt, pl, attrs["groups"],
                      target], dtype=np.int64)
