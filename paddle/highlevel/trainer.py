@@ -3,7 +3,8 @@ events — a thin layer over Model.fit and callbacks (PaddlePaddle issue #10248)
 
 `train_func` builds the graph and returns `[loss, *metrics]`; the Trainer wraps that
 graph in a functional Model whose `train_step` replays it on the loop's inputs, and runs
-`Model.fit` with a callback that turns the loop's hooks into events.
+`Model.fit` with a callback that turns the loop's hooks into events. docs/trainer.md
+compares this style with `Model.fit`.
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -21,6 +22,8 @@ Example:
     >>> loss < 1.0
     True
 """
+import contextlib
+import functools
 import os
 
 import h5py
@@ -30,31 +33,44 @@ from paddle import backend
 from paddle.errors import CheckpointError, FeedError
 from paddle.lowlevel.executor import eval as run
 from paddle.lowlevel.executor import topological_nodes
-from paddle.lowlevel.graph import Variable, fresh_names
+from paddle.lowlevel.graph import FLOATS, Variable, fresh_names
+from paddle.lowlevel.optimizers import Optimizer, trainable_parameters
 from paddle.highlevel.callbacks import Callback
 from paddle.highlevel.model import Model
-from paddle.reader.arrays import to_arrays
+from paddle.reader.arrays import iter_batches
 
 PARAMS_FILE = "params.h5"
 
 
-class BeginEpochEvent:
+class _Event:
+    def __repr__(self):
+        fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
+        return f"{type(self).__name__}({fields})"
+
+
+class BeginEpochEvent(_Event):
+    """Before the first step of epoch `epoch` (counted from 0)."""
+
     def __init__(self, epoch):
         self.epoch = epoch
 
 
-class EndEpochEvent:
+class EndEpochEvent(_Event):
+    """After the last step of epoch `epoch` (also when `stop()` cut the epoch short)."""
+
     def __init__(self, epoch):
         self.epoch = epoch
 
 
-class BeginStepEvent:
+class BeginStepEvent(_Event):
+    """Before step `step` (counted from 0 in each epoch) of epoch `epoch`."""
+
     def __init__(self, epoch, step):
         self.epoch, self.step = epoch, step
 
 
-class EndStepEvent:
-    """`metrics`: this step's loss and metrics as floats, the loss first."""
+class EndStepEvent(_Event):
+    """After a step; `metrics`: this batch's loss and metrics as floats, the loss first."""
 
     def __init__(self, epoch, step, metrics):
         self.epoch, self.step, self.metrics = epoch, step, metrics
@@ -86,7 +102,9 @@ def _parameters(outputs):
 
 
 def _ordered_inputs(inputs, feed_order, where):
-    if isinstance(feed_order, str) or not all(isinstance(n, str) for n in feed_order):
+    """The network's pd.data inputs in feed_order's order; every input named exactly once."""
+    if isinstance(feed_order, str) or not isinstance(feed_order, (list, tuple)) or \
+            not all(isinstance(n, str) for n in feed_order):
         raise TypeError(f"{where}: feed_order must be a list of input names, received "
                         f"{feed_order!r}")
     unknown = [n for n in feed_order if n not in inputs]
@@ -95,33 +113,88 @@ def _ordered_inputs(inputs, feed_order, where):
                         f"network; its inputs are {sorted(inputs)}")
     missing = [n for n in inputs if n not in feed_order]
     if missing or len(feed_order) != len(set(feed_order)):
-        raise FeedError(f"{where}: feed_order must name each input once: the network's "
+        raise FeedError(f"{where}: feed_order must name each input of the network once: its "
                         f"inputs are {sorted(inputs)}, received {list(feed_order)}")
     return [inputs[n] for n in feed_order]
 
 
+def _check_reader(reader, where):
+    if not callable(reader):
+        raise TypeError(f"{where}: reader must be a batched reader creator (a function "
+                        f"returning an iterator of batches, e.g. pd.reader.batch(...)), "
+                        f"received {type(reader).__name__}")
+
+
+def _checked_batches(reader, inputs, where):
+    """The reader's batches as tuples of arrays, each field checked against the input that
+    feed_order gives it (so a mismatch names the input, not an internal feed)."""
+    for index, fields in enumerate(iter_batches(reader)):
+        if len(fields) != len(inputs):
+            raise FeedError(f"{where}: batch {index} has {len(fields)} fields per sample, but "
+                            f"feed_order names {len(inputs)} inputs "
+                            f"{[v.name for v in inputs]}")
+        for position, (field, var) in enumerate(zip(fields, inputs)):
+            if field.ndim != len(var.shape) or any(
+                    d is not None and d != s for d, s in zip(var.shape, field.shape)):
+                raise FeedError(f"{where}: field {position} of the reader goes to input "
+                                f"{var.name!r} (position {position} in feed_order), which "
+                                f"expects shape {var.shape}; batch {index} has shape "
+                                f"{field.shape}")
+            if not np.can_cast(field.dtype, var.dtype, "same_kind"):
+                raise FeedError(f"{where}: field {position} of the reader goes to input "
+                                f"{var.name!r} (position {position} in feed_order), which "
+                                f"expects {var.dtype}; batch {index} holds {field.dtype}")
+        yield fields
+
+
+@contextlib.contextmanager
+def _default_device(place):
+    """Run with `place` as the default device: fit builds its steps on the default one."""
+    saved = backend.get_device()
+    backend.set_device(place)
+    try:
+        yield
+    finally:
+        backend.set_device(saved)
+
+
 def load_params(params, dirname):
     """Assign saved values to parameters by name; every shape is checked first."""
+    if os.path.isfile(dirname):
+        raise CheckpointError(f"param_path must be the folder given to save_params, received "
+                              f"the file {dirname!r}")
     path = os.path.join(dirname, PARAMS_FILE)
     if not os.path.isfile(path):
-        raise CheckpointError(f"no saved parameters at {path!r}")
+        raise CheckpointError(f"no saved parameters at {path!r} (param_path is the folder "
+                              "given to Trainer.save_params)")
     try:
         with h5py.File(path, "r") as f:
-            values = {}
-            for p in params:
-                if p.name not in f:
-                    raise CheckpointError(f"{path}: no saved value for parameter {p.name!r}")
-                values[p.name] = f[p.name][()]
+            saved = _datasets(f)
     except OSError as e:
-        if isinstance(e, CheckpointError):
-            raise
         raise CheckpointError(f"{path}: not a readable parameter file ({e})") from None
+    missing = [p.name for p in params if p.name not in saved]
+    if missing:
+        held = sorted(saved)
+        raise CheckpointError(f"{path}: no saved value for the parameters {missing}; the file "
+                              f"holds {held[:10]}{' ...' if len(held) > 10 else ''}")
     for p in params:
-        if values[p.name].shape != p.shape:
+        if saved[p.name].shape != p.shape:
             raise CheckpointError(f"{path}: parameter {p.name!r} has shape {p.shape} in the "
-                                  f"network but {values[p.name].shape} in the file")
+                                  f"network but {saved[p.name].shape} in the file")
     for p in params:
-        p.set_value(values[p.name])
+        p.set_value(saved[p.name])
+
+
+def _datasets(f):
+    """{full name: array} of every dataset in an open HDF5 file (names like 'fc_0/w')."""
+    found = {}
+
+    def visit(name, obj):
+        if isinstance(obj, h5py.Dataset):
+            found[name] = obj[()]
+
+    f.visititems(visit)
+    return found
 
 
 class _ProgramModel(Model):
@@ -161,59 +234,87 @@ class Trainer:
     """Trains the network that `train_func` builds; events report progress.
 
     Args:
-        train_func: builds the graph; returns the loss Variable or [loss, *metrics].
-        optimizer_func: returns the optimizer (e.g. `lambda: pd.optimizers.Adam(1e-3)`).
-        place: "cpu" (or "gpu" where a GPU backend is available).
+        train_func: builds the graph with `pd.data` inputs; returns the loss Variable (a
+            float scalar) or a list `[loss, *metrics]` of scalar Variables.
+        optimizer_func: a function returning the optimizer
+            (e.g. `lambda: pd.optimizers.Adam(1e-3)`).
+        place: "cpu", or "gpu" / "gpu:N" where a GPU backend is available.
         param_path: a folder written by `save_params` to start from.
+
+    Raises:
+        TypeError: train_func returns no Variable, or optimizer_func gives no optimizer.
+        ValueError: the loss or a metric is not a scalar, or the loss reaches no
+            trainable parameter.
+        CheckpointError: param_path holds no parameters, or ones of other shapes.
     """
 
     def __init__(self, train_func, optimizer_func, place="cpu", param_path=None):
         backend.kernels_for(place)  # an unusable place fails now, saying why
         self.place = place
+        if not callable(train_func):
+            raise TypeError(f"Trainer: train_func must be a function that builds the network, "
+                            f"received {type(train_func).__name__}")
         with fresh_names():
             outputs = train_func()
-        outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
-        if not outputs or not all(isinstance(v, Variable) for v in outputs):
-            raise TypeError("Trainer: train_func must return the loss Variable, or a list "
-                            f"[loss, *metrics] of Variables; received {outputs!r}")
-        for i, v in enumerate(outputs):
-            if v.shape != ():
-                what = "the loss" if i == 0 else f"metric {i}"
-                raise ValueError(f"Trainer: {what} must be a scalar (reduce it with pd.mean), "
-                                 f"received shape {v.shape}")
-        self.outputs = outputs
-        self.inputs = _graph_inputs(outputs)
-        self.optimizer = optimizer_func()
+        self.outputs = _checked_outputs(outputs)
+        self.inputs = _graph_inputs(self.outputs)
+        self.optimizer = _make_optimizer(optimizer_func)
         if param_path is not None:
-            load_params(_parameters(outputs), param_path)
+            load_params(_parameters(self.outputs), param_path)
         self._models = {}
         self._current = None
 
     def _model(self, feed_order):
+        """The model whose inputs are in feed_order's order (one per order, sharing the
+        parameters and the optimizer)."""
+        inputs = _ordered_inputs(self.inputs, feed_order, "Trainer.train")
         key = tuple(feed_order)
         if key not in self._models:
-            model = _ProgramModel(_ordered_inputs(self.inputs, feed_order, "Trainer"),
-                                  self.outputs)
+            model = _ProgramModel(inputs, self.outputs)
             model.compile(optimizer=self.optimizer)
             self._models[key] = model
         return self._models[key]
 
     def train(self, num_epochs, event_handler, reader, feed_order):
-        """Train for `num_epochs` passes over a batched reader creator, calling
-        `event_handler` with Begin/End Epoch/Step events."""
+        """Train for `num_epochs` passes over a batched reader creator.
+
+        Args:
+            num_epochs: number of passes (an int >= 0).
+            event_handler: called with each Begin/End Epoch/Step event (None: no events).
+                It may call `test`, `save_params` and `stop`.
+            reader: a batched reader creator (`pd.reader.batch(...)`); each sample's
+                fields go to the inputs named by `feed_order`, in that order.
+            feed_order: the names of the network's `pd.data` inputs, each once.
+
+        Raises:
+            FeedError: feed_order or the reader's fields do not match the inputs.
+        """
+        if isinstance(num_epochs, bool) or not isinstance(num_epochs, (int, np.integer)) \
+                or num_epochs < 0:
+            raise ValueError(f"Trainer.train: num_epochs must be an int >= 0, received "
+                             f"{num_epochs!r}")
+        if event_handler is not None and not callable(event_handler):
+            raise TypeError(f"Trainer.train: event_handler must be a function of one event "
+                            f"(or None), received {type(event_handler).__name__}")
         model = self._model(feed_order)
+        inputs = model.inputs
         self._current = model
-        model.fit(reader, epochs=num_epochs, verbose=0, callbacks=[_Events(event_handler)])
+        _check_reader(reader, "Trainer.train")
+        batches = functools.partial(_checked_batches, reader, inputs, "Trainer.train")
+        with _default_device(self.place):  # fit builds its steps on the default device
+            model.fit(batches, epochs=int(num_epochs), verbose=0,
+                      callbacks=[_Events(event_handler or (lambda event: None))])
 
     def test(self, reader, feed_order):
-        """The loss and metrics averaged over a batched reader, as a list of floats."""
+        """The loss and metrics averaged over every sample of a batched reader.
+
+        Returns:
+            A list of floats, the loss first, in the order train_func returned them.
+        """
         inputs = _ordered_inputs(self.inputs, feed_order, "Trainer.test")
+        _check_reader(reader, "Trainer.test")
         totals, count = np.zeros(len(self.outputs)), 0
-        for batch in reader():
-            fields = to_arrays(batch)
-            if len(fields) != len(inputs):
-                raise FeedError(f"Trainer.test: the reader yields {len(fields)} fields per "
-                                f"sample, feed_order names {len(inputs)}")
+        for fields in _checked_batches(reader, inputs, "Trainer.test"):
             values = run(self.outputs, dict(zip(inputs, fields)), device=self.place)
             n = len(fields[0])
             totals += np.array([float(v) for v in values]) * n
@@ -237,39 +338,100 @@ class Trainer:
                 os.remove(tmp)
 
     def stop(self):
-        """End training after the current step."""
+        """End training after the current step (from inside the event handler); the
+        current epoch's EndEpochEvent still arrives."""
         if self._current is not None:
             self._current.stop_training = True
+
+
+def _checked_outputs(outputs):
+    """train_func's result as [loss, *metrics]: float scalar loss, scalar metrics."""
+    flat = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+    if not flat or not all(isinstance(v, Variable) for v in flat):
+        raise TypeError("Trainer: train_func must return the loss Variable, or a list "
+                        f"[loss, *metrics] of Variables; received {outputs!r}")
+    for i, v in enumerate(flat):
+        if v.shape != ():
+            what = "the loss" if i == 0 else f"metric {i}"
+            raise ValueError(f"Trainer: {what} ({v.name!r}) must be a scalar (reduce it with "
+                             f"pd.mean), received shape {v.shape}")
+    loss = flat[0]
+    if loss.dtype not in FLOATS:
+        raise TypeError(f"Trainer: the loss ({loss.name!r}) must be a float scalar, received "
+                        f"{loss.dtype}")
+    if not trainable_parameters(loss):
+        raise ValueError(f"Trainer: the loss ({loss.name!r}) depends on no trainable "
+                         "parameter, so there is nothing to train")
+    return flat
+
+
+def _make_optimizer(optimizer_func):
+    if isinstance(optimizer_func, Optimizer) or not callable(optimizer_func):
+        raise TypeError("Trainer: optimizer_func must be a function returning an optimizer, "
+                        "e.g. lambda: pd.optimizers.SGD(learning_rate=0.01); received "
+                        f"{optimizer_func!r}")
+    optimizer = optimizer_func()
+    if not isinstance(optimizer, Optimizer):
+        raise TypeError(f"Trainer: optimizer_func must return an optimizer (pd.optimizers.*), "
+                        f"it returned {optimizer!r}")
+    return optimizer
 
 
 class Inferencer:
     """Runs the network that `infer_func` builds with parameters saved by a Trainer.
 
-    `infer_func` is called afresh (its parameters get the names the Trainer's build gave
-    them), then the saved values are loaded by name.
+    `infer_func` is called afresh, in a fresh name registry, so its parameters get the
+    names they got when `train_func` called it (`fc_0/w`, ...); the saved values are then
+    loaded by name. This holds when `train_func` builds the inference network before any
+    other parameter; otherwise wrap it in `pd.namespace("net")` in both places.
+
+    Args:
+        infer_func: builds the network from `pd.data` inputs; returns its output Variable
+            (or a list of them).
+        param_path: a folder written by `Trainer.save_params`.
+        place: "cpu", or "gpu" / "gpu:N" where a GPU backend is available.
+
+    Raises:
+        TypeError: infer_func returns no Variable.
+        CheckpointError: param_path lacks a parameter of the network or holds another shape.
     """
 
     def __init__(self, infer_func, param_path, place="cpu"):
         backend.kernels_for(place)
         self.place = place
+        if not callable(infer_func):
+            raise TypeError(f"Inferencer: infer_func must be a function that builds the "
+                            f"network, received {type(infer_func).__name__}")
         with fresh_names():
             outputs = infer_func()
         self._single = isinstance(outputs, Variable)
-        self.outputs = [outputs] if self._single else list(outputs)
+        self.outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
         if not self.outputs or not all(isinstance(v, Variable) for v in self.outputs):
-            raise TypeError(f"Inferencer: infer_func must return Variables, received "
-                            f"{outputs!r}")
+            raise TypeError(f"Inferencer: infer_func must return the output Variable or a "
+                            f"list of them, received {outputs!r}")
         self.inputs = _graph_inputs(self.outputs)
         load_params(_parameters(self.outputs), param_path)
 
     def infer(self, inputs):
-        """{input name: array} -> the network's output array (a list for several)."""
+        """Run the network on `{input name: array}`.
+
+        Returns:
+            The output as a NumPy array (a list of arrays if infer_func returned a list).
+
+        Raises:
+            FeedError: an input is unknown, missing, or of the wrong shape or dtype.
+        """
         if not isinstance(inputs, dict):
-            raise TypeError("Inferencer.infer: expected a dict {input name: array}")
+            raise TypeError(f"Inferencer.infer: expected a dict {{input name: array}}, "
+                            f"received {type(inputs).__name__}")
         unknown = [k for k in inputs if k not in self.inputs]
         if unknown:
             raise FeedError(f"Inferencer.infer: unknown inputs {unknown}; the network's inputs "
                             f"are {sorted(self.inputs)}")
+        missing = [k for k in self.inputs if k not in inputs]
+        if missing:
+            raise FeedError(f"Inferencer.infer: no value for the inputs {missing}; the "
+                            f"network's inputs are {sorted(self.inputs)}")
         feeds = {self.inputs[k]: v for k, v in inputs.items()}
         out = run(self.outputs, feeds, device=self.place)
         return out[0] if self._single else out
