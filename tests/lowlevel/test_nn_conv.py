@@ -239,7 +239,8 @@ def _x(shape=(None, 8, 8, 3)):
     (lambda: pd.conv2d(_x(), pd.constant(np.ones((3, 3, 2, 4)))),
      r"conv2d: the input has 3 channels but the filters expect 2.*x is \(None, 8, 8, 3\)"),
     (lambda: pd.conv2d(_x(), pd.constant(np.ones((3, 3, 3, 4))), strides=0),
-     r"conv2d: expected strides as an int >= 1.*received 0"),
+     r"conv2d: expected strides as an int >= 1.*received 0; x is \(None, 8, 8, 3\), "
+     r"filters is \(3, 3, 3, 4\)"),
     (lambda: pd.conv2d(_x(), pd.constant(np.ones((3, 3, 3, 4))), strides=(1, -2)),
      r"conv2d: expected strides"),
     (lambda: pd.conv2d(_x((None, 8, 3)), pd.constant(np.ones((3, 3, 3, 4)))),

@@ -19,30 +19,32 @@ Example:
 """
 from paddle.errors import ShapeError
 from paddle.lowlevel.graph import FLOATS, apply, as_variable
-from paddle.lowlevel.op import OPS, Op, register
+from paddle.lowlevel.op import OPS, Op, fmt_shape, register
 from paddle.lowlevel.ops.shape import expand_dims, squeeze, transpose
 from paddle.lowlevel.shapes import located
 
 # ---- geometry shared with pooling -----------------------------------------------------
 
 
-def int_pair(value, what, op, minimum=1):
-    """(a, b) from an int or a pair of ints, each >= minimum; ShapeError naming the op."""
+def int_pair(value, what, op, minimum=1, where=""):
+    """(a, b) from an int or a pair of ints, each >= minimum; ShapeError naming the op (and
+    `where`, the operands' shapes)."""
     pair = (value, value) if isinstance(value, int) else tuple(value) \
         if isinstance(value, (tuple, list)) else None
     if pair is None or len(pair) != 2 or not all(
             isinstance(v, int) and not isinstance(v, bool) and v >= minimum for v in pair):
         raise ShapeError(f"{op}: expected {what} as an int >= {minimum} or a pair of them, "
-                         f"received {value!r}")
+                         f"received {value!r}" + (f"; {where}" if where else ""))
     return pair
 
 
-def positive_int(value, what, op):
+def positive_int(value, what, op, where=""):
     """An int >= 1 (or a 1-tuple of one) for 1-D windows; ShapeError naming the op."""
     if isinstance(value, (tuple, list)) and len(value) == 1:
         value = value[0]
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ShapeError(f"{op}: expected {what} as an int >= 1, received {value!r}")
+        raise ShapeError(f"{op}: expected {what} as an int >= 1, received {value!r}"
+                         + (f"; {where}" if where else ""))
     return value
 
 
@@ -263,12 +265,18 @@ def _from_nhwc(y, data_format):
     return y if data_format in ("NHWC", "NWC") else transpose(y, (0, 3, 1, 2))
 
 
-def _conv_attrs(op, strides, padding, dilation, groups):
+def shapes_of(**variables):
+    """'x is (None, 8), filters is (3, 3)': the operands, for error messages."""
+    return ", ".join(f"{k} is {fmt_shape(v.shape)}" for k, v in variables.items())
+
+
+def _conv_attrs(op, strides, padding, dilation, groups, where):
     with located():
-        strides = int_pair(strides, "strides", op)
-        dilation = int_pair(dilation, "dilation", op)
+        strides = int_pair(strides, "strides", op, where=where)
+        dilation = int_pair(dilation, "dilation", op, where=where)
         if not isinstance(groups, int) or isinstance(groups, bool) or groups < 1:
-            raise ShapeError(f"{op}: expected groups as an int >= 1, received {groups!r}")
+            raise ShapeError(f"{op}: expected groups as an int >= 1, received {groups!r}; "
+                             f"{where}")
     return {"strides": strides, "padding": conv_padding(padding, op), "dilation": dilation,
             "groups": groups}
 
@@ -301,9 +309,10 @@ def conv2d(x, filters, strides=1, padding="valid", dilation=1, groups=1, data_fo
         [4.0, 6.0, 6.0, 4.0]
     """
     fmt = _data_format(data_format, "conv2d")
-    attrs = _conv_attrs("conv2d", strides, padding, dilation, groups)
     x = as_variable(x, where="conv2d")
     filters = as_variable(filters, like=x, where="conv2d")
+    attrs = _conv_attrs("conv2d", strides, padding, dilation, groups,
+                        shapes_of(x=x, filters=filters))
     if x.ndim != 4:
         with located():
             OPS["conv2d"].fail(f"expected a 4-D input ({fmt})", ("x", x.shape),
@@ -341,9 +350,9 @@ def conv2d_transpose(x, filters, output_shape=None, strides=1, padding="valid", 
     """
     op = "conv2d_transpose"
     fmt = _data_format(data_format, op)
-    attrs = _conv_attrs(op, strides, padding, dilation, 1)
     x = as_variable(x, where=op)
     filters = as_variable(filters, like=x, where=op)
+    attrs = _conv_attrs(op, strides, padding, dilation, 1, shapes_of(x=x, filters=filters))
     hw = (None, None)
     if output_shape is not None:
         shape = tuple(output_shape)
@@ -401,11 +410,12 @@ def conv1d(x, filters, strides=1, padding="valid", dilation=1, groups=1, data_fo
         with located():
             raise ShapeError(f"{op}: expected a 3-D input ({fmt}) and 3-D filters (k, in, out): "
                              f"x is {x.shape}, filters is {filters.shape}")
+    where = shapes_of(x=x, filters=filters)
     with located():
-        s = positive_int(strides, "strides", op)
-        d = positive_int(dilation, "dilation", op)
+        s = positive_int(strides, "strides", op, where)
+        d = positive_int(dilation, "dilation", op, where)
     pad = _padding_1d(padding, filters.shape[0], d, op)
-    attrs = _conv_attrs(op, (1, s), pad, (1, d), groups)
+    attrs = _conv_attrs(op, (1, s), pad, (1, d), groups, where)
     x4 = expand_dims(x, 1) if fmt == "NWC" else expand_dims(x, 2)  # NHWC / NCHW, H = 1
     y = conv2d_nhwc(_to_nhwc(x4, "NHWC" if fmt == "NWC" else "NCHW"), expand_dims(filters, 0),
                     attrs)

@@ -17,7 +17,7 @@ from paddle.errors import ShapeError
 from paddle.lowlevel.graph import FLOATS, apply, as_variable
 from paddle.lowlevel.op import OPS, Op, register
 from paddle.lowlevel.ops.conv import (_data_format, _from_nhwc, _to_nhwc, int_pair, out_size,
-                                      positive_int)
+                                      positive_int, shapes_of)
 from paddle.lowlevel.ops.reduce import mean
 from paddle.lowlevel.ops.shape import expand_dims, squeeze
 from paddle.lowlevel.shapes import located
@@ -107,10 +107,11 @@ class AvgPool2DGrad(PoolOp):
         return [apply(OPS["avg_pool2d"], [g[0]], node.attrs), None]
 
 
-def _pool_attrs(op, pool_size, strides, padding):
+def _pool_attrs(op, pool_size, strides, padding, where):
     with located():
-        pool_size = int_pair(pool_size, "pool_size", op)
-        strides = pool_size if strides is None else int_pair(strides, "strides", op)
+        pool_size = int_pair(pool_size, "pool_size", op, where=where)
+        strides = pool_size if strides is None else int_pair(strides, "strides", op,
+                                                             where=where)
     if not isinstance(padding, str) or padding.lower() not in ("valid", "same"):
         raise ValueError(f"{op}: expected padding 'valid' or 'same', received {padding!r}")
     return {"pool_size": pool_size, "strides": strides, "padding": padding.lower()}
@@ -118,8 +119,8 @@ def _pool_attrs(op, pool_size, strides, padding):
 
 def _pool2d(op, x, pool_size, strides, padding, data_format):
     fmt = _data_format(data_format, op)
-    attrs = _pool_attrs(op, pool_size, strides, padding)
     x = as_variable(x, where=op)
+    attrs = _pool_attrs(op, pool_size, strides, padding, shapes_of(x=x))
     if x.ndim != 4:
         with located():
             OPS[op].fail(f"expected a 4-D input ({fmt})", ("x", x.shape))
@@ -205,10 +206,10 @@ def global_avg_pool2d(x, data_format="NHWC", keepdims=False):
 
 def _pool1d(op, x, pool_size, strides, padding, data_format):
     fmt = _data_format(data_format, op, ("NWC", "NCW"))
-    with located():
-        k = positive_int(pool_size, "pool_size", op)
-        s = k if strides is None else positive_int(strides, "strides", op)
     x = as_variable(x, where=op)
+    with located():
+        k = positive_int(pool_size, "pool_size", op, shapes_of(x=x))
+        s = k if strides is None else positive_int(strides, "strides", op, shapes_of(x=x))
     if x.ndim != 3:
         with located():
             raise ShapeError(f"{op}: expected a 3-D input ({fmt}), received shape {x.shape}")
