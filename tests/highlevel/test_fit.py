@@ -586,6 +586,8 @@ def test_model_checkpoint_saves_in_a_real_fit(tmp_path):
     ckpt = pd.callbacks.ModelCheckpoint(str(tmp_path / "m-{epoch:02d}.h5"), monitor="loss")
     model.fit(x, y, epochs=2, verbose=0, callbacks=[ckpt])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m-01.h5", "m-02.h5"]
+    restored = pd.load_model(str(tmp_path / "m-02.h5"))
+    np.testing.assert_allclose(restored.predict(x), model.predict(x), rtol=1e-6)
 
 
 def test_stop_training_from_a_callback_stops_after_the_current_batch():
