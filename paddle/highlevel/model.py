@@ -53,6 +53,11 @@ class Model(Trainable, Layer):
                 raise ValueError(f"Model: input {v.name!r} is not a graph input (use pd.Input)")
         self._steps = {}  # steps compiled for the previous graph (Sequential add/pop) are stale
         self.built = True
+        names = [layer.name for layer in self.layers]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise ValueError(f"{self.name}: layer names must be unique within a model; "
+                             f"{repeated} appear more than once")
 
     @property
     def functional(self):

@@ -291,6 +291,7 @@ class Trainable:
                     val_logs = self._evaluate_data(val)
                     logs.update({f"val_{k}": v for k, v in val_logs.items()})
                 self._last_finished_epoch = epoch  # set before checkpoints save it
+                logs["epoch"] = epoch
                 cbs.on_epoch_end(epoch, logs)
                 if self.stop_training:
                     break
@@ -306,7 +307,7 @@ class Trainable:
             result = self._run_batch("train", xb, yb, swb, class_weight)
             self._last_batch = result  # this batch's own values (the logs are epoch means)
             logs = tracker.add(result)
-            cbs.on_train_batch_end(step, logs)
+            cbs.on_train_batch_end(step, dict(logs, batch=step))
             if self.stop_training:
                 break
         return dict(logs)

@@ -81,6 +81,15 @@ class _Names:
                 self.taken[full] = owner
                 return full
 
+    def claim(self, full, owner):
+        """`full`, or `full_1`, `full_2`, ... if a live owner has it (no namespace added)."""
+        name, k = full, 0
+        while name in self.taken:
+            k += 1
+            name = f"{full}_{k}"
+        self.taken[name] = owner
+        return name
+
     def scope(self, base, owner=None):
         """A numbered scope for a layer function (`fc_0`): the first one no live parameter
         uses, or under `reuse=True` the one the same call made the first time."""

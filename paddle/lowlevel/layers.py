@@ -51,8 +51,8 @@ def parameter(full_name, shape, dtype="float32", initializer="glorot_uniform", t
     var = Variable._make(full_name, shape, dtype, "param",
                          value=np.array(init(shape, dtype), dtype=dtype, order="C"))
     var.trainable = bool(trainable)
-    NAMES.taken[full_name] = var
-    NAMES.params[full_name] = var
+    var.name = NAMES.claim(full_name, var)  # two layers given the same name: kernel_1
+    NAMES.params[var.name] = var
     return var
 
 

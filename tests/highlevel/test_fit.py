@@ -622,7 +622,7 @@ def test_on_train_end_runs_when_training_raises():
         model.fit(x, y, epochs=3, verbose=0,
                   callbacks=[Boom(), pd.callbacks.LambdaCallback(
                       on_train_end=lambda logs: ended.append(logs))])
-    assert len(ended) == 1 and set(ended[0]) == {"loss", "accuracy"}
+    assert len(ended) == 1 and set(ended[0]) == {"loss", "accuracy", "epoch"}
 
 
 def test_logs_hold_plain_python_numbers():

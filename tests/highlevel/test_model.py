@@ -333,3 +333,29 @@ def test_a_frozen_model_fits_without_updating(x4):
     assert np.isfinite(history.history["loss"][0])
     for a, b in zip(before, model.get_weights()):
         np.testing.assert_array_equal(a, b)
+
+
+def test_given_layer_names_are_kept_and_must_be_unique_in_a_model():
+    first = pd.layers.Dense(2, name="w_reg")
+    second = pd.layers.Dense(2, name="w_reg")  # another model's layer may share the name
+    assert first.name == second.name == "w_reg"
+    inp = pd.Input(shape=(3,))
+    a = first(inp)
+    b = second(inp)
+    assert first.kernel.name != second.kernel.name  # parameter names stay unique
+    with pytest.raises(ValueError, match="unique"):
+        pd.Model(inputs=inp, outputs=[a, b])
+
+
+def test_logs_carry_epoch_and_batch():
+    seen = {"batch": [], "epoch": []}
+    record = pd.callbacks.LambdaCallback(
+        on_train_batch_end=lambda batch, logs: seen["batch"].append(logs["batch"]),
+        on_epoch_end=lambda epoch, logs: seen["epoch"].append(logs["epoch"]))
+    model = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    x, y = np.ones((8, 3), np.float32), np.zeros((8, 1), np.float32)
+    history = model.fit(x, y, batch_size=4, epochs=2, verbose=0, callbacks=[record])
+    assert seen == {"batch": [0, 1, 0, 1], "epoch": [0, 1]}
+    assert all(isinstance(v, int) for v in seen["batch"] + seen["epoch"])
+    assert "epoch" not in history.history and "batch" not in history.history

@@ -69,12 +69,18 @@ class Layer:
         if unknown:
             raise TypeError(f"{type(self).__name__}: unexpected arguments "
                             f"{', '.join(sorted(unknown))}")
-        base = name or snake_case(type(self).__name__)
-        saved_prefix, NAMES.prefix = NAMES.prefix, []
-        try:  # layer names are global (as in Keras); namespaces prefix their weights only
-            self.name = NAMES.unique(base, self)
-        finally:
-            NAMES.prefix = saved_prefix
+        if name is None:
+            saved_prefix, NAMES.prefix = NAMES.prefix, []
+            try:  # layer names are global (as in Keras); namespaces prefix their weights only
+                self.name = NAMES.unique(snake_case(type(self).__name__), self)
+            finally:
+                NAMES.prefix = saved_prefix
+        else:  # a given name is kept as it is (a model checks its layers' names are unique)
+            if not isinstance(name, str) or not name or "/" in name:
+                raise ValueError(f"{type(self).__name__}: expected a non-empty name without "
+                                 f"'/', received {name!r}")
+            self.name = name
+            NAMES.taken.setdefault(name, self)
         self._trainable = bool(trainable)
         self.dtype = as_dtype(dtype, self.name)
         self.built = False
