@@ -78,10 +78,17 @@ struct Conv {
   }
 
   int64_t max_block_positions() const { return std::min(block_rows(), N * OH) * OW; }
-  int64_t cols_size() const { return pointwise() ? 0 : max_block_positions() * Kg; }
+  // Depthwise (one input channel per group): each output channel reads one input channel,
+  // there is no product to hand to the BLAS, and a direct loop over the taps, vectorized
+  // over the channels, beats unrolling windows group by group. (A single-channel image
+  // with one group stays on the BLAS: its window rows are short but its product is wide.)
+  bool direct() const { return cg == 1 && groups > 1 && !pointwise(); }
+
+  int64_t cols_size() const {
+    return pointwise() || direct() ? 0 : max_block_positions() * Kg;
+  }
 };
 
-int threads() { return std::max(1, omp_get_max_threads()); }
 
 // Unrolls the windows of output rows [b.r0, b.r1) for group g into cols (positions x Kg).
 template <typename T>
@@ -144,15 +151,98 @@ void col2im(const Conv& c, const T* cols, const Block& b, int64_t g, T* dx) {
   }
 }
 
+// Calls f(x offset, tap) for each tap of output (r, ow) that falls inside the input, where
+// r = n * OH + oh, the offset is that of the input pixel's channels and tap = kh * KW + kw.
+template <typename F>
+inline void for_taps(const Conv& c, int64_t r, int64_t ow, F f) {
+  const int64_t n = r / c.OH, oh = r % c.OH;
+  for (int64_t kh = 0; kh < c.KH; ++kh) {
+    const int64_t ih = oh * c.sh - c.pt + kh * c.dh;
+    if (ih < 0 || ih >= c.H) continue;
+    for (int64_t kw = 0; kw < c.KW; ++kw) {
+      const int64_t iw = ow * c.sw - c.pl + kw * c.dw;
+      if (iw < 0 || iw >= c.W) continue;
+      f(((n * c.H + ih) * c.W + iw) * c.C, kh * c.KW + kw);
+    }
+  }
+}
+
+// Direct convolution with one input channel per group: output channel c * M + j (M
+// outputs per group) reads input channel c through filter column c * M + j.
 template <typename T>
-void forward_typed(const Conv& c, const T* x, const T* w, T* y, T* ws) {
+void direct_forward(const Conv& c, const T* x, const T* w, T* y, const Block& b) {
+  const int64_t C = c.C, M = c.cog, CO = c.CO;
+  for (int64_t r = b.r0; r < b.r1; ++r)
+    for (int64_t ow = 0; ow < c.OW; ++ow) {
+      T* out = y + (r * c.OW + ow) * CO;
+      zero_run(out, CO);
+      for_taps(c, r, ow, [&](int64_t xo, int64_t tap) {
+        const T* src = x + xo;
+        const T* wt = w + tap * CO;
+        if (M == 1) {
+          for (int64_t i = 0; i < C; ++i) out[i] += src[i] * wt[i];
+        } else {
+          for (int64_t i = 0; i < C; ++i)
+            for (int64_t j = 0; j < M; ++j) out[i * M + j] += src[i] * wt[i * M + j];
+        }
+      });
+    }
+}
+
+template <typename T>
+void direct_backprop_input(const Conv& c, const T* dy, const T* w, T* dx, const Block& b) {
+  const int64_t C = c.C, M = c.cog, CO = c.CO;
+  for (int64_t r = b.r0; r < b.r1; ++r)
+    for (int64_t ow = 0; ow < c.OW; ++ow) {
+      const T* g = dy + (r * c.OW + ow) * CO;
+      for_taps(c, r, ow, [&](int64_t xo, int64_t tap) {
+        T* d = dx + xo;
+        const T* wt = w + tap * CO;
+        if (M == 1) {  // the common depthwise case: one loop over channels, vectorized
+          for (int64_t i = 0; i < C; ++i) d[i] += g[i] * wt[i];
+          return;
+        }
+        for (int64_t i = 0; i < C; ++i) {
+          T s = 0;
+          for (int64_t j = 0; j < M; ++j) s += g[i * M + j] * wt[i * M + j];
+          d[i] += s;
+        }
+      });
+    }
+}
+
+template <typename T>
+void direct_backprop_filter(const Conv& c, const T* x, const T* dy, T* dw, const Block& b) {
+  const int64_t C = c.C, M = c.cog, CO = c.CO;
+  for (int64_t r = b.r0; r < b.r1; ++r)
+    for (int64_t ow = 0; ow < c.OW; ++ow) {
+      const T* g = dy + (r * c.OW + ow) * CO;
+      for_taps(c, r, ow, [&](int64_t xo, int64_t tap) {
+        const T* src = x + xo;
+        T* d = dw + tap * CO;
+        if (M == 1) {
+          for (int64_t i = 0; i < C; ++i) d[i] += src[i] * g[i];
+          return;
+        }
+        for (int64_t i = 0; i < C; ++i)
+          for (int64_t j = 0; j < M; ++j) d[i * M + j] += src[i] * g[i * M + j];
+      });
+    }
+}
+
+template <typename T>
+void forward_typed(const Conv& c, const T* x, const T* w, T* y, T* ws, int nt) {
   std::vector<Block> blocks = c.blocks();
   const int64_t nb = int64_t(blocks.size()), slot = c.cols_size();
-  _Pragma("omp parallel for schedule(dynamic, 1) if (nb > 1)")
+  _Pragma("omp parallel for num_threads(nt) schedule(dynamic, 1) if (nb > 1)")
   for (int64_t i = 0; i < nb; ++i) {
     const Block& b = blocks[i];
     const int64_t m = (b.r1 - b.r0) * c.OW;
     T* yb = y + b.r0 * c.OW * c.CO;
+    if (c.direct()) {
+      direct_forward(c, x, w, y, b);
+      continue;
+    }
     if (c.pointwise()) {
       blas_gemm(false, false, m, c.CO, c.C, T(1), x + b.r0 * c.OW * c.C, c.C, w, c.CO, T(0), yb,
                 c.CO);
@@ -168,7 +258,7 @@ void forward_typed(const Conv& c, const T* x, const T* w, T* y, T* ws) {
 }
 
 template <typename T>
-void backprop_input_typed(const Conv& c, const T* dy, const T* w, T* dx, T* ws) {
+void backprop_input_typed(const Conv& c, const T* dy, const T* w, T* dx, T* ws, int nt) {
   std::vector<Block> blocks = c.blocks();
   const int64_t nb = int64_t(blocks.size()), slot = c.cols_size();
   if (!c.pointwise()) {
@@ -176,12 +266,16 @@ void backprop_input_typed(const Conv& c, const T* dy, const T* w, T* dx, T* ws) 
                     [&](int64_t b, int64_t e) { std::fill(dx + b, dx + e, T(0)); });
   }
   for (int phase = 0; phase < 2; ++phase) {
-    _Pragma("omp parallel for schedule(dynamic, 1) if (nb > 1)")
+    _Pragma("omp parallel for num_threads(nt) schedule(dynamic, 1) if (nb > 1)")
     for (int64_t i = 0; i < nb; ++i) {
       const Block& b = blocks[i];
       if (b.phase != phase) continue;
       const int64_t m = (b.r1 - b.r0) * c.OW;
       const T* dyb = dy + b.r0 * c.OW * c.CO;
+      if (c.direct()) {
+        direct_backprop_input(c, dy, w, dx, b);
+        continue;
+      }
       if (c.pointwise()) {
         blas_gemm(false, true, m, c.C, c.CO, T(1), dyb, c.CO, w, c.CO, T(0),
                   dx + b.r0 * c.OW * c.C, c.C);
@@ -198,23 +292,27 @@ void backprop_input_typed(const Conv& c, const T* dy, const T* w, T* dx, T* ws) 
 }
 
 template <typename T>
-void backprop_filter_typed(const Conv& c, const T* x, const T* dy, T* dw, T* ws) {
+void backprop_filter_typed(const Conv& c, const T* x, const T* dy, T* dw, T* ws, int nt) {
   std::vector<Block> blocks = c.blocks();
   const int64_t nb = int64_t(blocks.size()), slot = c.cols_size(), wn = c.w_size();
-  const int nt = int(std::min<int64_t>(threads(), std::max<int64_t>(nb, 1)));
-  // Each thread sums its blocks into its own copy of dW; the copies are added at the end.
-  T* partial = ws + threads() * slot;
+  nt = int(std::min<int64_t>(nt, std::max<int64_t>(nb, 1)));
+  // Each thread sums its blocks into its own copy of dW (after its column buffer in the
+  // workspace); the copies are added at the end.
   _Pragma("omp parallel num_threads(nt)")
   {
     const int t = omp_get_thread_num();
-    T* mine = partial + t * wn;
+    T* cols = ws + t * (slot + wn);
+    T* mine = cols + slot;
     std::fill(mine, mine + wn, T(0));
-    T* cols = ws + t * slot;
     _Pragma("omp for schedule(dynamic, 1)")
     for (int64_t i = 0; i < nb; ++i) {
       const Block& b = blocks[i];
       const int64_t m = (b.r1 - b.r0) * c.OW;
       const T* dyb = dy + b.r0 * c.OW * c.CO;
+      if (c.direct()) {
+        direct_backprop_filter(c, x, dy, mine, b);
+        continue;
+      }
       if (c.pointwise()) {
         blas_gemm(true, false, c.C, c.CO, m, T(1), x + b.r0 * c.OW * c.C, c.C, dyb, c.CO, T(1),
                   mine, c.CO);
@@ -227,20 +325,29 @@ void backprop_filter_typed(const Conv& c, const T* x, const T* dy, T* dw, T* ws)
       }
     }
   }
-  std::copy(partial, partial + wn, dw);
+  std::copy(ws + slot, ws + slot + wn, dw);
   for (int t = 1; t < nt; ++t)
-    for (int64_t j = 0; j < wn; ++j) dw[j] += partial[t * wn + j];
+    for (int64_t j = 0; j < wn; ++j) dw[j] += ws[t * (slot + wn) + slot + j];
 }
 
-// Workspace elements: one column buffer per thread, plus per-thread dW copies for the
-// filter gradient.
+// Workspace elements per thread: a column buffer, plus a dW copy for the filter gradient.
+int64_t per_thread(const Conv& c, bool filter_grad) {
+  return c.cols_size() + (filter_grad ? c.w_size() : 0);
+}
+
 int64_t workspace_size(const Conv& c, bool filter_grad) {
-  return threads() * (c.cols_size() + (filter_grad ? c.w_size() : 0));
+  return std::max(1, omp_get_max_threads()) * per_thread(c, filter_grad);
 }
 
-void check_workspace(const py::array& ws, int dt, int64_t need, const char* op) {
+// The threads the workspace has room for (fewer than now available if the thread count
+// grew since the plan sized it).
+int workspace_threads(const py::array& ws, int dt, const Conv& c, bool filter_grad,
+                      const char* op) {
   check_array(ws, op, dt, -1, true);
-  require(ws.size() >= need, op, "workspace too small (the thread count changed?)");
+  const int64_t each = per_thread(c, filter_grad);
+  const int64_t room = each ? ws.size() / each : omp_get_max_threads();
+  require(room >= 1, op, "workspace too small");
+  return int(std::min<int64_t>(room, std::max(1, omp_get_max_threads())));
 }
 
 void conv2d(py::array x, py::array w, py::array y, py::array spec, py::array ws) {
@@ -249,10 +356,10 @@ void conv2d(py::array x, py::array w, py::array y, py::array spec, py::array ws)
   check_array(x, "conv2d", dt, c.x_size(), false);
   check_array(w, "conv2d", dt, c.w_size(), false);
   check_array(y, "conv2d", dt, c.y_size(), true);
-  check_workspace(ws, dt, workspace_size(c, false), "conv2d");
+  const int nt = workspace_threads(ws, dt, c, false, "conv2d");
   PD_DISPATCH_FLOAT(dt, "conv2d", {
     forward_typed<scalar_t>(c, in_ptr<scalar_t>(x), in_ptr<scalar_t>(w), out_ptr<scalar_t>(y),
-                            out_ptr<scalar_t>(ws));
+                            out_ptr<scalar_t>(ws), nt);
   });
 }
 
@@ -264,10 +371,10 @@ void conv2d_backprop_input(py::array dy, py::array w, py::array dx, py::array sp
   check_array(dy, op, dt, c.y_size(), false);
   check_array(w, op, dt, c.w_size(), false);
   check_array(dx, op, dt, c.x_size(), true);
-  check_workspace(ws, dt, workspace_size(c, false), op);
+  const int nt = workspace_threads(ws, dt, c, false, op);
   PD_DISPATCH_FLOAT(dt, op, {
     backprop_input_typed<scalar_t>(c, in_ptr<scalar_t>(dy), in_ptr<scalar_t>(w),
-                                   out_ptr<scalar_t>(dx), out_ptr<scalar_t>(ws));
+                                   out_ptr<scalar_t>(dx), out_ptr<scalar_t>(ws), nt);
   });
 }
 
@@ -279,10 +386,10 @@ void conv2d_backprop_filter(py::array x, py::array dy, py::array dw, py::array s
   check_array(x, op, dt, c.x_size(), false);
   check_array(dy, op, dt, c.y_size(), false);
   check_array(dw, op, dt, c.w_size(), true);
-  check_workspace(ws, dt, workspace_size(c, true), op);
+  const int nt = workspace_threads(ws, dt, c, true, op);
   PD_DISPATCH_FLOAT(dt, op, {
     backprop_filter_typed<scalar_t>(c, in_ptr<scalar_t>(x), in_ptr<scalar_t>(dy),
-                                    out_ptr<scalar_t>(dw), out_ptr<scalar_t>(ws));
+                                    out_ptr<scalar_t>(dw), out_ptr<scalar_t>(ws), nt);
   });
 }
 
