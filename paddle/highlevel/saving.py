@@ -25,23 +25,16 @@ Example:
     >>> bool(np.array_equal(pd.load_model(path).predict(x), model.predict(x)))
     True
 """
-import json
 import os
-import secrets
 import warnings
 
-import h5py
 import numpy as np
 
 from paddle.errors import CheckpointError
 from paddle.lowlevel import random
-from paddle.highlevel import saving_compile, saving_config
+from paddle.highlevel import saving_compile, saving_config, saving_hdf5
 from paddle.highlevel.saving_config import register_serializable  # noqa: F401  (public)
-
-HDF5_OBJECT_HEADER_LIMIT = 64512  # bytes; larger attributes are split into name0, name1, ...
-KERAS_VERSION = "3.0.0"           # the Keras layout these files follow
-BACKEND = "paddle"
-TOP_LEVEL = "top_level_model_weights"
+from paddle.highlevel.saving_hdf5 import TOP_LEVEL, atomic_write, read_file
 
 
 # ---- public entry points ----------------------------------------------------------------
@@ -57,24 +50,15 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True):
                                                                 None),
                                  "rng_state": random.get_state()})
     groups, top = saving_config.weight_layout(model)
-    optimizer = _optimizer_state(model.optimizer, groups, top) if compiled else None
-
-    def write(f):
-        _write_versions(f)
-        write_text(f, "model_config", config)
-        if training is not None:
-            write_text(f, "training_config", training)
-        write_text(f, "paddle_training_state", state)
-        _write_weights(f.create_group("model_weights"), groups, top)
-        if optimizer is not None:
-            _write_optimizer(f, *optimizer)
-    atomic_write(filepath, write, overwrite)
+    optimizer = saving_hdf5.optimizer_state(model.optimizer, groups, top) if compiled else None
+    atomic_write(filepath, lambda f: saving_hdf5.write_model(f, [config, training, state],
+                                                             groups, top, optimizer), overwrite)
 
 
 def save_weights(model, filepath, overwrite=True):
     """Write the weights alone (Keras's legacy weights file: the layer groups at the root)."""
     groups, top = saving_config.weight_layout(model)
-    atomic_write(filepath, lambda f: _write_weights(f, groups, top), overwrite)
+    atomic_write(filepath, lambda f: saving_hdf5.write_weights(f, groups, top), overwrite)
 
 
 def load_model(filepath, custom_objects=None, compile=True):
@@ -126,10 +110,10 @@ def load_model(filepath, custom_objects=None, compile=True):
         slots = _check_optimizer(path, model.optimizer, contents["optimizer"], groups, top)
     _assign(pairs)
     _restore_optimizer(model.optimizer, contents["optimizer"], slots)
-    state = contents["training_state"] or {}
-    if compile and state.get("rng_state"):
+    state = contents["training_state"]
+    if compile and state["rng_state"]:
         random.set_state(state["rng_state"])
-    model._last_finished_epoch = state.get("last_finished_epoch")
+    model._last_finished_epoch = state["last_finished_epoch"]
     return model
 
 
@@ -170,223 +154,11 @@ def restore_training_state(model, filepath):
     _assign(pairs)
     if optimizer is not None:
         _restore_optimizer(optimizer, contents["optimizer"], slots)
-    state = contents["training_state"] or {}
-    if state.get("rng_state"):
+    state = contents["training_state"]
+    if state["rng_state"]:
         random.set_state(state["rng_state"])
-    model._last_finished_epoch = state.get("last_finished_epoch")
+    model._last_finished_epoch = state["last_finished_epoch"]
     return model._last_finished_epoch
-
-
-# ---- writing ----------------------------------------------------------------------------
-
-def atomic_write(filepath, write, overwrite=True):
-    """Run write(h5py.File) on a temporary file beside `filepath`, fsync it, rename it over
-    `filepath`. On any failure the temporary file is removed and `filepath` is untouched."""
-    path = os.path.abspath(os.fspath(filepath))
-    if not overwrite and os.path.exists(path):
-        raise FileExistsError(f"{path} exists and overwrite=False")
-    folder, base = os.path.split(path)
-    os.makedirs(folder, exist_ok=True)
-    tmp = os.path.join(folder, f".{base}.{secrets.token_hex(4)}.tmp")
-    try:
-        with h5py.File(tmp, "w-") as f:
-            write(f)
-            f.flush()
-        fd = os.open(tmp, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
-    _fsync_folder(folder)
-
-
-def _fsync_folder(folder):
-    try:  # makes the rename itself durable; not every platform opens folders
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _write_versions(obj):
-    from paddle import __version__
-    obj.attrs["backend"] = BACKEND
-    obj.attrs["keras_version"] = KERAS_VERSION
-    obj.attrs["paddle_version"] = __version__
-
-
-def save_attributes(group, name, items):
-    """A list of strings as attribute `name`, split into `name0`, `name1`, ... when it
-    would pass HDF5's 64 KB header limit (Keras's save_attributes_to_hdf5_group)."""
-    encoded = [s.encode("utf8") for s in items]
-    too_big = [s[:40] for s in encoded if len(s) > HDF5_OBJECT_HEADER_LIMIT]
-    if too_big:
-        raise ValueError(f"cannot save the names {too_big}: each must be under "
-                         f"{HDF5_OBJECT_HEADER_LIMIT} bytes")
-    array = np.asarray(encoded)
-    chunks = np.array_split(array, 1)
-    while any(c.nbytes > HDF5_OBJECT_HEADER_LIMIT for c in chunks):
-        chunks = np.array_split(array, len(chunks) + 1)
-    if len(chunks) == 1:
-        group.attrs[name] = array
-    else:
-        for k, chunk in enumerate(chunks):
-            group.attrs[f"{name}{k}"] = chunk
-
-
-def load_attributes(group, name):
-    """The list of strings `save_attributes` wrote (chunked or not)."""
-    if name in group.attrs:
-        parts = [group.attrs[name]]
-    else:
-        parts, k = [], 0
-        while f"{name}{k}" in group.attrs:
-            parts.append(group.attrs[f"{name}{k}"])
-            k += 1
-    return [n.decode("utf8") if hasattr(n, "decode") else str(n)
-            for part in parts for n in np.atleast_1d(part)]
-
-
-def write_text(obj, name, text):
-    """A (JSON) string attribute, split into byte chunks `name0`, ... past 64 KB."""
-    raw = text.encode("utf8")
-    if len(raw) <= HDF5_OBJECT_HEADER_LIMIT:
-        obj.attrs[name] = text
-        return
-    for k, start in enumerate(range(0, len(raw), HDF5_OBJECT_HEADER_LIMIT)):
-        obj.attrs[f"{name}{k}"] = np.void(raw[start:start + HDF5_OBJECT_HEADER_LIMIT])
-
-
-def read_text(obj, name):
-    if name in obj.attrs:
-        value = obj.attrs[name]
-        return value.decode("utf8") if hasattr(value, "decode") else str(value)
-    parts, k = [], 0
-    while f"{name}{k}" in obj.attrs:
-        parts.append(obj.attrs[f"{name}{k}"].tobytes())
-        k += 1
-    return b"".join(parts).decode("utf8") if parts else None
-
-
-def _write_weights(group, groups, top):
-    save_attributes(group, "layer_names", [name for name, _ in groups])
-    _write_versions(group)
-    # Sorted as Keras does, so no group name is created before one it prefixes.
-    for name, weights in sorted(groups, key=lambda g: g[0]):
-        _write_subset(group.create_group(name), weights)
-    _write_subset(group.create_group(TOP_LEVEL), top)
-
-
-def _write_subset(group, weights):
-    names = _unique([w.name for w in weights])
-    save_attributes(group, "weight_names", names)
-    for name, w in zip(names, weights):
-        group.create_dataset(name, data=w.val())
-
-
-def _unique(names):
-    seen, out = set(), []
-    for n in names:
-        k, candidate = 1, n
-        while candidate in seen:
-            candidate, k = f"{n}_{k}", k + 1
-        seen.add(candidate)
-        out.append(candidate)
-    return out
-
-
-def _optimizer_state(optimizer, groups, top):
-    """(optimizer name, iterations, [(weight index, slot, array, weight name)])."""
-    flat = [w for _, ws in groups for w in ws] + list(top)
-    has = {id(v) for v in optimizer.variables()}
-    slots = [(i, slot, value, w.name) for i, w in enumerate(flat) if id(w) in has
-             for slot, value in optimizer.slots(w).items()]
-    return optimizer.name, optimizer.iterations, slots
-
-
-def _write_optimizer(f, name, iterations, slots):
-    group = f.create_group("optimizer_weights")
-    names = _unique([f"{name}/iterations"] + [f"{name}/{w.replace('/', '_')}_{slot}"
-                                              for _, slot, _, w in slots])
-    save_attributes(group, "weight_names", names)
-    group.create_dataset(names[0], data=np.int64(iterations))
-    for dataset, (_, _, value, _) in zip(names[1:], slots):
-        group.create_dataset(dataset, data=value)
-    write_text(group, "paddle_slots", json.dumps([[i, slot] for i, slot, _, _ in slots]))
-
-
-# ---- reading ----------------------------------------------------------------------------
-
-def read_file(path, full):
-    """Everything needed from a checkpoint, read into memory (errors: CheckpointError)."""
-    if not os.path.exists(path):
-        raise CheckpointError(f"no checkpoint file at {path!r}")
-    if os.path.isdir(path):
-        raise CheckpointError(f"{path!r} is a folder, not a checkpoint file")
-    try:
-        if not h5py.is_hdf5(path):
-            raise CheckpointError(f"{path!r} is not an HDF5 file (model.save and "
-                                  "model.save_weights write HDF5)")
-        with h5py.File(path, "r") as f:
-            return _read(f, path, full)
-    except CheckpointError:
-        raise
-    except (OSError, KeyError, ValueError, TypeError, RuntimeError, AttributeError) as e:
-        raise CheckpointError(f"cannot read {path!r} (truncated or damaged?): "
-                              f"{type(e).__name__}: {e}") from e
-
-
-def _read(f, path, full):
-    contents = {"model_config": None, "training_config": None, "training_state": None,
-                "optimizer": None}
-    if full:
-        config = read_text(f, "model_config")
-        if config is None:
-            raise CheckpointError(
-                f"{path!r} holds no model_config, so it was not written by model.save (for a "
-                "weights file from save_weights, build the model and call load_weights)")
-        contents["model_config"] = json.loads(config)
-        for key in ("training_config", "paddle_training_state"):
-            text = read_text(f, key)
-            contents[key.replace("paddle_", "")] = None if text is None else json.loads(text)
-    if "layer_names" in f.attrs or "layer_names0" in f.attrs:
-        group = f
-    elif "model_weights" in f:
-        group = f["model_weights"]
-    else:
-        raise CheckpointError(f"{path!r} holds no model weights (no model_weights group and "
-                              "no layer_names attribute): it was not written by model.save or "
-                              "model.save_weights")
-    contents["layers"] = [(name, _read_subset(group, name, path))
-                          for name in load_attributes(group, "layer_names")]
-    contents["top"] = _read_subset(group, TOP_LEVEL, path) if TOP_LEVEL in group else None
-    if full and "optimizer_weights" in f and "paddle_slots" in f["optimizer_weights"].attrs:
-        g = f["optimizer_weights"]
-        names = load_attributes(g, "weight_names")
-        targets = json.loads(read_text(g, "paddle_slots"))
-        contents["optimizer"] = {
-            "iterations": int(np.asarray(g[names[0]][()])),
-            "slots": [(int(i), slot, np.asarray(g[n][()]))
-                      for (i, slot), n in zip(targets, names[1:])]}
-    return contents
-
-
-def _read_subset(parent, name, path):
-    if name not in parent:
-        raise CheckpointError(f"{path!r}: layer_names lists {name!r}, but the file has no "
-                              "group for it")
-    group = parent[name]
-    return [(w, np.asarray(group[w][()])) for w in load_attributes(group, "weight_names")]
 
 
 # ---- matching weights to the model ------------------------------------------------------

@@ -1,0 +1,197 @@
+"""Bad checkpoints and models that cannot be saved: clear errors, nothing half-loaded."""
+import h5py
+import numpy as np
+import pytest
+
+import paddle as pd
+from paddle.highlevel import saving
+
+X = np.random.default_rng(0).standard_normal((8, 4)).astype(np.float32)
+
+
+def mlp(units=3, depth=2):
+    layers = [pd.layers.Input(shape=(4,))] + [pd.layers.Dense(units) for _ in range(depth)]
+    return pd.Sequential(layers)
+
+
+@pytest.fixture
+def saved(tmp_path):
+    model = mlp()
+    model.compile(optimizer="adam", loss="mse")
+    model.save(tmp_path / "model.h5")
+    model.save_weights(tmp_path / "weights.h5")
+    return tmp_path
+
+
+LOADERS = {"load_model": lambda path: pd.load_model(path),
+           "load_weights": lambda path: mlp().load_weights(path)}
+
+
+@pytest.mark.parametrize("load", LOADERS.values(), ids=LOADERS.keys())
+def test_missing_file(tmp_path, load):
+    with pytest.raises(pd.CheckpointError, match="no checkpoint file at .*nope.h5"):
+        load(tmp_path / "nope.h5")
+    with pytest.raises(pd.CheckpointError, match="is a folder"):
+        load(tmp_path)
+
+
+@pytest.mark.parametrize("load", LOADERS.values(), ids=LOADERS.keys())
+def test_not_hdf5(tmp_path, load):
+    path = tmp_path / "notes.h5"
+    path.write_text("these are not weights\n" * 50)
+    with pytest.raises(pd.CheckpointError, match="not an HDF5 file"):
+        load(path)
+    (tmp_path / "empty.h5").write_bytes(b"")
+    with pytest.raises(pd.CheckpointError, match="not an HDF5 file"):
+        load(tmp_path / "empty.h5")
+
+
+@pytest.mark.parametrize("load", LOADERS.values(), ids=LOADERS.keys())
+@pytest.mark.parametrize("keep", [0.2, 0.6, 0.95])
+def test_truncated_file(saved, load, keep):
+    data = (saved / "model.h5").read_bytes()
+    path = saved / "cut.h5"
+    path.write_bytes(data[:int(len(data) * keep)])
+    with pytest.raises(pd.CheckpointError, match="cut.h5"):
+        load(path)
+
+
+@pytest.mark.parametrize("load", LOADERS.values(), ids=LOADERS.keys())
+def test_foreign_hdf5_file(tmp_path, load):
+    path = tmp_path / "other.h5"
+    with h5py.File(path, "w") as f:
+        f.create_dataset("images", data=np.zeros((3, 2)))
+        f.attrs["creator"] = "a microscope"
+    with pytest.raises(pd.CheckpointError, match="model.save"):
+        load(path)
+
+
+def test_model_config_without_weights(tmp_path):
+    path = tmp_path / "half.h5"
+    with h5py.File(path, "w") as f:
+        f.attrs["model_config"] = '{"class_name": "Sequential", "config": {"layers": []}}'
+    with pytest.raises(pd.CheckpointError, match="no model weights"):
+        pd.load_model(path)
+
+
+def test_garbled_model_config(tmp_path):
+    path = tmp_path / "garbled.h5"
+    with h5py.File(path, "w") as f:
+        f.attrs["model_config"] = "{not json"
+        f.create_group("model_weights")
+    with pytest.raises(pd.CheckpointError, match="garbled.h5"):
+        pd.load_model(path)
+    with h5py.File(path, "w") as f:
+        f.attrs["model_config"] = '{"class_name": "Functional", "config": {"layers": ' \
+                                  '[{"class_name": "Dense", "name": "d", "config": {}}]}}'
+        f.create_group("model_weights")
+    with pytest.raises(pd.CheckpointError, match="Dense"):
+        pd.load_model(path)
+
+
+def test_weights_file_given_to_load_model(saved):
+    with pytest.raises(pd.CheckpointError, match="no model_config.*load_weights"):
+        pd.load_model(saved / "weights.h5")
+
+
+def test_shape_mismatch_names_the_layer_and_both_shapes(saved):
+    model = mlp(units=5)
+    first = model.layers[0]
+    with pytest.raises(pd.CheckpointError) as info:
+        model.load_weights(saved / "weights.h5")
+    message = str(info.value)
+    assert first.name in message and "(4, 5)" in message and "(4, 3)" in message
+
+
+def test_nothing_is_assigned_when_a_later_layer_does_not_fit(saved):
+    model = pd.Sequential([pd.layers.Input(shape=(4,)), pd.layers.Dense(3),
+                           pd.layers.Dense(7)])
+    before = model.get_weights()
+    with pytest.raises(pd.CheckpointError, match=r"\(3, 7\).*\(3, 3\)"):
+        model.load_weights(saved / "weights.h5")
+    for a, b in zip(before, model.get_weights()):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_layer_count_mismatch(saved):
+    model = mlp(depth=3)
+    before = model.get_weights()
+    with pytest.raises(pd.CheckpointError, match="layer count mismatch.*2 layers.*3 layers"):
+        model.load_weights(saved / "model.h5")
+    for a, b in zip(before, model.get_weights()):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_weight_count_mismatch(saved):
+    model = pd.Sequential([pd.layers.Input(shape=(4,)), pd.layers.Dense(3, use_bias=False),
+                           pd.layers.Dense(3)])
+    with pytest.raises(pd.CheckpointError, match="1 weights, the file holds 2"):
+        model.load_weights(saved / "weights.h5")
+
+
+def test_unbuilt_model_cannot_take_weights(saved):
+    class Net(pd.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = pd.layers.Dense(3)
+
+        def call(self, x, training=False):
+            return self.dense(x)
+    with pytest.raises(pd.CheckpointError, match="layer count mismatch"):
+        Net().load_weights(saved / "weights.h5")
+    with pytest.raises(ValueError, match="not been called"):
+        Net().save(saved / "net.h5")
+
+
+def test_unknown_custom_class_names_it(tmp_path):
+    class Mystery(pd.layers.Layer):
+        def call(self, x, training=False):
+            return x + 1.0
+    pd.Sequential([pd.layers.Input(shape=(4,)), Mystery()]).save(tmp_path / "m.h5")
+    with pytest.raises(pd.CheckpointError, match=r"'Mystery'.*custom_objects=\{'Mystery'"):
+        pd.load_model(tmp_path / "m.h5")
+
+
+def test_custom_class_whose_config_lacks_arguments(tmp_path):
+    class NeedsUnits(pd.layers.Layer):
+        def __init__(self, units, **kwargs):
+            super().__init__(**kwargs)
+            self.units = units
+
+        def call(self, x, training=False):
+            return x * float(self.units)
+    pd.Sequential([pd.layers.Input(shape=(4,)), NeedsUnits(2)]).save(tmp_path / "m.h5")
+    with pytest.raises(pd.CheckpointError, match="NeedsUnits.*get_config"):
+        pd.load_model(tmp_path / "m.h5", custom_objects={"NeedsUnits": NeedsUnits})
+
+
+def test_config_that_json_cannot_hold(tmp_path):
+    class Holder(pd.layers.Layer):
+        def call(self, x, training=False):
+            return x
+
+        def get_config(self):
+            return {**super().get_config(), "thing": object()}
+    model = pd.Sequential([pd.layers.Input(shape=(4,)), Holder()])
+    with pytest.raises(TypeError, match="holder.*get_config"):
+        model.save(tmp_path / "h.h5")
+    assert not list(tmp_path.iterdir())
+
+
+def test_optimizer_state_that_does_not_fit(tmp_path):
+    adam = mlp()
+    adam.compile(optimizer="adam", loss="mse")
+    adam.train_on_batch(X, np.zeros((8, 3), np.float32))
+    adam.save(tmp_path / "adam.h5")
+    model = mlp()
+    model.compile(optimizer="sgd", loss="mse")
+    before = model.get_weights()
+    with pytest.raises(pd.CheckpointError, match="optimizer state.*SGD"):
+        saving.restore_training_state(model, tmp_path / "adam.h5")
+    for a, b in zip(before, model.get_weights()):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_sequential_without_input_cannot_be_saved(tmp_path):
+    with pytest.raises(ValueError, match="no input shape"):
+        pd.Sequential([pd.layers.Dense(2)]).save(tmp_path / "s.h5")
