@@ -11,6 +11,7 @@ A file written by `model.save` holds (see docs/saving.md for a listing):
   `top_level_model_weights` (parameters that no layer owns);
 - group `optimizer_weights`: the step count, then every slot (moments, velocities).
 
+The file format itself (attributes, groups, checksums, atomic writes) is saving_hdf5.py.
 `save_weights` writes the `model_weights` part at the root of its file, as Keras does;
 `load_weights` reads either kind of file, Keras's included. Writes are atomic: a temporary
 file in the same folder, flushed and fsynced, then renamed over the target. Reads check the
@@ -146,6 +147,11 @@ def restore_training_state(model, filepath):
     (compiled) model; returns the last finished epoch saved (None if unknown)."""
     path = os.fspath(filepath)
     contents = read_file(path, full=True)
+    try:
+        saving_config.ensure_built(model, contents["model_config"])
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
+        raise CheckpointError(f"{path}: the model could not be built on the saved input "
+                              f"shapes ({type(e).__name__}: {e})") from e
     groups, top = saving_config.weight_layout(model)
     pairs = match_by_order(path, groups, top, contents)
     optimizer = getattr(model, "optimizer", None)

@@ -24,7 +24,7 @@ import json
 import numpy as np
 
 from paddle.errors import CheckpointError, ShapeError
-from paddle.lowlevel.graph import Node, Variable, apply, data
+from paddle.lowlevel.graph import Node, Variable, apply, constant, data
 from paddle.lowlevel.op import OPS
 from paddle.highlevel import layers as layers_module
 from paddle.highlevel.layers.base import Input, Layer
@@ -414,7 +414,7 @@ def _functional_from_config(config, custom_objects):
             return [resolve(r) for r in ref]
         kind, c = ref.get("class_name"), ref.get("config", {})
         if kind == CONSTANT_CLASS:
-            return np.array(c["value"], dtype=c["dtype"])
+            return constant(np.array(c["value"], dtype=c["dtype"]), dtype=c["dtype"])
         if kind == VARIABLE_CLASS:
             if c["index"] not in params:
                 params[c["index"]] = Variable(c["name"], tuple(c["shape"]), c["dtype"],
@@ -437,7 +437,7 @@ def _functional_from_config(config, custom_objects):
                 if op is None:
                     raise CheckpointError(f"the model config applies an unknown op "
                                           f"{made[name]['op']!r}")
-                ins = [v if isinstance(v, Variable) else _constant(v) for v in args[0]]
+                ins = args[0]
                 attrs = {a: _decode(v) for a, v in made[name].get("attrs", {}).items()}
                 out = apply(op, ins, attrs)
             else:
@@ -463,9 +463,17 @@ def _available(node, tensors):
     return all(ok(a) for a in node.get("args", []))
 
 
-def _constant(array):
-    from paddle.lowlevel.graph import constant
-    return constant(array, dtype=array.dtype.name)
+def ensure_built(model, spec):
+    """Build a model that was never called (so has no weights yet) on the input shapes of
+    a saved config of it: BackupAndRestore restores before the first batch."""
+    config = spec.get("config") or {}
+    first = (config.get("layers") or [{}])[0] if spec.get("class_name") == "Sequential" else {}
+    if first.get("class_name") == "InputLayer":
+        shape = first.get("config", {}).get("batch_shape")
+        _build(model, {"input_shapes": [shape], "single_input": True,
+                       "input_dtypes": [first["config"].get("dtype", "float32")]})
+    else:
+        _build(model, spec.get("build_config"))
 
 
 def _build(model, build):

@@ -123,6 +123,52 @@ def test_functional_round_trip_with_ops_shared_layers_and_loose_parameters(tmp_p
     assert len(shared_entry["inbound_nodes"]) == 2
 
 
+def _lambda_model():
+    inp = pd.Input(shape=(4,))
+    out = pd.layers.Lambda(lambda x, k: x * k, arguments={"k": 3.0})(pd.layers.Dense(3)(inp))
+    return pd.Model(inp, out), RNG.standard_normal((2, 4)).astype(np.float32)
+
+
+def _recurrent_model():
+    L = pd.layers
+    seq = pd.Input(shape=(5, 3))
+    h = L.Bidirectional(L.LSTM(4, return_sequences=True))(seq)
+    att = L.MultiHeadAttention(num_heads=2, key_dim=3)(h, h)
+    out, state, _ = L.LSTM(3, return_state=True)(att)
+    return pd.Model(seq, [out, L.GRU(3)(att, initial_state=[state])]), \
+        RNG.standard_normal((2, 5, 3)).astype(np.float32)
+
+
+def _nested_model():
+    inner = pd.Sequential([pd.Input(shape=(4,)), pd.layers.Dense(5, activation="relu")])
+    inp = pd.Input(shape=(4,))
+    functional = pd.Model(inp, pd.layers.Dense(3)(inner(inp)))
+    return pd.Sequential([pd.Input(shape=(4,)), functional, pd.layers.Dense(2)]), \
+        RNG.standard_normal((2, 4)).astype(np.float32)
+
+
+def _conv_model():
+    L = pd.layers
+    return pd.Sequential([
+        pd.Input(shape=(8, 8, 3)), L.Conv2DTranspose(2, 3, strides=2), L.DepthwiseConv2D(3),
+        L.AveragePooling2D(2), L.GlobalMaxPooling2D(), L.Reshape((2, 1)), L.Permute((2, 1)),
+        L.Flatten(), L.Activation("softmax")]), RNG.standard_normal((2, 8, 8, 3)).astype(
+            np.float32)
+
+
+@pytest.mark.parametrize("make", [_lambda_model, _recurrent_model, _nested_model,
+                                  _conv_model], ids=["lambda", "recurrent", "nested", "conv"])
+def test_layer_catalogue_round_trips(tmp_path, make):
+    model, x = make()
+    model.save(tmp_path / "m.h5")
+    loaded = pd.load_model(tmp_path / "m.h5")
+    assert [type(l).__name__ for l in loaded.layers] == [type(l).__name__ for l in model.layers]
+    want, got = model.predict(x), loaded.predict(x)
+    for a, b in zip(want if isinstance(want, list) else [want],
+                    got if isinstance(got, list) else [got]):
+        np.testing.assert_array_equal(a, b)
+
+
 class Net(pd.Model):
     def __init__(self, hidden=8, **kwargs):
         super().__init__(**kwargs)
@@ -409,6 +455,25 @@ def test_backup_and_restore_resumes_after_a_crash(tmp_path):
     assert seen == [2, 3] and history.epoch == [2, 3]
     assert_same_weights(model, reference, rtol=1e-5, atol=1e-6)
     assert not os.path.exists(backup.path) and not os.path.exists(tmp_path / "backup")
+
+
+def test_backup_and_restore_builds_a_subclassed_model_first(tmp_path):
+    def run(crash):
+        pd.seed(5)
+        model = Net(hidden=4)
+        model.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
+        callbacks = [pd.callbacks.BackupAndRestore(tmp_path / "b")] + \
+            ([_CrashAt(crash)] if crash else [])
+        model.fit(X, Y, epochs=3, batch_size=16, verbose=0, callbacks=callbacks)
+        return model
+    pd.seed(5)
+    reference = Net(hidden=4)
+    reference.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
+    reference.fit(X, Y, epochs=3, batch_size=16, verbose=0)
+    with pytest.raises(RuntimeError, match="simulated crash"):
+        run(crash=2)
+    resumed = run(crash=None)  # the model is not built yet when the backup is restored
+    assert_same_weights(resumed, reference, rtol=1e-5, atol=1e-6)
 
 
 def test_backup_is_kept_without_delete_checkpoint(tmp_path):
