@@ -278,6 +278,10 @@ def _read(f, path, full):
         group = f
     elif "model_weights" in f:
         group = f["model_weights"]
+    elif "layers" in f and "vars" in f:
+        raise CheckpointError(f"{path!r} is in Keras 3's native weights format, which paddle "
+                              "does not read: in Keras, save the model with model.save('x.h5') "
+                              "(the legacy HDF5 layout) and load that")
     else:
         raise CheckpointError(f"{path!r} holds no model weights (no model_weights group and "
                               "no layer_names attribute): it was not written by model.save or "

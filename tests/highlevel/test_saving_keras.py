@@ -116,3 +116,11 @@ def test_keras_legacy_weights_file(tmp_path):
     p.load_weights(tmp_path / "w.h5")
     x = RNG.standard_normal((2,) + shape).astype(np.float32)
     close(p.predict(x), k.predict(x, verbose=0))
+
+
+def test_keras_native_weights_file_is_refused_clearly(tmp_path):
+    shape, make = CASES["cnn"]
+    k, p = sequential(keras, shape, make), sequential(pd, shape, make)
+    k.save_weights(tmp_path / "k.weights.h5")  # Keras 3's own format, not the legacy one
+    with pytest.raises(pd.CheckpointError, match="native weights format"):
+        p.load_weights(tmp_path / "k.weights.h5")
