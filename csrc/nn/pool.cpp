@@ -14,6 +14,10 @@
 
 #include "nn.h"
 
+// Floating-point exceptions are never trapped here, and saying so lets GCC turn the
+// compare-and-select loops below into vector blends instead of branches.
+#pragma GCC optimize("no-trapping-math")
+
 namespace paddle {
 namespace {
 
@@ -65,21 +69,32 @@ void max_forward(const Pool& p, const T* x, T* y) {
   }
 }
 
-// For each channel of window (n, oh, ow): the offset in x of its first maximum.
+// The maximum of each channel over the window of (oh, ow) in image n, into m.
 template <typename T>
-void window_argmax(const Pool& p, const T* x, int64_t n, int64_t oh, int64_t ow, T* best,
-                   int64_t* where) {
+void window_max(const Pool& p, const T* x, int64_t n, int64_t oh, int64_t ow, T* m) {
   int64_t h0, h1, w0, w1;
   p.window(oh, ow, h0, h1, w0, w1);
-  const int64_t C = p.C;
-  const int64_t start = ((n * p.H + h0) * p.W + w0) * C;
-  for (int64_t c = 0; c < C; ++c) { best[c] = x[start + c]; where[c] = start + c; }
+  const T* first = x + ((n * p.H + h0) * p.W + w0) * p.C;
+  for (int64_t c = 0; c < p.C; ++c) m[c] = first[c];
   for (int64_t h = h0; h < h1; ++h)
     for (int64_t w = w0; w < w1; ++w) {
-      const int64_t off = ((n * p.H + h) * p.W + w) * C;
-      for (int64_t c = 0; c < C; ++c)
-        if (x[off + c] > best[c]) { best[c] = x[off + c]; where[c] = off + c; }
+      const T* src = x + ((n * p.H + h) * p.W + w) * p.C;
+      for (int64_t c = 0; c < p.C; ++c) m[c] = src[c] > m[c] ? src[c] : m[c];
     }
+}
+
+// One window position: out[c] += v[c] where src[c] is the channel's maximum m[c] and no
+// earlier position was (found[c] is 0 or 1); with ADD false, out[c] is set (to v[c] or 0)
+// instead, for windows that never overlap. Selects, no branches: random data would
+// mispredict half of them, and the loop vectorizes.
+template <bool ADD, typename T>
+inline void first_max_pass(const T* src, const T* m, T* found, const T* v, T* out, int64_t C) {
+  for (int64_t c = 0; c < C; ++c) {
+    const T s = src[c], mc = m[c], f = found[c], vc = v[c], o = ADD ? out[c] : T(0);
+    const T hit = s == mc ? T(1) - f : T(0);
+    out[c] = hit != T(0) ? o + vc : o;
+    found[c] = f + hit;
+  }
 }
 
 // dx = 0, then each window's gradient goes to its arg-max. Threads take whole images, so
@@ -89,36 +104,35 @@ void window_argmax(const Pool& p, const T* x, int64_t n, int64_t oh, int64_t ow,
 template <typename T>
 void max_grad(const Pool& p, const T* x, const T* g, T* dx) {
   const int64_t C = p.C, image = p.H * p.W * C;
+  // Windows that do not overlap write each element once: no zeroing first, unless some
+  // elements lie in no window at all.
+  const bool overlap = p.sh < p.KH || p.sw < p.KW;
+  const bool tiled = !overlap && p.pt == 0 && p.pl == 0 && p.sh == p.KH && p.sw == p.KW &&
+                     p.OH * p.KH == p.H && p.OW * p.KW == p.W;
   _Pragma("omp parallel if (parallel_rows(p.N, p.x_size()))")
   {
     std::vector<T> best(C), found(C);
     _Pragma("omp for schedule(static)")
     for (int64_t n = 0; n < p.N; ++n) {
-      std::fill(dx + n * image, dx + (n + 1) * image, T(0));
+      if (!tiled) std::fill(dx + n * image, dx + (n + 1) * image, T(0));
       for (int64_t oh = 0; oh < p.OH; ++oh)
         for (int64_t ow = 0; ow < p.OW; ++ow) {
           int64_t h0, h1, w0, w1;
           p.window(oh, ow, h0, h1, w0, w1);
           T* m = best.data();
           T* f = found.data();
-          const T* first = x + ((n * p.H + h0) * p.W + w0) * C;
-          for (int64_t c = 0; c < C; ++c) { m[c] = first[c]; f[c] = T(0); }
-          for (int64_t h = h0; h < h1; ++h)
-            for (int64_t w = w0; w < w1; ++w) {
-              const T* src = x + ((n * p.H + h) * p.W + w) * C;
-              for (int64_t c = 0; c < C; ++c) m[c] = src[c] > m[c] ? src[c] : m[c];
-            }
+          window_max(p, x, n, oh, ow, m);
+          std::fill(f, f + C, T(0));
           const T* gr = g + ((n * p.OH + oh) * p.OW + ow) * C;
           for (int64_t h = h0; h < h1; ++h)
             for (int64_t w = w0; w < w1; ++w) {
               const int64_t off = ((n * p.H + h) * p.W + w) * C;
               const T* src = x + off;
               T* d = dx + off;
-              for (int64_t c = 0; c < C; ++c) {
-                const bool hit = f[c] == T(0) && src[c] == m[c];
-                d[c] += hit ? gr[c] : T(0);
-                f[c] = hit ? T(1) : f[c];
-              }
+              if (overlap)
+                first_max_pass<true>(src, m, f, gr, d, C);
+              else
+                first_max_pass<false>(src, m, f, gr, d, C);
             }
         }
     }
@@ -128,17 +142,25 @@ void max_grad(const Pool& p, const T* x, const T* g, T* dx) {
 // out[n, oh, ow, c] = gg at the arg-max of the window: max_grad's adjoint.
 template <typename T>
 void max_select(const Pool& p, const T* x, const T* gg, T* out) {
-  const int64_t rows = p.N * p.OH;
+  const int64_t rows = p.N * p.OH, C = p.C;
   _Pragma("omp parallel if (parallel_rows(rows, p.x_size()))")
   {
-    std::vector<T> best(p.C);
-    std::vector<int64_t> where(p.C);
+    std::vector<T> best(C), found(C);
     _Pragma("omp for schedule(static)")
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t ow = 0; ow < p.OW; ++ow) {
-        window_argmax(p, x, r / p.OH, r % p.OH, ow, best.data(), where.data());
-        T* o = out + (r * p.OW + ow) * p.C;
-        for (int64_t c = 0; c < p.C; ++c) o[c] = gg[where[c]];
+        const int64_t n = r / p.OH, oh = r % p.OH;
+        int64_t h0, h1, w0, w1;
+        p.window(oh, ow, h0, h1, w0, w1);
+        window_max(p, x, n, oh, ow, best.data());
+        std::fill(found.begin(), found.end(), T(0));
+        T* o = out + (r * p.OW + ow) * C;
+        std::fill(o, o + C, T(0));
+        for (int64_t h = h0; h < h1; ++h)
+          for (int64_t w = w0; w < w1; ++w) {
+            const int64_t off = ((n * p.H + h) * p.W + w) * C;
+            first_max_pass<true>(x + off, best.data(), found.data(), gg + off, o, C);
+          }
       }
   }
 }
