@@ -86,6 +86,22 @@ class VarianceScaling(Initializer):
         return _truncated_normal(shape, math.sqrt(var) / 0.87962566103423978).astype(dtype)
 
 
+class Orthogonal(Initializer):
+    """A random orthogonal matrix (QR of a Gaussian one, signs fixed as Keras does) * gain:
+    Keras's default for recurrent kernels."""
+
+    def __init__(self, gain=1.0):
+        self.gain = float(gain)
+
+    def __call__(self, shape, dtype):
+        rows, cols = int(np.prod(shape[:-1])), shape[-1]
+        q, r = np.linalg.qr(generator().standard_normal((max(rows, cols), min(rows, cols))))
+        q = q * np.sign(np.diag(r))  # makes the distribution uniform over orthogonal matrices
+        if rows < cols:
+            q = q.T
+        return (self.gain * q).reshape(shape).astype(dtype)
+
+
 NAMED = {
     "zeros": lambda: Constant(0.0),
     "ones": lambda: Constant(1.0),
@@ -95,11 +111,25 @@ NAMED = {
     "he_uniform": lambda: VarianceScaling(2.0, "fan_in", "uniform"),
     "lecun_normal": lambda: VarianceScaling(1.0, "fan_in", "truncated_normal"),
     "lecun_uniform": lambda: VarianceScaling(1.0, "fan_in", "uniform"),
+    "orthogonal": lambda: Orthogonal(1.0),
+    # Keras's plain "uniform" and "normal" (random_uniform / random_normal defaults).
+    "uniform": lambda: Uniform(-0.05, 0.05),
+    "random_uniform": lambda: Uniform(-0.05, 0.05),
+    "normal": lambda: Normal(0.0, 0.05),
+    "random_normal": lambda: Normal(0.0, 0.05),
 }
+
+# Keras class names, so that Keras can rebuild a config paddle wrote, and the reverse.
+KERAS_CLASSES = {"Constant": Constant, "RandomNormal": Normal, "RandomUniform": Uniform,
+                 "VarianceScaling": VarianceScaling, "Orthogonal": Orthogonal}
+CLASSES = dict(KERAS_CLASSES, Normal=Normal, Uniform=Uniform)
 
 
 def get(initializer):
-    """An initializer from a name, an Initializer, or any callable(shape, dtype)."""
+    """An initializer from a name, a saved {'class_name', 'config'}, an Initializer, or any
+    callable(shape, dtype)."""
+    if isinstance(initializer, dict):
+        return deserialize(initializer)
     if isinstance(initializer, str):
         key = initializer.lower()
         if key not in NAMED:
@@ -112,19 +142,24 @@ def get(initializer):
 
 
 def serialize(initializer):
-    """A name or {'class_name', 'config'} for saving a layer's config."""
+    """A name ("glorot_uniform") or Keras's {'class_name', 'config'} for saving a config."""
     for name, make in NAMED.items():
         made = make()
         if type(made) is type(initializer) and made.get_config() == initializer.get_config():
             return name
-    if isinstance(initializer, Initializer):
-        return {"class_name": type(initializer).__name__, "config": initializer.get_config()}
+    for keras_name, cls in KERAS_CLASSES.items():
+        if type(initializer) is cls:
+            return {"class_name": keras_name, "config": {**initializer.get_config(), "seed": None}}
     return initializer
 
 
 def deserialize(config):
+    """The initializer of a name or {'class_name', 'config'} (Keras's or paddle's)."""
     if isinstance(config, dict):
-        cls = {"Constant": Constant, "Normal": Normal, "Uniform": Uniform,
-               "VarianceScaling": VarianceScaling}[config["class_name"]]
-        return cls(**config["config"])
+        cls = CLASSES.get(config.get("class_name"))
+        if cls is None:
+            raise ValueError(f"initializer: unknown class {config.get('class_name')!r}; "
+                             f"expected one of {', '.join(sorted(CLASSES))}")
+        kwargs = {k: v for k, v in (config.get("config") or {}).items() if k != "seed"}
+        return cls(**kwargs)
     return get(config)

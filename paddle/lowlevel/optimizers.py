@@ -12,6 +12,7 @@ Example:
     (True, [0.0])
 """
 import contextlib
+import inspect
 import weakref
 
 import numpy as np
@@ -143,8 +144,9 @@ class Optimizer:
         lr = self._learning_rate
         if isinstance(lr, schedules.LearningRateSchedule):
             lr = {"class_name": type(lr).__name__, "config": lr.get_config()}
-        config = {k: v for k, v in self.__dict__.items()
-                  if not k.startswith("_") and k not in ("iterations",)}
+        # Exactly the constructor's arguments, so from_config(get_config()) rebuilds it.
+        params = inspect.signature(type(self).__init__).parameters
+        config = {k: getattr(self, k) for k in params if k not in ("self", "learning_rate")}
         config["learning_rate"] = lr
         return config
 

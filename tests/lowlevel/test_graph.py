@@ -509,3 +509,16 @@ def test_reshape_of_unknown_batch_checks_what_it_can():
     assert pd.reshape(x, [2, 6]).shape == (2, 6)        # 12 is a multiple of 3: may fit
     with pytest.raises(pd.ShapeError, match="multiple of 3"):
         pd.reshape(x, [4, 4])
+
+
+@pytest.mark.parametrize("init", [
+    pd.initializers.Uniform(-0.1, 0.2), pd.initializers.Normal(0.5, 2.0),
+    pd.initializers.Constant(3.0), pd.initializers.Orthogonal(2.0), "glorot_uniform", "uniform"])
+def test_initializers_serialize_with_keras_class_names(init):
+    from paddle.lowlevel import initializers
+    made = initializers.get(init)
+    config = initializers.serialize(made)
+    if isinstance(config, dict):
+        assert config["class_name"] in ("RandomUniform", "RandomNormal", "Constant", "Orthogonal")
+    again = initializers.get(config)
+    assert type(again) is type(made) and again.get_config() == made.get_config()

@@ -286,3 +286,14 @@ def test_two_steps_in_one_eval_and_iterations():
     ref = np_sgd(const(0.01))(np.full(TARGET.shape, 0.3), grad(np.full(TARGET.shape, 0.3)),
                               {}, 0)
     np.testing.assert_allclose(w.val(), ref, rtol=1e-12)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: pd.optimizers.SGD(0.1, momentum=0.9, nesterov=True),
+    lambda: pd.optimizers.RMSprop(momentum=0.5), lambda: pd.optimizers.Adam(beta_1=0.8),
+    lambda: pd.optimizers.AdamW(weight_decay=0.1), lambda: pd.optimizers.Adagrad(),
+    lambda: pd.optimizers.Adam(pd.optimizers.schedules.CosineDecay(0.1, 100))])
+def test_config_round_trip(make):
+    opt = make()
+    again = type(opt).from_config(opt.get_config())
+    assert again.get_config() == opt.get_config()

@@ -12,13 +12,6 @@ from paddle.highlevel.layers.base import Layer
 from paddle.highlevel.layers.conv import check_positive
 
 
-def _initializer(value):
-    # Keras's "uniform" is RandomUniform(-0.05, 0.05), a name paddle's table lacks.
-    if isinstance(value, str) and value.lower() == "uniform":
-        return initializers.Uniform(-0.05, 0.05)
-    return initializers.deserialize(value) if isinstance(value, dict) else initializers.get(value)
-
-
 class Embedding(Layer):
     """Looks up a row of the table "embeddings" (input_dim, output_dim) for each id.
 
@@ -42,7 +35,7 @@ class Embedding(Layer):
         super().__init__(**kwargs)
         self.input_dim = check_positive(input_dim, "input_dim", "Embedding")
         self.output_dim = check_positive(output_dim, "output_dim", "Embedding")
-        self.embeddings_initializer = _initializer(embeddings_initializer)
+        self.embeddings_initializer = initializers.deserialize(embeddings_initializer)
 
     def build(self, input_shape):
         self.embeddings = self.add_weight("embeddings", (self.input_dim, self.output_dim),

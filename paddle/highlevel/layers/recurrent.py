@@ -20,42 +20,9 @@ from paddle.lowlevel.layers import activation as get_activation
 from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.recurrent import gru, lstm
 from paddle.lowlevel.ops.shape import concat, gather, stack
-from paddle.lowlevel.random import generator
 from paddle.highlevel.layers.base import Layer
 from paddle.highlevel.layers.conv import check_positive
 from paddle.highlevel.layers.core import serialize_activation
-
-
-# ---- the orthogonal initializer (Keras's default for recurrent kernels) -----------------
-
-class Orthogonal(initializers.Initializer):
-    """A random orthogonal matrix (QR of a Gaussian one, signs fixed as Keras does) * gain."""
-
-    def __init__(self, gain=1.0):
-        self.gain = float(gain)
-
-    def __call__(self, shape, dtype):
-        rows, cols = int(np.prod(shape[:-1])), shape[-1]
-        q, r = np.linalg.qr(generator().standard_normal((max(rows, cols), min(rows, cols))))
-        q = q * np.sign(np.diag(r))  # makes the distribution uniform over orthogonal matrices
-        if rows < cols:
-            q = q.T
-        return (self.gain * q).reshape(shape).astype(dtype)
-
-
-def get_initializer(value):
-    if isinstance(value, str) and value.lower() == "orthogonal":
-        return Orthogonal()
-    if isinstance(value, dict) and value.get("class_name") == "Orthogonal":
-        return Orthogonal(**value.get("config", {}))
-    return initializers.deserialize(value) if isinstance(value, dict) else initializers.get(value)
-
-
-def serialize_initializer(init):
-    if isinstance(init, Orthogonal):
-        return "orthogonal" if init.gain == 1.0 else \
-            {"class_name": "Orthogonal", "config": {"gain": init.gain}}
-    return initializers.serialize(init)
 
 
 # ---- the base of the recurrent layers -------------------------------------------------
@@ -79,9 +46,9 @@ class RNN(Layer):
         self.activation = get_activation(activation)
         self._activation_name = serialize_activation(activation)
         self.use_bias = bool(use_bias)
-        self.kernel_initializer = get_initializer(kernel_initializer)
-        self.recurrent_initializer = get_initializer(recurrent_initializer)
-        self.bias_initializer = get_initializer(bias_initializer)
+        self.kernel_initializer = initializers.deserialize(kernel_initializer)
+        self.recurrent_initializer = initializers.deserialize(recurrent_initializer)
+        self.bias_initializer = initializers.deserialize(bias_initializer)
         self.return_sequences = bool(return_sequences)
         self.return_state = bool(return_state)
         self.go_backwards = bool(go_backwards)
@@ -138,7 +105,7 @@ class RNN(Layer):
                   "return_sequences": self.return_sequences, "return_state": self.return_state,
                   "go_backwards": self.go_backwards}
         for key in self.initializer_keys:
-            config[key] = serialize_initializer(getattr(self, key))
+            config[key] = initializers.serialize(getattr(self, key))
         return config
 
 
