@@ -210,7 +210,7 @@ class Variable:
     Example:
         >>> import numpy as np, paddle as pd
         >>> w = pd.Variable("w", shape=[2, 3], initializer="ones")
-        >>> w.val().sum()
+        >>> float(w.val().sum())
         6.0
         >>> w.set_value(np.zeros((2, 3), np.float32)); float(w.val().sum())
         0.0

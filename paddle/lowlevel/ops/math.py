@@ -44,6 +44,33 @@ class Unary(Op):
         raise NotImplementedError
 
 
+SUMMARIES = {
+    "neg": "-x, elementwise.", "abs": "|x|, elementwise.", "exp": "e to the power x.",
+    "log": "Natural logarithm.", "log1p": "log(1 + x), accurate for small x.",
+    "sqrt": "Square root.", "square": "x * x.", "sign": "-1, 0 or 1 (the gradient is zero).",
+    "relu": "max(x, 0).", "sigmoid": "1 / (1 + exp(-x)).", "tanh": "Hyperbolic tangent.",
+    "erf": "The error function.", "add": "a + b, broadcasting.", "sub": "a - b, broadcasting.",
+    "mul": "a * b, broadcasting.", "div": "a / b, broadcasting (float inputs).",
+    "pow": "a ** b, broadcasting (float inputs).",
+    "maximum": "The larger of a and b, elementwise (the gradient goes to a on ties).",
+    "minimum": "The smaller of a and b, elementwise (the gradient goes to a on ties).",
+    "relu_grad": "g where y > 0, else 0: relu's gradient (y is relu's output).",
+    "greater": "bool a > b.", "greater_equal": "bool a >= b.", "less": "bool a < b.",
+    "less_equal": "bool a <= b.", "equal": "bool a == b.", "not_equal": "bool a != b.",
+}
+
+
+def _document(fn, name, operands, example):
+    """A docstring for a generated elementwise function: summary, args, runnable example."""
+    args = "x: a Variable, an array or a number." if operands == 1 else \
+        "a, b: Variables, arrays or numbers (numbers take the other operand's dtype)."
+    fn.__name__ = name
+    fn.__doc__ = (f"{SUMMARIES[name]}\n\nArgs:\n    {args}\n\nReturns:\n    A Variable; its "
+                  f"shape is known at once.\n\nExample:\n    >>> import paddle as pd\n"
+                  f"    >>> x = pd.data('x', shape=[None, 3])\n    >>> {example}")
+    return fn
+
+
 def _unary(name, code, dx, floats_only=True):
     cls = type(name.capitalize(), (Unary,), {"name": name, "code": code, "floats_only": floats_only,
                                             "dx": staticmethod(dx)})
@@ -51,8 +78,7 @@ def _unary(name, code, dx, floats_only=True):
 
     def fn(x):
         return apply(OPS[name], [as_variable(x, where=name)])
-    fn.__name__ = name
-    return fn
+    return _document(fn, name, 1, f"pd.{name}(x).shape\n    (None, 3)")
 
 
 _SQRT_2_OVER_PI = 2.0 / math.sqrt(math.pi)
@@ -105,8 +131,9 @@ def _binary(name, code, da, db, floats_only=False):
     def fn(a, b):
         a, b = _pair(a, b, name)
         return apply(OPS[name], [a, b])
-    fn.__name__ = name
-    return fn
+    # relu_grad is internal: reach it by its module in the example.
+    qualified = "pd.lowlevel.ops.math." if name == "relu_grad" else "pd."
+    return _document(fn, name, 2, f"{qualified}{name}(x, 2.0).shape\n    (None, 3)")
 
 
 def _pair(a, b, where):
@@ -155,8 +182,7 @@ def _compare(name, code):
     def fn(a, b):
         a, b = _pair(a, b, name)
         return apply(OPS[name], [a, b])
-    fn.__name__ = name
-    return fn
+    return _document(fn, name, 2, f"pd.{name}(x, 0.0).dtype\n    'bool'")
 
 
 # Codes follow the Compare enum of csrc/elementwise.cpp.
@@ -224,10 +250,24 @@ class FullLike(Op):
 
 
 def zeros_like(x):
+    """Zeros of x's shape and dtype (x's values are not read).
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.eval(pd.zeros_like(pd.constant([1.0, 2.0]))).tolist()
+        [0.0, 0.0]
+    """
     return apply(OPS["full_like"], [x], {"value": 0.0})
 
 
 def ones_like(x):
+    """Ones of x's shape and dtype (x's values are not read).
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.eval(pd.ones_like(pd.constant([1.0, 2.0]))).tolist()
+        [1.0, 1.0]
+    """
     return apply(OPS["full_like"], [x], {"value": 1.0})
 
 

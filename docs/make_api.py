@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Writes docs/api.md, the API reference, from the docstrings of paddle's public names.
+
+    python docs/make_api.py          # rewrite docs/api.md
+    python docs/make_api.py --check  # exit 1 if docs/api.md is out of date (used by a test)
+"""
+import inspect
+import os
+import sys
+
+import paddle as pd
+
+SECTIONS = [
+    ("Graph and evaluation", pd, ["data", "Variable", "constant", "namespace", "get_variable",
+                                  "eval", "gradients", "seed", "set_device", "get_device"]),
+    ("Layer functions", pd, ["fc"]),
+    ("Math", pd, ["add", "sub", "mul", "div", "pow", "neg", "abs", "exp", "log", "log1p",
+                  "sqrt", "square", "maximum", "minimum", "clip", "sign", "erf", "where",
+                  "cast", "equal", "not_equal", "greater", "greater_equal", "less",
+                  "less_equal", "zeros_like", "ones_like", "broadcast_to", "matmul"]),
+    ("Activations", pd, ["relu", "leaky_relu", "elu", "gelu", "sigmoid", "tanh", "softmax",
+                         "log_softmax", "softplus", "silu"]),
+    ("Reductions", pd, ["sum", "mean", "max", "min", "argmax"]),
+    ("Shape", pd, ["reshape", "transpose", "flatten", "concat", "split", "stack", "squeeze",
+                   "expand_dims", "slice", "gather", "one_hot", "pad"]),
+    ("Neural-network ops", pd, ["conv2d", "conv2d_transpose", "conv1d", "max_pool2d",
+                                "avg_pool2d", "global_avg_pool2d", "max_pool1d", "avg_pool1d",
+                                "batch_norm", "layer_norm", "dropout", "embedding", "lstm",
+                                "gru"]),
+    ("Losses and metrics (ops)", pd, ["softmax_cross_entropy", "cross_entropy",
+                                      "sigmoid_cross_entropy", "mse", "mae", "huber",
+                                      "accuracy"]),
+    ("Optimizers", pd.optimizers, ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]),
+    ("Schedules", pd.optimizers.schedules, ["ExponentialDecay", "PiecewiseConstantDecay",
+                                            "CosineDecay"]),
+    ("Initializers", pd.initializers, ["Constant", "Normal", "Uniform", "VarianceScaling",
+                                       "Orthogonal", "get"]),
+    ("Models", pd, ["Model", "Sequential", "Input", "load_model"]),
+    ("Layers", pd.layers, sorted(n for n in dir(pd.layers) if n[:1].isupper()
+                                 and n not in ("Layer", "InputSpec", "Input")) + ["Layer"]),
+    ("Losses", pd.losses, sorted(n for n in dir(pd.losses) if n[:1].isupper()) + ["get"]),
+    ("Metrics", pd.metrics, sorted(n for n in dir(pd.metrics) if n[:1].isupper()) + ["get"]),
+    ("Callbacks", pd.callbacks, ["Callback", "CallbackList", "History", "ProgbarLogger",
+                                 "ModelCheckpoint", "BackupAndRestore", "EarlyStopping",
+                                 "LearningRateScheduler", "ReduceLROnPlateau", "CSVLogger",
+                                 "TerminateOnNaN", "LambdaCallback"]),
+    ("Trainer and Inferencer", pd, ["Trainer", "Inferencer", "BeginEpochEvent",
+                                    "EndEpochEvent", "BeginStepEvent", "EndStepEvent"]),
+    ("Readers", pd.reader, ["batch", "shuffle", "buffered", "compose", "chain", "map_readers",
+                            "xmap_readers", "firstn", "cache", "to_arrays", "iter_batches"]),
+    ("Errors", pd, ["PaddleError", "ShapeError", "FeedError", "CheckpointError"]),
+]
+
+
+def summary(obj):
+    doc = inspect.getdoc(obj) or ""
+    return doc.split("\n\n")[0].replace("\n", " ").strip() or "(no docstring)"
+
+
+def signature(name, obj):
+    try:
+        return f"{name}{inspect.signature(obj)}"
+    except (TypeError, ValueError):
+        return name
+
+
+def render():
+    lines = ["# API reference", "",
+             "Generated from the docstrings by `python docs/make_api.py`; every name is "
+             "reached as `pd.<name>` (or `pd.<module>.<name>` where the section says so). "
+             "Docstrings hold runnable examples; guides: [low level](lowlevel.md), "
+             "[high level](highlevel.md), [data](data.md), [callbacks](callbacks.md), "
+             "[saving](saving.md), [trainer](trainer.md).", ""]
+    for title, module, names in SECTIONS:
+        prefix = "pd." if module is pd else f"pd.{module.__name__.split('.')[-1]}."
+        lines += [f"## {title}", ""]
+        for name in names:
+            obj = getattr(module, name)
+            lines.append(f"- `{prefix}{signature(name, obj)}`: {summary(obj)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "api.md")
+    text = render()
+    if sys.argv[1:] == ["--check"]:
+        with open(path) as f:
+            sys.exit(0 if f.read() == text else 1)
+    with open(path, "w") as f:
+        f.write(text)
