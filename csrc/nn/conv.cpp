@@ -170,12 +170,15 @@ inline void for_taps(const Conv& c, int64_t r, int64_t ow, F f) {
 // Direct convolution with one input channel per group: output channel c * M + j (M
 // outputs per group) reads input channel c through filter column c * M + j.
 template <typename T>
-void direct_forward(const Conv& c, const T* x, const T* w, T* y, const Block& b) {
+void direct_forward(const Conv& c, const T* x, const T* w, const T* bias, T* y, const Block& b) {
   const int64_t C = c.C, M = c.cog, CO = c.CO;
   for (int64_t r = b.r0; r < b.r1; ++r)
     for (int64_t ow = 0; ow < c.OW; ++ow) {
       T* out = y + (r * c.OW + ow) * CO;
-      zero_run(out, CO);
+      if (bias)
+        copy_run(out, bias, CO);
+      else
+        zero_run(out, CO);
       for_taps(c, r, ow, [&](int64_t xo, int64_t tap) {
         const T* src = x + xo;
         const T* wt = w + tap * CO;
@@ -230,8 +233,9 @@ void direct_backprop_filter(const Conv& c, const T* x, const T* dy, T* dw, const
     }
 }
 
+// y = conv(x, w) (+ bias: the output rows start as the bias and the GEMMs add to them).
 template <typename T>
-void forward_typed(const Conv& c, const T* x, const T* w, T* y, T* ws, int nt) {
+void forward_typed(const Conv& c, const T* x, const T* w, const T* bias, T* y, T* ws, int nt) {
   std::vector<Block> blocks = c.blocks();
   const int64_t nb = int64_t(blocks.size()), slot = c.cols_size();
   _Pragma("omp parallel for num_threads(nt) schedule(dynamic, 1) if (nb > 1)")
@@ -240,18 +244,21 @@ void forward_typed(const Conv& c, const T* x, const T* w, T* y, T* ws, int nt) {
     const int64_t m = (b.r1 - b.r0) * c.OW;
     T* yb = y + b.r0 * c.OW * c.CO;
     if (c.direct()) {
-      direct_forward(c, x, w, y, b);
+      direct_forward(c, x, w, bias, y, b);
       continue;
     }
+    if (bias)
+      for (int64_t i = 0; i < m; ++i) copy_run(yb + i * c.CO, bias, c.CO);
+    const T beta = bias ? T(1) : T(0);
     if (c.pointwise()) {
-      blas_gemm(false, false, m, c.CO, c.C, T(1), x + b.r0 * c.OW * c.C, c.C, w, c.CO, T(0), yb,
+      blas_gemm(false, false, m, c.CO, c.C, T(1), x + b.r0 * c.OW * c.C, c.C, w, c.CO, beta, yb,
                 c.CO);
       continue;
     }
     T* cols = ws + omp_get_thread_num() * slot;
     for (int64_t g = 0; g < c.groups; ++g) {
       im2col(c, x, b, g, cols);
-      blas_gemm(false, false, m, c.cog, c.Kg, T(1), cols, c.Kg, w + g * c.cog, c.CO, T(0),
+      blas_gemm(false, false, m, c.cog, c.Kg, T(1), cols, c.Kg, w + g * c.cog, c.CO, beta,
                 yb + g * c.cog, c.CO);
     }
   }
@@ -291,24 +298,31 @@ void backprop_input_typed(const Conv& c, const T* dy, const T* w, T* dx, T* ws, 
   }
 }
 
+// dW = sum over blocks of cols^T dy, and db (when asked for) the column sums of dy.
 template <typename T>
-void backprop_filter_typed(const Conv& c, const T* x, const T* dy, T* dw, T* ws, int nt) {
+void backprop_filter_typed(const Conv& c, const T* x, const T* dy, T* dw, T* db, T* ws,
+                           int nt) {
   std::vector<Block> blocks = c.blocks();
   const int64_t nb = int64_t(blocks.size()), slot = c.cols_size(), wn = c.w_size();
+  const int64_t each = slot + wn + c.CO;
   nt = int(std::min<int64_t>(nt, std::max<int64_t>(nb, 1)));
-  // Each thread sums its blocks into its own copy of dW (after its column buffer in the
-  // workspace); the copies are added at the end.
+  // Each thread sums its blocks into its own copies of dW and db (after its column buffer
+  // in the workspace); the copies are added at the end.
   _Pragma("omp parallel num_threads(nt)")
   {
     const int t = omp_get_thread_num();
-    T* cols = ws + t * (slot + wn);
+    T* cols = ws + t * each;
     T* mine = cols + slot;
-    std::fill(mine, mine + wn, T(0));
+    T* mine_b = mine + wn;
+    std::fill(mine, mine + wn + c.CO, T(0));
     _Pragma("omp for schedule(dynamic, 1)")
     for (int64_t i = 0; i < nb; ++i) {
       const Block& b = blocks[i];
       const int64_t m = (b.r1 - b.r0) * c.OW;
       const T* dyb = dy + b.r0 * c.OW * c.CO;
+      if (db)  // while this block of dy is in cache
+        for (int64_t i = 0; i < m; ++i)
+          for (int64_t j = 0; j < c.CO; ++j) mine_b[j] += dyb[i * c.CO + j];
       if (c.direct()) {
         direct_backprop_filter(c, x, dy, mine, b);
         continue;
@@ -326,13 +340,19 @@ void backprop_filter_typed(const Conv& c, const T* x, const T* dy, T* dw, T* ws,
     }
   }
   std::copy(ws + slot, ws + slot + wn, dw);
-  for (int t = 1; t < nt; ++t)
-    for (int64_t j = 0; j < wn; ++j) dw[j] += ws[t * (slot + wn) + slot + j];
+  if (db) std::copy(ws + slot + wn, ws + slot + wn + c.CO, db);
+  for (int t = 1; t < nt; ++t) {
+    const T* part = ws + t * each + slot;
+    for (int64_t j = 0; j < wn; ++j) dw[j] += part[j];
+    if (db)
+      for (int64_t j = 0; j < c.CO; ++j) db[j] += part[wn + j];
+  }
 }
 
-// Workspace elements per thread: a column buffer, plus a dW copy for the filter gradient.
+// Workspace elements per thread: a column buffer, plus dW and db copies for the filter
+// gradient.
 int64_t per_thread(const Conv& c, bool filter_grad) {
-  return c.cols_size() + (filter_grad ? c.w_size() : 0);
+  return c.cols_size() + (filter_grad ? c.w_size() + c.CO : 0);
 }
 
 int64_t workspace_size(const Conv& c, bool filter_grad) {
@@ -350,15 +370,26 @@ int workspace_threads(const py::array& ws, int dt, const Conv& c, bool filter_gr
   return int(std::min<int64_t>(room, std::max(1, omp_get_max_threads())));
 }
 
-void conv2d(py::array x, py::array w, py::array y, py::array spec, py::array ws) {
+// An optional operand: an empty array means none.
+template <typename T>
+const T* optional_in(const py::array& a) { return a.size() ? in_ptr<T>(a) : nullptr; }
+
+void check_optional(const py::array& a, const char* op, int dt, int64_t size, bool writable) {
+  check_array(a, op, dt, a.size() ? size : 0, writable);
+}
+
+void conv2d(py::array x, py::array w, py::array bias, py::array y, py::array spec,
+            py::array ws) {
   Conv c(spec, "conv2d");
   int dt = dtype_of(x);
   check_array(x, "conv2d", dt, c.x_size(), false);
   check_array(w, "conv2d", dt, c.w_size(), false);
+  check_optional(bias, "conv2d", dt, c.CO, false);
   check_array(y, "conv2d", dt, c.y_size(), true);
   const int nt = workspace_threads(ws, dt, c, false, "conv2d");
   PD_DISPATCH_FLOAT(dt, "conv2d", {
-    forward_typed<scalar_t>(c, in_ptr<scalar_t>(x), in_ptr<scalar_t>(w), out_ptr<scalar_t>(y),
+    forward_typed<scalar_t>(c, in_ptr<scalar_t>(x), in_ptr<scalar_t>(w),
+                            optional_in<scalar_t>(bias), out_ptr<scalar_t>(y),
                             out_ptr<scalar_t>(ws), nt);
   });
 }
@@ -378,27 +409,31 @@ void conv2d_backprop_input(py::array dy, py::array w, py::array dx, py::array sp
   });
 }
 
-void conv2d_backprop_filter(py::array x, py::array dy, py::array dw, py::array spec,
-                            py::array ws) {
+void conv2d_backprop_filter(py::array x, py::array dy, py::array dw, py::array db,
+                            py::array spec, py::array ws) {
   const char* op = "conv2d_backprop_filter";
   Conv c(spec, op);
   int dt = dtype_of(x);
   check_array(x, op, dt, c.x_size(), false);
   check_array(dy, op, dt, c.y_size(), false);
   check_array(dw, op, dt, c.w_size(), true);
+  check_optional(db, op, dt, c.CO, true);
   const int nt = workspace_threads(ws, dt, c, true, op);
   PD_DISPATCH_FLOAT(dt, op, {
     backprop_filter_typed<scalar_t>(c, in_ptr<scalar_t>(x), in_ptr<scalar_t>(dy),
-                                    out_ptr<scalar_t>(dw), out_ptr<scalar_t>(ws), nt);
+                                    out_ptr<scalar_t>(dw),
+                                    db.size() ? out_ptr<scalar_t>(db) : nullptr,
+                                    out_ptr<scalar_t>(ws), nt);
   });
 }
 
 }  // namespace
 
 void init_conv(py::module_& m) {
-  m.def("conv2d", &conv2d, "y = conv2d(x, w) on NHWC, geometry from spec");
+  m.def("conv2d", &conv2d, "y = conv2d(x, w) (+ bias unless empty) on NHWC, geometry from spec");
   m.def("conv2d_backprop_input", &conv2d_backprop_input, "dx of conv2d from dy and w");
-  m.def("conv2d_backprop_filter", &conv2d_backprop_filter, "dw of conv2d from x and dy");
+  m.def("conv2d_backprop_filter", &conv2d_backprop_filter,
+        "dw of conv2d from x and dy, and db (sums of dy) unless db is empty");
   m.def("conv2d_workspace", [](py::array spec, bool filter_grad) {
     return workspace_size(Conv(spec, "conv2d_workspace"), filter_grad);
   }, "workspace elements a conv2d kernel needs for this spec");

@@ -250,6 +250,36 @@ def test_conv1d_gradients(kw):
                     [rand(*xs), rand(3, 4 // kw.get("groups", 1), 4, seed=12)])
 
 
+# ---- bias ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("xs,fs,kw", [CASES[1], CASES[7], CASES[8], CASES[9]])
+def test_conv2d_bias(xs, fs, kw):
+    # Fused into the kernel (plain, grouped, depthwise, pointwise): same as adding it after.
+    x, w, b = rand(*xs), rand(*fs, seed=13), rand(fs[3], seed=14)
+    fused = pd.conv2d(pd.constant(x, "float64"), pd.constant(w, "float64"), bias=b, **kw)
+    plain = pd.conv2d(pd.constant(x, "float64"), pd.constant(w, "float64"), **kw) + b
+    np.testing.assert_allclose(*pd.eval([fused, plain]), rtol=1e-12, atol=1e-12)
+    check_gradients(lambda v, f, c: pd.conv2d(v, f, bias=c, **kw), [x, w, b])
+
+
+def test_bias_second_order_and_other_forms():
+    check_gradients(lambda v, f, c: pd.conv2d(v, f, strides=2, padding="same", bias=c) ** 2,
+                    [rand(1, 5, 5, 2), rand(3, 3, 2, 3, seed=15), rand(3, seed=16)], order=2)
+    check_gradients(lambda v, f, c: pd.conv2d(v, f, padding=1, data_format="NCHW", bias=c),
+                    [rand(1, 2, 4, 5), rand(3, 3, 2, 3, seed=17), rand(3, seed=18)])
+    check_gradients(lambda v, f, c: pd.conv1d(v, f, padding="causal", bias=c),
+                    [rand(2, 6, 3), rand(2, 3, 4, seed=19), rand(4, seed=20)])
+    check_gradients(lambda v, f, c: pd.conv2d_transpose(v, f, strides=2, bias=c),
+                    [rand(1, 3, 3, 2), rand(3, 3, 4, 2, seed=21), rand(4, seed=22)])
+
+
+def test_bias_shape_error():
+    with pytest.raises(pd.ShapeError, match=r"conv2d: expected a bias of shape \(4,\) and dtype "
+                                            r"float32.*bias is \(3,\)"):
+        pd.conv2d(_x(), pd.constant(np.ones((3, 3, 3, 4), np.float32)),
+                  bias=pd.constant(np.ones(3, np.float32)))
+
+
 # ---- errors at construction ----------------------------------------------------------------
 
 def _x(shape=(None, 8, 8, 3)):

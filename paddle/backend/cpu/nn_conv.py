@@ -40,12 +40,18 @@ def _workspace(spec, dtype, filter_grad):
     return np.empty(max(_C.conv2d_workspace(spec, filter_grad), 1), dtype=dtype)
 
 
+def _none(like):
+    """The empty array that stands for an absent optional operand in csrc/nn/conv.cpp."""
+    return np.empty(0, dtype=like.dtype)
+
+
 @kernel("conv2d")
 def _conv2d(node, ins, outs, ctx):
-    x, f = ins
+    x, f = ins[:2]
+    bias = ins[2] if len(ins) > 2 else _none(x)
     y = outs[0]
     spec = conv_spec(x.shape, f.shape, y.shape, node.attrs, x.itemsize)
-    return partial(_C.conv2d, x, f, y, spec, _workspace(spec, x.dtype, False))
+    return partial(_C.conv2d, x, f, bias, y, spec, _workspace(spec, x.dtype, False))
 
 
 @kernel("conv2d_backprop_input", "conv2d_transpose")
@@ -58,7 +64,9 @@ def _backprop_input(node, ins, outs, ctx):
 
 @kernel("conv2d_backprop_filter")
 def _backprop_filter(node, ins, outs, ctx):
-    x, g, _ = ins
+    x, g = ins[:2]
     df = outs[0]
+    db = outs[1] if len(outs) > 1 else _none(x)
     spec = conv_spec(x.shape, df.shape, g.shape, node.attrs, x.itemsize)
-    return partial(_C.conv2d_backprop_filter, x, g, df, spec, _workspace(spec, x.dtype, True))
+    return partial(_C.conv2d_backprop_filter, x, g, df, db, spec,
+                   _workspace(spec, x.dtype, True))

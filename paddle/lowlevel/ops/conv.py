@@ -20,6 +20,7 @@ Example:
 from paddle.errors import ShapeError
 from paddle.lowlevel.graph import FLOATS, apply, as_variable
 from paddle.lowlevel.op import OPS, Op, fmt_shape, register
+from paddle.lowlevel.ops.math import broadcast_to
 from paddle.lowlevel.ops.shape import expand_dims, squeeze, transpose
 from paddle.lowlevel.shapes import located
 
@@ -147,20 +148,26 @@ class ConvOp(Op):
 
 @register
 class Conv2D(ConvOp):
+    """y = conv(x, filters) (+ bias, added by the kernel as it writes y, when given)."""
+
     name = "conv2d"
 
-    def infer(self, x, f, strides, padding, dilation, groups):
-        operands = [("x", x[0]), ("filters", f[0])]
+    def infer(self, x, f, *bias, strides, padding, dilation, groups):
+        operands = [("x", x[0]), ("filters", f[0])] + [("bias", b[0]) for b in bias]
         _check_ranks(self, [x, f], ["x", "filters"])
         _check_float_pair(self, x, f, ["x", "filters"])
+        if bias and (bias[0][1] != x[1] or len(bias[0][0]) != 1 or
+                     not _known_equal(bias[0][0][0], f[0][3])):
+            self.fail(f"expected a bias of shape ({f[0][3]},) and dtype {x[1]}", *operands)
         self.check_channels(x[0][3], f[0], groups, operands)
         oh, ow = self.spatial_out(x[0][1:3], f[0][:2], strides, padding, dilation, operands)
         return (x[0][0], oh, ow, f[0][3]), x[1]
 
     def grad(self, node, g):
-        x, f = node.inputs
-        return [_backprop_input(g[0], f, node.attrs, like=x),
-                _backprop_filter(x, g[0], f, node.attrs)]
+        x, f = node.inputs[:2]
+        # The filters' gradient op also sums the bias's, while it holds each block of g.
+        return [_backprop_input(g[0], f, node.attrs, like=x)] + \
+            _backprop_filter(x, g[0], node.inputs[1:], node.attrs)
 
 
 @register
@@ -197,17 +204,18 @@ class Conv2DBackpropInput(ConvOp):
 
     def grad(self, node, g):
         dy, f = node.inputs[:2]
-        return [conv2d_nhwc(g[0], f, node.attrs), _backprop_filter(g[0], dy, f, node.attrs),
-                None][:len(node.inputs)]
+        gf = _backprop_filter(g[0], dy, [f], node.attrs)[0]
+        return [conv2d_nhwc(g[0], f, node.attrs), gf, None][:len(node.inputs)]
 
 
 @register
 class Conv2DBackpropFilter(ConvOp):
-    """The filter-shaped adjoint of conv2d (`like` gives the filters' shape)."""
+    """The filter-shaped adjoint of conv2d (`like` gives the filters' shape); with a
+    second `like` (the bias), also the bias's gradient, the sum of g over N, H, W."""
 
     name = "conv2d_backprop_filter"
 
-    def infer(self, x, g, like, strides, padding, dilation, groups):
+    def infer(self, x, g, like, *like_bias, strides, padding, dilation, groups):
         operands = [("x", x[0]), ("grad", g[0]), ("filters", like[0])]
         _check_ranks(self, [x, g, like], ["x", "grad", "filters"])
         _check_float_pair(self, x, g, ["x", "grad"])
@@ -215,12 +223,19 @@ class Conv2DBackpropFilter(ConvOp):
         out = self.spatial_out(x[0][1:3], like[0][:2], strides, padding, dilation, operands)
         if any(o is not None and d is not None and o != d for o, d in zip(out, g[0][1:3])):
             self.fail("the gradient does not have the convolution's output size", *operands)
+        if like_bias:
+            return [(like[0], x[1]), (like_bias[0][0], x[1])]
         return like[0], x[1]
 
     def grad(self, node, g):
-        x, dy, f = node.inputs
-        return [_backprop_input(dy, g[0], node.attrs, like=x), conv2d_nhwc(x, g[0], node.attrs),
-                None]
+        x, dy = node.inputs[:2]
+        gw, gb = g[0], g[1] if len(g) > 1 else None
+        gx = None if gw is None else _backprop_input(dy, gw, node.attrs, like=x)
+        if gw is not None:
+            gdy = conv2d_nhwc(x, gw, node.attrs, bias=gb)
+        else:
+            gdy = None if gb is None else broadcast_to(gb, dy)
+        return [gx, gdy] + [None] * (len(node.inputs) - 2)
 
 
 @register
@@ -234,8 +249,12 @@ def _attrs(attrs):
     return {k: attrs[k] for k in ("strides", "padding", "dilation", "groups")}
 
 
-def conv2d_nhwc(x, f, attrs):
-    return apply(OPS["conv2d"], [x, f], _attrs(attrs))
+def _known_equal(a, b):
+    return a is None or b is None or a == b
+
+
+def conv2d_nhwc(x, f, attrs, bias=None):
+    return apply(OPS["conv2d"], [x, f] + ([bias] if bias is not None else []), _attrs(attrs))
 
 
 def _backprop_input(g, f, attrs, like=None, input_hw=(None, None)):
@@ -244,8 +263,10 @@ def _backprop_input(g, f, attrs, like=None, input_hw=(None, None)):
     return apply(OPS["conv2d_transpose"], [g, f], {**_attrs(attrs), "input_hw": input_hw})
 
 
-def _backprop_filter(x, g, like, attrs):
-    return apply(OPS["conv2d_backprop_filter"], [x, g, like], _attrs(attrs))
+def _backprop_filter(x, g, likes, attrs):
+    """[dfilters] or [dfilters, dbias] for `likes` [filters] or [filters, bias]."""
+    out = apply(OPS["conv2d_backprop_filter"], [x, g, *likes], _attrs(attrs))
+    return out if isinstance(out, list) else [out]
 
 
 # ---- public functions -----------------------------------------------------------------
@@ -281,7 +302,8 @@ def _conv_attrs(op, strides, padding, dilation, groups, where):
             "groups": groups}
 
 
-def conv2d(x, filters, strides=1, padding="valid", dilation=1, groups=1, data_format="NHWC"):
+def conv2d(x, filters, strides=1, padding="valid", dilation=1, groups=1, data_format="NHWC",
+           bias=None):
     """2-D convolution (cross-correlation, as in every framework) of a batch of images.
 
     Args:
@@ -293,6 +315,9 @@ def conv2d(x, filters, strides=1, padding="valid", dilation=1, groups=1, data_fo
         dilation: int or (dh, dw), >= 1.
         groups: channel groups; groups == C with one filter per channel is depthwise.
         data_format: "NHWC" (default) or "NCHW".
+        bias: optional Variable (out_channels,), added as the kernel writes the output
+            (as PyTorch's conv2d): one pass over the output less than `conv2d(...) + b`,
+            and its gradient is summed while the filters' is computed.
 
     Returns:
         Variable (N, OH, OW, out_channels) (NCHW: (N, out_channels, OH, OW)).
@@ -317,11 +342,12 @@ def conv2d(x, filters, strides=1, padding="valid", dilation=1, groups=1, data_fo
         with located():
             OPS["conv2d"].fail(f"expected a 4-D input ({fmt})", ("x", x.shape),
                                ("filters", filters.shape))
-    return _from_nhwc(conv2d_nhwc(_to_nhwc(x, fmt), filters, attrs), fmt)
+    bias = None if bias is None else as_variable(bias, like=x, where="conv2d")
+    return _from_nhwc(conv2d_nhwc(_to_nhwc(x, fmt), filters, attrs, bias), fmt)
 
 
 def conv2d_transpose(x, filters, output_shape=None, strides=1, padding="valid", dilation=1,
-                     data_format="NHWC"):
+                     data_format="NHWC", bias=None):
     """Transposed 2-D convolution (the gradient of conv2d with respect to its input), as
     Keras's Conv2DTranspose.
 
@@ -333,6 +359,7 @@ def conv2d_transpose(x, filters, output_shape=None, strides=1, padding="valid", 
             sizes are used.
         strides, padding, dilation, data_format: as in conv2d, describing the forward
             convolution this op transposes.
+        bias: optional Variable (out_channels,) added to the output.
 
     Returns:
         Variable (N, OH, OW, out_channels) (NCHW: channels second).
@@ -366,7 +393,10 @@ def conv2d_transpose(x, filters, output_shape=None, strides=1, padding="valid", 
         with located():
             OPS[op].fail(f"expected a 4-D input ({fmt})",
                                               ("x", x.shape), ("filters", filters.shape))
-    return _from_nhwc(_backprop_input(_to_nhwc(x, fmt), filters, attrs, input_hw=hw), fmt)
+    y = _backprop_input(_to_nhwc(x, fmt), filters, attrs, input_hw=hw)
+    if bias is not None:
+        y = y + as_variable(bias, like=x, where=op)
+    return _from_nhwc(y, fmt)
 
 
 def _padding_1d(padding, k, dilation, op):
@@ -380,7 +410,8 @@ def _padding_1d(padding, k, dilation, op):
     return conv_padding(((0, 0), tuple(padding)), op)
 
 
-def conv1d(x, filters, strides=1, padding="valid", dilation=1, groups=1, data_format="NWC"):
+def conv1d(x, filters, strides=1, padding="valid", dilation=1, groups=1, data_format="NWC",
+           bias=None):
     """1-D convolution of a batch of sequences, through the 2-D kernel.
 
     Args:
@@ -389,6 +420,7 @@ def conv1d(x, filters, strides=1, padding="valid", dilation=1, groups=1, data_fo
         strides, dilation: ints >= 1.
         padding: "valid", "same", "causal" (left only, as Keras), an int or (left, right).
         groups: channel groups.
+        bias: optional Variable (out_channels,), fused as in conv2d.
 
     Returns:
         Variable (N, OW, out_channels) (NCW: (N, out_channels, OW)).
@@ -417,6 +449,7 @@ def conv1d(x, filters, strides=1, padding="valid", dilation=1, groups=1, data_fo
     pad = _padding_1d(padding, filters.shape[0], d, op)
     attrs = _conv_attrs(op, (1, s), pad, (1, d), groups, where)
     x4 = expand_dims(x, 1) if fmt == "NWC" else expand_dims(x, 2)  # NHWC / NCHW, H = 1
+    bias = None if bias is None else as_variable(bias, like=x, where=op)
     y = conv2d_nhwc(_to_nhwc(x4, "NHWC" if fmt == "NWC" else "NCHW"), expand_dims(filters, 0),
-                    attrs)
+                    attrs, bias)
     return squeeze(y, 1) if fmt == "NWC" else squeeze(_from_nhwc(y, "NCHW"), 2)
