@@ -17,23 +17,30 @@ def pool_spec(x_shape, y_shape, attrs):
     return np.array([n, h, w, c, y_shape[1], y_shape[2], kh, kw, sh, sw, pt, pl], dtype=np.int64)
 
 
-@kernel("max_pool2d", "avg_pool2d")
-def _pool(node, ins, outs, ctx):
-    fn = _C.max_pool2d if node.op.name == "max_pool2d" else _C.avg_pool2d
-    return partial(fn, ins[0], outs[0], pool_spec(ins[0].shape, outs[0].shape, node.attrs))
+@kernel("max_pool2d")
+def _max_pool(node, ins, outs, ctx):
+    y, where = outs
+    return partial(_C.max_pool2d, ins[0], y, where, pool_spec(ins[0].shape, y.shape, node.attrs))
+
+
+@kernel("avg_pool2d")
+def _avg_pool(node, ins, outs, ctx):
+    return partial(_C.avg_pool2d, ins[0], outs[0],
+                   pool_spec(ins[0].shape, outs[0].shape, node.attrs))
 
 
 @kernel("max_pool2d_grad")
 def _max_pool_grad(node, ins, outs, ctx):
-    x, g = ins
-    return partial(_C.max_pool2d_grad, x, g, outs[0], pool_spec(x.shape, g.shape, node.attrs))
+    g, where, _ = ins
+    dx = outs[0]
+    return partial(_C.max_pool2d_grad, g, where, dx, pool_spec(dx.shape, g.shape, node.attrs))
 
 
 @kernel("max_pool2d_select")
 def _max_pool_select(node, ins, outs, ctx):
-    x, gg = ins
-    spec = pool_spec(x.shape, outs[0].shape, node.attrs)
-    return partial(_C.max_pool2d_select, x, gg, outs[0], spec)
+    gg, where = ins
+    spec = pool_spec(gg.shape, outs[0].shape, node.attrs)
+    return partial(_C.max_pool2d_select, gg, where, outs[0], spec)
 
 
 @kernel("avg_pool2d_grad")

@@ -1,10 +1,10 @@
 """Pooling: max_pool2d, avg_pool2d, global_avg_pool2d and their 1-D forms.
 
 Both pools run as NHWC ops (NCHW is transposed around them; 1-D pools are 2-D pools over
-a height of 1). Max pooling's gradient routes each window's gradient to its first
-maximum (as PyTorch breaks ties) through `max_pool2d_grad`, whose own gradient is
-`max_pool2d_select` and back, so any order works; average pooling's gradient spreads it
-over the window and is linear. With padding="same" (TensorFlow's rule) padded positions
+a height of 1). Max pooling also outputs where in each window its first maximum was (as
+PyTorch breaks ties); its gradient `max_pool2d_grad` routes each window's gradient there,
+and that op's own gradient is `max_pool2d_select` and back, so any order works. Average
+pooling's gradient spreads it over the window and is linear. With padding="same" (TensorFlow's rule) padded positions
 never win a max and are not counted in an average.
 
 Example:
@@ -18,6 +18,7 @@ from paddle.lowlevel.graph import FLOATS, apply, as_variable
 from paddle.lowlevel.op import OPS, Op, register
 from paddle.lowlevel.ops.conv import (_data_format, _from_nhwc, _to_nhwc, int_pair, out_size,
                                       positive_int, shapes_of)
+from paddle.lowlevel.ops.norm import keep_siblings
 from paddle.lowlevel.ops.reduce import mean
 from paddle.lowlevel.ops.shape import expand_dims, squeeze
 from paddle.lowlevel.shapes import located
@@ -43,43 +44,52 @@ class PoolOp(Op):
 
 @register
 class MaxPool2D(PoolOp):
+    """y and, per output element, the position of its first maximum in the window (int32)."""
+
     name = "max_pool2d"
 
     def infer(self, x, pool_size, strides, padding):
-        return self.pooled_shape(x, pool_size, strides, padding), x[1]
+        y = self.pooled_shape(x, pool_size, strides, padding)
+        return [(y, x[1]), (y, "int32")]
 
     def grad(self, node, g):
-        return [apply(OPS["max_pool2d_grad"], [node.inputs[0], g[0]], node.attrs)]
+        if g[0] is None:
+            return [None]
+        return [apply(OPS["max_pool2d_grad"], [g[0], node.outputs[1], node.inputs[0]],
+                      node.attrs)]
 
 
 @register
 class MaxPool2DGrad(PoolOp):
-    """dx of max pooling: g at each window's first arg-max in x, zero elsewhere."""
+    """dx of max pooling: g at each window's saved arg-max, zero elsewhere (`like` gives
+    x's shape; its values are not read)."""
 
     name = "max_pool2d_grad"
 
-    def infer(self, x, g, pool_size, strides, padding):
-        y = self.pooled_shape(x, pool_size, strides, padding)
+    def infer(self, g, where, like, pool_size, strides, padding):
+        y = self.pooled_shape(like, pool_size, strides, padding)
         if len(g[0]) != 4 or any(a is not None and b is not None and a != b
                                  for a, b in zip(y, g[0])):
-            self.fail("the gradient does not have the pooled shape", ("x", x[0]), ("grad", g[0]))
-        return x
+            self.fail("the gradient does not have the pooled shape", ("x", like[0]),
+                      ("grad", g[0]))
+        return like[0], g[1]
 
     def grad(self, node, g):
-        return [None, apply(OPS["max_pool2d_select"], [node.inputs[0], g[0]], node.attrs)]
+        return [apply(OPS["max_pool2d_select"], [g[0], node.inputs[1]], node.attrs), None, None]
 
 
 @register
 class MaxPool2DSelect(PoolOp):
-    """The value of `gg` (x-shaped) at each window's first arg-max in x."""
+    """The value of `gg` (x-shaped) at each window's saved arg-max."""
 
     name = "max_pool2d_select"
 
-    def infer(self, x, gg, pool_size, strides, padding):
-        return self.pooled_shape(x, pool_size, strides, padding), x[1]
+    def infer(self, gg, where, pool_size, strides, padding):
+        return self.pooled_shape(gg, pool_size, strides, padding), gg[1]
 
     def grad(self, node, g):
-        return [None, apply(OPS["max_pool2d_grad"], [node.inputs[0], g[0]], node.attrs)]
+        gg, where = node.inputs
+        return [apply(OPS["max_pool2d_grad"], [g[0], where, gg], node.attrs), None]
 
 
 @register
@@ -124,7 +134,8 @@ def _pool2d(op, x, pool_size, strides, padding, data_format):
     if x.ndim != 4:
         with located():
             OPS[op].fail(f"expected a 4-D input ({fmt})", ("x", x.shape))
-    return _from_nhwc(apply(OPS[op], [_to_nhwc(x, fmt)], attrs), fmt)
+    out = apply(OPS[op], [_to_nhwc(x, fmt)], attrs)
+    return _from_nhwc(keep_siblings(out) if isinstance(out, list) else out, fmt)
 
 
 def max_pool2d(x, pool_size, strides=None, padding="valid", data_format="NHWC"):
