@@ -150,13 +150,6 @@ class _Conv(Layer):
                 "kernel_initializer": initializers.serialize(self.kernel_initializer),
                 "bias_initializer": initializers.serialize(self.bias_initializer)}
 
-    @classmethod
-    def from_config(cls, config):
-        config = dict(config)
-        for key in ("kernel_initializer", "bias_initializer", "depthwise_initializer"):
-            if key in config:
-                config[key] = initializers.deserialize(config[key])
-        return cls(**config)
 
 
 class Conv1D(_Conv):

@@ -35,7 +35,7 @@ class Embedding(Layer):
         super().__init__(**kwargs)
         self.input_dim = check_positive(input_dim, "input_dim", "Embedding")
         self.output_dim = check_positive(output_dim, "output_dim", "Embedding")
-        self.embeddings_initializer = initializers.deserialize(embeddings_initializer)
+        self.embeddings_initializer = initializers.get(embeddings_initializer)
 
     def build(self, input_shape):
         self.embeddings = self.add_weight("embeddings", (self.input_dim, self.output_dim),

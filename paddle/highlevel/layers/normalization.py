@@ -53,13 +53,6 @@ class _Normalization(Layer):
             config[key] = initializers.serialize(getattr(self, key))
         return config
 
-    @classmethod
-    def from_config(cls, config):
-        config = dict(config)
-        for key in INITIALIZER_KEYS:
-            if key in config:
-                config[key] = initializers.deserialize(config[key])
-        return cls(**config)
 
 
 class BatchNormalization(_Normalization):
