@@ -43,7 +43,10 @@ struct Conv {
     cg = C / groups;
     cog = CO / groups;
     Kg = KH * KW * cg;
-    check_blas_dims(target + OW * std::max(KH * dh, OH), CO, Kg, op);
+    // Every product is (block positions, Kg, cout per group) in some order.
+    const int64_t m = std::max<int64_t>(max_block_positions(), 1);
+    check_blas_dims(m, cog, Kg, op);
+    check_blas_dims(m, Kg, cog, op);
   }
 
   int64_t x_size() const { return N * H * W * C; }

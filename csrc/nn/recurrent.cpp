@@ -61,9 +61,13 @@ template <typename T>
 void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b, const T* h0,
                    const T* c0, T* hs, T* cs, T* gates) {
   const int64_t U = r.U, G = r.G, T_ = r.T, ld = 4 * U;  // gates rows are 4U wide
+  // Scratch rows for every batch row, allocated here: nothing may throw inside the
+  // parallel region. A thread uses the rows of its own slice.
+  std::vector<T> rec_all(size_t(r.N) * G * U), rh_all(r.kind == kGRUClassic ? r.N * U : 0);
   over_rows(r, [&](int64_t n0, int64_t n1) {
     const int64_t rows = n1 - n0;
-    std::vector<T> rec(size_t(rows) * G * U), rh(r.kind == kGRUClassic ? rows * U : 0);
+    T* rec = rec_all.data() + n0 * G * U;
+    T* rh = r.kind == kGRUClassic ? rh_all.data() + n0 * U : nullptr;
     // Input projection of every step of these rows: gates[:, :, :G*U] = x W + b_in.
     T* g0 = gates + n0 * T_ * ld;
     for (int64_t i = 0; i < rows * T_; ++i)
@@ -76,13 +80,12 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
       const T* hp = t == 0 ? h0 + n0 * U : hs + (n0 * T_ + t - 1) * U;
       const int64_t ldh = t == 0 ? U : T_ * U;
       const int64_t rec_cols = r.kind == kGRUClassic ? 2 * U : G * U;
-      blas_gemm(false, false, rows, rec_cols, U, T(1), hp, ldh, R, G * U, T(0), rec.data(),
-                G * U);
+      blas_gemm(false, false, rows, rec_cols, U, T(1), hp, ldh, R, G * U, T(0), rec, G * U);
       for (int64_t i = 0; i < rows; ++i) {
         const int64_t n = n0 + i;
         T* gt = gates + (n * T_ + t) * ld;
         const T* h_prev = hp + i * ldh;
-        const T* rc = rec.data() + i * G * U;
+        const T* rc = rec + i * G * U;
         T* h = hs + (n * T_ + t) * U;
         if (r.kind == kLSTM) {
           const T* c_prev = t == 0 ? c0 + n * U : cs + (n * T_ + t - 1) * U;
@@ -115,8 +118,7 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
       }
       if (r.kind != kGRUClassic) continue;
       // h~ = tanh(x_h + (r * h_prev) R_h): a second product once r is known.
-      blas_gemm(false, false, rows, U, U, T(1), rh.data(), U, R + 2 * U, G * U, T(0), rec.data(),
-                U);
+      blas_gemm(false, false, rows, U, U, T(1), rh, U, R + 2 * U, G * U, T(0), rec, U);
       for (int64_t i = 0; i < rows; ++i) {
         const int64_t n = n0 + i;
         T* gt = gates + (n * T_ + t) * ld;
@@ -150,10 +152,14 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
   // step started from; for the classic GRU, r * hprev.
   std::vector<T> dX(NT * GU), dRec(r.kind == kGRU ? NT * GU : 0), hprev(NT * U),
       rh(r.kind == kGRUClassic ? NT * U : 0);
+  // Per batch row: the gradients reaching the state each step started from, carried to
+  // the step before, and scratch; allocated here, as nothing may throw in the region.
+  std::vector<T> dh_all(r.N * U, T(0)), dc_all(r.N * U, T(0)), drh_all(r.N * U);
   over_rows(r, [&](int64_t n0, int64_t n1) {
     const int64_t rows = n1 - n0;
-    // Gradients reaching the state each step started from, carried to the step before.
-    std::vector<T> dh(rows * U, T(0)), dc(rows * U, T(0)), drh(rows * U);
+    T* dh = dh_all.data() + n0 * U;
+    T* dc = dc_all.data() + n0 * U;
+    T* drh = drh_all.data() + n0 * U;
     for (int64_t t = T_ - 1; t >= 0; --t) {
       for (int64_t i = 0; i < rows; ++i) {
         const int64_t n = n0 + i, s = n * T_ + t;
@@ -161,12 +167,12 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
         const T* h_prev = t == 0 ? h0 + n * U : hs + (s - 1) * U;
         std::copy(h_prev, h_prev + U, hprev.data() + s * U);
         T* dxs = dX.data() + s * GU;
-        T* dhi = dh.data() + i * U;
+        T* dhi = dh + i * U;
         const T* dhs_s = dhs + s * U;
         if (r.kind == kLSTM) {
           const T* c = cs + s * U;
           const T* c_prev = t == 0 ? c0 + n * U : cs + (s - 1) * U;
-          T* dci = dc.data() + i * U;
+          T* dci = dc + i * U;
           for (int64_t u = 0; u < U; ++u) {
             const T ig = gt[u], fg = gt[U + u], cg = gt[2 * U + u], og = gt[3 * U + u];
             const T tc = std::tanh(c[u]);
@@ -204,13 +210,13 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
       const T* src = r.kind == kGRU ? dRec.data() : dX.data();
       const int64_t first = (n0 * T_ + t) * GU, ld = T_ * GU;
       if (r.kind == kLSTM) {
-        blas_gemm(false, true, rows, U, GU, T(1), src + first, ld, R, GU, T(0), dh.data(), U);
+        blas_gemm(false, true, rows, U, GU, T(1), src + first, ld, R, GU, T(0), dh, U);
       } else if (r.kind == kGRU) {
-        blas_gemm(false, true, rows, U, GU, T(1), src + first, ld, R, GU, T(1), dh.data(), U);
+        blas_gemm(false, true, rows, U, GU, T(1), src + first, ld, R, GU, T(1), dh, U);
       } else {
         // d(r * h_prev) = da_h R_h^T; it reaches r's pre-activation and h_prev.
         blas_gemm(false, true, rows, U, U, T(1), src + first + 2 * U, ld, R + 2 * U, GU, T(0),
-                  drh.data(), U);
+                  drh, U);
         for (int64_t i = 0; i < rows; ++i) {
           const int64_t s = (n0 + i) * T_ + t;
           T* dxs = dX.data() + s * GU;
@@ -222,7 +228,7 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
             dh[i * U + u] += drh[i * U + u] * rg;
           }
         }
-        blas_gemm(false, true, rows, U, 2 * U, T(1), src + first, ld, R, GU, T(1), dh.data(), U);
+        blas_gemm(false, true, rows, U, 2 * U, T(1), src + first, ld, R, GU, T(1), dh, U);
       }
     }
     for (int64_t i = 0; i < rows; ++i)
