@@ -37,7 +37,8 @@ def ref_conv2d(x, w, strides=(1, 1), padding="valid", dilation=(1, 1), groups=1)
     cog = co // groups
     for i in range(kh):
         for j in range(kw):
-            patch = xp[:, i * dh:i * dh + (oh - 1) * sh + 1:sh, j * dw:j * dw + (ow - 1) * sw + 1:sw]
+            h0, w0 = i * dh, j * dw
+            patch = xp[:, h0:h0 + (oh - 1) * sh + 1:sh, w0:w0 + (ow - 1) * sw + 1:sw]
             for g in range(groups):
                 y[..., g * cog:(g + 1) * cog] += patch[..., g * cg:(g + 1) * cg] @ \
                     w[i, j, :, g * cog:(g + 1) * cog]

@@ -15,7 +15,8 @@ def ref_lstm(x, k, rk, b, h, c):
     hs, cs = [], []
     for t in range(x.shape[1]):
         z = x[:, t] @ k + h @ rk + b
-        i, f, g, o = sig(z[:, :u]), sig(z[:, u:2 * u]), np.tanh(z[:, 2 * u:3 * u]), sig(z[:, 3 * u:])
+        i, f, o = sig(z[:, :u]), sig(z[:, u:2 * u]), sig(z[:, 3 * u:])
+        g = np.tanh(z[:, 2 * u:3 * u])
         c = f * c + i * g
         h = o * np.tanh(c)
         hs.append(h)

@@ -4,8 +4,8 @@ Both pools run as NHWC ops (NCHW is transposed around them; 1-D pools are 2-D po
 a height of 1). Max pooling also outputs where in each window its first maximum was (as
 PyTorch breaks ties); its gradient `max_pool2d_grad` routes each window's gradient there,
 and that op's own gradient is `max_pool2d_select` and back, so any order works. Average
-pooling's gradient spreads it over the window and is linear. With padding="same" (TensorFlow's rule) padded positions
-never win a max and are not counted in an average.
+pooling's gradient spreads it over the window and is linear. With padding="same"
+(TensorFlow's rule) padded positions never win a max and are not counted in an average.
 
 Example:
     >>> import numpy as np, paddle as pd

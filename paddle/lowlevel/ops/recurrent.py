@@ -164,8 +164,8 @@ def lstm(x, kernel, recurrent_kernel, bias, initial_state=None, return_sequences
     Example:
         >>> import numpy as np, paddle as pd
         >>> x = pd.constant(np.ones((2, 5, 3), np.float32))
-        >>> k, rk = pd.constant(np.zeros((3, 8), np.float32)), pd.constant(np.zeros((2, 8), np.float32))
-        >>> out, h, c = pd.lstm(x, k, rk, pd.constant(np.zeros(8, np.float32)), return_state=True)
+        >>> k, rk, b = (pd.constant(np.zeros(s, np.float32)) for s in [(3, 8), (2, 8), (8,)])
+        >>> out, h, c = pd.lstm(x, k, rk, b, return_state=True)
         >>> pd.eval(c).round(3).tolist()
         [[0.0, 0.0], [0.0, 0.0]]
     """
