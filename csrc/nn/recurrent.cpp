@@ -47,6 +47,7 @@ struct Rnn {
 // Splits rows [0, N) over the threads (one slice each) and calls f(n0, n1) per slice.
 template <typename F>
 void over_rows(const Rnn& r, F f) {
+  if (r.N == 0) return;
   const int nt = int(std::min<int64_t>(std::max(1, omp_get_max_threads()), r.N));
   const bool par = nt > 1 && r.N * r.T * r.G * r.U >= 4096;
   _Pragma("omp parallel num_threads(nt) if (par)")

@@ -154,3 +154,12 @@ def test_second_order_is_explicit():
 def test_shape_errors(fn, match):
     with pytest.raises(pd.ShapeError, match=match):
         fn(pd.data("x", [None, 5, 3]))
+
+
+def test_empty_batch():
+    x = pd.data("x", shape=[None, 3, 2])
+    k, rk, b = (pd.constant(np.ones(s, np.float32)) for s in [(2, 8), (2, 8), (8,)])
+    out = pd.lstm(x, k, rk, b, return_sequences=True)
+    gk, = pd.gradients(pd.sum(out), [k])
+    got, got_gk = pd.eval([out, gk], {x: np.zeros((0, 3, 2), np.float32)})
+    assert got.shape == (0, 3, 2) and not got_gk.any()
