@@ -9,8 +9,11 @@ Cases (NHWC for paddle, NCHW for PyTorch, float32):
   conv1       conv 1->32 3x3 on 28x28: forward, and forward + filter gradient (its input
               is data, so no input gradient, in either framework)
   conv2       conv 32->64 3x3 on 13x13: forward, and forward + input and filter gradients
+              (both layers without bias; the loss is the sum of the output, so only
+              scalars and the filters' gradient leave either framework)
   cnn_train   conv32-relu-maxpool-conv64-relu-maxpool-flatten-dense128-relu-dense10,
-              softmax cross-entropy, one Adam step (paddle: pd.eval([loss, step]))
+              softmax cross-entropy, one Adam step (paddle: pd.eval([loss, step]), conv
+              biases fused with pd.conv2d(..., bias=b) as PyTorch's Conv2d does)
 
 Each framework runs in its own process (thread pools never share one); they take turns
 in short rounds and the best round counts, as in ../shared/bench/compare.py, because the
@@ -50,12 +53,15 @@ def paddle_steps(batch):
         x, _ = inputs(batch, size, cin, nchw=False)
         xv = pd.data(f"{name}_x", shape=[None, size, size, cin])
         w = pd.Variable(f"{name}_w", shape=[3, 3, cin, cout])
-        y = pd.conv2d(xv, w)
-        wrt = [w] if name == "conv1" else [xv, w]
-        grads = pd.gradients(y, wrt, grad_ys=[pd.constant(np.ones((batch,) + y.shape[1:],
-                                                                  np.float32))])
-        steps[name, "fwd"] = (lambda y=y, xv=xv, x=x: pd.eval(y, {xv: x}))
-        steps[name, "fwd+bwd"] = (lambda t=[y, *grads], xv=xv, x=x: pd.eval(t, {xv: x}))
+        # Scalars out, as PyTorch's tensors stay inside it: eval would copy a big result.
+        total = pd.sum(pd.conv2d(xv, w))
+        if name == "conv1":
+            targets = [total, *pd.gradients(total, [w])]
+        else:
+            gx, gw = pd.gradients(total, [xv, w])
+            targets = [total, gw, pd.sum(gx)]
+        steps[name, "fwd"] = (lambda t=total, xv=xv, x=x: pd.eval(t, {xv: x}))
+        steps[name, "fwd+bwd"] = (lambda t=targets, xv=xv, x=x: pd.eval(t, {xv: x}))
 
     x, labels = inputs(batch, 28, 1, nchw=False)
     xv = pd.data("image", shape=[None, 28, 28, 1])
@@ -90,13 +96,14 @@ def torch_steps(batch):
 
         def fwd(layer=layer, x=x):
             with torch.no_grad():
-                layer(x)
+                layer(x).sum().item()
 
         def fwd_bwd(layer=layer, x=x):
             layer.zero_grad(set_to_none=True)
             x.grad = None
-            out = layer(x)
-            out.backward(torch.ones_like(out))
+            total = layer(x).sum()
+            total.backward()
+            total.item()
         steps[name, "fwd"], steps[name, "fwd+bwd"] = fwd, fwd_bwd
 
     model = nn.Sequential(nn.Conv2d(1, 32, 3), nn.ReLU(), nn.MaxPool2d(2),
