@@ -226,6 +226,7 @@ class Program:
         self.feeds = [np.empty(s, dtype=v.dtype) for v, s in zip(plan.data, feed_shapes)]
         value = {id(v): b for v, b in zip(plan.data, self.feeds)}
         value.update((id(v), v.value) for v in plan.stored)
+        specs, aliasing = self._infer(plan, value)
         storage, readers = {}, {}
         for node in plan.nodes:
             for i in node.inputs:
@@ -234,24 +235,19 @@ class Program:
             for k in range(len(node.outputs_ref)):
                 own = (id(node), k)
                 storage[own] = storage.get(_key(node.inputs[0]), _key(node.inputs[0])) \
-                    if node.op.view else own
+                    if id(node) in aliasing else own
         pinned = {storage.get(_key(t), _key(t)) for t in map(_target_var, plan.targets)}
         pool, owned = {}, {}
         self.steps, self.nodes = [], []
-        self.first_update = sum(1 for n in plan.nodes if not n.op.stateful and not n.op.view)
+        self.first_update = sum(1 for n in plan.nodes
+                                if not n.op.stateful and id(n) not in aliasing)
         ctx = _Context(plan.training)
         for node in plan.nodes:
             ins = [value[_key(i)] for i in node.inputs]
-            try:
-                specs = node.op.infer(*[(b.shape, b.dtype.name) for b in ins], **node.attrs)
-            except ShapeError as e:  # fed sizes that do not fit: say which line built the op
-                raise ShapeError(f"{e} (with the fed shapes; built at {node.location or '?'})") \
-                    from None
-            specs = specs if isinstance(specs, list) else [specs]
-            if node.op.view:
-                outs = [ins[0].reshape(specs[0][0])]
+            if id(node) in aliasing:
+                outs = [ins[0].reshape(specs[id(node)][0][0])]
             else:
-                outs = [_take(pool, shape, dtype) for shape, dtype in specs]
+                outs = [_take(pool, shape, dtype) for shape, dtype in specs[id(node)]]
                 owned.update(((id(node), k), b) for k, b in enumerate(outs))
                 self.steps.append(plan.kernels[node.op.name](node, ins, outs, ctx))
                 self.nodes.append(node)
@@ -259,7 +255,7 @@ class Program:
             done = [storage.get(_key(i), _key(i)) for i in node.inputs]
             for s in done:
                 readers[s] -= 1
-            if not node.op.view:  # outputs nobody reads are free at once
+            if id(node) not in aliasing:  # outputs nobody reads are free at once
                 done += [(id(node), k) for k in range(len(outs))]
             for s in done:
                 if readers.get(s, 0) == 0 and s in owned and s not in pinned:
@@ -268,6 +264,27 @@ class Program:
         self.results = [None if isinstance(t, tuple) and t[0].op.stateful else
                         value[(id(t[0]), t[1]) if isinstance(t, tuple) else id(t)]
                         for t in plan.targets]
+
+    @staticmethod
+    def _infer(plan, leaves):
+        """Concrete (shape, dtype) of every node output, and the nodes whose output is their
+        first input's buffer: views, and ops that are identities at these shapes (a sum_to
+        or broadcast_to that changes nothing)."""
+        known = {k: (b.shape, b.dtype.name) for k, b in leaves.items()}
+        specs, aliasing = {}, set()
+        for node in plan.nodes:
+            ins = [known[_key(i)] for i in node.inputs]
+            try:
+                out = node.op.infer(*ins, **node.attrs)
+            except ShapeError as e:  # fed sizes that do not fit: say which line built the op
+                raise ShapeError(f"{e} (with the fed shapes; built at {node.location or '?'})") \
+                    from None
+            out = [(tuple(s), d) for s, d in (out if isinstance(out, list) else [out])]
+            specs[id(node)] = out
+            known.update(((id(node), k), spec) for k, spec in enumerate(out))
+            if node.op.view or node.op.aliases(ins, out):
+                aliasing.add(id(node))
+        return specs, aliasing
 
     def run(self, arrays):
         for buf, a in zip(self.feeds, arrays):

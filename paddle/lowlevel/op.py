@@ -38,6 +38,11 @@ class Op:
         """(shape, dtype) of each input -> (shape, dtype) of the output, or a list of them."""
         raise NotImplementedError
 
+    def aliases(self, inputs, outputs):
+        """Whether, at these concrete specs, the output is input 0's buffer unchanged (the
+        plan then runs no kernel for it). Views always are; see SumTo for a conditional one."""
+        return False
+
     def grad(self, node, grads):
         """Gradients of the inputs (Variables or None), given the outputs' gradients
         (`grads[i]` is None when output i does not reach the loss)."""

@@ -134,11 +134,9 @@ class _Conv(Layer):
         return self.filters
 
     def call(self, inputs, training=False):
-        y = self.convolve(inputs)
-        if self.bias is not None:
-            bias = self.bias if self.data_format == "channels_last" else \
-                reshape(self.bias, (-1,) + (1,) * self.rank)  # broadcast over the spatial axes
-            y = y + bias
+        # The op adds the bias as its kernel writes the output (and sums its gradient in
+        # the filter-gradient pass), in either data format.
+        y = self.convolve(inputs, self.bias)
         return self.activation(y) if self.activation is not None else y
 
     def get_config(self):
@@ -176,10 +174,10 @@ class Conv1D(_Conv):
     def kernel_shape(self, channels):
         return self.kernel_size + (channels // self.groups, self.filters)
 
-    def convolve(self, x):
+    def convolve(self, x, bias):
         return conv1d(x, self.kernel, strides=self.strides[0], padding=self.padding,
                       dilation=self.dilation_rate[0], groups=self.groups,
-                      data_format=self._format)
+                      data_format=self._format, bias=bias)
 
 
 class Conv2D(_Conv):
@@ -209,9 +207,10 @@ class Conv2D(_Conv):
     def kernel_shape(self, channels):
         return self.kernel_size + (channels // self.groups, self.filters)
 
-    def convolve(self, x):
+    def convolve(self, x, bias):
         return conv2d(x, self.kernel, strides=self.strides, padding=self.padding,
-                      dilation=self.dilation_rate, groups=self.groups, data_format=self._format)
+                      dilation=self.dilation_rate, groups=self.groups, data_format=self._format,
+                      bias=bias)
 
 
 class Conv2DTranspose(_Conv):
@@ -265,11 +264,12 @@ class Conv2DTranspose(_Conv):
             out.append((size - 1) * s + k - 2 * pad + p)
         return tuple(out)
 
-    def convolve(self, x):
+    def convolve(self, x, bias):
         spatial = x.shape[1:3] if self.data_format == "channels_last" else x.shape[2:4]
         return conv2d_transpose(x, self.kernel, output_shape=self._output_hw(spatial),
                                 strides=self.strides, padding=self.padding,
-                                dilation=self.dilation_rate, data_format=self._format)
+                                dilation=self.dilation_rate, data_format=self._format,
+                                bias=bias)
 
     def get_config(self):
         config = super().get_config()
@@ -316,13 +316,14 @@ class DepthwiseConv2D(_Conv):
     def out_channels(self, channels):
         return channels * self.depth_multiplier
 
-    def convolve(self, x):
+    def convolve(self, x, bias):
         kh, kw, channels, multiplier = self.kernel.shape
         # (kh, kw, C, M) and grouped conv filters (kh, kw, 1, C * M) are the same buffer:
         # group c owns output channels c * M ... c * M + M - 1, the order Keras uses.
         filters = reshape(self.kernel, (kh, kw, 1, channels * multiplier))
         return conv2d(x, filters, strides=self.strides, padding=self.padding,
-                      dilation=self.dilation_rate, groups=channels, data_format=self._format)
+                      dilation=self.dilation_rate, groups=channels, data_format=self._format,
+                      bias=bias)
 
     def get_config(self):
         config = super().get_config()

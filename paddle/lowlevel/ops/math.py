@@ -279,6 +279,9 @@ class SumTo(Op):
 
     name = "sum_to"
 
+    def aliases(self, inputs, outputs):
+        return inputs[0] == outputs[0]  # nothing was broadcast: the gradient as it is
+
     def infer(self, x, like):
         # like must broadcast to x: summing can only remove what broadcasting added.
         out = broadcast(self, x[0], like[0], labels=["x", "like"])
@@ -296,6 +299,9 @@ class BroadcastTo(Op):
     """Broadcast x to the shape of `like` (its values are not read)."""
 
     name = "broadcast_to"
+
+    def aliases(self, inputs, outputs):
+        return inputs[0] == outputs[0]
 
     def infer(self, x, like):
         broadcast(self, x[0], like[0], labels=["x", "like"])
