@@ -9,6 +9,8 @@ Example:
     >>> model(np.ones((3, 4), np.float32)).shape
     (3, 2)
 """
+import collections
+
 import numpy as np
 
 from paddle.errors import ShapeError, at_user
@@ -53,8 +55,8 @@ class Model(Trainable, Layer):
                 raise ValueError(f"Model: input {v.name!r} is not a graph input (use pd.Input)")
         self._steps = {}  # steps compiled for the previous graph (Sequential add/pop) are stale
         self.built = True
-        names = [layer.name for layer in self.layers]
-        repeated = sorted({n for n in names if names.count(n) > 1})
+        counts = collections.Counter(layer.name for layer in self.layers)
+        repeated = sorted(n for n, c in counts.items() if c > 1)
         if repeated:
             raise ValueError(f"{self.name}: layer names must be unique within a model; "
                              f"{repeated} appear more than once")
@@ -350,7 +352,10 @@ class Sequential(Model):
         if self._input is None and len(self._layers) == 1 and layer._input_shape_arg is not None:
             from paddle.highlevel.layers.base import Input
             self._input = Input(shape=layer._input_shape_arg)
-        self._rebuild()
+        if self.outputs is not None and len(self._layers) > 1:
+            self._init_graph(self._input, layer(self.outputs[0]))  # extend; no rebuild
+        else:
+            self._rebuild()
 
     def pop(self):
         """Remove the last layer."""

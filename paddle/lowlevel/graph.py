@@ -91,8 +91,9 @@ class _Names:
         return name
 
     def scope(self, base, owner=None):
-        """A numbered scope for a layer function (`fc_0`): the first one no live parameter
-        uses, or under `reuse=True` the one the same call made the first time."""
+        """A numbered scope for a layer function (`fc_0`): the first one not claimed by a
+        live owner, or under `reuse=True` the one the same call made the first time. The
+        caller claims it (`taken[scope] = owner`) once it has made the owner."""
         if self.reusing():
             counters = self.reuse[-1][1]
             k = counters.get(base, 0)
@@ -100,8 +101,7 @@ class _Names:
             return self.full(f"{base}_{k}")
         for k in itertools.count():
             full = self.full(f"{base}_{k}")
-            if not any(name.startswith(full + "/") for name in self.taken.keys()) \
-                    and full not in self.taken:
+            if full not in self.taken:
                 if owner is not None:
                     self.taken[full] = owner
                 return full

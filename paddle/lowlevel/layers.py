@@ -87,5 +87,6 @@ def fc(input, size, act=None, bias=True, name=None, kernel_initializer="glorot_u
                                  f"shape {x.shape}"))
     scope = NAMES.scope(name or "fc", None)
     w = parameter(f"{scope}/w", (x.shape[-1], int(size)), x.dtype, kernel_initializer)
+    NAMES.taken.setdefault(scope, w)  # the scope is taken while its weight lives
     b = parameter(f"{scope}/b", (int(size),), x.dtype, bias_initializer) if bias else None
     return dense(x, w, b, act)

@@ -522,3 +522,17 @@ def test_initializers_serialize_with_keras_class_names(init):
         assert config["class_name"] in ("RandomUniform", "RandomNormal", "Constant", "Orthogonal")
     again = initializers.get(config)
     assert type(again) is type(made) and again.get_config() == made.get_config()
+
+
+def test_layer_function_scopes_are_claimed_by_their_weights():
+    x = pd.data("scope_x", shape=[None, 2])
+    with pd.namespace("claims"):
+        a = pd.fc(x, 2)
+        pd.fc(x, 2)  # fc_1, dropped at once
+    import gc
+    gc.collect()
+    with pd.namespace("claims"):
+        pd.fc(x, 2)  # fc_0 is still held by a's weight, fc_1 is free again
+    names = sorted(n for n in pd.lowlevel.graph.NAMES.params.keys() if n.startswith("claims/"))
+    assert "claims/fc_0/w" in names and "claims/fc_1/w" in names and a.shape == (None, 2)
+    assert not any(n.startswith("claims/fc_2") for n in names)
