@@ -532,7 +532,8 @@ def test_layer_function_scopes_are_claimed_by_their_weights():
     import gc
     gc.collect()
     with pd.namespace("claims"):
-        pd.fc(x, 2)  # fc_0 is still held by a's weight, fc_1 is free again
+        b = pd.fc(x, 2)  # fc_0 is still held by a's weight, fc_1 is free again
     names = sorted(n for n in pd.lowlevel.graph.NAMES.params.keys() if n.startswith("claims/"))
-    assert "claims/fc_0/w" in names and "claims/fc_1/w" in names and a.shape == (None, 2)
+    assert "claims/fc_0/w" in names and "claims/fc_1/w" in names
+    assert a.shape == b.shape == (None, 2)
     assert not any(n.startswith("claims/fc_2") for n in names)
