@@ -25,8 +25,11 @@ DEFAULT_HOME = os.path.join("~", ".cache", "paddle", "dataset")
 # the "put the file here" message quickly, not hang.
 TIMEOUT_SECONDS = 15
 
-# Looked up through the module at call time, so tests can replace it and forbid the network.
-urlopen = urllib.request.urlopen
+def urlopen(url, timeout):
+    """`urllib.request.urlopen`, looked up at call time: a test that replaces either this
+    function or urllib's own forbids the network (binding urllib's at import would keep
+    the original, and a patched urllib would still download)."""
+    return urllib.request.urlopen(url, timeout=timeout)
 
 
 class DatasetError(PaddleError, OSError):
