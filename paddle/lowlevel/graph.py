@@ -159,6 +159,19 @@ def fresh_names():
             NAMES.params.setdefault(name, var)
 
 
+def reused_parameter(full_name, shape):
+    """Under namespace(reuse=True): the existing parameter `full_name`, which must have
+    `shape` (ValueError if there is none, ShapeError if its shape differs)."""
+    var = NAMES.params.get(full_name)
+    if var is None:
+        raise ValueError(at_user(f"reuse: no parameter named {full_name!r} to reuse; "
+                                 "create it first without reuse=True"))
+    if var.shape != shape:
+        raise ShapeError(at_user(f"reuse: {full_name!r} has shape {var.shape}, this call "
+                                 f"needs {shape}"))
+    return var
+
+
 def get_variable(name):
     """The live parameter with this full name (`"mlp/fc_0/w"`).
 
@@ -199,7 +212,8 @@ class Variable:
 
     As a constructor, `pd.Variable(name, shape, dtype="float32", initializer=None,
     trainable=True)` makes a parameter, initialized at once (`"glorot_uniform"` by default,
-    `"zeros"` for rank < 2).
+    `"zeros"` for rank < 2). Inside `pd.namespace(..., reuse=True)` it returns the existing
+    parameter of that name instead (parameter sharing, as layer functions do).
 
     Attributes:
         name: unique full name (namespace prefix included).
@@ -218,8 +232,15 @@ class Variable:
 
     __array_priority__ = 100  # NumPy defers `array + Variable` to Variable.__radd__
 
+    def __new__(cls, name, shape, dtype="float32", initializer=None, trainable=True):
+        if NAMES.reusing():
+            return reused_parameter(NAMES.full(name), as_shape(shape, f"Variable {name!r}"))
+        return super().__new__(cls)
+
     def __init__(self, name, shape, dtype="float32", initializer=None, trainable=True):
         from paddle.lowlevel import initializers
+        if "kind" in self.__dict__:  # an existing parameter that __new__ fetched under reuse
+            return
         shape = as_shape(shape, f"Variable {name!r}")
         if None in shape:
             raise ShapeError(at_user(f"Variable {name!r}: a parameter needs a fully known "
@@ -246,7 +267,7 @@ class Variable:
 
     @classmethod
     def _make(cls, name, shape, dtype, kind, node=None, index=0, value=None):
-        var = cls.__new__(cls)
+        var = object.__new__(cls)  # not cls.__new__: that makes (or reuses) a parameter
         var._setup(name, shape, dtype, kind, node, index, value)
         return var
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
-from paddle.lowlevel.graph import NAMES, Variable, as_dtype, as_variable
+from paddle.lowlevel.graph import NAMES, Variable, as_dtype, as_variable, reused_parameter
 from paddle.lowlevel.ops import activations
 from paddle.lowlevel.ops.matmul import matmul
 
@@ -38,14 +38,7 @@ def parameter(full_name, shape, dtype="float32", initializer="glorot_uniform", t
     existing one (which must have this shape)."""
     shape = tuple(int(d) for d in shape)
     if NAMES.reusing():
-        var = NAMES.params.get(full_name)
-        if var is None:
-            raise ValueError(at_user(f"reuse: no parameter named {full_name!r} to reuse; "
-                                     "create it first without reuse=True"))
-        if var.shape != shape:
-            raise ShapeError(at_user(f"reuse: {full_name!r} has shape {var.shape}, this call "
-                                     f"needs {shape}"))
-        return var
+        return reused_parameter(full_name, shape)
     init = initializers.get(initializer)
     dtype = as_dtype(dtype)
     var = Variable._make(full_name, shape, dtype, "param",
