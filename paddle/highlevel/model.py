@@ -137,9 +137,18 @@ class Model(Trainable, Layer):
         if flat and all(isinstance(x, np.ndarray) for x in flat):
             self._ensure_graph(flat)
             return self.predict_on_batch(inputs)
-        if not self.functional:
-            self.built = True  # calling `call` on Variables is itself the trace
-        return Layer.__call__(self, inputs, training=training, **kwargs)
+        if self.functional:
+            return Layer.__call__(self, inputs, training=training, **kwargs)
+        self.built = True  # calling `call` on Variables is itself the trace
+        out = Layer.__call__(self, inputs, training=training, **kwargs)
+        if not self._graphs and flat and all(isinstance(v, Variable) and v.kind == "data"
+                                             for v in flat):
+            # The first call on graph inputs (a custom train_step's self(x)) is the model's
+            # trace: saving needs its input shapes, as after a call on data.
+            self._graphs[bool(training)] = (list(flat), _flat(out))
+            self._single_input = not isinstance(inputs, (list, tuple))
+            self._single_output = not isinstance(out, (list, tuple))
+        return out
 
     def build(self, input_shape):
         """Create the weights by tracing `call` on inputs of this shape."""
