@@ -46,24 +46,31 @@ class Initializer:
 
 
 class Constant(Initializer):
-    def __init__(self, value=0.0):
-        self.value = float(value)
+    """`value` everywhere (`v=` is accepted for it, the contract's name)."""
+
+    def __init__(self, value=0.0, *, v=None):
+        self.value = float(value if v is None else v)
 
     def __call__(self, shape, dtype):
         return np.full(shape, self.value, dtype=dtype)
 
 
 class Normal(Initializer):
-    def __init__(self, mean=0.0, stddev=0.05):
-        self.mean, self.stddev = float(mean), float(stddev)
+    """Normal(mean, stddev) draws (`std=` is accepted for `stddev`, the contract's name)."""
+
+    def __init__(self, mean=0.0, stddev=0.05, *, std=None):
+        self.mean, self.stddev = float(mean), float(stddev if std is None else std)
 
     def __call__(self, shape, dtype):
         return (generator().normal(self.mean, self.stddev, shape)).astype(dtype)
 
 
 class Uniform(Initializer):
-    def __init__(self, minval=-0.05, maxval=0.05):
-        self.minval, self.maxval = float(minval), float(maxval)
+    """Uniform draws in [minval, maxval) (`lo=`/`hi=` are accepted, the contract's names)."""
+
+    def __init__(self, minval=-0.05, maxval=0.05, *, lo=None, hi=None):
+        self.minval = float(minval if lo is None else lo)
+        self.maxval = float(maxval if hi is None else hi)
 
     def __call__(self, shape, dtype):
         return generator().uniform(self.minval, self.maxval, shape).astype(dtype)
