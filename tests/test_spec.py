@@ -1909,6 +1909,29 @@ def test_callback_hooks_arguments_and_model():
                                      "predict_batch_end", "predict_end"]
 
 
+def test_validation_inside_fit_calls_the_test_hooks():
+    """As in Keras (the page is silent): fit's validation pass runs on_test_*."""
+    calls = []
+
+    class Recorder(pd.callbacks.Callback):
+        def on_test_begin(self, logs=None):
+            calls.append("test_begin")
+
+        def on_test_batch_end(self, batch, logs=None):
+            calls.append(f"test_batch_{batch}")
+
+        def on_test_end(self, logs=None):
+            calls.append(("test_end", sorted(logs)))
+
+        def on_epoch_end(self, epoch, logs=None):
+            calls.append("epoch_end")
+
+    _regressor().fit(REG_X, REG_Y, epochs=2, verbose=0, validation_data=(REG_X, REG_Y),
+                     validation_batch_size=10, callbacks=[Recorder()])
+    assert calls == ["test_begin", "test_batch_0", "test_batch_1", ("test_end", ["loss", "mae"]),
+                     "epoch_end"] * 2
+
+
 def test_stop_training_stops_cleanly():
     model = _regressor()
     ends = []

@@ -288,7 +288,7 @@ class Trainable:
                 cbs.on_epoch_begin(epoch)
                 logs = self._epoch(train, cbs, class_weight)
                 if val is not None and (epoch + 1 - initial_epoch) % validation_freq == 0:
-                    val_logs = self._evaluate_data(val)
+                    val_logs = self._validate(val, cbs)
                     logs.update({f"val_{k}": v for k, v in val_logs.items()})
                 self._last_finished_epoch = epoch  # set before checkpoints save it
                 logs["epoch"] = epoch
@@ -311,6 +311,16 @@ class Trainable:
             if self.stop_training:
                 break
         return dict(logs)
+
+    def _validate(self, source, cbs):
+        """fit's validation pass: the on_test_* hooks run as in evaluate (as Keras)."""
+        cbs.on_test_begin()
+        logs = {}
+        try:
+            logs = self._evaluate_data(source, cbs)
+        finally:
+            cbs.on_test_end(logs)
+        return logs
 
     def _evaluate_data(self, source, cbs=None):
         tracker = _Tracker()
