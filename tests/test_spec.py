@@ -522,6 +522,51 @@ def test_sgd_momentum_matches_keras_formula():
     np.testing.assert_allclose(w.val(), [value], rtol=1e-5)
 
 
+def _keras_reference(kind, lr, steps, grad_of):
+    """Keras 3's update rules (the page is silent on formulas: Keras is the reference)."""
+    w, state = np.ones(3), {}
+    for t in range(1, steps + 1):
+        g = grad_of(w)
+        if kind == "nesterov":
+            v = 0.9 * state.get("v", 0) - lr * g
+            state["v"] = v
+            w = w + 0.9 * v - lr * g
+        elif kind in ("adam", "adamw"):
+            if kind == "adamw":
+                w = w - w * 0.004 * lr
+            m = state.get("m", 0) + (g - state.get("m", 0)) * 0.1
+            v = state.get("v", 0) + (g * g - state.get("v", 0)) * 0.001
+            state.update(m=m, v=v)
+            alpha = lr * np.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t)
+            w = w - alpha * m / (np.sqrt(v) + 1e-7)
+        elif kind == "rmsprop":
+            v = 0.9 * state.get("v", 0) + 0.1 * g * g
+            state["v"] = v
+            w = w - lr * g / np.sqrt(v + 1e-7)
+        elif kind == "adagrad":
+            a = state.get("a", 0.1) + g * g
+            state["a"] = a
+            w = w - lr * g / np.sqrt(a + 1e-7)
+    return w
+
+
+@pytest.mark.parametrize("kind,make", [
+    ("nesterov", lambda: pd.optimizers.SGD(0.1, momentum=0.9, nesterov=True)),
+    ("adam", lambda: pd.optimizers.Adam(0.1)),
+    ("adamw", lambda: pd.optimizers.AdamW(0.1)),
+    ("rmsprop", lambda: pd.optimizers.RMSprop(0.1)),
+    ("adagrad", lambda: pd.optimizers.Adagrad(0.1)),
+])
+def test_optimizer_updates_follow_keras(kind, make):
+    c = np.array([0.3, -1.2, 2.0])
+    w = pd.Variable("w", shape=[3], initializer="ones")
+    step = make().minimize(pd.sum(w * pd.constant(c)) + 0.5 * pd.sum(w * w))  # grad: c + w
+    for _ in range(3):
+        pd.eval(step)
+    np.testing.assert_allclose(w.val(), _keras_reference(kind, 0.1, 3, lambda v: c + v),
+                               rtol=1e-5, atol=1e-5)
+
+
 def test_two_optimizers_with_disjoint_var_lists_train_a_gan():
     pd.seed(0)
     z = pd.data("z", shape=[None, 2])
@@ -2526,6 +2571,58 @@ def offline(tmp_path, monkeypatch):
     monkeypatch.setattr(socket, "getaddrinfo", no_socket)
     monkeypatch.setattr(socket.socket, "connect", no_socket)
     return home, attempts
+
+
+def test_datasets_read_the_standard_files_from_the_cache_folder(offline):
+    import gzip
+    import pickle
+    import struct
+    import tarfile
+    home, attempts = offline
+    r = rng(21)
+    # MNIST: the four IDX files (gzipped) under $PADDLE_DATA_HOME/mnist
+    (home / "mnist").mkdir(parents=True)
+    images = {"train": r.integers(0, 256, (5, 28, 28), dtype=np.uint8),
+              "t10k": r.integers(0, 256, (3, 28, 28), dtype=np.uint8)}
+    labels = {"train": r.integers(0, 10, 5, dtype=np.uint8),
+              "t10k": r.integers(0, 10, 3, dtype=np.uint8)}
+    for part in ("train", "t10k"):
+        n = len(labels[part])
+        with gzip.open(home / "mnist" / f"{part}-images-idx3-ubyte.gz", "wb") as f:
+            f.write(struct.pack(">IIII", 0x803, n, 28, 28) + images[part].tobytes())
+        with gzip.open(home / "mnist" / f"{part}-labels-idx1-ubyte.gz", "wb") as f:
+            f.write(struct.pack(">II", 0x801, n) + labels[part].tobytes())
+    for reader, part in ((pd.dataset.mnist.train(), "train"), (pd.dataset.mnist.test(), "t10k")):
+        samples = list(reader())
+        assert len(samples) == len(labels[part])
+        for (x, y), image, label in zip(samples, images[part], labels[part]):
+            assert x.shape == (784,) and int(y) == int(label)
+            assert np.corrcoef(x, image.reshape(-1).astype(np.float64))[0, 1] > 0.999
+    # UCI housing: housing.data, 14 numbers a line
+    (home / "uci_housing").mkdir()
+    rows = r.uniform(1, 10, (10, 14))
+    np.savetxt(home / "uci_housing" / "housing.data", rows, fmt="%.4f")
+    train, test = list(pd.dataset.uci_housing.train()()), list(pd.dataset.uci_housing.test()())
+    assert len(train) + len(test) == 10 and len(train) > len(test)
+    features, price = train[0]
+    assert np.shape(features) == (13,)
+    assert float(np.ravel(price)[0]) == pytest.approx(rows[0, 13], abs=1e-3)
+    # CIFAR-10: the Python tarball with pickled batches
+    (home / "cifar").mkdir()
+    data = r.integers(0, 256, (4, 3072), dtype=np.uint8)
+    with tarfile.open(home / "cifar" / "cifar-10-python.tar.gz", "w:gz") as tar:
+        for name in ["data_batch_%d" % i for i in range(1, 6)] + ["test_batch"]:
+            payload = pickle.dumps({b"data": data, b"labels": [1, 2, 3, 4]})
+            info = tarfile.TarInfo(f"cifar-10-batches-py/{name}")
+            info.size = len(payload)
+            tar.addfile(info, io.BytesIO(payload))
+    train = list(pd.dataset.cifar.train10()())
+    test = list(pd.dataset.cifar.test10()())
+    assert len(train) == 20 and len(test) == 4
+    x, y = test[2]
+    assert x.shape == (3072,) and int(y) == 3
+    assert np.corrcoef(x, data[2].astype(np.float64))[0, 1] > 0.999
+    assert attempts == []
 
 
 @pytest.mark.parametrize("module,functions,folder", [
