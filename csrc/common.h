@@ -11,6 +11,7 @@
 #include <omp.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -45,6 +46,28 @@ inline std::string dtype_name(int d) {
 
 inline void require(bool ok, const char* op, const std::string& what) {
   if (!ok) throw std::invalid_argument(std::string(op) + ": " + what);
+}
+
+// Sizes computed from a spec, checked: a spec that lies must not wrap around int64 to a
+// small size that then passes check_array.
+inline int64_t size_mul(int64_t a, int64_t b, const char* op) {
+  int64_t r;
+  require(a >= 0 && b >= 0 && !__builtin_mul_overflow(a, b, &r), op,
+          "sizes out of range (negative or overflowing int64)");
+  return r;
+}
+
+inline int64_t size_add(int64_t a, int64_t b, const char* op) {
+  int64_t r;
+  require(a >= 0 && b >= 0 && !__builtin_add_overflow(a, b, &r), op,
+          "sizes out of range (negative or overflowing int64)");
+  return r;
+}
+
+inline int64_t size_of(std::initializer_list<int64_t> dims, const char* op) {
+  int64_t n = 1;
+  for (int64_t d : dims) n = size_mul(n, d, op);
+  return n;
 }
 
 inline void check_array(const py::array& a, const char* op, int dtype, int64_t size,

@@ -46,19 +46,22 @@ void strided_copy(py::array src, py::array dst, py::array spec) {
   int nd = int(p[0]);
   require(nd >= 1 && spec.size() == 3 + 3 * nd, "copy", "malformed spec");
   const int64_t *shape = p + 1, *ss = p + 1 + nd, *ds = p + 1 + 2 * nd;
-  int64_t so = p[1 + 3 * nd], dof = p[2 + 3 * nd], total = 1, s_hi = so, d_hi = dof;
+  int64_t so = p[1 + 3 * nd], dof = p[2 + 3 * nd], total = 1;
   for (int d = 0; d < nd; ++d) {
     require(shape[d] >= 0 && ss[d] >= 0 && ds[d] >= 0, "copy", "negative extent");
-    total *= shape[d];
-    s_hi += (shape[d] - 1) * ss[d];
-    d_hi += (shape[d] - 1) * ds[d];
+    total = size_mul(total, shape[d], "copy");
   }
   int dt = dtype_of(src);
   check_array(src, "copy", dt, -1, false);
   check_array(dst, "copy", dt, -1, true);
   if (total == 0) return;
-  require(so >= 0 && dof >= 0 && s_hi < src.size() && d_hi < dst.size(), "copy",
-          "spec reaches outside the arrays");
+  require(so >= 0 && dof >= 0, "copy", "negative offset");
+  int64_t s_hi = so, d_hi = dof;
+  for (int d = 0; d < nd; ++d) {
+    s_hi = size_add(s_hi, size_mul(shape[d] - 1, ss[d], "copy"), "copy");
+    d_hi = size_add(d_hi, size_mul(shape[d] - 1, ds[d], "copy"), "copy");
+  }
+  require(s_hi < src.size() && d_hi < dst.size(), "copy", "spec reaches outside the arrays");
   switch (src.itemsize()) {
     case 1: strided_copy_typed<uint8_t>(in_ptr<uint8_t>(src) + so, out_ptr<uint8_t>(dst) + dof, nd, shape, ss, ds, total); break;
     case 4: strided_copy_typed<uint32_t>(in_ptr<uint32_t>(src) + so, out_ptr<uint32_t>(dst) + dof, nd, shape, ss, ds, total); break;
@@ -88,10 +91,10 @@ void check_indices(const int64_t* idx, int64_t n, int64_t limit, const char* op)
 // out[o, j, i] = x[o, idx[j], i] for x viewed as [outer, n, inner].
 void gather(py::array x, py::array idx, py::array out, int64_t outer, int64_t n, int64_t inner) {
   int dt = dtype_of(x);
-  check_array(x, "gather", dt, outer * n * inner, false);
+  check_array(x, "gather", dt, size_of({outer, n, inner}, "gather"), false);
   check_array(idx, "gather", kInt64, -1, false);
   int64_t k = idx.size();
-  check_array(out, "gather", dt, outer * k * inner, true);
+  check_array(out, "gather", dt, size_of({outer, k, inner}, "gather"), true);
   const int64_t* ip = in_ptr<int64_t>(idx);
   check_indices(ip, k, n, "gather");
   size_t row = size_t(inner) * x.itemsize();
@@ -111,8 +114,8 @@ void scatter_add(py::array g, py::array idx, py::array out, int64_t outer, int64
   int dt = dtype_of(g);
   check_array(idx, "scatter_add", kInt64, -1, false);
   int64_t k = idx.size();
-  check_array(g, "scatter_add", dt, outer * k * inner, false);
-  check_array(out, "scatter_add", dt, outer * n * inner, true);
+  check_array(g, "scatter_add", dt, size_of({outer, k, inner}, "scatter_add"), false);
+  check_array(out, "scatter_add", dt, size_of({outer, n, inner}, "scatter_add"), true);
   const int64_t* ip = in_ptr<int64_t>(idx);
   check_indices(ip, k, n, "scatter_add");
   PD_DISPATCH_FLOAT(dt, "scatter_add", {
@@ -135,7 +138,7 @@ void scatter_add(py::array g, py::array idx, py::array out, int64_t outer, int64
 void one_hot(py::array idx, py::array out, int64_t depth) {
   check_array(idx, "one_hot", kInt64, -1, false);
   int dt = dtype_of(out);
-  check_array(out, "one_hot", dt, idx.size() * depth, true);
+  check_array(out, "one_hot", dt, size_mul(idx.size(), depth, "one_hot"), true);
   const int64_t* ip = in_ptr<int64_t>(idx);
   check_indices(ip, idx.size(), depth, "one_hot");
   PD_DISPATCH_NUMERIC(dt, "one_hot", {

@@ -84,15 +84,22 @@ struct Layout {
     require(ndim >= 1 && spec.size() == 1 + ndim * (1 + operands), op, "malformed layout");
     shape = p + 1;
     for (int k = 0; k < operands; ++k) strides[k] = p + 1 + ndim * (1 + k);
-    for (int d = 0; d < ndim; ++d) size *= shape[d];
+    for (int d = 0; d < ndim; ++d) size = size_mul(size, shape[d], op);
+    for (int k = 0; k < operands; ++k)
+      for (int d = 0; d < ndim; ++d) require(strides[k][d] >= 0, op, "negative stride");
+    this->op = op;
   }
 
-  // Largest element offset an operand reaches; checked against its array size.
+  // Largest element offset an operand reaches; checked against its array size (-1 when
+  // the layout is empty and reaches nothing).
   int64_t reach(int k) const {
+    if (size == 0) return -1;
     int64_t r = 0;
-    for (int d = 0; d < ndim; ++d) r += (shape[d] - 1) * strides[k][d];
+    for (int d = 0; d < ndim; ++d) r = size_add(r, size_mul(shape[d] - 1, strides[k][d], op), op);
     return r;
   }
+
+  const char* op = "";
 };
 
 // Walks rows [row_begin, row_end) of the layout (a row = the last dim), calling

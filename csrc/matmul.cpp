@@ -13,17 +13,18 @@ void matmul(py::array a, py::array b, py::array out, py::array spec) {
   require(spec.size() >= 6, "matmul", "malformed spec");
   int64_t B = s[0], M = s[1], N = s[2], K = s[3];
   bool ta = s[4] != 0, tb = s[5] != 0;
-  require(spec.size() == 6 + 2 * B, "matmul", "malformed spec");
+  require(B >= 0 && K >= 0 && spec.size() == 6 + 2 * B, "matmul", "malformed spec");
   const int64_t* a_off = s + 6;
   const int64_t* b_off = s + 6 + B;
   int dt = dtype_of(a);
   check_array(a, "matmul", dt, -1, false);
   check_array(b, "matmul", dt, -1, false);
-  check_array(out, "matmul", dt, B * M * N, true);
+  check_array(out, "matmul", dt, size_of({B, M, N}, "matmul"), true);
   check_blas_dims(M, N, K, "matmul");
-  for (int64_t i = 0; i < B; ++i)
-    require(a_off[i] >= 0 && a_off[i] + M * K <= a.size() && b_off[i] >= 0 &&
-                b_off[i] + K * N <= b.size(),
+  const int64_t a_size = size_mul(M, K, "matmul"), b_size = size_mul(K, N, "matmul");
+  for (int64_t i = 0; i < B; ++i)  // subtraction: an offset near INT64_MAX must not wrap
+    require(a_off[i] >= 0 && a_off[i] <= a.size() - a_size && b_off[i] >= 0 &&
+                b_off[i] <= b.size() - b_size,
             "matmul", "batch offset outside operand");
   PD_DISPATCH_FLOAT(dt, "matmul", {
     const scalar_t* ap = in_ptr<scalar_t>(a);

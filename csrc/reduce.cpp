@@ -65,9 +65,8 @@ void reduce_typed(const T* x, T* y, int64_t outer, int64_t red, int64_t inner, d
 void reduce(int code, py::array x, py::array out, int64_t outer, int64_t red, int64_t inner,
             double scale) {
   int dt = dtype_of(x);
-  require(outer >= 0 && red >= 0 && inner >= 0, "reduce", "negative extent");
-  check_array(x, "reduce", dt, outer * red * inner, false);
-  check_array(out, "reduce", dt, outer * inner, true);
+  check_array(x, "reduce", dt, size_of({outer, red, inner}, "reduce"), false);
+  check_array(out, "reduce", dt, size_of({outer, inner}, "reduce"), true);
   require(red > 0 || code == kSum, "reduce", "max/min over an empty axis");
   PD_DISPATCH_NUMERIC(dt, "reduce", {
     const scalar_t* xp = in_ptr<scalar_t>(x);
@@ -85,8 +84,8 @@ void reduce(int code, py::array x, py::array out, int64_t outer, int64_t red, in
 // as NumPy).
 void argmax(py::array x, py::array out, int64_t outer, int64_t red, int64_t inner) {
   int dt = dtype_of(x);
-  check_array(x, "argmax", dt, outer * red * inner, false);
-  check_array(out, "argmax", kInt64, outer * inner, true);
+  check_array(x, "argmax", dt, size_of({outer, red, inner}, "argmax"), false);
+  check_array(out, "argmax", kInt64, size_of({outer, inner}, "argmax"), true);
   require(red > 0, "argmax", "empty axis");
   PD_DISPATCH_NUMERIC(dt, "argmax", {
     const scalar_t* xp = in_ptr<scalar_t>(x);

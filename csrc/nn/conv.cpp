@@ -42,16 +42,25 @@ struct Conv {
     require(C % groups == 0 && CO % groups == 0, op, "channels are not divisible by groups");
     cg = C / groups;
     cog = CO / groups;
-    Kg = KH * KW * cg;
+    xs = size_of({N, H, W, C}, op);
+    ys = size_of({N, OH, OW, CO}, op);
+    ws = size_of({KH, KW, cg, CO}, op);
+    Kg = size_of({KH, KW, cg}, op);
+    // Input coordinates oh * sh - pt + kh * dh must not overflow either.
+    size_add(size_add(size_mul(OH, sh, op), size_mul(KH, dh, op), op), pt, op);
+    size_add(size_add(size_mul(OW, sw, op), size_mul(KW, dw, op), op), pl, op);
     // Every product is (block positions, Kg, cout per group) in some order.
     const int64_t m = std::max<int64_t>(max_block_positions(), 1);
     check_blas_dims(m, cog, Kg, op);
     check_blas_dims(m, Kg, cog, op);
+    size_mul(max_block_positions(), Kg, op);  // cols_size
   }
 
-  int64_t x_size() const { return N * H * W * C; }
-  int64_t y_size() const { return N * OH * OW * CO; }
-  int64_t w_size() const { return KH * KW * cg * CO; }
+  int64_t xs, ys, ws;  // element counts of x, y and the filters
+
+  int64_t x_size() const { return xs; }
+  int64_t y_size() const { return ys; }
+  int64_t w_size() const { return ws; }
 
   // 1x1, stride 1, no padding, one group: the input rows are the columns already.
   bool pointwise() const {
@@ -355,11 +364,12 @@ void backprop_filter_typed(const Conv& c, const T* x, const T* dy, T* dw, T* db,
 // Workspace elements per thread: a column buffer, plus dW and db copies for the filter
 // gradient.
 int64_t per_thread(const Conv& c, bool filter_grad) {
-  return c.cols_size() + (filter_grad ? c.w_size() + c.CO : 0);
+  const char* op = "conv2d";
+  return size_add(c.cols_size(), filter_grad ? size_add(c.w_size(), c.CO, op) : 0, op);
 }
 
 int64_t workspace_size(const Conv& c, bool filter_grad) {
-  return std::max(1, omp_get_max_threads()) * per_thread(c, filter_grad);
+  return size_mul(std::max(1, omp_get_max_threads()), per_thread(c, filter_grad), "conv2d");
 }
 
 // The threads the workspace has room for (fewer than now available if the thread count

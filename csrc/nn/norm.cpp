@@ -98,7 +98,7 @@ void batch_norm(py::array x, py::array scale, py::array offset, py::array mm, py
                 py::array y, py::array mean, py::array inv_std, int64_t outer, int64_t C,
                 int64_t inner, double momentum, double eps, bool training) {
   const char* op = "batch_norm";
-  require(outer >= 0 && C >= 0 && inner >= 0, op, "negative sizes");
+  size_of({outer, C, inner}, op);  // negative or overflowing sizes are refused here
   Layout3 L{outer, C, inner};
   int dt = dtype_of(x);
   check_array(x, op, dt, L.size(), false);
@@ -179,7 +179,7 @@ void batch_norm_grad(py::array x, py::array scale, py::array mean, py::array inv
                      py::array g, py::array dx, py::array dscale, py::array doffset,
                      int64_t outer, int64_t C, int64_t inner, bool training) {
   const char* op = "batch_norm_grad";
-  require(outer >= 0 && C >= 0 && inner >= 0, op, "negative sizes");
+  size_of({outer, C, inner}, op);  // negative or overflowing sizes are refused here
   Layout3 L{outer, C, inner};
   int dt = dtype_of(x);
   for (auto* a : {&x, &g}) check_array(*a, op, dt, L.size(), false);

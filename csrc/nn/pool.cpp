@@ -29,13 +29,19 @@ struct Pool {
     require(N >= 0 && H >= 1 && W >= 1 && C >= 0 && OH >= 1 && OW >= 1 && KH >= 1 && KW >= 1 &&
                 sh >= 1 && sw >= 1 && pt >= 0 && pl >= 0,
             op, "malformed spec");
+    xs = size_of({N, H, W, C}, op);
+    ys = size_of({N, OH, OW, C}, op);
+    // Window corners oh * sh - pt + KH must not overflow.
+    size_add(size_mul(OH, sh, op), KH, op);
+    size_add(size_mul(OW, sw, op), KW, op);
     // Every window must hold at least one input element (the op's shape rule ensures it).
     require(pt < KH && pl < KW && (OH - 1) * sh - pt < H && (OW - 1) * sw - pl < W, op,
             "windows outside the input");
   }
 
-  int64_t x_size() const { return N * H * W * C; }
-  int64_t y_size() const { return N * OH * OW * C; }
+  int64_t xs, ys;
+  int64_t x_size() const { return xs; }
+  int64_t y_size() const { return ys; }
 
   // The window of output (oh, ow) clipped to the input: rows [h0, h1), columns [w0, w1).
   void window(int64_t oh, int64_t ow, int64_t& h0, int64_t& h1, int64_t& w0, int64_t& w1) const {

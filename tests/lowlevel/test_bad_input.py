@@ -1,0 +1,44 @@
+"""Bad input to the low level, found by tools/fuzz_inputs.py: each case is a clear Python
+exception naming the op (or a correct result), never a crash or silent garbage."""
+import numpy as np
+import pytest
+
+import paddle as pd
+
+BIG = 2**62
+
+
+# ---- the kernels' own checks (second line of defence) -----------------------------------
+
+# Specs whose sizes overflow int64 used to wrap around to 0, pass the size checks against
+# empty arrays and then loop over 2**64 elements (SIGSEGV in scatter_add, avg_pool2d_grad,
+# batch_norm) or read outside the arrays (strided_copy, matmul offsets).
+_E = np.zeros(0, np.float32)
+LYING_SPECS = {
+    "conv2d": lambda: pd._C.conv2d(
+        _E, np.ones(1, np.float32), _E, _E,
+        np.array([BIG, 4, 1, 1, 4, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1], np.int64),
+        np.zeros(16, np.float32)),
+    "avg_pool2d_grad": lambda: pd._C.avg_pool2d_grad(
+        _E, _E, np.array([BIG, 4, 1, 1, 4, 1, 1, 1, 1, 1, 0, 0], np.int64)),
+    "copy": lambda: pd._C.strided_copy(
+        np.ones(4, np.float32), np.ones(4, np.float32),
+        np.array([1, 2, 1, 1, 2 * BIG - 1, 0], np.int64)),
+    "matmul": lambda: pd._C.matmul(
+        np.ones(4, np.float32), np.ones(4, np.float32), np.ones(4, np.float32),
+        np.array([1, 2, 2, 2, 0, 0, 2 * BIG - 1, 0], np.int64)),
+    "scatter_add": lambda: pd._C.scatter_add(_E, np.zeros(4, np.int64), _E, BIG, 4, 1),
+    "reduce": lambda: pd._C.reduce(0, _E, _E, BIG, 4, 1, 1.0),
+    "one_hot": lambda: pd._C.one_hot(np.zeros(4, np.int64), _E, BIG),
+    "batch_norm": lambda: pd._C.batch_norm(
+        _E, *[np.ones(4, np.float32)] * 4, _E, np.ones(4, np.float32), np.ones(4, np.float32),
+        BIG, 4, 1, 0.9, 1e-3, True),
+    "binary": lambda: pd._C.binary(0, np.ones(1, np.float32), np.ones(1, np.float32), _E,
+                                   np.array([2, BIG, 4, 0, 0, 0, 0], np.int64)),
+}
+
+
+@pytest.mark.parametrize("op", sorted(LYING_SPECS))
+def test_kernels_refuse_specs_whose_sizes_overflow(op):
+    with pytest.raises(ValueError, match=rf"^{op}: (sizes out of range|batch offset outside)"):
+        LYING_SPECS[op]()
