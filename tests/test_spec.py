@@ -718,26 +718,39 @@ def test_devices_cpu():
         pd.set_device(before)
 
 
-def test_devices_gpu_same_results_or_clear_error():
+def test_devices_gpu_without_a_gpu_says_so():
     from paddle.backend import cuda
+    if cuda.available:
+        pytest.skip("a GPU and CuPy are present")
     before = pd.get_device()
     x = pd.data("x", shape=[None, 3])
-    y = pd.softmax(x @ pd.Variable("w", shape=[3, 3]))
+    with pytest.raises(Exception, match="(?i)gpu|cuda"):
+        pd.set_device("gpu")
+    with pytest.raises(Exception, match="(?i)gpu|cuda"):
+        pd.eval(x * 2.0, {x: np.ones((1, 3))}, device="gpu:1")
+    assert pd.get_device() == before
+
+
+@pytest.mark.gpu
+@pytest.mark.xfail(strict=True, reason="gap: the CUDA backend is not implemented (see the report)")
+def test_devices_gpu_same_results_as_cpu():
+    before = pd.get_device()
+    pd.seed(0)
+    x = pd.data("x", shape=[None, 3])
+    w = pd.Variable("w", shape=[3, 3])
+    y = pd.softmax(x @ w)
+    loss = pd.mean(pd.square(y))
+    gw, = pd.gradients(loss, [w])
     xb = rng().standard_normal((4, 3)).astype(np.float32)
-    if not cuda.available:
-        with pytest.raises(Exception, match="(?i)gpu|cuda"):
-            pd.set_device("gpu")
-        with pytest.raises(Exception, match="(?i)gpu|cuda"):
-            pd.eval(y, {x: xb}, device="gpu:1")
-        assert pd.get_device() == before
-        return
     try:
         pd.set_device("gpu")
         assert pd.get_device().startswith("gpu")
-        np.testing.assert_allclose(pd.eval(y, {x: xb}), pd.eval(y, {x: xb}, device="cpu"),
-                                   rtol=1e-5)
+        on_gpu = pd.eval([y, gw], {x: xb})
     finally:
         pd.set_device(before)
+    on_cpu = pd.eval([y, gw], {x: xb}, device="cpu")
+    for a, b in zip(on_gpu, on_cpu):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
 
 
 # =========================================================================================
@@ -1134,10 +1147,10 @@ def _lstm_ref(x, k, rk, b, h0=None, c0=None, seq=False):
     return np.stack(outs, 1) if seq else h
 
 
-def _gru_ref(x, k, rk, b, seq=False):
+def _gru_ref(x, k, rk, b, seq=False, h0=None):
     n, t, _ = x.shape
     u = rk.shape[0]
-    h = np.zeros((n, u))
+    h = np.zeros((n, u)) if h0 is None else h0
     outs = []
     for s in range(t):
         mx = x[:, s] @ k + b[0]
@@ -1180,7 +1193,40 @@ def test_gru_keras_layout():
     assert out.shape == (None, 2) and seq.shape == (None, 4, 2)
     np.testing.assert_allclose(pd.eval(out, {xv: x}), _gru_ref(x, k, rk, b), rtol=1e-8)
     np.testing.assert_allclose(pd.eval(seq, {xv: x}), _gru_ref(x, k, rk, b, seq=True), rtol=1e-8)
+    h0 = R.standard_normal((2, 2))
+    init = pd.gru(xv, *args, initial_state=pd.constant(h0, "float64"))
+    np.testing.assert_allclose(pd.eval(init, {xv: x}), _gru_ref(x, k, rk, b, h0=h0), rtol=1e-8)
     check_op_gradients(lambda a, kk, rr, bb: pd.gru(a, kk, rr, bb), [x[:, :3], k, rk, b])
+
+
+def test_nn_ops_nchw_and_defaults():
+    x = R.standard_normal((2, 4, 4, 3))
+    f = R.standard_normal((3, 3, 5, 3))
+    nhwc = pd.eval(pd.conv2d_transpose(pd.constant(x, "float64"), pd.constant(f, "float64"),
+                                       strides=2, padding="same"))
+    nchw = pd.eval(pd.conv2d_transpose(pd.constant(x.transpose(0, 3, 1, 2), "float64"),
+                                       pd.constant(f, "float64"), strides=2, padding="same",
+                                       data_format="NCHW"))
+    assert nhwc.shape == (2, 8, 8, 5)
+    np.testing.assert_allclose(nchw.transpose(0, 2, 3, 1), nhwc, rtol=1e-10, atol=1e-12)
+    xc = pd.constant(x.transpose(0, 3, 1, 2), "float64")
+    np.testing.assert_allclose(pd.eval(pd.avg_pool2d(xc, 2, data_format="NCHW")),
+                               _pool_ref(x, 2, 2, np.mean).transpose(0, 3, 1, 2), rtol=1e-10)
+    np.testing.assert_allclose(pd.eval(pd.global_avg_pool2d(xc, data_format="NCHW")),
+                               x.mean(axis=(1, 2)), rtol=1e-10)
+    # batch_norm: momentum=0.99 and epsilon=1e-3 by default
+    v = R.standard_normal((8, 3))
+    mm = pd.Variable("mm", [3], "float64", trainable=False)
+    mv = pd.Variable("mv", [3], "float64", initializer="ones", trainable=False)
+    out = pd.batch_norm(pd.constant(v, "float64"), pd.constant(np.ones(3), "float64"),
+                        pd.constant(np.zeros(3), "float64"), mm, mv)
+    np.testing.assert_allclose(pd.eval(out, training=True),
+                               (v - v.mean(0)) / np.sqrt(v.var(0) + 1e-3), rtol=1e-8)
+    np.testing.assert_allclose(mm.val(), 0.01 * v.mean(0), rtol=1e-8)
+    ln = pd.layer_norm(pd.constant(v, "float64"), pd.constant(np.ones(3), "float64"),
+                       pd.constant(np.zeros(3), "float64"))
+    np.testing.assert_allclose(pd.eval(ln), (v - v.mean(-1, keepdims=True)) / np.sqrt(
+        v.var(-1, keepdims=True) + 1e-3), rtol=1e-8)
 
 
 # =========================================================================================
@@ -2688,6 +2734,35 @@ def test_feed_errors_name_the_data_input():
         pd.eval(loss, {x: np.zeros((2, 784), np.float32)})
     with pytest.raises(pd.FeedError, match="'label'"):
         pd.eval(loss, {x: np.zeros((2, 784), np.float32), y: np.zeros((2, 1), np.int64)})
+
+
+def test_feed_errors_name_the_input_in_the_high_level_and_the_trainer(tmp_path):
+    model = pd.Sequential([pd.layers.Input(shape=(784,), name="image"), pd.layers.Dense(2)])
+    model.compile(optimizer="sgd", loss="mse")
+    with pytest.raises(pd.ShapeError, match="'image'.*784"):
+        model.fit(np.ones((4, 100), np.float32), np.ones((4, 2), np.float32), verbose=0)
+
+    def inference_program():
+        return pd.fc(pd.data("image", shape=[None, 784]), size=10, act="softmax")
+
+    def train_program():
+        label = pd.data("label", shape=[None], dtype="int64")
+        return pd.mean(pd.cross_entropy(inference_program(), label))
+
+    trainer = pd.Trainer(train_func=train_program,
+                         optimizer_func=lambda: pd.optimizers.SGD(learning_rate=0.1))
+    wrong_shape = pd.reader.batch(lambda: iter([(np.ones(100, np.float32), 1)] * 4), 2)
+    with pytest.raises(pd.FeedError, match="'image'"):
+        trainer.train(num_epochs=1, event_handler=None, reader=wrong_shape,
+                      feed_order=["image", "label"])
+    wrong_dtype = pd.reader.batch(lambda: iter([(np.ones(784, np.float32), 0.5)] * 4), 2)
+    with pytest.raises(pd.FeedError, match="'label'"):
+        trainer.train(num_epochs=1, event_handler=None, reader=wrong_dtype,
+                      feed_order=["image", "label"])
+    trainer.save_params(str(tmp_path / "params"))
+    inferencer = pd.Inferencer(infer_func=inference_program, param_path=str(tmp_path / "params"))
+    with pytest.raises(pd.FeedError, match="'image'"):
+        inferencer.infer({"image": np.ones((2, 100), np.float32)})
 
 
 def test_bad_values_never_reach_kernels_unchecked():
