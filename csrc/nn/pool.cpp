@@ -8,6 +8,7 @@
 //
 // spec (int64[12]): N H W C OH OW KH KW sh sw pad_top pad_left
 #include <algorithm>
+#include <climits>
 #include <vector>
 
 #include "nn.h"
@@ -41,6 +42,13 @@ struct Pool {
 
   int64_t xs, ys;
   int64_t x_size() const { return xs; }
+
+  // Max pooling saves each window's arg-max as an int32 position kh * KW + kw: a window
+  // with more positions would wrap them around, and rows would share positions.
+  void check_positions(const char* op) const {
+    require(size_mul(KH, KW, op) <= INT32_MAX, op,
+            "the pool window has more than 2**31 - 1 positions");
+  }
   int64_t y_size() const { return ys; }
 
   // The window of output (oh, ow) clipped to the input: rows [h0, h1), columns [w0, w1).
@@ -206,6 +214,7 @@ void avg_grad(const Pool& p, const T* g, T* dx) {
 void max_pool2d(py::array x, py::array y, py::array where, py::array spec) {
   const char* op = "max_pool2d";
   Pool p(spec, op);
+  p.check_positions(op);
   int dt = dtype_of(x);
   check_array(x, op, dt, p.x_size(), false);
   check_array(y, op, dt, p.y_size(), true);
@@ -229,6 +238,7 @@ void avg_pool2d(py::array x, py::array y, py::array spec) {
 void max_pool2d_grad(py::array g, py::array where, py::array dx, py::array spec) {
   const char* op = "max_pool2d_grad";
   Pool p(spec, op);
+  p.check_positions(op);
   int dt = dtype_of(g);
   check_array(g, op, dt, p.y_size(), false);
   check_array(where, op, kInt32, p.y_size(), false);
@@ -241,6 +251,7 @@ void max_pool2d_grad(py::array g, py::array where, py::array dx, py::array spec)
 void max_pool2d_select(py::array gg, py::array where, py::array out, py::array spec) {
   const char* op = "max_pool2d_select";
   Pool p(spec, op);
+  p.check_positions(op);
   int dt = dtype_of(gg);
   check_array(gg, op, dt, p.x_size(), false);
   check_array(where, op, kInt32, p.y_size(), false);

@@ -42,3 +42,18 @@ LYING_SPECS = {
 def test_kernels_refuse_specs_whose_sizes_overflow(op):
     with pytest.raises(ValueError, match=rf"^{op}: (sizes out of range|batch offset outside)"):
         LYING_SPECS[op]()
+
+
+# ---- pooling ------------------------------------------------------------------------------
+
+def test_max_pool_window_with_more_int32_positions_is_refused():
+    # A (2, 2**32) 'same' window saved row h's arg-max as the same int32 position as row 0's,
+    # so the gradient went to both rows (summing to 2 per window instead of 1).
+    x = pd.constant(np.ones((1, 3, 3, 2), np.float32))
+    with pytest.raises(pd.ShapeError, match=r"max_pool2d: the pool window \(2, 4294967296\) "
+                                            r"has more than 2\*\*31 - 1 positions"):
+        pd.max_pool2d(x, (2, 2**32), strides=1, padding="same")
+    spec = np.array([1, 3, 3, 2, 3, 3, 2, 2**32, 1, 1, 0, 2**31], np.int64)
+    with pytest.raises(ValueError, match=r"max_pool2d_grad: the pool window has more than"):
+        pd._C.max_pool2d_grad(np.zeros(18, np.float32), np.zeros(18, np.int32),
+                              np.zeros(18, np.float32), spec)

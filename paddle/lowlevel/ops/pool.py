@@ -27,11 +27,17 @@ from paddle.lowlevel.shapes import located
 class PoolOp(Op):
     """Shared shape rule: x (N, H, W, C) -> (N, OH, OW, C)."""
 
+    # Max pooling saves each window's arg-max as an int32 position (kh * pool width + kw).
+    saves_positions = False
+
     def pooled_shape(self, x, pool_size, strides, padding):
         if len(x[0]) != 4:
             self.fail("expected a 4-D input (N, H, W, C)", ("x", x[0]))
         if x[1] not in FLOATS:
             raise TypeError(f"{self.name}: expected a float input, received {x[1]}")
+        if self.saves_positions and pool_size[0] * pool_size[1] > 2**31 - 1:
+            self.fail(f"the pool window {tuple(pool_size)} has more than 2**31 - 1 positions",
+                      ("x", x[0]))
         out = []
         for a in range(2):
             o = out_size(padding, a, x[0][1 + a], pool_size[a], strides[a], 1)
@@ -47,6 +53,7 @@ class MaxPool2D(PoolOp):
     """y and, per output element, the position of its first maximum in the window (int32)."""
 
     name = "max_pool2d"
+    saves_positions = True
 
     def infer(self, x, pool_size, strides, padding):
         y = self.pooled_shape(x, pool_size, strides, padding)
@@ -65,6 +72,7 @@ class MaxPool2DGrad(PoolOp):
     x's shape; its values are not read)."""
 
     name = "max_pool2d_grad"
+    saves_positions = True
 
     def infer(self, g, where, like, pool_size, strides, padding):
         y = self.pooled_shape(like, pool_size, strides, padding)
@@ -83,6 +91,7 @@ class MaxPool2DSelect(PoolOp):
     """The value of `gg` (x-shaped) at each window's saved arg-max."""
 
     name = "max_pool2d_select"
+    saves_positions = True
 
     def infer(self, gg, where, pool_size, strides, padding):
         return self.pooled_shape(gg, pool_size, strides, padding), gg[1]
