@@ -796,6 +796,7 @@ def _conv_cases():
              ("one-pixel-float64", (2, 1, 1, 3), (1, 1, 3, 2), (1, 1), "'same'", (1, 1), 1)]
     for label, xs, ws, st, pad, dil, g in geoms:
         dt = "float64" if "float64" in label else "float32"
+        expect = "either" if "2^6" in label or label == "huge-stride" else "ok"
         case("ops.conv", f"conv2d-values-{label}", f"""
             a, w = rnd(*{xs}, dtype="{dt}"), rnd(*{ws}, seed=1, dtype="{dt}")
             pad = {pad}
@@ -817,7 +818,7 @@ def _conv_cases():
             dxv, dwv = pd.eval([dx, dw], {{x: a}})
             lhs = float((ref_conv2d(a, w, {st}, pads, {dil}, {g}) * gy).sum())
             close(float((dxv * a).sum()), lhs, "input gradient", tol=1e-2)
-            close(float((dwv * w).sum()), lhs, "filter gradient", tol=1e-2)""", "conv2d", "ok")
+            close(float((dwv * w).sum()), lhs, "filter gradient", tol=1e-2)""", "conv2d", expect)
     case("ops.conv", "conv2d-nchw-values", """
         a, w = rnd(2, 3, 5, 5), rnd(3, 3, 3, 4, seed=1)
         y = pd.eval(pd.conv2d(pd.constant(a), pd.constant(w), padding="same", data_format="NCHW"))

@@ -57,3 +57,17 @@ def test_max_pool_window_with_more_int32_positions_is_refused():
     with pytest.raises(ValueError, match=r"max_pool2d_grad: the pool window has more than"):
         pd._C.max_pool2d_grad(np.zeros(18, np.float32), np.zeros(18, np.int32),
                               np.zeros(18, np.float32), spec)
+
+
+# ---- convolution --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kw", [{"dilation": 2**62, "padding": "same"},
+                                {"strides": 2**62, "padding": "same"},
+                                {"padding": ((2**61, 2**61), (0, 0))}])
+def test_conv_geometry_beyond_int64_coordinates_is_refused(kw):
+    # The kernel computes out * stride - pad + tap * dilation in int64: these wrapped around
+    # (undefined behaviour) before any check saw them.
+    x = pd.data("x", [None, 3, 3, 1])
+    with pytest.raises(pd.ShapeError, match=r"conv2d: the height geometry .* is too large for "
+                                            r"64-bit coordinates: x is \(None, 3, 3, 1\)"):
+        pd.conv2d(x, pd.constant(np.ones((3, 1, 1, 1), np.float32)), **kw)

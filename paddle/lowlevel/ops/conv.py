@@ -129,11 +129,20 @@ class ConvOp(Op):
     def spatial_out(self, hw, kernel_hw, strides, padding, dilation, operands):
         out = []
         for axis in range(2):
-            o = out_size(padding, axis, hw[axis], kernel_hw[axis], strides[axis], dilation[axis])
+            what = "height" if axis == 0 else "width"
+            k, s, d = kernel_hw[axis], strides[axis], dilation[axis]
+            o = out_size(padding, axis, hw[axis], k, s, d)
             if o is not None and o < 1:
-                eff = (kernel_hw[axis] - 1) * dilation[axis] + 1
-                self.fail(f"the {'height' if axis == 0 else 'width'} of the window ({eff}) is "
-                          f"larger than the padded input", *operands)
+                self.fail(f"the {what} of the window ({(k - 1) * d + 1}) is larger than the "
+                          f"padded input", *operands)
+            if o is not None and k is not None:
+                # The kernels compute input coordinates out * stride - pad + tap * dilation
+                # in int64: a geometry beyond that would wrap around.
+                before, after = axis_pads(padding, axis, hw[axis], k, s, d)
+                if o * s + k * d + before + after >= 2**62:
+                    self.fail(f"the {what} geometry (stride {s}, dilation {d}, padding "
+                              f"{(before, after)}) is too large for 64-bit coordinates",
+                              *operands)
             out.append(o)
         return tuple(out)
 
