@@ -9,7 +9,9 @@ A file written by `model.save` holds (see docs/saving.md for a listing):
 - group `model_weights`: attribute `layer_names`, one group per layer with attribute
   `weight_names` and one dataset per weight, in Keras order, then
   `top_level_model_weights` (parameters that no layer owns);
-- group `optimizer_weights`: the step count, then every slot (moments, velocities).
+- group `optimizer_weights`: the step count, then every slot (moments, velocities);
+  group `paddle_optimizers`: the same for each optimizer the model holds as an attribute
+  besides `model.optimizer` (a custom train_step's own, by attribute name).
 
 The file format itself (attributes, groups, checksums, atomic writes) is saving_hdf5.py.
 `save_weights` writes the `model_weights` part at the root of its file, as Keras does;
@@ -33,6 +35,7 @@ import numpy as np
 
 from paddle.errors import CheckpointError
 from paddle.lowlevel import random
+from paddle.lowlevel.optimizers import Optimizer
 from paddle.highlevel import saving_compile, saving_config, saving_hdf5
 from paddle.highlevel.saving_config import register_serializable  # noqa: F401  (public)
 from paddle.highlevel.saving_hdf5 import TOP_LEVEL, atomic_write, read_file
@@ -52,8 +55,11 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True):
                                  "rng_state": random.get_state()})
     groups, top = saving_config.weight_layout(model)
     optimizer = saving_hdf5.optimizer_state(model.optimizer, groups, top) if compiled else None
+    own = [(name, saving_hdf5.optimizer_state(opt, groups, top))
+           for name, opt in _own_optimizers(model)] if compiled else []
     atomic_write(filepath, lambda f: saving_hdf5.write_model(f, [config, training, state],
-                                                             groups, top, optimizer), overwrite)
+                                                             groups, top, optimizer, own),
+                 overwrite)
 
 
 def save_weights(model, filepath, overwrite=True):
@@ -96,7 +102,7 @@ def load_model(filepath, custom_objects=None, compile=True):
                               f"({type(e).__name__}: {e})") from e
     groups, top = saving_config.weight_layout(model)
     pairs = match_by_order(path, groups, top, contents)
-    slots = []
+    slots, own = [], []
     if compile and contents["training_config"] is not None:
         try:
             args = saving_compile.compile_args(contents["training_config"], model,
@@ -109,8 +115,11 @@ def load_model(filepath, custom_objects=None, compile=True):
             raise CheckpointError(f"{path}: could not compile the model as it was saved "
                                   f"({type(e).__name__}: {e}); load with compile=False") from e
         slots = _check_optimizer(path, model.optimizer, contents["optimizer"], groups, top)
+        own = _check_own_optimizers(path, model, contents["own_optimizers"], groups, top)
     _assign(pairs)
     _restore_optimizer(model.optimizer, contents["optimizer"], slots)
+    for optimizer, saved, own_slots in own:
+        _restore_optimizer(optimizer, saved, own_slots)
     state = contents["training_state"]
     if compile and state["rng_state"]:
         random.set_state(state["rng_state"])
@@ -157,9 +166,12 @@ def restore_training_state(model, filepath):
     optimizer = getattr(model, "optimizer", None)
     slots = _check_optimizer(path, optimizer, contents["optimizer"], groups, top) \
         if optimizer is not None else []
+    own = _check_own_optimizers(path, model, contents["own_optimizers"], groups, top)
     _assign(pairs)
     if optimizer is not None:
         _restore_optimizer(optimizer, contents["optimizer"], slots)
+    for own_optimizer, saved, own_slots in own:
+        _restore_optimizer(own_optimizer, saved, own_slots)
     state = contents["training_state"]
     if state["rng_state"]:
         random.set_state(state["rng_state"])
@@ -247,6 +259,27 @@ def _check_optimizer(path, optimizer, saved, groups, top):
             raise CheckpointError(f"{path}: optimizer slot {slot!r} of {flat[i].name!r} has "
                                   f"shape {flat[i].shape}, the file's has {value.shape}")
         out.append((flat[i], slot, value))
+    return out
+
+
+def _own_optimizers(model):
+    """[(attribute, optimizer)] the model holds besides model.optimizer (a custom
+    train_step's own, such as a GAN's second optimizer), by attribute name."""
+    main = getattr(model, "optimizer", None)
+    return sorted((name, value) for name, value in vars(model).items()
+                  if isinstance(value, Optimizer) and value is not main)
+
+
+def _check_own_optimizers(path, model, saved, groups, top):
+    """[(optimizer, saved state, slots)] for each saved own optimizer, all checked first."""
+    out = []
+    for name, state in saved.items():
+        optimizer = getattr(model, name, None)
+        if not isinstance(optimizer, Optimizer):
+            raise CheckpointError(f"{path}: the file holds the state of the optimizer "
+                                  f"{name!r} of the model, but this model has no optimizer "
+                                  "attribute of that name")
+        out.append((optimizer, state, _check_optimizer(path, optimizer, state, groups, top)))
     return out
 
 

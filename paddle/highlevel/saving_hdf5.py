@@ -6,8 +6,10 @@ Layout (see docs/saving.md): root attributes `model_config`, `training_config`,
 `keras_version`, `paddle_version`; group `model_weights` (attribute `layer_names`, a group
 per layer with attribute `weight_names` and a dataset per weight, `top_level_model_weights`);
 group `optimizer_weights` (the step count, then the slots; `paddle_slots` maps each slot
-to its weight). Checksums (`paddle_checksum` at the root, `paddle_weights_checksum` on the
-weights group) are computed from the values written and checked against the values read.
+to its weight); `paddle_optimizers/<attribute>`, the same for each optimizer a custom
+train_step owns (`self.d_opt`). Checksums (`paddle_checksum` at the root,
+`paddle_weights_checksum` on the weights group) are computed from the values written and
+checked against the values read.
 
 Example:
     >>> import os, tempfile, h5py
@@ -34,21 +36,31 @@ HDF5_OBJECT_HEADER_LIMIT = 64512  # bytes; larger attributes are split into name
 KERAS_VERSION = "3.0.0"           # the Keras layout these files follow
 BACKEND = "paddle"
 TOP_LEVEL = "top_level_model_weights"
+OWN_OPTIMIZERS = "paddle_optimizers"  # optimizers a custom train_step owns, by attribute
 
 
-def write_model(f, texts, groups, top, optimizer):
+def write_model(f, texts, groups, top, optimizer, own=()):
     """A whole-model file: the JSON texts (model_config, training_config or None,
-    paddle_training_state), the weights, and the optimizer state (or None)."""
+    paddle_training_state), the weights, the optimizer state (or None), and the states of
+    the optimizers a custom train_step owns, [(model attribute, state)], under
+    `paddle_optimizers/<attribute>` (a group Keras does not know, and ignores)."""
     write_versions(f)
     for name, text in zip(("model_config", "training_config", "paddle_training_state"), texts):
         if text is not None:
             write_text(f, name, text)
     write_weights(f.create_group("model_weights"), groups, top)
     if optimizer is not None:
-        write_optimizer(f, *optimizer)
-    saved = None if optimizer is None else \
-        {"iterations": optimizer[1], "slots": [s[:3] for s in optimizer[2]]}
-    f.attrs["paddle_checksum"] = np.bytes_(digest(texts, saved))
+        write_optimizer(f.create_group("optimizer_weights"), *optimizer)
+    for attribute, state in own:
+        write_optimizer(f.require_group(OWN_OPTIMIZERS).create_group(attribute), *state)
+    saved = None if optimizer is None else _saved(optimizer)
+    f.attrs["paddle_checksum"] = np.bytes_(
+        digest(texts, saved, {attribute: _saved(state) for attribute, state in own}))
+
+
+def _saved(state):
+    """An optimizer_state tuple as _read_optimizer gives it back."""
+    return {"iterations": state[1], "slots": [s[:3] for s in state[2]]}
 
 
 def atomic_write(filepath, write, overwrite=True):
@@ -211,16 +223,23 @@ def _digest_weights(layers, top):
     return digest.hexdigest()
 
 
-def digest(texts, optimizer):
+def digest(texts, optimizer, own=None):
     digest, add = _hasher()
     add(*texts)
     if optimizer is None:
         add("no optimizer state")
     else:
-        add(int(optimizer["iterations"]))
-        for i, slot, value in optimizer["slots"]:
-            add(int(i), slot, np.asarray(value))
+        _add_state(add, optimizer)
+    for attribute in sorted(own or {}):  # most files have none: their checksum is unchanged
+        add(attribute)
+        _add_state(add, own[attribute])
     return digest.hexdigest()
+
+
+def _add_state(add, state):
+    add(int(state["iterations"]))
+    for i, slot, value in state["slots"]:
+        add(int(i), slot, np.asarray(value))
 
 
 def optimizer_state(optimizer, groups, top):
@@ -232,8 +251,7 @@ def optimizer_state(optimizer, groups, top):
     return optimizer.name, optimizer.iterations, slots
 
 
-def write_optimizer(f, name, iterations, slots):
-    group = f.create_group("optimizer_weights")
+def write_optimizer(group, name, iterations, slots):
     names = _unique([f"{name}/iterations"] + [f"{name}/{w.replace('/', '_')}_{slot}"
                                               for _, slot, _, w in slots])
     save_attributes(group, "weight_names", names)
@@ -267,7 +285,7 @@ def read_file(path, full):
 
 def _read(f, path, full):
     contents = {"model_config": None, "training_config": None, "training_state": None,
-                "optimizer": None}
+                "optimizer": None, "own_optimizers": {}}
     texts = [read_text(f, key) for key in
              ("model_config", "training_config", "paddle_training_state")]
     if full and texts[0] is None:
@@ -295,7 +313,10 @@ def _read(f, path, full):
         return contents
     if "optimizer_weights" in f and "paddle_slots" in f["optimizer_weights"].attrs:
         contents["optimizer"] = _read_optimizer(f["optimizer_weights"], path)
-    _verify(f, "paddle_checksum", path, lambda: digest(texts, contents["optimizer"]))
+    own = f[OWN_OPTIMIZERS] if OWN_OPTIMIZERS in f else {}
+    contents["own_optimizers"] = {k: _read_optimizer(own[k], path) for k in sorted(own)}
+    _verify(f, "paddle_checksum", path,
+            lambda: digest(texts, contents["optimizer"], contents["own_optimizers"]))
     config, training, state = [None if t is None else json.loads(t) for t in texts]
     contents.update(model_config=config, training_config=training,
                     training_state=_training_state(state, path))
