@@ -86,9 +86,12 @@ void max_forward(const Pool& p, const T* x, T* y, int32_t* where) {
           const int32_t pos = int32_t((h - top) * p.KW + (w - left));
           for (int64_t c = 0; c < C; ++c) {
             const T s = src[c], m = out[c];
-            // An all-ones mask where s is larger: GCC vectorizes the bit select, not `?:`.
-            const int32_t more = -int32_t(s > m);
-            out[c] = s > m ? s : m;
+            // s wins when larger, or when it is the window's first NaN (NaN propagates, as
+            // in pd.max and NumPy: a diverged model must not look healthy).
+            const bool take = (s > m) | ((s != s) & (m == m));
+            // An all-ones mask where s wins: GCC vectorizes the bit select, not `?:`.
+            const int32_t more = -int32_t(take);
+            out[c] = take ? s : m;
             at[c] = (pos & more) | (at[c] & ~more);
           }
         }

@@ -71,3 +71,14 @@ def test_conv_geometry_beyond_int64_coordinates_is_refused(kw):
     with pytest.raises(pd.ShapeError, match=r"conv2d: the height geometry .* is too large for "
                                             r"64-bit coordinates: x is \(None, 3, 3, 1\)"):
         pd.conv2d(x, pd.constant(np.ones((3, 1, 1, 1), np.float32)), **kw)
+
+
+def test_max_pool_propagates_nan_wherever_it_is_in_the_window():
+    # A NaN after the window's first element was dropped (NaN > m is false): [1, NaN, 3, 2]
+    # pooled to 3, while [NaN, 1, 3, 2] pooled to NaN.
+    for values in ([1.0, np.nan, 3.0, 2.0], [np.nan, 1.0, 3.0, 2.0], [1.0, 3.0, 2.0, np.nan]):
+        x = pd.constant(np.array(values, np.float32).reshape(1, 2, 2, 1))
+        y = pd.max_pool2d(x, 2)
+        assert np.isnan(pd.eval(y)).all(), values
+        g, = pd.gradients(pd.sum(y), [x])  # the gradient goes to the (first) NaN
+        np.testing.assert_array_equal(pd.eval(g).ravel(), np.isnan(values).astype(np.float32))
