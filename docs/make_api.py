@@ -10,6 +10,12 @@ import sys
 
 import paddle as pd
 
+def _classes(module, exclude=()):
+    """The public classes a module defines (not constants, not names it imports)."""
+    return sorted(n for n in dir(module) if n[:1].isupper() and n not in exclude
+                  and inspect.isclass(getattr(module, n)))
+
+
 SECTIONS = [
     ("Graph and evaluation", pd, ["data", "Variable", "constant", "namespace", "get_variable",
                                   "eval", "gradients", "seed", "set_device", "get_device"]),
@@ -36,10 +42,9 @@ SECTIONS = [
     ("Initializers", pd.initializers, ["Constant", "Normal", "Uniform", "VarianceScaling",
                                        "Orthogonal", "get"]),
     ("Models", pd, ["Model", "Sequential", "Input", "load_model"]),
-    ("Layers", pd.layers, sorted(n for n in dir(pd.layers) if n[:1].isupper()
-                                 and n not in ("Layer", "InputSpec", "Input")) + ["Layer"]),
-    ("Losses", pd.losses, sorted(n for n in dir(pd.losses) if n[:1].isupper()) + ["get"]),
-    ("Metrics", pd.metrics, sorted(n for n in dir(pd.metrics) if n[:1].isupper()) + ["get"]),
+    ("Layers", pd.layers, _classes(pd.layers, exclude=("Layer", "InputSpec")) + ["Layer"]),
+    ("Losses", pd.losses, _classes(pd.losses, exclude=("Variable",)) + ["get"]),
+    ("Metrics", pd.metrics, _classes(pd.metrics, exclude=("Variable",)) + ["get"]),
     ("Callbacks", pd.callbacks, ["Callback", "CallbackList", "History", "ProgbarLogger",
                                  "ModelCheckpoint", "BackupAndRestore", "EarlyStopping",
                                  "LearningRateScheduler", "ReduceLROnPlateau", "CSVLogger",
@@ -53,7 +58,8 @@ SECTIONS = [
 
 
 def summary(obj):
-    doc = inspect.getdoc(obj) or ""
+    # The object's own docstring: a subclass without one must not show its base's.
+    doc = inspect.cleandoc(obj.__doc__) if getattr(obj, "__doc__", None) else ""
     return doc.split("\n\n")[0].replace("\n", " ").strip() or "(no docstring)"
 
 

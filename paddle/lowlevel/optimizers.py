@@ -220,6 +220,14 @@ class AdamW(Adam):
 
 
 class RMSprop(Optimizer):
+    """RMSprop: steps scaled by a moving average of squared gradients (Keras 3 formulation).
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.optimizers.RMSprop(learning_rate=1e-3, rho=0.9).slot_names
+        ('velocity',)
+    """
+
     kernel = "rmsprop"
 
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, name=None):
@@ -236,6 +244,14 @@ class RMSprop(Optimizer):
 
 
 class Adagrad(Optimizer):
+    """Adagrad: steps scaled by the accumulated squared gradients of each weight.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.optimizers.Adagrad(learning_rate=0.01).initial_accumulator_value
+        0.1
+    """
+
     kernel = "adagrad"
     slot_names = ("accumulator",)
 

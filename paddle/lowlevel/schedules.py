@@ -20,6 +20,13 @@ class LearningRateSchedule:
 
 
 class ExponentialDecay(LearningRateSchedule):
+    """initial * decay_rate ** (step / decay_steps), with staircase: an integer exponent.
+
+    Example:
+        >>> ExponentialDecay(0.1, decay_steps=10, decay_rate=0.5, staircase=True)(15)
+        0.05
+    """
+
     def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False):
         if decay_steps <= 0:
             raise ValueError(f"ExponentialDecay: expected decay_steps > 0, received {decay_steps}")
@@ -33,6 +40,13 @@ class ExponentialDecay(LearningRateSchedule):
 
 
 class PiecewiseConstantDecay(LearningRateSchedule):
+    """values[i] while step <= boundaries[i] (the last value after the last boundary).
+
+    Example:
+        >>> PiecewiseConstantDecay([100, 200], [1.0, 0.5, 0.1])(150)
+        0.5
+    """
+
     def __init__(self, boundaries, values):
         if len(values) != len(boundaries) + 1:
             raise ValueError("PiecewiseConstantDecay: expected one more value than boundaries, "
@@ -47,6 +61,13 @@ class PiecewiseConstantDecay(LearningRateSchedule):
 
 
 class CosineDecay(LearningRateSchedule):
+    """Half a cosine from initial down to initial * alpha over decay_steps, then flat.
+
+    Example:
+        >>> round(CosineDecay(1.0, decay_steps=100)(50), 6)
+        0.5
+    """
+
     def __init__(self, initial_learning_rate, decay_steps, alpha=0.0):
         if decay_steps <= 0:
             raise ValueError(f"CosineDecay: expected decay_steps > 0, received {decay_steps}")
