@@ -82,3 +82,38 @@ def test_max_pool_propagates_nan_wherever_it_is_in_the_window():
         assert np.isnan(pd.eval(y)).all(), values
         g, = pd.gradients(pd.sum(y), [x])  # the gradient goes to the (first) NaN
         np.testing.assert_array_equal(pd.eval(g).ravel(), np.isnan(values).astype(np.float32))
+
+
+# ---- normalization ------------------------------------------------------------------------
+
+def _bn_inputs():
+    x = pd.data("x", [None, 4])
+    mm = pd.Variable("mm", [4], initializer="zeros", trainable=False)
+    mv = pd.Variable("mv", [4], initializer="ones", trainable=False)
+    return x, mm, mv
+
+
+@pytest.mark.parametrize("kw, what", [
+    ({"momentum": -1.0}, "momentum in \\[0, 1\\]"), ({"momentum": 2.0}, "momentum in \\[0, 1\\]"),
+    ({"momentum": float("nan")}, "momentum in \\[0, 1\\]"), ({"momentum": "a"}, "momentum in"),
+    ({"epsilon": -1.0}, "epsilon >= 0"), ({"epsilon": float("nan")}, "epsilon >= 0"),
+    ({"epsilon": None}, "epsilon >= 0")])
+def test_batch_norm_refuses_momentum_and_epsilon_that_make_nan(kw, what):
+    # epsilon -1 or NaN made every output NaN, momentum 2 or NaN the moving statistics;
+    # 'a' and None failed inside float() without saying which argument.
+    x, mm, mv = _bn_inputs()
+    with pytest.raises(ValueError, match=rf"^batch_norm: expected {what}"):
+        pd.batch_norm(x, None, None, mm, mv, **kw)
+
+
+@pytest.mark.parametrize("epsilon", [-1.0, float("nan"), "a"])
+def test_layer_norm_refuses_epsilon_that_makes_nan(epsilon):
+    with pytest.raises(ValueError, match=r"^layer_norm: expected epsilon >= 0"):
+        pd.layer_norm(pd.data("x", [None, 4]), None, None, epsilon=epsilon)
+
+
+def test_batch_norm_epsilon_zero_stays_allowed():
+    x, mm, mv = _bn_inputs()
+    y = pd.batch_norm(x, None, None, mm, mv, epsilon=0.0)
+    out = pd.eval(y, {x: np.array([[1, 2, 3, 4], [3, 4, 5, 6]], np.float32)}, training=True)
+    np.testing.assert_allclose(out, [[-1] * 4, [1] * 4])

@@ -11,7 +11,7 @@ Example:
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
 from paddle.lowlevel.ops.math import sqrt
-from paddle.lowlevel.ops.norm import batch_norm, layer_norm
+from paddle.lowlevel.ops.norm import batch_norm, check_epsilon, check_momentum, layer_norm
 from paddle.lowlevel.ops.shape import reshape
 from paddle.highlevel.layers.base import InputSpec, Layer
 
@@ -39,10 +39,8 @@ class _Normalization(Layer):
     """Shared arguments, config and initializer handling."""
 
     def _init_common(self, epsilon, center, scale, initializer_args):
-        if not isinstance(epsilon, (int, float)) or epsilon < 0:
-            raise ValueError(f"{type(self).__name__}: expected epsilon >= 0, received "
-                             f"{epsilon!r}")
-        self.epsilon, self.center, self.scale = float(epsilon), bool(center), bool(scale)
+        self.epsilon = check_epsilon(epsilon, type(self).__name__)
+        self.center, self.scale = bool(center), bool(scale)
         for key, value in initializer_args.items():
             setattr(self, key, initializers.get(value))
 
@@ -85,10 +83,7 @@ class BatchNormalization(_Normalization):
         super().__init__(**kwargs)
         if not isinstance(axis, int) or isinstance(axis, bool):
             raise ValueError(f"BatchNormalization: expected an integer axis, received {axis!r}")
-        if not isinstance(momentum, (int, float)) or not 0 <= momentum <= 1:
-            raise ValueError(f"BatchNormalization: expected momentum in [0, 1], received "
-                             f"{momentum!r}")
-        self.axis, self.momentum = axis, float(momentum)
+        self.axis, self.momentum = axis, check_momentum(momentum, "BatchNormalization")
         self._init_common(epsilon, center, scale, {
             "beta_initializer": beta_initializer, "gamma_initializer": gamma_initializer,
             "moving_mean_initializer": moving_mean_initializer,

@@ -16,6 +16,8 @@ Example:
     >>> pd.eval(y, training=True).tolist(), [round(float(v), 2) for v in mm.val()]
     ([[-1.0, -1.0], [1.0, 1.0]], [0.02, 0.04])
 """
+import math
+import numbers
 from types import SimpleNamespace
 
 import numpy as np
@@ -34,6 +36,23 @@ def keep_siblings(outputs):
     the gradient rule needs the saved ones (statistics, masks) as long as the first lives."""
     outputs[0]._siblings = tuple(outputs[1:])
     return outputs[0]
+
+
+def check_epsilon(epsilon, where):
+    """epsilon as a float, finite and >= 0: a negative or NaN one makes every output NaN."""
+    if not isinstance(epsilon, numbers.Real) or isinstance(epsilon, bool) or \
+            not 0 <= epsilon < math.inf:
+        raise ValueError(f"{where}: expected epsilon >= 0 (a finite number), received "
+                         f"{epsilon!r}")
+    return float(epsilon)
+
+
+def check_momentum(momentum, where):
+    """momentum as a float in [0, 1]: outside it the moving statistics diverge."""
+    if not isinstance(momentum, numbers.Real) or isinstance(momentum, bool) or \
+            not 0 <= momentum <= 1:
+        raise ValueError(f"{where}: expected momentum in [0, 1], received {momentum!r}")
+    return float(momentum)
 
 
 def _channel_params(op, x, params, labels, c):
@@ -131,6 +150,8 @@ def batch_norm(x, scale, offset, moving_mean, moving_variance, momentum=0.99, ep
         (None, 4, 4, 8)
     """
     x = as_variable(x, where="batch_norm")
+    momentum = check_momentum(momentum, "batch_norm")
+    epsilon = check_epsilon(epsilon, "batch_norm")
     with located():
         a = normalize_axis(OPS["batch_norm"], axis, x.ndim, x.shape)
     c = x.shape[a]
@@ -139,7 +160,7 @@ def batch_norm(x, scale, offset, moving_mean, moving_variance, momentum=0.99, ep
     moving_mean = as_variable(moving_mean, like=x, where="batch_norm")
     moving_variance = as_variable(moving_variance, like=x, where="batch_norm")
     outs = apply(OPS["batch_norm"], [x, scale, offset, moving_mean, moving_variance],
-                 {"momentum": float(momentum), "epsilon": float(epsilon), "axis": a})
+                 {"momentum": momentum, "epsilon": epsilon, "axis": a})
     return keep_siblings(outs)
 
 
@@ -166,6 +187,7 @@ def layer_norm(x, scale, offset, axis=-1, epsilon=1e-3):
         [[-1.0, 1.0]]
     """
     x = as_variable(x, where="layer_norm")
+    epsilon = check_epsilon(epsilon, "layer_norm")
     with located():
         if x.dtype not in FLOATS:
             raise TypeError(f"layer_norm: expected a float input, received {x.dtype}")
@@ -187,7 +209,7 @@ def layer_norm(x, scale, offset, axis=-1, epsilon=1e-3):
         params.append(v if target == param_shape else reshape(v, target))
     mu = mean(x, axis=axes, keepdims=True)
     centered = x - mu
-    y = centered / sqrt(mean(square(centered), axis=axes, keepdims=True) + float(epsilon))
+    y = centered / sqrt(mean(square(centered), axis=axes, keepdims=True) + epsilon)
     if params[0] is not None:
         y = y * params[0]
     if params[1] is not None:
