@@ -77,6 +77,7 @@ void batch_norm_typed(const Layout3& L, const T* x, const T* scale, const T* off
       const double var = count > 0 ? s[c] / count : 0.0;  // biased, as Keras
       mean[c] = T(mu[c]);
       inv_std[c] = T(1.0 / std::sqrt(var + eps));
+      if (count == 0) continue;  // an empty batch has no statistics to move toward
       mm[c] = T(double(mm[c]) * momentum + mu[c] * (1.0 - momentum));
       mv[c] = T(double(mv[c]) * momentum + var * (1.0 - momentum));
     }

@@ -117,3 +117,14 @@ def test_batch_norm_epsilon_zero_stays_allowed():
     y = pd.batch_norm(x, None, None, mm, mv, epsilon=0.0)
     out = pd.eval(y, {x: np.array([[1, 2, 3, 4], [3, 4, 5, 6]], np.float32)}, training=True)
     np.testing.assert_allclose(out, [[-1] * 4, [1] * 4])
+
+
+def test_batch_norm_training_on_an_empty_batch_leaves_the_moving_statistics():
+    # An empty batch counted as mean 0 and variance 0: each such step moved the moving
+    # statistics toward 0 (variance 1 -> 0.99).
+    x, mm, mv = _bn_inputs()
+    y = pd.batch_norm(x, None, None, mm, mv)
+    out = pd.eval(y, {x: np.zeros((0, 4), np.float32)}, training=True)
+    assert out.shape == (0, 4)
+    np.testing.assert_array_equal(mm.val(), np.zeros(4))
+    np.testing.assert_array_equal(mv.val(), np.ones(4))
