@@ -23,6 +23,7 @@ from paddle import backend
 from paddle.errors import FeedError, ShapeError
 from paddle.lowlevel.graph import Variable
 from paddle.lowlevel.op import fmt_shape
+from paddle.lowlevel.shapes import allocate
 
 MAX_SPECIALIZATIONS = 8
 
@@ -247,7 +248,7 @@ class Program:
             if id(node) in aliasing:
                 outs = [ins[0].reshape(specs[id(node)][0][0])]
             else:
-                outs = [_take(pool, shape, dtype) for shape, dtype in specs[id(node)]]
+                outs = [_take(pool, shape, dtype, node) for shape, dtype in specs[id(node)]]
                 owned.update(((id(node), k), b) for k, b in enumerate(outs))
                 self.steps.append(plan.kernels[node.op.name](node, ins, outs, ctx))
                 self.nodes.append(node)
@@ -330,7 +331,10 @@ class _Context:
         self.training = training
 
 
-def _take(pool, shape, dtype):
+def _take(pool, shape, dtype, node):
     dtype = np.dtype(dtype)
     free = pool.get((tuple(shape), dtype.str))
-    return free.pop() if free else np.empty(shape, dtype=dtype)
+    if free:
+        return free.pop()
+    where = f"{node.op.name} (built at {node.location or '?'})"
+    return allocate(shape, dtype, where)

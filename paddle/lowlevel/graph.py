@@ -18,6 +18,7 @@ import weakref
 import numpy as np
 
 from paddle.errors import ShapeError, at_user, user_location
+from paddle.lowlevel.shapes import check_fits
 
 DTYPES = ("float32", "float64", "int64", "int32", "bool")
 FLOATS = ("float32", "float64")
@@ -159,6 +160,18 @@ def fresh_names():
             NAMES.params.setdefault(name, var)
 
 
+def initial_value(init, shape, dtype, where):
+    """A parameter's first value: `init(shape, dtype)` as a C-contiguous array (rank 0 kept);
+    MemoryError naming `where` for a shape beyond this machine's memory (NumPy's error
+    names no parameter)."""
+    check_fits(shape, dtype, where)
+    try:
+        return np.array(init(shape, dtype), dtype=dtype, order="C")
+    except MemoryError as e:
+        raise MemoryError(f"{where}: cannot allocate its initial value of shape {shape} "
+                          f"({e})") from None
+
+
 def reused_parameter(full_name, shape):
     """Under namespace(reuse=True): the existing parameter `full_name`, which must have
     `shape` (ValueError if there is none, ShapeError if its shape differs)."""
@@ -248,7 +261,7 @@ class Variable:
         dtype = as_dtype(dtype, f"Variable {name!r}")
         init = initializers.get(initializer if initializer is not None else
                                 ("glorot_uniform" if len(shape) >= 2 else "zeros"))
-        value = np.array(init(shape, dtype), dtype=dtype, order="C")  # keeps rank 0
+        value = initial_value(init, shape, dtype, f"Variable {name!r}")
         self._setup(name, shape, dtype, "param", value=value)
         self.trainable = bool(trainable)
         self.name = NAMES.unique(name, self)

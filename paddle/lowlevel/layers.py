@@ -15,7 +15,8 @@ import numpy as np
 
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
-from paddle.lowlevel.graph import NAMES, Variable, as_dtype, as_variable, reused_parameter
+from paddle.lowlevel.graph import (NAMES, Variable, as_dtype, as_variable, initial_value,
+                                   reused_parameter)
 from paddle.lowlevel.ops import activations
 from paddle.lowlevel.ops.matmul import matmul
 
@@ -42,7 +43,7 @@ def parameter(full_name, shape, dtype="float32", initializer="glorot_uniform", t
     init = initializers.get(initializer)
     dtype = as_dtype(dtype)
     var = Variable._make(full_name, shape, dtype, "param",
-                         value=np.array(init(shape, dtype), dtype=dtype, order="C"))
+                         value=initial_value(init, shape, dtype, repr(full_name)))
     var.trainable = bool(trainable)
     var.name = NAMES.claim(full_name, var)  # two layers given the same name: kernel_1
     NAMES.params[var.name] = var

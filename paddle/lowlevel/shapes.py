@@ -1,4 +1,7 @@
 """Shape arithmetic shared by the shape rules: broadcasting, axes, sizes (None = unknown)."""
+import math
+import os
+
 import numpy as np
 
 from paddle.errors import ShapeError, at_user
@@ -71,3 +74,52 @@ def size(shape):
             return None
         n *= d
     return n
+
+
+def memory_bytes():
+    """This machine's memory, RAM and swap, in bytes (None if it cannot be told)."""
+    try:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("SwapTotal:"):
+                    total += int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return total
+
+
+def _human(nbytes):
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if nbytes < 1024 or unit == "PiB":
+            return f"{nbytes:.1f} {unit}" if unit != "bytes" else f"{nbytes} bytes"
+        nbytes /= 1024
+    return f"{nbytes:.1f} EiB"
+
+
+def _needs(shape, dtype, where):
+    return f"{where}: an array of shape {tuple(shape)} ({np.dtype(dtype).name}) needs " \
+           f"{_human(math.prod(shape) * np.dtype(dtype).itemsize)}"
+
+
+def check_fits(shape, dtype, where):
+    """MemoryError naming `where` when an array of `shape` would not fit in this machine's
+    memory: NumPy's own error names nothing, and an allocation the system grants lazily
+    gets the process killed when it is filled."""
+    limit = memory_bytes()
+    if limit is not None and math.prod(shape) * np.dtype(dtype).itemsize > limit:
+        raise MemoryError(f"{_needs(shape, dtype, where)}, more than this machine's "
+                          f"{_human(limit)} of memory")
+
+
+def allocate(shape, dtype, where):
+    """np.empty(shape, dtype), with check_fits's error when it cannot be."""
+    check_fits(shape, dtype, where)
+    try:
+        return np.empty(shape, dtype=dtype)
+    except (MemoryError, ValueError) as e:  # ValueError: beyond what NumPy can index
+        raise MemoryError(f"{_needs(shape, dtype, where)}, which cannot be allocated "
+                          f"({e})") from None

@@ -128,3 +128,26 @@ def test_batch_norm_training_on_an_empty_batch_leaves_the_moving_statistics():
     assert out.shape == (0, 4)
     np.testing.assert_array_equal(mm.val(), np.zeros(4))
     np.testing.assert_array_equal(mv.val(), np.ones(4))
+
+
+# ---- absurd sizes -------------------------------------------------------------------------
+
+def test_an_output_beyond_memory_is_a_memory_error_naming_the_op():
+    # NumPy's 'Unable to allocate 8.00 TiB ...' / 'array is too big' named no op; an
+    # allocation the system grants lazily got the process OOM-killed while it was filled.
+    ids = pd.data("ids", [None], "int64")
+    for depth in (2**40, 2**62):
+        y = pd.one_hot(ids, depth)
+        with pytest.raises(MemoryError, match=r"^one_hot \(built at test_bad_input.py:\d+\): an "
+                                              r"array of shape \(2, \d+\) \(float32\) needs "
+                                              r".* more than this machine's .* of memory"):
+            pd.eval(y, {ids: np.array([0, 1])})
+
+
+def test_a_parameter_beyond_memory_is_a_memory_error_naming_it():
+    with pytest.raises(MemoryError, match=r"^Variable 'huge': an array of shape \(1048576, "
+                                          r"1048576\) \(float32\) needs 4.0 TiB"):
+        pd.Variable("huge", [2**20, 2**20])
+    with pytest.raises(MemoryError, match=r"^'dense_huge/kernel': an array of shape \(4, "
+                                          r"1099511627776\)"):
+        pd.layers.Dense(2**40, name="dense_huge")(pd.layers.Input(shape=(4,)))
