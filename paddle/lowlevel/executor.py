@@ -21,7 +21,7 @@ import numpy as np
 
 from paddle import backend
 from paddle.errors import FeedError, ShapeError
-from paddle.lowlevel.graph import Variable
+from paddle.lowlevel.graph import Variable, converted
 from paddle.lowlevel.op import fmt_shape
 from paddle.lowlevel.shapes import allocate
 
@@ -197,12 +197,7 @@ def check_feed(var, value):
         if not np.can_cast(array.dtype, var.dtype, "same_kind"):
             raise FeedError(f"input {var.name!r}: expected {var.dtype}, received {array.dtype} "
                             "(cast it first)")
-        if array.dtype.kind in "iu" and var.dtype.startswith("int") and array.size:
-            info = np.iinfo(var.dtype)  # a narrowing cast would wrap around silently
-            if array.min() < info.min or array.max() > info.max:
-                raise FeedError(f"input {var.name!r}: values outside the {var.dtype} range "
-                                f"[{info.min}, {info.max}]")
-        array = array.astype(var.dtype)
+        array = converted(array, var.dtype, f"input {var.name!r}", FeedError)
     if array.ndim != len(var.shape) or any(d is not None and d != a
                                            for d, a in zip(var.shape, array.shape)):
         raise FeedError(f"input {var.name!r}: expected shape {fmt_shape(var.shape)}, received "

@@ -35,6 +35,29 @@ def as_dtype(dtype, where="dtype"):
     return name
 
 
+def converted(array, dtype, where, error=ValueError):
+    """`array` as `dtype` (a new array), refusing what the cast would change silently:
+    integers outside the target's range (they would wrap around) and finite floats beyond
+    it (float64 1e300 would become float32 inf). `error` is raised, naming `where`."""
+    dtype = np.dtype(dtype)
+    if array.dtype.kind in "iu" and dtype.kind in "iu" and array.size:
+        info = np.iinfo(dtype)
+        low, high = array.min(), array.max()
+        if low < info.min or high > info.max:
+            raise error(f"{where}: value {low if low < info.min else high} is outside the "
+                        f"{dtype.name} range [{info.min}, {info.max}]")
+    with np.errstate(over="ignore"):  # the overflow is reported below, naming `where`
+        out = array.astype(dtype)
+    if array.dtype.kind == "f" and dtype.kind == "f" and dtype.itemsize < array.dtype.itemsize \
+            and not np.isfinite(out).all():
+        overflowed = np.isinf(out) & np.isfinite(array)
+        if overflowed.any():
+            value = float(array[overflowed][0])
+            raise error(f"{where}: value {value!r} is outside the {dtype.name} range "
+                        f"(magnitude at most {np.finfo(dtype).max:.4g}); it would become inf")
+    return out
+
+
 def as_shape(shape, where="shape"):
     """A shape as a tuple of ints >= 0 and None; ValueError for anything else."""
     if isinstance(shape, (int, np.integer)):
@@ -320,7 +343,7 @@ class Variable:
         if not np.can_cast(array.dtype, self.dtype, "same_kind") and array.dtype != bool:
             raise ValueError(f"set_value: {self.name!r} is {self.dtype}, received "
                              f"{array.dtype}")
-        np.copyto(self.value, array, casting="unsafe")
+        np.copyto(self.value, converted(array, self.dtype, f"set_value: {self.name!r}"))
 
     def eval(self, feeds=None, training=False):
         """Compute this Variable: shorthand for `pd.eval(self, feeds, training)`."""
@@ -364,7 +387,7 @@ def constant(value, dtype=None, name="const"):
     dtype = as_dtype(dtype, "constant")
     # A copy (the caller's array stays theirs and writable); np.array keeps rank 0, where
     # np.ascontiguousarray would make a scalar a (1,) array.
-    array = np.array(array, dtype=dtype, order="C")
+    array = np.array(converted(array, dtype, "constant"), order="C")
     array.flags.writeable = False
     return Variable._make(f"{NAMES.full(name)}_{next(NAMES.op_counter)}", array.shape, dtype,
                           "const", value=array)

@@ -151,3 +151,32 @@ def test_a_parameter_beyond_memory_is_a_memory_error_naming_it():
     with pytest.raises(MemoryError, match=r"^'dense_huge/kernel': an array of shape \(4, "
                                           r"1099511627776\)"):
         pd.layers.Dense(2**40, name="dense_huge")(pd.layers.Input(shape=(4,)))
+
+
+# ---- conversions that would change values silently ----------------------------------------
+
+def test_float64_beyond_float32_is_refused_not_made_inf():
+    # Fed, made a constant or assigned, 1e300 became float32 inf without a word.
+    x = pd.data("x", [None, 3])
+    with pytest.raises(pd.FeedError, match=r"^input 'x': value 1e\+300 is outside the float32 "
+                                           r"range .* it would become inf"):
+        pd.eval(x * 2.0, {x: np.array([[1e300, 0.0, 0.0]])})
+    with pytest.raises(ValueError, match=r"^constant: value 1e\+300 is outside the float32"):
+        pd.constant([1e300])
+    v = pd.Variable("v", [2])
+    with pytest.raises(ValueError, match=r"^set_value: 'v': value -1e\+300 is outside"):
+        v.set_value(np.array([0.0, -1e300]))
+    # inf and NaN themselves pass through as they are
+    r = pd.eval(x * 1.0, {x: np.array([[np.inf, -np.inf, np.nan]])})
+    assert np.isposinf(r[0, 0]) and np.isneginf(r[0, 1]) and np.isnan(r[0, 2])
+
+
+def test_integers_that_would_wrap_are_refused():
+    # np.uint64(2**64 - 1) became the int64 constant -1.
+    with pytest.raises(ValueError, match=r"^constant: value 18446744073709551615 is outside "
+                                         r"the int64 range"):
+        pd.constant(np.array([2**64 - 1], np.uint64))
+    x = pd.data("x", [None], "int32")
+    with pytest.raises(pd.FeedError, match=r"^input 'x': value 1099511627776 is outside the "
+                                           r"int32 range"):
+        pd.eval(x + 1, {x: np.array([2**40])})
