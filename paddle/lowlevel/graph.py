@@ -27,7 +27,8 @@ FLOATS = ("float32", "float64")
 def as_dtype(dtype, where="dtype"):
     """The canonical dtype name ('float32', ...) of a dtype-like value; ValueError if unsupported."""
     try:
-        name = np.dtype(dtype).name
+        # np.dtype(None) is float64: a None here is a mistake, not a choice of float64
+        name = np.dtype(dtype).name if dtype is not None else None
     except TypeError:
         name = None
     if name not in DTYPES:
@@ -380,7 +381,7 @@ def constant(value, dtype=None, name="const"):
         >>> c.shape, c.val().tolist()
         ((1, 2), [[1.0, 2.0]])
     """
-    array = np.asarray(value)
+    array = _numbers(value, "constant")
     if dtype is None:
         dtype = "float32" if array.dtype.kind == "f" else array.dtype
         dtype = "int64" if np.dtype(dtype).kind in "iu" else dtype
@@ -398,15 +399,32 @@ def as_variable(x, like=None, where="op"):
     if isinstance(x, Variable):
         return x
     if isinstance(x, (bool, int, float, np.number, np.ndarray, list, tuple)):
-        array = np.asarray(x)
-        if array.dtype == object:
-            raise TypeError(f"{where}: expected a Variable or numbers, received {x!r}")
+        array = _numbers(x, where)
         dtype = like.dtype if like is not None and array.dtype.kind in "biuf" else None
         if like is not None and like.dtype in ("int64", "int32") and array.dtype.kind == "f":
             dtype = "float32"  # never truncate a float silently; the op reports the mix
         return constant(array, dtype=dtype)
     raise TypeError(f"{where}: expected a Variable, a number or an array, received "
                     f"{type(x).__name__}")
+
+
+def _numbers(x, where):
+    """np.asarray(x) for numbers only; TypeError naming `where` for ragged nested lists,
+    strings, objects, complex numbers or ints beyond int64."""
+    try:
+        array = np.asarray(x)
+    except ValueError:  # NumPy: 'setting an array element with a sequence ...'
+        raise TypeError(f"{where}: expected a Variable, a number or an array, received nested "
+                        f"lists of different lengths: {_short(x)}") from None
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"{where}: expected a Variable or numbers, received {_short(x)} "
+                        f"(an array of {array.dtype})")
+    return array
+
+
+def _short(x):
+    text = repr(x)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def apply(op, inputs, attrs=None):

@@ -180,3 +180,26 @@ def test_integers_that_would_wrap_are_refused():
     with pytest.raises(pd.FeedError, match=r"^input 'x': value 1099511627776 is outside the "
                                            r"int32 range"):
         pd.eval(x + 1, {x: np.array([2**40])})
+
+
+# ---- operands that are not numbers --------------------------------------------------------
+
+def test_ragged_lists_strings_and_none_are_named_type_errors():
+    # Ragged lists gave NumPy's 'setting an array element with a sequence', zeros_like(None)
+    # an AttributeError on 'shape', strings a dtype error from 'constant'.
+    with pytest.raises(TypeError, match=r"^relu: .* nested lists of different lengths: "
+                                        r"\[\[1.0\], \[1.0, 2.0\]\]"):
+        pd.relu([[1.0], [1.0, 2.0]])
+    with pytest.raises(TypeError, match=r"^add: expected a Variable or numbers, received "
+                                        r"\['a', 'b'\] \(an array of <U1\)"):
+        pd.add(pd.data("x", [2]), ["a", "b"])
+    for fn in (pd.zeros_like, pd.ones_like):
+        with pytest.raises(TypeError, match=rf"^{fn.__name__}: expected a Variable, a number or "
+                                            r"an array, received NoneType"):
+            fn(None)
+
+
+def test_dtype_none_is_not_float64():
+    # np.dtype(None) is float64: pd.cast(x, None) cast to float64 silently.
+    with pytest.raises(ValueError, match=r"^cast: expected one of float32, .* received None"):
+        pd.cast(pd.constant([1.0]), None)

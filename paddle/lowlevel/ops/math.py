@@ -257,7 +257,7 @@ def zeros_like(x):
         >>> pd.eval(pd.zeros_like(pd.constant([1.0, 2.0]))).tolist()
         [0.0, 0.0]
     """
-    return apply(OPS["full_like"], [x], {"value": 0.0})
+    return apply(OPS["full_like"], [as_variable(x, where="zeros_like")], {"value": 0.0})
 
 
 def ones_like(x):
@@ -268,7 +268,7 @@ def ones_like(x):
         >>> pd.eval(pd.ones_like(pd.constant([1.0, 2.0]))).tolist()
         [1.0, 1.0]
     """
-    return apply(OPS["full_like"], [x], {"value": 1.0})
+    return apply(OPS["full_like"], [as_variable(x, where="ones_like")], {"value": 1.0})
 
 
 # ---- broadcasting and its adjoint -------------------------------------------------------
