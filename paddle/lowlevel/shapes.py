@@ -40,6 +40,25 @@ def broadcast(op, *shapes, labels=None):
     return tuple(out)
 
 
+def is_int(value):
+    """A Python or NumPy integer, not a bool (True is no size, axis or count)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def int_list(values, what, where, allow_none=False):
+    """`values` as a tuple of ints (None too if allow_none); ShapeError naming `where` and
+    `what` for anything else (floats are never truncated, strings never iterated). Outside
+    a shape rule, call it inside `located()` for the user's file:line."""
+    try:
+        items = tuple(values) if not isinstance(values, (str, bytes)) else None
+    except TypeError:
+        items = None
+    if items is None or not all(is_int(v) or (allow_none and v is None) for v in items):
+        raise ShapeError(f"{where}: expected {what} as a list of integers"
+                         f"{' (or None)' if allow_none else ''}, received {values!r}")
+    return tuple(None if v is None else int(v) for v in items)
+
+
 def normalize_axis(op, axis, rank, shape=None):
     """An axis in [0, rank); ShapeError if out of range."""
     if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):

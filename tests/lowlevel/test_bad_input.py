@@ -203,3 +203,63 @@ def test_dtype_none_is_not_float64():
     # np.dtype(None) is float64: pd.cast(x, None) cast to float64 silently.
     with pytest.raises(ValueError, match=r"^cast: expected one of float32, .* received None"):
         pd.cast(pd.constant([1.0]), None)
+
+
+# ---- shape ops' arguments -----------------------------------------------------------------
+
+@pytest.mark.parametrize("call, message", [
+    # floats were truncated (int(0.5) == 0) or failed inside int() / sorted()
+    (lambda x: pd.reshape(x, [1.5, 4]), r"reshape: expected the new shape as a list of "
+                                        r"integers \(or None\), received \[1.5, 4\]"),
+    (lambda x: pd.reshape(x, "abc"), r"reshape: expected the new shape .* received 'abc'"),
+    (lambda x: pd.transpose(x, [0.0, 2, 1]), r"transpose: expected perm as a list of integers"),
+    (lambda x: pd.transpose(x, [None, 0, 1]), r"transpose: expected perm as a list of integers"),
+    (lambda x: pd.split(x, True, axis=1), r"split: expected num_or_size_splits .* received True"),
+    (lambda x: pd.split(x, 1.5, axis=1), r"split: expected num_or_size_splits .* received 1.5"),
+    (lambda x: pd.split(x, [-1, 3], axis=1), r"split: sizes must be >= 0, received \[-1, 3\]"),
+    (lambda x: pd.slice(x, [0.5, 0, 0], [1, 1, 1]), r"slice: expected begin as a list of "
+                                                    r"integers, received \[0.5, 0, 0\]"),
+    (lambda x: pd.squeeze(x, 0.0), r"squeeze: expected axes as a list of integers"),
+])
+def test_shape_arguments_must_be_integers(call, message):
+    with pytest.raises(pd.ShapeError, match=rf"^{message}.*\(at test_bad_input.py:\d+\)$"):
+        call(pd.data("x", [None, 2, 3]))
+
+
+def test_other_shape_op_arguments_are_checked():
+    x = pd.data("x", [None, 3])
+    with pytest.raises(TypeError, match=r"^slice: an index can hold one Ellipsis"):
+        x[..., ...]  # accepted: the second Ellipsis expanded to nothing
+    with pytest.raises(TypeError, match=r"^slice: expected integers or None in a slice"):
+        x[0.5:2]
+    with pytest.raises(ValueError, match=r"^pad: expected \(before, after\) pairs of integers"):
+        pd.pad(x, [(0.5, 0), (0, 0)])  # was padded by int(0.5) == 0
+    with pytest.raises(TypeError, match=r"^pad: expected a number as constant_values"):
+        pd.pad(x, [(1, 1), (0, 0)], "a")
+    with pytest.raises(ValueError, match=r"^one_hot: expected a positive integer depth, "
+                                         r"received True"):
+        pd.one_hot(pd.constant(np.array([0, 1])), True)  # was a depth of 1
+
+
+def test_slice_blocks_must_fit_the_fed_shape():
+    # tf.slice's rule was checked on known sizes only: fed a smaller x, the block was
+    # clipped as Python slicing does and an empty array came back.
+    x = pd.data("x", [None, 3])
+    y = pd.slice(x, [3, 0], [2, 3])
+    with pytest.raises(pd.ShapeError, match=r"^slice: the block \[3:5\] does not fit in an axis "
+                                            r"of size 2: x is \(2, 3\) \(with the fed shapes"):
+        pd.eval(y, {x: np.ones((2, 3), np.float32)})
+    np.testing.assert_array_equal(pd.eval(y, {x: np.arange(15.0).reshape(5, 3)}),
+                                  np.arange(9.0, 15.0).reshape(2, 3))
+    g, = pd.gradients(pd.sum(y), [x])  # the gradient's ops carry the check along
+    assert pd.eval(g, {x: np.ones((5, 3), np.float32)}).sum() == 6
+
+
+def test_reshape_sizes_are_multiplied_exactly():
+    # np.prod([2**32, 2**32]) wraps to 0: reshaping 0 elements to that passed the shape
+    # rule and failed in NumPy's reshape, naming no op.
+    x = pd.data("x", [None])
+    y = pd.reshape(x, [2**32, 2**32])
+    with pytest.raises(pd.ShapeError, match=r"^reshape: cannot reshape 0 elements to "
+                                            r"\(4294967296, 4294967296\)"):
+        pd.eval(y, {x: np.ones(0, np.float32)})

@@ -11,13 +11,15 @@ Example:
     ((None, 6), (None, 3, 2), (None, 3))
 """
 import builtins
+import math
+import numbers
 
 import numpy as np
 
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.graph import Variable, apply, as_dtype, as_variable
 from paddle.lowlevel.op import OPS, Op, register
-from paddle.lowlevel.shapes import located, normalize_axis, size
+from paddle.lowlevel.shapes import int_list, is_int, located, normalize_axis, size
 
 
 # ---- views ------------------------------------------------------------------------------
@@ -41,7 +43,7 @@ class Reshape(View):
             raise ShapeError(f"reshape: at most one unknown (-1 or None) size, received {shape}")
         if any(d < -1 for d in target):
             raise ShapeError(f"reshape: sizes must be >= -1, received {shape}")
-        known = int(np.prod([d for d in target if d != -1])) if target else 1
+        known = math.prod(d for d in target if d != -1)  # exact: np.prod wraps at 2**63
         total = size(x[0])
         if -1 in target:
             if total is None:
@@ -56,7 +58,7 @@ class Reshape(View):
             if total is not None and total != known:
                 self.fail(f"cannot reshape {total} elements to {tuple(shape)}", ("x", x[0]))
             # With unknown sizes, x holds a multiple of its known sizes' product.
-            partial = int(np.prod([d for d in x[0] if d is not None]))
+            partial = math.prod(d for d in x[0] if d is not None)
             if total is None and partial and known % partial:
                 self.fail(f"cannot reshape a multiple of {partial} elements to "
                           f"{tuple(shape)}", ("x", x[0]))
@@ -104,7 +106,7 @@ class Squeeze(View):
                 self.fail("axis=None needs a fully known shape", ("x", x[0]))
             return tuple(d for d in x[0] if d != 1), x[1]
         axes = {normalize_axis(self, a, len(x[0]), x[0])
-                for a in ((axis,) if isinstance(axis, int) else axis)}
+                for a in ((axis,) if is_int(axis) else int_list(axis, "axes", "squeeze"))}
         for a in axes:
             if x[0][a] not in (1, None):
                 self.fail(f"cannot squeeze axis {a} of size {x[0][a]}", ("x", x[0]))
@@ -114,7 +116,9 @@ class Squeeze(View):
 def reshape(x, shape):
     """x with a new shape (one size may be -1 or None: inferred); no copy is made."""
     x = as_variable(x, where="reshape")
-    return apply(OPS["reshape"], [x], {"shape": tuple(shape)})
+    with located():
+        shape = int_list(shape, "the new shape", "reshape", allow_none=True)
+    return apply(OPS["reshape"], [x], {"shape": shape})
 
 
 def reshape_like(x, like):
@@ -158,7 +162,8 @@ class Transpose(Op):
 def transpose(x, perm=None):
     """x with its axes permuted (reversed when perm is None)."""
     x = as_variable(x, where="transpose")
-    perm = tuple(range(x.ndim))[::-1] if perm is None else tuple(int(p) for p in perm)
+    with located():
+        perm = tuple(range(x.ndim))[::-1] if perm is None else int_list(perm, "perm", "transpose")
     return apply(OPS["transpose"], [x], {"perm": perm})
 
 
@@ -230,14 +235,18 @@ def split(x, num_or_size_splits, axis=0):
     with located():
         a = normalize_axis(OPS["split"], axis, x.ndim, x.shape)
     n = x.shape[a]
-    if isinstance(num_or_size_splits, int):
-        k = num_or_size_splits
+    if is_int(num_or_size_splits):
+        k = int(num_or_size_splits)
         if k <= 0 or n is None or n % k:
             raise ShapeError(at_user(f"split: cannot cut axis {a} of shape {x.shape} into {k} "
                                      "equal pieces"))
         sizes = [n // k] * k
     else:
-        sizes = [int(s) for s in num_or_size_splits]
+        with located():
+            sizes = int_list(num_or_size_splits, "num_or_size_splits (a count or sizes)",
+                             "split")
+        if any(s < 0 for s in sizes):
+            raise ShapeError(at_user(f"split: sizes must be >= 0, received {list(sizes)}"))
     return apply(OPS["split"], [x], {"axis": a, "sizes": tuple(sizes)})
 
 
@@ -251,7 +260,7 @@ class Slice(Op):
 
     name = "slice"
 
-    def infer(self, x, index):
+    def infer(self, x, index, within=False):
         if len(index) > len(x[0]):
             self.fail(f"{len(index)} indices for rank {len(x[0])}", ("x", x[0]))
         out = []
@@ -262,6 +271,11 @@ class Slice(Op):
                 continue
             if not isinstance(ix[2], int) or ix[2] <= 0:
                 raise ShapeError(f"slice: expected a positive step, received {ix[2]!r}")
+            # pd.slice's blocks must lie inside x (tf.slice's rule), fed sizes included;
+            # x[a:b] clips as Python does.
+            if within and d is not None and (ix[0] > d or (ix[1] is not None and ix[1] > d)):
+                self.fail(f"the block [{ix[0]}:{'' if ix[1] is None else ix[1]}] does not fit "
+                          f"in an axis of size {d}", ("x", x[0]))
             out.append(None if d is None else len(range(*builtins.slice(*ix).indices(d))))
         return tuple(out) + tuple(x[0][len(index):]), x[1]
 
@@ -275,7 +289,7 @@ class SliceGrad(Op):
 
     name = "slice_grad"
 
-    def infer(self, g, like, index):
+    def infer(self, g, like, index, within=False):
         return like[0], g[1]
 
     def grad(self, node, g):
@@ -284,10 +298,15 @@ class SliceGrad(Op):
 
 def _index_spec(key, rank):
     key = key if isinstance(key, tuple) else (key,)
+    if builtins.sum(1 for k in key if k is Ellipsis) > 1:
+        raise TypeError(f"slice: an index can hold one Ellipsis (...), received {key!r}")
     spec = []
     for k in key:
         if isinstance(k, builtins.slice):
-            spec.append((k.start, k.stop, 1 if k.step is None else k.step))
+            if not all(v is None or is_int(v) for v in (k.start, k.stop, k.step)):
+                raise TypeError(f"slice: expected integers or None in a slice, received {k!r}")
+            spec.append(tuple(None if v is None else int(v) for v in (k.start, k.stop)) +
+                        (1 if k.step is None else int(k.step),))
         elif isinstance(k, (int, np.integer)) and not isinstance(k, bool):
             spec.append(int(k))
         elif k is Ellipsis:
@@ -301,6 +320,8 @@ def _index_spec(key, rank):
 def slice(x, begin, size):  # noqa: A001
     """The block of x starting at `begin` with `size` (-1: to the end) per axis, as tf.slice."""
     x = as_variable(x, where="slice")
+    with located():
+        begin, size = int_list(begin, "begin", "slice"), int_list(size, "size", "slice")
     if len(begin) != x.ndim or len(size) != x.ndim:
         raise ShapeError(at_user(f"slice: expected begin and size of length {x.ndim}, "
                                  f"received {list(begin)} and {list(size)}"))
@@ -308,8 +329,8 @@ def slice(x, begin, size):  # noqa: A001
         if b < 0 or s < -1 or (d is not None and (b > d or (s != -1 and b + s > d))):
             raise ShapeError(at_user(f"slice: begin {list(begin)} and size {list(size)} do "
                                      f"not fit in shape {x.shape}"))
-    spec = tuple((int(b), None if s == -1 else int(b) + int(s), 1) for b, s in zip(begin, size))
-    return apply(OPS["slice"], [x], {"index": spec})
+    spec = tuple((b, None if s == -1 else b + s, 1) for b, s in zip(begin, size))
+    return apply(OPS["slice"], [x], {"index": spec, "within": True})
 
 
 def _getitem(x, key):
@@ -372,8 +393,8 @@ class OneHot(Op):
 
 def one_hot(indices, depth, dtype="float32"):
     """Rows of zeros with a one at each index; an index outside [0, depth) raises at eval."""
-    if not isinstance(depth, (int, np.integer)) or depth <= 0:
-        raise ValueError(f"one_hot: expected a positive depth, received {depth!r}")
+    if not is_int(depth) or depth <= 0:
+        raise ValueError(f"one_hot: expected a positive integer depth, received {depth!r}")
     dtype = as_dtype(dtype, "one_hot")
     if dtype == "bool":  # the kernel writes numbers
         raise TypeError(at_user("one_hot: expected a numeric dtype, received bool"))
@@ -409,7 +430,13 @@ def pad(x, paddings, constant_values=0.0):
     """x with `paddings[i] = (before, after)` elements of `constant_values` around axis i."""
     x = as_variable(x, where="pad")
     try:
-        pairs = tuple((int(b), int(a)) for b, a in paddings)
-    except (TypeError, ValueError):
-        raise ValueError(f"pad: expected (before, after) pairs, received {paddings!r}") from None
+        pairs = tuple(int_list(pair, "a (before, after) pair", "pad") for pair in paddings)
+    except (TypeError, ShapeError):
+        pairs = None
+    if pairs is None or any(len(p) != 2 for p in pairs):
+        raise ValueError(f"pad: expected (before, after) pairs of integers, received "
+                         f"{paddings!r}")
+    if not isinstance(constant_values, numbers.Real):
+        raise TypeError(f"pad: expected a number as constant_values, received "
+                        f"{constant_values!r}")
     return apply(OPS["pad"], [x], {"paddings": pairs, "constant_values": float(constant_values)})
