@@ -45,6 +45,14 @@ def is_int(value):
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
+def real_number(value, what, where):
+    """`value` as a float if it is a real number (not a bool); TypeError naming `where`."""
+    if not isinstance(value, (int, float, np.integer, np.floating)) or \
+            isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{where}: expected {what} as a number, received {value!r}")
+    return float(value)
+
+
 def int_list(values, what, where, allow_none=False):
     """`values` as a tuple of ints (None too if allow_none); ShapeError naming `where` and
     `what` for anything else (floats are never truncated, strings never iterated). Outside

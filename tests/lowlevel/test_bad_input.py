@@ -263,3 +263,37 @@ def test_reshape_sizes_are_multiplied_exactly():
     with pytest.raises(pd.ShapeError, match=r"^reshape: cannot reshape 0 elements to "
                                             r"\(4294967296, 4294967296\)"):
         pd.eval(y, {x: np.ones(0, np.float32)})
+
+
+# ---- activations and losses ---------------------------------------------------------------
+
+def test_scalar_arguments_of_activations_and_losses_are_checked():
+    x = pd.data("x", [None, 3])
+    # these failed in the op they feed, 'mul: expected a Variable, ... received str'
+    with pytest.raises(TypeError, match=r"^leaky_relu: expected negative_slope as a number, "
+                                        r"received 'a'"):
+        pd.leaky_relu(x, "a")
+    with pytest.raises(TypeError, match=r"^elu: expected alpha as a number, received None"):
+        pd.elu(x, None)
+    labels = pd.data("labels", [None], "int64")
+    with pytest.raises(TypeError, match=r"^cross_entropy: expected epsilon as a number"):
+        pd.cross_entropy(pd.softmax(x), labels, "e")
+    with pytest.raises(ValueError, match=r"^accuracy: expected k >= 1, received True"):
+        pd.accuracy(x, labels, k=True)  # was k = 1
+    with pytest.raises(ValueError, match=r"^huber: expected delta > 0, received -1.0"):
+        pd.huber(x, x, -1.0)  # gave negative losses
+
+
+def test_scores_without_a_class_axis_and_bool_argmax_are_shape_and_type_errors():
+    # rank-0 scores gave 'IndexError: tuple index out of range'
+    for fn in (pd.softmax_cross_entropy, pd.cross_entropy, pd.accuracy):
+        with pytest.raises(pd.ShapeError, match=rf"^{fn.__name__}: expected scores with a class "
+                                                r"axis \(rank >= 1\), received a scalar"):
+            fn(pd.constant(1.0), pd.constant(0))
+    with pytest.raises(pd.ShapeError, match=r"^accuracy: labels must have the shape of the "
+                                            r"scores without the class axis: scores is \(None, "
+                                            r"3\), labels is \(None, 2\)"):
+        pd.accuracy(pd.data("x", [None, 3]), pd.data("l", [None, 2], "int64"))
+    # argmax of bools failed at eval in the kernel ('unsupported dtype bool')
+    with pytest.raises(TypeError, match=r"^argmax: expected a numeric input, received bool"):
+        pd.argmax(pd.data("b", [None, 3], "bool"))

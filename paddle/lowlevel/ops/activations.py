@@ -16,7 +16,7 @@ from paddle.lowlevel.ops.math import (erf, exp, greater, log1p, maximum, minimum
                                       sigmoid, tanh, where)
 from paddle.lowlevel.ops.reduce import sum
 from paddle.lowlevel.ops.shape import transpose
-from paddle.lowlevel.shapes import located, normalize_axis
+from paddle.lowlevel.shapes import located, normalize_axis, real_number
 
 __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "leaky_relu", "elu", "gelu",
            "softplus", "silu"]
@@ -83,12 +83,14 @@ def _float_input(name, x):
 def leaky_relu(x, negative_slope=0.2):
     """x where x > 0, else negative_slope * x (Keras' default slope 0.2)."""
     x = _float_input("leaky_relu", x)
+    negative_slope = real_number(negative_slope, "negative_slope", "leaky_relu")
     return where(greater(x, 0.0), x, x * negative_slope)
 
 
 def elu(x, alpha=1.0):
     """x where x > 0, else alpha * (exp(x) - 1)."""
     x = _float_input("elu", x)
+    alpha = real_number(alpha, "alpha", "elu")
     # exp of min(x, 0) keeps the unused branch finite, so its gradient never makes NaN.
     return where(greater(x, 0.0), x, (exp(minimum(x, 0.0)) - 1.0) * alpha)
 

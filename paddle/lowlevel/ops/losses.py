@@ -9,10 +9,10 @@ Example:
     >>> float(pd.eval(pd.accuracy(logits, labels)))
     1.0
 """
-from paddle.errors import at_user
+from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.graph import FLOATS, apply, as_variable
-from paddle.lowlevel.op import OPS, Op, register
-from paddle.lowlevel.shapes import located
+from paddle.lowlevel.op import OPS, Op, fmt_shape, register
+from paddle.lowlevel.shapes import is_int, real_number
 from paddle.lowlevel.ops.activations import softmax, softplus
 from paddle.lowlevel.ops.math import abs, cast, clip, log, minimum, square
 from paddle.lowlevel.ops.reduce import mean, sum
@@ -30,6 +30,9 @@ def _check_label_shape(op, scores, labels):
 
 def _class_labels(op, scores, labels):
     """Integer labels shaped like scores without the class axis ((N, 1) is accepted)."""
+    if scores.ndim < 1:
+        raise ShapeError(at_user(f"{op}: expected scores with a class axis (rank >= 1), "
+                                 f"received a scalar"))
     labels = as_variable(labels, where=op)
     if labels.dtype not in ("int64", "int32"):
         raise TypeError(at_user(f"{op}: expected integer class labels, received {labels.dtype}"))
@@ -40,10 +43,9 @@ def _class_labels(op, scores, labels):
     rank_ok = labels.ndim == scores.ndim - 1
     if not rank_ok or any(a is not None and b is not None and a != b
                           for a, b in zip(labels.shape, scores.shape[:-1])):
-        with located():
-            OPS[op if op in OPS else "softmax_cross_entropy"].fail(
-                "labels must have the shape of the scores without the class axis",
-                ("scores", scores.shape), ("labels", labels.shape))
+        raise ShapeError(at_user(f"{op}: labels must have the shape of the scores without the "
+                                 f"class axis: scores is {fmt_shape(scores.shape)}, labels is "
+                                 f"{fmt_shape(labels.shape)}"))
     return labels
 
 
@@ -86,7 +88,8 @@ def cross_entropy(probs, labels, epsilon=1e-7):
     """Per-example cross-entropy of integer labels against probabilities (clipped away from
     0 so the log stays finite), as the seeds' `cross_entropy`."""
     probs = as_variable(probs, where="cross_entropy")
-    labels = _class_labels("softmax_cross_entropy", probs, labels)
+    epsilon = real_number(epsilon, "epsilon", "cross_entropy")
+    labels = _class_labels("cross_entropy", probs, labels)
     if probs.shape[-1] is None:
         raise ValueError(at_user(f"cross_entropy: the class axis must have a known size, "
                                  f"received probabilities of shape {probs.shape}"))
@@ -113,7 +116,10 @@ def mae(y_pred, y_true):
 
 
 def huber(y_pred, y_true, delta=1.0):
-    """Huber loss over the last axis: quadratic within `delta`, linear beyond."""
+    """Huber loss over the last axis: quadratic within `delta` (> 0), linear beyond."""
+    delta = real_number(delta, "delta", "huber")
+    if not delta > 0:  # delta <= 0 gives negative or zero losses
+        raise ValueError(f"huber: expected delta > 0, received {delta!r}")
     err = abs(y_pred - y_true)
     quad = minimum(err, delta)
     return mean(quad * quad * 0.5 + (err - quad) * delta, axis=-1)
@@ -138,7 +144,7 @@ def accuracy(logits_or_probs, labels, k=1):
     scores = as_variable(logits_or_probs, where="accuracy")
     if scores.dtype not in FLOATS:
         raise TypeError(f"accuracy: expected float scores, received {scores.dtype}")
-    labels = _class_labels("softmax_cross_entropy", scores, labels)
-    if not isinstance(k, int) or k < 1:
+    labels = _class_labels("accuracy", scores, labels)
+    if not is_int(k) or k < 1:
         raise ValueError(f"accuracy: expected k >= 1, received {k!r}")
     return mean(apply(OPS["in_top_k"], [scores, labels], {"k": k}))

@@ -129,6 +129,8 @@ class ArgMax(Op):
     name = "argmax"
 
     def infer(self, x, axis=-1):
+        if x[1] == "bool":
+            raise TypeError("argmax: expected a numeric input, received bool")
         a = normalize_axis(self, axis, len(x[0]), x[0])
         if x[0][a] == 0:
             self.fail(f"empty axis {a}", ("x", x[0]))
