@@ -297,3 +297,18 @@ def test_scores_without_a_class_axis_and_bool_argmax_are_shape_and_type_errors()
     # argmax of bools failed at eval in the kernel ('unsupported dtype bool')
     with pytest.raises(TypeError, match=r"^argmax: expected a numeric input, received bool"):
         pd.argmax(pd.data("b", [None, 3], "bool"))
+
+
+def test_conv_with_zero_size_filters_or_channels_is_a_shape_error():
+    # The kernel's block sizing divided by kh * kw * channels: ZeroDivisionError at eval.
+    for xs, ws in [((None, 8, 8, 4), (3, 3, 4, 0)), ((None, 8, 8, 4), (0, 3, 4, 6)),
+                   ((None, 8, 8, 0), (3, 3, 0, 6))]:
+        x = pd.data("x", list(xs))
+        with pytest.raises(pd.ShapeError, match=r"^conv2d: expected filters and an input "
+                                                r"channel axis of sizes >= 1"):
+            pd.conv2d(x, pd.constant(np.ones(ws, np.float32)))
+    x, w = pd.data("x", [None, 4, 4, None]), pd.data("w", [3, 3, None, 2])
+    y = pd.conv2d(x, w)
+    with pytest.raises(pd.ShapeError, match=r"sizes >= 1: x is \(1, 4, 4, 0\), filters is "
+                                            r"\(3, 3, 0, 2\) \(with the fed shapes"):
+        pd.eval(y, {x: np.zeros((1, 4, 4, 0), np.float32), w: np.zeros((3, 3, 0, 2), np.float32)})

@@ -148,6 +148,10 @@ class ConvOp(Op):
 
     def check_channels(self, c_in, filters, groups, operands):
         f = filters
+        # A zero-size filter axis or no input channels: nothing to convolve (the kernels
+        # need at least one of each).
+        if 0 in f or c_in == 0:
+            self.fail("expected filters and an input channel axis of sizes >= 1", *operands)
         if f[3] is not None and f[3] % groups:
             self.fail(f"{f[3]} output channels are not divisible by groups={groups}", *operands)
         if c_in is not None and f[2] is not None and c_in != f[2] * groups:
@@ -195,6 +199,8 @@ class Conv2DBackpropInput(ConvOp):
         if g[0][3] is not None and f[0][3] is not None and g[0][3] != f[0][3]:
             self.fail(f"the input has {g[0][3]} channels but the filters produce {f[0][3]}",
                       *operands)
+        if 0 in f[0]:
+            self.fail("expected filters of sizes >= 1", *operands)
         if like:
             hw = like[0][0][1:3]
         else:
