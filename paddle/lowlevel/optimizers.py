@@ -13,6 +13,8 @@ Example:
 """
 import contextlib
 import inspect
+import math
+import numbers
 import weakref
 
 import numpy as np
@@ -25,6 +27,29 @@ from paddle.lowlevel.op import OPS, Op, register
 
 
 _COLLECTORS = []  # lists receiving every update op built while they are active
+
+
+def _number(value, name, owner, ok, expected):
+    """float(value) if it is a real number for which ok() holds; ValueError naming the
+    optimizer and the argument otherwise (a NaN or out-of-range hyperparameter turns the
+    weights into NaN at the first step, and a string failed inside float())."""
+    if not isinstance(value, numbers.Real) or isinstance(value, bool) or not ok(float(value)):
+        raise ValueError(f"{owner}: expected {name} {expected}, received {value!r}")
+    return float(value)
+
+
+def _fraction(value, name, owner, one=False):
+    """A number in [0, 1) ([0, 1] with one=True)."""
+    return _number(value, name, owner, (lambda v: 0 <= v <= 1) if one else (lambda v: 0 <= v < 1),
+                   "in [0, 1]" if one else "in [0, 1)")
+
+
+def _positive(value, name, owner, zero=False):
+    """A finite number > 0 (>= 0 with zero=True). Epsilons must be > 0: with 0, a weight
+    whose gradients have all been 0 so far gets 0 / 0 = NaN."""
+    return _number(value, name, owner, (lambda v: 0 <= v < math.inf) if zero else
+                   (lambda v: 0 < v < math.inf), ">= 0 (a finite number)" if zero else
+                   "> 0 (a finite number)")
 
 
 @contextlib.contextmanager
@@ -71,10 +96,7 @@ class Optimizer:
     @learning_rate.setter
     def learning_rate(self, value):
         if not isinstance(value, schedules.LearningRateSchedule) and not callable(value):
-            value = float(value)
-            if not value >= 0:
-                raise ValueError(f"{type(self).__name__}: expected a learning rate >= 0, "
-                                 f"received {value}")
+            value = _positive(value, "a learning rate", type(self).__name__, zero=True)
         self._learning_rate = value
 
     def current_learning_rate(self):
@@ -177,9 +199,8 @@ class SGD(Optimizer):
 
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name=None):
         super().__init__(learning_rate, name)
-        if not 0 <= momentum <= 1:
-            raise ValueError(f"SGD: expected momentum in [0, 1], received {momentum}")
-        self.momentum, self.nesterov = float(momentum), bool(nesterov)
+        self.momentum, self.nesterov = _fraction(momentum, "momentum", "SGD", one=True), \
+            bool(nesterov)
         self.slot_names = ("velocity",) if self.momentum else ()
 
     def kernel_lists(self, variables):
@@ -197,7 +218,10 @@ class Adam(Optimizer):
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name=None):
         super().__init__(learning_rate, name)
-        self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
+        owner = type(self).__name__
+        self.beta_1 = _fraction(beta_1, "beta_1", owner)
+        self.beta_2 = _fraction(beta_2, "beta_2", owner)
+        self.epsilon = _positive(epsilon, "epsilon", owner)
 
     def weight_decay_value(self):
         return 0.0
@@ -213,7 +237,7 @@ class AdamW(Adam):
     def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999,
                  epsilon=1e-7, name=None):
         super().__init__(learning_rate, beta_1, beta_2, epsilon, name)
-        self.weight_decay = float(weight_decay)
+        self.weight_decay = _positive(weight_decay, "weight_decay", "AdamW", zero=True)
 
     def weight_decay_value(self):
         return self.weight_decay
@@ -232,7 +256,9 @@ class RMSprop(Optimizer):
 
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, name=None):
         super().__init__(learning_rate, name)
-        self.rho, self.momentum, self.epsilon = float(rho), float(momentum), float(epsilon)
+        self.rho = _fraction(rho, "rho", "RMSprop")
+        self.momentum = _fraction(momentum, "momentum", "RMSprop", one=True)
+        self.epsilon = _positive(epsilon, "epsilon", "RMSprop")
         self.slot_names = ("velocity", "momentum") if self.momentum else ("velocity",)
 
     def kernel_lists(self, variables):
@@ -258,8 +284,9 @@ class Adagrad(Optimizer):
     def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7,
                  name=None):
         super().__init__(learning_rate, name)
-        self.initial_accumulator_value = float(initial_accumulator_value)
-        self.epsilon = float(epsilon)
+        self.initial_accumulator_value = _positive(
+            initial_accumulator_value, "initial_accumulator_value", "Adagrad", zero=True)
+        self.epsilon = _positive(epsilon, "epsilon", "Adagrad")
 
     def _slot_initial(self, slot):
         return self.initial_accumulator_value

@@ -312,3 +312,23 @@ def test_conv_with_zero_size_filters_or_channels_is_a_shape_error():
     with pytest.raises(pd.ShapeError, match=r"sizes >= 1: x is \(1, 4, 4, 0\), filters is "
                                             r"\(3, 3, 0, 2\) \(with the fed shapes"):
         pd.eval(y, {x: np.zeros((1, 4, 4, 0), np.float32), w: np.zeros((3, 3, 0, 2), np.float32)})
+
+
+# ---- optimizers ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("make, message", [
+    # accepted: the weights became NaN within a few steps
+    (lambda: pd.optimizers.Adam(beta_1=1.5), r"Adam: expected beta_1 in \[0, 1\), received 1.5"),
+    (lambda: pd.optimizers.Adam(epsilon=-1.0), r"Adam: expected epsilon > 0"),
+    (lambda: pd.optimizers.AdamW(weight_decay=float("nan")), r"AdamW: expected weight_decay >= 0"),
+    (lambda: pd.optimizers.RMSprop(rho=2.0), r"RMSprop: expected rho in \[0, 1\), received 2.0"),
+    (lambda: pd.optimizers.Adagrad(epsilon=float("nan")), r"Adagrad: expected epsilon > 0"),
+    (lambda: pd.optimizers.SGD(learning_rate=float("inf")), r"SGD: expected a learning rate >= 0"),
+    # failed inside float() or a comparison, naming neither optimizer nor argument
+    (lambda: pd.optimizers.SGD(learning_rate="a"), r"SGD: expected a learning rate >= 0 .* 'a'"),
+    (lambda: pd.optimizers.Adam(learning_rate=None), r"Adam: expected a learning rate .* None"),
+    (lambda: pd.optimizers.SGD(momentum="x"), r"SGD: expected momentum in \[0, 1\], received 'x'"),
+])
+def test_optimizer_hyperparameters_are_checked(make, message):
+    with pytest.raises(ValueError, match=rf"^{message}"):
+        make()
