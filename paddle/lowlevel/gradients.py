@@ -26,6 +26,10 @@ def gradients(ys, xs, grad_ys=None):
     Returns:
         A list with one gradient per x, or None for an x that ys do not depend on.
     """
+    for what, value in (("ys", ys), ("xs", xs)):
+        if not isinstance(value, (Variable, list, tuple)):
+            raise TypeError(f"gradients: expected a Variable or a list of them as {what}, "
+                            f"received {type(value).__name__}")
     ys = [ys] if isinstance(ys, Variable) else list(ys)
     xs = [xs] if isinstance(xs, Variable) else list(xs)
     for v in ys + xs:

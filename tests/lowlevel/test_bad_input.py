@@ -332,3 +332,10 @@ def test_conv_with_zero_size_filters_or_channels_is_a_shape_error():
 def test_optimizer_hyperparameters_are_checked(make, message):
     with pytest.raises(ValueError, match=rf"^{message}"):
         make()
+
+
+def test_gradients_of_none_is_a_type_error_naming_gradients():
+    # list(None): "'NoneType' object is not iterable"
+    with pytest.raises(TypeError, match=r"^gradients: expected a Variable or a list of them "
+                                        r"as ys, received NoneType"):
+        pd.gradients(None, [pd.Variable("v", [2])])
