@@ -63,6 +63,7 @@ class _Conv(Layer):
 
     rank = 2
     paddings = ("valid", "same")
+    takes_filters = True  # DepthwiseConv2D's output channels come from depth_multiplier
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid",
                  data_format="channels_last", dilation_rate=1, groups=1, activation=None,
@@ -70,7 +71,7 @@ class _Conv(Layer):
                  **kwargs):
         super().__init__(**kwargs)
         cls, n = type(self).__name__, self.rank
-        self.filters = check_positive(filters, "filters", cls) if filters is not None else None
+        self.filters = check_positive(filters, "filters", cls) if self.takes_filters else None
         self.kernel_size = int_tuple(kernel_size, n, "kernel_size", cls)
         self.strides = int_tuple(strides, n, "strides", cls)
         self.padding = check_padding(padding, cls, self.paddings)
@@ -296,6 +297,8 @@ class DepthwiseConv2D(_Conv):
         >>> pd.layers.DepthwiseConv2D(3, depth_multiplier=2)(x).shape
         (None, 6, 6, 6)
     """
+
+    takes_filters = False
 
     def __init__(self, kernel_size, strides=1, padding="valid", depth_multiplier=1,
                  data_format="channels_last", dilation_rate=1, activation=None, use_bias=True,

@@ -38,7 +38,7 @@ class Dense(Layer):
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", **kwargs):
         super().__init__(**kwargs)
-        if not isinstance(units, int) or units <= 0:
+        if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
             raise ValueError(f"Dense: expected a positive integer units, received {units!r}")
         self.units = units
         self.activation = get_activation(activation)
@@ -95,11 +95,25 @@ class Reshape(Layer):
 
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)
-        self.target_shape = tuple(target_shape)
+        target = tuple(target_shape) if isinstance(target_shape, (list, tuple)) else None
+        if target is None or not all(isinstance(d, int) and not isinstance(d, bool) and
+                                     (d >= 1 or d == -1) for d in target) \
+                or target.count(-1) > 1:
+            raise ValueError(f"Reshape: expected target_shape as a tuple of sizes >= 1 (one of "
+                             f"them may be -1), received {target_shape!r}")
+        self.target_shape = target
 
     def call(self, inputs, training=False):
         if -1 in self.target_shape:
             return _reshape_batch(inputs, self.target_shape)
+        from paddle.lowlevel.shapes import size
+        # Per example: a batch that happens to divide would otherwise be reshaped across
+        # examples ((6, 7) to (-1, 3, 2) gives 7 "examples" made of pieces of the 6).
+        rest, want = size(inputs.shape[1:]), size(self.target_shape)
+        if rest is not None and rest != want:
+            raise ShapeError(at_user(f"{self.name}: cannot reshape each example of shape "
+                                     f"{inputs.shape[1:]} ({rest} values) to "
+                                     f"{self.target_shape} ({want} values)"))
         return reshape(inputs, (-1,) + self.target_shape)
 
     def get_config(self):
@@ -124,8 +138,9 @@ class Permute(Layer):
 
     def __init__(self, dims, **kwargs):
         super().__init__(**kwargs)
-        self.dims = tuple(dims)
-        if sorted(self.dims) != list(range(1, len(self.dims) + 1)):
+        self.dims = tuple(dims) if isinstance(dims, (list, tuple)) else (None,)
+        if not all(isinstance(d, int) and not isinstance(d, bool) for d in self.dims) or \
+                sorted(self.dims) != list(range(1, len(self.dims) + 1)):
             raise ValueError(f"Permute: dims must be a permutation of 1..{len(self.dims)}, "
                              f"received {dims}")
 
