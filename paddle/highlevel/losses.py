@@ -14,6 +14,7 @@ Example:
     0.1269
 """
 from paddle import lowlevel as ll
+from paddle import errors
 from paddle.lowlevel.graph import FLOATS, Variable, as_variable
 
 REDUCTIONS = ("sum_over_batch_size", "sum", "none")
@@ -32,9 +33,17 @@ def _inputs(y_true, y_pred, where, like_pred=True):
 
 
 def _float_targets(y_true, y_pred, where):
-    """Targets cast to the predictions' dtype, ranks matched as Keras does."""
+    """Targets cast to the predictions' dtype, ranks matched as Keras does; then they must
+    have the predictions' shape: (N, 3) targets for (N, 1) predictions would broadcast to
+    a loss over every pair."""
     y_true, y_pred = _inputs(y_true, y_pred, where)
-    return match_rank(ll.cast(y_true, y_pred.dtype), y_pred)
+    y_true, y_pred = match_rank(ll.cast(y_true, y_pred.dtype), y_pred)
+    if y_true.ndim != y_pred.ndim or any(a is not None and b is not None and a != b
+                                         for a, b in zip(y_true.shape, y_pred.shape)):
+        raise errors.ShapeError(errors.at_user(
+            f"{where}: expected targets shaped like the predictions {y_pred.shape}, received "
+            f"{y_true.shape}"))
+    return y_true, y_pred
 
 
 def match_rank(a, b):

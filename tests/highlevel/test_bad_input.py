@@ -36,3 +36,30 @@ def test_reshape_layer_keeps_examples_apart():
                                             r"\(7,\) \(7 values\) to \(3, 2\) \(6 values\)"):
         layer(pd.layers.Input(shape=(7,)))
     assert layer(np.arange(12, dtype=np.float32).reshape(2, 6)).shape == (2, 3, 2)
+
+
+# ---- models and the training loop ---------------------------------------------------------
+
+def _regression(name):
+    model = pd.Sequential([pd.layers.Input(shape=(4,)), pd.layers.Dense(3), pd.layers.Dense(1)],
+                          name=name)
+    model.compile("sgd", "mse")
+    rng = np.random.default_rng(0)
+    return model, rng.random((16, 4)).astype(np.float32), rng.random((16, 1)).astype(np.float32)
+
+
+@pytest.mark.parametrize("call", ["fit", "evaluate", "train_on_batch"])
+def test_targets_wider_than_the_output_are_refused(call):
+    # (16, 3) targets for a (16, 1) output broadcast to a loss over every pair, silently.
+    model, x, _ = _regression("wide_targets")
+    y = np.zeros((16, 3), np.float32)
+    kw = {} if call == "train_on_batch" else {"verbose": 0}
+    with pytest.raises(pd.ShapeError, match=r"^mean_squared_error: expected targets shaped like "
+                                            r"the predictions \(None, 1\), received \(None, 3\)"):
+        getattr(model, call)(x, y, **kw)
+
+
+def test_rank_one_targets_still_meet_a_one_unit_output():
+    model, x, y = _regression("flat_targets")
+    flat = model.evaluate(x, y[:, 0], verbose=0)
+    assert flat == pytest.approx(model.evaluate(x, y, verbose=0))
