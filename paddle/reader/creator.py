@@ -46,6 +46,7 @@ def text_file(path, encoding="utf-8"):
 
     Raises:
         FileNotFoundError: (when iterated) the file does not exist.
+        ValueError: (when iterated) the file is not text in `encoding`.
 
     Example:
         >>> import os, tempfile
@@ -60,7 +61,10 @@ def text_file(path, encoding="utf-8"):
 
     def text_reader():
         with open(path, encoding=encoding) as lines:
-            for line in lines:
-                yield line.rstrip("\r\n")
+            try:
+                for line in lines:
+                    yield line.rstrip("\r\n")
+            except UnicodeDecodeError as e:
+                raise ValueError(f"text_file: {path!r} is not {encoding} text ({e})") from None
 
     return text_reader

@@ -35,13 +35,28 @@ def opened(reader):
         ...     next(it)
         1
     """
-    iterator = iter(reader())
+    samples = reader()
+    try:
+        iterator = iter(samples)
+    except TypeError:
+        raise TypeError(f"reader: a reader creator must return an iterator of samples, "
+                        f"{getattr(reader, '__name__', reader)!r} returned "
+                        f"{type(samples).__name__}") from None
     try:
         yield iterator
     finally:
         close = getattr(iterator, "close", None)
         if close is not None:
             close()
+
+
+def _check_readers(func, *readers):
+    """Every reader must be a reader creator: a non-callable would fail only when read, in
+    the middle of a training loop, as "'list' object is not callable"."""
+    for r in readers:
+        if not callable(r):
+            raise TypeError(f"{func}: expected a reader creator (a function returning an "
+                            f"iterator of samples), received {type(r).__name__}")
 
 
 def _check_positive(func, name, value):
@@ -70,6 +85,7 @@ def batch(reader, batch_size, drop_last=False):
         >>> list(reader.batch(lambda: iter(range(5)), 2, drop_last=True)())
         [[0, 1], [2, 3]]
     """
+    _check_readers("batch", reader)
     _check_positive("batch", "batch_size", batch_size)
 
     def batch_reader():
@@ -110,6 +126,7 @@ def shuffle(reader, buf_size):
         >>> sorted(reader.shuffle(lambda: iter(range(5)), 10)())
         [0, 1, 2, 3, 4]
     """
+    _check_readers("shuffle", reader)
     _check_positive("shuffle", "buf_size", buf_size)
 
     def shuffled_reader():
@@ -156,6 +173,8 @@ def compose(*readers, check_alignment=True):
         >>> list(reader.compose(xs, ys)())
         [(1, 'a', True), (2, 'b', False)]
     """
+    _check_readers("compose", *readers)
+
     def composed_reader():
         with contextlib.ExitStack() as stack:
             iterators = [stack.enter_context(opened(r)) for r in readers]
@@ -198,6 +217,8 @@ def chain(*readers):
         >>> list(reader.chain(lambda: iter([1, 2]), lambda: iter([3]))())
         [1, 2, 3]
     """
+    _check_readers("chain", *readers)
+
     def chained_reader():
         for reader in readers:
             with opened(reader) as samples:
@@ -223,6 +244,13 @@ def map_readers(func, *readers):
         >>> list(reader.map_readers(lambda a, b: a + b, lambda: iter([1, 2]), lambda: iter([10, 20]))())
         [11, 22]
     """
+    if not callable(func):
+        raise TypeError(f"map_readers: expected a function as func, received "
+                        f"{type(func).__name__}")
+    if not readers:
+        raise TypeError("map_readers: expected at least one reader creator after func")
+    _check_readers("map_readers", *readers)
+
     def mapped_reader():
         with contextlib.ExitStack() as stack:
             iterators = [stack.enter_context(opened(r)) for r in readers]
@@ -252,6 +280,7 @@ def firstn(reader, n):
         >>> list(reader.firstn(lambda: itertools.count(), 3)())
         [0, 1, 2]
     """
+    _check_readers("firstn", reader)
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ValueError(f"firstn: expected n to be a non-negative integer, received {n!r}")
 
@@ -286,6 +315,7 @@ def cache(reader):
         >>> list(cached()), list(cached()), len(calls)
         ([1, 2], [1, 2], 1)
     """
+    _check_readers("cache", reader)
     stored = []  # holds one list once a full pass is done
 
     def cached_reader():

@@ -8,7 +8,7 @@ import concurrent.futures
 import queue
 import threading
 
-from paddle.reader.decorator import _check_positive, opened
+from paddle.reader.decorator import _check_positive, _check_readers, opened
 
 # How often a blocked producer looks up to see whether the consumer has gone away. Short
 # enough that closing a reader feels instant, long enough to cost nothing while it waits.
@@ -45,6 +45,7 @@ def buffered(reader, size):
         >>> list(reader.buffered(lambda: iter(range(5)), 2)())
         [0, 1, 2, 3, 4]
     """
+    _check_readers("buffered", reader)
     _check_positive("buffered", "size", size)
 
     def buffered_reader():
@@ -121,6 +122,10 @@ def xmap_readers(mapper, reader, process_num, buffer_size, order=False):
         >>> list(squares())
         [0, 1, 4, 9, 16]
     """
+    if not callable(mapper):
+        raise TypeError(f"xmap_readers: expected a function as mapper, received "
+                        f"{type(mapper).__name__}")
+    _check_readers("xmap_readers", reader)
     _check_positive("xmap_readers", "process_num", process_num)
     _check_positive("xmap_readers", "buffer_size", buffer_size)
     window = process_num + buffer_size

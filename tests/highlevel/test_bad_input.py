@@ -63,3 +63,47 @@ def test_rank_one_targets_still_meet_a_one_unit_output():
     model, x, y = _regression("flat_targets")
     flat = model.evaluate(x, y[:, 0], verbose=0)
     assert flat == pytest.approx(model.evaluate(x, y, verbose=0))
+
+
+# ---- reader decorators --------------------------------------------------------------------
+
+def _samples():
+    return iter(range(10))
+
+
+@pytest.mark.parametrize("decorate, func", [
+    (lambda: pd.reader.batch([1, 2, 3], 2), "batch"),
+    (lambda: pd.reader.shuffle(5, 3), "shuffle"),
+    (lambda: pd.reader.firstn(None, 3), "firstn"),
+    (lambda: pd.reader.cache([1, 2]), "cache"),
+    (lambda: pd.reader.chain(_samples, None), "chain"),
+    (lambda: pd.reader.compose(_samples, 5), "compose"),
+    (lambda: pd.reader.map_readers(lambda v: v, 5), "map_readers"),
+    (lambda: pd.reader.buffered(None, 2), "buffered"),
+    (lambda: pd.reader.xmap_readers(lambda v: v, None, 2, 2), "xmap_readers"),
+])
+def test_decorators_refuse_what_is_not_a_reader_when_decorating(decorate, func):
+    # These failed only when read, as "'list' object is not callable".
+    with pytest.raises(TypeError, match=rf"^{func}: expected a reader creator \(a function "
+                                        r"returning an iterator of samples\), received"):
+        decorate()
+
+
+def test_reader_functions_and_results_are_checked():
+    with pytest.raises(TypeError, match=r"^map_readers: expected a function as func"):
+        pd.reader.map_readers(None, _samples)
+    with pytest.raises(TypeError, match=r"^map_readers: expected at least one reader"):
+        pd.reader.map_readers(lambda v: v)  # failed when read: 'map() must have at least ...'
+    with pytest.raises(TypeError, match=r"^xmap_readers: expected a function as mapper"):
+        pd.reader.xmap_readers(None, _samples, 2, 2)
+    # a creator returning something that is not an iterator: "'int' object is not iterable"
+    with pytest.raises(TypeError, match=r"^reader: a reader creator must return an iterator "
+                                        r"of samples, '<lambda>' returned int"):
+        list(pd.reader.batch(lambda: 5, 2)())
+
+
+def test_text_file_that_is_not_text_names_the_file(tmp_path):
+    path = tmp_path / "binary.txt"
+    path.write_bytes(bytes(range(256)))
+    with pytest.raises(ValueError, match=r"^text_file: '.*binary.txt' is not utf-8 text"):
+        list(pd.reader.creator.text_file(str(path))())
