@@ -37,6 +37,29 @@ def as_arrays(values, what):
     return out
 
 
+def positive_int(value, what, allow_none=True):
+    """`value` as an int >= 1 (or None when allowed); ValueError naming `what` (a bool is no
+    count, and steps=0 would silently make an epoch of no batches)."""
+    if value is None and allow_none:
+        return None
+    if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)) \
+            or value < 1:
+        raise ValueError(f"{what}: expected a positive integer, received {value!r}")
+    return int(value)
+
+
+def sample_weights(sample_weight, what="sample_weight"):
+    """sample_weight as a float32 array (None stays None); TypeError naming it otherwise."""
+    if sample_weight is None:
+        return None
+    try:
+        sw = np.asarray(sample_weight, dtype=np.float32)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"{what}: expected numbers (one weight per sample), received "
+                        f"{type(sample_weight).__name__} ({e})") from None
+    return sw
+
+
 class ArrayData:
     """Batches sliced from in-memory arrays."""
 
@@ -45,7 +68,7 @@ class ArrayData:
         self.y = as_arrays(as_list(y), "y")
         if not self.x:
             raise ValueError("no input data (x is empty)")
-        self.sw = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float32)
+        self.sw = sample_weights(sample_weight)
         n = len(self.x[0])
         if n == 0:
             raise ValueError(f"x has no samples: its first (batch) axis is 0 in {self.x[0].shape}")
@@ -56,17 +79,16 @@ class ArrayData:
                                      f"{name} has {len(a)}")
         if self.sw is not None and (self.sw.ndim != 1 or len(self.sw) != n):
             raise ValueError(f"sample_weight: expected shape ({n},), received {self.sw.shape}")
-        if batch_size is None:
-            batch_size = 32
-        if not isinstance(batch_size, (int, np.integer)) or batch_size <= 0:
-            raise ValueError(f"batch_size: expected a positive integer, received {batch_size!r}")
-        self.n, self.batch_size, self.shuffle = n, int(batch_size), shuffle
+        batch_size = 32 if batch_size is None else positive_int(batch_size, "batch_size")
+        self.n, self.batch_size, self.shuffle = n, batch_size, shuffle
         full = -(-n // self.batch_size)
-        self.steps = full if steps is None else min(int(steps), full)
+        steps = positive_int(steps, "steps")
+        self.steps = full if steps is None else min(steps, full)
 
     def split(self, fraction):
         """(training part, validation part): the last `fraction` of samples, as Keras."""
-        if not 0 < fraction < 1:
+        if not isinstance(fraction, (int, float, np.integer, np.floating)) or \
+                isinstance(fraction, bool) or not 0 < fraction < 1:
             raise ValueError(f"validation_split: expected a fraction in (0, 1), received "
                              f"{fraction}")
         cut = int(self.n * (1 - fraction))
@@ -93,7 +115,7 @@ class StreamData:
 
     def __init__(self, source, n_inputs, steps=None):
         self.source, self.n_inputs = source, n_inputs
-        self.steps = steps
+        self.steps = positive_int(steps, "steps")
         self._iterator = None
 
     def epoch(self):
@@ -126,7 +148,7 @@ class StreamData:
         if not rest:
             return x, [], None
         y = as_arrays(as_list(rest[0]), "y")
-        sw = None if len(rest) < 2 else np.asarray(rest[1], dtype=np.float32)
+        sw = None if len(rest) < 2 else sample_weights(rest[1])
         for a in y:
             if len(a) != len(x[0]):
                 raise ValueError(f"a batch has {len(x[0])} inputs but {len(a)} targets")
@@ -169,6 +191,12 @@ def class_weights_for(y, class_weight):
     if not isinstance(class_weight, dict):
         raise TypeError(f"class_weight: expected a dict {{class index: weight}}, received "
                         f"{type(class_weight).__name__}")
+    for k, w in class_weight.items():
+        # A negative key would index the table from its end: {-1: 2.0} weighted the last class.
+        if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k < 0 or \
+                not isinstance(w, (int, float, np.integer, np.floating)) or isinstance(w, bool):
+            raise ValueError(f"class_weight: expected {{class index >= 0: weight}}, received "
+                             f"the entry {k!r}: {w!r}")
     labels = np.asarray(y)
     if labels.ndim > 1 and labels.shape[-1] > 1:
         labels = labels.argmax(axis=-1)

@@ -74,6 +74,10 @@ class Trainable:
             losses_module.get(spec)
         for spec in _leaves(metrics):
             metrics_module.get(spec)
+        for w in _leaves(loss_weights):
+            if not isinstance(w, (int, float, np.integer, np.floating)) or isinstance(w, bool):
+                raise ValueError(f"compile: expected loss_weights as numbers (a list or a dict "
+                                 f"by output), received {loss_weights!r}")
         self.optimizer = optimizers.get(optimizer)
         self._loss_arg, self._metrics_arg, self._loss_weights_arg = loss, metrics, loss_weights
         if loss is None and not _overrides(self, "train_step"):
@@ -265,6 +269,7 @@ class Trainable:
         for name, value in (("epochs", epochs), ("initial_epoch", initial_epoch)):
             if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"fit: expected {name} to be an integer >= 0, received {value!r}")
+        data_adapter.positive_int(validation_freq, "fit: validation_freq", allow_none=False)
         n_in = len(self.inputs) if getattr(self, "inputs", None) else 1
         train = data_adapter.adapt(x, y, sample_weight, batch_size, shuffle, steps_per_epoch,
                                    n_in)
@@ -275,8 +280,8 @@ class Trainable:
             train, val = train.split(validation_split)
         elif validation_data is not None:
             vx, vy, vsw = _unpack(validation_data)
-            val = data_adapter.adapt(vx, vy, vsw, validation_batch_size or batch_size, False,
-                                     validation_steps, n_in)
+            val = data_adapter.adapt(vx, vy, vsw, batch_size if validation_batch_size is None
+                                     else validation_batch_size, False, validation_steps, n_in)
         cbs = CallbackList(callbacks, model=self, add_history=True, add_progbar=verbose != 0,
                            verbose=verbose, epochs=epochs, steps=train.steps)
         self.stop_training = False
@@ -437,7 +442,7 @@ def _arrays(x, what):
 
 
 def _weights(sample_weight):
-    return None if sample_weight is None else np.asarray(sample_weight, dtype=np.float32)
+    return data_adapter.sample_weights(sample_weight)
 
 
 def _unpack(validation_data):

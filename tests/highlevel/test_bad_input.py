@@ -107,3 +107,43 @@ def test_text_file_that_is_not_text_names_the_file(tmp_path):
     path.write_bytes(bytes(range(256)))
     with pytest.raises(ValueError, match=r"^text_file: '.*binary.txt' is not utf-8 text"):
         list(pd.reader.creator.text_file(str(path))())
+
+
+@pytest.mark.parametrize("kw, error, message", [
+    ({"batch_size": True}, ValueError, r"batch_size: expected a positive integer, received True"),
+    # steps_per_epoch 0 or -1 made epochs of no batch (a history without a loss), 1.5 one step
+    ({"steps_per_epoch": 0}, ValueError, r"steps: expected a positive integer, received 0"),
+    ({"steps_per_epoch": -1}, ValueError, r"steps: expected a positive integer, received -1"),
+    ({"steps_per_epoch": 1.5}, ValueError, r"steps: expected a positive integer, received 1.5"),
+    ({"validation_freq": 0, "validation_split": 0.25}, ValueError,
+     r"fit: validation_freq: expected a positive integer, received 0"),  # ZeroDivisionError
+    ({"validation_split": "a"}, ValueError, r"validation_split: expected a fraction in \(0, 1\)"),
+    ({"validation_data": "xy", "validation_batch_size": 0}, ValueError,
+     r"batch_size: expected a positive integer, received 0"),  # 0 fell back to batch_size
+    ({"sample_weight": np.array(["a"] * 16)}, TypeError,
+     r"sample_weight: expected numbers \(one weight per sample\)"),
+    ({"callbacks": 5}, TypeError, r"callbacks: expected a list of Callback objects, received int"),
+])
+def test_fit_arguments_are_checked(kw, error, message):
+    model, x, y = _regression("fit_arguments")
+    if kw.get("validation_data") == "xy":
+        kw["validation_data"] = (x, y)
+    with pytest.raises(error, match=rf"^{message}"):
+        model.fit(x, y, verbose=0, **kw)
+
+
+def test_class_weight_keys_must_be_class_indices():
+    # {-1: 2.0} indexed the weight table from its end: the last class got weight 2.
+    model = pd.Sequential([pd.layers.Input(shape=(4,)), pd.layers.Dense(3)], name="cw")
+    model.compile("sgd", pd.losses.SparseCategoricalCrossentropy(from_logits=True))
+    x, y = np.ones((6, 4), np.float32), np.arange(6) % 3
+    with pytest.raises(ValueError, match=r"^class_weight: expected \{class index >= 0: weight\}, "
+                                         r"received the entry -1: 2.0"):
+        model.fit(x, y, class_weight={-1: 2.0}, verbose=0)
+
+
+def test_loss_weights_must_be_numbers_when_compiling():
+    model, _, _ = _regression("loss_weights")
+    # 'could not convert string to float' at the first batch
+    with pytest.raises(ValueError, match=r"^compile: expected loss_weights as numbers"):
+        model.compile("sgd", "mse", loss_weights=["a"])

@@ -92,6 +92,9 @@ class CallbackList:
 
     def __init__(self, callbacks=None, model=None, add_history=False, add_progbar=False,
                  **params):
+        if callbacks is not None and not isinstance(callbacks, (list, tuple)):
+            raise TypeError(f"callbacks: expected a list of Callback objects, received "
+                            f"{type(callbacks).__name__}")
         self.callbacks = list(callbacks or [])
         for cb in self.callbacks:
             if not isinstance(cb, Callback):
