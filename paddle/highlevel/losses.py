@@ -224,6 +224,10 @@ class Loss:
         8.0
     """
 
+    # Whether y_true holds class indices: float ones are then cast to int64, so the training
+    # loop checks that they are whole numbers (0.5 would silently become class 0).
+    integer_targets = False
+
     def __init__(self, reduction="sum_over_batch_size", name=None):
         self.reduction = _check_reduction(reduction, type(self).__name__)
         self.name = name or _snake(type(self).__name__)
@@ -344,6 +348,8 @@ class SparseCategoricalCrossentropy(Loss):
         0.6931
     """
 
+    integer_targets = True
+
     def __init__(self, from_logits=False, reduction="sum_over_batch_size",
                  name="sparse_categorical_crossentropy"):
         super().__init__(reduction, name)
@@ -367,6 +373,7 @@ class LossFunctionWrapper(Loss):
         super().__init__(reduction, name or getattr(fn, "__name__", "loss"))
         self.fn = fn
         self.kwargs = kwargs
+        self.integer_targets = fn is sparse_categorical_crossentropy
 
     def call(self, y_true, y_pred):
         out = self.fn(y_true, y_pred, **self.kwargs)

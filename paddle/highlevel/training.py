@@ -167,7 +167,9 @@ class Trainable:
         metrics = self._metric_objects(outputs, losses)
         fetches = [total] + ([t for _, t, _ in terms] if len(terms) > 1 else [])
         layout = {"loss_names": [n for n, _, _ in terms] if len(terms) > 1 else [],
-                  "metrics": []}
+                  "metrics": [],
+                  "integer_targets": [(k, loss.name) for k, loss in enumerate(losses)
+                                      if loss is not None and loss.integer_targets]}
         for label, metric, k in metrics:
             values = metric.batch_values(ys[k], outputs[k])
             layout["metrics"].append((label, metric, len(values)))
@@ -227,6 +229,8 @@ class Trainable:
     def _run_batch(self, kind, x, y, sw=None, class_weight=None):
         """Run one batch; returns what a _Tracker turns into logs."""
         step, layout = self._step(kind, x, y)
+        for k, loss_name in layout.get("integer_targets", ()):
+            _check_whole_labels(y[k], k, loss_name)
         n = len(x[0])
         values = step(x + y + [self._sample_weights(n, sw, y, class_weight)])
         if "custom" in layout:
@@ -439,6 +443,17 @@ def _arrays(x, what):
     if x is None:
         return []
     return data_adapter.as_arrays(data_adapter.as_list(x), what)
+
+
+def _check_whole_labels(labels, k, loss_name):
+    """Float class labels must be whole numbers: the loss casts them to int64."""
+    if labels.dtype.kind != "f" or not labels.size:
+        return
+    whole = np.equal(labels, np.floor(labels))  # False for NaN and inf too
+    if not whole.all():
+        bad = float(labels[~whole][0])
+        raise ValueError(f"{loss_name}: expected class indices as targets, received {bad!r} "
+                         f"in target {k} (a {labels.dtype} array); it would be truncated")
 
 
 def _weights(sample_weight):

@@ -147,3 +147,15 @@ def test_loss_weights_must_be_numbers_when_compiling():
     # 'could not convert string to float' at the first batch
     with pytest.raises(ValueError, match=r"^compile: expected loss_weights as numbers"):
         model.compile("sgd", "mse", loss_weights=["a"])
+
+
+def test_float_class_labels_must_be_whole_numbers():
+    # The sparse loss casts float labels to int64: 1.5 trained as class 1, silently.
+    model = pd.Sequential([pd.layers.Input(shape=(4,)), pd.layers.Dense(3)], name="labels")
+    model.compile("adam", "sparse_categorical_crossentropy")
+    x = np.ones((6, 4), np.float32)
+    with pytest.raises(ValueError, match=r"^sparse_categorical_crossentropy: expected class "
+                                         r"indices as targets, received 1.5 in target 0 \(a "
+                                         r"float64 array\)"):
+        model.fit(x, np.array([0, 1.5, 2, 0, 1, 2]), verbose=0)
+    model.fit(x, np.array([0.0, 1.0, 2.0, 0.0, 1.0, 2.0]), verbose=0)  # whole floats are fine
