@@ -83,6 +83,10 @@ class Model(Trainable, Layer):
         """A layer by name or by index in `layers`."""
         layers = self.layers
         if index is not None:
+            if not isinstance(index, int) or isinstance(index, bool) or \
+                    not -len(layers) <= index < len(layers):
+                raise ValueError(f"get_layer: index {index!r} is out of range for the "
+                                 f"{len(layers)} layers of {self.name}")
             return layers[index]
         for layer in layers:
             if layer.name == name:

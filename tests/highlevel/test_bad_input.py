@@ -159,3 +159,11 @@ def test_float_class_labels_must_be_whole_numbers():
                                          r"float64 array\)"):
         model.fit(x, np.array([0, 1.5, 2, 0, 1, 2]), verbose=0)
     model.fit(x, np.array([0.0, 1.0, 2.0, 0.0, 1.0, 2.0]), verbose=0)  # whole floats are fine
+
+
+def test_get_layer_index_out_of_range_names_the_model():
+    model, _, _ = _regression("two_layers")
+    with pytest.raises(ValueError, match=r"^get_layer: index 10 is out of range for the 2 "
+                                         r"layers of two_layers"):
+        model.get_layer(index=10)  # 'IndexError: list index out of range'
+    assert model.get_layer(index=-1) is model.layers[-1]
