@@ -339,3 +339,10 @@ def test_gradients_of_none_is_a_type_error_naming_gradients():
     with pytest.raises(TypeError, match=r"^gradients: expected a Variable or a list of them "
                                         r"as ys, received NoneType"):
         pd.gradients(None, [pd.Variable("v", [2])])
+
+
+def test_layer_norm_needs_an_axis():
+    # axis=[] gave 'IndexError: tuple index out of range'
+    with pytest.raises(pd.ShapeError, match=r"^layer_norm: expected at least one axis to "
+                                            r"normalize, received \[\]"):
+        pd.layer_norm(pd.data("x", [None, 4]), None, None, axis=[])

@@ -192,6 +192,9 @@ def layer_norm(x, scale, offset, axis=-1, epsilon=1e-3):
         if x.dtype not in FLOATS:
             raise TypeError(f"layer_norm: expected a float input, received {x.dtype}")
         axes = normalize_axes(SimpleNamespace(name="layer_norm"), axis, x.ndim, x.shape)
+        if not axes:
+            raise ShapeError(f"layer_norm: expected at least one axis to normalize, received "
+                             f"{axis!r}")
     param_shape = tuple(x.shape[a] for a in axes)
     # Parameters broadcast against x from the first normalized axis on.
     target = tuple(x.shape[i] if i in axes else 1 for i in range(axes[0], x.ndim))
