@@ -1291,6 +1291,9 @@ def executor_cases():
         v = pd.Variable("v", [2], initializer="ones")
         pd.optimizers.SGD(0.1).minimize(pd.sum(v), var_list=[])""", ["minimize", "var_list"],
          "either")
+    case("executor", "feed-huge-rows-zero-width", """
+        x = pd.data("x", [None, None])
+        pd.eval(pd.sum(x, axis=1), {x: np.empty((2**40, 0), np.float32)})""", ["sum", "memory"])
     case("executor", "seed-bad", "pd.seed('a')", ["seed"])
     case("executor", "seed-neg", "pd.seed(-1)", ["seed"], "either")
     case("executor", "fc-size-0", "pd.fc(pd.data('x', [None, 3]), size=0)", ["fc", "size"])
@@ -1703,6 +1706,9 @@ def model_cases():
         model.fit(x, y, verbose=0, callbacks=[Boom()])""", ["boom"])
 
 
+BITFLIPS = 24  # per loader; --bitflips raises it
+
+
 def saving_cases():
     prep = Setup("""
         import os, tempfile
@@ -1748,7 +1754,7 @@ def saving_cases():
             case("saving", f"{fn}-truncated-{frac}", prep + f"""
         open(bad, "wb").write(raw[:int(len(raw) * {frac})])
         {call}""", who)
-        for seed in range(24):
+        for seed in range(BITFLIPS):
             case("saving", f"{fn}-bitflip-{seed}", prep + f"""
         rng = np.random.default_rng({seed})
         data = bytearray(raw)
@@ -1886,6 +1892,130 @@ def graph_cases():
         close(r1, np.full(2, 3.0), "an earlier result changed")""", "eval", "ok")
 
 
+SWEEP = 40  # random configurations per kernel family; --sweep raises it
+
+
+def sweep_cases():
+    """Random (seeded) geometries compared with NumPy: odd strides, paddings, dilations,
+    groups, broadcasts and axes, sizes big enough to be split over OpenMP threads."""
+    import random
+    rng = random.Random(1234)
+    for i in range(SWEEP):
+        n, c_per_g, groups = rng.choice([1, 2, 3]), rng.choice([1, 2, 3]), rng.choice([1, 1, 2, 3])
+        kh, kw = rng.randint(1, 4), rng.randint(1, 4)
+        dh, dw = rng.choice([1, 1, 2, 3]), rng.choice([1, 1, 2])
+        sh, sw = rng.choice([1, 1, 2, 3]), rng.choice([1, 2, 4])
+        h, w = rng.randint((kh - 1) * dh + 1, 20), rng.randint((kw - 1) * dw + 1, 24)
+        co = groups * rng.choice([1, 2, 5])
+        pad = rng.choice(["'valid'", "'same'", f"(({rng.randint(0, 3)}, {rng.randint(0, 3)}), "
+                                               f"({rng.randint(0, 3)}, {rng.randint(0, 3)}))"])
+        big = rng.random() < 0.25
+        if big:  # big enough for several blocks and both OpenMP threads
+            n, h, w = 8, max(h, 28), max(w, 28)
+        xs, ws = (n, h, w, c_per_g * groups), (kh, kw, c_per_g, co)
+        case("sweep", f"conv2d-{i}", f"""
+            a, w = rnd(*{xs}, dtype="float64"), rnd(*{ws}, seed=1, dtype="float64")
+            pad = {pad}
+            if pad == "same":
+                pads = tuple(same_pads(n, k, s, d) for n, k, s, d in zip({xs}[1:3], {ws}[:2],
+                                                                       ({sh}, {sw}), ({dh}, {dw})))
+            elif pad == "valid":
+                pads = ((0, 0), (0, 0))
+            else:
+                pads = pad
+            ref = ref_conv2d(a, w, ({sh}, {sw}), pads, ({dh}, {dw}), {groups})
+            if min(ref.shape[1:3]) < 1:
+                raise ValueError("conv2d: the window is larger than the padded input (sweep)")
+            x, wv = pd.constant(a, "float64"), pd.constant(w, "float64")
+            y = pd.conv2d(x, wv, strides=({sh}, {sw}), padding=pad, dilation=({dh}, {dw}),
+                          groups={groups})
+            close(pd.eval(y), ref, tol=1e-8)
+            gy = rnd(*ref.shape, seed=2, dtype="float64")
+            dx, dw_ = pd.eval(pd.gradients(pd.sum(y * pd.constant(gy, "float64")), [x, wv]))
+            lhs = float((ref * gy).sum())
+            close(float((dx * a).sum()), lhs, "input gradient (adjoint identity)", tol=1e-6)
+            close(float((dw_ * w).sum()), lhs, "filter gradient (adjoint identity)", tol=1e-6)""",
+             ["conv2d", "window"], "either")
+    for i in range(SWEEP):
+        kh, kw = rng.randint(1, 4), rng.randint(1, 4)
+        sh, sw = rng.randint(1, 4), rng.randint(1, 4)
+        h, w = rng.randint(kh, 30), rng.randint(kw, 30)
+        n, c = rng.choice([1, 2, 16]), rng.choice([1, 3, 8])
+        pad = rng.choice(["valid", "same"])
+        kind = rng.choice(["max", "avg"])
+        case("sweep", f"{kind}_pool2d-{i}", f"""
+            a = rnd({n}, {h}, {w}, {c}, dtype="float64")
+            a[..., 0] = np.round(a[..., 0])  # ties: the first maximum takes the gradient
+            pads = ((0, 0), (0, 0)) if "{pad}" == "valid" else tuple(
+                same_pads(n, k, s) for n, k, s in zip(({h}, {w}), ({kh}, {kw}), ({sh}, {sw})))
+            x = pd.constant(a, "float64")
+            y = pd.{kind}_pool2d(x, ({kh}, {kw}), strides=({sh}, {sw}), padding="{pad}")
+            close(pd.eval(y), ref_pool(a, ({kh}, {kw}), ({sh}, {sw}), pads, "{kind}"), tol=1e-10)
+            g, = pd.gradients(pd.sum(y), [x])
+            if "{kind}" == "max":
+                close(pd.eval(g), ref_max_pool_grad(a, ({kh}, {kw}), ({sh}, {sw}), pads), "gradient")
+            else:
+                close(float(pd.eval(g).sum()), float(np.prod(pd.eval(y).shape)), "gradient sum")""",
+             [f"{kind}_pool2d"], "ok")
+    for i in range(SWEEP):
+        rank = rng.randint(1, 5)
+        shape = [rng.choice([1, 1, 2, 3, 5, 7, 64]) for _ in range(rank)]
+        other = [d if rng.random() < 0.6 else 1 for d in shape][rng.randint(0, rank - 1):]
+        op = rng.choice(["add", "sub", "mul", "maximum", "minimum", "less", "equal"])
+        dt = rng.choice(["float32", "float64", "int64", "int32"])
+        ref = {"add": "a + b", "sub": "a - b", "mul": "a * b", "maximum": "np.maximum(a, b)",
+               "minimum": "np.minimum(a, b)", "less": "a < b", "equal": "a == b"}[op]
+        swap = rng.random() < 0.5
+        case("sweep", f"{op}-broadcast-{i}", f"""
+            a = (rnd(*{shape}) * 5).astype("{dt}")
+            b = (rnd(*{other}, seed=1) * 5).astype("{dt}")
+            {'a, b = b, a' if swap else ''}
+            x, z = pd.data("x", list(a.shape), "{dt}"), pd.data("z", list(b.shape), "{dt}")
+            close(pd.eval(pd.{op}(x, z), {{x: a, z: b}}), {ref})""", op, "ok")
+    for i in range(SWEEP):
+        rank = rng.randint(1, 5)
+        shape = [rng.choice([1, 2, 3, 4, 33]) for _ in range(rank)]
+        axes = tuple(sorted(rng.sample(range(rank), rng.randint(1, rank))))
+        op = rng.choice(["sum", "mean", "max", "min"])
+        keep = rng.random() < 0.5
+        case("sweep", f"{op}-axes-{i}", f"""
+            a = rnd(*{shape}, dtype="float64")
+            r = pd.eval(pd.{op}(pd.constant(a, "float64"), axis={axes}, keepdims={keep}))
+            close(r, np.{op}(a, axis={axes}, keepdims={keep}), tol=1e-10)""", op, "ok")
+    for i in range(SWEEP):
+        rank = rng.randint(2, 5)
+        shape = [rng.choice([1, 2, 3, 5, 40]) for _ in range(rank)]
+        perm = list(range(rank))
+        rng.shuffle(perm)
+        index = tuple(rng.choice([f"{rng.randint(0, d - 1)}", f"{rng.randint(0, d)}:",
+                                  f"::{rng.randint(1, 3)}", f"{rng.randint(0, d)}:{rng.randint(0, d)}:"
+                                  f"{rng.randint(1, 2)}"]) for d in shape)
+        case("sweep", f"copies-{i}", f"""
+            a = rnd(*{shape}, dtype="float64")
+            x = pd.constant(a, "float64")
+            close(pd.eval(pd.transpose(x, {perm})), np.transpose(a, {perm}))
+            close(pd.eval(x[{", ".join(index)}]), a[{", ".join(index)}])
+            parts = pd.split(x, [1, {shape[0]} - 1], axis=0)
+            close(pd.eval(pd.concat(parts[::-1], axis=0)), np.concatenate([a[1:], a[:1]]))
+            close(pd.eval(pd.pad(x, [(1, 0)] + [(0, 2)] * {rank - 1}, 3.0)),
+                  np.pad(a, [(1, 0)] + [(0, 2)] * {rank - 1}, constant_values=3.0))""",
+             ["transpose", "slice", "split", "concat", "pad"], "ok")
+    for i in range(SWEEP):
+        ba = [rng.choice([1, 2, 3]) for _ in range(rng.randint(0, 2))]
+        bb = [rng.choice([1, d]) for d in ba][rng.randint(0, len(ba)) if ba else 0:]
+        m, k, n = rng.choice([1, 2, 7, 65]), rng.choice([1, 3, 64]), rng.choice([1, 2, 9])
+        ta, tb = rng.random() < 0.5, rng.random() < 0.5
+        sa = ba + ([k, m] if ta else [m, k])
+        sb = bb + ([n, k] if tb else [k, n])
+        case("sweep", f"matmul-{i}", f"""
+            a, b = rnd(*{sa}, dtype="float64"), rnd(*{sb}, seed=1, dtype="float64")
+            r = pd.eval(pd.matmul(pd.constant(a, "float64"), pd.constant(b, "float64"),
+                                  transpose_a={ta}, transpose_b={tb}))
+            close(r, np.matmul(np.swapaxes(a, -1, -2) if {ta} else a,
+                               np.swapaxes(b, -1, -2) if {tb} else b), tol=1e-9)""",
+             "matmul", "ok")
+
+
 def internal_cases():
     """The C++ kernels called directly with specs that lie: the second line of defence
     must refuse them (not a public API, but nothing may corrupt memory)."""
@@ -1966,7 +2096,7 @@ def internal_cases():
 GENERATORS = [lowlevel_unary_cases, lowlevel_binary_cases, lowlevel_matmul_reduce_cases,
               lowlevel_shape_cases, lowlevel_loss_cases, lowlevel_nn_cases, executor_cases,
               graph_cases, layer_ctor_cases, layer_input_cases, model_cases, saving_cases,
-              reader_cases, internal_cases]
+              reader_cases, internal_cases, sweep_cases]
 
 
 # ---- command line -----------------------------------------------------------------------
@@ -1982,7 +2112,12 @@ def main(argv=None):
     parser.add_argument("--run", metavar="NAME", help="run one case in this process")
     parser.add_argument("--all", action="store_true", help="print every case's outcome")
     parser.add_argument("--json", metavar="PATH", help="write {case: [outcome, detail]} here")
+    parser.add_argument("--bitflips", type=int, default=BITFLIPS,
+                        help="damaged copies of a saved model per loader")
+    parser.add_argument("--sweep", type=int, default=SWEEP,
+                        help="random geometries per kernel family")
     args = parser.parse_args(argv)
+    globals()["BITFLIPS"], globals()["SWEEP"] = args.bitflips, args.sweep
 
     for gen in GENERATORS:
         gen()

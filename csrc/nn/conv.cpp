@@ -69,11 +69,13 @@ struct Conv {
   }
 
   // Output rows per block: whole images when an image is smaller than the target, else
-  // enough rows that blocks two apart in an image never reach the same input row.
+  // enough rows that blocks two apart in an image never reach the same input row. That
+  // minimum can itself reach a whole image: the blocks are then whole images too, never
+  // rows straddling two images (two such blocks wrote the same input rows at once).
   int64_t block_rows() const {
     int64_t rows = std::max<int64_t>(1, target / OW);
-    if (rows >= OH) return rows / OH * OH;
-    return std::max(rows, (KH - 1) * dh + 1);
+    if (rows < OH) rows = std::max(rows, (KH - 1) * dh + 1);
+    return rows >= OH ? rows / OH * OH : rows;
   }
 
   std::vector<Block> blocks() const {

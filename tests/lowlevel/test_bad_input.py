@@ -346,3 +346,38 @@ def test_layer_norm_needs_an_axis():
     with pytest.raises(pd.ShapeError, match=r"^layer_norm: expected at least one axis to "
                                             r"normalize, received \[\]"):
         pd.layer_norm(pd.data("x", [None, 4]), None, None, axis=[])
+
+
+def _ref_conv_input_grad(x_shape, w, gy, strides, pads, dilation):
+    """d sum(conv2d(x, w) * gy) / dx by direct loops (NHWC, one group)."""
+    dx = np.zeros(x_shape)
+    for i in range(gy.shape[1]):
+        for j in range(gy.shape[2]):
+            for a in range(w.shape[0]):
+                for b in range(w.shape[1]):
+                    ih = i * strides[0] - pads[0][0] + a * dilation[0]
+                    iw = j * strides[1] - pads[1][0] + b * dilation[1]
+                    if 0 <= ih < x_shape[1] and 0 <= iw < x_shape[2]:
+                        dx[:, ih, iw, :] += gy[:, i, j, :] @ w[a, b].T
+    return dx
+
+
+def test_conv_input_gradient_is_right_when_a_block_reaches_a_whole_image():
+    # Output height 3 with a 4-row kernel: the minimum block of 4 output rows spanned two
+    # images, and two threads added into the same input rows at once; the input gradient
+    # changed from run to run (22 of 30 runs differed).
+    rng = np.random.default_rng(0)
+    a, w = rng.standard_normal((3, 6, 9, 2)), rng.standard_normal((4, 4, 2, 1))
+    kw = {"strides": (3, 1), "padding": ((3, 3), (3, 1)), "dilation": (1, 2)}
+    x = pd.constant(a, "float64")
+    y = pd.conv2d(x, pd.constant(w, "float64"), **kw)
+    gy = rng.standard_normal(pd.eval(y).shape)
+    dx, = pd.gradients(pd.sum(y * pd.constant(gy, "float64")), [x])
+    want = _ref_conv_input_grad(a.shape, w, gy, kw["strides"], kw["padding"], kw["dilation"])
+    threads = pd._C.omp_threads()
+    pd._C.set_omp_threads(2)
+    try:
+        for _ in range(20):
+            np.testing.assert_allclose(pd.eval(dx), want, rtol=1e-10, atol=1e-10)
+    finally:
+        pd._C.set_omp_threads(threads)
