@@ -163,6 +163,39 @@ def ref_max_pool_grad(x, k, s, pads):
     return g
 
 
+def _sig(v):
+    return 1 / (1 + np.exp(-v))
+
+
+def ref_rnn(kind, x, W, R, b, h0=None, c0=None):
+    """Keras's LSTM (gates i, f, c, o) / GRU (z, r, h; reset_after or not), every step's h."""
+    n, t, _ = x.shape
+    u = R.shape[0]
+    h = np.zeros((n, u)) if h0 is None else h0.astype(np.float64)
+    c = np.zeros((n, u)) if c0 is None else c0.astype(np.float64)
+    out = []
+    for s in range(t):
+        if kind == "lstm":
+            z = x[:, s] @ W + h @ R + b
+            i, f, g, o = _sig(z[:, :u]), _sig(z[:, u:2 * u]), np.tanh(z[:, 2 * u:3 * u]), \
+                _sig(z[:, 3 * u:])
+            c = f * c + i * g
+            h = o * np.tanh(c)
+        elif kind == "gru":  # reset_after, bias (2, 3u)
+            xz, hz = x[:, s] @ W + b[0], h @ R + b[1]
+            zg, r = _sig(xz[:, :u] + hz[:, :u]), _sig(xz[:, u:2 * u] + hz[:, u:2 * u])
+            hh = np.tanh(xz[:, 2 * u:] + r * hz[:, 2 * u:])
+            h = zg * h + (1 - zg) * hh
+        else:  # gru with the reset gate before the product, bias (3u,)
+            xz = x[:, s] @ W + b
+            zg = _sig(xz[:, :u] + h @ R[:, :u])
+            r = _sig(xz[:, u:2 * u] + h @ R[:, u:2 * u])
+            hh = np.tanh(xz[:, 2 * u:] + (r * h) @ R[:, 2 * u:])
+            h = zg * h + (1 - zg) * hh
+        out.append(h)
+    return np.stack(out, 1)
+
+
 def ref_pool(x, k, s, pads=((0, 0), (0, 0)), kind="max"):
     """NHWC pooling over the input elements each window covers (padding never counts)."""
     n, h, w, c = x.shape
@@ -2016,6 +2049,119 @@ def sweep_cases():
              "matmul", "ok")
 
 
+def sweep_more_cases():
+    import random
+    rng = random.Random(99)
+    for i in range(SWEEP):
+        kind = rng.choice(["lstm", "gru", "gru_classic"])
+        n, t, f, u = rng.choice([1, 2, 3, 64]), rng.choice([1, 2, 7]), rng.choice([1, 3]), \
+            rng.choice([1, 2, 5])
+        g = 4 if kind == "lstm" else 3
+        bshape = (2, g * u) if kind == "gru" else (g * u,)
+        states = rng.random() < 0.5
+        op = "lstm" if kind == "lstm" else "gru"
+        extra = ", reset_after=False" if kind == "gru_classic" else ""
+        init = ("[pd.constant(h0, 'float64'), pd.constant(c0, 'float64')]" if kind == "lstm"
+                else "pd.constant(h0, 'float64')") if states else "None"
+        case("sweep", f"{kind}-{i}", f"""
+            a = rnd({n}, {t}, {f}, dtype="float64")
+            W, R = rnd({f}, {g * u}, seed=1, dtype="float64"), rnd({u}, {g * u}, seed=2, dtype="float64")
+            b = rnd(*{bshape}, seed=3, dtype="float64")
+            h0, c0 = rnd({n}, {u}, seed=4, dtype="float64"), rnd({n}, {u}, seed=5, dtype="float64")
+            x, Wv = pd.constant(a, "float64"), pd.constant(W, "float64")
+            y = pd.{op}(x, Wv, pd.constant(R, "float64"), pd.constant(b, "float64"),
+                        initial_state={init}, return_sequences=True{extra})
+            want = ref_rnn("{kind}", a, W, R, b, *((h0, c0) if {states} else ()))
+            close(pd.eval(y), want, tol=1e-9)
+            # the gradient along a random direction against central differences
+            gy = rnd(*want.shape, seed=6, dtype="float64")
+            dx, dW = pd.eval(pd.gradients(pd.sum(y * pd.constant(gy, "float64")), [x, Wv]))
+            eps = 1e-6
+            for arr, grad, what in ((a, dx, "x"), (W, dW, "kernel")):
+                v = rnd(*arr.shape, seed=7, dtype="float64")
+                def loss(arr2):
+                    args = (arr2, W) if what == "x" else (a, arr2)
+                    return float((ref_rnn("{kind}", *args, R, b, *((h0, c0) if {states} else ()))
+                                  * gy).sum())
+                num = (loss(arr + eps * v) - loss(arr - eps * v)) / (2 * eps)
+                close(float((grad * v).sum()), num, f"gradient of {{what}}", tol=1e-5)""",
+             [op], "ok")
+    for i in range(SWEEP):
+        rank = rng.randint(1, 4)
+        shape = [rng.choice([1, 2, 5, 40]) for _ in range(rank)]
+        axis = rng.randint(-rank, rank - 1)
+        training = rng.random() < 0.6
+        case("sweep", f"batch_norm-{i}", f"""
+            a = rnd(*{shape}, dtype="float64") * 3 + 2
+            c = a.shape[{axis}]
+            x = pd.constant(a, "float64")
+            mm = pd.Variable("mm", [c], "float64", initializer="zeros", trainable=False)
+            mv = pd.Variable("mv", [c], "float64", initializer="ones", trainable=False)
+            scale = pd.constant(rnd(c, seed=1, dtype="float64"), "float64")
+            y = pd.batch_norm(x, scale, None, mm, mv, momentum=0.5, epsilon=1e-3, axis={axis})
+            r = pd.eval(y, training={training})
+            axes = tuple(k for k in range(a.ndim) if k != {axis} % a.ndim)
+            keep = [1] * a.ndim
+            keep[{axis}] = c
+            sc = rnd(c, seed=1, dtype="float64").reshape(keep)
+            if {training}:
+                m, v = a.mean(axes, keepdims=True), a.var(axes, keepdims=True)
+                close(r, (a - m) / np.sqrt(v + 1e-3) * sc, tol=1e-8)
+                close(mm.val(), 0.5 * m.ravel(), "moving mean", tol=1e-8)
+                close(mv.val(), 0.5 + 0.5 * v.ravel(), "moving variance", tol=1e-8)
+            else:
+                close(r, a / np.sqrt(1 + 1e-3) * sc, tol=1e-8)""", "batch_norm", "ok")
+    for i in range(SWEEP):
+        rows, dim = rng.choice([1, 3, 50]), rng.choice([1, 4, 33])
+        ids_shape = [rng.choice([1, 2, 7]) for _ in range(rng.randint(1, 3))]
+        case("sweep", f"embedding-{i}", f"""
+            table = rnd({rows}, {dim}, dtype="float64")
+            ids = np.random.default_rng({i}).integers(0, {rows}, {ids_shape})
+            t = pd.constant(table, "float64")
+            y = pd.embedding(pd.constant(ids), t)
+            close(pd.eval(y), table[ids])
+            gy = rnd(*{ids_shape}, {dim}, seed=1, dtype="float64")
+            g, = pd.gradients(pd.sum(y * pd.constant(gy, "float64")), [t])
+            want = np.zeros_like(table)
+            np.add.at(want, ids.ravel(), gy.reshape(-1, {dim}))
+            close(pd.eval(g), want, "scatter-added gradient", tol=1e-10)""", "embedding", "ok")
+    for i in range(SWEEP):
+        n, c = rng.choice([1, 3, 100]), rng.choice([1, 2, 10, 1000])
+        case("sweep", f"softmax_xent-{i}", f"""
+            a = rnd({n}, {c}, dtype="float64") * 20
+            labels = np.random.default_rng({i}).integers(0, {c}, {n})
+            r = pd.eval(pd.softmax_cross_entropy(pd.constant(a, "float64"), pd.constant(labels)))
+            m = a.max(-1, keepdims=True)
+            want = np.log(np.exp(a - m).sum(-1)) + m[:, 0] - a[np.arange({n}), labels]
+            close(r, want, tol=1e-9)
+            close(pd.eval(pd.softmax(pd.constant(a, "float64"))),
+                  np.exp(a - m) / np.exp(a - m).sum(-1, keepdims=True), tol=1e-12)
+            acc = pd.eval(pd.accuracy(pd.constant(a, "float64"), pd.constant(labels)))
+            close(acc, (a.argmax(-1) == labels).mean())""", ["softmax", "accuracy"], "ok")
+    for i in range(SWEEP):
+        groups = 1  # conv2d_transpose has no groups
+        cin, co = rng.choice([1, 3]), rng.choice([1, 2])
+        k, s = rng.choice([1, 2, 3, 5]), rng.choice([1, 2, 3])
+        h, w = rng.randint(1, 9), rng.randint(1, 9)
+        pad = rng.choice(["valid", "same"])
+        case("sweep", f"conv2d_transpose-{i}", f"""
+            a, w = rnd(2, {h}, {w}, {co}, dtype="float64"), rnd({k}, {k}, {cin // groups}, {co}, seed=1,
+                                                              dtype="float64")
+            # conv2d_transpose with filters (k, k, out, in) transposes conv2d(y, filters)
+            y = pd.conv2d_transpose(pd.constant(a, "float64"), pd.constant(w, "float64"),
+                                    strides={s}, padding="{pad}") if {groups} == 1 else None
+            if y is None:
+                raise ValueError("conv2d_transpose: groups (sweep: not a layer option)")
+            r = pd.eval(y)
+            b = rnd(*r.shape, seed=2, dtype="float64")
+            pads = ((0, 0), (0, 0)) if "{pad}" == "valid" else tuple(
+                same_pads(n, {k}, {s}) for n in r.shape[1:3])
+            fwd = ref_conv2d(b, w, ({s}, {s}), pads)
+            check(fwd.shape == a.shape, f"the output's convolution is {{fwd.shape}}, not {{a.shape}}")
+            close(float((r * b).sum()), float((fwd * a).sum()), "adjoint identity", tol=1e-8)""",
+             "conv2d_transpose", "either")
+
+
 def internal_cases():
     """The C++ kernels called directly with specs that lie: the second line of defence
     must refuse them (not a public API, but nothing may corrupt memory)."""
@@ -2096,7 +2242,7 @@ def internal_cases():
 GENERATORS = [lowlevel_unary_cases, lowlevel_binary_cases, lowlevel_matmul_reduce_cases,
               lowlevel_shape_cases, lowlevel_loss_cases, lowlevel_nn_cases, executor_cases,
               graph_cases, layer_ctor_cases, layer_input_cases, model_cases, saving_cases,
-              reader_cases, internal_cases, sweep_cases]
+              reader_cases, internal_cases, sweep_cases, sweep_more_cases]
 
 
 # ---- command line -----------------------------------------------------------------------
