@@ -60,6 +60,18 @@ def sample_weights(sample_weight, what="sample_weight"):
     return sw
 
 
+def check_samples(x, y):
+    """Every array of x and y must hold the same number of samples; ValueError naming the
+    arrays that differ (x[1] when there are several)."""
+    named = [(f"x[{i}]" if len(x) > 1 else "x", a) for i, a in enumerate(x)] + \
+        [(f"y[{i}]" if len(y) > 1 else "y", a) for i, a in enumerate(y)]
+    first, n = named[0][0], len(named[0][1])
+    for name, a in named[1:]:
+        if len(a) != n:
+            raise ValueError(f"x and y must have the same number of samples: {first} has {n}, "
+                             f"{name} has {len(a)}")
+
+
 class ArrayData:
     """Batches sliced from in-memory arrays."""
 
@@ -72,11 +84,7 @@ class ArrayData:
         n = len(self.x[0])
         if n == 0:
             raise ValueError(f"x has no samples: its first (batch) axis is 0 in {self.x[0].shape}")
-        for name, arrays in (("x", self.x), ("y", self.y)):
-            for a in arrays:
-                if len(a) != n:
-                    raise ValueError(f"x and y must have the same number of samples: x has {n}, "
-                                     f"{name} has {len(a)}")
+        check_samples(self.x, self.y)
         if self.sw is not None and (self.sw.ndim != 1 or len(self.sw) != n):
             raise ValueError(f"sample_weight: expected shape ({n},), received {self.sw.shape}")
         batch_size = 32 if batch_size is None else positive_int(batch_size, "batch_size")
@@ -160,6 +168,10 @@ def adapt(x, y=None, sample_weight=None, batch_size=None, shuffle=False, steps=N
     """The right data source for what the user passed."""
     if isinstance(x, dict):
         as_list(x)  # raises: dicts of inputs are not supported
+    if isinstance(x, (str, bytes)):  # iterable, but not a source of batches
+        raise TypeError(f"x: expected NumPy arrays, a reader creator or an iterable of "
+                        f"batches, received the {type(x).__name__} {x[:40]!r} (load the data "
+                        f"into arrays first)")
     if callable(x) and not isinstance(x, np.ndarray):
         if y is not None:
             raise ValueError("a reader creator yields (x, y) itself: do not pass y")

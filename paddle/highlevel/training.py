@@ -228,6 +228,11 @@ class Trainable:
 
     def _run_batch(self, kind, x, y, sw=None, class_weight=None):
         """Run one batch; returns what a _Tracker turns into logs."""
+        if x:
+            data_adapter.check_samples(x, y)
+            if sw is not None and sw.shape != (len(x[0]),):  # (1,) would broadcast to all
+                raise ValueError(f"sample_weight: expected shape ({len(x[0])},), received "
+                                 f"{sw.shape}")
         step, layout = self._step(kind, x, y)
         for k, loss_name in layout.get("integer_targets", ()):
             _check_whole_labels(y[k], k, loss_name)
@@ -253,6 +258,8 @@ class Trainable:
     def predict_on_batch(self, x):
         """The model's outputs for one batch, as NumPy arrays."""
         x = _arrays(x, "x")
+        if x:
+            data_adapter.check_samples(x, [])
         step, _ = self._step("predict", x, [])
         out = step(x)
         return out[0] if len(out) == 1 else out

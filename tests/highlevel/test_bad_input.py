@@ -167,3 +167,28 @@ def test_get_layer_index_out_of_range_names_the_model():
                                          r"layers of two_layers"):
         model.get_layer(index=10)  # 'IndexError: list index out of range'
     assert model.get_layer(index=-1) is model.layers[-1]
+
+
+def test_on_batch_methods_check_sample_counts_and_weights():
+    model, x, y = _regression("on_batch")
+    # 10 inputs against 16 targets failed inside the loss: 'sub: shapes cannot be broadcast'
+    with pytest.raises(ValueError, match=r"^x and y must have the same number of samples: x "
+                                         r"has 10, y has 16"):
+        model.train_on_batch(x[:10], y)
+    # one weight broadcast over the whole batch, silently
+    with pytest.raises(ValueError, match=r"^sample_weight: expected shape \(16,\), received "
+                                         r"\(1,\)"):
+        model.train_on_batch(x, y, sample_weight=[2.0])
+    a, b = pd.layers.Input(shape=(4,)), pd.layers.Input(shape=(2,))
+    two = pd.Model([a, b], pd.layers.Concatenate()([a, b]))
+    with pytest.raises(ValueError, match=r"^x and y must have the same number of samples: "
+                                         r"x\[0\] has 3, x\[1\] has 5"):
+        two.predict_on_batch([x[:3], x[:5, :2]])  # was 'concat: shapes differ outside axis 1'
+
+
+def test_a_string_is_not_a_source_of_batches():
+    model, x, y = _regression("string_x")
+    # iterated as batches of characters: 'an iterable of batches yields (x, y) itself'
+    with pytest.raises(TypeError, match=r"^x: expected NumPy arrays, .* received the str "
+                                        r"'data.csv'"):
+        model.fit("data.csv", y, verbose=0)
