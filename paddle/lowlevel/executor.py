@@ -13,6 +13,7 @@ Example:
     >>> pd.eval(y, {x: np.array([[1.0, 2.0], [3.0, 4.0]])}).tolist()
     [5.0, 25.0]
 """
+import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -26,6 +27,12 @@ from paddle.lowlevel.op import fmt_shape
 from paddle.lowlevel.shapes import allocate
 
 MAX_SPECIALIZATIONS = 8
+
+# One run at a time, whatever the thread: a program's buffers are shared by every call, so
+# two threads running the same plan overwrote each other's feeds and intermediates between
+# kernel calls (kernels hold the GIL, so nothing runs in parallel that this serializes).
+# Reentrant: a callable a run invokes (a learning-rate schedule) may itself evaluate.
+_RUN_LOCK = threading.RLock()
 
 
 def eval(targets, feeds=None, training=False, device=None):  # noqa: A001
@@ -152,6 +159,10 @@ class Plan:
         return all(ref() is t for ref, t in zip(self.target_refs, targets))
 
     def run(self, feeds):
+        with _RUN_LOCK:
+            return self._run(feeds)
+
+    def _run(self, feeds):
         arrays = self._check_feeds(feeds)
         key = tuple(a.shape for a in arrays)
         program = self.specialized.get(key)

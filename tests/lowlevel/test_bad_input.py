@@ -381,3 +381,30 @@ def test_conv_input_gradient_is_right_when_a_block_reaches_a_whole_image():
             np.testing.assert_allclose(pd.eval(dx), want, rtol=1e-10, atol=1e-10)
     finally:
         pd._C.set_omp_threads(threads)
+
+
+# ---- threads ------------------------------------------------------------------------------
+
+def test_evaluating_one_graph_from_two_threads_gives_each_its_own_result():
+    # A program's buffers are shared: a thread switch between two kernel calls let the
+    # other thread's feeds overwrite them (3 wrong results of 600 here, silently).
+    import threading
+    x = pd.data("x", [None, 64])
+    w = pd.Variable("w", [64, 64])
+    y = x
+    for _ in range(20):
+        y = pd.tanh(y @ w)
+    rng = np.random.default_rng(0)
+    feeds = [rng.standard_normal((8, 64)).astype(np.float32) for _ in range(2)]
+    wants = [pd.eval(y, {x: a}) for a in feeds]
+    wrong = []
+
+    def work(a, want):
+        wrong.extend(1 for _ in range(200) if not np.array_equal(pd.eval(y, {x: a}), want))
+
+    threads = [threading.Thread(target=work, args=pair) for pair in zip(feeds, wants)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not wrong
