@@ -408,3 +408,16 @@ def test_evaluating_one_graph_from_two_threads_gives_each_its_own_result():
     for t in threads:
         t.join()
     assert not wrong
+
+
+def test_mean_and_cross_entropy_errors_name_them():
+    x = pd.data("x", [None, 3])
+    # pd.mean is the sum op with mean=True: its errors said 'sum: axis 3 is out of range'
+    with pytest.raises(pd.ShapeError, match=r"^mean: axis 3 is out of range for rank 2"):
+        pd.mean(x, axis=3)
+    with pytest.raises(TypeError, match=r"^mean: expected a Variable, a number or an array"):
+        pd.mean(None)
+    # integer probabilities failed in clip: 'maximum: dtypes differ (int64 and float32)'
+    with pytest.raises(TypeError, match=r"^cross_entropy: expected float probabilities, "
+                                        r"received int64"):
+        pd.cross_entropy(pd.data("p", [None, 3], "int64"), pd.data("l", [None], "int64"))

@@ -88,6 +88,9 @@ def cross_entropy(probs, labels, epsilon=1e-7):
     """Per-example cross-entropy of integer labels against probabilities (clipped away from
     0 so the log stays finite), as the seeds' `cross_entropy`."""
     probs = as_variable(probs, where="cross_entropy")
+    if probs.dtype not in FLOATS:  # failed in clip as 'maximum: dtypes differ'
+        raise TypeError(at_user(f"cross_entropy: expected float probabilities, received "
+                                f"{probs.dtype}"))
     epsilon = real_number(epsilon, "epsilon", "cross_entropy")
     labels = _class_labels("cross_entropy", probs, labels)
     if probs.shape[-1] is None:

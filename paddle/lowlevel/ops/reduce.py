@@ -1,4 +1,6 @@
 """Reductions: sum, mean, max, min over axes (keepdims), argmax."""
+from types import SimpleNamespace
+
 from paddle.lowlevel.graph import FLOATS, apply, as_variable
 from paddle.lowlevel.op import OPS, Op, register
 from paddle.lowlevel.ops.math import broadcast_to, cast, equal, sum_to
@@ -19,7 +21,9 @@ class Reduction(Op):
             raise TypeError(f"{self.name}: expected a numeric input, received bool")
         if mean and x[1] not in FLOATS:
             raise TypeError(f"mean: expected a float input, received {x[1]}")
-        axes = normalize_axes(self, axis, len(x[0]), x[0])
+        # pd.mean is this op with mean=True: its errors name mean, as the user wrote it
+        axes = normalize_axes(SimpleNamespace(name="mean") if mean else self, axis, len(x[0]),
+                              x[0])
         if self.code != 0:
             for a in axes:
                 if x[0][a] == 0:
@@ -94,7 +98,7 @@ class Min(Extremum):
 
 
 def _reduce(name, x, axis, keepdims, **extra):
-    x = as_variable(x, where=name)
+    x = as_variable(x, where="mean" if extra.get("mean") else name)
     return apply(OPS[name], [x], {"axis": axis, "keepdims": bool(keepdims), **extra})
 
 
