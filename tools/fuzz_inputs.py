@@ -1907,6 +1907,14 @@ def graph_cases():
         y = x @ w
         w.value = np.ones((4, 2), np.float32)
         pd.eval(y, {x: np.ones((1, 3), np.float32)})""", ["matmul", "'w'", "w"])
+    case("graph", "variable-value-rebound-after-a-run", """
+        w = pd.Variable("w", [3, 2], initializer="ones")
+        x = pd.data("x", [None, 3])
+        y = x @ w
+        pd.eval(y, {x: np.ones((1, 3), np.float32)})
+        w.value = np.full((3, 2), 5, np.float32)
+        close(pd.eval(y, {x: np.ones((1, 3), np.float32)}), np.full((1, 2), 15.0))""",
+         ["set_value", "'w'"], "either")
     case("graph", "variable-value-noncontiguous", """
         w = pd.Variable("w", [3, 2], initializer="ones")
         x = pd.data("x", [None, 3])

@@ -298,7 +298,7 @@ class Variable:
         self.kind = kind          # "data", "param", "const" or "op"
         self.node = node
         self.index = index
-        self.value = value        # the array of a parameter or constant (updated in place)
+        self._value = value       # the array of a parameter or constant (updated in place)
         self.trainable = False
         self.location = user_location()
 
@@ -311,6 +311,17 @@ class Variable:
     @property
     def ndim(self):
         return len(self.shape)
+
+    @property
+    def value(self):
+        """The array of a parameter or constant (None for data and op outputs)."""
+        return self._value
+
+    @value.setter
+    def value(self, array):
+        # Compiled plans hold this array: rebinding the attribute to another one left them
+        # computing with the old values, silently. Assigning copies into it, as set_value.
+        self.set_value(array)
 
     def __repr__(self):
         return f"<Variable {self.name!r} shape={self.shape} dtype={self.dtype}>"
@@ -327,10 +338,10 @@ class Variable:
 
     def val(self):
         """A NumPy copy of the current value of a parameter or constant; runs nothing."""
-        if self.value is None:
+        if self._value is None:
             raise ValueError(f"val: {self.name!r} is a {self.kind} Variable and has no stored "
                              "value; use pd.eval(var, feeds) to compute it")
-        return self.value.copy()
+        return self._value.copy()
 
     def set_value(self, array):
         """Overwrite a parameter's value in place (same shape; cast to its dtype)."""
@@ -344,7 +355,7 @@ class Variable:
         if not np.can_cast(array.dtype, self.dtype, "same_kind") and array.dtype != bool:
             raise ValueError(f"set_value: {self.name!r} is {self.dtype}, received "
                              f"{array.dtype}")
-        np.copyto(self.value, converted(array, self.dtype, f"set_value: {self.name!r}"))
+        np.copyto(self._value, converted(array, self.dtype, f"set_value: {self.name!r}"))
 
     def eval(self, feeds=None, training=False):
         """Compute this Variable: shorthand for `pd.eval(self, feeds, training)`."""

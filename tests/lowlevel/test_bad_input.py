@@ -421,3 +421,20 @@ def test_mean_and_cross_entropy_errors_name_them():
     with pytest.raises(TypeError, match=r"^cross_entropy: expected float probabilities, "
                                         r"received int64"):
         pd.cross_entropy(pd.data("p", [None, 3], "int64"), pd.data("l", [None], "int64"))
+
+
+def test_assigning_a_parameters_value_updates_what_plans_compute():
+    # Plans hold the parameter's array: rebinding w.value to a new array left them computing
+    # with the old values ([[3, 3]] instead of [[15, 15]]), silently.
+    w = pd.Variable("w", [3, 2], initializer="ones")
+    x = pd.data("x", [None, 3])
+    y = x @ w
+    ones = np.ones((1, 3), np.float32)
+    np.testing.assert_array_equal(pd.eval(y, {x: ones}), [[3, 3]])
+    w.value = np.full((3, 2), 5, np.float32)
+    np.testing.assert_array_equal(pd.eval(y, {x: ones}), [[15, 15]])
+    with pytest.raises(pd.ShapeError, match=r"^set_value: 'w' has shape \(3, 2\), received an "
+                                            r"array of shape \(4, 2\)"):
+        w.value = np.ones((4, 2))
+    with pytest.raises(ValueError, match=r"^set_value: .* is a const Variable"):
+        pd.constant([1.0]).value = np.zeros(1)
