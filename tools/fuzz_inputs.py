@@ -1542,6 +1542,29 @@ def layer_input_cases():
     case("layers.input", "Lambda-returns-none", """
         pd.layers.Lambda(lambda x: None)(pd.layers.Input(shape=(3,)))
         """, ["lambda", "Variable"], "either")
+    for layer, states in (("LSTM", "[h, h]"), ("GRU", "h")):
+        case("layers.input", f"{layer}-initial-state-fed-batch", f"""
+            x, h = pd.layers.Input(shape=(5, 3)), pd.layers.Input(shape=(4,))
+            out = pd.layers.{layer}(4)(x, initial_state={states})
+            model = pd.Model([x, h], out)
+            model.predict([rnd(6, 5, 3), rnd(2, 4)])""",
+             [layer.lower(), "state", "samples", "x[1]"])
+        case("layers.input", f"{layer}-initial-state-units", f"""
+            x, h = pd.layers.Input(shape=(5, 3)), pd.layers.Input(shape=(3,))
+            pd.layers.{layer}(4)(x, initial_state={states})""", [layer.lower(), "state"])
+    case("layers.input", "MultiHeadAttention-fed-batch", """
+        q, v = pd.layers.Input(shape=(5, 8)), pd.layers.Input(shape=(6, 8))
+        model = pd.Model([q, v], pd.layers.MultiHeadAttention(2, 4)(q, v))
+        model.predict_on_batch([rnd(2, 5, 8), rnd(3, 6, 8)])""",
+         ["multi_head_attention", "samples", "x[1]", "matmul"])
+    case("layers.input", "Embedding-model-float-feed", """
+        i = pd.layers.Input(shape=(3,), dtype="int64")
+        model = pd.Model(i, pd.layers.Embedding(5, 2)(i))
+        model.predict(np.array([[0.5, 1.0, 2.0]]))""", ["int64", "input", "cast"])
+    case("layers.input", "Embedding-model-ids-out", """
+        i = pd.layers.Input(shape=(3,), dtype="int64")
+        model = pd.Model(i, pd.layers.Embedding(5, 2)(i))
+        model.predict(np.array([[0, 1, 9]]))""", ["embedding", "id"])
     case("layers.input", "Input-shape-neg", "pd.layers.Input(shape=(-1, 3))", ["input", "shape"])
     case("layers.input", "Input-shape-float", "pd.layers.Input(shape=(2.5,))", ["input", "shape"])
     case("layers.input", "Input-shape-none", "pd.layers.Input(shape=None)", ["input", "shape"],
@@ -1925,8 +1948,9 @@ def graph_cases():
     case("graph", "variable-value-wrong-dtype", """
         w = pd.Variable("w", [3, 2], initializer="ones")
         y = pd.data("x", [None, 3]) @ w
-        w.value = np.ones((3, 2), np.int64)
-        pd.eval(y, {"x": np.ones((1, 3), np.float32)})""", ["matmul", "'w'", "dtype"])
+        w.value = np.ones((3, 2), np.int64)  # cast as set_value does
+        close(pd.eval(y, {"x": np.ones((1, 3), np.float32)}), np.full((1, 2), 3.0))""",
+         ["set_value", "'w'", "dtype"], "either")
     case("graph", "two-threads-one-graph", """
         import threading
         x = pd.data("x", [None, 64])
