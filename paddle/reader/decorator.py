@@ -87,6 +87,9 @@ def batch(reader, batch_size, drop_last=False):
     """
     _check_readers("batch", reader)
     _check_positive("batch", "batch_size", batch_size)
+    if not isinstance(drop_last, bool):  # bool('no') is True
+        raise ValueError(f"batch: expected drop_last to be True or False, received "
+                         f"{drop_last!r}")
 
     def batch_reader():
         with opened(reader) as samples:

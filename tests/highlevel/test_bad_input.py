@@ -192,3 +192,19 @@ def test_a_string_is_not_a_source_of_batches():
     with pytest.raises(TypeError, match=r"^x: expected NumPy arrays, .* received the str "
                                         r"'data.csv'"):
         model.fit("data.csv", y, verbose=0)
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: pd.layers.LSTM(4, return_sequences="no"), r"LSTM: expected return_sequences"),
+    (lambda: pd.layers.GRU(4, reset_after="x"), r"GRU: expected reset_after"),
+    (lambda: pd.layers.Dense(3, use_bias="x"), r"Dense: expected use_bias"),
+    (lambda: pd.layers.GlobalAveragePooling2D(keepdims="yes"),
+     r"GlobalAveragePooling2D: expected keepdims"),
+    (lambda: pd.layers.LayerNormalization(center=None), r"LayerNormalization: expected center"),
+    (lambda: pd.reader.batch(_samples, 2, drop_last="x"), r"batch: expected drop_last"),
+])
+def test_boolean_flags_must_be_booleans(make, message):
+    # bool('no') is True: return_sequences='no' silently returned the sequences
+    with pytest.raises(ValueError, match=rf"^{message} to be True or False, received"):
+        make()
+    assert pd.layers.LSTM(4, return_sequences=1).return_sequences is True  # 0 / 1 still work

@@ -24,7 +24,7 @@ from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.nn import dropout
 from paddle.lowlevel.ops.reduce import sum as reduce_sum
 from paddle.lowlevel.ops.shape import expand_dims, reshape, transpose
-from paddle.highlevel.layers.base import Layer
+from paddle.highlevel.layers.base import Layer, check_flag
 from paddle.highlevel.layers.conv import check_positive
 
 # What Keras adds to the scores of masked positions (float32): exp() of it is exactly 0.
@@ -71,7 +71,7 @@ class MultiHeadAttention(Layer):
             raise ValueError(f"MultiHeadAttention: expected a dropout rate in [0, 1), "
                              f"received {dropout!r}")
         self.dropout = float(dropout)
-        self.use_bias = bool(use_bias)
+        self.use_bias = check_flag(use_bias, "use_bias", "MultiHeadAttention")
         if isinstance(output_shape, (tuple, list)) and len(output_shape) == 1:
             output_shape = output_shape[0]
         self.output_shape = check_positive(output_shape, "output_shape (an int)",

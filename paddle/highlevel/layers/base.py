@@ -23,6 +23,15 @@ from paddle.lowlevel.graph import NAMES, Variable, as_dtype, data
 from paddle.lowlevel.layers import parameter
 
 
+def check_flag(value, name, layer):
+    """`value` as a bool if it is one (or 0 / 1); ValueError naming the layer and the argument
+    otherwise: bool('no') is True, so return_sequences='no' silently meant yes."""
+    if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer)) and
+                                              value in (0, 1)):
+        return bool(value)
+    raise ValueError(f"{layer}: expected {name} to be True or False, received {value!r}")
+
+
 def snake_case(name):
     """Keras's default layer names: Conv2D -> conv2d, Conv2DTranspose -> conv2d_transpose,
     SimpleRNN -> simple_rnn (so names match those of a Keras model of the same layers)."""

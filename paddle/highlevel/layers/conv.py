@@ -15,7 +15,7 @@ from paddle.lowlevel import initializers
 from paddle.lowlevel.layers import activation as get_activation
 from paddle.lowlevel.ops.conv import conv1d, conv2d, conv2d_transpose
 from paddle.lowlevel.ops.shape import reshape
-from paddle.highlevel.layers.base import InputSpec, Layer
+from paddle.highlevel.layers.base import InputSpec, Layer, check_flag
 from paddle.highlevel.layers.core import serialize_activation
 
 FORMATS = {"channels_last": ("NWC", "NHWC"), "channels_first": ("NCW", "NCHW")}
@@ -83,7 +83,7 @@ class _Conv(Layer):
                              f"({groups})")
         self.activation = get_activation(activation)
         self._activation_name = serialize_activation(activation)
-        self.use_bias = bool(use_bias)
+        self.use_bias = check_flag(use_bias, "use_bias", cls)
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
 

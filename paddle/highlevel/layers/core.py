@@ -16,7 +16,7 @@ from paddle.lowlevel import initializers
 from paddle.lowlevel.layers import activation as get_activation
 from paddle.lowlevel.layers import dense
 from paddle.lowlevel.ops.shape import flatten, reshape, transpose
-from paddle.highlevel.layers.base import InputSpec, Layer
+from paddle.highlevel.layers.base import InputSpec, Layer, check_flag
 
 
 def serialize_activation(act):
@@ -43,7 +43,7 @@ class Dense(Layer):
         self.units = units
         self.activation = get_activation(activation)
         self._activation_name = serialize_activation(activation)
-        self.use_bias = bool(use_bias)
+        self.use_bias = check_flag(use_bias, "use_bias", "Dense")
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
 

@@ -13,7 +13,7 @@ from paddle.lowlevel import initializers
 from paddle.lowlevel.ops.math import sqrt
 from paddle.lowlevel.ops.norm import batch_norm, check_epsilon, check_momentum, layer_norm
 from paddle.lowlevel.ops.shape import reshape
-from paddle.highlevel.layers.base import InputSpec, Layer
+from paddle.highlevel.layers.base import InputSpec, Layer, check_flag
 
 INITIALIZER_KEYS = ("beta_initializer", "gamma_initializer", "moving_mean_initializer",
                     "moving_variance_initializer")
@@ -40,7 +40,9 @@ class _Normalization(Layer):
 
     def _init_common(self, epsilon, center, scale, initializer_args):
         self.epsilon = check_epsilon(epsilon, type(self).__name__)
-        self.center, self.scale = bool(center), bool(scale)
+        where = type(self).__name__
+        self.center = check_flag(center, "center", where)
+        self.scale = check_flag(scale, "scale", where)
         for key, value in initializer_args.items():
             setattr(self, key, initializers.get(value))
 

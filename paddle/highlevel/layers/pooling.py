@@ -14,7 +14,7 @@ from paddle.lowlevel.ops.pool import (avg_pool1d, avg_pool2d, global_avg_pool2d,
                                       max_pool2d)
 from paddle.lowlevel.ops.reduce import max as reduce_max
 from paddle.lowlevel.ops.reduce import mean
-from paddle.highlevel.layers.base import InputSpec, Layer
+from paddle.highlevel.layers.base import InputSpec, Layer, check_flag
 from paddle.highlevel.layers.conv import FORMATS, check_data_format, check_padding, int_tuple
 
 
@@ -136,7 +136,7 @@ class _GlobalPooling(Layer):
     def __init__(self, data_format="channels_last", keepdims=False, **kwargs):
         super().__init__(**kwargs)
         self.data_format = check_data_format(data_format, type(self).__name__)
-        self.keepdims = bool(keepdims)
+        self.keepdims = check_flag(keepdims, "keepdims", type(self).__name__)
 
     @property
     def spatial_axes(self):

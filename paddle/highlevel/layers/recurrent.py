@@ -20,7 +20,7 @@ from paddle.lowlevel.layers import activation as get_activation
 from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.recurrent import gru, lstm
 from paddle.lowlevel.ops.shape import concat, gather, stack
-from paddle.highlevel.layers.base import Layer
+from paddle.highlevel.layers.base import Layer, check_flag
 from paddle.highlevel.layers.conv import check_positive
 from paddle.highlevel.layers.core import serialize_activation
 
@@ -42,16 +42,17 @@ class RNN(Layer):
                  bias_initializer="zeros", return_sequences=False, return_state=False,
                  go_backwards=False, **kwargs):
         super().__init__(**kwargs)
-        self.units = check_positive(units, "units", type(self).__name__)
+        cls = type(self).__name__
+        self.units = check_positive(units, "units", cls)
         self.activation = get_activation(activation)
         self._activation_name = serialize_activation(activation)
-        self.use_bias = bool(use_bias)
+        self.use_bias = check_flag(use_bias, "use_bias", cls)
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.recurrent_initializer = initializers.get(recurrent_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
-        self.return_sequences = bool(return_sequences)
-        self.return_state = bool(return_state)
-        self.go_backwards = bool(go_backwards)
+        self.return_sequences = check_flag(return_sequences, "return_sequences", cls)
+        self.return_state = check_flag(return_state, "return_state", cls)
+        self.go_backwards = check_flag(go_backwards, "go_backwards", cls)
 
     def __call__(self, inputs, training=False, initial_state=None, **kwargs):
         # The states travel as extra inputs ([x, *states]): the base records inputs for
@@ -247,7 +248,7 @@ class LSTM(_GatedRNN):
 
     def __init__(self, units, unit_forget_bias=True, **kwargs):
         super().__init__(units, **kwargs)
-        self.unit_forget_bias = bool(unit_forget_bias)
+        self.unit_forget_bias = check_flag(unit_forget_bias, "unit_forget_bias", "LSTM")
 
     def bias_shape(self):
         return (4 * self.units,)
@@ -295,7 +296,7 @@ class GRU(_GatedRNN):
 
     def __init__(self, units, reset_after=True, **kwargs):
         super().__init__(units, **kwargs)
-        self.reset_after = bool(reset_after)
+        self.reset_after = check_flag(reset_after, "reset_after", "GRU")
 
     def bias_shape(self):
         return (2, 3 * self.units) if self.reset_after else (3 * self.units,)
