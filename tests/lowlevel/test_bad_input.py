@@ -438,3 +438,11 @@ def test_assigning_a_parameters_value_updates_what_plans_compute():
         w.value = np.ones((4, 2))
     with pytest.raises(ValueError, match=r"^set_value: .* is a const Variable"):
         pd.constant([1.0]).value = np.zeros(1)
+
+
+def test_cross_entropy_labels_outside_the_classes_name_the_loss():
+    # 'one_hot: index 2 at position 0 is outside [0, 1)' named an op the user never called
+    p, labels = pd.data("p", [None, 1]), pd.data("labels", [None], "int64")
+    with pytest.raises(ValueError, match=r"^cross_entropy: class labels must lie in \[0, 1\), "
+                                         r"the class axis of the scores \(one_hot: index 2"):
+        pd.eval(pd.cross_entropy(p, labels), {p: np.ones((2, 1)), labels: np.array([2, 0])})

@@ -112,7 +112,18 @@ def _scatter_add(node, ins, outs, ctx):
 
 @kernel("one_hot")
 def _one_hot(node, ins, outs, ctx):
-    return partial(_C.one_hot, ins[0], outs[0], node.attrs["depth"])
+    depth, loss = node.attrs["depth"], node.attrs.get("labels_of")
+    call = partial(_C.one_hot, ins[0], outs[0], depth)
+    if loss is None:
+        return call
+
+    def run():  # a loss's class labels: say so, not only 'one_hot: index 2 ...'
+        try:
+            call()
+        except IndexError as e:
+            raise ValueError(f"{loss}: class labels must lie in [0, {depth}), the class axis "
+                             f"of the scores ({e})") from None
+    return run
 
 
 @kernel("pad")

@@ -96,7 +96,9 @@ def cross_entropy(probs, labels, epsilon=1e-7):
     if probs.shape[-1] is None:
         raise ValueError(at_user(f"cross_entropy: the class axis must have a known size, "
                                  f"received probabilities of shape {probs.shape}"))
-    picked = sum(one_hot(labels, probs.shape[-1], probs.dtype) * probs, axis=-1)
+    onehot = apply(OPS["one_hot"], [labels], {"depth": probs.shape[-1], "dtype": probs.dtype,
+                                              "labels_of": "cross_entropy"})
+    picked = sum(onehot * probs, axis=-1)
     return -log(clip(picked, epsilon, 1.0))
 
 

@@ -382,7 +382,9 @@ def gather(x, indices, axis=0):
 class OneHot(Op):
     name = "one_hot"
 
-    def infer(self, indices, depth, dtype="float32"):
+    def infer(self, indices, depth, dtype="float32", labels_of=None):
+        # labels_of: the loss whose class labels these are, for the error an index outside
+        # [0, depth) raises at eval
         if indices[1] not in ("int64", "int32"):
             raise TypeError(f"one_hot: expected integer indices, received {indices[1]}")
         return indices[0] + (depth,), dtype
