@@ -446,3 +446,25 @@ def test_cross_entropy_labels_outside_the_classes_name_the_loss():
     with pytest.raises(ValueError, match=r"^cross_entropy: class labels must lie in \[0, 1\), "
                                          r"the class axis of the scores \(one_hot: index 2"):
         pd.eval(pd.cross_entropy(p, labels), {p: np.ones((2, 1)), labels: np.array([2, 0])})
+
+
+def test_composite_losses_refuse_fed_batches_that_disagree():
+    # Built from broadcasting ops, these paired one fed label / target row with every row:
+    # cross_entropy of 4 rows against 1 label gave 4 losses of that label.
+    p, labels = pd.data("p", [None, 3]), pd.data("labels", [None], "int64")
+    y = pd.cross_entropy(p, labels)
+    with pytest.raises(pd.ShapeError, match=r"^cross_entropy: labels must have the shape of the "
+                                            r"scores without the class axis: scores is \(4, 3\), "
+                                            r"labels is \(1,\) \(with the fed shapes"):
+        pd.eval(y, {p: np.full((4, 3), 1 / 3, np.float32), labels: np.array([0])})
+    a, b = pd.data("a", [None, 3]), pd.data("b", [None, 3])
+    for fn in (pd.mse, pd.mae, pd.huber, pd.sigmoid_cross_entropy):
+        with pytest.raises(pd.ShapeError, match=rf"^{fn.__name__}: expected targets shaped like "
+                                                r"the predictions: predictions are \(4, 3\), "
+                                                r"targets are \(1, 3\) \(with the fed shapes"):
+            pd.eval(fn(a, b), {a: np.ones((4, 3), np.float32), b: np.zeros((1, 3), np.float32)})
+    # a target declared with an axis of 1, or a scalar, still broadcasts: that one is meant
+    ones = pd.constant(np.ones((1, 1), np.float32))
+    z = pd.data("z", [None, 1])
+    assert pd.eval(pd.sigmoid_cross_entropy(z, ones), {z: np.zeros((3, 1))}).shape == (3, 1)
+    assert pd.eval(pd.mse(a, 0.0), {a: np.ones((4, 3))}).tolist() == [1.0] * 4

@@ -16,7 +16,7 @@ from paddle.lowlevel.shapes import is_int, real_number
 from paddle.lowlevel.ops.activations import softmax, softplus
 from paddle.lowlevel.ops.math import abs, cast, clip, log, minimum, square
 from paddle.lowlevel.ops.reduce import mean, sum
-from paddle.lowlevel.ops.shape import expand_dims, one_hot, squeeze
+from paddle.lowlevel.ops.shape import expand_dims, match_shape, one_hot, squeeze
 
 
 def _check_label_shape(op, scores, labels):
@@ -96,6 +96,7 @@ def cross_entropy(probs, labels, epsilon=1e-7):
     if probs.shape[-1] is None:
         raise ValueError(at_user(f"cross_entropy: the class axis must have a known size, "
                                  f"received probabilities of shape {probs.shape}"))
+    labels = match_shape(labels, probs, "cross_entropy", class_axis=True)  # with fed sizes too
     onehot = apply(OPS["one_hot"], [labels], {"depth": probs.shape[-1], "dtype": probs.dtype,
                                               "labels_of": "cross_entropy"})
     picked = sum(onehot * probs, axis=-1)
@@ -105,19 +106,30 @@ def cross_entropy(probs, labels, epsilon=1e-7):
 def sigmoid_cross_entropy(logits, labels):
     """Elementwise binary cross-entropy of float labels in [0, 1] against logits."""
     logits = as_variable(logits, where="sigmoid_cross_entropy")
-    labels = as_variable(labels, like=logits, where="sigmoid_cross_entropy")
+    labels = _targets(labels, logits, "sigmoid_cross_entropy")
     # softplus(x) - x z, the stable form; its gradient is sigmoid(x) - z everywhere, 0 included.
     return softplus(logits) - logits * labels
 
 
+def _targets(y_true, y_pred, where):
+    """y_true as a Variable; of y_pred's rank, it must have y_pred's shape, fed sizes included
+    (a batch of 1 target would broadcast against every prediction). Other ranks broadcast
+    as NumPy's do (a scalar target)."""
+    y_pred = as_variable(y_pred, where=where)
+    y_true = as_variable(y_true, like=y_pred, where=where)
+    if y_true.ndim != y_pred.ndim:
+        return y_true
+    return match_shape(y_true, y_pred, where)
+
+
 def mse(y_pred, y_true):
     """Mean squared error over the last axis (per example)."""
-    return mean(square(y_pred - y_true), axis=-1)
+    return mean(square(y_pred - _targets(y_true, y_pred, "mse")), axis=-1)
 
 
 def mae(y_pred, y_true):
     """Mean absolute error over the last axis (per example)."""
-    return mean(abs(y_pred - y_true), axis=-1)
+    return mean(abs(y_pred - _targets(y_true, y_pred, "mae")), axis=-1)
 
 
 def huber(y_pred, y_true, delta=1.0):
@@ -125,7 +137,7 @@ def huber(y_pred, y_true, delta=1.0):
     delta = real_number(delta, "delta", "huber")
     if not delta > 0:  # delta <= 0 gives negative or zero losses
         raise ValueError(f"huber: expected delta > 0, received {delta!r}")
-    err = abs(y_pred - y_true)
+    err = abs(y_pred - _targets(y_true, y_pred, "huber"))
     quad = minimum(err, delta)
     return mean(quad * quad * 0.5 + (err - quad) * delta, axis=-1)
 

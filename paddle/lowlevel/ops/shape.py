@@ -18,7 +18,7 @@ import numpy as np
 
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.graph import Variable, apply, as_dtype, as_variable
-from paddle.lowlevel.op import OPS, Op, register
+from paddle.lowlevel.op import OPS, Op, fmt_shape, register
 from paddle.lowlevel.shapes import int_list, is_int, located, normalize_axis, size
 
 
@@ -111,6 +111,37 @@ class Squeeze(View):
             if x[0][a] not in (1, None):
                 self.fail(f"cannot squeeze axis {a} of size {x[0][a]}", ("x", x[0]))
         return tuple(d for i, d in enumerate(x[0]) if i not in axes), x[1]
+
+
+@register
+class MatchShape(View):
+    """x itself, once its shape is checked against `like`'s (without like's last axis when
+    `class_axis`), at build and again with the fed sizes: the composite losses pair operands
+    that NumPy broadcasting would otherwise match one label or target to every row. An axis
+    of size 1 when the graph was built (`declared`) still broadcasts: that one is meant."""
+
+    name = "match_shape"
+
+    def infer(self, x, like, what, class_axis=False, declared=((), ())):
+        want = like[0][:-1] if class_axis else like[0]
+        fixed = [1 in pair for pair in zip(*declared)] or [False] * len(want)
+        if len(x[0]) != len(want) or any(a is not None and b is not None and a != b and not f
+                                         for a, b, f in zip(x[0], want, fixed)):
+            if class_axis:
+                raise ShapeError(f"{what}: labels must have the shape of the scores without "
+                                 f"the class axis: scores is {fmt_shape(like[0])}, labels is "
+                                 f"{fmt_shape(x[0])}")
+            raise ShapeError(f"{what}: expected targets shaped like the predictions: "
+                             f"predictions are {fmt_shape(like[0])}, targets are "
+                             f"{fmt_shape(x[0])}")
+        return x
+
+
+def match_shape(x, like, what, class_axis=False):
+    """x, checked to have like's shape (or like's without its class axis) with fed sizes."""
+    declared = (x.shape, like.shape[:-1] if class_axis else like.shape)
+    return apply(OPS["match_shape"], [x, like], {"what": what, "class_axis": class_axis,
+                                                 "declared": declared})
 
 
 def reshape(x, shape):
