@@ -16,6 +16,7 @@ Example:
 from paddle import lowlevel as ll
 from paddle import errors
 from paddle.lowlevel.graph import FLOATS, Variable, as_variable
+from paddle.lowlevel.ops.shape import match_shape
 
 REDUCTIONS = ("sum_over_batch_size", "sum", "none")
 EPSILON = 1e-7  # Keras' backend epsilon: how far probabilities are kept from 0 and 1
@@ -43,7 +44,8 @@ def _float_targets(y_true, y_pred, where):
         raise errors.ShapeError(errors.at_user(
             f"{where}: expected targets shaped like the predictions {y_pred.shape}, received "
             f"{y_true.shape}"))
-    return y_true, y_pred
+    # and again with the fed sizes: one target row would broadcast against every prediction
+    return match_shape(y_true, y_pred, where), y_pred
 
 
 def match_rank(a, b):

@@ -208,3 +208,13 @@ def test_boolean_flags_must_be_booleans(make, message):
     with pytest.raises(ValueError, match=rf"^{message} to be True or False, received"):
         make()
     assert pd.layers.LSTM(4, return_sequences=1).return_sequences is True  # 0 / 1 still work
+
+
+def test_float_target_losses_check_the_fed_batch_too():
+    # One fed target row broadcast against every prediction: 4 losses from 1 target.
+    from paddle.highlevel import losses
+    t, p = pd.data("t", [None, 3]), pd.data("p", [None, 3])
+    with pytest.raises(pd.ShapeError, match=r"^categorical_crossentropy: expected targets shaped "
+                                            r"like the predictions: predictions are \(4, 3\), "
+                                            r"targets are \(1, 3\) \(with the fed shapes"):
+        pd.eval(losses.categorical_crossentropy(t, p), {t: np.eye(3)[:1], p: np.full((4, 3), 0.3)})
