@@ -1228,6 +1228,7 @@ def lowlevel_loss_cases():
         "out-of-range": "np.array([0, 1, 3, 2])",
         "negative": "np.array([0, -1, 1, 2])",
         "batch-mismatch": "np.array([0, 1, 2])",
+        "batch-of-one": "np.array([1])",
         "huge": "np.array([0, 1, 2**40, 0])",
     }.items():
         for op in ("softmax_cross_entropy", "cross_entropy", "accuracy"):
@@ -1346,6 +1347,14 @@ def lowlevel_loss_cases():
             a, b = pd.data('a', [None, 3]), pd.data('b', [None, 3])
             pd.eval(pd.{op}(a, b), {{a: rnd(2, 3), b: rnd(3, 3)}})""",
             [op, "broadcast", "sub", "mul", "where", "add"],
+        )
+        case(
+            "ops.loss",
+            f"{op}-fed-one-target",
+            f"""
+            a, b = pd.data('a', [None, 3]), pd.data('b', [None, 3])
+            pd.eval(pd.{op}(a, b), {{a: rnd(4, 3), b: rnd(1, 3)}})""",
+            [op, "targets", "shape"],
         )
         case(
             "ops.loss",
