@@ -3579,6 +3579,26 @@ def saving_cases():
     )
 
 
+def saving_more_cases():
+    prep = Setup("""
+        import os, tempfile
+        d = tempfile.mkdtemp()
+        model = pd.Sequential([pd.layers.Input(shape=(4,)), pd.layers.Dense(1)])
+        model.compile("sgd", "mse")
+    """)
+    who = ["checkpoint", "h5", "file", "save", "load", "path", "folder", "directory", "weights"]
+    for label, call in {
+        "save-missing-folder": "model.save('/nonexistent/folder/m.h5')",
+        "save-keras-extension": "model.save(os.path.join(d, 'm.keras')); pd.load_model(os.path.join(d, 'm.keras'))",
+        "load-weights-file-as-model": "model.save_weights(os.path.join(d, 'w.h5')); pd.load_model(os.path.join(d, 'w.h5'))",
+        "save-weights-unbuilt": "pd.Sequential([pd.layers.Dense(2)]).save_weights(os.path.join(d, 'u.h5'))",
+        "load-weights-unbuilt": "model.save_weights(os.path.join(d, 'w.h5')); pd.Sequential([pd.layers.Dense(1)]).load_weights(os.path.join(d, 'w.h5'))",
+        "save-read-only-folder": "os.chmod(d, 0o500); model.save(os.path.join(d, 'm.h5'))",
+        "load-while-file-is-a-pipe": "os.mkfifo(os.path.join(d, 'p.h5')); pd.load_model(os.path.join(d, 'p.h5'))",
+    }.items():
+        case("saving", label, prep + call, who, "either")
+
+
 def reader_cases():
     who_map = {
         "batch": "batch",
@@ -4265,6 +4285,7 @@ GENERATORS = [
     layer_input_cases,
     model_cases,
     saving_cases,
+    saving_more_cases,
     reader_cases,
     internal_cases,
     sweep_cases,
