@@ -13,6 +13,13 @@ Run (from the repository root, with the development venv):
     python tools/fuzz_inputs.py --show NAME          # one case's snippet
     python tools/fuzz_inputs.py --run NAME           # one case in this process (debugging)
     python tools/fuzz_inputs.py --jobs 2 --timeout 20 --memory-gb 4 --all
+    python tools/fuzz_inputs.py --sweep 400 --bitflips 300 --json out.json   # a longer hunt
+
+Areas: ops.* (every public op of paddle.lowlevel.ops and the nn ops), executor and graph
+(feeds, Variables, optimizers, threads), layers.* (constructors and inputs of every layer),
+model.* (compile/fit/evaluate/predict/on_batch with bad data), saving (random, truncated and
+bit-flipped HDF5 files), reader (decorators), internal (the C++ kernels called with specs
+that lie) and sweep (random geometries of the kernels against NumPy references).
 
 Each case runs in a process forked from a parent that has imported paddle but never run a
 kernel, with its address space capped (--memory-gb, so an absurd allocation fails instead
