@@ -68,7 +68,8 @@ def check_samples(x, y):
     first, n = named[0][0], len(named[0][1])
     for name, a in named[1:]:
         if len(a) != n:
-            raise ValueError(f"x and y must have the same number of samples: {first} has {n}, "
+            which = "x and y" if y else "the inputs"
+            raise ValueError(f"{which} must have the same number of samples: {first} has {n}, "
                              f"{name} has {len(a)}")
 
 

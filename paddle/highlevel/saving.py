@@ -28,7 +28,6 @@ Example:
     >>> bool(np.array_equal(pd.load_model(path).predict(x), model.predict(x)))
     True
 """
-import os
 import warnings
 
 import numpy as np
@@ -38,7 +37,7 @@ from paddle.lowlevel import random
 from paddle.lowlevel.optimizers import Optimizer
 from paddle.highlevel import saving_compile, saving_config, saving_hdf5
 from paddle.highlevel.saving_config import register_serializable  # noqa: F401  (public)
-from paddle.highlevel.saving_hdf5 import TOP_LEVEL, atomic_write, read_file
+from paddle.highlevel.saving_hdf5 import TOP_LEVEL, atomic_write, file_path, read_file
 
 
 # ---- public entry points ----------------------------------------------------------------
@@ -91,7 +90,7 @@ def load_model(filepath, custom_objects=None, compile=True):
         >>> pd.load_model(path).outputs[0].shape
         (None, 1)
     """
-    path = os.fspath(filepath)
+    path = file_path(filepath, "load_model")
     contents = read_file(path, full=True)
     try:
         model = saving_config.model_from_config(contents["model_config"], custom_objects)
@@ -141,7 +140,7 @@ def load_weights(model, filepath, by_name=False, skip_mismatch=False):
     """
     if skip_mismatch and not by_name:
         raise ValueError("load_weights: skip_mismatch=True needs by_name=True (as in Keras)")
-    path = os.fspath(filepath)
+    path = file_path(filepath, "load_weights")
     contents = read_file(path, full=False)
     groups, top = saving_config.weight_layout(model)
     if by_name:
@@ -154,7 +153,7 @@ def load_weights(model, filepath, by_name=False, skip_mismatch=False):
 def restore_training_state(model, filepath):
     """Put a `model.save` file's weights, optimizer state and random state back into this
     (compiled) model; returns the last finished epoch saved (None if unknown)."""
-    path = os.fspath(filepath)
+    path = file_path(filepath, "restore")
     contents = read_file(path, full=True)
     try:
         saving_config.ensure_built(model, contents["model_config"])

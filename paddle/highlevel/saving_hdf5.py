@@ -63,10 +63,22 @@ def _saved(state):
     return {"iterations": state[1], "slots": [s[:3] for s in state[2]]}
 
 
+def file_path(filepath, where):
+    """`filepath` as a str path; TypeError naming `where` for anything that is no path."""
+    try:
+        return os.fspath(filepath)
+    except TypeError:
+        raise TypeError(f"{where}: expected a file path (str or os.PathLike), received "
+                        f"{type(filepath).__name__}") from None
+
+
 def atomic_write(filepath, write, overwrite=True):
     """Run write(h5py.File) on a temporary file beside `filepath`, fsync it, rename it over
     `filepath`. On any failure the temporary file is removed and `filepath` is untouched."""
-    path = os.path.abspath(os.fspath(filepath))
+    path = os.path.abspath(file_path(filepath, "save"))
+    if os.path.isdir(path):
+        raise IsADirectoryError(f"save: {path} is a folder; give a file name such as "
+                                f"{os.path.join(path, 'model.h5')}")
     if not overwrite and os.path.exists(path):
         raise FileExistsError(f"{path} exists and overwrite=False")
     folder, base = os.path.split(path)

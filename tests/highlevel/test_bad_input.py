@@ -181,7 +181,7 @@ def test_on_batch_methods_check_sample_counts_and_weights():
         model.train_on_batch(x, y, sample_weight=[2.0])
     a, b = pd.layers.Input(shape=(4,)), pd.layers.Input(shape=(2,))
     two = pd.Model([a, b], pd.layers.Concatenate()([a, b]))
-    with pytest.raises(ValueError, match=r"^x and y must have the same number of samples: "
+    with pytest.raises(ValueError, match=r"^the inputs must have the same number of samples: "
                                          r"x\[0\] has 3, x\[1\] has 5"):
         two.predict_on_batch([x[:3], x[:5, :2]])  # was 'concat: shapes differ outside axis 1'
 
@@ -218,3 +218,20 @@ def test_float_target_losses_check_the_fed_batch_too():
                                             r"like the predictions: predictions are \(4, 3\), "
                                             r"targets are \(1, 3\) \(with the fed shapes"):
         pd.eval(losses.categorical_crossentropy(t, p), {t: np.eye(3)[:1], p: np.full((4, 3), 0.3)})
+
+
+def test_saving_names_itself_for_a_non_path_or_a_folder(tmp_path):
+    model = pd.Sequential([pd.layers.Input(shape=(2,)), pd.layers.Dense(1)])
+    with pytest.raises(TypeError, match="^save: expected a file path"):
+        model.save(5)
+    with pytest.raises(TypeError, match="^load_model: expected a file path"):
+        pd.load_model(None)
+    with pytest.raises(IsADirectoryError, match="is a folder"):
+        model.save(tmp_path)
+
+
+def test_inputs_of_different_lengths_without_targets_are_named_as_inputs():
+    inp_a, inp_b = pd.Input(shape=(2,)), pd.Input(shape=(2,))
+    model = pd.Model([inp_a, inp_b], pd.layers.Add()([inp_a, inp_b]))
+    with pytest.raises(ValueError, match="^the inputs must have the same number of samples"):
+        model.predict([np.ones((6, 2), np.float32), np.ones((2, 2), np.float32)])

@@ -468,3 +468,12 @@ def test_composite_losses_refuse_fed_batches_that_disagree():
     z = pd.data("z", [None, 1])
     assert pd.eval(pd.sigmoid_cross_entropy(z, ones), {z: np.zeros((3, 1))}).shape == (3, 1)
     assert pd.eval(pd.mse(a, 0.0), {a: np.ones((4, 3))}).tolist() == [1.0] * 4
+
+
+def test_numpy_integers_are_integers_for_conv_settings():
+    x = pd.data("np_int_x", shape=[None, 8, 8, 3])
+    w = pd.Variable("np_int_w", shape=[3, 3, 3, 4])
+    y = pd.conv2d(x, w, strides=np.int64(2), padding=np.int64(1), groups=np.int32(1))
+    assert y.shape == (None, 4, 4, 4)
+    with pytest.raises(pd.ShapeError):
+        pd.conv2d(x, w, strides=np.float64(2.0))

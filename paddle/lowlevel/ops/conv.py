@@ -22,7 +22,7 @@ from paddle.lowlevel.graph import FLOATS, apply, as_variable
 from paddle.lowlevel.op import OPS, Op, fmt_shape, register
 from paddle.lowlevel.ops.math import broadcast_to
 from paddle.lowlevel.ops.shape import expand_dims, squeeze, transpose
-from paddle.lowlevel.shapes import located
+from paddle.lowlevel.shapes import is_int, located
 
 # ---- geometry shared with pooling -----------------------------------------------------
 
@@ -30,23 +30,22 @@ from paddle.lowlevel.shapes import located
 def int_pair(value, what, op, minimum=1, where=""):
     """(a, b) from an int or a pair of ints, each >= minimum; ShapeError naming the op (and
     `where`, the operands' shapes)."""
-    pair = (value, value) if isinstance(value, int) else tuple(value) \
+    pair = (value, value) if is_int(value) else tuple(value) \
         if isinstance(value, (tuple, list)) else None
-    if pair is None or len(pair) != 2 or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v >= minimum for v in pair):
+    if pair is None or len(pair) != 2 or not all(is_int(v) and v >= minimum for v in pair):
         raise ShapeError(f"{op}: expected {what} as an int >= {minimum} or a pair of them, "
                          f"received {value!r}" + (f"; {where}" if where else ""))
-    return pair
+    return tuple(int(v) for v in pair)
 
 
 def positive_int(value, what, op, where=""):
     """An int >= 1 (or a 1-tuple of one) for 1-D windows; ShapeError naming the op."""
     if isinstance(value, (tuple, list)) and len(value) == 1:
         value = value[0]
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+    if not is_int(value) or value < 1:
         raise ShapeError(f"{op}: expected {what} as an int >= 1, received {value!r}"
                          + (f"; {where}" if where else ""))
-    return value
+    return int(value)
 
 
 def conv_padding(padding, op):
@@ -56,18 +55,18 @@ def conv_padding(padding, op):
             return padding.lower()
         raise ValueError(f"{op}: expected padding 'valid', 'same', an int or pairs, "
                          f"received {padding!r}")
-    if isinstance(padding, int) and not isinstance(padding, bool):
-        pairs = ((padding, padding), (padding, padding))
+    if is_int(padding):
+        pairs = ((int(padding), int(padding)), (int(padding), int(padding)))
     else:
         try:
             pairs = tuple(tuple(p) if isinstance(p, (tuple, list)) else (p, p) for p in padding)
         except TypeError:
             pairs = ()
-    if len(pairs) != 2 or not all(len(p) == 2 and all(
-            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in p) for p in pairs):
+    if len(pairs) != 2 or not all(len(p) == 2 and all(is_int(v) and v >= 0 for v in p)
+                                  for p in pairs):
         raise ValueError(f"{op}: expected padding 'valid', 'same', an int >= 0 or pairs "
                          f"((top, bottom), (left, right)) of ints >= 0, received {padding!r}")
-    return pairs
+    return tuple(tuple(int(v) for v in p) for p in pairs)
 
 
 def same_pads(size, k, stride, dilation):
@@ -310,11 +309,11 @@ def _conv_attrs(op, strides, padding, dilation, groups, where):
     with located():
         strides = int_pair(strides, "strides", op, where=where)
         dilation = int_pair(dilation, "dilation", op, where=where)
-        if not isinstance(groups, int) or isinstance(groups, bool) or groups < 1:
+        if not is_int(groups) or groups < 1:
             raise ShapeError(f"{op}: expected groups as an int >= 1, received {groups!r}; "
                              f"{where}")
     return {"strides": strides, "padding": conv_padding(padding, op), "dilation": dilation,
-            "groups": groups}
+            "groups": int(groups)}
 
 
 def conv2d(x, filters, strides=1, padding="valid", dilation=1, groups=1, data_format="NHWC",
