@@ -8,20 +8,32 @@ namespace paddle {
 namespace {
 
 template <typename T>
+inline T row_max(const T* xr, int64_t cols) {
+  T mx = xr[0];
+  for (int64_t c = 1; c < cols; ++c) mx = xr[c] > mx ? xr[c] : mx;
+  return mx;
+}
+
+// log(sum(exp(x))) of one row, shifted by its maximum so that nothing overflows.
+template <typename T>
+inline T row_logsumexp(const T* xr, int64_t cols) {
+  T mx = row_max(xr, cols), sum = 0;
+  for (int64_t c = 0; c < cols; ++c) sum += std::exp(xr[c] - mx);
+  return mx + std::log(sum);
+}
+
+template <typename T>
 void softmax_rows(const T* x, T* y, int64_t rows, int64_t cols, bool log) {
   bool par = rows * cols >= kParallelGrain / 4 && rows > 1;
 #pragma omp parallel for schedule(static) if (par)
   for (int64_t r = 0; r < rows; ++r) {
     const T* xr = x + r * cols;
     T* yr = y + r * cols;
-    T mx = xr[0];
-    for (int64_t c = 1; c < cols; ++c) mx = xr[c] > mx ? xr[c] : mx;
-    T sum = 0;
     if (log) {
-      for (int64_t c = 0; c < cols; ++c) sum += std::exp(xr[c] - mx);
-      T lse = mx + std::log(sum);
+      T lse = row_logsumexp(xr, cols);
       for (int64_t c = 0; c < cols; ++c) yr[c] = xr[c] - lse;
     } else {
+      T mx = row_max(xr, cols), sum = 0;
       for (int64_t c = 0; c < cols; ++c) { yr[c] = std::exp(xr[c] - mx); sum += yr[c]; }
       T inv = T(1) / sum;
       for (int64_t c = 0; c < cols; ++c) yr[c] *= inv;
@@ -66,10 +78,7 @@ void softmax_cross_entropy(py::array logits, py::array labels, py::array loss, i
     _Pragma("omp parallel for schedule(static) if (par)")
     for (int64_t r = 0; r < rows; ++r) {
       const scalar_t* xr = x + r * cols;
-      scalar_t mx = xr[0], sum = 0;
-      for (int64_t c = 1; c < cols; ++c) mx = xr[c] > mx ? xr[c] : mx;
-      for (int64_t c = 0; c < cols; ++c) sum += std::exp(xr[c] - mx);
-      l[r] = mx + std::log(sum) - xr[lab[r]];
+      l[r] = row_logsumexp(xr, cols) - xr[lab[r]];
     }
   });
 }

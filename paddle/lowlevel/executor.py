@@ -246,8 +246,6 @@ class Program:
         pinned = {storage.get(_key(t), _key(t)) for t in map(_target_var, plan.targets)}
         pool, owned = {}, {}
         self.steps, self.nodes = [], []
-        self.first_update = sum(1 for n in plan.nodes
-                                if not n.op.stateful and id(n) not in aliasing)
         ctx = _Context(plan.training)
         for node in plan.nodes:
             ins = [value[_key(i)] for i in node.inputs]
@@ -268,6 +266,9 @@ class Program:
                 if readers.get(s, 0) == 0 and s in owned and s not in pinned:
                     b = owned.pop(s)
                     pool.setdefault((b.shape, b.dtype.str), []).append(b)
+        # Update ops (stateful) come last in the plan; results are copied between the two.
+        first_update = sum(1 for n in self.nodes if not n.op.stateful)
+        self.compute, self.updates = self.steps[:first_update], self.steps[first_update:]
         self.results = [None if isinstance(t, tuple) and t[0].op.stateful else
                         value[(id(t[0]), t[1]) if isinstance(t, tuple) else id(t)]
                         for t in plan.targets]
@@ -298,11 +299,12 @@ class Program:
             np.copyto(buf, a)
         # Results are copied before the updates run, so a target and the ops reading it
         # agree: every value a call returns is from before its update ops.
-        step, results = -1, None
+        step = -1
         try:
-            for step, fn in enumerate(self.steps):
-                if step == self.first_update:
-                    results = self._copy_results()
+            for step, fn in enumerate(self.compute):
+                fn()
+            results = self._copy_results()
+            for step, fn in enumerate(self.updates, len(self.compute)):
                 fn()
         except Exception as e:
             node = self.nodes[step]
@@ -312,7 +314,7 @@ class Program:
             except Exception:
                 raise e from None
             raise error from None
-        return results if results is not None else self._copy_results()
+        return results
 
     def _copy_results(self):
         return [None if b is None else b.copy() for b in self.results]
