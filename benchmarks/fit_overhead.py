@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""What `fit` adds per batch beyond `train_on_batch`, and what `train_on_batch` adds beyond
-running its compiled plan, on the spec's MLP (best of several rounds).
+"""What `fit` adds per batch beyond `train_on_batch`, what `train_on_batch` adds beyond
+running its compiled plan, and the latency of `predict_on_batch` on one sample, on the
+spec's MLP (best of several rounds).
 
     python benchmarks/fit_overhead.py
 """
@@ -59,6 +60,10 @@ def main():
         print(f"batch {batch:3d}: plan.run {t_plan:7.0f} us | train_on_batch {t_tob:7.0f} us "
               f"(+{t_tob - t_plan:.0f}) | fit {t_fit:7.0f} us/batch (+{t_fit - t_tob:.0f}) | "
               f"fit shuffled {t_fit_shuffled:7.0f} us/batch (+{t_fit_shuffled - t_tob:.0f})")
+    m = model()
+    one = rng.standard_normal((1, 784), dtype=np.float32)
+    m.predict_on_batch(one)
+    print(f"predict_on_batch, one sample: {best(lambda: [m.predict_on_batch(one) for _ in range(BATCHES)]):.0f} us")
 
 
 if __name__ == "__main__":
