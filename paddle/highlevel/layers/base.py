@@ -13,13 +13,15 @@ Example:
     >>> layer(np.ones((2, 4), np.float32)).shape
     (2, 3)
 """
+import contextlib
+import inspect
 import re
 
 import numpy as np
 
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.executor import eval as run
-from paddle.lowlevel.graph import NAMES, Variable, as_dtype, data
+from paddle.lowlevel.graph import NAMES, Variable, as_dtype, data, forced_mode
 from paddle.lowlevel.layers import parameter
 
 
@@ -37,6 +39,88 @@ def snake_case(name):
     SimpleRNN -> simple_rnn (so names match those of a Keras model of the same layers)."""
     name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+
+
+# The `training` value of the layer calls in progress (innermost last): a layer called
+# without one inherits its caller's, as in Keras. None: the run decides.
+_CALL_TRAINING = [None]
+
+
+@contextlib.contextmanager
+def call_context(training):
+    """Layers called inside receive `training` in `call` (unless given one explicitly),
+    without fixing the mode of their ops: how a model traces its training graph."""
+    _CALL_TRAINING.append(training)
+    try:
+        yield
+    finally:
+        _CALL_TRAINING.pop()
+
+
+def _check_training(value, where):
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, (np.bool_, int, np.integer)) and value in (0, 1):
+        return bool(value)
+    raise ValueError(at_user(f"{where}: expected training to be True, False or None, "
+                             f"received {value!r}"))
+
+
+class _CallSpec:
+    """What a layer class's `call` accepts, read once per class (not per call)."""
+
+    def __init__(self, cls):
+        params = list(inspect.signature(cls.call).parameters.values())[1:]  # after self
+        self.cls_name = cls.__name__
+        named = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        self.first = named[0].name if named else None
+        self.positional = [p.name for p in named[1:]]    # what extra positionals bind to
+        names = {p.name for p in params}
+        self.training = "training" in names
+        self.mask = "mask" in names
+
+    def bind(self, layer, args, kwargs):
+        """(inputs, keyword arguments) from a call's arguments; positional arguments after
+        the inputs are named by `call`'s signature."""
+        if args:
+            inputs, extra = args[0], args[1:]
+        elif self.first is not None and self.first in kwargs:
+            inputs = kwargs.pop(self.first)
+            extra = ()
+        else:
+            raise TypeError(at_user(f"{layer.name}: expected the inputs as the first "
+                                    "argument, received none"))
+        if extra:
+            if len(extra) > len(self.positional):
+                raise TypeError(at_user(
+                    f"{layer.name}: {self.cls_name}.call takes {1 + len(self.positional)} "
+                    f"positional argument(s) ({', '.join([self.first] + self.positional)}), "
+                    f"received {1 + len(extra)}"))
+            for name, value in zip(self.positional, extra):
+                if name in kwargs:
+                    raise TypeError(at_user(f"{layer.name}: got {name!r} both by position "
+                                            "and by keyword"))
+                kwargs[name] = value
+        return inputs, kwargs
+
+    def call_kwargs(self, kwargs, training):
+        """The keyword arguments `call` receives: `training` and `mask` only if named."""
+        out = dict(kwargs)
+        if self.training:
+            out["training"] = training
+        if not self.mask:
+            out.pop("mask", None)
+        return out
+
+
+_CALL_SPECS = {}
+
+
+def _call_spec(cls):
+    spec = _CALL_SPECS.get(cls)
+    if spec is None:
+        spec = _CALL_SPECS[cls] = _CallSpec(cls)
+    return spec
 
 
 class InputSpec:
@@ -64,8 +148,9 @@ class Layer:
     """Base class of all layers.
 
     Subclasses override `build(input_shape)` (create weights with `add_weight`) and
-    `call(inputs, training=False)` (build the output from low-level ops), and extend
-    `get_config()` with their constructor arguments.
+    `call(inputs)` (build the output from low-level ops; name `training` and `mask` in its
+    signature to receive them, as in Keras), and extend `get_config()` with their
+    constructor arguments.
 
     Args:
         name: unique layer name (default: the class name in snake_case, numbered).
@@ -174,7 +259,8 @@ class Layer:
     def build(self, input_shape):
         """Create the weights for inputs of this shape (batch dim may be None)."""
 
-    def call(self, inputs, training=False):
+    def call(self, inputs):
+        """The layer's computation from low-level ops; may also name `training` and `mask`."""
         raise NotImplementedError(f"{type(self).__name__} must implement call()")
 
     def compute_output_shape(self, input_shape):
@@ -184,7 +270,19 @@ class Layer:
         out = self(inputs if isinstance(input_shape, list) else inputs[0])
         return [o.shape for o in out] if isinstance(out, (list, tuple)) else out.shape
 
-    def __call__(self, inputs, training=False, **kwargs):
+    def __call__(self, *args, **kwargs):
+        """Build (or, on NumPy arrays, compute) the layer's output for `inputs`.
+
+        Arguments after `inputs` are bound by `call`'s own signature (a second positional
+        argument is never taken as `training`). `training` reaches `call` only if `call`
+        names it: an explicit True / False there, else the enclosing layer's, else None
+        (the run decides: fit trains, predict infers). An explicit True / False also fixes
+        the mode of every op the call builds: `Dropout(0.5)(x, training=True)` drops in
+        predict too, as in Keras. `mask` reaches `call` only if `call` names it.
+        """
+        spec = _call_spec(type(self))
+        inputs, kwargs = spec.bind(self, args, kwargs)
+        training = _check_training(kwargs.pop("training", None), self.name)
         flat = inputs if isinstance(inputs, (list, tuple)) else [inputs]
         if flat and all(isinstance(x, np.ndarray) for x in flat):
             return self._call_eager(inputs, training, kwargs)
@@ -200,9 +298,17 @@ class Layer:
         elif self.input_spec is not None:
             for s in shapes:
                 self.input_spec.check(self, s)
-        outputs = self.call(inputs, training=training, **kwargs)
+        value = training if training is not None else _CALL_TRAINING[-1]
+        call_kwargs = spec.call_kwargs(kwargs, value)
+        _CALL_TRAINING.append(value)
+        try:
+            with forced_mode(training):
+                outputs = self.call(inputs, **call_kwargs)
+        finally:
+            _CALL_TRAINING.pop()
         outs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
-        self._inbound.append((list(flat), list(outs), dict(kwargs)))
+        recorded = dict(kwargs) if training is None else dict(kwargs, training=training)
+        self._inbound.append((list(flat), list(outs), recorded))
         self._list_input = isinstance(inputs, (list, tuple))
         for k, o in enumerate(outs):
             if isinstance(o, Variable):
@@ -212,7 +318,7 @@ class Layer:
     def _call_eager(self, inputs, training, kwargs):
         flat = inputs if isinstance(inputs, (list, tuple)) else [inputs]
         # Keyword arguments shape the graph too (return_attention_scores=True adds an output).
-        key = (tuple((a.shape[1:], a.dtype.str) for a in flat), bool(training),
+        key = (tuple((a.shape[1:], a.dtype.str) for a in flat), training,
                repr(sorted(kwargs.items())))
         if key not in self._eager:
             names = [data(f"{self.name}_in{i}", (None,) + a.shape[1:], _feed_dtype(a, self.dtype))
@@ -220,7 +326,7 @@ class Layer:
             graph_in = names if isinstance(inputs, (list, tuple)) else names[0]
             self._eager[key] = (names, self(graph_in, training=training, **kwargs))
         names, out = self._eager[key]
-        return run(out, dict(zip(names, flat)), training=training)
+        return run(out, dict(zip(names, flat)), training=bool(training))
 
     # ---- configuration ------------------------------------------------------------------
 
