@@ -165,7 +165,8 @@ def plot_model(model, to_file="model.png", show_shapes=False, show_layer_names=T
         >>> model = pd.Sequential([pd.layers.Input(shape=(4,), name="pixels"),
         ...                        pd.layers.Dense(2, name="out")])
         >>> _ = pd.utils.plot_model(model, to_file="model.dot", show_shapes=True)  # or .png
-        >>> print(open("model.dot").read().splitlines()[-2])
+        >>> with open("model.dot") as f:
+        ...     print(f.read().splitlines()[-2])
         pixels -> out;
     """
     who = "plot_model"
