@@ -11,7 +11,8 @@ from paddle.lowlevel import initializers
 from paddle.lowlevel.layers import activation as get_activation
 from paddle.lowlevel.layers import dense
 from paddle.lowlevel.ops.shape import flatten, reshape, transpose
-from paddle.highlevel.layers.base import InputSpec, Layer, check_flag
+from paddle.highlevel import regularizers
+from paddle.highlevel.layers.base import InputSpec, Layer, check_flag, regularizer_config
 from paddle.highlevel.layers.bytecode import dump_function, load_function
 
 
@@ -29,11 +30,17 @@ class Dense(Layer):
         activation: name or callable (None: linear).
         use_bias: add a bias vector.
         kernel_initializer, bias_initializer: names or initializer objects.
+        kernel_regularizer, bias_regularizer: `pd.regularizers` names, objects or callables:
+            their penalties join `layer.losses` (and so the training loss).
+        activity_regularizer: a penalty on the output, added on every call.
     """
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", **kwargs):
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
+                 **kwargs):
         super().__init__(**kwargs)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
         if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
             raise ValueError(f"Dense: expected a positive integer units, received {units!r}")
         self.units = units
@@ -48,8 +55,10 @@ class Dense(Layer):
             raise ShapeError(at_user(f"{self.name}: expected an input with a known last axis, "
                                      f"received shape {input_shape}"))
         self.kernel = self.add_weight("kernel", (input_shape[-1], self.units),
-                                      self.kernel_initializer)
-        self.bias = self.add_weight("bias", (self.units,), self.bias_initializer) \
+                                      self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer)
+        self.bias = self.add_weight("bias", (self.units,), self.bias_initializer,
+                                    regularizer=self.bias_regularizer) \
             if self.use_bias else None
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_shape[-1]})
 
@@ -60,7 +69,8 @@ class Dense(Layer):
         return {**super().get_config(), "units": self.units,
                 "activation": self._activation_name, "use_bias": self.use_bias,
                 "kernel_initializer": initializers.serialize(self.kernel_initializer),
-                "bias_initializer": initializers.serialize(self.bias_initializer)}
+                "bias_initializer": initializers.serialize(self.bias_initializer),
+                **regularizer_config(self, ("kernel_regularizer", "bias_regularizer"))}
 
 
 
