@@ -41,6 +41,8 @@ SECTIONS = [
                                             "CosineDecay"]),
     ("Initializers", pd.initializers, ["Constant", "Normal", "Uniform", "VarianceScaling",
                                        "Orthogonal", "get"]),
+    ("Regularizers", pd.regularizers, ["Regularizer", "L1", "L2", "L1L2", "get", "serialize",
+                                       "deserialize"]),
     ("Models", pd, ["Model", "Sequential", "Input", "load_model"]),
     ("pd.models", pd.models, ["clone_model", "model_from_json", "save_model"]),
     ("pd.saving", pd.saving, ["register_keras_serializable", "get_custom_objects",
@@ -54,7 +56,8 @@ SECTIONS = [
     ("Callbacks", pd.callbacks, ["Callback", "CallbackList", "History", "ProgbarLogger",
                                  "ModelCheckpoint", "BackupAndRestore", "EarlyStopping",
                                  "LearningRateScheduler", "ReduceLROnPlateau", "CSVLogger",
-                                 "TerminateOnNaN", "LambdaCallback"]),
+                                 "TerminateOnNaN", "LambdaCallback", "TensorBoard"]),
+    ("Utilities", pd.utils, ["plot_model", "model_to_dot", "plot_history"]),
     ("Trainer and Inferencer", pd, ["Trainer", "Inferencer", "BeginEpochEvent",
                                     "EndEpochEvent", "BeginStepEvent", "EndStepEvent"]),
     ("Readers", pd.reader, ["batch", "shuffle", "buffered", "compose", "chain", "map_readers",
@@ -82,7 +85,7 @@ def render():
              "reached as `pd.<name>` (or `pd.<module>.<name>` where the section says so). "
              "Docstrings hold runnable examples; guides: [low level](lowlevel.md), "
              "[high level](highlevel.md), [data](data.md), [callbacks](callbacks.md), "
-             "[saving](saving.md), [trainer](trainer.md).", ""]
+             "[saving](saving.md), [trainer](trainer.md), [monitoring](monitoring.md).", ""]
     for title, module, names in SECTIONS:
         prefix = "pd." if module is pd else f"pd.{module.__name__.split('.')[-1]}."
         lines += [f"## {title}", ""]

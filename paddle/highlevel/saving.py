@@ -92,13 +92,15 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
         compile: compile the model as it was and restore the optimizer's state and
             paddle's random state, so `fit(..., initial_epoch=k)` continues training
             exactly; False gives an inference-only model.
-        safe_mode: refuse a file whose config holds Python bytecode (a Lambda layer):
-            loading it would run that code. Pass False only for files you trust.
+        safe_mode: refuse a file holding Python bytecode (a `Lambda` layer's function),
+            since rebuilding the model would run it (as Keras 3 does). Pass False only
+            for a file you trust; its bytecode is still checked before it is used.
     Returns:
         The model, predicting as the saved one did.
     Raises:
-        CheckpointError: a missing, damaged or foreign file, an unknown custom class, or
-            weights that do not fit the architecture.
+        CheckpointError: a missing, damaged or foreign file, an unknown custom class,
+            weights that do not fit the architecture, or (with safe_mode) a Lambda's
+            bytecode. docs/security.md says what loading an untrusted file risks.
 
     Example:
         >>> import os, tempfile, paddle as pd
@@ -107,6 +109,8 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
         >>> pd.load_model(path).outputs[0].shape
         (None, 1)
     """
+    if not isinstance(safe_mode, bool):
+        raise TypeError(f"load_model: safe_mode must be True or False, received {safe_mode!r}")
     path = file_path(filepath, "load_model")
     if os.path.isfile(path) and zipfile.is_zipfile(path):
         from paddle.highlevel import keras_format
@@ -114,7 +118,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     contents = read_file(path, full=True)
     try:
         model = saving_config.model_from_config(contents["model_config"], custom_objects,
-                                                safe_mode=safe_mode)
+                                                safe_mode)
     except CheckpointError as e:
         raise CheckpointError(f"{path}: {e}") from e
     except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:

@@ -28,6 +28,7 @@ from paddle.lowlevel.graph import Node, Variable, apply, constant, data
 from paddle.lowlevel.op import OPS
 from paddle.highlevel import layers as layers_module
 from paddle.highlevel.layers.base import Input, Layer
+from paddle.highlevel.layers.bytecode import safe_mode_scope
 from paddle.highlevel.model import Model, Sequential
 
 OP_CLASS = "__paddle_op__"         # a low-level op applied between layers
@@ -344,17 +345,25 @@ def _encode_attrs(node):
 
 # ---- rebuilding -------------------------------------------------------------------------
 
-def model_from_config(spec, custom_objects=None, safe_mode=False):
+def model_from_config(spec, custom_objects=None, safe_mode=True):
     """Rebuild a model from `model_config`'s dict (weights freshly initialized); Keras 3's
-    configs (with "module" and "registered_name") are read too."""
+    configs (with "module" and "registered_name") are read too.
+
+    safe_mode: refuse configs holding Python bytecode (a Lambda's function), which would
+    run when rebuilt; False loads them (only for configs you trust)."""
+    with safe_mode_scope(safe_mode):
+        return _rebuild_model(spec, custom_objects)
+
+
+def _rebuild_model(spec, custom_objects):
     if not isinstance(spec, dict) or "class_name" not in spec:
         raise CheckpointError(f"expected a model config {{'class_name', 'config'}}, "
                               f"received {str(spec)[:80]!r}")
     name, config = spec["class_name"], spec.get("config") or {}
     if name == "Sequential":
-        return _sequential_from_config(config, custom_objects, safe_mode)
+        return _sequential_from_config(config, custom_objects)
     if name in ("Functional", "Model"):
-        return _functional_from_config(config, custom_objects, safe_mode)
+        return _functional_from_config(config, custom_objects)
     cls = lookup(spec.get("registered_name") or name, custom_objects, {}, "model class") \
         if spec.get("registered_name") else lookup(name, custom_objects, {}, "model class")
     model = from_config(cls, config)
@@ -364,22 +373,17 @@ def model_from_config(spec, custom_objects=None, safe_mode=False):
     return model
 
 
-def deserialize_layer(spec, custom_objects, safe_mode=False):
+def deserialize_layer(spec, custom_objects):
     if not isinstance(spec, dict) or "class_name" not in spec:
         raise CheckpointError(f"expected a layer config {{'class_name', 'config'}}, "
                               f"received {str(spec)[:80]!r}")
     if spec["class_name"] in ("Sequential", "Functional", "Model"):
-        return model_from_config(spec, custom_objects, safe_mode)
+        return _rebuild_model(spec, custom_objects)
     registered = spec.get("registered_name")
     name = registered if registered and registered != spec["class_name"] and \
         _known(registered, custom_objects) else spec["class_name"]
     cls = lookup(name, custom_objects, builtin_layers(), "layer class")
     config = keras_layer_config(cls, spec.get("config") or {}, custom_objects)
-    if safe_mode and isinstance(config.get("function"), dict):
-        raise CheckpointError(
-            f"{spec['class_name']} {config.get('name')!r}: the config holds Python bytecode "
-            "(a Lambda layer), which loading would run; pass safe_mode=False if you trust "
-            "the file")
     return from_config(cls, config)
 
 
@@ -482,19 +486,19 @@ def _make_input(config):
                  name=config.get("name"), batch_size=shape[0])
 
 
-def _sequential_from_config(config, custom_objects, safe_mode=False):
+def _sequential_from_config(config, custom_objects):
     model = Sequential(name=config.get("name"), trainable=config.get("trainable", True))
     for entry in config.get("layers", []):
         if entry.get("class_name") == "InputLayer":
             model.add(_make_input(entry.get("config", {})))
         else:
-            model.add(deserialize_layer(entry, custom_objects, safe_mode))
+            model.add(deserialize_layer(entry, custom_objects))
     if model.inputs is None and config.get("build_input_shape"):
         model.build(config["build_input_shape"])
     return model
 
 
-def _functional_from_config(config, custom_objects, safe_mode=False, make_layer=None):
+def _functional_from_config(config, custom_objects, make_layer=None):
     """The functional model of a config; `make_layer(entry)`, when given, makes each layer
     (clone_model's clone_function) instead of its config."""
     made, tensors, pending, params = {}, {}, [], {}
@@ -505,7 +509,7 @@ def _functional_from_config(config, custom_objects, safe_mode=False, make_layer=
             continue
         made[name] = entry["config"] if entry["class_name"] == OP_CLASS else \
             make_layer(entry) if make_layer else \
-            deserialize_layer(entry, custom_objects, safe_mode)
+            deserialize_layer(entry, custom_objects)
         pending.extend((name, k, node) for k, node in enumerate(entry.get("inbound_nodes", [])))
 
     def resolve(ref):

@@ -304,10 +304,11 @@ def _deserialize_class(config, custom_objects, safe_mode):
             (name in layers and module in ("", "keras", "keras.layers")) or \
             (name in custom and isinstance(custom[name], type) and
              _is_layer(custom[name])):
-        with CustomObjectScope(custom):
-            return saving_config.model_from_config(config, custom, safe_mode=safe_mode) \
+        from paddle.highlevel.layers.bytecode import safe_mode_scope
+        with CustomObjectScope(custom), safe_mode_scope(bool(safe_mode)):
+            return saving_config.model_from_config(config, custom, safe_mode=bool(safe_mode)) \
                 if _is_model_entry(config, custom) else \
-                saving_config.deserialize_layer(config, custom, safe_mode=safe_mode)
+                saving_config.deserialize_layer(config, custom)
     found = custom.get(name) or custom.get(config["class_name"])
     if found is None:
         tables = [vars(losses), vars(metrics), {c.__name__: c for c in
