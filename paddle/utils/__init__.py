@@ -1,0 +1,17 @@
+"""Keras's `keras.utils` helpers: arrays for labels and sequences, datasets, seeding.
+
+- `to_categorical`, `normalize` (numerical.py): one-hot labels, L-p normalized rows.
+- `pad_sequences` (sequence.py): lists of sequences to one padded 2-D array.
+- `PyDataset` (dataset.py): a base class for batch sources that `fit`, `evaluate` and
+  `predict` accept (any object with `__len__` and `__getitem__` returning batches works).
+- `set_random_seed` (seeding.py): Python's, NumPy's and paddle's random state at once.
+
+Example:
+    >>> import paddle as pd
+    >>> pd.utils.to_categorical([0, 2], num_classes=3).tolist()
+    [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+"""
+from paddle.utils.dataset import PyDataset, Sequence  # noqa: F401
+from paddle.utils.numerical import normalize, to_categorical  # noqa: F401
+from paddle.utils.seeding import set_random_seed  # noqa: F401
+from paddle.utils.sequence import pad_sequences  # noqa: F401
