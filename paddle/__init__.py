@@ -24,7 +24,7 @@ from paddle import dataset, reader, utils  # noqa: F401,E402
 import importlib as _importlib  # noqa: E402
 random = _importlib.import_module("paddle.random")
 from paddle.highlevel import Input, Model, Sequential, load_model  # noqa: F401,E402
-from paddle.highlevel import callbacks, layers, losses, metrics  # noqa: F401,E402
+from paddle.highlevel import callbacks, layers, losses, metrics, regularizers  # noqa: F401,E402
 from paddle.highlevel.trainer import (  # noqa: F401,E402
     BeginEpochEvent, BeginStepEvent, EndEpochEvent, EndStepEvent, Inferencer, Trainer)
 
