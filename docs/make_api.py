@@ -62,7 +62,8 @@ SECTIONS = [
     ("Random (pd.random)", pd.random, ["normal", "uniform", "truncated_normal", "randint",
                                        "dropout", "SeedGenerator"]),
     ("Utilities (pd.utils)", pd.utils, ["to_categorical", "normalize", "pad_sequences",
-                                        "PyDataset", "set_random_seed"]),
+                                        "PyDataset", "set_random_seed", "plot_model",
+                                        "model_to_dot", "plot_history"]),
     ("Errors", pd, ["PaddleError", "ShapeError", "FeedError", "CheckpointError"]),
 ]
 
@@ -86,7 +87,7 @@ def render():
              "reached as `pd.<name>` (or `pd.<module>.<name>` where the section says so). "
              "Docstrings hold runnable examples; guides: [low level](lowlevel.md), "
              "[high level](highlevel.md), [data](data.md), [callbacks](callbacks.md), "
-             "[saving](saving.md), [trainer](trainer.md).", ""]
+             "[saving](saving.md), [trainer](trainer.md), [monitoring](monitoring.md).", ""]
     for title, module, names in SECTIONS:
         prefix = "pd." if module is pd else f"pd.{module.__name__.split('.')[-1]}."
         lines += [f"## {title}", ""]
