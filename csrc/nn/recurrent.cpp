@@ -12,6 +12,12 @@
 // 2 GRU with the reset gate before the product (bias (3U,)).
 // Saved per step in `gates` (N, T, 4U): LSTM i, f, c~, o after activation; GRU z, r, h~
 // after activation and, for kind 1, the recurrent part of h~'s pre-activation.
+//
+// Two optional inputs (empty arrays when absent), as Keras's cells use them:
+// - mask (N, T): a step whose mask is 0 keeps the previous state (h, and c for the LSTM),
+//   and outputs it; its gradients pass straight to the previous state.
+// - rdrop (N, U): recurrent dropout, a multiplier of the previous h in the recurrent
+//   product only (not in the carried state nor in GRU's z * h_prev).
 #include <cmath>
 #include <vector>
 
@@ -44,6 +50,19 @@ struct Rnn {
   bool has_cell() const { return kind == kLSTM; }
 };
 
+// A masked step: row n's state at step t is the one it started from.
+template <typename T>
+inline void keep_state(const Rnn& r, int64_t n, int64_t t, const T* h0, const T* c0, T* hs,
+                       T* cs) {
+  const int64_t U = r.U, s = n * r.T + t;
+  const T* h_prev = t == 0 ? h0 + n * U : hs + (s - 1) * U;
+  std::copy(h_prev, h_prev + U, hs + s * U);
+  if (r.kind == kLSTM) {
+    const T* c_prev = t == 0 ? c0 + n * U : cs + (s - 1) * U;
+    std::copy(c_prev, c_prev + U, cs + s * U);
+  }
+}
+
 // Splits rows [0, N) over the threads (one slice each) and calls f(n0, n1) per slice.
 template <typename F>
 void over_rows(const Rnn& r, F f) {
@@ -60,15 +79,17 @@ void over_rows(const Rnn& r, F f) {
 
 template <typename T>
 void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b, const T* h0,
-                   const T* c0, T* hs, T* cs, T* gates) {
+                   const T* c0, T* hs, T* cs, T* gates, const T* mask, const T* rdrop) {
   const int64_t U = r.U, G = r.G, T_ = r.T, ld = 4 * U;  // gates rows are 4U wide
   // Scratch rows for every batch row, allocated here: nothing may throw inside the
   // parallel region. A thread uses the rows of its own slice.
-  std::vector<T> rec_all(size_t(r.N) * G * U), rh_all(r.kind == kGRUClassic ? r.N * U : 0);
+  std::vector<T> rec_all(size_t(r.N) * G * U), rh_all(r.kind == kGRUClassic ? r.N * U : 0),
+      hd_all(rdrop ? r.N * U : 0);
   over_rows(r, [&](int64_t n0, int64_t n1) {
     const int64_t rows = n1 - n0;
     T* rec = rec_all.data() + n0 * G * U;
     T* rh = r.kind == kGRUClassic ? rh_all.data() + n0 * U : nullptr;
+    T* hd = rdrop ? hd_all.data() + n0 * U : nullptr;
     // Input projection of every step of these rows: gates[:, :, :G*U] = x W + b_in.
     T* g0 = gates + n0 * T_ * ld;
     for (int64_t i = 0; i < rows * T_; ++i)
@@ -81,7 +102,17 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
       const T* hp = t == 0 ? h0 + n0 * U : hs + (n0 * T_ + t - 1) * U;
       const int64_t ldh = t == 0 ? U : T_ * U;
       const int64_t rec_cols = r.kind == kGRUClassic ? 2 * U : G * U;
-      blas_gemm(false, false, rows, rec_cols, U, T(1), hp, ldh, R, G * U, T(0), rec, G * U);
+      // The recurrent product reads the previous h, times the recurrent dropout if any.
+      const T* hr = hp;
+      int64_t ldr = ldh;
+      if (rdrop) {
+        for (int64_t i = 0; i < rows; ++i)
+          for (int64_t u = 0; u < U; ++u)
+            hd[i * U + u] = hp[i * ldh + u] * rdrop[(n0 + i) * U + u];
+        hr = hd;
+        ldr = U;
+      }
+      blas_gemm(false, false, rows, rec_cols, U, T(1), hr, ldr, R, G * U, T(0), rec, G * U);
       for (int64_t i = 0; i < rows; ++i) {
         const int64_t n = n0 + i;
         T* gt = gates + (n * T_ + t) * ld;
@@ -110,12 +141,15 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
             h[u] = z * h_prev[u] + (T(1) - z) * hh;
           }
         } else {
+          const T* h_rec = hr + i * ldr;
           for (int64_t u = 0; u < U; ++u) {
             gt[u] = sigmoid(gt[u] + rc[u]);
             gt[U + u] = sigmoid(gt[U + u] + rc[U + u]);
-            rh[i * U + u] = gt[U + u] * h_prev[u];
+            rh[i * U + u] = gt[U + u] * h_rec[u];
           }
         }
+        if (mask && r.kind != kGRUClassic && mask[n * T_ + t] == T(0)) keep_state(r, n, t, h0,
+                                                                                 c0, hs, cs);
       }
       if (r.kind != kGRUClassic) continue;
       // h~ = tanh(x_h + (r * h_prev) R_h): a second product once r is known.
@@ -131,6 +165,7 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
           gt[3 * U + u] = T(0);
           h[u] = gt[u] * h_prev[u] + (T(1) - gt[u]) * hh;
         }
+        if (mask && mask[n * T_ + t] == T(0)) keep_state(r, n, t, h0, c0, hs, cs);
       }
     }
   });
@@ -146,30 +181,45 @@ void add_column_sums(const T* a, int64_t rows, int64_t cols, int64_t ld, T* out)
 template <typename T>
 void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h0, const T* c0,
                     const T* hs, const T* cs, const T* gates, const T* dhs, const T* dcs, T* dx,
-                    T* dW, T* dR, T* db, T* dh0, T* dc0) {
+                    T* dW, T* dR, T* db, T* dh0, T* dc0, const T* mask, const T* rdrop) {
   const int64_t U = r.U, G = r.G, T_ = r.T, NT = r.N * r.T, GU = G * U;
   // dX: gradients of the input projection's pre-activations (N, T, G*U); dRec: of the
-  // recurrent product's (GRU reset_after only, where they differ); hprev: the state each
-  // step started from; for the classic GRU, r * hprev.
+  // recurrent product's (GRU reset_after only, where they differ); hprev: what the
+  // recurrent product read at each step (the previous state, times the recurrent dropout);
+  // for the classic GRU, r * that.
   std::vector<T> dX(NT * GU), dRec(r.kind == kGRU ? NT * GU : 0), hprev(NT * U),
       rh(r.kind == kGRUClassic ? NT * U : 0);
   // Per batch row: the gradients reaching the state each step started from, carried to
   // the step before, and scratch; allocated here, as nothing may throw in the region.
-  std::vector<T> dh_all(r.N * U, T(0)), dc_all(r.N * U, T(0)), drh_all(r.N * U);
+  std::vector<T> dh_all(r.N * U, T(0)), dc_all(r.N * U, T(0)), drh_all(r.N * U),
+      dp_all(r.N * U);
   over_rows(r, [&](int64_t n0, int64_t n1) {
     const int64_t rows = n1 - n0;
     T* dh = dh_all.data() + n0 * U;
     T* dc = dc_all.data() + n0 * U;
     T* drh = drh_all.data() + n0 * U;
+    T* dp = dp_all.data() + n0 * U;  // gradient reaching the recurrent product's input
     for (int64_t t = T_ - 1; t >= 0; --t) {
       for (int64_t i = 0; i < rows; ++i) {
         const int64_t n = n0 + i, s = n * T_ + t;
         const T* gt = gates + s * 4 * U;
         const T* h_prev = t == 0 ? h0 + n * U : hs + (s - 1) * U;
-        std::copy(h_prev, h_prev + U, hprev.data() + s * U);
+        const T* rd = rdrop ? rdrop + n * U : nullptr;
+        T* hps = hprev.data() + s * U;
+        for (int64_t u = 0; u < U; ++u) hps[u] = rd ? h_prev[u] * rd[u] : h_prev[u];
         T* dxs = dX.data() + s * GU;
         T* dhi = dh + i * U;
         const T* dhs_s = dhs + s * U;
+        if (mask && mask[s] == T(0)) {
+          // The step kept its state: everything passes to the previous one unchanged.
+          std::fill(dxs, dxs + GU, T(0));
+          if (r.kind == kGRU) std::fill(dRec.data() + s * GU, dRec.data() + (s + 1) * GU, T(0));
+          if (r.kind == kGRUClassic) std::fill(rh.data() + s * U, rh.data() + (s + 1) * U, T(0));
+          for (int64_t u = 0; u < U; ++u) dhi[u] += dhs_s[u];
+          if (r.kind == kLSTM)
+            for (int64_t u = 0; u < U; ++u) dc[i * U + u] += dcs[s * U + u];
+          continue;
+        }
         if (r.kind == kLSTM) {
           const T* c = cs + s * U;
           const T* c_prev = t == 0 ? c0 + n * U : cs + (s - 1) * U;
@@ -184,6 +234,7 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
             dxs[2 * U + u] = dcv * ig * (T(1) - cg * cg);
             dxs[3 * U + u] = dhv * tc * og * (T(1) - og);
             dci[u] = dcv * fg;
+            dhi[u] = T(0);  // h_prev is reached only through the recurrent product
           }
         } else {
           T* drs = r.kind == kGRU ? dRec.data() + s * GU : nullptr;
@@ -202,34 +253,39 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
               drs[U + u] = dxs[U + u];
               drs[2 * U + u] = dah * rg;
             } else {
-              rh[s * U + u] = rg * h_prev[u];
+              rh[s * U + u] = rg * hps[u];
             }
           }
         }
       }
-      // dh_prev += (gradient of the recurrent pre-activations) R^T
+      // dp = (gradient of the recurrent pre-activations) R^T: the gradient of what the
+      // recurrent product read; h_prev gets it times the recurrent dropout.
       const T* src = r.kind == kGRU ? dRec.data() : dX.data();
       const int64_t first = (n0 * T_ + t) * GU, ld = T_ * GU;
-      if (r.kind == kLSTM) {
-        blas_gemm(false, true, rows, U, GU, T(1), src + first, ld, R, GU, T(0), dh, U);
-      } else if (r.kind == kGRU) {
-        blas_gemm(false, true, rows, U, GU, T(1), src + first, ld, R, GU, T(1), dh, U);
+      if (r.kind != kGRUClassic) {
+        blas_gemm(false, true, rows, U, GU, T(1), src + first, ld, R, GU, T(0), dp, U);
       } else {
-        // d(r * h_prev) = da_h R_h^T; it reaches r's pre-activation and h_prev.
+        // d(r * hr) = da_h R_h^T; it reaches r's pre-activation and hr.
         blas_gemm(false, true, rows, U, U, T(1), src + first + 2 * U, ld, R + 2 * U, GU, T(0),
                   drh, U);
         for (int64_t i = 0; i < rows; ++i) {
           const int64_t s = (n0 + i) * T_ + t;
           T* dxs = dX.data() + s * GU;
           const T* gt = gates + s * 4 * U;
-          const T* h_prev = hprev.data() + s * U;
+          const T* hr = hprev.data() + s * U;
+          const bool kept = mask && mask[s] == T(0);
           for (int64_t u = 0; u < U; ++u) {
             const T rg = gt[U + u];
-            dxs[U + u] = drh[i * U + u] * h_prev[u] * rg * (T(1) - rg);
-            dh[i * U + u] += drh[i * U + u] * rg;
+            dxs[U + u] = kept ? T(0) : drh[i * U + u] * hr[u] * rg * (T(1) - rg);
+            dp[i * U + u] = kept ? T(0) : drh[i * U + u] * rg;
           }
         }
-        blas_gemm(false, true, rows, U, 2 * U, T(1), src + first, ld, R, GU, T(1), dh, U);
+        blas_gemm(false, true, rows, U, 2 * U, T(1), src + first, ld, R, GU, T(1), dp, U);
+      }
+      for (int64_t i = 0; i < rows; ++i) {
+        const T* rd = rdrop ? rdrop + (n0 + i) * U : nullptr;
+        for (int64_t u = 0; u < U; ++u)
+          dh[i * U + u] += rd ? dp[i * U + u] * rd[u] : dp[i * U + u];
       }
     }
     for (int64_t i = 0; i < rows; ++i)
@@ -249,7 +305,7 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
   } else if (r.kind == kLSTM) {
     gemm_parallel<T>(true, false, U, GU, NT, T(1), hprev.data(), dX.data(), T(0), dR);
   } else {
-    // dR[:, :2U] from h_prev, dR[:, 2U:] from r * h_prev (strided columns: plain BLAS).
+    // dR[:, :2U] from hr, dR[:, 2U:] from r * hr (strided columns: plain BLAS).
     blas_gemm(true, false, U, 2 * U, NT, T(1), hprev.data(), U, dX.data(), GU, T(0), dR, GU);
     blas_gemm(true, false, U, U, NT, T(1), rh.data(), U, dX.data() + 2 * U, GU, T(0), dR + 2 * U,
               GU);
@@ -261,7 +317,8 @@ void check_state(const Rnn& r, const py::array& a, int dt, bool cell, bool writa
 }
 
 void rnn_forward(int kind, py::array x, py::array W, py::array R, py::array b, py::array h0,
-                 py::array c0, py::array hs, py::array cs, py::array gates) {
+                 py::array c0, py::array hs, py::array cs, py::array gates, py::array mask,
+                 py::array rdrop) {
   Rnn r(kind, x, R);
   int dt = dtype_of(x);
   check_array(x, r.op, dt, r.N * r.T * r.F, false);
@@ -273,18 +330,23 @@ void rnn_forward(int kind, py::array x, py::array W, py::array R, py::array b, p
   check_array(gates, r.op, dt, r.N * r.T * 4 * r.U, true);
   check_array(c0, r.op, dt, r.has_cell() ? r.N * r.U : -1, false);
   check_array(cs, r.op, dt, r.has_cell() ? r.N * r.T * r.U : -1, true);
+  const bool has_mask = mask.size() > 0, has_rdrop = rdrop.size() > 0;
+  check_array(mask, r.op, dt, has_mask ? r.N * r.T : -1, false);
+  check_array(rdrop, r.op, dt, has_rdrop ? r.N * r.U : -1, false);
   PD_DISPATCH_FLOAT(dt, r.op, {
     forward_typed<scalar_t>(r, in_ptr<scalar_t>(x), in_ptr<scalar_t>(W), in_ptr<scalar_t>(R),
                             in_ptr<scalar_t>(b), in_ptr<scalar_t>(h0), in_ptr<scalar_t>(c0),
                             out_ptr<scalar_t>(hs), out_ptr<scalar_t>(cs),
-                            out_ptr<scalar_t>(gates));
+                            out_ptr<scalar_t>(gates),
+                            has_mask ? in_ptr<scalar_t>(mask) : nullptr,
+                            has_rdrop ? in_ptr<scalar_t>(rdrop) : nullptr);
   });
 }
 
 void rnn_backward(int kind, py::array x, py::array W, py::array R, py::array h0, py::array c0,
                   py::array hs, py::array cs, py::array gates, py::array dhs, py::array dcs,
                   py::array dx, py::array dW, py::array dR, py::array db, py::array dh0,
-                  py::array dc0) {
+                  py::array dc0, py::array mask, py::array rdrop) {
   Rnn r(kind, x, R);
   int dt = dtype_of(x);
   const int64_t NTU = r.N * r.T * r.U;
@@ -305,13 +367,18 @@ void rnn_backward(int kind, py::array x, py::array W, py::array R, py::array h0,
   check_array(db, r.op, dt, r.bias_size(), true);
   check_array(dh0, r.op, dt, r.N * r.U, true);
   check_array(dc0, r.op, dt, cell_nu, true);
+  const bool has_mask = mask.size() > 0, has_rdrop = rdrop.size() > 0;
+  check_array(mask, r.op, dt, has_mask ? r.N * r.T : -1, false);
+  check_array(rdrop, r.op, dt, has_rdrop ? r.N * r.U : -1, false);
   PD_DISPATCH_FLOAT(dt, r.op, {
     backward_typed<scalar_t>(
         r, in_ptr<scalar_t>(x), in_ptr<scalar_t>(W), in_ptr<scalar_t>(R), in_ptr<scalar_t>(h0),
         in_ptr<scalar_t>(c0), in_ptr<scalar_t>(hs), in_ptr<scalar_t>(cs), in_ptr<scalar_t>(gates),
         in_ptr<scalar_t>(dhs), in_ptr<scalar_t>(dcs), out_ptr<scalar_t>(dx),
         out_ptr<scalar_t>(dW), out_ptr<scalar_t>(dR), out_ptr<scalar_t>(db),
-        out_ptr<scalar_t>(dh0), out_ptr<scalar_t>(dc0));
+        out_ptr<scalar_t>(dh0), out_ptr<scalar_t>(dc0),
+        has_mask ? in_ptr<scalar_t>(mask) : nullptr,
+        has_rdrop ? in_ptr<scalar_t>(rdrop) : nullptr);
   });
 }
 

@@ -16,6 +16,7 @@ Example:
 """
 import numpy as np
 
+from paddle import lowlevel as ll
 from paddle.lowlevel import optimizers
 from paddle.lowlevel.executor import plan_for, topological_nodes
 from paddle.lowlevel.graph import Variable, data
@@ -160,7 +161,8 @@ class Trainable:
         terms = []
         for name, loss, w, yt, yp in zip(names, losses, weights, ys, outputs):
             if loss is not None:
-                terms.append((f"{name}_loss", loss(yt, yp, sample_weight=sw), w))
+                weight = masked_weights(yp, sw, mean=True)
+                terms.append((f"{name}_loss", loss(yt, yp, sample_weight=weight), w))
         if not terms:
             raise ValueError("compile: no output has a loss")
         total = None
@@ -218,7 +220,9 @@ class Trainable:
                   "integer_targets": [(k, loss.name) for k, loss in enumerate(losses)
                                       if loss is not None and loss.integer_targets]}
         for label, metric, k in metrics:
-            values = metric.batch_values(ys[k], outputs[k])
+            mask = masked_weights(outputs[k], None, mean=False)
+            values = metric.batch_values(ys[k], outputs[k]) if mask is None else \
+                metric.batch_values(ys[k], outputs[k], sample_weight=mask)
             layout["metrics"].append((label, metric, len(values)))
             fetches.extend(values)
         if kind == "train":
@@ -501,6 +505,23 @@ def _plus(total, extra):
     for v in extra:
         total = total + v
     return total
+
+
+def masked_weights(output, sample_weight, mean):
+    """The weights that leave an output's masked timesteps out (Keras's apply_mask): the
+    mask (batch, timesteps) as 0 / 1, times total / valid for a loss (`mean`), so that its
+    mean over every entry is the mean over the valid ones, times the sample weights (one per
+    example). `sample_weight` unchanged when the output carries no mask."""
+    mask = getattr(output, "_keras_mask", None)
+    if mask is None:
+        return sample_weight
+    weights = ll.cast(mask, "float32")
+    if mean:
+        total = ll.sum(ll.ones_like(weights))
+        weights = weights * (total / ll.maximum(ll.sum(weights), ll.constant(1.0)))
+    if sample_weight is not None:
+        weights = weights * ll.expand_dims(sample_weight, -1)
+    return weights
 
 
 def _overrides(obj, method):

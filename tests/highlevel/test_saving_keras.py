@@ -221,3 +221,22 @@ def test_keras_compiled_model_file_loads_compiled(tmp_path):
     want = k.evaluate(x, y, return_dict=True, verbose=0)
     assert logs["loss"] == pytest.approx(want["loss"], rel=1e-4)
     assert logs["mae"] == pytest.approx(want["mae"], rel=1e-4)
+
+
+def test_masked_recurrent_layers_agree_with_keras(tmp_path):
+    """Embedding(mask_zero=True) into LSTM / Bidirectional(GRU): with Keras's weights (a
+    .weights.h5 file), paddle gives Keras's outputs on padded (pre and post) ids."""
+    def build(lib):
+        L = lib.layers
+        ids = L.Input(shape=(6,), dtype="int32" if lib is keras else "int64")
+        e = L.Embedding(9, 4, mask_zero=True)(ids)
+        seq = L.LSTM(3, return_sequences=True)(e)
+        return (keras.Model if lib is keras else pd.Model)(
+            ids, [seq, L.Bidirectional(L.GRU(2))(seq)])
+    k, p = build(keras), build(pd)
+    randomize(k)
+    k.save_weights(tmp_path / "masked.weights.h5")
+    p.load_weights(tmp_path / "masked.weights.h5")
+    x = np.array([[3, 1, 4, 1, 0, 0], [0, 0, 5, 8, 2, 6], [7, 0, 0, 0, 0, 0]])
+    for a, b in zip(p.predict(x), k.predict(x.astype(np.int32), verbose=0)):
+        close(a, b)

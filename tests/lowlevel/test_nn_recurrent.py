@@ -163,3 +163,100 @@ def test_empty_batch():
     gk, = pd.gradients(pd.sum(out), [k])
     got, got_gk = pd.eval([out, gk], {x: np.zeros((0, 3, 2), np.float32)})
     assert got.shape == (0, 3, 2) and not got_gk.any()
+
+
+# ---- masks and recurrent dropout ---------------------------------------------------------
+
+def ref_masked(step, x, h, c, mask, rd):
+    """Keras's masked recurrence over a NumPy cell `step(x_t, h_rec, h, c) -> (h, c)`: a
+    masked step keeps (and outputs) the previous state; `rd` multiplies h in the product."""
+    hs, cs = [], []
+    for t in range(x.shape[1]):
+        nh, nc = step(x[:, t], h * rd, h, c)
+        keep = mask[:, t:t + 1] > 0
+        h, c = np.where(keep, nh, h), np.where(keep, nc, c)
+        hs.append(h)
+        cs.append(c)
+    return np.stack(hs, 1), np.stack(cs, 1)
+
+
+def lstm_step(k, rk, b):
+    u = rk.shape[0]
+
+    def step(xt, hr, h, c):
+        z = xt @ k + hr @ rk + b
+        i, f, o = sig(z[:, :u]), sig(z[:, u:2 * u]), sig(z[:, 3 * u:])
+        c = f * c + i * np.tanh(z[:, 2 * u:3 * u])
+        return o * np.tanh(c), c
+    return step
+
+
+def gru_step(k, rk, b, reset_after):
+    u = rk.shape[0]
+    b_in, b_rec = (b[0], b[1]) if reset_after else (b, np.zeros_like(b))
+
+    def step(xt, hr, h, c):
+        xp = xt @ k + b_in
+        if reset_after:
+            rec = hr @ rk + b_rec
+            z, r = sig(xp[:, :u] + rec[:, :u]), sig(xp[:, u:2 * u] + rec[:, u:2 * u])
+            hh = np.tanh(xp[:, 2 * u:] + r * rec[:, 2 * u:])
+        else:
+            z = sig(xp[:, :u] + hr @ rk[:, :u])
+            r = sig(xp[:, u:2 * u] + hr @ rk[:, u:2 * u])
+            hh = np.tanh(xp[:, 2 * u:] + (r * hr) @ rk[:, 2 * u:])
+        return z * h + (1 - z) * hh, c
+    return step
+
+
+MASK = np.array([[1, 1, 0, 0], [0, 1, 1, 1], [1, 0, 1, 0]], dtype=np.float64)
+RDROP = np.array([[2.0, 0.0], [1.0, 2.0], [0.0, 0.0]])
+
+
+@pytest.mark.parametrize("kind", ["lstm", "gru", "gru_classic"])
+@pytest.mark.parametrize("use_mask, use_rdrop", [(True, False), (False, True), (True, True)])
+def test_mask_and_recurrent_dropout_match_keras_cells(kind, use_mask, use_rdrop):
+    g = 4 if kind == "lstm" else 3
+    x, k, rk = rand(N, T, F), rand(F, g * U, seed=1), rand(U, g * U, seed=2)
+    b = rand(2, 3 * U, seed=3) if kind == "gru" else rand(g * U, seed=3)
+    h0, c0 = rand(N, U, seed=4), rand(N, U, seed=5)
+    mask = MASK if use_mask else np.ones((N, T))
+    rd = RDROP if use_rdrop else np.ones((N, U))
+    step = lstm_step(k, rk, b) if kind == "lstm" else gru_step(k, rk, b, kind == "gru")
+    hs, cs = ref_masked(step, x, h0, c0, mask, rd)
+    extra = {"mask": c64(MASK) if use_mask else None,
+             "recurrent_dropout_mask": c64(RDROP) if use_rdrop else None}
+    if kind == "lstm":
+        seq, h, c = pd.lstm(c64(x), c64(k), c64(rk), c64(b), [c64(h0), c64(c0)],
+                            return_sequences=True, return_state=True, **extra)
+        got = pd.eval([seq, h, c])
+        want = [hs, hs[:, -1], cs[:, -1]]
+    else:
+        seq, h = pd.gru(c64(x), c64(k), c64(rk), c64(b), c64(h0), return_sequences=True,
+                        return_state=True, reset_after=kind == "gru", **extra)
+        got, want = pd.eval([seq, h]), [hs, hs[:, -1]]
+    for a, w in zip(got, want):
+        np.testing.assert_allclose(a, w, rtol=1e-10, atol=1e-12)
+
+    # Gradients through time, masked steps and dropped products included.
+    def fn(xv, kv, rkv, bv, h0v, c0v):
+        states = [h0v, c0v] if kind == "lstm" else h0v
+        op = pd.lstm if kind == "lstm" else pd.gru
+        kw = {} if kind == "lstm" else {"reset_after": kind == "gru"}
+        out = op(xv, kv, rkv, bv, states, return_sequences=True, return_state=True, **kw,
+                 **extra)
+        return out
+    check_gradients(fn, [x, k, rk, b, h0, c0], wrt=[0, 1, 2, 3, 4] + ([5] if kind == "lstm"
+                                                                         else []))
+
+
+def test_mask_and_dropout_shapes_are_checked():
+    x = pd.data("mx", shape=[None, 5, 3])
+    k, rk, b = pd.Variable("mk", shape=[3, 8]), pd.Variable("mrk", shape=[2, 8]), \
+        pd.Variable("mb", shape=[8])
+    with pytest.raises(pd.ShapeError, match=r"lstm: expected the mask of shape \(None, 5\)"):
+        pd.lstm(x, k, rk, b, mask=pd.data("m4", shape=[None, 4]))
+    with pytest.raises(pd.ShapeError, match=r"expected the recurrent dropout of shape"):
+        pd.lstm(x, k, rk, b, recurrent_dropout_mask=pd.data("rd3", shape=[None, 3]))
+    bool_mask = pd.data("mbool", shape=[None, 5], dtype="bool")
+    assert pd.lstm(x, k, rk, b, mask=bool_mask).shape == (None, 2)  # cast to x's dtype

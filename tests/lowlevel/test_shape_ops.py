@@ -312,3 +312,23 @@ def test_second_order_through_shape_ops():
         return pd.concat([pd.transpose(sq), pd.transpose(x[:1] * sq[1:2])], axis=1) * \
             pd.sum(flat)
     check_gradients(fn, [RNG.standard_normal((3, 2))], order=2)
+
+
+# ---- reverse (variable-length sequences read backwards) ---------------------------------
+
+def test_reverse_any_length_and_its_gradient():
+    from paddle.lowlevel.ops.shape import reverse
+    x = pd.data("rev_x", shape=[None, None, 2])
+    y = reverse(x, axis=1)
+    assert y.shape == (None, None, 2)
+    for steps in (1, 4, 7):
+        a = RNG.standard_normal((3, steps, 2)).astype(np.float32)
+        np.testing.assert_array_equal(pd.eval(y, {x: a}), a[:, ::-1])
+    check_gradients(lambda v: reverse(v, axis=1) * pd.constant(
+        np.arange(8.0).reshape(1, 4, 2), dtype="float64"), [RNG.standard_normal((2, 4, 2))])
+    check_gradients(lambda v: reverse(v, axis=-1), [RNG.standard_normal((3, 5))],
+                    unknown_batch=True, order=2)
+    with pytest.raises(pd.ShapeError, match="reverse"):
+        reverse(x, axis=3)
+    with pytest.raises(TypeError, match="reverse: expected an integer axis"):
+        reverse(x, axis="time")

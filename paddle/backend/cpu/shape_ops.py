@@ -102,6 +102,16 @@ def _gather(node, ins, outs, ctx):
     return partial(_C.gather, x, idx, outs[0], outer, n, inner)
 
 
+@kernel("reverse")
+def _reverse(node, ins, outs, ctx):
+    # The axis's size is concrete once the program is specialized: the reversed order is
+    # a gather at indices made here, once per feed shape.
+    x = ins[0]
+    outer, n, inner = _around(x.shape, node.attrs["axis"] % x.ndim)
+    order = np.arange(n - 1, -1, -1, dtype=np.int64)
+    return partial(_C.gather, x, order, outs[0], outer, n, inner)
+
+
 @kernel("scatter_add")
 def _scatter_add(node, ins, outs, ctx):
     g, idx, _ = ins

@@ -1,7 +1,7 @@
 """The layer catalogue (`pd.layers.*`), Keras names and defaults (channels_last)."""
 from paddle.highlevel.layers.base import Input, InputSpec, Layer  # noqa: F401
 from paddle.highlevel.layers.core import (  # noqa: F401
-    Activation, Dense, Flatten, Lambda, Permute, Reshape)
+    Activation, Dense, Flatten, Lambda, Masking, Permute, Reshape)
 from paddle.highlevel.layers.conv import (  # noqa: F401
     Conv1D, Conv2D, Conv2DTranspose, DepthwiseConv2D)
 from paddle.highlevel.layers.merge import (  # noqa: F401

@@ -384,6 +384,21 @@ class Layer:
         """The layer's computation from low-level ops; may also name `training` and `mask`."""
         raise NotImplementedError(f"{type(self).__name__} must implement call()")
 
+    # Whether the layer passes its input's mask on to its output unchanged (Keras's
+    # supports_masking); layers that make or change masks override compute_mask.
+    supports_masking = False
+
+    def compute_mask(self, inputs, mask=None):
+        """The mask of the output: the input's if `supports_masking`, else None.
+
+        A mask is a boolean Variable (batch, timesteps) carried by a Variable as
+        `_keras_mask`: `Embedding(mask_zero=True)` and `Masking` make one, recurrent layers
+        skip the masked timesteps, and losses and metrics leave them out.
+        """
+        if not self.supports_masking:
+            return None
+        return mask[0] if isinstance(mask, (list, tuple)) else mask
+
     def compute_output_shape(self, input_shape):
         """The output shape for an input shape, found by building the ops on a pd.data."""
         shapes = input_shape if isinstance(input_shape, list) else [input_shape]
@@ -421,6 +436,9 @@ class Layer:
                 self.input_spec.check(self, s)
         value = training if training is not None else _CALL_TRAINING[-1]
         call_kwargs = spec.call_kwargs(kwargs, value)
+        input_mask = kwargs.get("mask", _input_masks(inputs, flat))
+        if spec.mask and "mask" not in kwargs and input_mask is not None:
+            call_kwargs["mask"] = input_mask  # Keras's implicit mask, from the inputs
         _CALL_TRAINING.append(value)
         try:
             with forced_mode(training):
@@ -433,6 +451,7 @@ class Layer:
                 if isinstance(o, Variable) and o.dtype in ("float32", "float64"):
                     self.add_loss(regularizers.penalty(
                         self.activity_regularizer, o, f"{self.name}: activity_regularizer"))
+        _set_output_masks(self, inputs, outputs, input_mask)
         recorded = dict(kwargs) if training is None else dict(kwargs, training=training)
         self._inbound.append((list(flat), list(outs), recorded))
         self._list_input = isinstance(inputs, (list, tuple))
@@ -489,6 +508,23 @@ def _weight_shape(shape, where):
         raise ValueError(f"{where}: add_weight expected shape as ints >= 0, received "
                          f"{shape!r}")
     return tuple(int(d) for d in items)
+
+
+def _input_masks(inputs, flat):
+    """The masks the inputs carry: one, a list for a list of inputs, or None."""
+    masks = [getattr(x, "_keras_mask", None) for x in flat]
+    if all(m is None for m in masks):
+        return None
+    return masks if isinstance(inputs, (list, tuple)) else masks[0]
+
+
+def _set_output_masks(layer, inputs, outputs, input_mask):
+    masks = layer.compute_mask(inputs, input_mask)
+    outs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
+    masks = masks if isinstance(masks, (list, tuple)) else [masks] * len(outs)
+    for o, m in zip(outs, masks):
+        if isinstance(o, Variable) and m is not None:
+            o._keras_mask = m
 
 
 def _feed_dtype(array, float_dtype):

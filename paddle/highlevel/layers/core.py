@@ -10,7 +10,10 @@ from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
 from paddle.lowlevel.layers import activation as get_activation
 from paddle.lowlevel.layers import dense
-from paddle.lowlevel.ops.shape import flatten, reshape, transpose
+from paddle.lowlevel.graph import constant
+from paddle.lowlevel.ops.math import cast, greater, not_equal
+from paddle.lowlevel.ops.reduce import max as ll_max
+from paddle.lowlevel.ops.shape import expand_dims, flatten, reshape, transpose
 from paddle.highlevel import regularizers
 from paddle.highlevel.layers.base import InputSpec, Layer, check_flag, regularizer_config
 from paddle.highlevel.layers.bytecode import dump_function, load_function
@@ -34,6 +37,8 @@ class Dense(Layer):
             their penalties join `layer.losses` (and so the training loss).
         activity_regularizer: a penalty on the output, added on every call.
     """
+
+    supports_masking = True  # a mask on the timesteps passes through
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
@@ -76,6 +81,8 @@ class Dense(Layer):
 
 class Activation(Layer):
     """Applies an activation by name ('relu', 'softmax', ...) or callable."""
+
+    supports_masking = True
 
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
@@ -204,3 +211,45 @@ class Lambda(Layer):
         return {**super().get_config(),
                 "function": self._function_config or dump_function(self.function),
                 "arguments": dict(self.arguments)}
+
+
+class Masking(Layer):
+    """Masks the timesteps whose features all equal `mask_value` (padding): they are
+    zeroed, and the output carries a mask (batch, timesteps) that recurrent layers skip
+    and that losses and metrics leave out, as Keras's Masking.
+
+    Args:
+        mask_value: the padding value.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> x = np.array([[[1.0, 2.0], [0.0, 0.0]]], np.float32)
+        >>> pd.layers.Masking()(x).tolist()
+        [[[1.0, 2.0], [0.0, 0.0]]]
+    """
+
+    supports_masking = True
+
+    def __init__(self, mask_value=0.0, **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(mask_value, (int, float)) or isinstance(mask_value, bool):
+            raise ValueError(f"Masking: expected a number as mask_value, received "
+                             f"{mask_value!r}")
+        self.mask_value = float(mask_value)
+
+    def _keep(self, inputs):
+        if len(inputs.shape) < 3:
+            raise ShapeError(at_user(f"{self.name}: expected an input (batch, timesteps, "
+                                     f"features), received shape {inputs.shape}"))
+        differs = cast(not_equal(inputs, constant(self.mask_value, dtype=inputs.dtype)),
+                       inputs.dtype)
+        return ll_max(differs, axis=-1)  # 1 where any feature differs from mask_value
+
+    def call(self, inputs, training=False):
+        return inputs * expand_dims(self._keep(inputs), -1)
+
+    def compute_mask(self, inputs, mask=None):
+        return greater(self._keep(inputs), constant(0.5, dtype=inputs.dtype))
+
+    def get_config(self):
+        return {**super().get_config(), "mask_value": self.mask_value}

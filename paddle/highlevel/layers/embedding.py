@@ -9,7 +9,9 @@ Example:
 from paddle.lowlevel import initializers
 from paddle.lowlevel.ops.nn import embedding
 from paddle.highlevel import regularizers
-from paddle.highlevel.layers.base import Layer, regularizer_config
+from paddle.lowlevel.graph import constant
+from paddle.lowlevel.ops.math import not_equal
+from paddle.highlevel.layers.base import Layer, check_flag, regularizer_config
 from paddle.highlevel.layers.conv import check_positive
 
 
@@ -25,6 +27,8 @@ class Embedding(Layer):
         embeddings_initializer: name or initializer object (default "uniform":
             Uniform(-0.05, 0.05), as Keras).
         embeddings_regularizer: a `pd.regularizers` name, object or callable for the table.
+        mask_zero: id 0 is padding: the output carries a mask (ids != 0) that recurrent
+            layers, losses and metrics honour (as Keras). input_dim must then count id 0.
 
     Example:
         >>> import numpy as np, paddle as pd
@@ -34,8 +38,9 @@ class Embedding(Layer):
     """
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
-                 embeddings_regularizer=None, **kwargs):
+                 embeddings_regularizer=None, mask_zero=False, **kwargs):
         super().__init__(**kwargs)
+        self.mask_zero = check_flag(mask_zero, "mask_zero", "Embedding")
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
         self.input_dim = check_positive(input_dim, "input_dim", "Embedding")
         self.output_dim = check_positive(output_dim, "output_dim", "Embedding")
@@ -49,8 +54,13 @@ class Embedding(Layer):
     def call(self, inputs, training=False):
         return embedding(inputs, self.embeddings)
 
+    def compute_mask(self, inputs, mask=None):
+        if not self.mask_zero:
+            return None
+        return not_equal(inputs, constant(0, dtype=inputs.dtype))
+
     def get_config(self):
         return {**super().get_config(), "input_dim": self.input_dim,
-                "output_dim": self.output_dim,
+                "output_dim": self.output_dim, "mask_zero": self.mask_zero,
                 "embeddings_initializer": initializers.serialize(self.embeddings_initializer),
                 **regularizer_config(self, ("embeddings_regularizer",))}

@@ -38,6 +38,8 @@ def _check_axis(axis, shape, layer):
 class _Normalization(Layer):
     """Shared arguments, config and initializer handling."""
 
+    supports_masking = True
+
     def _init_common(self, epsilon, center, scale, initializer_args):
         self.epsilon = check_epsilon(epsilon, type(self).__name__)
         where = type(self).__name__

@@ -11,15 +11,20 @@ Example:
     >>> pd.layers.SimpleRNN(4, return_sequences=True)(x).shape
     (None, 5, 4)
 """
+import numbers
+
 import numpy as np
 
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
-from paddle.lowlevel.graph import constant
+from paddle.lowlevel.graph import Variable, constant
 from paddle.lowlevel.layers import activation as get_activation
+from paddle.lowlevel.ops.math import cast, zeros_like
 from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.recurrent import gru, lstm
-from paddle.lowlevel.ops.shape import concat, gather, stack
+from paddle.lowlevel.ops.shape import concat, expand_dims, reverse, stack
+from paddle.lowlevel.random import next_seed
+from paddle.random import SeedGenerator, keep_mask
 from paddle.highlevel.layers.base import Layer, check_flag
 from paddle.highlevel.layers.conv import check_positive
 from paddle.highlevel.layers.core import serialize_activation
@@ -30,19 +35,49 @@ from paddle.highlevel.layers.core import serialize_activation
 class RNN(Layer):
     """Shared by SimpleRNN, LSTM and GRU: arguments, input checks, state inputs, outputs.
 
+    Arguments every recurrent layer takes besides its own (as Keras):
+        dropout: fraction of the input features dropped in training, one mask per
+            sequence (the same features at every step).
+        recurrent_dropout: fraction of the previous state dropped in the recurrent product
+            in training, one mask per sequence.
+        seed: makes the dropout masks reproducible (else `pd.seed` does).
+        unroll: accepted for Keras compatibility and changes nothing: LSTM and GRU run
+            as one fused C++ kernel over the sequence, SimpleRNN is always unrolled.
+        zero_output_for_mask: with return_sequences, output zeros at masked steps instead
+            of repeating the last output (Bidirectional sets it, as Keras does).
+
+    A mask (batch, timesteps), from `Embedding(mask_zero=True)`, `Masking` or `mask=`,
+    makes masked steps keep (and output) the previous state, so padding before or after a
+    sequence changes nothing; the timesteps may be unknown (`Input(shape=(None, f))`),
+    go_backwards and Bidirectional included (SimpleRNN, being unrolled, needs them).
+
     Subclasses define `num_states`, `create_weights(features)` and
     `run(x, states, return_sequences)` -> (output, [final states]).
     """
 
     num_states = 1
     initializer_keys = ("kernel_initializer", "recurrent_initializer", "bias_initializer")
+    supports_masking = True
 
     def __init__(self, units, activation="tanh", use_bias=True,
                  kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
                  bias_initializer="zeros", return_sequences=False, return_state=False,
-                 go_backwards=False, **kwargs):
+                 go_backwards=False, dropout=0.0, recurrent_dropout=0.0, seed=None,
+                 unroll=False, zero_output_for_mask=False, **kwargs):
         super().__init__(**kwargs)
         cls = type(self).__name__
+        self.dropout = _rate(dropout, "dropout", cls)
+        self.recurrent_dropout = _rate(recurrent_dropout, "recurrent_dropout", cls)
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or
+                                 not 0 <= seed < 2 ** 63):
+            raise ValueError(f"{cls}: expected an integer seed >= 0 or None, received {seed!r}")
+        self.seed = seed
+        self._seed_fn = next_seed if seed is None else SeedGenerator(seed).next
+        # paddle's fused kernels run the whole sequence in C++ either way: unroll changes
+        # nothing but is accepted (and saved) as Keras's argument.
+        self.unroll = check_flag(unroll, "unroll", cls)
+        self.zero_output_for_mask = check_flag(zero_output_for_mask, "zero_output_for_mask",
+                                               cls)
         self.units = check_positive(units, "units", cls)
         self.activation = get_activation(activation)
         self._activation_name = serialize_activation(activation)
@@ -92,31 +127,62 @@ class RNN(Layer):
             raise ShapeError(at_user(f"{self.name}: expected an input of shape (batch, "
                                      f"timesteps, {want}), received {shape}"))
 
-    def call(self, inputs, training=False):
+    def call(self, inputs, training=None, mask=None):
         x, states = self._split(inputs)
         self.check_sequence(x.shape)
+        mask = mask[0] if isinstance(mask, (list, tuple)) else mask
+        if mask is not None:
+            mask = self.check_mask(mask, x)
         if self.go_backwards:
             x = reverse_time(x, self.name)
-        output, final = self.run(x, states, self.return_sequences)
+            mask = None if mask is None else reverse_time(mask, self.name)
+        if self.dropout:  # one mask per sequence, the same at every step (as Keras)
+            x = x * keep_mask(x, self.dropout, (None, 1, None), self._seed_fn,
+                              training_only=True)
+        rdrop = None
+        if self.recurrent_dropout:
+            rdrop = keep_mask(x[:, 0, :], self.recurrent_dropout, (None, self.units),
+                              self._seed_fn, training_only=True)
+        output, final = self.run(x, states, self.return_sequences, mask, rdrop)
+        if mask is not None and self.return_sequences and self.zero_output_for_mask:
+            output = output * expand_dims(cast(mask, output.dtype), -1)
         return [output] + final if self.return_state else output
+
+    def check_mask(self, mask, x):
+        if not isinstance(mask, Variable):
+            mask = constant(np.asarray(mask))
+        if len(mask.shape) != 2 or any(a is not None and b is not None and a != b
+                                       for a, b in zip(mask.shape, x.shape[:2])):
+            raise ShapeError(at_user(f"{self.name}: expected a mask of shape (batch, "
+                                     f"timesteps) = {x.shape[:2]}, received {mask.shape}"))
+        return mask
+
+    def compute_mask(self, inputs, mask=None):
+        mask = mask[0] if isinstance(mask, (list, tuple)) else mask
+        output = mask if self.return_sequences else None
+        return [output] + [None] * self.num_states if self.return_state else output
 
     def get_config(self):
         config = {**super().get_config(), "units": self.units,
                   "activation": self._activation_name, "use_bias": self.use_bias,
                   "return_sequences": self.return_sequences, "return_state": self.return_state,
-                  "go_backwards": self.go_backwards}
+                  "go_backwards": self.go_backwards, "dropout": self.dropout,
+                  "recurrent_dropout": self.recurrent_dropout, "seed": self.seed,
+                  "unroll": self.unroll}
         for key in self.initializer_keys:
             config[key] = initializers.serialize(getattr(self, key))
         return config
 
 
-def reverse_time(x, where):
-    """x with its time axis (1) reversed: one gather at constant indices."""
-    steps = x.shape[1]
-    if steps is None:
-        raise ShapeError(at_user(f"{where}: going backwards needs a known number of "
-                                 f"timesteps, received shape {x.shape}"))
-    return gather(x, constant(np.arange(steps - 1, -1, -1, dtype=np.int64)), axis=1)
+def _rate(value, name, cls):
+    if not isinstance(value, numbers.Real) or isinstance(value, bool) or not 0 <= value < 1:
+        raise ValueError(f"{cls}: expected {name} as a rate in [0, 1), received {value!r}")
+    return float(value)
+
+
+def reverse_time(x, where=None):
+    """x with its time axis (1) reversed, for any number of timesteps (known or not)."""
+    return reverse(x, axis=1)
 
 
 class SimpleRNN(RNN):
@@ -148,7 +214,7 @@ class SimpleRNN(RNN):
         self.bias = self.add_weight("bias", (self.units,), self.bias_initializer) \
             if self.use_bias else None
 
-    def run(self, x, states, return_sequences):
+    def run(self, x, states, return_sequences, mask=None, rdrop=None):
         steps = x.shape[1]
         if steps is None:
             raise ShapeError(at_user(f"{self.name}: SimpleRNN is unrolled and needs a known "
@@ -161,12 +227,19 @@ class SimpleRNN(RNN):
         if self.bias is not None:
             projected = projected + self.bias
         h = states[0] if states else None
+        if h is None and mask is not None:  # masked first steps keep the zero state
+            h = zeros_like(projected[:, 0])
+        keep = None if mask is None else cast(mask, projected.dtype)
         outputs = []
         for t in range(steps):
             z = projected[:, t]
             if h is not None:  # a zero initial state contributes nothing: skip its product
-                z = z + matmul(h, self.recurrent_kernel)
-            h = self.activation(z) if self.activation is not None else z
+                z = z + matmul(h if rdrop is None else h * rdrop, self.recurrent_kernel)
+            new = self.activation(z) if self.activation is not None else z
+            if keep is not None:  # a masked step keeps (and outputs) the previous state
+                k = expand_dims(keep[:, t], -1)
+                new = new * k + h * (1.0 - k)
+            h = new
             outputs.append(h)
         output = stack(outputs, axis=1) if return_sequences else h
         return output, [h]
@@ -258,10 +331,10 @@ class LSTM(_GatedRNN):
             return _ForgetBias(self.bias_initializer, self.units)
         return self.bias_initializer
 
-    def run(self, x, states, return_sequences):
+    def run(self, x, states, return_sequences, mask=None, rdrop=None):
         out, h, c = lstm(x, self.kernel, self.recurrent_kernel, self.op_bias(),
                          initial_state=states, return_sequences=return_sequences,
-                         return_state=True)
+                         return_state=True, mask=mask, recurrent_dropout_mask=rdrop)
         return out, [h, c]
 
     def get_config(self):
@@ -301,10 +374,11 @@ class GRU(_GatedRNN):
     def bias_shape(self):
         return (2, 3 * self.units) if self.reset_after else (3 * self.units,)
 
-    def run(self, x, states, return_sequences):
+    def run(self, x, states, return_sequences, mask=None, rdrop=None):
         out, h = gru(x, self.kernel, self.recurrent_kernel, self.op_bias(),
                      initial_state=states, return_sequences=return_sequences,
-                     return_state=True, reset_after=self.reset_after)
+                     return_state=True, reset_after=self.reset_after, mask=mask,
+                     recurrent_dropout_mask=rdrop)
         return out, [h]
 
     def get_config(self):
@@ -354,6 +428,8 @@ class Bidirectional(Layer):
         self.forward_layer = cls.from_config({**config, "name": "forward_" + base_name})
         self.backward_layer = cls.from_config({**config, "name": "backward_" + base_name,
                                                "go_backwards": not layer.go_backwards})
+        for inner in (self.forward_layer, self.backward_layer):  # as Keras 3
+            inner.zero_output_for_mask = inner.return_sequences
         self.return_sequences, self.return_state = layer.return_sequences, layer.return_state
 
     def build(self, input_shape):
@@ -361,11 +437,21 @@ class Bidirectional(Layer):
             inner.build(input_shape)
             inner.built = True
 
-    def call(self, inputs, training=False):
+    supports_masking = True
+
+    def compute_mask(self, inputs, mask=None):
+        mask = mask[0] if isinstance(mask, (list, tuple)) else mask
+        output = mask if self.return_sequences else None
+        outputs = [output, output] if self.merge_mode is None else [output]
+        states = 2 * self.forward_layer.num_states if self.return_state else 0
+        masks = outputs + [None] * states
+        return masks if len(masks) > 1 else masks[0]
+
+    def call(self, inputs, training=None, mask=None):
         # The copies' call() directly, not __call__: their outputs are parts of this layer,
         # not layer calls of a functional model of their own.
-        fw = self.forward_layer.call(inputs, training=training)
-        bw = self.backward_layer.call(inputs, training=training)
+        fw = self.forward_layer.call(inputs, training=training, mask=mask)
+        bw = self.backward_layer.call(inputs, training=training, mask=mask)
         fw, fw_states = (fw[0], fw[1:]) if self.return_state else (fw, [])
         bw, bw_states = (bw[0], bw[1:]) if self.return_state else (bw, [])
         if self.return_sequences:  # the backward copy outputs its steps last-first

@@ -34,6 +34,8 @@ class Dropout(Layer):
         (None, 8)
     """
 
+    supports_masking = True
+
     def __init__(self, rate, seed=None, **kwargs):
         super().__init__(**kwargs)
         if not isinstance(rate, numbers.Real) or isinstance(rate, bool) or not 0 <= rate < 1:

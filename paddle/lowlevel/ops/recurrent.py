@@ -2,7 +2,10 @@
 
 One op runs the whole sequence in C++ and outputs every hidden state (and, for the LSTM,
 every cell state) plus the gate values the backward pass needs; one backward op computes
-the gradients through time. `return_sequences` and the final states are slices of those
+the gradients through time. Two optional inputs follow the initial states: a `mask`
+(N, T) (a step whose mask is 0 keeps and outputs the previous state, as Keras's masked
+recurrent layers) and a recurrent dropout multiplier (N, U) of the previous state in the
+recurrent product. `return_sequences` and the final states are slices of those
 outputs, so gradients reach the op through them. Second-order gradients through the
 recurrence are not implemented.
 
@@ -31,6 +34,26 @@ class RecurrentOp(Op):
     """Shape rule shared by lstm and gru: x (N, T, F) -> states (N, T, U)."""
 
     gates = None
+
+    def split_extras(self, extras, has_state, has_mask, has_rdrop):
+        """(states, mask, rdrop) from the inputs after the bias."""
+        count = (2 if self.gates == 4 else 1) if has_state else 0
+        states, rest = list(extras[:count]), list(extras[count:])
+        mask = rest.pop(0) if has_mask else None
+        rdrop = rest.pop(0) if has_rdrop else None
+        return states, mask, rdrop
+
+    def check_extras(self, x, mask, rdrop, u):
+        for label, spec, want in (("mask", mask, (x[0][0], x[0][1])),
+                                  ("recurrent dropout", rdrop, (x[0][0], u))):
+            if spec is None:
+                continue
+            if spec[1] != x[1]:
+                self.fail(f"expected the {label} as {x[1]}, received {spec[1]}", ("x", x[0]),
+                          (label, spec[0]))
+            if len(spec[0]) != 2 or not all(_same(a, b) for a, b in zip(spec[0], want)):
+                self.fail(f"expected the {label} of shape {want}", ("x", x[0]),
+                          (label, spec[0]))
 
     def check(self, x, kernel, recurrent, bias, states, bias_shape):
         operands = [("x", x[0]), ("kernel", kernel[0]), ("recurrent_kernel", recurrent[0]),
@@ -65,8 +88,11 @@ class Lstm(RecurrentOp):
     name = "lstm"
     gates = 4
 
-    def infer(self, x, kernel, recurrent, bias, *states, has_state):
+    def infer(self, x, kernel, recurrent, bias, *extras, has_state, has_mask=False,
+              has_rdrop=False):
+        states, mask, rdrop = self.split_extras(extras, has_state, has_mask, has_rdrop)
         n, t, u = self.check(x, kernel, recurrent, bias, states, lambda u: (4 * u,))
+        self.check_extras(x, mask, rdrop, u)
         return [((n, t, u), x[1]), ((n, t, u), x[1]), ((n, t, 4 * u), x[1])]
 
     def grad(self, node, g):
@@ -75,8 +101,8 @@ class Lstm(RecurrentOp):
         dhs = g[0] if g[0] is not None else zeros_like(hs)
         dcs = g[1] if g[1] is not None else zeros_like(cs)
         outs = apply(OPS["lstm_grad"], [x, w, r, hs, cs, gates, dhs, dcs, *node.inputs[4:]],
-                     {"has_state": node.attrs["has_state"]})
-        return outs[:4] + (outs[4:] if node.attrs["has_state"] else [])
+                     dict(node.attrs))
+        return _input_grads(node, outs)
 
 
 @register
@@ -84,9 +110,12 @@ class Gru(RecurrentOp):
     name = "gru"
     gates = 3
 
-    def infer(self, x, kernel, recurrent, bias, *states, has_state, reset_after):
+    def infer(self, x, kernel, recurrent, bias, *extras, has_state, reset_after,
+              has_mask=False, has_rdrop=False):
+        states, mask, rdrop = self.split_extras(extras, has_state, has_mask, has_rdrop)
         n, t, u = self.check(x, kernel, recurrent, bias, states,
                              lambda u: (2, 3 * u) if reset_after else (3 * u,))
+        self.check_extras(x, mask, rdrop, u)
         return [((n, t, u), x[1]), ((n, t, 4 * u), x[1])]
 
     def grad(self, node, g):
@@ -95,7 +124,15 @@ class Gru(RecurrentOp):
         dhs = g[0] if g[0] is not None else zeros_like(hs)
         outs = apply(OPS["gru_grad"], [x, w, r, hs, gates, dhs, *node.inputs[4:]],
                      dict(node.attrs))
-        return outs[:4] + (outs[4:] if node.attrs["has_state"] else [])
+        return _input_grads(node, outs)
+
+
+def _input_grads(node, outs):
+    """One gradient per input of lstm/gru: the weights', the initial states' when given,
+    none for the mask and the recurrent dropout (data, not parameters)."""
+    a = node.attrs
+    extras = [None] * (int(a.get("has_mask", False)) + int(a.get("has_rdrop", False)))
+    return outs[:4] + (outs[4:] if a["has_state"] else []) + extras
 
 
 class RecurrentGrad(Op):
@@ -110,7 +147,8 @@ class LstmGrad(RecurrentGrad):
 
     name = "lstm_grad"
 
-    def infer(self, x, w, r, hs, cs, gates, dhs, dcs, *states, has_state):
+    def infer(self, x, w, r, hs, cs, gates, dhs, dcs, *extras, has_state, has_mask=False,
+              has_rdrop=False):
         state = ((x[0][0], r[0][0]), x[1])
         return [x, w, r, ((w[0][1],), x[1]), state, state]
 
@@ -121,7 +159,8 @@ class GruGrad(RecurrentGrad):
 
     name = "gru_grad"
 
-    def infer(self, x, w, r, hs, gates, dhs, *states, has_state, reset_after):
+    def infer(self, x, w, r, hs, gates, dhs, *extras, has_state, reset_after, has_mask=False,
+              has_rdrop=False):
         bias = (2, w[0][1]) if reset_after else (w[0][1],)
         return [x, w, r, (bias, x[1]), ((x[0][0], r[0][0]), x[1])]
 
@@ -138,13 +177,24 @@ def _states(initial_state, count, op, like):
     return [as_variable(s, like=like, where=op) for s in states]
 
 
+def _extras(x, mask, rdrop, op):
+    """The optional mask and recurrent dropout inputs, as x's float dtype, and their flags."""
+    from paddle.lowlevel.ops.math import cast
+    extras = []
+    for value in (mask, rdrop):
+        if value is not None:
+            value = as_variable(value, where=op)
+            extras.append(value if value.dtype == x.dtype else cast(value, x.dtype))
+    return extras, {"has_mask": mask is not None, "has_rdrop": rdrop is not None}
+
+
 def _outputs(hs, finals, return_sequences, return_state):
     out = hs if return_sequences else hs[:, -1]
     return [out, *finals] if return_state else out
 
 
 def lstm(x, kernel, recurrent_kernel, bias, initial_state=None, return_sequences=False,
-         return_state=False):
+         return_state=False, mask=None, recurrent_dropout_mask=None):
     """Long short-term memory over batch-major sequences, as Keras's LSTM (activations
     tanh and sigmoid, gates in the order i, f, c, o).
 
@@ -154,6 +204,10 @@ def lstm(x, kernel, recurrent_kernel, bias, initial_state=None, return_sequences
         initial_state: None (zeros) or [h0, c0], each (N, U).
         return_sequences: return every step's output (N, T, U), else the last (N, U).
         return_state: also return the final h and c.
+        mask: None, or (N, T) of 0 / 1 (bool or float): a step whose mask is 0 keeps the
+            previous h and c and outputs the previous h (as Keras's masked LSTM).
+        recurrent_dropout_mask: None, or (N, U) multiplying the previous h in the
+            recurrent product only (Keras's recurrent_dropout).
 
     Returns:
         The output, or [output, h, c] with return_state.
@@ -173,13 +227,14 @@ def lstm(x, kernel, recurrent_kernel, bias, initial_state=None, return_sequences
     states = _states(initial_state, 2, "lstm", x)
     inputs = [x] + [as_variable(v, like=x, where="lstm")
                     for v in (kernel, recurrent_kernel, bias)] + states
-    hs, cs, gates = apply(OPS["lstm"], inputs, {"has_state": bool(states)})
+    extras, attrs = _extras(x, mask, recurrent_dropout_mask, "lstm")
+    hs, cs, gates = apply(OPS["lstm"], inputs + extras, dict(attrs, has_state=bool(states)))
     keep_siblings([hs, cs, gates])
     return _outputs(hs, [hs[:, -1], cs[:, -1]], return_sequences, return_state)
 
 
 def gru(x, kernel, recurrent_kernel, bias, initial_state=None, return_sequences=False,
-        return_state=False, reset_after=True):
+        return_state=False, reset_after=True, mask=None, recurrent_dropout_mask=None):
     """Gated recurrent unit over batch-major sequences, as Keras's GRU (gates z, r, h;
     h = z * h_prev + (1 - z) * h~).
 
@@ -192,6 +247,7 @@ def gru(x, kernel, recurrent_kernel, bias, initial_state=None, return_sequences=
         return_state: also return the final h.
         reset_after: apply the reset gate after the recurrent product (Keras's default and
             cuDNN's form) or before it.
+        mask, recurrent_dropout_mask: as lstm's.
 
     Returns:
         The output, or [output, h] with return_state.
@@ -211,7 +267,8 @@ def gru(x, kernel, recurrent_kernel, bias, initial_state=None, return_sequences=
     states = _states(initial_state, 1, "gru", x)
     inputs = [x] + [as_variable(v, like=x, where="gru")
                     for v in (kernel, recurrent_kernel, bias)] + states
-    hs, gates = apply(OPS["gru"], inputs, {"has_state": bool(states),
-                                           "reset_after": bool(reset_after)})
+    extras, attrs = _extras(x, mask, recurrent_dropout_mask, "gru")
+    hs, gates = apply(OPS["gru"], inputs + extras, dict(attrs, has_state=bool(states),
+                                                        reset_after=bool(reset_after)))
     keep_siblings([hs, gates])
     return _outputs(hs, [hs[:, -1]], return_sequences, return_state)

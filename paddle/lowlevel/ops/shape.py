@@ -387,6 +387,36 @@ class Gather(Op):
 
 
 @register
+class Reverse(Op):
+    """x with the order of `axis` reversed; the size of that axis may be unknown until the
+    graph runs (variable-length sequences)."""
+
+    name = "reverse"
+
+    def infer(self, x, axis):
+        normalize_axis(self, axis, len(x[0]), x[0])
+        return x
+
+    def grad(self, node, g):
+        return [apply(OPS["reverse"], [g[0]], dict(node.attrs))]
+
+
+def reverse(x, axis):
+    """x reversed along `axis` (of any size, known or not when the graph is built).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> from paddle.lowlevel.ops.shape import reverse
+        >>> pd.eval(reverse(pd.constant([[1.0, 2.0, 3.0]]), axis=1)).tolist()
+        [[3.0, 2.0, 1.0]]
+    """
+    x = as_variable(x, where="reverse")
+    if not is_int(axis):
+        raise TypeError(f"reverse: expected an integer axis, received {axis!r}")
+    return apply(OPS["reverse"], [x], {"axis": int(axis)})
+
+
+@register
 class ScatterAdd(Op):
     """Zeros shaped like `like`, with the rows of g added at `indices` (gather's adjoint)."""
 
