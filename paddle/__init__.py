@@ -25,7 +25,7 @@ import importlib as _importlib  # noqa: E402
 random = _importlib.import_module("paddle.random")
 from paddle.highlevel import Input, Model, Sequential, load_model  # noqa: F401,E402
 from paddle.highlevel import callbacks, layers, losses, metrics, regularizers  # noqa: F401,E402
-from paddle import utils  # noqa: F401,E402
+from paddle import models, saving, utils  # noqa: F401,E402
 from paddle.highlevel.trainer import (  # noqa: F401,E402
     BeginEpochEvent, BeginStepEvent, EndEpochEvent, EndStepEvent, Inferencer, Trainer)
 
