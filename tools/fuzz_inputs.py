@@ -4363,6 +4363,8 @@ def catalog_cases():
         "pd.random.dropout(pd.constant(np.ones((2, 3), np.int64)), 0.5)",
         "pd.random.SeedGenerator(2**63)", "pd.random.SeedGenerator('a')",
         "pd.random.normal((None, 3), like=pd.data('x', [None, 3, 1]))",
+        "pd.random.shuffle(pd.constant(np.ones((2, 3))), axis=2)",
+        "pd.random.shuffle(pd.constant(1.0))", "pd.random.shuffle(pd.constant(np.ones(3)), axis='0')",
     ]:
         case("catalog.random", call[10:60], call,
              ["pd.random", "SeedGenerator", "shape", "seed", "dtype"])
