@@ -3602,8 +3602,15 @@ def saving_more_cases():
         "load-weights-unbuilt": "model.save_weights(os.path.join(d, 'w.h5')); pd.Sequential([pd.layers.Dense(1)]).load_weights(os.path.join(d, 'w.h5'))",
         "save-read-only-folder": "os.chmod(d, 0o500); model.save(os.path.join(d, 'm.h5'))",
         "load-while-file-is-a-pipe": "os.mkfifo(os.path.join(d, 'p.h5')); pd.load_model(os.path.join(d, 'p.h5'))",
+        "keras-zip-escaping-member": "import zipfile; zipfile.ZipFile(os.path.join(d, 'e.keras'), 'w').writestr('../x', b'1'); pd.load_model(os.path.join(d, 'e.keras'))",
+        "keras-zip-without-config": "import zipfile; zipfile.ZipFile(os.path.join(d, 'n.keras'), 'w').writestr('a.txt', b'1'); pd.load_model(os.path.join(d, 'n.keras'))",
+        "keras-weights-other-model": "model.save_weights(os.path.join(d, 'w.weights.h5')); pd.Sequential([pd.layers.Input(shape=(5,)), pd.layers.Dense(1)]).load_weights(os.path.join(d, 'w.weights.h5'))",
     }.items():
         case("saving", label, prep + call, who, "either")
+    case("saving", "model-from-json-garbage", prep + "pd.models.model_from_json('[1, 2]')",
+         ["model_from_json"])
+    case("saving", "clone-model-not-a-model", prep + "pd.models.clone_model(5)",
+         ["clone_model"])
 
 
 def reader_cases():

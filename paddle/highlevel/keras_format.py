@@ -325,8 +325,8 @@ def read_archive(path):
             for name, info in infos.items():
                 if name.startswith(("/", "\\")) or ".." in name.replace("\\", "/").split("/") \
                         or ":" in name:
-                    raise CheckpointError(f"{path}: the archive holds the unsafe member name "
-                                          f"{name!r}")
+                    raise CheckpointError(f"{path}: the .keras file holds the unsafe member "
+                                          f"name {name!r} (a path out of its folder); refused")
             for name in (CONFIG, WEIGHTS):
                 if name not in infos:
                     raise CheckpointError(f"{path}: not a Keras 3 model file: the zip has no "
