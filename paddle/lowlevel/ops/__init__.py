@@ -18,3 +18,10 @@ from paddle.lowlevel.ops.pool import (  # noqa: F401
 from paddle.lowlevel.ops.norm import batch_norm, layer_norm  # noqa: F401
 from paddle.lowlevel.ops.nn import dropout, embedding  # noqa: F401
 from paddle.lowlevel.ops.recurrent import gru, lstm  # noqa: F401
+
+# The op functions only: `from paddle.lowlevel.ops import *` (and so `pd`) must not pick up
+# the family modules (`pd.shape` was the module of shape ops, not a function).
+import types as _types  # noqa: E402
+
+__all__ = sorted(name for name, value in list(globals().items())
+                 if not name.startswith("_") and not isinstance(value, _types.ModuleType))
