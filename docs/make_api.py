@@ -37,9 +37,11 @@ SECTIONS = [
     ("Losses and metrics (ops)", pd, ["softmax_cross_entropy", "cross_entropy",
                                       "sigmoid_cross_entropy", "mse", "mae", "huber",
                                       "accuracy"]),
-    ("Optimizers", pd.optimizers, ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]),
+    ("Optimizers", pd.optimizers, ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad",
+                                   "Adamax", "Nadam", "Lion", "Ftrl"]),
     ("Schedules", pd.optimizers.schedules, ["ExponentialDecay", "PiecewiseConstantDecay",
-                                            "CosineDecay"]),
+                                            "CosineDecay", "PolynomialDecay",
+                                            "InverseTimeDecay", "CosineDecayRestarts"]),
     ("Initializers", pd.initializers, ["Constant", "Normal", "Uniform", "VarianceScaling",
                                        "Orthogonal", "get"]),
     ("Activations (pd.activations)", pd.activations, sorted(pd.activations.__all__)),
@@ -49,6 +51,8 @@ SECTIONS = [
                                        "deserialize"]),
     ("Models", pd, ["Model", "Sequential", "Input", "load_model"]),
     ("Layers", pd.layers, _classes(pd.layers, exclude=("Layer", "InputSpec")) + ["Layer"]),
+    ("Merge functions", pd.layers, ["add", "subtract", "multiply", "average", "maximum",
+                                    "minimum", "concatenate", "dot"]),
     ("Losses", pd.losses, _classes(pd.losses, exclude=("Variable",)) + ["get"]),
     ("Metrics", pd.metrics, _classes(pd.metrics, exclude=("Variable",)) + ["get"]),
     ("Callbacks", pd.callbacks, ["Callback", "CallbackList", "History", "ProgbarLogger",
@@ -59,6 +63,11 @@ SECTIONS = [
                                     "EndEpochEvent", "BeginStepEvent", "EndStepEvent"]),
     ("Readers", pd.reader, ["batch", "shuffle", "buffered", "compose", "chain", "map_readers",
                             "xmap_readers", "firstn", "cache", "to_arrays", "iter_batches"]),
+    ("Random (pd.random)", pd.random, ["normal", "uniform", "truncated_normal", "randint",
+                                       "dropout", "SeedGenerator"]),
+    ("Utilities (pd.utils)", pd.utils, ["to_categorical", "normalize", "pad_sequences",
+                                        "PyDataset", "set_random_seed", "plot_model",
+                                        "model_to_dot", "plot_history"]),
     ("Errors", pd, ["PaddleError", "ShapeError", "FeedError", "CheckpointError"]),
 ]
 
@@ -82,7 +91,7 @@ def render():
              "reached as `pd.<name>` (or `pd.<module>.<name>` where the section says so). "
              "Docstrings hold runnable examples; guides: [low level](lowlevel.md), "
              "[high level](highlevel.md), [data](data.md), [callbacks](callbacks.md), "
-             "[saving](saving.md), [trainer](trainer.md).", ""]
+             "[saving](saving.md), [trainer](trainer.md), [monitoring](monitoring.md).", ""]
     for title, module, names in SECTIONS:
         prefix = "pd." if module is pd else f"pd.{module.__name__.split('.')[-1]}."
         lines += [f"## {title}", ""]
