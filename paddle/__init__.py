@@ -25,7 +25,7 @@ random = _importlib.import_module("paddle.random")
 from paddle.highlevel import Input, Model, Sequential, load_model  # noqa: F401,E402
 from paddle.highlevel import (  # noqa: F401,E402
     activations, callbacks, layers, losses, metrics, regularizers)
-from paddle import ops  # noqa: F401,E402  (Keras's ops namespace: pd.ops.matmul, ...)
+from paddle import models, ops, saving, utils  # noqa: F401,E402  (pd.ops: Keras's ops names)
 from paddle.highlevel.trainer import (  # noqa: F401,E402
     BeginEpochEvent, BeginStepEvent, EndEpochEvent, EndStepEvent, Inferencer, Trainer)
 
