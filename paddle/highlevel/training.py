@@ -316,7 +316,9 @@ class Trainable:
         return self._structured_arrays(step(x))
 
     def _batch_arrays(self, x, y):
-        names = self._data_names()
+        # Names only matter for dicts; finding them costs ~10 us, too much per batch.
+        names = self._data_names() if isinstance(x, dict) or isinstance(y, dict) \
+            else (None, None)
         return _arrays(x, "x", names[0]), _arrays(y, "y", names[1])
 
     def _structured_arrays(self, out):
