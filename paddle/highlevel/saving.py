@@ -165,6 +165,10 @@ def load_weights(model, filepath, by_name=False, skip_mismatch=False):
     """
     path = file_path(filepath, "load_weights")
     if os.path.isfile(path) and (zipfile.is_zipfile(path) or _keras3_weights(path)):
+        if by_name:
+            raise ValueError(f"load_weights: by_name=True matches layers of legacy .h5 files; "
+                             f"{path} is a Keras 3 file, whose weights are found by Keras 3's "
+                             "paths (as in Keras 3, which has no by_name for it)")
         from paddle.highlevel import keras_format
         keras_format.load_weights(model, path, skip_mismatch)
         return

@@ -243,6 +243,8 @@ def test_weights_h5_restores_the_optimizer_state(tmp_path):
             np.testing.assert_array_equal(model.optimizer.slots(a)[slot],
                                           other.optimizer.slots(b)[slot])
     plain = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(2)])
+    with pytest.raises(ValueError, match="by_name=True matches layers of legacy .h5 files"):
+        plain.load_weights(tmp_path / "w.weights.h5", by_name=True)
     plain.load_weights(tmp_path / "w.weights.h5")  # uncompiled: the weights alone
     np.testing.assert_array_equal(plain.get_weights()[0], model.get_weights()[0])
     model.train_on_batch(x, y)
