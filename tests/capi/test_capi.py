@@ -103,17 +103,21 @@ def files(tmp_path_factory):
     return d
 
 
-def test_flags_from_the_command_line():
+def python(*args, cwd):
+    """`python -m ...` / `python -c ...` in another folder: from the repository's root they
+    would import the source tree (uncompiled) instead of the package under test."""
+    return subprocess.run([sys.executable, *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd)
+
+
+def test_flags_from_the_command_line(tmp_path):
     for option, start in (("--cflags", "-I"), ("--libs", "-L")):
-        done = subprocess.run([sys.executable, "-m", "paddle.capi", option],
-                              capture_output=True, text=True, check=True)
-        assert done.stdout.startswith(start)
-    both = subprocess.run([sys.executable, "-m", "paddle.capi", "--cflags", "--libs"],
-                          capture_output=True, text=True, check=True).stdout.split()
+        done = python("-m", "paddle.capi", option, cwd=tmp_path)
+        assert done.returncode == 0 and done.stdout.startswith(start), done.stderr
+    both = python("-m", "paddle.capi", "--cflags", "--libs", cwd=tmp_path).stdout.split()
     assert both[0] == paddle.capi.cflags() and both[-1] == "-lpaddle_c"
     assert os.path.isfile(paddle.capi.library_path())
-    usage = subprocess.run([sys.executable, "-m", "paddle.capi"], capture_output=True,
-                           text=True)
+    usage = python("-m", "paddle.capi", cwd=tmp_path)
     assert usage.returncode == 2 and "usage" in usage.stderr
 
 
@@ -168,10 +172,11 @@ def test_b_train_on_batch_from_c_trains_as_python(programs, files, tmp_path):
     out = run(programs["train_steps"], files / "convnet.h5", files / "x.f32",
               files / "y.i64", steps, batch, tmp_path, tmp_path / "trained.h5", cwd=tmp_path,
               threads=1)
-    subprocess.run([sys.executable, "-c", TRAIN_IN_PYTHON, files / "convnet.h5",
-                    files / "x.f32", files / "y.i64", str(steps), str(batch),
-                    tmp_path / "python.npz"], check=True,
-                   env=dict(os.environ, OMP_NUM_THREADS="1"))
+    done = subprocess.run([sys.executable, "-c", TRAIN_IN_PYTHON, files / "convnet.h5",
+                           files / "x.f32", files / "y.i64", str(steps), str(batch),
+                           tmp_path / "python.npz"], capture_output=True, text=True,
+                          cwd=tmp_path, env=dict(os.environ, OMP_NUM_THREADS="1"))
+    assert done.returncode == 0, done.stderr
     python = np.load(tmp_path / "python.npz")
     np.testing.assert_array_equal(np.fromfile(tmp_path / "losses.f64"), python["losses"])
     model = pd.load_model(files / "convnet.h5")
