@@ -52,7 +52,11 @@ SECTIONS = [
     ("Trainer and Inferencer", pd, ["Trainer", "Inferencer", "BeginEpochEvent",
                                     "EndEpochEvent", "BeginStepEvent", "EndStepEvent"]),
     ("Readers", pd.reader, ["batch", "shuffle", "buffered", "compose", "chain", "map_readers",
-                            "xmap_readers", "firstn", "cache", "to_arrays", "iter_batches"]),
+                            "xmap_readers", "firstn", "cache", "shard", "to_arrays",
+                            "iter_batches"]),
+    ("Distributed", pd.distributed, ["init", "rank", "size", "local_rank", "is_chief",
+                                     "barrier", "allreduce", "broadcast", "active",
+                                     "DistributedError", "CollectiveTimeout"]),
     ("Errors", pd, ["PaddleError", "ShapeError", "FeedError", "CheckpointError"]),
 ]
 

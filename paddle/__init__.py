@@ -18,7 +18,7 @@ from paddle.lowlevel import initializers, optimizers  # noqa: F401
 from paddle.backend import get_device, set_device  # noqa: F401
 from paddle import backend as _backend  # noqa: F401
 import paddle.backend.cpu  # noqa: F401,E402  (fills the CPU kernel table)
-from paddle import dataset, reader  # noqa: F401,E402
+from paddle import dataset, distributed, reader  # noqa: F401,E402
 from paddle.highlevel import Input, Model, Sequential, load_model  # noqa: F401,E402
 from paddle.highlevel import callbacks, layers, losses, metrics  # noqa: F401,E402
 from paddle.highlevel.trainer import (  # noqa: F401,E402

@@ -13,6 +13,7 @@ import collections
 
 import numpy as np
 
+from paddle.distributed.world import is_chief
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import Variable, apply, data
@@ -244,14 +245,18 @@ class Model(Trainable, Layer):
     def save(self, filepath, overwrite=True, include_optimizer=True):
         """Write the whole model to one HDF5 file, atomically: architecture, weights,
         optimizer state, compile settings and training position (Keras's legacy layout).
-        `pd.load_model(filepath)` gives it back."""
+        `pd.load_model(filepath)` gives it back. In distributed training only rank 0
+        writes (the ranks hold the same weights); on the others this does nothing."""
         from paddle.highlevel import saving
-        saving.save_model(self, filepath, overwrite, include_optimizer)
+        if is_chief():
+            saving.save_model(self, filepath, overwrite, include_optimizer)
 
     def save_weights(self, filepath, overwrite=True):
-        """Write the weights alone to an HDF5 file (Keras's legacy weights layout)."""
+        """Write the weights alone to an HDF5 file (Keras's legacy weights layout); in
+        distributed training, on rank 0 only."""
         from paddle.highlevel import saving
-        saving.save_weights(self, filepath, overwrite)
+        if is_chief():
+            saving.save_weights(self, filepath, overwrite)
 
     def load_weights(self, filepath, by_name=False, skip_mismatch=False):
         """Load weights written by save_weights or save (paddle's or Keras's .h5 files),
