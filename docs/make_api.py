@@ -48,7 +48,7 @@ SECTIONS = [
     ("Callbacks", pd.callbacks, ["Callback", "CallbackList", "History", "ProgbarLogger",
                                  "ModelCheckpoint", "BackupAndRestore", "EarlyStopping",
                                  "LearningRateScheduler", "ReduceLROnPlateau", "CSVLogger",
-                                 "TerminateOnNaN", "LambdaCallback"]),
+                                 "TerminateOnNaN", "LambdaCallback", "TensorBoard"]),
     ("Trainer and Inferencer", pd, ["Trainer", "Inferencer", "BeginEpochEvent",
                                     "EndEpochEvent", "BeginStepEvent", "EndStepEvent"]),
     ("Readers", pd.reader, ["batch", "shuffle", "buffered", "compose", "chain", "map_readers",

@@ -22,7 +22,22 @@ from paddle.highlevel.training import Trainable
 
 
 def _flat(x):
+    if isinstance(x, dict):
+        return list(x.values())
     return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def _keys(structure, what):
+    """The keys of a dict of Variables (None for a list or a single one), checked."""
+    if not isinstance(structure, dict):
+        return None
+    for key in structure:
+        if not isinstance(key, str) or not key:
+            raise TypeError(f"Model: expected the {what} dict's keys to be names (str), "
+                            f"received {key!r}")
+    if not structure:
+        raise ValueError(f"Model: the {what} dict is empty")
+    return list(structure)
 
 
 class Model(Trainable, Layer):
@@ -44,8 +59,9 @@ class Model(Trainable, Layer):
             self._init_graph(inputs, outputs)
 
     def _init_graph(self, inputs, outputs):
-        self._single_input = not isinstance(inputs, (list, tuple))
-        self._single_output = not isinstance(outputs, (list, tuple))
+        self._input_keys, self._output_keys = _keys(inputs, "inputs"), _keys(outputs, "outputs")
+        self._single_input = not isinstance(inputs, (list, tuple, dict))
+        self._single_output = not isinstance(outputs, (list, tuple, dict))
         self.inputs, self.outputs = _flat(inputs), _flat(outputs)
         for v in self.inputs + self.outputs:
             if not isinstance(v, Variable):
@@ -61,6 +77,41 @@ class Model(Trainable, Layer):
         if repeated:
             raise ValueError(f"{self.name}: layer names must be unique within a model; "
                              f"{repeated} appear more than once")
+        names = self.input_names
+        if len(set(names)) != len(names):
+            raise ValueError(f"{self.name}: input names must be unique (dicts of inputs are "
+                             f"matched by name); received {names}")
+
+    @property
+    def input_names(self):
+        """The names that dicts of input arrays are keyed by: the keys of a dict given as
+        `inputs`, else each `pd.Input`'s `name`."""
+        if self.inputs is None:
+            return []
+        if getattr(self, "_input_keys", None):
+            return list(self._input_keys)
+        return [getattr(v, "_input_key", None) or v.name.rsplit("/", 1)[-1]
+                for v in self.inputs]
+
+    @property
+    def output_names(self):
+        """The names that losses, metrics and targets given as dicts are keyed by: the keys
+        of a dict given as `outputs`, else the names of the layers making the outputs
+        (`output_<i>` for an output made by a low-level op), as in Keras."""
+        if getattr(self, "_output_keys", None):
+            return list(self._output_keys)
+        if self.functional:
+            outputs = self.outputs
+        elif self._graphs:
+            outputs = next(iter(self._graphs.values()))[1]
+        else:
+            return []
+        names = []
+        for i, o in enumerate(outputs):
+            history = getattr(o, "_history", None)
+            name = history[0].name if history and history[0] is not self else f"output_{i}"
+            names.append(name if name not in names else f"{name}_{i}")
+        return names
 
     @property
     def functional(self):
@@ -138,12 +189,16 @@ class Model(Trainable, Layer):
     # ---- calling ------------------------------------------------------------------------
 
     def __call__(self, inputs, training=False, **kwargs):
+        if isinstance(inputs, dict) and self.functional:
+            from paddle.highlevel.data_adapter import by_name
+            inputs = by_name(inputs, self.input_names, f"{self.name}: inputs", "inputs")
+            inputs = inputs[0] if self._single_input else inputs
         flat = _flat(inputs)
         if flat and all(isinstance(x, np.ndarray) for x in flat):
             self._ensure_graph(flat)
             return self.predict_on_batch(inputs)
         if self.functional:
-            return Layer.__call__(self, inputs, training=training, **kwargs)
+            return self._structured(Layer.__call__(self, inputs, training=training, **kwargs))
         self.built = True  # calling `call` on Variables is itself the trace
         out = Layer.__call__(self, inputs, training=training, **kwargs)
         if not self._graphs and flat and all(isinstance(v, Variable) and v.kind == "data"
@@ -181,6 +236,13 @@ class Model(Trainable, Layer):
             mapping[id(old)] = v
         outs = [_resolve(v, mapping) for v in self.outputs]
         return outs[0] if self._single_output else outs
+
+    def _structured(self, outputs):
+        """Outputs (a list, as the graph holds them) as a dict when the model's outputs
+        were given as one."""
+        if getattr(self, "_output_keys", None) and isinstance(outputs, (list, tuple)):
+            return dict(zip(self._output_keys, outputs))
+        return outputs
 
     def graph(self, training=False, example=None):
         """(inputs, outputs) Variables of the model's graph; a subclassed model is traced

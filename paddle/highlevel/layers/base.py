@@ -258,6 +258,7 @@ def Input(shape, dtype="float32", name=None, batch_size=None):
     full = NAMES.unique(base, holder)
     var = data(full.rsplit("/", 1)[-1], (batch_size,) + shape, dtype)
     var._input_name_claim = holder
+    var._input_key = name  # dicts of input arrays are keyed by the name asked for
     var._is_input = True
     return var
 
