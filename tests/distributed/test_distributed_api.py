@@ -112,7 +112,7 @@ def test_two_ranks_collectives(mpirun):
         got = pd.distributed.broadcast(np.full(3, r + 7.0), root=1)
         assert got.tolist() == [8.0, 8.0, 8.0], got
         pd.distributed.barrier()
-        print("rank", r, "ok")
+        print(f"rank {r} ok", flush=True)
     """)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "rank 0 ok" in done.stdout and "rank 1 ok" in done.stdout
