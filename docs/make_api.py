@@ -41,6 +41,8 @@ SECTIONS = [
                                             "CosineDecay"]),
     ("Initializers", pd.initializers, ["Constant", "Normal", "Uniform", "VarianceScaling",
                                        "Orthogonal", "get"]),
+    ("Regularizers", pd.regularizers, ["Regularizer", "L1", "L2", "L1L2", "get", "serialize",
+                                       "deserialize"]),
     ("Models", pd, ["Model", "Sequential", "Input", "load_model"]),
     ("Layers", pd.layers, _classes(pd.layers, exclude=("Layer", "InputSpec")) + ["Layer"]),
     ("Losses", pd.losses, _classes(pd.losses, exclude=("Variable",)) + ["get"]),

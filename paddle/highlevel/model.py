@@ -17,7 +17,7 @@ from paddle.distributed.world import is_chief
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import Variable, apply, data
-from paddle.highlevel.layers.base import Layer
+from paddle.highlevel.layers.base import Layer, _call_spec, call_context
 from paddle.highlevel.training import Trainable
 
 
@@ -45,7 +45,8 @@ class Model(Trainable, Layer):
 
     Functional: `pd.Model(inputs=..., outputs=...)` over Variables built by layers and ops.
     Subclassed: set layers in `__init__` (after `super().__init__()`) and write
-    `call(self, inputs, training=False)` with any layers and low-level ops.
+    `call(self, inputs)` (or `call(self, inputs, training=None)` to branch on the mode) with
+    any layers and low-level ops.
     """
 
     def __init__(self, inputs=None, outputs=None, name=None, **kwargs):
@@ -188,7 +189,8 @@ class Model(Trainable, Layer):
 
     # ---- calling ------------------------------------------------------------------------
 
-    def __call__(self, inputs, training=False, **kwargs):
+    def __call__(self, *args, **kwargs):
+        inputs, kwargs = _call_spec(type(self)).bind(self, args, kwargs)
         if isinstance(inputs, dict) and self.functional:
             from paddle.highlevel.data_adapter import by_name
             inputs = by_name(inputs, self.input_names, f"{self.name}: inputs", "inputs")
@@ -196,16 +198,17 @@ class Model(Trainable, Layer):
         flat = _flat(inputs)
         if flat and all(isinstance(x, np.ndarray) for x in flat):
             self._ensure_graph(flat)
-            return self.predict_on_batch(inputs)
+            if not kwargs.get("training"):
+                return self.predict_on_batch(inputs)
         if self.functional:
-            return self._structured(Layer.__call__(self, inputs, training=training, **kwargs))
+            return self._structured(Layer.__call__(self, inputs, **kwargs))
         self.built = True  # calling `call` on Variables is itself the trace
-        out = Layer.__call__(self, inputs, training=training, **kwargs)
+        out = Layer.__call__(self, inputs, **kwargs)
         if not self._graphs and flat and all(isinstance(v, Variable) and v.kind == "data"
                                              for v in flat):
             # The first call on graph inputs (a custom train_step's self(x)) is the model's
             # trace: saving needs its input shapes, as after a call on data.
-            self._graphs[bool(training)] = (list(flat), _flat(out))
+            self._graphs[bool(kwargs.get("training"))] = (list(flat), _flat(out))
             self._single_input = not isinstance(inputs, (list, tuple))
             self._single_output = not isinstance(out, (list, tuple))
         return out
@@ -218,7 +221,7 @@ class Model(Trainable, Layer):
         inputs = [data(f"{self.name}_input_{i}", s) for i, s in enumerate(shapes)]
         self._trace_with(inputs if isinstance(input_shape, list) else inputs[0], False)
 
-    def call(self, inputs, training=False):
+    def call(self, inputs, training=None):
         if not self.functional:
             raise NotImplementedError(f"{type(self).__name__}: a subclassed Model must "
                                       "implement call(self, inputs, training=False)")
@@ -265,7 +268,8 @@ class Model(Trainable, Layer):
 
     def _trace_with(self, inputs, training):
         self.built = True
-        out = Layer.__call__(self, inputs, training=training)
+        with call_context(training):  # call(..., training) hears it; the plan sets the mode
+            out = Layer.__call__(self, inputs)
         self._graphs[training] = (_flat(inputs), _flat(out))
         self._single_output = not isinstance(out, (list, tuple))
         self._single_input = not isinstance(inputs, (list, tuple))
@@ -481,7 +485,7 @@ class Sequential(Model):
             self._ensure_graph(example)
         return self.inputs, self.outputs
 
-    def call(self, inputs, training=False):
+    def call(self, inputs, training=None):
         x = inputs
         for layer in self._layers:
             x = layer(x, training=training)

@@ -67,7 +67,7 @@ def save_weights(model, filepath, overwrite=True):
     atomic_write(filepath, lambda f: saving_hdf5.write_weights(f, groups, top), overwrite)
 
 
-def load_model(filepath, custom_objects=None, compile=True):
+def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     """Rebuild a model saved by `model.save`.
 
     Args:
@@ -77,11 +77,15 @@ def load_model(filepath, custom_objects=None, compile=True):
         compile: compile the model as it was and restore the optimizer's state and
             paddle's random state, so `fit(..., initial_epoch=k)` continues training
             exactly; False gives an inference-only model.
+        safe_mode: refuse a file holding Python bytecode (a `Lambda` layer's function),
+            since rebuilding the model would run it (as Keras 3 does). Pass False only
+            for a file you trust; its bytecode is still checked before it is used.
     Returns:
         The model, predicting as the saved one did.
     Raises:
-        CheckpointError: a missing, damaged or foreign file, an unknown custom class, or
-            weights that do not fit the architecture.
+        CheckpointError: a missing, damaged or foreign file, an unknown custom class,
+            weights that do not fit the architecture, or (with safe_mode) a Lambda's
+            bytecode. docs/security.md says what loading an untrusted file risks.
 
     Example:
         >>> import os, tempfile, paddle as pd
@@ -90,10 +94,13 @@ def load_model(filepath, custom_objects=None, compile=True):
         >>> pd.load_model(path).outputs[0].shape
         (None, 1)
     """
+    if not isinstance(safe_mode, bool):
+        raise TypeError(f"load_model: safe_mode must be True or False, received {safe_mode!r}")
     path = file_path(filepath, "load_model")
     contents = read_file(path, full=True)
     try:
-        model = saving_config.model_from_config(contents["model_config"], custom_objects)
+        model = saving_config.model_from_config(contents["model_config"], custom_objects,
+                                                safe_mode)
     except CheckpointError as e:
         raise CheckpointError(f"{path}: {e}") from e
     except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:

@@ -28,6 +28,7 @@ from paddle.lowlevel.graph import Node, Variable, apply, constant, data
 from paddle.lowlevel.op import OPS
 from paddle.highlevel import layers as layers_module
 from paddle.highlevel.layers.base import Input, Layer
+from paddle.highlevel.layers.bytecode import safe_mode_scope
 from paddle.highlevel.model import Model, Sequential
 
 OP_CLASS = "__paddle_op__"         # a low-level op applied between layers
@@ -337,8 +338,16 @@ def _encode_attrs(node):
 
 # ---- rebuilding -------------------------------------------------------------------------
 
-def model_from_config(spec, custom_objects=None):
-    """Rebuild a model from `model_config`'s dict (weights freshly initialized)."""
+def model_from_config(spec, custom_objects=None, safe_mode=True):
+    """Rebuild a model from `model_config`'s dict (weights freshly initialized).
+
+    safe_mode: refuse configs holding Python bytecode (a Lambda's function), which would
+    run when rebuilt; False loads them (only for configs you trust)."""
+    with safe_mode_scope(safe_mode):
+        return _rebuild_model(spec, custom_objects)
+
+
+def _rebuild_model(spec, custom_objects):
     if not isinstance(spec, dict) or "class_name" not in spec:
         raise CheckpointError(f"expected a model config {{'class_name', 'config'}}, "
                               f"received {str(spec)[:80]!r}")
@@ -360,7 +369,7 @@ def deserialize_layer(spec, custom_objects):
         raise CheckpointError(f"expected a layer config {{'class_name', 'config'}}, "
                               f"received {str(spec)[:80]!r}")
     if spec["class_name"] in ("Sequential", "Functional", "Model"):
-        return model_from_config(spec, custom_objects)
+        return _rebuild_model(spec, custom_objects)
     cls = lookup(spec["class_name"], custom_objects, builtin_layers(), "layer class")
     return from_config(cls, spec.get("config") or {})
 

@@ -17,7 +17,7 @@ Example:
 import numpy as np
 
 from paddle.lowlevel import optimizers
-from paddle.lowlevel.executor import plan_for
+from paddle.lowlevel.executor import plan_for, topological_nodes
 from paddle.lowlevel.graph import Variable, data
 from paddle.backend import parse_device
 from paddle.highlevel import data_adapter
@@ -170,6 +170,14 @@ class Trainable:
             total = t if total is None else total + t
         return total, terms, losses
 
+    def _losses_computable_from(self, known):
+        """The model's `losses` (add_loss values, regularization penalties) that a graph
+        fed by the data Variables `known` computes: those of other traces (another mode's
+        graph, an eager call) read inputs it does not have."""
+        fed = {id(v) for v in known}
+        return [loss for loss in self.losses
+                if all(id(v) in fed for v in _data_inputs(loss))]
+
     def _metric_objects(self, outputs, losses, ys=None):
         names = self._output_names(outputs)
         if ys:  # an output without a loss: "accuracy" is picked from the shapes (Keras 3)
@@ -203,6 +211,7 @@ class Trainable:
         if not ys:
             raise ValueError(f"{self.name}: targets (y) are needed to compute the loss")
         total, terms, losses = self._loss_terms(ys, outputs, sw)
+        total = _plus(total, self._losses_computable_from(feeds))
         metrics = self._metric_objects(outputs, losses, ys)
         fetches = [total] + ([t for _, t, _ in terms] if len(terms) > 1 else [])
         layout = {"loss_names": [n for n, _, _ in terms] if len(terms) > 1 else [],
@@ -493,6 +502,20 @@ class _Tracker:
             out[label] = metric.result()
             i += count
         return out
+
+
+def _data_inputs(var):
+    """The data Variables (graph inputs) that `var` is computed from."""
+    if var.kind == "data":
+        return [var]
+    return [v for node in topological_nodes([var]) for v in node.inputs if v.kind == "data"]
+
+
+def _plus(total, extra):
+    """total + each of extra (scalar Variables)."""
+    for v in extra:
+        total = total + v
+    return total
 
 
 def _overrides(obj, method):

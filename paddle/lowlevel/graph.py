@@ -226,10 +226,39 @@ def get_variable(name):
 
 # ---- Variables and nodes ----------------------------------------------------------------
 
-class Node:
-    """One application of an op: the op, its input Variables, its attributes."""
+# The run mode that ops built inside `forced_mode(True / False)` keep whatever the plan's mode:
+# a layer called with an explicit training= (Dropout(...)(x, training=True) drops in predict).
+_MODE = [None]
 
-    __slots__ = ("op", "inputs", "attrs", "outputs_ref", "location", "__weakref__")
+
+@contextlib.contextmanager
+def forced_mode(training):
+    """Ops built inside run in training mode (True), inference mode (False) or, with None,
+    in the mode of the plan that runs them (`pd.eval(..., training=...)`), the default.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> from paddle.lowlevel.graph import forced_mode
+        >>> x = pd.constant(np.ones((1, 1000), np.float32))
+        >>> with forced_mode(True):
+        ...     y = pd.dropout(x, 0.5)
+        >>> bool((pd.eval(y) == 0).any())   # an inference run, yet it drops
+        True
+    """
+    if training is not None and not isinstance(training, bool):
+        raise TypeError(f"forced_mode: expected True, False or None, received {training!r}")
+    _MODE.append(training)
+    try:
+        yield
+    finally:
+        _MODE.pop()
+
+
+class Node:
+    """One application of an op: the op, its input Variables, its attributes, and the run
+    mode it keeps (`mode`: None = the plan's, see `forced_mode`)."""
+
+    __slots__ = ("op", "inputs", "attrs", "outputs_ref", "location", "mode", "__weakref__")
 
     def __init__(self, op, inputs, attrs, location):
         self.op = op
@@ -237,6 +266,7 @@ class Node:
         self.attrs = attrs
         self.outputs_ref = ()
         self.location = location
+        self.mode = _MODE[-1]
 
     @property
     def outputs(self):
