@@ -33,11 +33,40 @@ def for_fit(train, val):
 
 
 def _sharded(source, w, what, training):
-    from paddle.highlevel.data_adapter import ArrayData
+    from paddle.highlevel.data_adapter import ArrayData, IndexedData
     if isinstance(source, ArrayData):
         return ArrayShard(source, w, what, training)
+    if isinstance(source, IndexedData):
+        source.source = IndexShard(source.source, w, what)
+        source.steps = min(source.steps, len(source.source))
+        return source
     source.shard = (w.rank, w.size, f"{what}: the data")
     return source
+
+
+class IndexShard:
+    """This rank's batches of a PyDataset (indexed batches): batch i of the shard is batch
+    i * size + rank of the source, the last incomplete round dropped (as pd.reader.shard),
+    read by index so that no rank loads the others' batches."""
+
+    def __init__(self, source, w, what):
+        from paddle.utils.dataset import num_batches
+        n = num_batches(source)
+        _world.check_same(w.control, f"{what}: the number of batches on each rank", [n],
+                          lambda row: f"{row[0]} batches")
+        if 0 < n < w.size:
+            raise ValueError(f"{what}: {n} batch(es) cannot be shared among {w.size} ranks: "
+                             f"every rank needs at least one")
+        self.source, self.rank, self.size, self.n = source, w.rank, w.size, n // w.size
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, index):
+        return self.source[index * self.size + self.rank]
+
+    def __getattr__(self, name):  # workers, max_queue_size, on_epoch_begin/end
+        return getattr(self.source, name)
 
 
 class ArrayShard:
