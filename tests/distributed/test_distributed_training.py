@@ -329,3 +329,36 @@ def test_distributed_mnist_example(mpirun):
     done = mpirun(open(script).read(), n=2, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "test accuracy" in done.stdout
+
+
+def test_pydataset_and_iterables_are_sharded(mpirun, tmp_path):
+    done = mpirun("""
+        import numpy as np, paddle as pd
+        pd.distributed.init()
+        r = pd.distributed.rank()
+        read = []
+        class Batches(pd.utils.PyDataset):
+            def __len__(self):
+                return 5
+            def __getitem__(self, i):
+                read.append(i)
+                return np.full((4, 3), i, np.float32), np.full((4, 1), i, np.float32)
+        model = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(1)])
+        model.compile(optimizer="sgd", loss="mse")
+        seen = []
+        record = pd.callbacks.LambdaCallback(
+            on_train_batch_end=lambda batch, logs: seen.append(batch))
+        model.fit(Batches(), epochs=2, verbose=0, callbacks=[record])
+        batches = [(np.full((2, 3), i, np.float32), np.full((2, 1), i, np.float32))
+                   for i in range(7)]
+        shown = []
+        spy = pd.callbacks.LambdaCallback(
+            on_train_batch_begin=lambda batch, logs: shown.append(batch))
+        model.fit(batches, epochs=1, verbose=0, callbacks=[spy])
+        with open(f"read_{r}.txt", "w") as f:
+            f.write(f"{read} {seen} {shown}")
+    """)
+    assert done.returncode == 0, done.stdout + done.stderr
+    r0, r1 = ((tmp_path / f"read_{r}.txt").read_text() for r in (0, 1))
+    assert r0 == "[0, 2, 0, 2] [0, 1, 0, 1] [0, 1, 2]"   # batch 4: an incomplete round
+    assert r1 == "[1, 3, 1, 3] [0, 1, 0, 1] [0, 1, 2]"   # 7 batches: 3 rounds of 2
