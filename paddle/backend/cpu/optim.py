@@ -14,14 +14,7 @@ def _apply_updates(node, ins, outs, ctx):
     update = getattr(_C, opt.kernel)
     averaged = distributed_gradients.averaging(node, grads, "cpu")
     if averaged is not None:
-        average, grads = averaged
-
-        def run_averaged():
-            average()
-            args = opt.hyper_args(opt.iterations + 1)
-            update(params, grads, *slot_lists, *args)
-            opt.iterations += 1
-        return run_averaged
+        average, grads = averaged  # the update reads the averaged copies
 
     def run():
         args = opt.hyper_args(opt.iterations + 1)
@@ -29,4 +22,11 @@ def _apply_updates(node, ins, outs, ctx):
             _C.decay_weights(params, opt.current_learning_rate() * opt.weight_decay)
         update(params, grads, *slot_lists, *args)
         opt.iterations += 1
-    return run
+
+    if averaged is None:
+        return run
+
+    def run_averaged():
+        average()
+        run()
+    return run_averaged
