@@ -7,7 +7,8 @@ import pytest
 
 import paddle as pd
 
-PUBLIC_MODULES = {"activations", "backend", "callbacks", "dataset", "errors", "highlevel",
+PUBLIC_MODULES = {"activations", "backend", "callbacks", "dataset", "distributed", "errors",
+                  "highlevel",
                   "initializers", "layers", "losses", "lowlevel", "metrics", "ops",
                   "optimizers", "random", "reader", "regularizers", "utils", "saving",
                   "models"}
