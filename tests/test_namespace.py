@@ -8,9 +8,8 @@ import pytest
 import paddle as pd
 
 PUBLIC_MODULES = {"activations", "backend", "callbacks", "dataset", "distributed", "errors",
-                  "highlevel",
-                  "initializers", "layers", "losses", "lowlevel", "metrics", "ops",
-                  "optimizers", "random", "reader", "regularizers", "utils", "saving",
+                  "highlevel", "initializers", "layers", "losses", "lowlevel", "metrics",
+                  "ops", "optimizers", "random", "reader", "regularizers", "utils", "saving",
                   "models"}
 
 
