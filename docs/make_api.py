@@ -56,7 +56,8 @@ SECTIONS = [
                                     "EndEpochEvent", "BeginStepEvent", "EndStepEvent"]),
     ("Readers", pd.reader, ["batch", "shuffle", "buffered", "compose", "chain", "map_readers",
                             "xmap_readers", "firstn", "cache", "to_arrays", "iter_batches"]),
-    ("Errors", pd, ["PaddleError", "ShapeError", "FeedError", "CheckpointError"]),
+    ("Errors", pd, ["PaddleError", "ShapeError", "FeedError", "CheckpointError",
+                    "ExportError"]),
 ]
 
 
@@ -79,7 +80,8 @@ def render():
              "reached as `pd.<name>` (or `pd.<module>.<name>` where the section says so). "
              "Docstrings hold runnable examples; guides: [low level](lowlevel.md), "
              "[high level](highlevel.md), [data](data.md), [callbacks](callbacks.md), "
-             "[saving](saving.md), [trainer](trainer.md), [monitoring](monitoring.md).", ""]
+             "[saving](saving.md), [trainer](trainer.md), [monitoring](monitoring.md), "
+             "[deployment](deployment.md).", ""]
     for title, module, names in SECTIONS:
         prefix = "pd." if module is pd else f"pd.{module.__name__.split('.')[-1]}."
         lines += [f"## {title}", ""]
