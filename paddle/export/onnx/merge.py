@@ -11,12 +11,11 @@ def _common_layout(c, ins):
 
 @maps(Add, Multiply)
 def elementwise(c, layer, ins, outs, kwargs):
-    op = "Sum" if isinstance(layer, Add) else "Mul"
     layout, names = _common_layout(c, ins)
-    y = names[0]
-    if op == "Sum":
+    if isinstance(layer, Add):
         y = c.node("Sum", names, layer.name)
-    else:
+    else:  # ONNX's Mul takes two inputs
+        y = names[0]
         for other in names[1:]:
             y = c.node("Mul", [y, other], layer.name)
     c.set(outs[0], y, layout)
