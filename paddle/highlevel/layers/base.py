@@ -470,7 +470,9 @@ class Layer:
         return cls(**config)
 
     def __repr__(self):
-        return f"<{type(self).__name__} name={self.name!r} built={self.built}>"
+        # getattr: a layer whose __init__ raised (a bad argument) still has a repr.
+        return (f"<{type(self).__name__} name={getattr(self, 'name', None)!r} "
+                f"built={getattr(self, 'built', False)}>")
 
 
 def regularizer_config(layer, keys):
