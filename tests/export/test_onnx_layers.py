@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import paddle as pd
-from paddle.lowlevel.layers import ACTIVATIONS
+from paddle.lowlevel.layers import ACTIVATIONS as LOWLEVEL
 
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
@@ -56,15 +56,16 @@ def test_dense_2d_3d_and_no_bias(tmp_path):
     assert "MatMul" in {n.op_type for n in proto.graph.node}
 
 
-@pytest.mark.parametrize("name", sorted(k for k in ACTIVATIONS if k != "linear"))
+@pytest.mark.parametrize("name", sorted(set(pd.activations.ALL) | set(LOWLEVEL)))
 def test_every_builtin_activation(tmp_path, name):
     check(seq(L.Dense(6, activation=name), L.Activation(name), shape=(4,), name=f"a_{name}"),
           tmp_path, (4,))
 
 
 def test_linear_and_callable_builtin_activations(tmp_path):
-    check(seq(L.Dense(3, activation="linear"), L.Dense(3, activation=pd.relu), shape=(4,)),
-          tmp_path, (4,))
+    check(seq(L.Dense(3, activation="linear"), L.Dense(3, activation=pd.relu),
+              L.Dense(3, activation=pd.activations.gelu), L.Activation(pd.sigmoid),
+              shape=(4,)), tmp_path, (4,))
 
 
 def test_flatten_reshape_permute_dropout(tmp_path):

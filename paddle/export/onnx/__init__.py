@@ -124,9 +124,8 @@ def _convert(c, model, var, produced):
     """Converts what `var` needs, then the layer call that makes it."""
     if id(var) in c.values:
         return
-    history = getattr(var, "_history", None)
-    if history is not None and history[0] is model:
-        history = produced.get(id(var))
+    from paddle.highlevel.layer_graph import producer
+    history = producer(var, model, produced)
     if history is None:
         if var.kind == "data":
             c.fail(f"its graph reads {var.name!r}, which is not one of its inputs")

@@ -1,7 +1,15 @@
-"""Every built-in activation as ONNX nodes (`Activation` layers and layers' `activation=`)."""
+"""Every built-in activation as ONNX nodes (`Activation` layers and layers' `activation=`).
+
+The built-ins are `pd.activations`' functions (the names layers take) and the low-level
+ones (`pd.relu` passed as a callable); anything else is the user's own function, which
+ONNX export cannot read.
+"""
 import math
 
-from paddle.lowlevel.layers import ACTIVATIONS
+import numpy as np
+
+from paddle.highlevel import activations as highlevel_activations
+from paddle.lowlevel.layers import ACTIVATIONS as LOWLEVEL
 from paddle.highlevel.layers.core import Activation
 from paddle.export.onnx.converter import cf_axis, maps
 
@@ -21,6 +29,17 @@ def _silu(c, x, hint, axis):
     return c.node("Mul", [x, c.node("Sigmoid", [x], hint)], hint)
 
 
+def _mish(c, x, hint, axis):
+    # x * tanh(softplus(x)) (ONNX's Mish op needs opset 18)
+    return c.node("Mul", [x, c.node("Tanh", [c.node("Softplus", [x], hint)], hint)], hint)
+
+
+def _relu6(c, x, hint, axis):
+    low, high = (c.const(np.asarray(v, c.dtype), f"{hint}/{n}") for v, n in
+                 ((0.0, "min"), (6.0, "max")))
+    return c.node("Clip", [x, low, high], hint)
+
+
 ONNX_ACTIVATIONS = {
     "relu": lambda c, x, hint, axis: c.node("Relu", [x], hint),
     "sigmoid": lambda c, x, hint, axis: c.node("Sigmoid", [x], hint),
@@ -33,7 +52,24 @@ ONNX_ACTIVATIONS = {
     "softplus": lambda c, x, hint, axis: c.node("Softplus", [x], hint),
     "silu": _silu,
     "swish": _silu,
+    "selu": lambda c, x, hint, axis: c.node("Selu", [x], hint, alpha=1.67326324,
+                                            gamma=1.05070098),
+    "softsign": lambda c, x, hint, axis: c.node("Softsign", [x], hint),
+    "hard_sigmoid": lambda c, x, hint, axis: c.node("HardSigmoid", [x], hint, alpha=1.0 / 6,
+                                                    beta=0.5),
+    "exponential": lambda c, x, hint, axis: c.node("Exp", [x], hint),
+    "mish": _mish,
+    "relu6": _relu6,
+    "linear": lambda c, x, hint, axis: x,
 }
+
+
+def _builtins():
+    """{function: name} of every built-in activation function."""
+    found = {fn: name for name, fn in LOWLEVEL.items() if fn is not None}
+    found.update({fn: name for name, fn in highlevel_activations.ALL.items()
+                  if name != "swish"})
+    return found
 
 
 def activation_name(layer):
@@ -42,12 +78,10 @@ def activation_name(layer):
     fn = getattr(layer, "activation", None)
     if fn is None:
         return None
+    name = _builtins().get(fn)
+    if name is not None:
+        return name
     name = getattr(layer, "_activation_name", None)
-    if isinstance(name, str) and ACTIVATIONS.get(name.lower()) is fn:
-        return name.lower()
-    for key, builtin in ACTIVATIONS.items():
-        if builtin is fn:
-            return key
     raise LookupError(f"{layer.name}: its activation {name or fn!r} is not a built-in "
                       "activation; ONNX export maps only the built-in ones "
                       f"({', '.join(sorted(ONNX_ACTIVATIONS))})")
