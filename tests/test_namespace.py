@@ -10,7 +10,7 @@ import paddle as pd
 PUBLIC_MODULES = {"activations", "backend", "callbacks", "dataset", "errors", "highlevel",
                   "initializers", "layers", "losses", "lowlevel", "metrics", "ops",
                   "optimizers", "random", "reader", "regularizers", "utils", "saving",
-                  "models"}
+                  "models", "export"}  # export: Keras 3's keras.export, model.export's home
 
 
 def test_no_internal_module_is_reachable_from_pd():
