@@ -192,7 +192,7 @@ class Trainable:
         for k, (name, spec, loss) in enumerate(zip(names, per_output, losses)):
             for j, m in enumerate(spec or []):
                 # One object per compiled metric, shared by every step and model.metrics.
-                key = (k, j, getattr(loss, "name", None))
+                key = (k, j, _loss_key(loss))
                 if key not in cache:
                     cache[key] = metrics_module.get(m, loss=loss)
                 metric = cache[key]
@@ -229,7 +229,7 @@ class Trainable:
         cache = self.__dict__.setdefault("_metric_cache", {})
         found = []
         for j, m in enumerate(per_output[0] or []):
-            key = (0, j, getattr(losses[0], "name", None))
+            key = (0, j, _loss_key(losses[0]))
             if key not in cache:
                 cache[key] = metrics_module.get(m, loss=losses[0])
             found.append((cache[key].name, cache[key], 0))
@@ -760,6 +760,12 @@ def _plus(total, extra):
 def _overrides(obj, method):
     from paddle.highlevel.model import Model
     return getattr(type(obj), method, None) is not getattr(Model, method, None)
+
+
+def _loss_key(loss):
+    """What a compiled metric depends on in its loss ("accuracy" picks its kind from it)."""
+    return loss if loss is None or isinstance(loss, str) else \
+        getattr(loss, "name", type(loss).__name__)
 
 
 def _loss_like(target, output):
