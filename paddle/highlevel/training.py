@@ -682,6 +682,11 @@ class _CustomLogs:
     def __init__(self, per_batch, after, order):
         self.per_batch, self.after, self.order = per_batch, after, order
 
+    def values(self):
+        """This batch's own values, in the step's order (the Trainer's EndStepEvent)."""
+        return [self.per_batch[k] if k in self.per_batch else self.after[k]
+                for k in self.order]
+
 
 def _custom_logs(layout, values):
     """Fold the batch's values into the metrics updated in the step, then compute the
