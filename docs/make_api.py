@@ -51,6 +51,7 @@ SECTIONS = [
                                  "ModelCheckpoint", "BackupAndRestore", "EarlyStopping",
                                  "LearningRateScheduler", "ReduceLROnPlateau", "CSVLogger",
                                  "TerminateOnNaN", "LambdaCallback", "TensorBoard"]),
+    ("Utilities", pd.utils, ["plot_model", "model_to_dot", "plot_history"]),
     ("Trainer and Inferencer", pd, ["Trainer", "Inferencer", "BeginEpochEvent",
                                     "EndEpochEvent", "BeginStepEvent", "EndStepEvent"]),
     ("Readers", pd.reader, ["batch", "shuffle", "buffered", "compose", "chain", "map_readers",
@@ -78,7 +79,7 @@ def render():
              "reached as `pd.<name>` (or `pd.<module>.<name>` where the section says so). "
              "Docstrings hold runnable examples; guides: [low level](lowlevel.md), "
              "[high level](highlevel.md), [data](data.md), [callbacks](callbacks.md), "
-             "[saving](saving.md), [trainer](trainer.md).", ""]
+             "[saving](saving.md), [trainer](trainer.md), [monitoring](monitoring.md).", ""]
     for title, module, names in SECTIONS:
         prefix = "pd." if module is pd else f"pd.{module.__name__.split('.')[-1]}."
         lines += [f"## {title}", ""]

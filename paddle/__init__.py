@@ -21,6 +21,7 @@ import paddle.backend.cpu  # noqa: F401,E402  (fills the CPU kernel table)
 from paddle import dataset, reader  # noqa: F401,E402
 from paddle.highlevel import Input, Model, Sequential, load_model  # noqa: F401,E402
 from paddle.highlevel import callbacks, layers, losses, metrics, regularizers  # noqa: F401,E402
+from paddle import utils  # noqa: F401,E402
 from paddle.highlevel.trainer import (  # noqa: F401,E402
     BeginEpochEvent, BeginStepEvent, EndEpochEvent, EndStepEvent, Inferencer, Trainer)
 

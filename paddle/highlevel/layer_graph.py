@@ -60,9 +60,22 @@ def model_io(model, who):
                      "model.build(input_shape), or call it on data first")
 
 
-def sources(var, model):
+def producers(model):
+    """{id(Variable): (layer, call index, output index)} for the outputs of every call of the
+    model's layers. A subclassed model's call returns its last layer's output Variable
+    itself, whose `_history` then names the model: this map still finds the layer."""
+    found = {}
+    for layer in model.layers:
+        for call, (_, outs, _) in enumerate(layer._inbound):
+            for k, v in enumerate(outs):
+                found.setdefault(id(v), (layer, call, k))
+    return found
+
+
+def sources(var, model, produced=None):
     """The (kind, object) pairs `var` comes from: ("layer", (layer, call, output index)) or
     ("input", Variable), looking through plain ops; parameters and constants are skipped."""
+    produced = producers(model) if produced is None else produced
     found, stack, seen = [], [var], set()
     while stack:
         v = stack.pop()
@@ -70,7 +83,9 @@ def sources(var, model):
             continue
         seen.add(id(v))
         history = getattr(v, "_history", None)
-        if history is not None and history[0] is not model:
+        if history is not None and history[0] is model:
+            history = produced.get(id(v))
+        if history is not None:
             found.append(("layer", history))
         elif v.kind == "data":
             found.append(("input", v))
@@ -82,6 +97,7 @@ def sources(var, model):
 def layer_graph(model, who="layer_graph"):
     """The LayerGraph of a built model (functional, Sequential or subclassed and called)."""
     inputs, outputs = model_io(model, who)
+    produced = producers(model)
     by_key = {}
     order = []
 
@@ -95,7 +111,7 @@ def layer_graph(model, who="layer_graph"):
     def visit(var):
         """The GraphNodes `var` comes from, visiting their own parents first."""
         nodes = []
-        for kind, what in sources(var, model):
+        for kind, what in sources(var, model, produced):
             if kind == "input":
                 nodes.append(input_node(what))
                 continue
