@@ -17,7 +17,8 @@ Example:
     >>> with _atomic.atomic_path(target) as tmp:
     ...     with open(tmp, "w") as f:
     ...         _ = f.write("saved")
-    >>> open(target).read(), os.listdir(folder)
+    >>> with open(target) as f:
+    ...     f.read(), os.listdir(folder)
     ('saved', ['notes.txt'])
 """
 import contextlib
