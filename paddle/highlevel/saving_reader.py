@@ -17,7 +17,7 @@ Example:
     >>> with h5py.File(path, "w") as f:
     ...     f["fc_0/w"] = np.ones((2, 3), np.float32)
     >>> with saving_reader.open_file(path) as f:
-    ...     saving_reader.read(saving_reader.dataset(f, "fc_0/w", path), (2, 3), path).sum()
+    ...     float(saving_reader.read(saving_reader.dataset(f, "fc_0/w", path), (2, 3), path).sum())
     6.0
 """
 import contextlib
