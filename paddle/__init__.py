@@ -18,10 +18,14 @@ from paddle.lowlevel import initializers, optimizers  # noqa: F401
 from paddle.backend import get_device, set_device  # noqa: F401
 from paddle import backend as _backend  # noqa: F401
 import paddle.backend.cpu  # noqa: F401,E402  (fills the CPU kernel table)
-from paddle import dataset, reader  # noqa: F401,E402
+from paddle import dataset, reader, utils  # noqa: F401,E402
+# pd.random is the Keras-style module (paddle/random.py), not the low-level random state
+# (paddle.lowlevel.random) that `import *` above brought in under the same name.
+import importlib as _importlib  # noqa: E402
+random = _importlib.import_module("paddle.random")
 from paddle.highlevel import Input, Model, Sequential, load_model  # noqa: F401,E402
 from paddle.highlevel import callbacks, layers, losses, metrics, regularizers  # noqa: F401,E402
-from paddle import utils  # noqa: F401,E402
+from paddle import models, saving, utils  # noqa: F401,E402
 from paddle.highlevel.trainer import (  # noqa: F401,E402
     BeginEpochEvent, BeginStepEvent, EndEpochEvent, EndStepEvent, Inferencer, Trainer)
 

@@ -31,7 +31,7 @@ STALE_SECONDS = 24 * 3600
 
 
 @contextlib.contextmanager
-def atomic_path(path, overwrite=True, suffix=SUFFIX):
+def atomic_path(path, overwrite=True, suffix=SUFFIX, example="model.h5"):
     """Yield a fresh temporary path beside `path` to write; on a normal exit it replaces
     `path` durably, on an exception it is removed and `path` is left as it was.
 
@@ -42,7 +42,7 @@ def atomic_path(path, overwrite=True, suffix=SUFFIX):
     path = os.path.abspath(path)
     if os.path.isdir(path):
         raise IsADirectoryError(f"save: {path} is a folder; give a file name such as "
-                                f"{os.path.join(path, 'model.h5')}")
+                                f"{os.path.join(path, example)}")
     if not overwrite and os.path.exists(path):
         raise FileExistsError(f"{path} exists and overwrite=False")
     folder, base = os.path.split(path)

@@ -1,15 +1,17 @@
 """What fit/evaluate/predict accept, turned into batches of NumPy arrays.
 
-Three sources: NumPy arrays (sliced into batches, shuffled per epoch), a reader creator
-from pd.reader (a no-argument function returning an iterator of sample lists), or any
-iterable of ready `(x, y)` / `(x, y, sample_weight)` batches. Each batch comes out as
-`(x_list, y_list, sample_weight or None)`. Dicts of arrays (`{"title": ..., "body": ...}`)
-are put in the order of the model's input (or output) names.
+Four sources: NumPy arrays (sliced into batches, shuffled per epoch), a reader creator
+from pd.reader (a no-argument function returning an iterator of sample lists), a
+`pd.utils.PyDataset` (or any object with `__len__` and `__getitem__` returning batches),
+or any iterable of ready `(x, y)` / `(x, y, sample_weight)` batches. Each batch comes out
+as `(x_list, y_list, sample_weight or None)`. Dicts of arrays (`{"title": ..., "body":
+...}`) are put in the order of the model's input (or output) names.
 """
 import numpy as np
 
 from paddle.lowlevel.random import generator
 from paddle.reader.arrays import iter_batches
+from paddle.utils import dataset as indexed
 
 
 def as_list(x, names=None, what="x"):
@@ -186,6 +188,35 @@ class StreamData:
         return x, y, sw
 
 
+class IndexedData(StreamData):
+    """Batches read by index from a PyDataset (or any object with __len__ / __getitem__),
+    in order, with its on_epoch_begin / on_epoch_end hooks around every pass."""
+
+    def __init__(self, source, n_inputs, steps=None, names=(None, None)):
+        super().__init__(source, n_inputs, steps, names)
+        full = indexed.num_batches(source)
+        self.steps = full if self.steps is None else min(self.steps, full)
+
+    def epoch(self):
+        hook = getattr(self.source, "on_epoch_begin", None)
+        if callable(hook):
+            hook()
+        try:
+            for batch in indexed.iterate(self.source, self.steps):
+                yield self._split(batch)
+        finally:
+            hook = getattr(self.source, "on_epoch_end", None)
+            if callable(hook):
+                hook()
+
+
+def _is_indexed(x):
+    """A PyDataset-like source: batches by index, but not arrays or containers of them."""
+    if isinstance(x, (np.ndarray, list, tuple, dict, str, bytes)):
+        return False
+    return hasattr(x, "__len__") and hasattr(x, "__getitem__")
+
+
 def adapt(x, y=None, sample_weight=None, batch_size=None, shuffle=False, steps=None,
           n_inputs=1, names=(None, None)):
     """The right data source for what the user passed; `names`: the model's (input names,
@@ -193,9 +224,14 @@ def adapt(x, y=None, sample_weight=None, batch_size=None, shuffle=False, steps=N
     if isinstance(x, dict):
         return ArrayData(x, y, sample_weight, batch_size, shuffle, steps, names)
     if isinstance(x, (str, bytes)):  # iterable, but not a source of batches
-        raise TypeError(f"x: expected NumPy arrays, a reader creator or an iterable of "
-                        f"batches, received the {type(x).__name__} {x[:40]!r} (load the data "
-                        f"into arrays first)")
+        raise TypeError(f"x: expected NumPy arrays, a reader creator, a PyDataset or an "
+                        f"iterable of batches, received the {type(x).__name__} {x[:40]!r} "
+                        f"(load the data into arrays first)")
+    if _is_indexed(x):
+        if y is not None or sample_weight is not None:
+            raise ValueError(f"a {type(x).__name__} yields (x, y) batches itself: do not pass "
+                             f"y or sample_weight")
+        return IndexedData(x, n_inputs, steps, names)
     if callable(x) and not isinstance(x, np.ndarray):
         if y is not None:
             raise ValueError("a reader creator yields (x, y) itself: do not pass y")

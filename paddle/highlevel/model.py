@@ -302,28 +302,74 @@ class Model(Trainable, Layer):
         print_fn(f"Non-trainable params: {frozen:,}")
 
     def get_config(self):
-        config = {"name": self.name, "trainable": self.trainable}
-        return config
+        """A functional model's whole architecture in Keras's layout (every layer with its
+        `inbound_nodes`, `input_layers`, `output_layers`); `Model.from_config` rebuilds it
+        with new weights. A subclassed model gives its name and `trainable` (extend it with
+        your `__init__` arguments)."""
+        if type(self) is Model and self.functional:
+            from paddle.highlevel import saving_config
+            return saving_config.model_config(self, top=False)["config"]
+        return {"name": self.name, "trainable": self.trainable}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A new model from `get_config()`'s dict: a functional architecture, or the
+        constructor arguments of a subclassed model.
+
+        Example:
+            >>> import paddle as pd
+            >>> inp = pd.Input(shape=(3,))
+            >>> model = pd.Model(inp, pd.layers.Dense(2)(inp))
+            >>> pd.Model.from_config(model.get_config()).outputs[0].shape
+            (None, 2)
+        """
+        if cls is Model and isinstance(config, dict) and "input_layers" in config and \
+                "layers" in config:
+            from paddle.errors import CheckpointError
+            from paddle.highlevel import saving_config
+            try:
+                return saving_config._functional_from_config(config, custom_objects)
+            except CheckpointError as e:
+                raise ValueError(f"Model.from_config: {e}") from e
+        return cls(**config)
+
+    def to_json(self, **kwargs):
+        """The architecture as a JSON string in Keras 3's format (`kwargs` go to
+        json.dumps); `pd.models.model_from_json` rebuilds the model, with new weights.
+
+        Example:
+            >>> import paddle as pd
+            >>> model = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(2)])
+            >>> pd.models.model_from_json(model.to_json()).outputs[0].shape
+            (None, 2)
+        """
+        from paddle.highlevel import keras_format
+        return keras_format.dumps(keras_format.keras_config(self, compile_config=False),
+                                  **kwargs)
 
     # ---- saving (paddle/highlevel/saving.py, docs/saving.md) -----------------------------
 
     def save(self, filepath, overwrite=True, include_optimizer=True):
-        """Write the whole model to one HDF5 file, atomically: architecture, weights,
-        optimizer state, compile settings and training position (Keras's legacy layout).
+        """Write the whole model to one file, atomically: architecture, weights, optimizer
+        state, compile settings and training position. A name ending in `.keras` gets Keras
+        3's native zip, any other name Keras's legacy HDF5 layout (docs/saving.md).
         `pd.load_model(filepath)` gives it back."""
         from paddle.highlevel import saving
         saving.save_model(self, filepath, overwrite, include_optimizer)
 
     def save_weights(self, filepath, overwrite=True):
-        """Write the weights alone to an HDF5 file (Keras's legacy weights layout)."""
+        """Write the weights alone: Keras 3's layout (with the optimizer's state) for a
+        name ending in `.weights.h5`, Keras's legacy weights layout otherwise."""
         from paddle.highlevel import saving
         saving.save_weights(self, filepath, overwrite)
 
     def load_weights(self, filepath, by_name=False, skip_mismatch=False):
-        """Load weights written by save_weights or save (paddle's or Keras's .h5 files),
-        by layer order or, with by_name, by layer name; skip_mismatch (with by_name)
-        skips layers whose weights do not fit, with a warning each. Raises
-        pd.CheckpointError (assigning nothing) when the file does not fit the model."""
+        """Load weights written by save_weights or save (paddle's or Keras's files). From
+        legacy .h5 files: by layer order or, with by_name, by layer name; skip_mismatch
+        (with by_name) skips layers whose weights do not fit, with a warning each. From
+        `.keras` and `.weights.h5` files: by Keras 3's paths, restoring a compiled model's
+        optimizer state too (as Keras 3). Raises pd.CheckpointError (assigning nothing)
+        when the file does not fit the model."""
         from paddle.highlevel import saving
         saving.load_weights(self, filepath, by_name, skip_mismatch)
 
@@ -487,6 +533,30 @@ class Sequential(Model):
         return x
 
     def get_config(self):
-        return {"name": self.name, "layers": [
-            {"class_name": type(layer).__name__, "config": layer.get_config()}
-            for layer in self._layers]}
+        """The layers' configs (an InputLayer entry first once the input shape is known),
+        in Keras's layout; `Sequential.from_config` rebuilds the model."""
+        from paddle.highlevel import saving_config
+        if self.inputs is not None:
+            return saving_config.model_config(self, top=False)["config"]
+        return {"name": self.name, "trainable": self.trainable,
+                "layers": [saving_config.serialize_layer(layer) for layer in self._layers]}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A new Sequential model from `get_config()`'s dict (new weights).
+
+        Example:
+            >>> import paddle as pd
+            >>> model = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(2)])
+            >>> pd.Sequential.from_config(model.get_config()).outputs[0].shape
+            (None, 2)
+        """
+        from paddle.errors import CheckpointError
+        from paddle.highlevel import saving_config
+        if not isinstance(config, dict):
+            raise TypeError(f"Sequential.from_config: expected a dict, received "
+                            f"{type(config).__name__}")
+        try:
+            return saving_config._sequential_from_config(config, custom_objects)
+        except CheckpointError as e:
+            raise ValueError(f"Sequential.from_config: {e}") from e

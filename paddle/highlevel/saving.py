@@ -28,8 +28,11 @@ Example:
     >>> bool(np.array_equal(pd.load_model(path).predict(x), model.predict(x)))
     True
 """
+import os
 import warnings
+import zipfile
 
+import h5py
 import numpy as np
 
 from paddle.errors import CheckpointError
@@ -45,7 +48,12 @@ from paddle.lowlevel.shapes import memory_budget
 
 def save_model(model, filepath, overwrite=True, include_optimizer=True):
     """Write the architecture, weights, optimizer state, compile settings and training
-    position of `model` to one HDF5 file (atomically)."""
+    position of `model` to one file (atomically): a name ending in `.keras` gets Keras 3's
+    native zip (keras_format.py), any other name the legacy HDF5 layout."""
+    if _is_keras_name(filepath):
+        from paddle.highlevel import keras_format
+        keras_format.save_keras(model, filepath, overwrite, include_optimizer)
+        return
     config = saving_config.dumps(saving_config.model_config(model))
     compiled = include_optimizer and getattr(model, "compiled", False) and \
         getattr(model, "optimizer", None) is not None
@@ -63,16 +71,23 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True):
 
 
 def save_weights(model, filepath, overwrite=True):
-    """Write the weights alone (Keras's legacy weights file: the layer groups at the root)."""
+    """Write the weights alone: a name ending in `.weights.h5` gets Keras 3's layout (with
+    the optimizer's state, as Keras 3 writes it), any other name Keras's legacy weights
+    file (the layer groups at the root)."""
+    if _name(filepath).endswith(".weights.h5"):
+        from paddle.highlevel import keras_format
+        keras_format.save_weights_h5(model, filepath, overwrite)
+        return
     groups, top = saving_config.weight_layout(model)
     atomic_write(filepath, lambda f: saving_hdf5.write_weights(f, groups, top), overwrite)
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
-    """Rebuild a model saved by `model.save`.
+    """Rebuild a model saved by `model.save` (a `.keras` zip, paddle's or Keras 3's, or an
+    HDF5 file).
 
     Args:
-        filepath: the HDF5 file.
+        filepath: the `.keras` or HDF5 file.
         custom_objects: {name: class or function} for custom layers, models, losses,
             metrics and optimizers the file names.
         compile: compile the model as it was and restore the optimizer's state and
@@ -98,6 +113,9 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     if not isinstance(safe_mode, bool):
         raise TypeError(f"load_model: safe_mode must be True or False, received {safe_mode!r}")
     path = file_path(filepath, "load_model")
+    if os.path.isfile(path) and zipfile.is_zipfile(path):
+        from paddle.highlevel import keras_format
+        return keras_format.load_keras(path, custom_objects, compile, safe_mode)
     with open_checkpoint(path, full=True) as saved:
         model = _rebuild(path, saved.model_config, custom_objects, safe_mode)
         groups, top = saving_config.weight_layout(model)
@@ -130,17 +148,12 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
 
 
 def _rebuild(path, config, custom_objects, safe_mode):
-    """The model of a saved config, its weights freshly made. Every weight the config asks
-    for must fit in this machine's memory, all of them together too (a file is small; a
-    config naming units=400_000_000 is not), else CheckpointError before allocating."""
+    """The model of a saved config, its weights freshly made (within this machine's
+    memory: model_from_config)."""
     try:
-        with memory_budget():
-            return saving_config.model_from_config(config, custom_objects, safe_mode)
+        return saving_config.model_from_config(config, custom_objects, safe_mode)
     except CheckpointError as e:
         raise CheckpointError(f"{path}: {e}") from e
-    except MemoryError as e:
-        raise CheckpointError(f"{path}: the model config asks for more memory than this "
-                              f"machine has ({e})") from None
     except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
         raise CheckpointError(f"{path}: could not rebuild the model from its config "
                               f"({type(e).__name__}: {e})") from e
@@ -170,9 +183,13 @@ def load_weights(model, filepath, by_name=False, skip_mismatch=False):
         CheckpointError: a missing, damaged or foreign file, a layer count mismatch, or a
             weight whose shape differs (nothing is assigned then).
     """
+    path = file_path(filepath, "load_weights")
+    if os.path.isfile(path) and (zipfile.is_zipfile(path) or _keras3_weights(path)):
+        from paddle.highlevel import keras_format
+        keras_format.load_weights(model, path, skip_mismatch)
+        return
     if skip_mismatch and not by_name:
         raise ValueError("load_weights: skip_mismatch=True needs by_name=True (as in Keras)")
-    path = file_path(filepath, "load_weights")
     groups, top = saving_config.weight_layout(model)
     with open_checkpoint(path, full=False) as saved:
         if by_name:
@@ -212,6 +229,29 @@ def restore_training_state(model, filepath):
         random.set_state(state["rng_state"])
     model._last_finished_epoch = state["last_finished_epoch"]
     return model._last_finished_epoch
+
+
+def _name(filepath):
+    try:
+        return os.fspath(filepath)
+    except TypeError:
+        return ""
+
+
+def _is_keras_name(filepath):
+    return _name(filepath).endswith(".keras")
+
+
+def _keras3_weights(path):
+    """A Keras 3 weights file (groups `layers`/`vars`, no legacy `layer_names`)."""
+    try:
+        if not h5py.is_hdf5(path):
+            return False
+        with h5py.File(path, "r") as f:
+            return "layer_names" not in f.attrs and "model_weights" not in f and \
+                ("layers" in f or "vars" in f or "_layer_checkpoint_dependencies" in f)
+    except OSError:
+        return False
 
 
 # ---- matching weights to the model ------------------------------------------------------

@@ -394,4 +394,5 @@ def _deserialize_rnn(config):
     if name not in classes:
         raise ValueError(f"Bidirectional: unknown recurrent layer class {name!r}; expected "
                          f"one of {sorted(classes)}")
-    return classes[name].from_config(config["config"])
+    from paddle.highlevel.saving_config import keras_layer_config  # Keras 3's extra keys
+    return classes[name].from_config(keras_layer_config(classes[name], config["config"]))
