@@ -407,3 +407,40 @@ def test_blocks_cut_a_dataset_in_order_within_the_limit(tmp_path):
         arrays = [("layer", [("v", values), ("w", f["w"][()])])]
         assert saving_hdf5._digest_weights(layers, []) == \
             saving_hdf5._digest_weights(arrays, [])
+
+
+# ---- crafted op attributes in a functional config ---------------------------------------
+
+def functional_file(tmp_path):
+    inp = pd.Input(shape=(4,))
+    h = pd.layers.Dense(4)(inp)
+    h = pd.cast(pd.cast(h, "float64"), "float32")
+    out = pd.layers.Dense(2)(pd.sum(pd.reshape(h, (-1, 2, 2)), axis=2))
+    path = tmp_path / "f.h5"
+    pd.Model(inp, out).save(path)
+    return path
+
+
+@pytest.mark.parametrize("op, key, value", [
+    ("cast", "dtype", "abc"), ("cast", "dtype", 1.5), ("cast", "dtype", [1, "x"]),
+    ("cast", "dtype", {"a": 1}), ("cast", "dtype", "float16"), ("cast", "dtype", "object"),
+    ("cast", "bogus", 1), ("reshape", "shape", {"__tuple__": 5}),
+    ("reshape", "shape", {"__ndarray__": [1, 2], "dtype": "object"}),
+    ("reshape", "shape", {"__ndarray__": "x", "dtype": "int64"}),
+    ("sum", "axis", "abc"), ("sum", "axis", 10 ** 30), ("sum", "axis", 5),
+])
+def test_crafted_op_attributes_are_checkpoint_errors(tmp_path, op, key, value):
+    path = functional_file(tmp_path)
+
+    def edit(config):
+        entry = next(e for e in layer_entries(config)
+                     if e["class_name"] == "__paddle_op__" and e["config"]["op"] == op)
+        entry["config"]["attrs"][key] = value
+    edit_model_config(path, edit)
+    with pytest.raises(pd.CheckpointError, match=f"op '__op\\d+_{op}' \\({op}\\)"):
+        pd.load_model(path).predict(np.ones((2, 4), np.float32), verbose=0)
+
+
+def test_an_unchanged_functional_file_loads(tmp_path):
+    path = functional_file(tmp_path)
+    assert pd.load_model(path).predict(np.ones((2, 4), np.float32), verbose=0).shape == (2, 2)
