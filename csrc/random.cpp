@@ -3,12 +3,16 @@
 // and a seed given again gives the same tensor again.
 #include "common.h"
 
+#include <climits>
 #include <cmath>
+#include <utility>
 
 namespace paddle {
 namespace {
 
-enum Kind : int { kUniform = 0, kNormal = 1, kTruncatedNormal = 2, kRandint = 3, kKeepMask = 4 };
+enum Kind : int {
+  kUniform = 0, kNormal = 1, kTruncatedNormal = 2, kRandint = 3, kKeepMask = 4, kPermutation = 5
+};
 
 constexpr double kTwoPow53 = 9007199254740992.0;
 constexpr double kPi = 3.14159265358979323846;
@@ -50,12 +54,22 @@ void fill_typed(T* out, int64_t n, int kind, double a, double b, uint64_t base) 
   });
 }
 
+// out <- a random permutation of 0..n-1 (Fisher-Yates, one draw per position from the stream).
+template <typename T>
+void permutation_typed(T* out, int64_t n, uint64_t base) {
+  for (int64_t i = 0; i < n; ++i) out[i] = T(i);
+  for (int64_t i = n - 1; i > 0; --i) {
+    int64_t j = int64_t(splitmix64(base + uint64_t(i)) % uint64_t(i + 1));
+    std::swap(out[i], out[j]);
+  }
+}
+
 // out <- draws of `kind` with parameters (a, b): uniform [a, b), normal / truncated normal
 // of mean a and standard deviation b, integers in [a, b) (floats or ints out), or a dropout
 // keep mask: b with probability 1 - a, else 0.
 void random_fill(py::array out, int kind, double a, double b, uint64_t seed) {
   const char* op = "random";
-  require(kind >= kUniform && kind <= kKeepMask, op, "unknown distribution");
+  require(kind >= kUniform && kind <= kPermutation, op, "unknown distribution");
   require(std::isfinite(a) && std::isfinite(b), op, "parameters must be finite");
   if (kind == kRandint) require(b > a, op, "randint needs maxval > minval");
   if (kind == kNormal || kind == kTruncatedNormal) require(b >= 0, op, "stddev must be >= 0");
@@ -63,6 +77,12 @@ void random_fill(py::array out, int kind, double a, double b, uint64_t seed) {
   int dt = dtype_of(out);
   check_array(out, op, dt, -1, true);
   const uint64_t base = splitmix64(seed);
+  if (kind == kPermutation) {
+    require(dt == kInt64 || dt == kInt32, op, "a permutation is made of int32 or int64");
+    if (dt == kInt32) require(out.size() <= INT32_MAX, op, "too many positions for int32");
+    PD_DISPATCH_NUMERIC(dt, op, { permutation_typed<scalar_t>(out_ptr<scalar_t>(out), out.size(), base); });
+    return;
+  }
   PD_DISPATCH_NUMERIC(dt, op, {
     fill_typed<scalar_t>(out_ptr<scalar_t>(out), out.size(), kind, a, b, base);
   });
@@ -73,7 +93,7 @@ void random_fill(py::array out, int kind, double a, double b, uint64_t seed) {
 void init_random(py::module_& m) {
   m.def("random_fill", &random_fill,
         "fills out with draws (0 uniform, 1 normal, 2 truncated normal, 3 randint, 4 keep "
-        "mask) from (seed, index)");
+        "mask, 5 permutation) from (seed, index)");
 }
 
 }  // namespace paddle

@@ -34,8 +34,10 @@ from paddle.errors import at_user
 from paddle.lowlevel import random as _state
 from paddle.lowlevel.graph import FLOATS, Variable, as_dtype, as_variable
 from paddle.lowlevel.ops.sampling import random as _draw
+from paddle.lowlevel.ops.shape import gather
 
-__all__ = ["SeedGenerator", "dropout", "normal", "randint", "truncated_normal", "uniform"]
+__all__ = ["SeedGenerator", "dropout", "normal", "randint", "shuffle", "truncated_normal",
+           "uniform"]
 
 
 class SeedGenerator:
@@ -271,6 +273,38 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
     if rate == 0:
         return x
     return x * keep_mask(x, rate, noise_shape, _seed_fn(seed, where))
+
+
+def shuffle(x, axis=0, seed=None):
+    """x with its slices along `axis` in a random order, a new order on every run (Keras's
+    `keras.random.shuffle`). The order is a permutation drawn in C++; the values are gathered
+    with it, so the gradient flows back to where each slice came from.
+
+    Args:
+        x: a Variable (or an array) of rank >= 1; the axis may have an unknown size (the
+            batch): the permutation takes its length at run time.
+        axis: the axis to shuffle.
+        seed: None, an int or a `SeedGenerator`.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> x = pd.constant(np.arange(6, dtype=np.float32).reshape(3, 2))
+        >>> y = pd.eval(pd.random.shuffle(x, seed=1))
+        >>> sorted(y[:, 0].tolist()), bool(np.all(y[:, 1] == y[:, 0] + 1))
+        ([0.0, 2.0, 4.0], True)
+    """
+    where = "pd.random.shuffle"
+    x = as_variable(x, where=where)
+    if x.ndim < 1:
+        raise ValueError(at_user(f"{where}: expected an input of rank >= 1, received a scalar"))
+    if not isinstance(axis, numbers.Integral) or isinstance(axis, bool) or \
+            not -x.ndim <= axis < x.ndim:
+        raise ValueError(at_user(f"{where}: expected an axis of an input of shape {x.shape}, "
+                                 f"received {axis!r}"))
+    axis = int(axis) % x.ndim
+    order = _draw((x.shape[axis],), "permutation", 0.0, 0.0, "int64", x,
+                  _seed_fn(seed, where), like_axis=axis)
+    return gather(x, order, axis=axis)
 
 
 def keep_mask(x, rate, noise_shape, seed_fn, training_only=False):

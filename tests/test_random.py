@@ -86,6 +86,29 @@ def test_dropout_values_noise_shape_and_gradient():
                     [np.random.default_rng(0).normal(size=(3, 5))])
 
 
+def test_shuffle():
+    x = pd.data("x", shape=[None, 3])
+    gen = pd.random.SeedGenerator(4)
+    y = pd.random.shuffle(x, seed=gen)
+    a = np.arange(30, dtype=np.float32).reshape(10, 3)
+    first, second = pd.eval(y, {x: a}), pd.eval(y, {x: a})
+    for out in (first, second):  # rows kept whole, every row once
+        assert sorted(out[:, 0].tolist()) == a[:, 0].tolist()
+        np.testing.assert_array_equal(out[:, 1:], out[:, :1] + [1, 2])
+    assert not np.array_equal(first, second)
+    assert pd.eval(y, {x: a[:4]}).shape == (4, 3)  # the length comes from the fed batch
+    cols = pd.eval(pd.random.shuffle(pd.constant(a), axis=-1, seed=3))
+    np.testing.assert_array_equal(np.sort(cols, axis=1), a)
+    np.testing.assert_array_equal(pd.eval(pd.random.shuffle(pd.constant(a), seed=7)),
+                                  pd.eval(pd.random.shuffle(pd.constant(a), seed=7)))
+    # every order appears: 3 items, 6 orders, 600 draws
+    z = pd.random.shuffle(pd.constant(np.arange(3.0)))
+    seen = {tuple(pd.eval(z).tolist()) for _ in range(600)}
+    assert len(seen) == 6
+    check_gradients(lambda v: pd.random.shuffle(v, seed=5), [np.random.default_rng(0)
+                                                             .normal(size=(4, 3))])
+
+
 def test_inside_a_layer_call_a_new_draw_each_step():
     class Sampling(pd.layers.Layer):
         def __init__(self, **kwargs):
@@ -127,6 +150,9 @@ def test_inside_a_layer_call_a_new_draw_each_step():
     (lambda: pd.random.dropout(pd.constant(np.ones((2, 3))), 0.5, noise_shape=(2, 2)),
      r"does not broadcast against the input"),
     (lambda: pd.random.SeedGenerator(2 ** 63), r"SeedGenerator: expected an integer seed"),
+    (lambda: pd.random.shuffle(pd.constant(np.ones((2, 3))), axis=2),
+     r"shuffle: expected an axis of an input of shape \(2, 3\), received 2"),
+    (lambda: pd.random.shuffle(pd.constant(1.0)), r"shuffle: expected an input of rank >= 1"),
 ])
 def test_bad_arguments(call, match):
     with pytest.raises(ValueError, match=match):

@@ -483,7 +483,7 @@ class _Tracker:
             if label not in self.metrics:
                 metric.reset_state()
                 self.metrics[label] = metric
-            metric.accumulate([float(v) for v in values[i:i + count]])
+            metric.accumulate([metrics_module.batch_value(v) for v in values[i:i + count]])
             out[label] = metric.result()
             i += count
         return out

@@ -90,6 +90,7 @@ def test_relu_gradient():
     (lambda: layers.ELU(alpha=None), r"ELU: expected alpha a number"),
     (lambda: layers.PReLU(shared_axes=[0]), r"PReLU: expected shared_axes as axes >= 1"),
     (lambda: layers.Softmax(axis="last"), r"Softmax: expected an integer axis"),
+    (lambda: layers.PReLU(alpha_initializer="nope"), r"PReLU: alpha_initializer: .*'nope'"),
 ])
 def test_bad_arguments(make, match):
     with pytest.raises(ValueError, match=match):

@@ -158,6 +158,11 @@ def test_bad_inputs():
         layers.RepeatVector(2)(layers.Input(shape=(3, 4)))
     with pytest.raises(pd.ShapeError, match=r"zero_padding1d\w*: expected an input of rank 3"):
         layers.ZeroPadding1D()(layers.Input(shape=(3,)))
+    with pytest.raises(ValueError, match=r"up_sampling2d\w*: the output \(None, 3298534883328, "
+                                         r"3, 2\) .* \(more than 2\*\*31\)"):
+        layers.UpSampling2D((2 ** 40, 1))(layers.Input(shape=(3, 3, 2)))
+    with pytest.raises(ValueError, match=r"repeat_vector\w*: the output .* values per example"):
+        layers.RepeatVector(2 ** 62)(layers.Input(shape=(4,)))
     with pytest.raises(TypeError, match="TimeDistributed: expected a Layer, received int"):
         layers.TimeDistributed(3)
     with pytest.raises(pd.ShapeError, match=r"time_distributed\w*: expected an input of rank "

@@ -213,7 +213,7 @@ def test_unknown_loss_lists_the_valid_ones():
     model = mlp()
     with pytest.raises(ValueError, match=r"Unknown loss 'msee'; expected one of "
                                          r"binary_crossentropy, categorical_crossentropy, "
-                                         r".*mse, sparse_categorical_crossentropy"):
+                                         r".*mse, msle, poisson, sparse_categorical_crossentropy"):
         model.compile(optimizer="adam", loss="msee")
     with pytest.raises(ValueError, match="Unknown loss 'nope'"):
         model.compile(optimizer="adam", loss=["mse", "nope"])

@@ -107,7 +107,10 @@ class PReLU(Layer):
 
     def __init__(self, alpha_initializer="zeros", shared_axes=None, **kwargs):
         super().__init__(**kwargs)
-        self.alpha_initializer = initializers.get(alpha_initializer)
+        try:
+            self.alpha_initializer = initializers.get(alpha_initializer)
+        except (TypeError, ValueError) as e:
+            raise type(e)(f"PReLU: alpha_initializer: {e}") from None
         if shared_axes is not None and not isinstance(shared_axes, (list, tuple)):
             shared_axes = [shared_axes]
         if shared_axes is not None and not all(

@@ -76,6 +76,21 @@ def _known(layer, shape, axes):
                                      f"received shape {tuple(shape)}"))
 
 
+# Outputs beyond this many values per example are refused when the layer is built: a
+# factor of 2**40 would otherwise fail later as a bare MemoryError of NumPy's.
+MAX_VALUES = 2 ** 31
+
+
+def _check_output(layer, input_shape, output_shape):
+    values = 1
+    for d in output_shape[1:]:
+        values *= d
+    if values > MAX_VALUES:
+        raise ValueError(at_user(f"{layer.name}: the output {tuple(output_shape)} of an input "
+                                 f"{tuple(input_shape)} would hold {values} values per example "
+                                 f"(more than 2**31)"))
+
+
 def _repeat(x, axis, times):
     """Each element of x repeated `times` times along `axis` (nearest-neighbour upsampling):
     a new axis after `axis`, broadcast by a product with ones, then merged."""
@@ -121,6 +136,7 @@ class UpSampling1D(Layer):
     def build(self, input_shape):
         self.input_spec.check(self, input_shape)
         _known(self, input_shape, [1, 2])
+        _check_output(self, input_shape, (None, input_shape[1] * self.size, input_shape[2]))
 
     def call(self, inputs, training=False):
         return _repeat(inputs, 1, self.size)
@@ -162,6 +178,10 @@ class UpSampling2D(Layer):
     def build(self, input_shape):
         self.input_spec.check(self, input_shape)
         _known(self, input_shape, [1, 2, 3])
+        rows, cols = _spatial_axes(4, self.data_format)
+        out = list(input_shape)
+        out[rows], out[cols] = out[rows] * self.size[0], out[cols] * self.size[1]
+        _check_output(self, input_shape, out)
 
     def call(self, inputs, training=False):
         rows, cols = _spatial_axes(4, self.data_format)
@@ -314,6 +334,8 @@ class RepeatVector(Layer):
 
     def build(self, input_shape):
         self.input_spec.check(self, input_shape)
+        if input_shape[1] is not None:
+            _check_output(self, input_shape, (None, self.n, input_shape[1]))
 
     def call(self, inputs, training=False):
         ones = constant(np.ones((1, self.n, 1), inputs.dtype), dtype=inputs.dtype)

@@ -15,8 +15,9 @@ Example:
 from paddle.lowlevel.graph import DTYPES, FLOATS, apply, as_dtype
 from paddle.lowlevel.op import OPS, Op, register
 
-# keep_mask: b with probability 1 - a, else 0 (dropout's mask, a = rate, b = 1 / (1 - rate))
-KINDS = ("uniform", "normal", "truncated_normal", "randint", "keep_mask")
+# keep_mask: b with probability 1 - a, else 0 (dropout's mask, a = rate, b = 1 / (1 - rate));
+# permutation: 0..n-1 in a random order (1-D integers).
+KINDS = ("uniform", "normal", "truncated_normal", "randint", "keep_mask", "permutation")
 
 
 @register
@@ -26,8 +27,14 @@ class Random(Op):
 
     name = "random"
 
-    def infer(self, *like, shape, dtype, kind, a, b, seed_fn, inference_value=None):
+    def infer(self, *like, shape, dtype, kind, a, b, seed_fn, inference_value=None,
+              like_axis=None):
         out = list(shape)
+        if like_axis is not None:  # a 1-D output as long as one axis of `like`
+            if not like or len(shape) != 1 or not -len(like[0][0]) <= like_axis < len(like[0][0]):
+                self.fail(f"like_axis {like_axis} needs a 1-D shape and an input with that axis",
+                          *(("like", s) for s, _ in like))
+            return (like[0][0][like_axis],), dtype
         for axis, size in enumerate(shape):
             if size is None:
                 if not like or len(like[0][0]) != len(shape):
@@ -41,7 +48,8 @@ class Random(Op):
         return [None] * len(node.inputs)
 
 
-def random(shape, kind, a, b, dtype="float32", like=None, seed_fn=None, inference_value=None):
+def random(shape, kind, a, b, dtype="float32", like=None, seed_fn=None, inference_value=None,
+           like_axis=None):
     """A Variable of draws (see the module docstring); `seed_fn()` gives each run's seed.
 
     Args:
@@ -53,12 +61,14 @@ def random(shape, kind, a, b, dtype="float32", like=None, seed_fn=None, inferenc
         like: the Variable None axes take their sizes from.
         seed_fn: a callable returning a seed (an int in [0, 2**64)).
         inference_value: fill this outside training runs (None: draw in every run).
+        like_axis: for a 1-D output, the axis of `like` whose size it has.
     """
     if kind not in KINDS:
         raise ValueError(f"random: expected a kind in {KINDS}, received {kind!r}")
     dtype = as_dtype(dtype, "random")
-    if dtype not in (DTYPES if kind == "randint" else FLOATS):
+    if dtype not in (DTYPES if kind == "randint" else ("int32", "int64")
+                     if kind == "permutation" else FLOATS):
         raise ValueError(f"random: {kind} cannot make {dtype} values")
     attrs = {"shape": tuple(shape), "dtype": dtype, "kind": kind, "a": float(a), "b": float(b),
-             "seed_fn": seed_fn, "inference_value": inference_value}
+             "seed_fn": seed_fn, "inference_value": inference_value, "like_axis": like_axis}
     return apply(OPS["random"], [] if like is None else [like], attrs)
