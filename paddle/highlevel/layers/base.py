@@ -21,7 +21,8 @@ import numpy as np
 
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.executor import eval as run
-from paddle.lowlevel.graph import NAMES, Variable, as_dtype, data, forced_mode
+from paddle.lowlevel.graph import FLOATS, NAMES, Variable, as_dtype, data, forced_mode
+from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.layers import parameter
 from paddle.lowlevel.ops.reduce import sum as sum_all
 from paddle.highlevel import regularizers
@@ -159,6 +160,8 @@ class Layer:
         trainable: whether the layer's trainable weights are updated by training.
         dtype: the dtype of its weights.
     """
+
+    casts_integer_inputs = True  # see _cast_integer_inputs
 
     def __init__(self, name=None, trainable=True, dtype="float32", input_shape=None,
                  activity_regularizer=None, **unknown):
@@ -419,6 +422,7 @@ class Layer:
         elif self.input_spec is not None:
             for s in shapes:
                 self.input_spec.check(self, s)
+        inputs = self._cast_integer_inputs(inputs, flat)
         value = training if training is not None else _CALL_TRAINING[-1]
         call_kwargs = spec.call_kwargs(kwargs, value)
         _CALL_TRAINING.append(value)
@@ -440,6 +444,18 @@ class Layer:
             if isinstance(o, Variable):
                 o._history = (self, len(self._inbound) - 1, k)
         return outputs
+
+    def _cast_integer_inputs(self, inputs, flat):
+        """Integer (or bool) inputs cast to the layer's float dtype when the layer computes
+        with float weights (Dense, Conv2D, LSTM...): Keras's implicit cast, so integer
+        NumPy data fits a float model. Layers that consume integers (Embedding) opt out
+        with `casts_integer_inputs = False`; weightless layers keep dtypes as they are."""
+        if not self.casts_integer_inputs or not any(
+                x.dtype not in FLOATS for x in flat) or not any(
+                w.dtype in FLOATS for w in self._weights):
+            return inputs
+        cast_flat = [cast(x, self.dtype) if x.dtype not in FLOATS else x for x in flat]
+        return cast_flat if isinstance(inputs, (list, tuple)) else cast_flat[0]
 
     def _call_eager(self, inputs, training, kwargs):
         flat = inputs if isinstance(inputs, (list, tuple)) else [inputs]
@@ -470,7 +486,9 @@ class Layer:
         return cls(**config)
 
     def __repr__(self):
-        return f"<{type(self).__name__} name={self.name!r} built={self.built}>"
+        # getattr: a layer whose __init__ raised (a bad argument) still has a repr.
+        return (f"<{type(self).__name__} name={getattr(self, 'name', None)!r} "
+                f"built={getattr(self, 'built', False)}>")
 
 
 def regularizer_config(layer, keys):

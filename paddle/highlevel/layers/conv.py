@@ -12,12 +12,11 @@ Example:
 """
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
-from paddle.lowlevel.layers import activation as get_activation
 from paddle.lowlevel.ops.conv import conv1d, conv2d, conv2d_transpose
 from paddle.lowlevel.ops.shape import reshape
 from paddle.highlevel import regularizers
 from paddle.highlevel.layers.base import InputSpec, Layer, check_flag, regularizer_config
-from paddle.highlevel.layers.core import serialize_activation
+from paddle.highlevel.layers.core import get_activation, serialize_activation
 
 FORMATS = {"channels_last": ("NWC", "NHWC"), "channels_first": ("NCW", "NCHW")}
 

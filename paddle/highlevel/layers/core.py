@@ -8,12 +8,19 @@ Example:
 """
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
-from paddle.lowlevel.layers import activation as get_activation
 from paddle.lowlevel.layers import dense
 from paddle.lowlevel.ops.shape import flatten, reshape, transpose
-from paddle.highlevel import regularizers
+from paddle.highlevel import activations, regularizers
 from paddle.highlevel.layers.base import InputSpec, Layer, check_flag, regularizer_config
 from paddle.highlevel.layers.bytecode import dump_function, load_function
+
+
+def get_activation(act):
+    """A layer's activation: None (linear) or a function (`pd.activations.get`'s names,
+    'swish', 'relu6', 'selu', ... included)."""
+    if act is None or (isinstance(act, str) and act.lower() == "linear"):
+        return None
+    return activations.get(act)
 
 
 def serialize_activation(act):

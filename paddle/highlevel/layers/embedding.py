@@ -7,6 +7,7 @@ Example:
     (None, 10, 16)
 """
 from paddle.lowlevel import initializers
+from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.ops.nn import embedding
 from paddle.highlevel import regularizers
 from paddle.highlevel.layers.base import Layer, regularizer_config
@@ -17,7 +18,8 @@ class Embedding(Layer):
     """Looks up a row of the table "embeddings" (input_dim, output_dim) for each id.
 
     Ids outside [0, input_dim) raise an IndexError when the model runs. The gradient adds
-    into the rows that were looked up.
+    into the rows that were looked up. Float ids (a default float32 `Input`) are cast to
+    integers first, as Keras does.
 
     Args:
         input_dim: number of rows (the vocabulary size).
@@ -33,6 +35,8 @@ class Embedding(Layer):
         (1, 3, 2)
     """
 
+    casts_integer_inputs = False  # ids are integers; float ids are cast the other way
+
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
                  embeddings_regularizer=None, **kwargs):
         super().__init__(**kwargs)
@@ -47,6 +51,9 @@ class Embedding(Layer):
                                           regularizer=self.embeddings_regularizer)
 
     def call(self, inputs, training=False):
+        if inputs.dtype not in ("int64", "int32"):
+            # Keras casts float ids (a default float32 Input feeding Embedding) to integers.
+            inputs = cast(inputs, "int64")
         return embedding(inputs, self.embeddings)
 
     def get_config(self):

@@ -22,3 +22,10 @@ from paddle.lowlevel.ops.recurrent import gru, lstm  # noqa: F401
 # is not left as a name of this package (where `import *` would export it).
 from paddle.lowlevel.ops import sampling as _sampling  # noqa: F401,E402
 del sampling  # noqa: F821
+
+# The op functions only: `from paddle.lowlevel.ops import *` (and so `pd`) must not pick up
+# the family modules (`pd.shape` was the module of shape ops, not a function).
+import types as _types  # noqa: E402
+
+__all__ = sorted(name for name, value in list(globals().items())
+                 if not name.startswith("_") and not isinstance(value, _types.ModuleType))
