@@ -10,7 +10,7 @@ import paddle as pd
 PUBLIC_MODULES = {"activations", "backend", "callbacks", "dataset", "errors", "highlevel",
                   "initializers", "layers", "losses", "lowlevel", "metrics", "ops",
                   "optimizers", "random", "reader", "regularizers", "utils", "saving",
-                  "models"}
+                  "models", "capi"}  # capi: the C API's flags and Python half, on import
 
 
 def test_no_internal_module_is_reachable_from_pd():
