@@ -31,6 +31,7 @@ import numpy as np
 
 from paddle import backend
 from paddle._atomic import atomic_path
+from paddle.distributed.world import is_chief
 from paddle.errors import CheckpointError, FeedError
 from paddle.lowlevel.executor import eval as run
 from paddle.lowlevel.executor import topological_nodes
@@ -323,7 +324,10 @@ class Trainer:
         return [float(v) for v in totals / count]
 
     def save_params(self, dirname):
-        """Write every parameter of the network, by name, to `dirname/params.h5`."""
+        """Write every parameter of the network, by name, to `dirname/params.h5` (in
+        distributed training, on rank 0 only)."""
+        if not is_chief():
+            return
         # A unique temporary file, fsynced and renamed over the target (paddle/_atomic.py):
         # two saves at once both succeed, and a crash never leaves a half file.
         with atomic_path(os.path.join(dirname, PARAMS_FILE)) as tmp:

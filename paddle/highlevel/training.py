@@ -24,6 +24,7 @@ from paddle.highlevel import data_adapter
 from paddle.highlevel import losses as losses_module
 from paddle.highlevel import metrics as metrics_module
 from paddle.highlevel.callbacks import CallbackList
+from paddle import distributed
 
 
 class Step:
@@ -352,6 +353,11 @@ class Trainable:
             val = data_adapter.adapt(vx, vy, vsw, batch_size if validation_batch_size is None
                                      else validation_batch_size, False, validation_steps, n_in,
                                      names)
+        agreement = None
+        if distributed.active():  # shards, averaged logs, one voice (distributed/training.py)
+            from paddle.distributed import training as distributed_training
+            train, val = distributed_training.for_fit(train, val)
+            agreement = distributed_training.Agreement()
         cbs = CallbackList(callbacks, model=self, add_history=True, add_progbar=verbose != 0,
                            verbose=verbose, epochs=epochs, steps=train.steps)
         self.stop_training = False
@@ -361,20 +367,24 @@ class Trainable:
         try:
             for epoch in range(self._initial_epoch, epochs):
                 cbs.on_epoch_begin(epoch)
-                logs = self._epoch(train, cbs, class_weight)
+                logs = self._epoch(train, cbs, class_weight, agreement)
                 if val is not None and (epoch + 1 - initial_epoch) % validation_freq == 0:
                     val_logs = self._validate(val, cbs)
+                    if agreement is not None:
+                        val_logs = agreement.weighted(val_logs, self._evaluated_samples)
                     logs.update({f"val_{k}": v for k, v in val_logs.items()})
                 self._last_finished_epoch = epoch  # set before checkpoints save it
                 logs["epoch"] = epoch
                 cbs.on_epoch_end(epoch, logs)
+                if agreement is not None:
+                    self.stop_training = agreement.any(self.stop_training)
                 if self.stop_training:
                     break
         finally:
             cbs.on_train_end(logs)
         return cbs.history
 
-    def _epoch(self, train, cbs, class_weight):
+    def _epoch(self, train, cbs, class_weight, agreement=None):
         tracker = _Tracker()
         logs = {}
         for step, (xb, yb, swb) in enumerate(train.epoch()):
@@ -382,7 +392,11 @@ class Trainable:
             result = self._run_batch("train", xb, yb, swb, class_weight)
             self._last_batch = result  # this batch's own values (the logs are epoch means)
             logs = tracker.add(result)
+            if agreement is not None:  # every rank's callbacks see the same numbers
+                logs, self._last_batch = agreement.batch(logs, result)
             cbs.on_train_batch_end(step, dict(logs, batch=step))
+            if agreement is not None:
+                self.stop_training = agreement.any(self.stop_training)
             if self.stop_training:
                 break
         return dict(logs)
@@ -408,6 +422,7 @@ class Trainable:
                 cbs.on_test_batch_end(step, logs)
         if not logs:
             raise ValueError("evaluate: the data produced no batch")
+        self._evaluated_samples = tracker.count
         return dict(logs)
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose=1, sample_weight=None,
