@@ -345,6 +345,21 @@ class Layer:
                   (layer.weights if not self._trainable else layer.non_trainable_weights)]
         return own + nested
 
+    @property
+    def trainable_variables(self):
+        """Keras's name for `trainable_weights`."""
+        return self.trainable_weights
+
+    @property
+    def non_trainable_variables(self):
+        """Keras's name for `non_trainable_weights`."""
+        return self.non_trainable_weights
+
+    @property
+    def variables(self):
+        """Keras's name for `weights`."""
+        return self.weights
+
     def _sublayers(self):
         """Layers held as attributes (wrappers such as Bidirectional), in attribute order."""
         found = []
