@@ -214,6 +214,21 @@ def test_simple_rnn_and_stacked_recurrences(tmp_path):
               L.LSTM(2), shape=(5, 3)), tmp_path, (5, 3))
 
 
+@pytest.mark.parametrize("inner, kwargs", [
+    (lambda: L.LSTM(3, return_sequences=True), {}),
+    (lambda: L.GRU(3), {"merge_mode": "sum"}),
+    (lambda: L.LSTM(2, return_sequences=True), {"merge_mode": "ave"}),
+    (lambda: L.SimpleRNN(2), {"merge_mode": "mul"}),
+    (lambda: L.GRU(2, return_sequences=True, return_state=True), {"merge_mode": None}),
+    (lambda: L.LSTM(2, return_state=True), {}),
+])
+def test_bidirectional(tmp_path, inner, kwargs):
+    pd.seed(0)
+    x = L.Input(shape=(5, 3))
+    out = L.Bidirectional(inner(), **kwargs)(x)
+    check(pd.Model(x, out), tmp_path, (5, 3))
+
+
 def test_lstm_states_in_and_out(tmp_path):
     pd.seed(0)
     x, h0, c0 = L.Input(shape=(4, 3)), L.Input(shape=(5,)), L.Input(shape=(5,))
