@@ -329,7 +329,8 @@ class Model(Trainable, Layer):
             from paddle.errors import CheckpointError
             from paddle.highlevel import saving_config
             try:
-                return saving_config._functional_from_config(config, custom_objects)
+                with _safe_unless_told():
+                    return saving_config._functional_from_config(config, custom_objects)
             except CheckpointError as e:
                 raise ValueError(f"Model.from_config: {e}") from e
         return cls(**config)
@@ -379,11 +380,14 @@ class Model(Trainable, Layer):
         saving.load_weights(self, filepath, by_name, skip_mismatch)
 
     def export(self, filepath, format="onnx", **options):
-        """Write the model for another runtime, as Keras 3's `export`: format="onnx" writes
-        an ONNX model with a dynamic batch axis that ONNX Runtime runs with the outputs of
-        `predict` (`paddle.export.onnx.export_onnx`; options: opset_version). The file is
-        written atomically. Raises ExportError (a ValueError) naming the model and layer
-        when the model is not built or holds something ONNX export cannot map."""
+        """Write the model for another runtime, as Keras 3's `export` (format "onnx").
+
+        An ONNX model with a dynamic batch axis that ONNX Runtime runs with the outputs of
+        `predict`, written atomically; options: opset_version. See
+        `paddle.export.onnx.export_onnx` (its example runs ONNX Runtime) and
+        docs/deployment.md. Raises pd.ExportError (a ValueError) naming the model and the
+        layer when the model is not built or holds something ONNX export cannot map.
+        """
         from paddle.export import export_model
         export_model(self, filepath, format, **options)
 
@@ -571,6 +575,15 @@ class Sequential(Model):
             raise TypeError(f"Sequential.from_config: expected a dict, received "
                             f"{type(config).__name__}")
         try:
-            return saving_config._sequential_from_config(config, custom_objects)
+            with _safe_unless_told():
+                return saving_config._sequential_from_config(config, custom_objects)
         except CheckpointError as e:
             raise ValueError(f"Sequential.from_config: {e}") from e
+
+
+def _safe_unless_told():
+    """Rebuilding a model from a config refuses a Lambda's bytecode, as Keras 3's
+    from_config does, unless a caller's safe_mode_scope(False) (load_model(...,
+    safe_mode=False)) says the config is trusted."""
+    from paddle.highlevel.layers.bytecode import in_safe_mode, safe_mode_scope
+    return safe_mode_scope(in_safe_mode() is not False)
