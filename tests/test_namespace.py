@@ -7,9 +7,9 @@ import pytest
 
 import paddle as pd
 
-PUBLIC_MODULES = {"activations", "backend", "callbacks", "dataset", "errors", "highlevel",
-                  "initializers", "layers", "losses", "lowlevel", "metrics", "ops",
-                  "optimizers", "random", "reader", "regularizers", "utils", "saving",
+PUBLIC_MODULES = {"activations", "backend", "callbacks", "dataset", "distributed", "errors",
+                  "highlevel", "initializers", "layers", "losses", "lowlevel", "metrics",
+                  "ops", "optimizers", "random", "reader", "regularizers", "utils", "saving",
                   "models", "capi"}  # capi: the C API's flags and Python half, on import
 
 
