@@ -12,7 +12,8 @@ import numpy as _numpy  # noqa: F401
 import scipy_openblas32 as _scipy_openblas32  # noqa: F401
 
 from paddle import _C  # noqa: F401
-from paddle.errors import CheckpointError, FeedError, PaddleError, ShapeError  # noqa: F401
+from paddle.errors import (  # noqa: F401
+    CheckpointError, ExportError, FeedError, PaddleError, ShapeError)
 from paddle.lowlevel import *  # noqa: F401,F403
 from paddle.backend import get_device, set_device  # noqa: F401
 from paddle import backend as _backend  # noqa: F401
