@@ -73,6 +73,13 @@ def test_flatten_reshape_permute_dropout(tmp_path):
               L.Flatten(), L.Dense(2), shape=(24,)), tmp_path, (24,))
 
 
+def test_integer_inputs_cast_as_the_layers_do(tmp_path):
+    pd.seed(0)
+    x = L.Input(shape=(4,), dtype="int64")
+    model = pd.Model(x, L.Concatenate()([L.Dense(3)(x), L.Flatten()(L.Embedding(9, 2)(x))]))
+    check(model, tmp_path, (4,), ints=9)
+
+
 def test_embedding(tmp_path):
     check(seq(L.Embedding(11, 4), L.Flatten(), L.Dense(3), shape=(6,), dtype="int64"),
           tmp_path, (6,), ints=11)
