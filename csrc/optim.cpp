@@ -10,14 +10,30 @@ namespace {
 
 using Arrays = std::vector<py::array>;
 
-void check_group(const Arrays& params, const std::vector<const Arrays*>& others, const char* op) {
-  for (const Arrays* o : others)
-    require(o->size() == params.size(), op, "lists of different lengths");
+// One list the update reads or writes, with its argument name for messages.
+struct Group {
+  const Arrays* arrays;
+  const char* name;
+  Access access;
+};
+
+// Every list as long as params; every array like its parameter (dtype, size), C-contiguous
+// and aligned; params and the optimizer's slots (velocity, moments, accumulators), which the
+// update writes in place, writable.
+void check_group(const Arrays& params, const std::vector<Group>& others, const char* op) {
+  for (const Group& o : others)
+    require(o.arrays->size() == params.size(), op,
+            "argument '" + std::string(o.name) + "' has " + std::to_string(o.arrays->size()) +
+                " arrays, expected one per parameter (" + std::to_string(params.size()) + ")");
   for (size_t i = 0; i < params.size(); ++i) {
-    int dt = dtype_of(params[i]);
-    require(dt == kFloat32 || dt == kFloat64, op, "parameters must be float32 or float64");
-    check_array(params[i], op, dt, -1, true);
-    for (const Arrays* o : others) check_array((*o)[i], op, dt, params[i].size(), false);
+    const std::string at = "[" + std::to_string(i) + "]";
+    int dt = check_dtype(params[i], op, "params" + at);
+    if (dt != kFloat32 && dt != kFloat64)
+      throw py::type_error(arg_where(op, "params" + at) + "expected float32 or float64, received " +
+                           dtype_name(dt));
+    check_array(params[i], op, "params" + at, dt, -1, kWrite);
+    for (const Group& o : others)
+      check_array((*o.arrays)[i], op, o.name + at, dt, params[i].size(), o.access);
   }
 }
 
@@ -32,11 +48,11 @@ void each_tensor(const Arrays& params, F f) {
 
 void sgd(Arrays params, Arrays grads, Arrays velocity, double lr, double momentum, bool nesterov) {
   bool use_v = momentum != 0.0;
-  std::vector<const Arrays*> others{&grads};
-  if (use_v) others.push_back(&velocity);
-  check_group(params, others, "SGD");
+  std::vector<Group> others{{&grads, "grads", kRead}};
+  if (use_v) others.push_back({&velocity, "velocity", kWrite});
+  check_group(params, others, "sgd");
   each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
-    PD_DISPATCH_FLOAT(dtype_of(params[i]), "SGD", {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "sgd", {
       scalar_t* p = PD_PTR(params, i);
       const scalar_t* g = PD_PTR(grads, i);
       const scalar_t lr_ = lr, mu = momentum;
@@ -56,11 +72,11 @@ void sgd(Arrays params, Arrays grads, Arrays velocity, double lr, double momentu
 // Adam and AdamW (decoupled weight decay when weight_decay > 0). `step` counts from 1.
 void adam(Arrays params, Arrays grads, Arrays m, Arrays v, double lr, double beta1, double beta2,
           double eps, double step, double weight_decay) {
-  check_group(params, {&grads, &m, &v}, "Adam");
-  require(step >= 1, "Adam", "step must count from 1");
+  check_group(params, {{&grads, "grads", kRead}, {&m, "m", kWrite}, {&v, "v", kWrite}}, "adam");
+  require(step >= 1, "adam", "argument 'step' must count from 1");
   double alpha = lr * std::sqrt(1 - std::pow(beta2, step)) / (1 - std::pow(beta1, step));
   each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
-    PD_DISPATCH_FLOAT(dtype_of(params[i]), "Adam", {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "adam", {
       scalar_t *p = PD_PTR(params, i), *mp = PD_PTR(m, i), *vp = PD_PTR(v, i);
       const scalar_t* g = PD_PTR(grads, i);
       const scalar_t b1 = beta1, b2 = beta2, a = alpha, ep = eps, wd = lr * weight_decay;
@@ -76,11 +92,11 @@ void adam(Arrays params, Arrays grads, Arrays m, Arrays v, double lr, double bet
 
 void rmsprop(Arrays params, Arrays grads, Arrays ms, Arrays mom, double lr, double rho,
              double momentum, double eps) {
-  std::vector<const Arrays*> others{&grads, &ms};
-  if (momentum > 0) others.push_back(&mom);
-  check_group(params, others, "RMSprop");
+  std::vector<Group> others{{&grads, "grads", kRead}, {&ms, "ms", kWrite}};
+  if (momentum > 0) others.push_back({&mom, "mom", kWrite});
+  check_group(params, others, "rmsprop");
   each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
-    PD_DISPATCH_FLOAT(dtype_of(params[i]), "RMSprop", {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "rmsprop", {
       scalar_t *p = PD_PTR(params, i), *s = PD_PTR(ms, i);
       const scalar_t* g = PD_PTR(grads, i);
       const scalar_t r = rho, lr_ = lr, ep = eps, mu = momentum;
@@ -100,9 +116,9 @@ void rmsprop(Arrays params, Arrays grads, Arrays ms, Arrays mom, double lr, doub
 }
 
 void adagrad(Arrays params, Arrays grads, Arrays acc, double lr, double eps) {
-  check_group(params, {&grads, &acc}, "Adagrad");
+  check_group(params, {{&grads, "grads", kRead}, {&acc, "acc", kWrite}}, "adagrad");
   each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
-    PD_DISPATCH_FLOAT(dtype_of(params[i]), "Adagrad", {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "adagrad", {
       scalar_t *p = PD_PTR(params, i), *a = PD_PTR(acc, i);
       const scalar_t* g = PD_PTR(grads, i);
       const scalar_t lr_ = lr, ep = eps;
@@ -117,10 +133,22 @@ void adagrad(Arrays params, Arrays grads, Arrays acc, double lr, double eps) {
 }  // namespace
 
 void init_optim(py::module_& m) {
-  m.def("sgd", &sgd, "in-place SGD with optional (Nesterov) momentum over lists of tensors");
-  m.def("adam", &adam, "in-place Adam / AdamW over lists of tensors");
-  m.def("rmsprop", &rmsprop, "in-place RMSprop over lists of tensors");
-  m.def("adagrad", &adagrad, "in-place Adagrad over lists of tensors");
+  m.def("sgd", &sgd,
+        array_arg("params"), array_arg("grads"), array_arg("velocity"), py::arg("lr"),
+        py::arg("momentum"), py::arg("nesterov"),
+        "in-place SGD with optional (Nesterov) momentum over lists of tensors");
+  m.def("adam", &adam,
+        array_arg("params"), array_arg("grads"), array_arg("m"), array_arg("v"), py::arg("lr"),
+        py::arg("beta1"), py::arg("beta2"), py::arg("eps"), py::arg("step"),
+        py::arg("weight_decay"),
+        "in-place Adam / AdamW over lists of tensors");
+  m.def("rmsprop", &rmsprop,
+        array_arg("params"), array_arg("grads"), array_arg("ms"), array_arg("mom"), py::arg("lr"),
+        py::arg("rho"), py::arg("momentum"), py::arg("eps"),
+        "in-place RMSprop over lists of tensors");
+  m.def("adagrad", &adagrad,
+        array_arg("params"), array_arg("grads"), array_arg("acc"), py::arg("lr"), py::arg("eps"),
+        "in-place Adagrad over lists of tensors");
 }
 
 }  // namespace paddle
