@@ -262,6 +262,15 @@ inline void parallel_chunks(int64_t n, int64_t grain, F f) {
                                   ::paddle::dtype_name(DTYPE));                       \
   }
 
+// splitmix64 of a counter: a stateless generator, so every element's draw depends only on
+// (seed, index) and random kernels give the same numbers whatever the thread count.
+inline uint64_t splitmix64(uint64_t z) {
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
 // One binding file per concern, each with its init function (called from module.cpp).
 void init_elementwise(py::module_& m);
 void init_reduce(py::module_& m);
@@ -269,5 +278,6 @@ void init_matmul(py::module_& m);
 void init_copy(py::module_& m);
 void init_softmax(py::module_& m);
 void init_optim(py::module_& m);
+void init_random(py::module_& m);
 
 }  // namespace paddle

@@ -14,5 +14,6 @@ PYBIND11_MODULE(_C, m) {
   paddle::init_copy(m);
   paddle::init_softmax(m);
   paddle::init_optim(m);
+  paddle::init_random(m);
   paddle::init_nn(m);
 }

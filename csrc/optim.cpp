@@ -3,6 +3,7 @@
 // into the step size), so a model trained here matches one trained there.
 #include "common.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace paddle {
@@ -90,27 +91,134 @@ void adam(Arrays params, Arrays grads, Arrays m, Arrays v, double lr, double bet
   });
 }
 
-void rmsprop(Arrays params, Arrays grads, Arrays ms, Arrays mom, double lr, double rho,
-             double momentum, double eps) {
+// Keras 3 RMSprop; `centered` also keeps the mean gradient and divides by the variance.
+void rmsprop(Arrays params, Arrays grads, Arrays ms, Arrays mom, Arrays avg, double lr,
+             double rho, double momentum, double eps, bool centered) {
   std::vector<Group> others{{&grads, "grads", kRead}, {&ms, "ms", kWrite}};
   if (momentum > 0) others.push_back({&mom, "mom", kWrite});
+  if (centered) others.push_back({&avg, "avg", kWrite});
   check_group(params, others, "rmsprop");
   each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
     PD_DISPATCH_FLOAT(dtype_of(params[i]), "rmsprop", {
       scalar_t *p = PD_PTR(params, i), *s = PD_PTR(ms, i);
+      scalar_t* av = centered ? PD_PTR(avg, i) : nullptr;
+      scalar_t* mo = momentum > 0 ? PD_PTR(mom, i) : nullptr;
       const scalar_t* g = PD_PTR(grads, i);
       const scalar_t r = rho, lr_ = lr, ep = eps, mu = momentum;
       for (int64_t j = b; j < e; ++j) {
         s[j] = r * s[j] + (1 - r) * g[j] * g[j];
-        scalar_t inc = lr_ * g[j] / (std::sqrt(s[j] + ep));
-        if (momentum > 0) {
-          scalar_t* mo = PD_PTR(mom, i);
+        scalar_t denominator = s[j] + ep;
+        if (centered) {
+          av[j] = r * av[j] + (1 - r) * g[j];
+          denominator -= av[j] * av[j];
+        }
+        scalar_t inc = lr_ * g[j] / std::sqrt(denominator);
+        if (mo) {
           mo[j] = mu * mo[j] + inc;
           p[j] -= mo[j];
         } else {
           p[j] -= inc;
         }
       }
+    });
+  });
+}
+
+// Keras 3 Adamax: m the moving mean, u the decayed maximum of |g|; `step` counts from 1.
+void adamax(Arrays params, Arrays grads, Arrays m, Arrays u, double lr, double beta1,
+            double beta2, double eps, double step) {
+  check_group(params, {{&grads, "grads", kRead}, {&m, "m", kWrite}, {&u, "u", kWrite}}, "adamax");
+  require(step >= 1, "adamax", "argument 'step' must count from 1");
+  const double scale = lr / (1 - std::pow(beta1, step));
+  each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "adamax", {
+      scalar_t *p = PD_PTR(params, i), *mp = PD_PTR(m, i), *up = PD_PTR(u, i);
+      const scalar_t* g = PD_PTR(grads, i);
+      const scalar_t b1 = beta1, b2 = beta2, ep = eps, sc = scale;
+      for (int64_t j = b; j < e; ++j) {
+        mp[j] += (g[j] - mp[j]) * (1 - b1);
+        up[j] = std::max(b2 * up[j], std::abs(g[j]));
+        p[j] -= sc * mp[j] / (up[j] + ep);
+      }
+    });
+  });
+}
+
+// Keras 3 Nadam. The momentum schedule's scalars come from Python: c_m = u_{t+1} / (1 -
+// prod u_1..u_{t+1}), c_g = (1 - u_t) / (1 - prod u_1..u_t), v_scale = 1 / (1 - beta2^t).
+void nadam(Arrays params, Arrays grads, Arrays m, Arrays v, double lr, double beta1,
+           double beta2, double eps, double c_m, double c_g, double v_scale) {
+  check_group(params, {{&grads, "grads", kRead}, {&m, "m", kWrite}, {&v, "v", kWrite}}, "nadam");
+  each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "nadam", {
+      scalar_t *p = PD_PTR(params, i), *mp = PD_PTR(m, i), *vp = PD_PTR(v, i);
+      const scalar_t* g = PD_PTR(grads, i);
+      const scalar_t b1 = beta1, b2 = beta2, ep = eps, lr_ = lr, cm = c_m, cg = c_g,
+                     vs = v_scale;
+      for (int64_t j = b; j < e; ++j) {
+        mp[j] += (g[j] - mp[j]) * (1 - b1);
+        vp[j] += (g[j] * g[j] - vp[j]) * (1 - b2);
+        scalar_t m_hat = cm * mp[j] + cg * g[j];
+        p[j] -= lr_ * m_hat / (std::sqrt(vp[j] * vs) + ep);
+      }
+    });
+  });
+}
+
+template <typename T>
+inline T sign_of(T x) { return T((x > 0) - (x < 0)); }
+
+// Keras 3 Lion: the step is lr * sign(beta1 * m + (1 - beta1) * g); then m moves with beta2.
+void lion(Arrays params, Arrays grads, Arrays m, double lr, double beta1, double beta2) {
+  check_group(params, {{&grads, "grads", kRead}, {&m, "m", kWrite}}, "lion");
+  each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "lion", {
+      scalar_t *p = PD_PTR(params, i), *mp = PD_PTR(m, i);
+      const scalar_t* g = PD_PTR(grads, i);
+      const scalar_t b1 = beta1, b2 = beta2, lr_ = lr;
+      for (int64_t j = b; j < e; ++j) {
+        p[j] -= lr_ * sign_of(mp[j] * b1 + g[j] * (1 - b1));
+        mp[j] = mp[j] * b2 + g[j] * (1 - b2);
+      }
+    });
+  });
+}
+
+// Keras 3 Ftrl (follow the regularized leader) with l1, l2 and l2-shrinkage terms.
+void ftrl(Arrays params, Arrays grads, Arrays acc, Arrays lin, double lr, double lr_power,
+          double l1, double l2, double l2_shrinkage, double beta) {
+  check_group(params, {{&grads, "grads", kRead}, {&acc, "acc", kWrite}, {&lin, "lin", kWrite}},
+              "ftrl");
+  // Reached from pd.optimizers.Ftrl with a schedule that reaches 0: named for the user.
+  require(lr > 0, "Ftrl", "the learning rate must be > 0");
+  const double l2_reg = l2 + beta / (2.0 * lr);
+  each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "ftrl", {
+      scalar_t *p = PD_PTR(params, i), *a = PD_PTR(acc, i), *l = PD_PTR(lin, i);
+      const scalar_t* g = PD_PTR(grads, i);
+      const scalar_t lr_ = lr, pw = -lr_power, l1_ = l1, l2r = l2_reg, shrink = l2_shrinkage;
+      for (int64_t j = b; j < e; ++j) {
+        scalar_t grad = g[j] + 2 * shrink * p[j];
+        scalar_t new_a = a[j] + g[j] * g[j];
+        scalar_t new_pow = std::pow(new_a, pw);
+        l[j] += grad - (new_pow - std::pow(a[j], pw)) / lr_ * p[j];
+        scalar_t quadratic = new_pow / lr_ + 2 * l2r;
+        scalar_t clipped = std::min(std::max(l[j], -l1_), l1_);
+        p[j] = (clipped - l[j]) / quadratic;
+        a[j] = new_a;
+      }
+    });
+  });
+}
+
+// Decoupled weight decay before an update, as Keras 3: p -= p * factor (factor = lr * wd).
+void decay_weights(Arrays params, double factor) {
+  check_group(params, {}, "decay_weights");
+  each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "decay_weights", {
+      scalar_t* p = PD_PTR(params, i);
+      const scalar_t f = factor;
+      for (int64_t j = b; j < e; ++j) p[j] -= p[j] * f;
     });
   });
 }
@@ -143,12 +251,33 @@ void init_optim(py::module_& m) {
         py::arg("weight_decay"),
         "in-place Adam / AdamW over lists of tensors");
   m.def("rmsprop", &rmsprop,
-        array_arg("params"), array_arg("grads"), array_arg("ms"), array_arg("mom"), py::arg("lr"),
-        py::arg("rho"), py::arg("momentum"), py::arg("eps"),
+        array_arg("params"), array_arg("grads"), array_arg("ms"), array_arg("mom"),
+        array_arg("avg"), py::arg("lr"), py::arg("rho"), py::arg("momentum"), py::arg("eps"),
+        py::arg("centered"),
         "in-place RMSprop over lists of tensors");
   m.def("adagrad", &adagrad,
         array_arg("params"), array_arg("grads"), array_arg("acc"), py::arg("lr"), py::arg("eps"),
         "in-place Adagrad over lists of tensors");
+  m.def("adamax", &adamax,
+        array_arg("params"), array_arg("grads"), array_arg("m"), array_arg("u"), py::arg("lr"),
+        py::arg("beta1"), py::arg("beta2"), py::arg("eps"), py::arg("step"),
+        "in-place Adamax over lists of tensors");
+  m.def("nadam", &nadam,
+        array_arg("params"), array_arg("grads"), array_arg("m"), array_arg("v"), py::arg("lr"),
+        py::arg("beta1"), py::arg("beta2"), py::arg("eps"), py::arg("c_m"), py::arg("c_g"),
+        py::arg("v_scale"),
+        "in-place Nadam over lists of tensors");
+  m.def("lion", &lion,
+        array_arg("params"), array_arg("grads"), array_arg("m"), py::arg("lr"), py::arg("beta1"),
+        py::arg("beta2"),
+        "in-place Lion over lists of tensors");
+  m.def("ftrl", &ftrl,
+        array_arg("params"), array_arg("grads"), array_arg("acc"), array_arg("lin"),
+        py::arg("lr"), py::arg("lr_power"), py::arg("l1"), py::arg("l2"),
+        py::arg("l2_shrinkage"), py::arg("beta"),
+        "in-place FTRL over lists of tensors");
+  m.def("decay_weights", &decay_weights, array_arg("params"), py::arg("factor"),
+        "in-place p -= p * factor over lists of tensors");
 }
 
 }  // namespace paddle

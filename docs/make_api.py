@@ -20,6 +20,7 @@ SECTIONS = [
     ("Graph and evaluation", pd, ["data", "Variable", "constant", "namespace", "get_variable",
                                   "eval", "gradients", "seed", "set_device", "get_device"]),
     ("Layer functions", pd, ["fc"]),
+    ("Creation (Keras's names)", pd, ["shape", "ones", "zeros", "full", "arange"]),
     ("Math", pd, ["add", "sub", "mul", "div", "pow", "neg", "abs", "exp", "log", "log1p",
                   "sqrt", "square", "maximum", "minimum", "clip", "sign", "erf", "where",
                   "cast", "equal", "not_equal", "greater", "greater_equal", "less",
@@ -36,23 +37,43 @@ SECTIONS = [
     ("Losses and metrics (ops)", pd, ["softmax_cross_entropy", "cross_entropy",
                                       "sigmoid_cross_entropy", "mse", "mae", "huber",
                                       "accuracy"]),
-    ("Optimizers", pd.optimizers, ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]),
+    ("Optimizers", pd.optimizers, ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad",
+                                   "Adamax", "Nadam", "Lion", "Ftrl"]),
     ("Schedules", pd.optimizers.schedules, ["ExponentialDecay", "PiecewiseConstantDecay",
-                                            "CosineDecay"]),
+                                            "CosineDecay", "PolynomialDecay",
+                                            "InverseTimeDecay", "CosineDecayRestarts"]),
     ("Initializers", pd.initializers, ["Constant", "Normal", "Uniform", "VarianceScaling",
                                        "Orthogonal", "get"]),
+    ("Activations (pd.activations)", pd.activations, sorted(pd.activations.__all__)),
+    ("Keras ops (pd.ops: every op above, and these spellings)", pd.ops,
+     ["concatenate", "convert_to_tensor", "convert_to_numpy", "true_divide"]),
+    ("Regularizers", pd.regularizers, ["Regularizer", "L1", "L2", "L1L2", "get", "serialize",
+                                       "deserialize"]),
     ("Models", pd, ["Model", "Sequential", "Input", "load_model"]),
+    ("pd.models", pd.models, ["clone_model", "model_from_json", "save_model"]),
+    ("pd.saving", pd.saving, ["register_keras_serializable", "get_custom_objects",
+                              "custom_object_scope", "serialize_keras_object",
+                              "deserialize_keras_object", "get_registered_name",
+                              "get_registered_object", "save_model", "load_weights",
+                              "save_weights"]),
     ("Layers", pd.layers, _classes(pd.layers, exclude=("Layer", "InputSpec")) + ["Layer"]),
+    ("Merge functions", pd.layers, ["add", "subtract", "multiply", "average", "maximum",
+                                    "minimum", "concatenate", "dot"]),
     ("Losses", pd.losses, _classes(pd.losses, exclude=("Variable",)) + ["get"]),
     ("Metrics", pd.metrics, _classes(pd.metrics, exclude=("Variable",)) + ["get"]),
     ("Callbacks", pd.callbacks, ["Callback", "CallbackList", "History", "ProgbarLogger",
                                  "ModelCheckpoint", "BackupAndRestore", "EarlyStopping",
                                  "LearningRateScheduler", "ReduceLROnPlateau", "CSVLogger",
-                                 "TerminateOnNaN", "LambdaCallback"]),
+                                 "TerminateOnNaN", "LambdaCallback", "TensorBoard"]),
     ("Trainer and Inferencer", pd, ["Trainer", "Inferencer", "BeginEpochEvent",
                                     "EndEpochEvent", "BeginStepEvent", "EndStepEvent"]),
     ("Readers", pd.reader, ["batch", "shuffle", "buffered", "compose", "chain", "map_readers",
                             "xmap_readers", "firstn", "cache", "to_arrays", "iter_batches"]),
+    ("Random (pd.random)", pd.random, ["normal", "uniform", "truncated_normal", "randint",
+                                       "dropout", "SeedGenerator"]),
+    ("Utilities (pd.utils)", pd.utils, ["to_categorical", "normalize", "pad_sequences",
+                                        "PyDataset", "set_random_seed", "plot_model",
+                                        "model_to_dot", "plot_history"]),
     ("Errors", pd, ["PaddleError", "ShapeError", "FeedError", "CheckpointError"]),
 ]
 
@@ -76,7 +97,7 @@ def render():
              "reached as `pd.<name>` (or `pd.<module>.<name>` where the section says so). "
              "Docstrings hold runnable examples; guides: [low level](lowlevel.md), "
              "[high level](highlevel.md), [data](data.md), [callbacks](callbacks.md), "
-             "[saving](saving.md), [trainer](trainer.md).", ""]
+             "[saving](saving.md), [trainer](trainer.md), [monitoring](monitoring.md).", ""]
     for title, module, names in SECTIONS:
         prefix = "pd." if module is pd else f"pd.{module.__name__.split('.')[-1]}."
         lines += [f"## {title}", ""]

@@ -21,6 +21,8 @@ MODULES = sorted(m.name for m in pkgutil.walk_packages(paddle.__path__, "paddle.
 def test_docstring_examples_run(name, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # examples that write files write them here
     module = importlib.import_module(name)
+    for package in getattr(module, "OPTIONAL_REQUIREMENTS", ()):
+        pytest.importorskip(package)  # examples of an optional extra need it installed
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0, f"{result.failed} docstring example(s) of {name} failed"
 

@@ -206,15 +206,6 @@ void batch_norm_grad(py::array x, py::array scale, py::array mean, py::array inv
 
 // ---- dropout ----------------------------------------------------------------------------
 
-// splitmix64 of a counter: a stateless generator, so every element's draw depends only on
-// (seed, index) and the mask is the same whatever the thread count.
-inline uint64_t splitmix64(uint64_t z) {
-  z += 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 // mask = (u >= rate) / (1 - rate), y = x * mask; rate 0 copies x and fills ones.
 void dropout(py::array x, py::array y, py::array mask, double rate, uint64_t seed) {
   const char* op = "dropout";

@@ -1,24 +1,45 @@
 """What fit/evaluate/predict accept, turned into batches of NumPy arrays.
 
-Three sources: NumPy arrays (sliced into batches, shuffled per epoch), a reader creator
-from pd.reader (a no-argument function returning an iterator of sample lists), or any
-iterable of ready `(x, y)` / `(x, y, sample_weight)` batches. Each batch comes out as
-`(x_list, y_list, sample_weight or None)`.
+Four sources: NumPy arrays (sliced into batches, shuffled per epoch), a reader creator
+from pd.reader (a no-argument function returning an iterator of sample lists), a
+`pd.utils.PyDataset` (or any object with `__len__` and `__getitem__` returning batches),
+or any iterable of ready `(x, y)` / `(x, y, sample_weight)` batches. Each batch comes out
+as `(x_list, y_list, sample_weight or None)`. Dicts of arrays (`{"title": ..., "body":
+...}`) are put in the order of the model's input (or output) names.
 """
 import numpy as np
 
 from paddle.lowlevel.random import generator
 from paddle.reader.arrays import iter_batches
+from paddle.utils import dataset as indexed
 
 
-def as_list(x):
-    """Arrays of one model side as a list (dicts are not supported: say so)."""
+def as_list(x, names=None, what="x"):
+    """Arrays of one model side as a list; a dict is ordered by `names` (the model's input
+    or output names)."""
     if x is None:
         return []
     if isinstance(x, dict):
-        raise TypeError("fit: dicts of inputs are not supported; pass a list in the order of "
-                        "the model's inputs")
+        return by_name(x, names, what, "inputs" if what.startswith("x") else "outputs")
     return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def by_name(values, names, what, side):
+    """The values of a dict in the order of `names`; ValueError naming the missing and the
+    unknown keys, TypeError when the model has no names to match (`names` is None)."""
+    if not names:
+        raise TypeError(f"{what}: a dict needs a model whose {side} have names (a functional "
+                        f"model, built on pd.Input(name=...)); pass a list in the order of "
+                        f"the model's {side}")
+    missing = [n for n in names if n not in values]
+    unknown = [k for k in values if k not in names]
+    if missing or unknown:
+        detail = "; ".join(part for part in (
+            f"missing {missing}" if missing else "", f"unknown {unknown}" if unknown else "")
+            if part)
+        raise ValueError(f"{what}: the dict's keys {list(values)} do not match the model's "
+                         f"{side} {list(names)} ({detail})")
+    return [values[n] for n in names]
 
 
 def as_arrays(values, what):
@@ -76,9 +97,10 @@ def check_samples(x, y):
 class ArrayData:
     """Batches sliced from in-memory arrays."""
 
-    def __init__(self, x, y=None, sample_weight=None, batch_size=32, shuffle=False, steps=None):
-        self.x = as_arrays(as_list(x), "x")
-        self.y = as_arrays(as_list(y), "y")
+    def __init__(self, x, y=None, sample_weight=None, batch_size=32, shuffle=False, steps=None,
+                 names=(None, None)):
+        self.x = as_arrays(as_list(x, names[0], "x"), "x")
+        self.y = as_arrays(as_list(y, names[1], "y"), "y")
         if not self.x:
             raise ValueError("no input data (x is empty)")
         self.sw = sample_weights(sample_weight)
@@ -122,8 +144,8 @@ class ArrayData:
 class StreamData:
     """Batches from a reader creator (a new pass each epoch) or an iterable of batches."""
 
-    def __init__(self, source, n_inputs, steps=None):
-        self.source, self.n_inputs = source, n_inputs
+    def __init__(self, source, n_inputs, steps=None, names=(None, None)):
+        self.source, self.n_inputs, self.names = source, n_inputs, names
         self.steps = positive_int(steps, "steps")
         self._iterator = None
 
@@ -145,18 +167,20 @@ class StreamData:
                 break
 
     def _split(self, batch):
+        if isinstance(batch, dict):
+            return as_arrays(as_list(batch, self.names[0], "x"), "x"), [], None
         if not isinstance(batch, (list, tuple)):
             return as_arrays([batch], "x"), [], None
         fields = list(batch)
-        if len(fields) in (2, 3) and isinstance(fields[0], (list, tuple)):
-            x = as_arrays(fields[0], "x")
+        if len(fields) in (2, 3) and isinstance(fields[0], (list, tuple, dict)):
+            x = as_arrays(as_list(fields[0], self.names[0], "x"), "x")
             rest = fields[1:]
         else:
             x = as_arrays(fields[:self.n_inputs], "x")
             rest = fields[self.n_inputs:]
         if not rest:
             return x, [], None
-        y = as_arrays(as_list(rest[0]), "y")
+        y = as_arrays(as_list(rest[0], self.names[1], "y"), "y")
         sw = None if len(rest) < 2 else sample_weights(rest[1])
         for a in y:
             if len(a) != len(x[0]):
@@ -164,25 +188,60 @@ class StreamData:
         return x, y, sw
 
 
+class IndexedData(StreamData):
+    """Batches read by index from a PyDataset (or any object with __len__ / __getitem__),
+    in order, with its on_epoch_begin / on_epoch_end hooks around every pass."""
+
+    def __init__(self, source, n_inputs, steps=None, names=(None, None)):
+        super().__init__(source, n_inputs, steps, names)
+        full = indexed.num_batches(source)
+        self.steps = full if self.steps is None else min(self.steps, full)
+
+    def epoch(self):
+        hook = getattr(self.source, "on_epoch_begin", None)
+        if callable(hook):
+            hook()
+        try:
+            for batch in indexed.iterate(self.source, self.steps):
+                yield self._split(batch)
+        finally:
+            hook = getattr(self.source, "on_epoch_end", None)
+            if callable(hook):
+                hook()
+
+
+def _is_indexed(x):
+    """A PyDataset-like source: batches by index, but not arrays or containers of them."""
+    if isinstance(x, (np.ndarray, list, tuple, dict, str, bytes)):
+        return False
+    return hasattr(x, "__len__") and hasattr(x, "__getitem__")
+
+
 def adapt(x, y=None, sample_weight=None, batch_size=None, shuffle=False, steps=None,
-          n_inputs=1):
-    """The right data source for what the user passed."""
+          n_inputs=1, names=(None, None)):
+    """The right data source for what the user passed; `names`: the model's (input names,
+    output names) that dicts of arrays are ordered by."""
     if isinstance(x, dict):
-        as_list(x)  # raises: dicts of inputs are not supported
+        return ArrayData(x, y, sample_weight, batch_size, shuffle, steps, names)
     if isinstance(x, (str, bytes)):  # iterable, but not a source of batches
-        raise TypeError(f"x: expected NumPy arrays, a reader creator or an iterable of "
-                        f"batches, received the {type(x).__name__} {x[:40]!r} (load the data "
-                        f"into arrays first)")
+        raise TypeError(f"x: expected NumPy arrays, a reader creator, a PyDataset or an "
+                        f"iterable of batches, received the {type(x).__name__} {x[:40]!r} "
+                        f"(load the data into arrays first)")
+    if _is_indexed(x):
+        if y is not None or sample_weight is not None:
+            raise ValueError(f"a {type(x).__name__} yields (x, y) batches itself: do not pass "
+                             f"y or sample_weight")
+        return IndexedData(x, n_inputs, steps, names)
     if callable(x) and not isinstance(x, np.ndarray):
         if y is not None:
             raise ValueError("a reader creator yields (x, y) itself: do not pass y")
-        return StreamData(x, n_inputs, steps)
+        return StreamData(x, n_inputs, steps, names)
     if isinstance(x, (np.ndarray, list, tuple)) and _is_array_like(x):
-        return ArrayData(x, y, sample_weight, batch_size, shuffle, steps)
+        return ArrayData(x, y, sample_weight, batch_size, shuffle, steps, names)
     if hasattr(x, "__iter__"):
         if y is not None:
             raise ValueError("an iterable of batches yields (x, y) itself: do not pass y")
-        return StreamData(x, n_inputs, steps)
+        return StreamData(x, n_inputs, steps, names)
     raise TypeError(f"expected NumPy arrays, a reader creator or an iterable of batches, "
                     f"received {type(x).__name__}")
 

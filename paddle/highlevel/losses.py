@@ -204,6 +204,99 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
     return ll.cross_entropy(p, labels, epsilon=EPSILON)
 
 
+def mean_absolute_percentage_error(y_true, y_pred):
+    """100 * mean(|y_true - y_pred| / max(|y_true|, epsilon)) over the last axis (Keras).
+
+    Example:
+        >>> import paddle as pd
+        >>> from paddle.highlevel import losses
+        >>> pd.eval(losses.mean_absolute_percentage_error([[2.0, 4.0]], [[1.0, 5.0]])).tolist()
+        [37.5]
+    """
+    y_true, y_pred = _float_targets(y_true, y_pred, "mean_absolute_percentage_error")
+    diff = ll.abs(y_true - y_pred) / ll.maximum(ll.abs(y_true), EPSILON)
+    return ll.mean(diff, axis=-1) * 100.0
+
+
+def mean_squared_logarithmic_error(y_true, y_pred):
+    """mean((log(1 + max(y_pred, eps)) - log(1 + max(y_true, eps))) ** 2) over the last axis.
+
+    Example:
+        >>> import paddle as pd
+        >>> from paddle.highlevel import losses
+        >>> out = losses.mean_squared_logarithmic_error([[0.0]], [[1.0]])
+        >>> [round(v, 4) for v in pd.eval(out).tolist()]
+        [0.4805]
+    """
+    y_true, y_pred = _float_targets(y_true, y_pred, "mean_squared_logarithmic_error")
+    first = ll.log1p(ll.maximum(y_pred, EPSILON))
+    second = ll.log1p(ll.maximum(y_true, EPSILON))
+    return ll.mean(ll.square(first - second), axis=-1)
+
+
+def kl_divergence(y_true, y_pred):
+    """sum(y_true * log(y_true / y_pred)) over the last axis, both clipped to [eps, 1].
+
+    Example:
+        >>> import paddle as pd
+        >>> from paddle.highlevel import losses
+        >>> out = losses.kl_divergence([[0.5, 0.5]], [[0.9, 0.1]])
+        >>> [round(v, 4) for v in pd.eval(out).tolist()]
+        [0.5108]
+    """
+    y_true, y_pred = _float_targets(y_true, y_pred, "kl_divergence")
+    y_true = ll.clip(y_true, EPSILON, 1.0)
+    y_pred = ll.clip(y_pred, EPSILON, 1.0)
+    return ll.sum(y_true * ll.log(y_true / y_pred), axis=-1)
+
+
+def poisson(y_true, y_pred):
+    """mean(y_pred - y_true * log(y_pred + eps)) over the last axis.
+
+    Example:
+        >>> import paddle as pd
+        >>> from paddle.highlevel import losses
+        >>> [round(v, 4) for v in pd.eval(losses.poisson([[2.0]], [[1.0]])).tolist()]
+        [1.0]
+    """
+    y_true, y_pred = _float_targets(y_true, y_pred, "poisson")
+    return ll.mean(y_pred - y_true * ll.log(y_pred + EPSILON), axis=-1)
+
+
+def log_cosh(y_true, y_pred):
+    """mean(log(cosh(y_pred - y_true))) over the last axis, computed without overflow as
+    x + softplus(-2x) - log(2).
+
+    Example:
+        >>> import paddle as pd
+        >>> from paddle.highlevel import losses
+        >>> [round(v, 4) for v in pd.eval(losses.log_cosh([[0.0]], [[1.0]])).tolist()]
+        [0.4338]
+    """
+    y_true, y_pred = _float_targets(y_true, y_pred, "log_cosh")
+    x = y_pred - y_true
+    return ll.mean(x + ll.softplus(x * -2.0) - 0.6931471805599453, axis=-1)
+
+
+def l2_normalize(x, axis=-1):
+    """x / sqrt(max(sum(x ** 2, axis), 1e-12)), as Keras's `l2_normalize`."""
+    return x / ll.sqrt(ll.maximum(ll.sum(ll.square(x), axis=axis, keepdims=True), 1e-12))
+
+
+def cosine_similarity(y_true, y_pred, axis=-1):
+    """The loss form: minus the cosine similarity of the L2-normalized vectors along `axis`
+    (-1 for the same direction, 1 for opposite ones), as Keras's loss.
+
+    Example:
+        >>> import paddle as pd
+        >>> from paddle.highlevel import losses
+        >>> pd.eval(losses.cosine_similarity([[1.0, 0.0]], [[2.0, 0.0]])).tolist()
+        [-1.0]
+    """
+    y_true, y_pred = _float_targets(y_true, y_pred, "cosine_similarity")
+    return -ll.sum(l2_normalize(y_true, axis) * l2_normalize(y_pred, axis), axis=axis)
+
+
 # ---- Loss objects -----------------------------------------------------------------------
 
 class Loss:
@@ -364,6 +457,88 @@ class SparseCategoricalCrossentropy(Loss):
         return {**super().get_config(), "from_logits": self.from_logits}
 
 
+class _Simple(Loss):
+    """A Loss over one of the per-example functions above (no arguments of its own)."""
+
+    fn = None
+
+    def call(self, y_true, y_pred):
+        return type(self).fn(y_true, y_pred)
+
+
+class MeanAbsolutePercentageError(_Simple):
+    """Mean absolute percentage error (see `mean_absolute_percentage_error`)."""
+
+    fn = staticmethod(mean_absolute_percentage_error)
+
+    def __init__(self, reduction="sum_over_batch_size", name="mean_absolute_percentage_error"):
+        super().__init__(reduction, name)
+
+
+class MeanSquaredLogarithmicError(_Simple):
+    """Mean squared logarithmic error (see `mean_squared_logarithmic_error`)."""
+
+    fn = staticmethod(mean_squared_logarithmic_error)
+
+    def __init__(self, reduction="sum_over_batch_size", name="mean_squared_logarithmic_error"):
+        super().__init__(reduction, name)
+
+
+class KLDivergence(_Simple):
+    """Kullback-Leibler divergence of probability targets and predictions (see
+    `kl_divergence`).
+
+    Example:
+        >>> import paddle as pd
+        >>> from paddle.highlevel import losses
+        >>> round(float(pd.eval(losses.KLDivergence()([[0.5, 0.5]], [[0.5, 0.5]]))), 6)
+        0.0
+    """
+
+    fn = staticmethod(kl_divergence)
+
+    def __init__(self, reduction="sum_over_batch_size", name="kl_divergence"):
+        super().__init__(reduction, name)
+
+
+class Poisson(_Simple):
+    """Poisson negative log-likelihood, up to a constant (see `poisson`)."""
+
+    fn = staticmethod(poisson)
+
+    def __init__(self, reduction="sum_over_batch_size", name="poisson"):
+        super().__init__(reduction, name)
+
+
+class LogCosh(_Simple):
+    """log(cosh(error)), averaged over the last axis (see `log_cosh`)."""
+
+    fn = staticmethod(log_cosh)
+
+    def __init__(self, reduction="sum_over_batch_size", name="log_cosh"):
+        super().__init__(reduction, name)
+
+
+class CosineSimilarity(Loss):
+    """Minus the cosine similarity along `axis` (see `cosine_similarity`).
+
+    Args:
+        axis: the axis of the vectors (-1).
+    """
+
+    def __init__(self, axis=-1, reduction="sum_over_batch_size", name="cosine_similarity"):
+        super().__init__(reduction, name)
+        if not isinstance(axis, int) or isinstance(axis, bool):
+            raise ValueError(f"CosineSimilarity: expected an integer axis, received {axis!r}")
+        self.axis = axis
+
+    def call(self, y_true, y_pred):
+        return cosine_similarity(y_true, y_pred, self.axis)
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis}
+
+
 class LossFunctionWrapper(Loss):
     """A Loss made from any callable `(y_true, y_pred) -> Variable`.
 
@@ -392,7 +567,9 @@ class LossFunctionWrapper(Loss):
 
 _CLASSES = {c.__name__: c for c in (MeanSquaredError, MeanAbsoluteError, Huber,
                                      BinaryCrossentropy, CategoricalCrossentropy,
-                                     SparseCategoricalCrossentropy)}
+                                     SparseCategoricalCrossentropy, MeanAbsolutePercentageError,
+                                     MeanSquaredLogarithmicError, KLDivergence, Poisson,
+                                     LogCosh, CosineSimilarity)}
 _NAMES = {
     "mse": MeanSquaredError, "mean_squared_error": MeanSquaredError,
     "mae": MeanAbsoluteError, "mean_absolute_error": MeanAbsoluteError,
@@ -400,11 +577,23 @@ _NAMES = {
     "binary_crossentropy": BinaryCrossentropy,
     "categorical_crossentropy": CategoricalCrossentropy,
     "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
+    "mape": MeanAbsolutePercentageError,
+    "mean_absolute_percentage_error": MeanAbsolutePercentageError,
+    "msle": MeanSquaredLogarithmicError,
+    "mean_squared_logarithmic_error": MeanSquaredLogarithmicError,
+    "kld": KLDivergence, "kl_divergence": KLDivergence,
+    "kullback_leibler_divergence": KLDivergence,
+    "poisson": Poisson, "log_cosh": LogCosh, "logcosh": LogCosh,
+    "cosine_similarity": CosineSimilarity,
 }
 _FUNCTIONS = {mean_squared_error: MeanSquaredError, mean_absolute_error: MeanAbsoluteError,
               huber: Huber, binary_crossentropy: BinaryCrossentropy,
               categorical_crossentropy: CategoricalCrossentropy,
-              sparse_categorical_crossentropy: SparseCategoricalCrossentropy}
+              sparse_categorical_crossentropy: SparseCategoricalCrossentropy,
+              mean_absolute_percentage_error: MeanAbsolutePercentageError,
+              mean_squared_logarithmic_error: MeanSquaredLogarithmicError,
+              kl_divergence: KLDivergence, poisson: Poisson, log_cosh: LogCosh,
+              cosine_similarity: CosineSimilarity}
 
 
 def get(identifier):

@@ -53,7 +53,8 @@ class Metric:
         self.reset_state()
 
     def batch_values(self, y_true, y_pred, sample_weight=None):
-        """Scalar float Variables this batch contributes to the state."""
+        """Float Variables this batch contributes to the state (scalars, or arrays of
+        counts: `accumulate` receives floats for scalars and NumPy arrays for the rest)."""
         raise NotImplementedError(f"{type(self).__name__}.batch_values is not implemented")
 
     def accumulate(self, values):
@@ -85,7 +86,7 @@ class Metric:
             self._graphs[key] = (inputs, self.batch_values(*inputs))
         inputs, targets = self._graphs[key]
         feeds = {v: a for v, a in zip(inputs, arrays) if v is not None}
-        return [float(v) for v in ll.eval(targets, feeds)]
+        return [batch_value(v) for v in ll.eval(targets, feeds)]
 
     def get_config(self):
         return {"name": self.name}
@@ -96,6 +97,12 @@ class Metric:
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name!r}>"
+
+
+def batch_value(value):
+    """A value `batch_values` evaluated to, as `accumulate` receives it: a float for a
+    scalar, a NumPy array otherwise (per-threshold or per-class counts)."""
+    return float(value) if np.ndim(value) == 0 else np.array(value, dtype=np.float64)
 
 
 def _as_feed(value):
@@ -271,6 +278,66 @@ class MeanAbsoluteError(MeanMetricWrapper):
         super().__init__(losses.mean_absolute_error, name)
 
 
+class MeanAbsolutePercentageError(MeanMetricWrapper):
+    """Mean over examples of the mean absolute percentage error of each."""
+
+    def __init__(self, name="mean_absolute_percentage_error"):
+        super().__init__(losses.mean_absolute_percentage_error, name)
+
+
+class MeanSquaredLogarithmicError(MeanMetricWrapper):
+    """Mean over examples of the mean squared logarithmic error of each."""
+
+    def __init__(self, name="mean_squared_logarithmic_error"):
+        super().__init__(losses.mean_squared_logarithmic_error, name)
+
+
+class KLDivergence(MeanMetricWrapper):
+    """Mean over examples of the Kullback-Leibler divergence of each."""
+
+    def __init__(self, name="kl_divergence"):
+        super().__init__(losses.kl_divergence, name)
+
+
+class Poisson(MeanMetricWrapper):
+    """Mean over examples of the Poisson loss of each."""
+
+    def __init__(self, name="poisson"):
+        super().__init__(losses.poisson, name)
+
+
+class LogCoshError(MeanMetricWrapper):
+    """Mean over examples of log(cosh(error)) (Keras's name "logcosh")."""
+
+    def __init__(self, name="logcosh"):
+        super().__init__(losses.log_cosh, name)
+
+
+def cosine_similarity(y_true, y_pred, axis=-1):
+    """The cosine similarity of the L2-normalized vectors along `axis` (1: same direction)."""
+    return -losses.cosine_similarity(y_true, y_pred, axis)
+
+
+class CosineSimilarity(MeanMetricWrapper):
+    """Mean over examples of the cosine similarity of targets and predictions (positive,
+    unlike the loss of the same name).
+
+    Example:
+        >>> import numpy as np
+        >>> from paddle.highlevel import metrics
+        >>> m = metrics.CosineSimilarity()
+        >>> m.update_state(np.array([[0.0, 1.0], [1.0, 1.0]]),
+        ...                np.array([[1.0, 0.0], [1.0, 1.0]]))
+        >>> round(m.result(), 4)
+        0.5
+    """
+
+    def __init__(self, name="cosine_similarity", axis=-1):
+        if not isinstance(axis, int) or isinstance(axis, bool):
+            raise ValueError(f"CosineSimilarity: expected an integer axis, received {axis!r}")
+        super().__init__(cosine_similarity, name, axis=axis)
+
+
 class Accuracy(MeanMetricWrapper):
     """How often predictions equal targets exactly."""
 
@@ -345,11 +412,19 @@ _NAMES = {
     "sparse_categorical_accuracy": SparseCategoricalAccuracy,
     "top_k_categorical_accuracy": TopKCategoricalAccuracy,
     "sparse_top_k_categorical_accuracy": SparseTopKCategoricalAccuracy,
+    "mape": MeanAbsolutePercentageError,
+    "mean_absolute_percentage_error": MeanAbsolutePercentageError,
+    "msle": MeanSquaredLogarithmicError,
+    "mean_squared_logarithmic_error": MeanSquaredLogarithmicError,
+    "kld": KLDivergence, "kl_divergence": KLDivergence, "poisson": Poisson,
+    "logcosh": LogCoshError, "cosine_similarity": CosineSimilarity,
 }
 _CLASSES = {c.__name__: c for c in (Mean, MeanSquaredError, MeanAbsoluteError, Accuracy,
                                      BinaryAccuracy, CategoricalAccuracy,
                                      SparseCategoricalAccuracy, TopKCategoricalAccuracy,
-                                     SparseTopKCategoricalAccuracy)}
+                                     SparseTopKCategoricalAccuracy, MeanAbsolutePercentageError,
+                                     MeanSquaredLogarithmicError, KLDivergence, Poisson,
+                                     LogCoshError, CosineSimilarity)}
 _ACCURACY_FOR_LOSS = {
     losses.SparseCategoricalCrossentropy: SparseCategoricalAccuracy,
     losses.CategoricalCrossentropy: CategoricalAccuracy,
@@ -431,3 +506,11 @@ def serialize(metric):
     if cls.__name__ in _CLASSES and _CLASSES[cls.__name__] is cls:
         return {"class_name": cls.__name__, "config": metric.get_config()}
     return metric.name
+
+
+# The metrics computed from confusion counts live in their own module (they need it).
+from paddle.highlevel.metrics_confusion import (  # noqa: E402
+    AUC, F1Score, FBetaScore, Precision, Recall)
+
+_CLASSES.update({c.__name__: c for c in (AUC, F1Score, FBetaScore, Precision, Recall)})
+_NAMES.update({"auc": AUC, "precision": Precision, "recall": Recall, "f1_score": F1Score})

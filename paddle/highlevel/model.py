@@ -16,12 +16,27 @@ import numpy as np
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import Variable, apply, data
-from paddle.highlevel.layers.base import Layer
+from paddle.highlevel.layers.base import Layer, _call_spec, call_context
 from paddle.highlevel.training import Trainable
 
 
 def _flat(x):
+    if isinstance(x, dict):
+        return list(x.values())
     return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def _keys(structure, what):
+    """The keys of a dict of Variables (None for a list or a single one), checked."""
+    if not isinstance(structure, dict):
+        return None
+    for key in structure:
+        if not isinstance(key, str) or not key:
+            raise TypeError(f"Model: expected the {what} dict's keys to be names (str), "
+                            f"received {key!r}")
+    if not structure:
+        raise ValueError(f"Model: the {what} dict is empty")
+    return list(structure)
 
 
 class Model(Trainable, Layer):
@@ -29,7 +44,8 @@ class Model(Trainable, Layer):
 
     Functional: `pd.Model(inputs=..., outputs=...)` over Variables built by layers and ops.
     Subclassed: set layers in `__init__` (after `super().__init__()`) and write
-    `call(self, inputs, training=False)` with any layers and low-level ops.
+    `call(self, inputs)` (or `call(self, inputs, training=None)` to branch on the mode) with
+    any layers and low-level ops.
     """
 
     def __init__(self, inputs=None, outputs=None, name=None, **kwargs):
@@ -43,8 +59,9 @@ class Model(Trainable, Layer):
             self._init_graph(inputs, outputs)
 
     def _init_graph(self, inputs, outputs):
-        self._single_input = not isinstance(inputs, (list, tuple))
-        self._single_output = not isinstance(outputs, (list, tuple))
+        self._input_keys, self._output_keys = _keys(inputs, "inputs"), _keys(outputs, "outputs")
+        self._single_input = not isinstance(inputs, (list, tuple, dict))
+        self._single_output = not isinstance(outputs, (list, tuple, dict))
         self.inputs, self.outputs = _flat(inputs), _flat(outputs)
         for v in self.inputs + self.outputs:
             if not isinstance(v, Variable):
@@ -60,6 +77,41 @@ class Model(Trainable, Layer):
         if repeated:
             raise ValueError(f"{self.name}: layer names must be unique within a model; "
                              f"{repeated} appear more than once")
+        names = self.input_names
+        if len(set(names)) != len(names):
+            raise ValueError(f"{self.name}: input names must be unique (dicts of inputs are "
+                             f"matched by name); received {names}")
+
+    @property
+    def input_names(self):
+        """The names that dicts of input arrays are keyed by: the keys of a dict given as
+        `inputs`, else each `pd.Input`'s `name`."""
+        if self.inputs is None:
+            return []
+        if getattr(self, "_input_keys", None):
+            return list(self._input_keys)
+        return [getattr(v, "_input_key", None) or v.name.rsplit("/", 1)[-1]
+                for v in self.inputs]
+
+    @property
+    def output_names(self):
+        """The names that losses, metrics and targets given as dicts are keyed by: the keys
+        of a dict given as `outputs`, else the names of the layers making the outputs
+        (`output_<i>` for an output made by a low-level op), as in Keras."""
+        if getattr(self, "_output_keys", None):
+            return list(self._output_keys)
+        if self.functional:
+            outputs = self.outputs
+        elif self._graphs:
+            outputs = next(iter(self._graphs.values()))[1]
+        else:
+            return []
+        names = []
+        for i, o in enumerate(outputs):
+            history = getattr(o, "_history", None)
+            name = history[0].name if history and history[0] is not self else f"output_{i}"
+            names.append(name if name not in names else f"{name}_{i}")
+        return names
 
     @property
     def functional(self):
@@ -136,20 +188,26 @@ class Model(Trainable, Layer):
 
     # ---- calling ------------------------------------------------------------------------
 
-    def __call__(self, inputs, training=False, **kwargs):
+    def __call__(self, *args, **kwargs):
+        inputs, kwargs = _call_spec(type(self)).bind(self, args, kwargs)
+        if isinstance(inputs, dict) and self.functional:
+            from paddle.highlevel.data_adapter import by_name
+            inputs = by_name(inputs, self.input_names, f"{self.name}: inputs", "inputs")
+            inputs = inputs[0] if self._single_input else inputs
         flat = _flat(inputs)
         if flat and all(isinstance(x, np.ndarray) for x in flat):
             self._ensure_graph(flat)
-            return self.predict_on_batch(inputs)
+            if not kwargs.get("training"):
+                return self.predict_on_batch(inputs)
         if self.functional:
-            return Layer.__call__(self, inputs, training=training, **kwargs)
+            return self._structured(Layer.__call__(self, inputs, **kwargs))
         self.built = True  # calling `call` on Variables is itself the trace
-        out = Layer.__call__(self, inputs, training=training, **kwargs)
+        out = Layer.__call__(self, inputs, **kwargs)
         if not self._graphs and flat and all(isinstance(v, Variable) and v.kind == "data"
                                              for v in flat):
             # The first call on graph inputs (a custom train_step's self(x)) is the model's
             # trace: saving needs its input shapes, as after a call on data.
-            self._graphs[bool(training)] = (list(flat), _flat(out))
+            self._graphs[bool(kwargs.get("training"))] = (list(flat), _flat(out))
             self._single_input = not isinstance(inputs, (list, tuple))
             self._single_output = not isinstance(out, (list, tuple))
         return out
@@ -162,7 +220,7 @@ class Model(Trainable, Layer):
         inputs = [data(f"{self.name}_input_{i}", s) for i, s in enumerate(shapes)]
         self._trace_with(inputs if isinstance(input_shape, list) else inputs[0], False)
 
-    def call(self, inputs, training=False):
+    def call(self, inputs, training=None):
         if not self.functional:
             raise NotImplementedError(f"{type(self).__name__}: a subclassed Model must "
                                       "implement call(self, inputs, training=False)")
@@ -180,6 +238,13 @@ class Model(Trainable, Layer):
             mapping[id(old)] = v
         outs = [_resolve(v, mapping) for v in self.outputs]
         return outs[0] if self._single_output else outs
+
+    def _structured(self, outputs):
+        """Outputs (a list, as the graph holds them) as a dict when the model's outputs
+        were given as one."""
+        if getattr(self, "_output_keys", None) and isinstance(outputs, (list, tuple)):
+            return dict(zip(self._output_keys, outputs))
+        return outputs
 
     def graph(self, training=False, example=None):
         """(inputs, outputs) Variables of the model's graph; a subclassed model is traced
@@ -202,7 +267,8 @@ class Model(Trainable, Layer):
 
     def _trace_with(self, inputs, training):
         self.built = True
-        out = Layer.__call__(self, inputs, training=training)
+        with call_context(training):  # call(..., training) hears it; the plan sets the mode
+            out = Layer.__call__(self, inputs)
         self._graphs[training] = (_flat(inputs), _flat(out))
         self._single_output = not isinstance(out, (list, tuple))
         self._single_input = not isinstance(inputs, (list, tuple))
@@ -236,28 +302,74 @@ class Model(Trainable, Layer):
         print_fn(f"Non-trainable params: {frozen:,}")
 
     def get_config(self):
-        config = {"name": self.name, "trainable": self.trainable}
-        return config
+        """A functional model's whole architecture in Keras's layout (every layer with its
+        `inbound_nodes`, `input_layers`, `output_layers`); `Model.from_config` rebuilds it
+        with new weights. A subclassed model gives its name and `trainable` (extend it with
+        your `__init__` arguments)."""
+        if type(self) is Model and self.functional:
+            from paddle.highlevel import saving_config
+            return saving_config.model_config(self, top=False)["config"]
+        return {"name": self.name, "trainable": self.trainable}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A new model from `get_config()`'s dict: a functional architecture, or the
+        constructor arguments of a subclassed model.
+
+        Example:
+            >>> import paddle as pd
+            >>> inp = pd.Input(shape=(3,))
+            >>> model = pd.Model(inp, pd.layers.Dense(2)(inp))
+            >>> pd.Model.from_config(model.get_config()).outputs[0].shape
+            (None, 2)
+        """
+        if cls is Model and isinstance(config, dict) and "input_layers" in config and \
+                "layers" in config:
+            from paddle.errors import CheckpointError
+            from paddle.highlevel import saving_config
+            try:
+                return saving_config._functional_from_config(config, custom_objects)
+            except CheckpointError as e:
+                raise ValueError(f"Model.from_config: {e}") from e
+        return cls(**config)
+
+    def to_json(self, **kwargs):
+        """The architecture as a JSON string in Keras 3's format (`kwargs` go to
+        json.dumps); `pd.models.model_from_json` rebuilds the model, with new weights.
+
+        Example:
+            >>> import paddle as pd
+            >>> model = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(2)])
+            >>> pd.models.model_from_json(model.to_json()).outputs[0].shape
+            (None, 2)
+        """
+        from paddle.highlevel import keras_format
+        return keras_format.dumps(keras_format.keras_config(self, compile_config=False),
+                                  **kwargs)
 
     # ---- saving (paddle/highlevel/saving.py, docs/saving.md) -----------------------------
 
     def save(self, filepath, overwrite=True, include_optimizer=True):
-        """Write the whole model to one HDF5 file, atomically: architecture, weights,
-        optimizer state, compile settings and training position (Keras's legacy layout).
+        """Write the whole model to one file, atomically: architecture, weights, optimizer
+        state, compile settings and training position. A name ending in `.keras` gets Keras
+        3's native zip, any other name Keras's legacy HDF5 layout (docs/saving.md).
         `pd.load_model(filepath)` gives it back."""
         from paddle.highlevel import saving
         saving.save_model(self, filepath, overwrite, include_optimizer)
 
     def save_weights(self, filepath, overwrite=True):
-        """Write the weights alone to an HDF5 file (Keras's legacy weights layout)."""
+        """Write the weights alone: Keras 3's layout (with the optimizer's state) for a
+        name ending in `.weights.h5`, Keras's legacy weights layout otherwise."""
         from paddle.highlevel import saving
         saving.save_weights(self, filepath, overwrite)
 
     def load_weights(self, filepath, by_name=False, skip_mismatch=False):
-        """Load weights written by save_weights or save (paddle's or Keras's .h5 files),
-        by layer order or, with by_name, by layer name; skip_mismatch (with by_name)
-        skips layers whose weights do not fit, with a warning each. Raises
-        pd.CheckpointError (assigning nothing) when the file does not fit the model."""
+        """Load weights written by save_weights or save (paddle's or Keras's files). From
+        legacy .h5 files: by layer order or, with by_name, by layer name; skip_mismatch
+        (with by_name) skips layers whose weights do not fit, with a warning each. From
+        `.keras` and `.weights.h5` files: by Keras 3's paths, restoring a compiled model's
+        optimizer state too (as Keras 3). Raises pd.CheckpointError (assigning nothing)
+        when the file does not fit the model."""
         from paddle.highlevel import saving
         saving.load_weights(self, filepath, by_name, skip_mismatch)
 
@@ -414,13 +526,37 @@ class Sequential(Model):
             self._ensure_graph(example)
         return self.inputs, self.outputs
 
-    def call(self, inputs, training=False):
+    def call(self, inputs, training=None):
         x = inputs
         for layer in self._layers:
             x = layer(x, training=training)
         return x
 
     def get_config(self):
-        return {"name": self.name, "layers": [
-            {"class_name": type(layer).__name__, "config": layer.get_config()}
-            for layer in self._layers]}
+        """The layers' configs (an InputLayer entry first once the input shape is known),
+        in Keras's layout; `Sequential.from_config` rebuilds the model."""
+        from paddle.highlevel import saving_config
+        if self.inputs is not None:
+            return saving_config.model_config(self, top=False)["config"]
+        return {"name": self.name, "trainable": self.trainable,
+                "layers": [saving_config.serialize_layer(layer) for layer in self._layers]}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A new Sequential model from `get_config()`'s dict (new weights).
+
+        Example:
+            >>> import paddle as pd
+            >>> model = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(2)])
+            >>> pd.Sequential.from_config(model.get_config()).outputs[0].shape
+            (None, 2)
+        """
+        from paddle.errors import CheckpointError
+        from paddle.highlevel import saving_config
+        if not isinstance(config, dict):
+            raise TypeError(f"Sequential.from_config: expected a dict, received "
+                            f"{type(config).__name__}")
+        try:
+            return saving_config._sequential_from_config(config, custom_objects)
+        except CheckpointError as e:
+            raise ValueError(f"Sequential.from_config: {e}") from e

@@ -28,8 +28,11 @@ Example:
     >>> bool(np.array_equal(pd.load_model(path).predict(x), model.predict(x)))
     True
 """
+import os
 import warnings
+import zipfile
 
+import h5py
 import numpy as np
 
 from paddle.errors import CheckpointError
@@ -44,7 +47,12 @@ from paddle.highlevel.saving_hdf5 import TOP_LEVEL, atomic_write, file_path, rea
 
 def save_model(model, filepath, overwrite=True, include_optimizer=True):
     """Write the architecture, weights, optimizer state, compile settings and training
-    position of `model` to one HDF5 file (atomically)."""
+    position of `model` to one file (atomically): a name ending in `.keras` gets Keras 3's
+    native zip (keras_format.py), any other name the legacy HDF5 layout."""
+    if _is_keras_name(filepath):
+        from paddle.highlevel import keras_format
+        keras_format.save_keras(model, filepath, overwrite, include_optimizer)
+        return
     config = saving_config.dumps(saving_config.model_config(model))
     compiled = include_optimizer and getattr(model, "compiled", False) and \
         getattr(model, "optimizer", None) is not None
@@ -62,26 +70,37 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True):
 
 
 def save_weights(model, filepath, overwrite=True):
-    """Write the weights alone (Keras's legacy weights file: the layer groups at the root)."""
+    """Write the weights alone: a name ending in `.weights.h5` gets Keras 3's layout (with
+    the optimizer's state, as Keras 3 writes it), any other name Keras's legacy weights
+    file (the layer groups at the root)."""
+    if _name(filepath).endswith(".weights.h5"):
+        from paddle.highlevel import keras_format
+        keras_format.save_weights_h5(model, filepath, overwrite)
+        return
     groups, top = saving_config.weight_layout(model)
     atomic_write(filepath, lambda f: saving_hdf5.write_weights(f, groups, top), overwrite)
 
 
-def load_model(filepath, custom_objects=None, compile=True):
-    """Rebuild a model saved by `model.save`.
+def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
+    """Rebuild a model saved by `model.save` (a `.keras` zip, paddle's or Keras 3's, or an
+    HDF5 file).
 
     Args:
-        filepath: the HDF5 file.
+        filepath: the `.keras` or HDF5 file.
         custom_objects: {name: class or function} for custom layers, models, losses,
             metrics and optimizers the file names.
         compile: compile the model as it was and restore the optimizer's state and
             paddle's random state, so `fit(..., initial_epoch=k)` continues training
             exactly; False gives an inference-only model.
+        safe_mode: refuse a file holding Python bytecode (a `Lambda` layer's function),
+            since rebuilding the model would run it (as Keras 3 does). Pass False only
+            for a file you trust; its bytecode is still checked before it is used.
     Returns:
         The model, predicting as the saved one did.
     Raises:
-        CheckpointError: a missing, damaged or foreign file, an unknown custom class, or
-            weights that do not fit the architecture.
+        CheckpointError: a missing, damaged or foreign file, an unknown custom class,
+            weights that do not fit the architecture, or (with safe_mode) a Lambda's
+            bytecode. docs/security.md says what loading an untrusted file risks.
 
     Example:
         >>> import os, tempfile, paddle as pd
@@ -90,10 +109,16 @@ def load_model(filepath, custom_objects=None, compile=True):
         >>> pd.load_model(path).outputs[0].shape
         (None, 1)
     """
+    if not isinstance(safe_mode, bool):
+        raise TypeError(f"load_model: safe_mode must be True or False, received {safe_mode!r}")
     path = file_path(filepath, "load_model")
+    if os.path.isfile(path) and zipfile.is_zipfile(path):
+        from paddle.highlevel import keras_format
+        return keras_format.load_keras(path, custom_objects, compile, safe_mode)
     contents = read_file(path, full=True)
     try:
-        model = saving_config.model_from_config(contents["model_config"], custom_objects)
+        model = saving_config.model_from_config(contents["model_config"], custom_objects,
+                                                safe_mode)
     except CheckpointError as e:
         raise CheckpointError(f"{path}: {e}") from e
     except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
@@ -138,9 +163,13 @@ def load_weights(model, filepath, by_name=False, skip_mismatch=False):
         CheckpointError: a missing, damaged or foreign file, a layer count mismatch, or a
             weight whose shape differs (nothing is assigned then).
     """
+    path = file_path(filepath, "load_weights")
+    if os.path.isfile(path) and (zipfile.is_zipfile(path) or _keras3_weights(path)):
+        from paddle.highlevel import keras_format
+        keras_format.load_weights(model, path, skip_mismatch)
+        return
     if skip_mismatch and not by_name:
         raise ValueError("load_weights: skip_mismatch=True needs by_name=True (as in Keras)")
-    path = file_path(filepath, "load_weights")
     contents = read_file(path, full=False)
     groups, top = saving_config.weight_layout(model)
     if by_name:
@@ -176,6 +205,29 @@ def restore_training_state(model, filepath):
         random.set_state(state["rng_state"])
     model._last_finished_epoch = state["last_finished_epoch"]
     return model._last_finished_epoch
+
+
+def _name(filepath):
+    try:
+        return os.fspath(filepath)
+    except TypeError:
+        return ""
+
+
+def _is_keras_name(filepath):
+    return _name(filepath).endswith(".keras")
+
+
+def _keras3_weights(path):
+    """A Keras 3 weights file (groups `layers`/`vars`, no legacy `layer_names`)."""
+    try:
+        if not h5py.is_hdf5(path):
+            return False
+        with h5py.File(path, "r") as f:
+            return "layer_names" not in f.attrs and "model_weights" not in f and \
+                ("layers" in f or "vars" in f or "_layer_checkpoint_dependencies" in f)
+    except OSError:
+        return False
 
 
 # ---- matching weights to the model ------------------------------------------------------

@@ -28,6 +28,7 @@ from paddle.lowlevel.graph import Node, Variable, apply, constant, data
 from paddle.lowlevel.op import OPS
 from paddle.highlevel import layers as layers_module
 from paddle.highlevel.layers.base import Input, Layer
+from paddle.highlevel.layers.bytecode import safe_mode_scope
 from paddle.highlevel.model import Model, Sequential
 
 OP_CLASS = "__paddle_op__"         # a low-level op applied between layers
@@ -57,8 +58,11 @@ def register_serializable(cls=None, *, name=None):
 
 
 def lookup(class_name, custom_objects, builtins, what):
-    """The class saved as `class_name`: custom_objects first, then registered, then built in."""
-    for table in (custom_objects or {}, _REGISTERED, builtins):
+    """The class saved as `class_name`: custom_objects first (with the open
+    custom_object_scope and pd.saving.register_keras_serializable's table), then
+    registered, then built in."""
+    from paddle.highlevel.serialization import all_custom_objects
+    for table in (all_custom_objects(custom_objects), _REGISTERED, builtins):
         if class_name in table:
             return table[class_name]
     raise CheckpointError(
@@ -297,12 +301,16 @@ def _functional_config(model):
         entry.update(name=graph.names[id(op)], inbound_nodes=nodes)
         entries.append(entry)
 
-    def refs(variables, single):
+    def refs(variables, single, keys):
         found = [graph.tensor_ref(v)["config"]["keras_history"] for v in variables]
+        if keys:  # inputs or outputs given as a dict: Keras 3 saves the dict
+            return dict(zip(keys, found))
         return found[0] if single else found
     return {"name": model.name, "trainable": model.trainable, "layers": entries,
-            "input_layers": refs(model.inputs, model._single_input),
-            "output_layers": refs(model.outputs, model._single_output)}
+            "input_layers": refs(model.inputs, model._single_input,
+                                 getattr(model, "_input_keys", None)),
+            "output_layers": refs(model.outputs, model._single_output,
+                                  getattr(model, "_output_keys", None))}
 
 
 def _encode(value, where):
@@ -337,8 +345,17 @@ def _encode_attrs(node):
 
 # ---- rebuilding -------------------------------------------------------------------------
 
-def model_from_config(spec, custom_objects=None):
-    """Rebuild a model from `model_config`'s dict (weights freshly initialized)."""
+def model_from_config(spec, custom_objects=None, safe_mode=True):
+    """Rebuild a model from `model_config`'s dict (weights freshly initialized); Keras 3's
+    configs (with "module" and "registered_name") are read too.
+
+    safe_mode: refuse configs holding Python bytecode (a Lambda's function), which would
+    run when rebuilt; False loads them (only for configs you trust)."""
+    with safe_mode_scope(safe_mode):
+        return _rebuild_model(spec, custom_objects)
+
+
+def _rebuild_model(spec, custom_objects):
     if not isinstance(spec, dict) or "class_name" not in spec:
         raise CheckpointError(f"expected a model config {{'class_name', 'config'}}, "
                               f"received {str(spec)[:80]!r}")
@@ -347,7 +364,8 @@ def model_from_config(spec, custom_objects=None):
         return _sequential_from_config(config, custom_objects)
     if name in ("Functional", "Model"):
         return _functional_from_config(config, custom_objects)
-    cls = lookup(name, custom_objects, {}, "model class")
+    cls = lookup(spec.get("registered_name") or name, custom_objects, {}, "model class") \
+        if spec.get("registered_name") else lookup(name, custom_objects, {}, "model class")
     model = from_config(cls, config)
     if not isinstance(model, Model):
         raise CheckpointError(f"{name} is not a Model subclass ({type(model).__name__})")
@@ -360,9 +378,89 @@ def deserialize_layer(spec, custom_objects):
         raise CheckpointError(f"expected a layer config {{'class_name', 'config'}}, "
                               f"received {str(spec)[:80]!r}")
     if spec["class_name"] in ("Sequential", "Functional", "Model"):
-        return model_from_config(spec, custom_objects)
-    cls = lookup(spec["class_name"], custom_objects, builtin_layers(), "layer class")
-    return from_config(cls, spec.get("config") or {})
+        return _rebuild_model(spec, custom_objects)
+    registered = spec.get("registered_name")
+    name = registered if registered and registered != spec["class_name"] and \
+        _known(registered, custom_objects) else spec["class_name"]
+    cls = lookup(name, custom_objects, builtin_layers(), "layer class")
+    config = keras_layer_config(cls, spec.get("config") or {}, custom_objects)
+    return from_config(cls, config)
+
+
+def _known(name, custom_objects):
+    from paddle.highlevel.serialization import all_custom_objects
+    return name in all_custom_objects(custom_objects) or name in _REGISTERED
+
+
+_ACTIVATION_KEYS = ("activation", "recurrent_activation")
+_BASE_KEYS = ("name", "trainable", "dtype", "input_shape")
+
+
+def keras_layer_config(cls, config, custom_objects=None):
+    """A layer config as paddle's layers take it. Keras 3 writes more than paddle's own
+    configs: dtype policies (their name is kept), and arguments paddle's layers do not
+    have; those are dropped when they hold Keras's default (None, False, ...) and refused
+    otherwise, naming them. Activations named in custom_objects become those functions."""
+    import inspect
+    from paddle.highlevel.serialization import all_custom_objects
+    config = dict(config)
+    dtype = config.get("dtype")
+    if isinstance(dtype, dict):  # {"class_name": "DTypePolicy", "config": {"name": ...}}
+        config["dtype"] = (dtype.get("config") or {}).get("name", "float32")
+    custom = all_custom_objects(custom_objects)
+    for key in _ACTIVATION_KEYS:
+        value = config.get(key)
+        if isinstance(value, dict) and value.get("class_name") == "function":
+            value = config[key] = value.get("config")
+        if isinstance(value, str) and value in custom:
+            config[key] = custom[value]
+    accepted = _init_arguments(cls)
+    if accepted is None:
+        return config  # a custom layer takes what it takes
+    for key in [k for k in config if k not in accepted]:
+        value = config[key]
+        if value in (None, False, 0, 0.0, {}, []) or key in _HARMLESS_KEYS or \
+                (key in _KERAS_DEFAULTS and value == _KERAS_DEFAULTS[key]):
+            del config[key]
+        else:
+            raise CheckpointError(
+                f"{cls.__name__} {config.get('name')!r}: the config sets {key}={value!r}, "
+                f"which paddle's {cls.__name__} does not support")
+    return config
+
+
+def _init_arguments(cls):
+    """The keyword arguments `cls(...)` accepts, following **kwargs up to Layer (which
+    refuses the unknown); None when a class outside paddle takes any keyword."""
+    import inspect
+    names = set(_BASE_KEYS)
+    for klass in cls.__mro__:
+        if "__init__" not in vars(klass):
+            continue
+        if klass is Layer:
+            return names
+        try:
+            params = inspect.signature(vars(klass)["__init__"]).parameters
+        except (TypeError, ValueError):
+            return None
+        names.update(n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD,
+                                                               p.KEYWORD_ONLY))
+        if not any(p.kind == p.VAR_KEYWORD for p in params.values()):
+            return names
+        if not klass.__module__.startswith("paddle."):
+            return None
+    return names
+
+
+# Keras 3 arguments that change nothing paddle computes (defaults written by Keras).
+_HARMLESS_KEYS = {"autocast", "seed", "quantization_config", "lora_rank", "lora_alpha",
+                  "synchronized", "implementation", "zero_output_for_mask",
+                  # paddle's Bidirectional makes its backward copy from the forward layer,
+                  # which is what Keras's backward_layer config describes unless given one
+                  "backward_layer"}
+# Keras 3 arguments that matter only when another is set (renorm), at their defaults.
+_KERAS_DEFAULTS = {"renorm_momentum": 0.99, "data_format": "channels_last",
+                   "use_cudnn": "auto"}
 
 
 def from_config(cls, config):
@@ -395,10 +493,14 @@ def _sequential_from_config(config, custom_objects):
             model.add(_make_input(entry.get("config", {})))
         else:
             model.add(deserialize_layer(entry, custom_objects))
+    if model.inputs is None and config.get("build_input_shape"):
+        model.build(config["build_input_shape"])
     return model
 
 
-def _functional_from_config(config, custom_objects):
+def _functional_from_config(config, custom_objects, make_layer=None):
+    """The functional model of a config; `make_layer(entry)`, when given, makes each layer
+    (clone_model's clone_function) instead of its config."""
     made, tensors, pending, params = {}, {}, [], {}
     for entry in config.get("layers", []):
         name = entry["name"]
@@ -406,6 +508,7 @@ def _functional_from_config(config, custom_objects):
             tensors[(name, 0, 0)] = _make_input(entry.get("config", {}))
             continue
         made[name] = entry["config"] if entry["class_name"] == OP_CLASS else \
+            make_layer(entry) if make_layer else \
             deserialize_layer(entry, custom_objects)
         pending.extend((name, k, node) for k, node in enumerate(entry.get("inbound_nodes", [])))
 
@@ -446,6 +549,8 @@ def _functional_from_config(config, custom_objects):
                 tensors[(name, k, i)] = v
 
     def pick(refs):
+        if isinstance(refs, dict):
+            return {k: tensors[tuple(r)] for k, r in refs.items()}
         if refs and not isinstance(refs[0], list):
             return tensors[tuple(refs)]
         return [tensors[tuple(r)] for r in refs]

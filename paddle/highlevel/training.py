@@ -17,7 +17,7 @@ Example:
 import numpy as np
 
 from paddle.lowlevel import optimizers
-from paddle.lowlevel.executor import plan_for
+from paddle.lowlevel.executor import plan_for, topological_nodes
 from paddle.lowlevel.graph import Variable, data
 from paddle.backend import parse_device
 from paddle.highlevel import data_adapter
@@ -62,10 +62,15 @@ class Trainable:
         Args:
             optimizer: a name ('sgd', 'adam', 'adamw', 'rmsprop', 'adagrad') or an optimizer.
             loss: a name, a `pd.losses` object, a callable `(y_true, y_pred) -> Variable`,
-                or a list/dict of those for several outputs.
+                or a list (in output order) or a dict (by output name, see
+                `output_names`) of those for several outputs; an output given None, or
+                left out of the dict, has no loss.
             metrics: list of names ('accuracy', 'mae', 'mse', 'top_k_categorical_accuracy')
-                or `pd.metrics` objects (applied to every output).
-            loss_weights: list/dict of floats weighting each output's loss.
+                or `pd.metrics` objects, applied to every output; or, for several outputs,
+                a list of such lists (one per output) or a dict by output name of a metric
+                or a list of them. Several outputs log `<output name>_<metric name>`.
+            loss_weights: list/dict of floats weighting each output's loss (1 where a dict
+                leaves an output out).
         """
         if isinstance(metrics, str):
             metrics = [metrics]  # not its characters
@@ -78,6 +83,11 @@ class Trainable:
             if not isinstance(w, (int, float, np.integer, np.floating)) or isinstance(w, bool):
                 raise ValueError(f"compile: expected loss_weights as numbers (a list or a dict "
                                  f"by output), received {loss_weights!r}")
+        if getattr(self, "functional", False):  # names are known: check the dicts' keys now
+            names = self.output_names
+            for value, what in ((loss, "losses"), (metrics, "metrics"),
+                                (loss_weights, "loss_weights")):
+                self._per_output(value, names, what)
         self.optimizer = optimizers.get(optimizer)
         self._loss_arg, self._metrics_arg, self._loss_weights_arg = loss, metrics, loss_weights
         if loss is None and not _overrides(self, "train_step"):
@@ -86,25 +96,49 @@ class Trainable:
         self.compiled = True
 
     def _per_output(self, value, names, what):
+        """One entry per output from a compile argument: a dict by output name (missing
+        outputs get None), a list in output order, or one value for every output."""
         if isinstance(value, dict):
-            unknown = set(value) - set(names)
+            unknown = [k for k in value if k not in names]
             if unknown:
-                raise ValueError(f"compile: {what} for unknown outputs {sorted(unknown)}; the "
+                raise ValueError(f"compile: {what} for unknown outputs {unknown}; the "
                                  f"outputs are {names}")
-            return [value.get(n) for n in names]
-        if isinstance(value, (list, tuple)) and what != "metrics":
+            found = [value.get(n) for n in names]
+            if what == "metrics":  # {"out": "mae"} is {"out": ["mae"]}
+                found = [[m] if m is not None and not isinstance(m, (list, tuple)) else m
+                         for m in found]
+            return found
+        if what == "metrics":
+            if value is None:
+                return [None] * len(names)
+            nested = [m for m in value if isinstance(m, (list, tuple)) or m is None]
+            if len(names) > 1 and nested:  # [[...], [...]]: one list per output (Keras 3)
+                if len(nested) != len(value) or len(value) != len(names):
+                    raise ValueError(f"compile: metrics as a list of lists needs one list per "
+                                     f"output ({len(names)} outputs: {names}), received "
+                                     f"{value!r}")
+                return list(value)
+            if len(names) == 1 and nested:
+                raise ValueError(f"compile: expected metrics as a list of metrics for the one "
+                                 f"output {names}, received {value!r}")
+            return [list(value)] * len(names)
+        if isinstance(value, (list, tuple)):
             if len(value) != len(names):
-                raise ValueError(f"compile: {len(value)} {what} for {len(names)} outputs")
+                raise ValueError(f"compile: {len(value)} {what} for {len(names)} outputs "
+                                 f"{names}")
             return list(value)
         return [value] * len(names)
 
     def _output_names(self, outputs):
-        names = []
-        for i, o in enumerate(outputs):
-            history = getattr(o, "_history", None)
-            name = history[0].name if history and history[0] is not self else f"output_{i}"
-            names.append(name if name not in names else f"{name}_{i}")
-        return names
+        names = self.output_names
+        return names if len(names) == len(outputs) else [f"output_{i}" for i in
+                                                         range(len(outputs))]
+
+    def _data_names(self):
+        """(input names, output names) that dicts of arrays are ordered by (None: unknown)."""
+        if not getattr(self, "functional", False):
+            return None, None
+        return self.input_names, self.output_names
 
     # ---- building steps -----------------------------------------------------------------
 
@@ -122,6 +156,7 @@ class Trainable:
                   for l in self._per_output(self._loss_arg, names, "losses")]
         weights = self._per_output(self._loss_weights_arg, names, "loss_weights") \
             if self._loss_weights_arg is not None else [1.0] * len(outputs)
+        weights = [1.0 if w is None else w for w in weights]
         terms = []
         for name, loss, w, yt, yp in zip(names, losses, weights, ys, outputs):
             if loss is not None:
@@ -134,8 +169,19 @@ class Trainable:
             total = t if total is None else total + t
         return total, terms, losses
 
-    def _metric_objects(self, outputs, losses):
+    def _losses_computable_from(self, known):
+        """The model's `losses` (add_loss values, regularization penalties) that a graph
+        fed by the data Variables `known` computes: those of other traces (another mode's
+        graph, an eager call) read inputs it does not have."""
+        fed = {id(v) for v in known}
+        return [loss for loss in self.losses
+                if all(id(v) in fed for v in _data_inputs(loss))]
+
+    def _metric_objects(self, outputs, losses, ys=None):
         names = self._output_names(outputs)
+        if ys:  # an output without a loss: "accuracy" is picked from the shapes (Keras 3)
+            losses = [loss if loss is not None else _loss_like(y, o)
+                      for loss, y, o in zip(losses, ys, outputs)]
         per_output = self._per_output(self._metrics_arg, names, "metrics") \
             if self._metrics_arg is not None else [None] * len(outputs)
         found = []
@@ -164,7 +210,8 @@ class Trainable:
         if not ys:
             raise ValueError(f"{self.name}: targets (y) are needed to compute the loss")
         total, terms, losses = self._loss_terms(ys, outputs, sw)
-        metrics = self._metric_objects(outputs, losses)
+        total = _plus(total, self._losses_computable_from(feeds))
+        metrics = self._metric_objects(outputs, losses, ys)
         fetches = [total] + ([t for _, t, _ in terms] if len(terms) > 1 else [])
         layout = {"loss_names": [n for n, _, _ in terms] if len(terms) > 1 else [],
                   "metrics": [],
@@ -244,24 +291,34 @@ class Trainable:
 
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
         """One optimizer step on one batch; returns the loss (and metrics) of that batch."""
-        x, y = _arrays(x, "x"), _arrays(y, "y")
+        x, y = self._batch_arrays(x, y)
         logs = _Tracker().add(self._run_batch("train", x, y, _weights(sample_weight),
                                               class_weight))
         return _batch_result(logs, return_dict)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
         """Loss and metrics of one batch, in inference mode."""
-        x, y = _arrays(x, "x"), _arrays(y, "y")
+        x, y = self._batch_arrays(x, y)
         logs = _Tracker().add(self._run_batch("test", x, y, _weights(sample_weight)))
         return _batch_result(logs, return_dict)
 
     def predict_on_batch(self, x):
-        """The model's outputs for one batch, as NumPy arrays."""
-        x = _arrays(x, "x")
+        """The model's outputs for one batch, as NumPy arrays (a list for several outputs,
+        a dict for outputs given as a dict)."""
+        x, _ = self._batch_arrays(x, None)
         if x:
             data_adapter.check_samples(x, [])
         step, _ = self._step("predict", x, [])
-        out = step(x)
+        return self._structured_arrays(step(x))
+
+    def _batch_arrays(self, x, y):
+        names = self._data_names()
+        return _arrays(x, "x", names[0]), _arrays(y, "y", names[1])
+
+    def _structured_arrays(self, out):
+        keys = getattr(self, "_output_keys", None)
+        if keys and len(keys) == len(out):
+            return dict(zip(keys, out))
         return out[0] if len(out) == 1 else out
 
     # ---- loops --------------------------------------------------------------------------
@@ -282,8 +339,9 @@ class Trainable:
                 raise ValueError(f"fit: expected {name} to be an integer >= 0, received {value!r}")
         data_adapter.positive_int(validation_freq, "fit: validation_freq", allow_none=False)
         n_in = len(self.inputs) if getattr(self, "inputs", None) else 1
+        names = self._data_names()
         train = data_adapter.adapt(x, y, sample_weight, batch_size, shuffle, steps_per_epoch,
-                                   n_in)
+                                   n_in, names)
         val = None
         if validation_split:
             if not isinstance(train, data_adapter.ArrayData):
@@ -292,7 +350,8 @@ class Trainable:
         elif validation_data is not None:
             vx, vy, vsw = _unpack(validation_data)
             val = data_adapter.adapt(vx, vy, vsw, batch_size if validation_batch_size is None
-                                     else validation_batch_size, False, validation_steps, n_in)
+                                     else validation_batch_size, False, validation_steps, n_in,
+                                     names)
         cbs = CallbackList(callbacks, model=self, add_history=True, add_progbar=verbose != 0,
                            verbose=verbose, epochs=epochs, steps=train.steps)
         self.stop_training = False
@@ -361,7 +420,8 @@ class Trainable:
         if not self.compiled:
             raise ValueError(f"{self.name}: call compile() before evaluate()")
         n_in = len(self.inputs) if getattr(self, "inputs", None) else 1
-        source = data_adapter.adapt(x, y, sample_weight, batch_size, False, steps, n_in)
+        source = data_adapter.adapt(x, y, sample_weight, batch_size, False, steps, n_in,
+                                    self._data_names())
         cbs = CallbackList(callbacks, model=self, add_progbar=verbose != 0, verbose=verbose,
                            epochs=1, steps=source.steps)
         cbs.on_test_begin()
@@ -378,7 +438,8 @@ class Trainable:
     def predict(self, x, batch_size=None, verbose=0, steps=None, callbacks=None):
         """The model's outputs for every sample, as NumPy arrays (a list for several)."""
         n_in = len(self.inputs) if getattr(self, "inputs", None) else 1
-        source = data_adapter.adapt(x, None, None, batch_size, False, steps, n_in)
+        source = data_adapter.adapt(x, None, None, batch_size, False, steps, n_in,
+                                    self._data_names())
         cbs = CallbackList(callbacks, model=self, add_progbar=verbose != 0, verbose=verbose,
                            epochs=1, steps=source.steps)
         cbs.on_predict_begin()
@@ -386,15 +447,15 @@ class Trainable:
         try:
             for step, (xb, _, _) in enumerate(source.epoch()):
                 cbs.on_predict_batch_begin(step)
-                out = self.predict_on_batch(xb)
-                chunks.append(out if isinstance(out, list) else [out])
+                data_adapter.check_samples(xb, [])
+                step_, _ = self._step("predict", xb, [])
+                chunks.append(step_(xb))
                 cbs.on_predict_batch_end(step, {"outputs": None})
         finally:
             cbs.on_predict_end()
         if not chunks:
             raise ValueError("predict: the data produced no batch")
-        joined = [np.concatenate(parts) for parts in zip(*chunks)]
-        return joined[0] if len(joined) == 1 else joined
+        return self._structured_arrays([np.concatenate(parts) for parts in zip(*chunks)])
 
 
 class _Tracker:
@@ -422,15 +483,40 @@ class _Tracker:
             if label not in self.metrics:
                 metric.reset_state()
                 self.metrics[label] = metric
-            metric.accumulate([float(v) for v in values[i:i + count]])
+            metric.accumulate([metrics_module.batch_value(v) for v in values[i:i + count]])
             out[label] = metric.result()
             i += count
         return out
 
 
+def _data_inputs(var):
+    """The data Variables (graph inputs) that `var` is computed from."""
+    if var.kind == "data":
+        return [var]
+    return [v for node in topological_nodes([var]) for v in node.inputs if v.kind == "data"]
+
+
+def _plus(total, extra):
+    """total + each of extra (scalar Variables)."""
+    for v in extra:
+        total = total + v
+    return total
+
+
 def _overrides(obj, method):
     from paddle.highlevel.model import Model
     return getattr(type(obj), method, None) is not getattr(Model, method, None)
+
+
+def _loss_like(target, output):
+    """The loss whose accuracy fits these target and output Variables (Keras 3 picks the
+    accuracy by shapes): binary for one output unit, categorical for one-hot targets,
+    sparse categorical for class indices."""
+    if output.shape and output.shape[-1] == 1:
+        return "binary_crossentropy"
+    if len(target.shape) == len(output.shape) and target.dtype.startswith("float"):
+        return "categorical_crossentropy"
+    return "sparse_categorical_crossentropy"
 
 
 def _leaves(value):
@@ -446,10 +532,10 @@ def _one(items):
     return items[0] if len(items) == 1 else tuple(items)
 
 
-def _arrays(x, what):
+def _arrays(x, what, names=None):
     if x is None:
         return []
-    return data_adapter.as_arrays(data_adapter.as_list(x), what)
+    return data_adapter.as_arrays(data_adapter.as_list(x, names, what), what)
 
 
 def _check_whole_labels(labels, k, loss_name):

@@ -4,7 +4,10 @@ Data flow: user code builds Variables (graph.py) by calling ops (ops/), each op 
 its output shape at once (op.py); `eval` (executor.py) compiles the nodes the targets need
 into a plan and runs it on the device's kernels (paddle/backend/).
 """
+import types as _types
+
 from paddle.lowlevel import initializers, optimizers, random, schedules  # noqa: F401
+from paddle.lowlevel.creation import arange, full, ones, shape, zeros  # noqa: F401
 from paddle.lowlevel.executor import eval  # noqa: F401
 from paddle.lowlevel.gradients import gradients  # noqa: F401
 from paddle.lowlevel.graph import Variable, constant, data, get_variable, namespace  # noqa: F401
@@ -13,3 +16,9 @@ from paddle.lowlevel.ops import *  # noqa: F401,F403
 from paddle.lowlevel.random import seed  # noqa: F401
 
 optimizers.schedules = schedules
+
+# What `from paddle.lowlevel import *` gives `pd`: functions and classes, and the two
+# public modules; never the internal ones (graph, executor, ops, the op families...).
+__all__ = sorted([name for name, value in list(globals().items())
+                  if not name.startswith("_") and not isinstance(value, _types.ModuleType)]
+                 + ["initializers", "optimizers"])

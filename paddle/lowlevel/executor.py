@@ -247,6 +247,7 @@ class Program:
         pool, owned = {}, {}
         self.steps, self.nodes = [], []
         ctx = _Context(plan.training)
+        forced = {True: _Context(True), False: _Context(False)}  # forced_mode's nodes
         for node in plan.nodes:
             ins = [value[_key(i)] for i in node.inputs]
             if id(node) in aliasing:
@@ -254,7 +255,8 @@ class Program:
             else:
                 outs = [_take(pool, shape, dtype, node) for shape, dtype in specs[id(node)]]
                 owned.update(((id(node), k), b) for k, b in enumerate(outs))
-                self.steps.append(plan.kernels[node.op.name](node, ins, outs, ctx))
+                self.steps.append(plan.kernels[node.op.name](
+                    node, ins, outs, ctx if node.mode is None else forced[node.mode]))
                 self.nodes.append(node)
             value.update(((id(node), k), b) for k, b in enumerate(outs))
             done = [storage.get(_key(i), _key(i)) for i in node.inputs]

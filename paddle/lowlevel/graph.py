@@ -226,10 +226,39 @@ def get_variable(name):
 
 # ---- Variables and nodes ----------------------------------------------------------------
 
-class Node:
-    """One application of an op: the op, its input Variables, its attributes."""
+# The run mode that ops built inside `forced_mode(True / False)` keep whatever the plan's mode:
+# a layer called with an explicit training= (Dropout(...)(x, training=True) drops in predict).
+_MODE = [None]
 
-    __slots__ = ("op", "inputs", "attrs", "outputs_ref", "location", "__weakref__")
+
+@contextlib.contextmanager
+def forced_mode(training):
+    """Ops built inside run in training mode (True), inference mode (False) or, with None,
+    in the mode of the plan that runs them (`pd.eval(..., training=...)`), the default.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> from paddle.lowlevel.graph import forced_mode
+        >>> x = pd.constant(np.ones((1, 1000), np.float32))
+        >>> with forced_mode(True):
+        ...     y = pd.dropout(x, 0.5)
+        >>> bool((pd.eval(y) == 0).any())   # an inference run, yet it drops
+        True
+    """
+    if training is not None and not isinstance(training, bool):
+        raise TypeError(f"forced_mode: expected True, False or None, received {training!r}")
+    _MODE.append(training)
+    try:
+        yield
+    finally:
+        _MODE.pop()
+
+
+class Node:
+    """One application of an op: the op, its input Variables, its attributes, and the run
+    mode it keeps (`mode`: None = the plan's, see `forced_mode`)."""
+
+    __slots__ = ("op", "inputs", "attrs", "outputs_ref", "location", "mode", "__weakref__")
 
     def __init__(self, op, inputs, attrs, location):
         self.op = op
@@ -237,6 +266,7 @@ class Node:
         self.attrs = attrs
         self.outputs_ref = ()
         self.location = location
+        self.mode = _MODE[-1]
 
     @property
     def outputs(self):
@@ -383,37 +413,55 @@ def data(name, shape, dtype="float32"):
 
 
 def constant(value, dtype=None, name="const"):
-    """A constant Variable holding a copy of `value` (float64 input becomes float32 unless
-    `dtype` says otherwise; Python ints become int64).
+    """A constant Variable holding a copy of `value`, with TensorFlow's dtype rule: a NumPy
+    array (or NumPy scalar) keeps its float dtype (float64 stays float64; float16 becomes
+    float32, which paddle computes in), Python floats and lists of them become float32,
+    integers become int64, unless `dtype` says otherwise.
+
+    Where paddle differs from TensorFlow: a float constant whose dtype was not given meets
+    an op's operand of the other float dtype in that dtype (as a Python number does), so
+    `x_float32 + pd.constant(np.ones(3))` is float32 rather than an error.
 
     Example:
-        >>> import paddle as pd
+        >>> import numpy as np, paddle as pd
         >>> c = pd.constant([[1.0, 2.0]])
-        >>> c.shape, c.val().tolist()
-        ((1, 2), [[1.0, 2.0]])
+        >>> c.shape, c.dtype, c.val().tolist()
+        ((1, 2), 'float32', [[1.0, 2.0]])
+        >>> pd.constant(np.array([0.1, 0.2])).dtype
+        'float64'
     """
     array = _numbers(value, "constant")
+    weak = dtype is None and array.dtype.kind == "f"
     if dtype is None:
-        dtype = "float32" if array.dtype.kind == "f" else array.dtype
+        numpy_float64 = isinstance(value, (np.ndarray, np.generic)) and array.dtype == np.float64
+        dtype = ("float64" if numpy_float64 else "float32") if array.dtype.kind == "f" \
+            else array.dtype
         dtype = "int64" if np.dtype(dtype).kind in "iu" else dtype
     dtype = as_dtype(dtype, "constant")
     # A copy (the caller's array stays theirs and writable); np.array keeps rank 0, where
     # np.ascontiguousarray would make a scalar a (1,) array.
     array = np.array(converted(array, dtype, "constant"), order="C")
     array.flags.writeable = False
-    return Variable._make(f"{NAMES.full(name)}_{next(NAMES.op_counter)}", array.shape, dtype,
-                          "const", value=array)
+    var = Variable._make(f"{NAMES.full(name)}_{next(NAMES.op_counter)}", array.shape, dtype,
+                         "const", value=array)
+    if weak:
+        var._weak = True
+    return var
 
 
 def as_variable(x, like=None, where="op"):
     """`x` if it is a Variable, else a constant of `like`'s dtype (scalars and arrays)."""
     if isinstance(x, Variable):
+        if like is not None and getattr(x, "_weak", False):
+            return _settle_weak([like, x])[1]
         return x
     if isinstance(x, (bool, int, float, np.number, np.ndarray, list, tuple)):
         array = _numbers(x, where)
         dtype = like.dtype if like is not None and array.dtype.kind in "biuf" else None
-        if like is not None and like.dtype in ("int64", "int32") and array.dtype.kind == "f":
-            dtype = "float32"  # never truncate a float silently; the op reports the mix
+        if array.dtype.kind == "f" and (dtype is None or dtype in ("int64", "int32")):
+            # Operands of ops compute in float32 (never truncate a float silently: the op
+            # reports an int/float mix); pd.constant(array) keeps float64 instead.
+            dtype = "float32"
         return constant(array, dtype=dtype)
     raise TypeError(f"{where}: expected a Variable, a number or an array, received "
                     f"{type(x).__name__}")
@@ -438,10 +486,31 @@ def _short(x):
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def _settle_weak(inputs):
+    """Float constants made without a dtype take the float dtype of the op's other float
+    operands (when those agree on one): pd.constant(np.ones(3)) is float64 alone and
+    float32 beside a float32 input."""
+    strong = {v.dtype for v in inputs if v.dtype in FLOATS and not getattr(v, "_weak", False)}
+    if len(strong) != 1:
+        return inputs
+    dtype = strong.pop()
+    settled = []
+    for v in inputs:
+        if getattr(v, "_weak", False) and v.dtype != dtype:
+            cache = v.__dict__.setdefault("_as_dtype", {})
+            if dtype not in cache:
+                cache[dtype] = constant(v.value, dtype=dtype, name=v.name.rsplit("_", 1)[0])
+            v = cache[dtype]
+        settled.append(v)
+    return settled
+
+
 def apply(op, inputs, attrs=None):
     """Build a node of `op` on `inputs`: infer output shapes now, return the output
     Variable (or a list when the op has several outputs)."""
     attrs = attrs or {}
+    if len(inputs) > 1 and any(getattr(v, "_weak", False) for v in inputs):
+        inputs = _settle_weak(inputs)
     location = user_location()
     try:
         specs = op.infer(*[(v.shape, v.dtype) for v in inputs], **attrs)

@@ -10,6 +10,9 @@ Example:
 """
 import math
 
+import inspect
+import re
+
 import numpy as np
 
 from paddle.lowlevel.random import generator
@@ -163,10 +166,19 @@ def serialize(initializer):
 def deserialize(config):
     """The initializer of a name or {'class_name', 'config'} (Keras's or paddle's)."""
     if isinstance(config, dict):
-        cls = CLASSES.get(config.get("class_name"))
+        name = config.get("class_name")
+        cls = CLASSES.get(name)
         if cls is None:
-            raise ValueError(f"initializer: unknown class {config.get('class_name')!r}; "
-                             f"expected one of {', '.join(sorted(CLASSES))}")
-        kwargs = {k: v for k, v in (config.get("config") or {}).items() if k != "seed"}
+            # Keras 3 writes its named initializers as classes: GlorotUniform, Zeros, ...
+            snake = re.sub(r"(?<!^)(?=[A-Z])", "_", str(name)).lower()
+            if snake in NAMED:
+                return NAMED[snake]()
+            raise ValueError(f"initializer: unknown class {name!r}; expected one of "
+                             f"{', '.join(sorted(CLASSES))} or a Keras name such as "
+                             f"GlorotUniform")
+        accepted = inspect.signature(cls.__init__).parameters
+        # Keras adds arguments paddle does not have (seed, input_axes): unset ones are dropped.
+        kwargs = {k: v for k, v in (config.get("config") or {}).items()
+                  if k != "seed" and (k in accepted or v is not None)}
         return cls(**kwargs)
     return get(config)

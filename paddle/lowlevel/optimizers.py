@@ -78,14 +78,50 @@ class ApplyUpdates(Op):
 
 
 class Optimizer:
-    """Base class. Subclasses name their slots and their fused kernel in paddle._C."""
+    """Base class. Subclasses name their slots and their fused kernel in paddle._C.
+
+    Every optimizer takes Keras 3's common arguments:
+
+    Args:
+        learning_rate: a float >= 0, a schedule or a callable of the step count.
+        weight_decay: decoupled weight decay: before each update `w -= w * lr * weight_decay`
+            (in C++, with the update); None or 0 for none.
+        clipnorm: clip each gradient to this L2 norm.
+        clipvalue: clip each gradient's elements to [-clipvalue, clipvalue].
+        global_clipnorm: scale all gradients together so that their joint L2 norm is at most
+            this. As in Keras, only one clipping applies: clipnorm, else global_clipnorm, else
+            clipvalue; clipnorm and global_clipnorm together are refused.
+        name: the optimizer's name (its lower-case class name by default).
+
+    Clipping is built from ops on the gradients inside the graph, before the fused update.
+
+    Example:
+        >>> import paddle as pd
+        >>> w = pd.Variable("w_clip", shape=[2], initializer="ones")
+        >>> step = pd.optimizers.SGD(1.0, clipnorm=1.0).minimize(pd.sum(w * 10.0))
+        >>> pd.eval(step); [round(v, 4) for v in w.val().tolist()]
+        [0.2929, 0.2929]
+    """
 
     slot_names = ()
     kernel = None
+    fused_weight_decay = False  # the kernel applies weight decay itself (Adam)
 
-    def __init__(self, learning_rate=0.001, name=None):
+    def __init__(self, learning_rate=0.001, name=None, weight_decay=None, clipnorm=None,
+                 clipvalue=None, global_clipnorm=None):
         self.learning_rate = learning_rate
         self.name = name or type(self).__name__.lower()
+        owner = type(self).__name__
+        self.weight_decay = None if weight_decay is None else \
+            _positive(weight_decay, "weight_decay", owner, zero=True)
+        self.clipnorm, self.clipvalue, self.global_clipnorm = (
+            None if v is None else _positive(v, n, owner)
+            for n, v in (("clipnorm", clipnorm), ("clipvalue", clipvalue),
+                         ("global_clipnorm", global_clipnorm)))
+        if self.clipnorm is not None and self.global_clipnorm is not None:
+            raise ValueError(f"{owner}: only one of clipnorm and global_clipnorm can be set, "
+                             f"received clipnorm={clipnorm!r} and "
+                             f"global_clipnorm={global_clipnorm!r}")
         self.iterations = 0
         self._slots = weakref.WeakKeyDictionary()  # Variable -> {slot name: array}
 
@@ -134,7 +170,7 @@ class Optimizer:
 
     def apply_gradients(self, grads_and_vars):
         """The update op for explicit (gradient, variable) pairs."""
-        grads = [g for g, _ in grads_and_vars]
+        grads = self._clip_gradients([g for g, _ in grads_and_vars])
         variables = [v for _, v in grads_and_vars]
         for v in variables:
             self.slots(v)  # created now, so they can be inspected and saved before a run
@@ -143,6 +179,24 @@ class Optimizer:
         for collected in _COLLECTORS:
             collected.append(update)
         return update
+
+    def _clip_gradients(self, grads):
+        """Keras 3's clipping, as ops on the gradient Variables (one kind applies)."""
+        from paddle.lowlevel.ops.math import clip, maximum, sqrt
+        from paddle.lowlevel.ops.reduce import sum as reduce_sum
+        if self.clipnorm:
+            c = self.clipnorm
+            return [g * (c / maximum(sqrt(reduce_sum(g * g)), c)) for g in grads]
+        if self.global_clipnorm:
+            c = self.global_clipnorm
+            total = reduce_sum(grads[0] * grads[0])
+            for g in grads[1:]:
+                total = total + reduce_sum(g * g)
+            scale = c / maximum(sqrt(total), c)
+            return [g * scale for g in grads]
+        if self.clipvalue:
+            return [clip(g, -self.clipvalue, self.clipvalue) for g in grads]
+        return grads
 
     def slots(self, var):
         """{slot name: NumPy array} of a variable, created (zeros) on first use."""
@@ -197,8 +251,9 @@ class SGD(Optimizer):
 
     kernel = "sgd"
 
-    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name=None):
-        super().__init__(learning_rate, name)
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, weight_decay=None,
+                 clipnorm=None, clipvalue=None, global_clipnorm=None, name=None):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
         self.momentum, self.nesterov = _fraction(momentum, "momentum", "SGD", one=True), \
             bool(nesterov)
         self.slot_names = ("velocity",) if self.momentum else ()
@@ -215,58 +270,71 @@ class Adam(Optimizer):
 
     kernel = "adam"
     slot_names = ("m", "v")
+    fused_weight_decay = True
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name=None):
-        super().__init__(learning_rate, name)
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
+                 name=None):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
         owner = type(self).__name__
         self.beta_1 = _fraction(beta_1, "beta_1", owner)
         self.beta_2 = _fraction(beta_2, "beta_2", owner)
         self.epsilon = _positive(epsilon, "epsilon", owner)
 
-    def weight_decay_value(self):
-        return 0.0
-
     def hyper_args(self, step):
         return (self.current_learning_rate(), self.beta_1, self.beta_2, self.epsilon, float(step),
-                self.weight_decay_value())
+                self.weight_decay or 0.0)
 
 
 class AdamW(Adam):
-    """Adam with decoupled weight decay."""
+    """Adam with decoupled weight decay (0.004 by default)."""
 
     def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999,
-                 epsilon=1e-7, name=None):
-        super().__init__(learning_rate, beta_1, beta_2, epsilon, name)
-        self.weight_decay = _positive(weight_decay, "weight_decay", "AdamW", zero=True)
-
-    def weight_decay_value(self):
-        return self.weight_decay
+                 epsilon=1e-7, clipnorm=None, clipvalue=None, global_clipnorm=None, name=None):
+        if weight_decay is None:
+            raise ValueError("AdamW: expected weight_decay >= 0 (a finite number), received None")
+        super().__init__(learning_rate, beta_1, beta_2, epsilon, weight_decay, clipnorm,
+                         clipvalue, global_clipnorm, name)
 
 
 class RMSprop(Optimizer):
     """RMSprop: steps scaled by a moving average of squared gradients (Keras 3 formulation).
 
+    With `centered=True` it also keeps a moving average of the gradients and divides by the
+    estimated variance (`velocity - average_gradient ** 2`) instead.
+
     Example:
         >>> import paddle as pd
         >>> pd.optimizers.RMSprop(learning_rate=1e-3, rho=0.9).slot_names
         ('velocity',)
+        >>> pd.optimizers.RMSprop(centered=True).slot_names
+        ('velocity', 'average_gradient')
     """
 
     kernel = "rmsprop"
 
-    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, name=None):
-        super().__init__(learning_rate, name)
+    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
+                 centered=False, weight_decay=None, clipnorm=None, clipvalue=None,
+                 global_clipnorm=None, name=None):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
         self.rho = _fraction(rho, "rho", "RMSprop")
         self.momentum = _fraction(momentum, "momentum", "RMSprop", one=True)
         self.epsilon = _positive(epsilon, "epsilon", "RMSprop")
-        self.slot_names = ("velocity", "momentum") if self.momentum else ("velocity",)
+        if not isinstance(centered, (bool, np.bool_)):
+            raise ValueError(f"RMSprop: expected centered to be True or False, received "
+                             f"{centered!r}")
+        self.centered = bool(centered)
+        self.slot_names = ("velocity",) + (("momentum",) if self.momentum else ()) + \
+            (("average_gradient",) if self.centered else ())
 
     def kernel_lists(self, variables):
-        mom = [self.slots(v)["momentum"] for v in variables] if self.momentum else []
-        return [[self.slots(v)["velocity"] for v in variables], mom]
+        def slot(name):
+            return [self.slots(v)[name] for v in variables] if name in self.slot_names else []
+        return [slot("velocity"), slot("momentum"), slot("average_gradient")]
 
     def hyper_args(self, step):
-        return (self.current_learning_rate(), self.rho, self.momentum, self.epsilon)
+        return (self.current_learning_rate(), self.rho, self.momentum, self.epsilon,
+                self.centered)
 
 
 class Adagrad(Optimizer):
@@ -282,8 +350,9 @@ class Adagrad(Optimizer):
     slot_names = ("accumulator",)
 
     def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7,
+                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
                  name=None):
-        super().__init__(learning_rate, name)
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
         self.initial_accumulator_value = _positive(
             initial_accumulator_value, "initial_accumulator_value", "Adagrad", zero=True)
         self.epsilon = _positive(epsilon, "epsilon", "Adagrad")
@@ -295,13 +364,154 @@ class Adagrad(Optimizer):
         return (self.current_learning_rate(), self.epsilon)
 
 
+class Adamax(Optimizer):
+    """Adamax (Keras 3): Adam with the infinity norm, `u = max(beta_2 * u, |g|)` and
+    `w -= lr * m / ((1 - beta_1 ** t) * (u + epsilon))`; one fused C++ update.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.optimizers.Adamax(learning_rate=0.002).slot_names
+        ('m', 'u')
+    """
+
+    kernel = "adamax"
+    slot_names = ("m", "u")
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
+                 name=None):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
+        self.beta_1 = _fraction(beta_1, "beta_1", "Adamax")
+        self.beta_2 = _fraction(beta_2, "beta_2", "Adamax")
+        self.epsilon = _positive(epsilon, "epsilon", "Adamax")
+
+    def hyper_args(self, step):
+        return (self.current_learning_rate(), self.beta_1, self.beta_2, self.epsilon, float(step))
+
+
+class Nadam(Optimizer):
+    """Nadam (Keras 3): Adam with Nesterov momentum and the momentum schedule
+    `u_t = beta_1 * (1 - 0.5 * 0.96 ** t)`; one fused C++ update (the schedule's scalars are
+    computed here, per step, from the step count).
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.optimizers.Nadam().slot_names
+        ('m', 'v')
+    """
+
+    kernel = "nadam"
+    slot_names = ("m", "v")
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
+                 name=None):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
+        self.beta_1 = _fraction(beta_1, "beta_1", "Nadam")
+        self.beta_2 = _fraction(beta_2, "beta_2", "Nadam")
+        self.epsilon = _positive(epsilon, "epsilon", "Nadam")
+        self._u_product = (0, 1.0)  # (step, prod of u_1..u_step): follows `iterations`
+
+    def _u(self, t):
+        return self.beta_1 * (1.0 - 0.5 * 0.96 ** t)
+
+    def _product(self, step):
+        done, product = self._u_product
+        if done > step:  # the step count went back (loaded state): start again
+            done, product = 0, 1.0
+        for t in range(done + 1, step + 1):
+            product *= self._u(t)
+        self._u_product = (step, product)
+        return product
+
+    def hyper_args(self, step):
+        u_t, u_next = self._u(step), self._u(step + 1)
+        product = self._product(step)
+        c_m = u_next / (1.0 - product * u_next)
+        c_g = (1.0 - u_t) / (1.0 - product)
+        return (self.current_learning_rate(), self.beta_1, self.beta_2, self.epsilon, c_m, c_g,
+                1.0 / (1.0 - self.beta_2 ** step))
+
+
+class Lion(Optimizer):
+    """Lion (Keras 3): `w -= lr * sign(beta_1 * m + (1 - beta_1) * g)`, then
+    `m = beta_2 * m + (1 - beta_2) * g`; one fused C++ update.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.optimizers.Lion(learning_rate=1e-4).beta_2
+        0.99
+    """
+
+    kernel = "lion"
+    slot_names = ("m",)
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.99, weight_decay=None,
+                 clipnorm=None, clipvalue=None, global_clipnorm=None, name=None):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
+        self.beta_1 = _number(beta_1, "beta_1", "Lion", lambda v: 0 < v <= 1, "in (0, 1]")
+        self.beta_2 = _fraction(beta_2, "beta_2", "Lion")
+
+    def hyper_args(self, step):
+        return (self.current_learning_rate(), self.beta_1, self.beta_2)
+
+
+class Ftrl(Optimizer):
+    """FTRL-proximal (Keras 3), with L1, L2 and L2-shrinkage regularization; one fused C++
+    update.
+
+    Args:
+        learning_rate: > 0.
+        learning_rate_power: <= 0 (-0.5: the usual square-root schedule).
+        initial_accumulator_value: >= 0, the accumulators' start.
+        l1_regularization_strength, l2_regularization_strength,
+        l2_shrinkage_regularization_strength: >= 0.
+        beta: >= 0, added to the L2 term as beta / (2 * lr).
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.optimizers.Ftrl(l1_regularization_strength=0.01).slot_names
+        ('accumulator', 'linear')
+    """
+
+    kernel = "ftrl"
+    slot_names = ("accumulator", "linear")
+
+    def __init__(self, learning_rate=0.001, learning_rate_power=-0.5,
+                 initial_accumulator_value=0.1, l1_regularization_strength=0.0,
+                 l2_regularization_strength=0.0, l2_shrinkage_regularization_strength=0.0,
+                 beta=0.0, weight_decay=None, clipnorm=None, clipvalue=None,
+                 global_clipnorm=None, name=None):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
+        self.learning_rate_power = _number(learning_rate_power, "learning_rate_power", "Ftrl",
+                                           lambda v: -math.inf < v <= 0, "<= 0")
+        for arg, value in (("initial_accumulator_value", initial_accumulator_value),
+                           ("l1_regularization_strength", l1_regularization_strength),
+                           ("l2_regularization_strength", l2_regularization_strength),
+                           ("l2_shrinkage_regularization_strength",
+                            l2_shrinkage_regularization_strength), ("beta", beta)):
+            setattr(self, arg, _positive(value, arg, "Ftrl", zero=True))
+
+    def _slot_initial(self, slot):
+        return self.initial_accumulator_value if slot == "accumulator" else 0.0
+
+    def hyper_args(self, step):
+        lr = self.current_learning_rate()
+        if lr <= 0:
+            raise ValueError(f"Ftrl: the learning rate must be > 0, received {lr!r}")
+        return (lr, self.learning_rate_power, self.l1_regularization_strength,
+                self.l2_regularization_strength, self.l2_shrinkage_regularization_strength,
+                self.beta)
+
+
 def _slot_lists(self, variables):
     return [[self.slots(v)[s] for v in variables] for s in self.slot_names]
 
 
 Optimizer.kernel_lists = _slot_lists
 
-NAMES = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad}
+NAMES = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad,
+         "adamax": Adamax, "nadam": Nadam, "lion": Lion, "ftrl": Ftrl}
 
 
 def get(identifier):

@@ -107,3 +107,24 @@ def _training_step(rng, inputs, outs, arrays, layer, multi_in, multi_out):
     assert np.isfinite(first), f"training loss is not finite: {loss}"
     for w, old in zip(layer.trainable_weights, before):
         assert not np.array_equal(w.val(), old), f"{w.name} did not change in a training step"
+
+
+def train_through(layer, input_shape, batch_size=4):
+    """One training step of Input -> Dense -> layer -> Flatten -> Dense: the gradient must
+    pass through a weightless layer (the first Dense's kernel changes) and the loss be
+    finite. `input_shape` excludes the batch axis; the first Dense keeps its last axis."""
+    pd.seed(1234)
+    rng = np.random.default_rng(1234)
+    inp = layers.Input(shape=input_shape)
+    first = layers.Dense(input_shape[-1])
+    out = layers.Dense(1)(layers.Flatten()(layer(first(inp))))
+    model = pd.Model(inp, out)
+    model.compile(optimizer="sgd", loss="mse")
+    before = first.kernel.val()
+    loss = model.train_on_batch(rng.normal(size=(batch_size,) + tuple(input_shape))
+                                .astype(np.float32),
+                                rng.normal(size=(batch_size, 1)).astype(np.float32))
+    assert np.isfinite(loss), f"training loss is not finite: {loss}"
+    assert not np.array_equal(first.kernel.val(), before), \
+        f"no gradient reached the Dense before {layer.name}"
+    return model

@@ -4,6 +4,7 @@ import math
 import numpy as np
 import pytest
 
+import paddle as pd
 from paddle.highlevel import callbacks, progress
 
 
@@ -404,3 +405,64 @@ def test_validation_inside_fit_draws_no_bar_of_its_own(terminal, capsys):
 def test_format_logs_uses_scientific_notation_for_tiny_values():
     assert progress.format_logs({"loss": 1.5e-5, "batch": 3, "lr": 0.001}) == \
         "loss: 1.5000e-05 - lr: 0.0010"
+
+
+# ---- Keras's calling conventions ------------------------------------------------------------
+
+def test_every_hook_receives_a_dict_never_none():
+    received = []
+
+    class Recorder(pd.callbacks.Callback):
+        pass
+
+    for hook in ("on_train_begin", "on_train_end", "on_test_begin", "on_test_end",
+                 "on_predict_begin", "on_predict_end"):
+        setattr(Recorder, hook, lambda self, logs=None, _h=hook: received.append((_h, logs)))
+    for hook in ("on_epoch_begin", "on_train_batch_begin", "on_test_batch_begin",
+                 "on_predict_batch_begin"):
+        setattr(Recorder, hook, lambda self, i, logs=None, _h=hook: received.append((_h, logs)))
+    model = pd.Sequential([pd.layers.Input(shape=(2,)), pd.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    x, y = np.ones((4, 2), np.float32), np.zeros((4, 1), np.float32)
+    model.fit(x, y, epochs=1, verbose=0, validation_data=(x, y), callbacks=[Recorder()])
+    model.predict(x, verbose=0, callbacks=[Recorder()])
+    hooks = {h for h, _ in received}
+    assert len(hooks) == 10
+    assert all(isinstance(logs, dict) for _, logs in received)
+    # Writing into the logs of a *_begin hook is allowed (Keras callbacks do it).
+    update = pd.callbacks.LambdaCallback(on_train_begin=lambda logs: logs.update(seen=1))
+    model.fit(x, y, epochs=1, verbose=0, callbacks=[update])
+
+
+def test_legacy_on_batch_hooks_are_called_in_training():
+    calls = []
+
+    class Legacy(pd.callbacks.Callback):
+        def on_batch_begin(self, batch, logs=None):
+            calls.append(("begin", batch))
+
+        def on_batch_end(self, batch, logs=None):
+            calls.append(("end", batch, round(logs["loss"], 6) >= 0))
+
+    model = pd.Sequential([pd.layers.Input(shape=(2,)), pd.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    model.fit(np.ones((4, 2), np.float32), np.zeros((4, 1), np.float32), batch_size=2,
+              epochs=1, verbose=0, callbacks=[Legacy()])
+    assert calls == [("begin", 0), ("end", 0, True), ("begin", 1), ("end", 1, True)]
+
+
+def test_overriding_on_train_batch_end_replaces_the_legacy_alias():
+    calls = []
+
+    class Both(pd.callbacks.Callback):
+        def on_train_batch_end(self, batch, logs=None):
+            calls.append("new")
+
+        def on_batch_end(self, batch, logs=None):
+            calls.append("legacy")
+
+    model = pd.Sequential([pd.layers.Input(shape=(2,)), pd.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    model.fit(np.ones((2, 2), np.float32), np.zeros((2, 1), np.float32), epochs=1, verbose=0,
+              callbacks=[Both()])
+    assert calls == ["new"]

@@ -156,12 +156,17 @@ def _conv_model():
             np.float32)
 
 
+@pytest.mark.parametrize("suffix", [".h5", ".keras"])
 @pytest.mark.parametrize("make", [_lambda_model, _recurrent_model, _nested_model,
                                   _conv_model], ids=["lambda", "recurrent", "nested", "conv"])
-def test_layer_catalogue_round_trips(tmp_path, make):
+def test_layer_catalogue_round_trips(tmp_path, make, suffix):
     model, x = make()
-    model.save(tmp_path / "m.h5")
-    loaded = pd.load_model(tmp_path / "m.h5")
+    model.save(tmp_path / f"m{suffix}")
+    if make is _lambda_model:  # bytecode: refused unless the caller trusts the file
+        with pytest.raises(pd.CheckpointError, match="safe_mode=False"):
+            pd.load_model(tmp_path / f"m{suffix}")
+    # A Lambda's bytecode loads only when the caller trusts the file (safe_mode=False).
+    loaded = pd.load_model(tmp_path / f"m{suffix}", safe_mode=make is not _lambda_model)
     assert [type(l).__name__ for l in loaded.layers] == [type(l).__name__ for l in model.layers]
     want, got = model.predict(x), loaded.predict(x)
     for a, b in zip(want if isinstance(want, list) else [want],

@@ -1,5 +1,5 @@
-"""Keras interoperability of the HDF5 files, both ways (runs when Keras 3 with the PyTorch
-backend is installed, skips otherwise): paddle reads the weights of a Keras model of the
+"""Keras interoperability of the HDF5 and .keras files, both ways (runs when Keras 3 with the
+PyTorch or JAX backend is installed, skips otherwise): paddle reads the weights of a Keras model of the
 same architecture, Keras reads paddle's weights and rebuilds paddle's models."""
 import os
 import warnings
@@ -10,13 +10,16 @@ import pytest
 
 import paddle as pd
 
-os.environ.setdefault("KERAS_BACKEND", "torch")
+if "KERAS_BACKEND" not in os.environ:  # PyTorch's or JAX's, whichever is installed
+    import importlib.util
+    os.environ["KERAS_BACKEND"] = "torch" if importlib.util.find_spec("torch") or \
+        not importlib.util.find_spec("jax") else "jax"
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     keras = pytest.importorskip("keras")
-if not keras.__version__.startswith("3.") or keras.backend.backend() != "torch":
-    pytest.skip(f"needs Keras 3 on the PyTorch backend, found Keras {keras.__version__} on "
-                f"{keras.backend.backend()}", allow_module_level=True)
+if not keras.__version__.startswith("3.") or keras.backend.backend() not in ("torch", "jax"):
+    pytest.skip(f"needs Keras 3 on the PyTorch or JAX backend, found Keras "
+                f"{keras.__version__} on {keras.backend.backend()}", allow_module_level=True)
 
 RNG = np.random.default_rng(0)
 
@@ -118,9 +121,103 @@ def test_keras_legacy_weights_file(tmp_path):
     close(p.predict(x), k.predict(x, verbose=0))
 
 
-def test_keras_native_weights_file_is_refused_clearly(tmp_path):
+# ---- Keras 3's native files: .keras and .weights.h5 --------------------------------------
+
+KERAS_CASES = dict(CASES, **{
+    "embedding_bilstm": ((6,), lambda L: [L.Embedding(7, 4), L.Bidirectional(L.LSTM(3)),
+                                          L.Dropout(0.2), L.Dense(2)]),
+    "simple_rnn": ((6, 3), lambda L: [L.SimpleRNN(4, return_sequences=True),
+                                      L.GlobalAveragePooling1D(), L.Dense(2)]),
+})
+
+
+def case_input(case, n=4):
+    shape, _ = KERAS_CASES[case]
+    if case == "embedding_bilstm":
+        return RNG.integers(0, 7, (n,) + shape).astype(np.int64)
+    return RNG.standard_normal((n,) + shape).astype(np.float32)
+
+
+def keras_pair(case):
+    shape, make = KERAS_CASES[case]
+    dtype = "int32" if case == "embedding_bilstm" else "float32"
+    return sequential(keras, shape, make, dtype), \
+        sequential(pd, shape, make, "int64" if dtype == "int32" else dtype)
+
+
+@pytest.mark.parametrize("case", KERAS_CASES)
+def test_keras_files_both_ways(tmp_path, case):
+    x = case_input(case)
+    k, p = keras_pair(case)
+    randomize(k)
+    k.save(tmp_path / "keras.keras")
+    loaded = pd.load_model(tmp_path / "keras.keras")
+    assert [type(l).__name__ for l in loaded.layers] == [type(l).__name__ for l in k.layers]
+    close(loaded.predict(x), k.predict(x, verbose=0))
+    p.load_weights(tmp_path / "keras.keras")  # weights of a .keras file, by Keras's paths
+    close(p.predict(x), k.predict(x, verbose=0))
+
+    randomize(p)
+    p.save(tmp_path / "paddle.keras")
+    rebuilt = keras.models.load_model(tmp_path / "paddle.keras")
+    assert [type(l).__name__ for l in rebuilt.layers] == [type(l).__name__ for l in p.layers]
+    close(rebuilt.predict(x, verbose=0), p.predict(x))
+    p.save_weights(tmp_path / "paddle.weights.h5")
+    k.load_weights(tmp_path / "paddle.weights.h5")
+    close(k.predict(x, verbose=0), p.predict(x))
+
+
+def test_functional_keras_file_both_ways(tmp_path):
+    x = RNG.standard_normal((5, 4)).astype(np.float32)
+    k, p = branchy(keras), branchy(pd)
+    randomize(k)
+    k.save(tmp_path / "k.keras")
+    close(pd.load_model(tmp_path / "k.keras").predict(x), k.predict(x, verbose=0))
+    randomize(p)
+    p.save(tmp_path / "p.keras")
+    close(keras.models.load_model(tmp_path / "p.keras").predict(x, verbose=0), p.predict(x))
+
+
+def test_keras_weights_file_with_optimizer_state(tmp_path):
+    """Keras 3's .weights.h5 holds the optimizer's variables: paddle restores Adam's step
+    count and moments from it, and Keras restores them from paddle's."""
     shape, make = CASES["cnn"]
+    x = RNG.standard_normal((8,) + shape).astype(np.float32)
+    y = RNG.standard_normal((8, 2)).astype(np.float32)
     k, p = sequential(keras, shape, make), sequential(pd, shape, make)
-    k.save_weights(tmp_path / "k.weights.h5")  # Keras 3's own format, not the legacy one
-    with pytest.raises(pd.CheckpointError, match="native weights format"):
-        p.load_weights(tmp_path / "k.weights.h5")
+    k.compile(keras.optimizers.Adam(1e-3), "mse")
+    k.fit(x, y, epochs=3, batch_size=4, verbose=0)
+    k.save_weights(tmp_path / "k.weights.h5")
+    p.compile(pd.optimizers.Adam(1e-3), "mse")
+    p.load_weights(tmp_path / "k.weights.h5")
+    assert p.optimizer.iterations == int(k.optimizer.iterations) == 6
+    kernel = p.layers[0].weights[0]
+    moment = [v for v in k.optimizer.variables if v.path.endswith("conv2d_kernel_momentum")][0]
+    close(p.optimizer.slots(kernel)["m"], np.asarray(moment))
+    close(p.predict(x), k.predict(x, verbose=0))
+    # One more step from the same state lands both on the same weights.
+    k.train_on_batch(x, y)
+    p.train_on_batch(x, y)
+    close(p.predict(x), k.predict(x, verbose=0))
+
+    p.fit(x, y, epochs=1, batch_size=4, verbose=0)
+    p.save_weights(tmp_path / "p.weights.h5")
+    k.load_weights(tmp_path / "p.weights.h5")
+    assert int(k.optimizer.iterations) == p.optimizer.iterations
+    close(np.asarray(moment), p.optimizer.slots(kernel)["m"])
+
+
+def test_keras_compiled_model_file_loads_compiled(tmp_path):
+    shape, make = CASES["conv1d"]
+    x = RNG.standard_normal((8,) + shape).astype(np.float32)
+    y = RNG.standard_normal((8, 3)).astype(np.float32)
+    k = sequential(keras, shape, make)
+    k.compile(keras.optimizers.Adam(1e-3), "mse", metrics=["mae"])
+    k.fit(x, y, epochs=2, batch_size=4, verbose=0)
+    k.save(tmp_path / "k.keras")
+    p = pd.load_model(tmp_path / "k.keras")
+    assert p.compiled and type(p.optimizer).__name__ == "Adam" and p.optimizer.iterations == 4
+    logs = p.evaluate(x, y, return_dict=True, verbose=0)
+    want = k.evaluate(x, y, return_dict=True, verbose=0)
+    assert logs["loss"] == pytest.approx(want["loss"], rel=1e-4)
+    assert logs["mae"] == pytest.approx(want["mae"], rel=1e-4)

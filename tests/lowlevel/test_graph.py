@@ -194,9 +194,27 @@ def test_constant():
     np.testing.assert_array_equal(c.val(), [[1.0, 2.0]])
     np.testing.assert_array_equal(pd.eval(c), [[1.0, 2.0]])
     assert pd.constant([1, 2]).dtype == "int64"
-    assert pd.constant(np.ones(2)).dtype == "float32"
-    assert pd.constant(np.ones(2), dtype="float64").dtype == "float64"
+    assert pd.constant(np.ones(2), dtype="float32").dtype == "float32"
     assert pd.constant(np.array([True])).dtype == "bool"
+
+
+@pytest.mark.parametrize("value, dtype", [
+    (np.ones(2), "float64"),                    # a NumPy array keeps its float dtype (tf)
+    (np.ones(2, np.float32), "float32"), (np.float64(1.5), "float64"),
+    (np.ones(2, np.float16), "float32"),        # no float16 kernels: computed in float32
+    (1.5, "float32"), ([1.0, 2.0], "float32"),  # Python floats and lists: float32
+    ([[np.float64(1.0)]], "float32"), (3, "int64"), (np.arange(3, dtype=np.int32), "int64"),
+])
+def test_constant_dtype_follows_tensorflow(value, dtype):
+    c = pd.constant(value)
+    assert c.dtype == dtype and c.val().dtype == np.dtype(dtype)
+    np.testing.assert_allclose(c.val(), np.asarray(value, np.float64))
+
+
+def test_ops_on_float64_arrays_still_compute_in_float32():
+    # Operands given as arrays are converted like the other operand (or float32 alone).
+    assert pd.exp(np.ones(2)).dtype == "float32"
+    assert (pd.data("x64", shape=[2], dtype="float64") + np.ones(2)).dtype == "float64"
 
 
 def test_constant_copies_the_callers_array():

@@ -142,7 +142,11 @@ def test_an_optimizer_slot_on_read_only_memory_is_refused(tmp_path):
         raises(ValueError, r"^sgd: argument 'velocity\\[0\\]' is read-only", pd._C.sgd,
                ones(), ones(), [ro], 0.1, 0.9, False)
         raises(ValueError, r"^rmsprop: argument 'ms\\[0\\]' is read-only", pd._C.rmsprop,
-               ones(), ones(), [ro], [ro], 0.1, 0.9, 0.0, 1e-7)
+               ones(), ones(), [ro], [ro], [ro], 0.1, 0.9, 0.0, 1e-7, False)
+        raises(ValueError, r"^adamax: argument 'u\\[0\\]' is read-only", pd._C.adamax,
+               ones(), ones(), [np.zeros(4, np.float32)], [ro], 0.1, 0.9, 0.999, 1e-7, 1.0)
+        raises(ValueError, r"^decay_weights: argument 'params\\[0\\]' is read-only",
+               pd._C.decay_weights, [ro], 0.1)
         raises(ValueError, r"^adagrad: argument 'acc\\[0\\]' is read-only", pd._C.adagrad,
                ones(), ones(), [ro], 0.1, 1e-7)
         print("ok")

@@ -13,6 +13,8 @@ def _apply_updates(node, ins, outs, ctx):
 
     def run():
         args = opt.hyper_args(opt.iterations + 1)
+        if opt.weight_decay and not opt.fused_weight_decay:  # Keras 3: decay, then update
+            _C.decay_weights(params, opt.current_learning_rate() * opt.weight_decay)
         update(params, grads, *slot_lists, *args)
         opt.iterations += 1
     return run

@@ -28,3 +28,4 @@ from paddle.highlevel.callbacks.checkpoint import BackupAndRestore, ModelCheckpo
 from paddle.highlevel.callbacks.loggers import CSVLogger, LambdaCallback, TerminateOnNaN  # noqa: F401
 from paddle.highlevel.callbacks.schedule import (  # noqa: F401
     EarlyStopping, LearningRateScheduler, ReduceLROnPlateau)
+from paddle.highlevel.callbacks.tensorboard import TensorBoard  # noqa: F401

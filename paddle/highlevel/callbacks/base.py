@@ -48,10 +48,20 @@ class Callback:
         """Called after each epoch with its loss, metrics and validation values."""
 
     def on_train_batch_begin(self, batch, logs=None):
-        """Called before each training batch (batch counts from 0 in each epoch)."""
+        """Called before each training batch (batch counts from 0 in each epoch); calls the
+        legacy `on_batch_begin` unless overridden, as Keras does."""
+        self.on_batch_begin(batch, logs=logs)
 
     def on_train_batch_end(self, batch, logs=None):
-        """Called after each training batch with the running loss and metrics."""
+        """Called after each training batch with the running loss and metrics; calls the
+        legacy `on_batch_end` unless overridden, as Keras does."""
+        self.on_batch_end(batch, logs=logs)
+
+    def on_batch_begin(self, batch, logs=None):
+        """Keras's legacy name for `on_train_batch_begin`."""
+
+    def on_batch_end(self, batch, logs=None):
+        """Keras's legacy name for `on_train_batch_end`."""
 
     def on_test_begin(self, logs=None):
         """Called before evaluation (also validation inside fit)."""
@@ -136,8 +146,11 @@ class CallbackList:
         return len(self.callbacks)
 
     def _call(self, hook, *args):
+        # Hooks receive a dict, never None (Keras passes {}): a callback may read or
+        # update logs in any hook.
+        *head, logs = args
         for cb in self.callbacks:
-            getattr(cb, hook)(*args)
+            getattr(cb, hook)(*head, {} if logs is None else logs)
 
     def on_train_begin(self, logs=None):
         self._call("on_train_begin", logs)

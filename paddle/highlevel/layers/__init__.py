@@ -4,7 +4,14 @@ from paddle.highlevel.layers.core import (  # noqa: F401
     Activation, Dense, Flatten, Lambda, Permute, Reshape)
 from paddle.highlevel.layers.conv import (  # noqa: F401
     Conv1D, Conv2D, Conv2DTranspose, DepthwiseConv2D)
-from paddle.highlevel.layers.merge import Add, Concatenate, Multiply  # noqa: F401
+from paddle.highlevel.layers.merge import (  # noqa: F401
+    Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract, add, average,
+    concatenate, dot, maximum, minimum, multiply, subtract)
+from paddle.highlevel.layers.activations import ELU, LeakyReLU, PReLU, ReLU, Softmax  # noqa: F401
+from paddle.highlevel.layers.reshaping import (  # noqa: F401
+    Cropping1D, Cropping2D, RepeatVector, UpSampling1D, UpSampling2D, ZeroPadding1D,
+    ZeroPadding2D)
+from paddle.highlevel.layers.wrappers import TimeDistributed  # noqa: F401
 from paddle.highlevel.layers.recurrent import GRU, LSTM, Bidirectional, SimpleRNN  # noqa: F401
 from paddle.highlevel.layers.attention import MultiHeadAttention  # noqa: F401
 from paddle.highlevel.layers.pooling import (  # noqa: F401
@@ -12,5 +19,6 @@ from paddle.highlevel.layers.pooling import (  # noqa: F401
     GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPooling1D, MaxPooling2D)
 from paddle.highlevel.layers.normalization import (  # noqa: F401
     BatchNormalization, LayerNormalization)
-from paddle.highlevel.layers.regularization import Dropout  # noqa: F401
+from paddle.highlevel.layers.regularization import (  # noqa: F401
+    Dropout, GaussianDropout, GaussianNoise, SpatialDropout1D, SpatialDropout2D)
 from paddle.highlevel.layers.embedding import Embedding  # noqa: F401

@@ -80,7 +80,7 @@ class MultiHeadAttention(Layer):
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
 
-    def __call__(self, query, value=None, key=None, attention_mask=None, training=False,
+    def __call__(self, query, value=None, key=None, attention_mask=None, training=None,
                  return_attention_scores=False, use_causal_mask=False):
         # Everything that is a tensor travels as the list input [query, value, key(, mask)]:
         # the base records inputs (not keyword arguments) for functional-model replay, and

@@ -13,14 +13,19 @@ Example:
     >>> layer(np.ones((2, 4), np.float32)).shape
     (2, 3)
 """
+import contextlib
+import inspect
 import re
 
 import numpy as np
 
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.executor import eval as run
-from paddle.lowlevel.graph import NAMES, Variable, as_dtype, data
+from paddle.lowlevel.graph import FLOATS, NAMES, Variable, as_dtype, data, forced_mode
+from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.layers import parameter
+from paddle.lowlevel.ops.reduce import sum as sum_all
+from paddle.highlevel import regularizers
 
 
 def check_flag(value, name, layer):
@@ -37,6 +42,88 @@ def snake_case(name):
     SimpleRNN -> simple_rnn (so names match those of a Keras model of the same layers)."""
     name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+
+
+# The `training` value of the layer calls in progress (innermost last): a layer called
+# without one inherits its caller's, as in Keras. None: the run decides.
+_CALL_TRAINING = [None]
+
+
+@contextlib.contextmanager
+def call_context(training):
+    """Layers called inside receive `training` in `call` (unless given one explicitly),
+    without fixing the mode of their ops: how a model traces its training graph."""
+    _CALL_TRAINING.append(training)
+    try:
+        yield
+    finally:
+        _CALL_TRAINING.pop()
+
+
+def _check_training(value, where):
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, (np.bool_, int, np.integer)) and value in (0, 1):
+        return bool(value)
+    raise ValueError(at_user(f"{where}: expected training to be True, False or None, "
+                             f"received {value!r}"))
+
+
+class _CallSpec:
+    """What a layer class's `call` accepts, read once per class (not per call)."""
+
+    def __init__(self, cls):
+        params = list(inspect.signature(cls.call).parameters.values())[1:]  # after self
+        self.cls_name = cls.__name__
+        named = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        self.first = named[0].name if named else None
+        self.positional = [p.name for p in named[1:]]    # what extra positionals bind to
+        names = {p.name for p in params}
+        self.training = "training" in names
+        self.mask = "mask" in names
+
+    def bind(self, layer, args, kwargs):
+        """(inputs, keyword arguments) from a call's arguments; positional arguments after
+        the inputs are named by `call`'s signature."""
+        if args:
+            inputs, extra = args[0], args[1:]
+        elif self.first is not None and self.first in kwargs:
+            inputs = kwargs.pop(self.first)
+            extra = ()
+        else:
+            raise TypeError(at_user(f"{layer.name}: expected the inputs as the first "
+                                    "argument, received none"))
+        if extra:
+            if len(extra) > len(self.positional):
+                raise TypeError(at_user(
+                    f"{layer.name}: {self.cls_name}.call takes {1 + len(self.positional)} "
+                    f"positional argument(s) ({', '.join([self.first] + self.positional)}), "
+                    f"received {1 + len(extra)}"))
+            for name, value in zip(self.positional, extra):
+                if name in kwargs:
+                    raise TypeError(at_user(f"{layer.name}: got {name!r} both by position "
+                                            "and by keyword"))
+                kwargs[name] = value
+        return inputs, kwargs
+
+    def call_kwargs(self, kwargs, training):
+        """The keyword arguments `call` receives: `training` and `mask` only if named."""
+        out = dict(kwargs)
+        if self.training:
+            out["training"] = training
+        if not self.mask:
+            out.pop("mask", None)
+        return out
+
+
+_CALL_SPECS = {}
+
+
+def _call_spec(cls):
+    spec = _CALL_SPECS.get(cls)
+    if spec is None:
+        spec = _CALL_SPECS[cls] = _CallSpec(cls)
+    return spec
 
 
 class InputSpec:
@@ -64,8 +151,9 @@ class Layer:
     """Base class of all layers.
 
     Subclasses override `build(input_shape)` (create weights with `add_weight`) and
-    `call(inputs, training=False)` (build the output from low-level ops), and extend
-    `get_config()` with their constructor arguments.
+    `call(inputs)` (build the output from low-level ops; name `training` and `mask` in its
+    signature to receive them, as in Keras), and extend `get_config()` with their
+    constructor arguments.
 
     Args:
         name: unique layer name (default: the class name in snake_case, numbered).
@@ -73,11 +161,15 @@ class Layer:
         dtype: the dtype of its weights.
     """
 
+    casts_integer_inputs = True  # see _cast_integer_inputs
+
     def __init__(self, name=None, trainable=True, dtype="float32", input_shape=None,
-                 **unknown):
+                 activity_regularizer=None, **unknown):
         if unknown:
             raise TypeError(f"{type(self).__name__}: unexpected arguments "
                             f"{', '.join(sorted(unknown))}")
+        self._losses = []        # add_loss values: [Variable]
+        self._penalties = []     # weight regularization: [(weight, penalty Variable)]
         if name is None:
             saved_prefix, NAMES.prefix = NAMES.prefix, []
             try:  # layer names are global (as in Keras); namespaces prefix their weights only
@@ -98,17 +190,134 @@ class Layer:
         self._input_shape_arg = tuple(input_shape) if input_shape is not None else None
         self._inbound = []       # [(input Variables, output Variables, call kwargs)]
         self._eager = {}         # eager NumPy calls: signature -> (inputs, output)
+        self.activity_regularizer = regularizers.get(activity_regularizer)
 
     # ---- weights ------------------------------------------------------------------------
 
-    def add_weight(self, name, shape, initializer="glorot_uniform", trainable=True, dtype=None):
-        """Create a parameter `<namespace>/<layer name>/<name>` (or fetch it under reuse)."""
+    def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable=True,
+                   regularizer=None, name=None):
+        """Create a parameter `<namespace>/<layer name>/<name>` (or fetch it under reuse).
+
+        Keras's keywords: `add_weight(shape=(3, 4), initializer="zeros", trainable=False)`;
+        positionally either Keras 3's order (shape, initializer, dtype, trainable) or
+        paddle's (name, shape, initializer, trainable, dtype) when the first is a name.
+
+        Args:
+            shape: an int or a tuple of ints >= 0 (None: a scalar).
+            initializer: a name, an initializer or a callable(shape, dtype) (default
+                "glorot_uniform" for rank >= 2, "zeros" below, as `pd.Variable`).
+            dtype: the weight's dtype (default: the layer's).
+            trainable: whether training updates it.
+            regularizer: a `pd.regularizers` name, object or callable: its penalty on this
+                weight joins `layer.losses`.
+            name: the weight's name within the layer (default "variable", numbered).
+
+        Returns:
+            The parameter Variable.
+
+        Example:
+            >>> import paddle as pd
+            >>> class Scale(pd.layers.Layer):
+            ...     def build(self, input_shape):
+            ...         self.w = self.add_weight(shape=(input_shape[-1],), initializer="ones")
+            ...     def call(self, inputs):
+            ...         return inputs * self.w
+            >>> layer = Scale()
+            >>> _ = layer(pd.Input(shape=(3,)))
+            >>> layer.w.shape, layer.w.name.rsplit("/", 1)[-1]
+            ((3,), 'variable')
+        """
+        given = dict(shape=shape, initializer=initializer, dtype=dtype, trainable=trainable,
+                     name=name)
+        defaults = dict(shape=None, initializer=None, dtype=None, trainable=True, name=None)
+        order = ("name", "shape", "initializer", "trainable", "dtype") \
+            if args and isinstance(args[0], str) else ("shape", "initializer", "dtype", "trainable")
+        if len(args) > len(order):
+            raise TypeError(f"{self.name}: add_weight takes at most {len(order)} positional "
+                            f"arguments ({', '.join(order)}), received {len(args)}")
+        for key, value in zip(order, args):
+            if given[key] is not defaults[key] and given[key] != defaults[key]:
+                raise TypeError(f"{self.name}: add_weight got {key!r} both by position and "
+                                "by keyword")
+            given[key] = value
+        shape = _weight_shape(given["shape"], self.name)
+        name = given["name"] if given["name"] is not None else "variable"
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"{self.name}: add_weight expected a non-empty name, received "
+                             f"{name!r}")
+        initializer = given["initializer"]
+        if initializer is None:
+            initializer = "glorot_uniform" if len(shape) >= 2 else "zeros"
+        trainable = check_flag(given["trainable"], "trainable (add_weight)", self.name)
+        regularizer = regularizers.get(regularizer)
         full = NAMES.full(f"{self.name}/{name}")
-        var = parameter(full, shape, dtype or self.dtype, initializer,
+        var = parameter(full, shape, given["dtype"] or self.dtype, initializer,
                         trainable=trainable and self._trainable)
-        var._layer_trainable = bool(trainable)
+        var._layer_trainable = trainable
         self._weights.append(var)
+        if regularizer is not None:
+            self._penalties.append(
+                (var, regularizers.penalty(regularizer, var, f"{self.name}: {name} regularizer")))
         return var
+
+    def add_variable(self, *args, **kwargs):
+        """The same as `add_weight` (Keras 3 has both names)."""
+        return self.add_weight(*args, **kwargs)
+
+    # ---- losses -------------------------------------------------------------------------
+
+    def add_loss(self, loss):
+        """Add a scalar Variable (or a list of them) to the layer's losses: `fit`,
+        `train_on_batch` and `evaluate` add every loss their graph computes to the
+        compiled loss, as Keras does. Call it in `call` on values built from the inputs,
+        or on a model with Variables of its graph. Non-scalar losses are summed.
+
+        Example:
+            >>> import paddle as pd
+            >>> class ActivityPenalty(pd.layers.Layer):
+            ...     def call(self, inputs):
+            ...         self.add_loss(0.01 * pd.sum(pd.square(inputs)))
+            ...         return inputs
+            >>> layer = ActivityPenalty()
+            >>> _ = layer(pd.Input(shape=(3,)))
+            >>> [v.shape for v in layer.losses]
+            [()]
+        """
+        for value in (loss if isinstance(loss, (list, tuple)) else [loss]):
+            if not isinstance(value, Variable) or value.dtype not in ("float32", "float64"):
+                raise TypeError(at_user(f"{self.name}: add_loss expected a float Variable, "
+                                        f"received {value!r}"))
+            self._losses.append(sum_all(value) if value.ndim else value)
+
+    @property
+    def losses(self):
+        """Scalar Variables: the values given to `add_loss` (by this layer and the layers
+        inside it, in every call so far) and the regularization penalties of the trainable
+        weights. The training loss adds those its graph computes (see docs/highlevel.md)."""
+        found, seen = [], set()
+        for layer in [self] + self._nested_layers():
+            for v in layer._losses:
+                if id(v) not in seen:
+                    seen.add(id(v))
+                    found.append(v)
+        trainable = {id(w) for w in self.trainable_weights}
+        for layer in [self] + self._nested_layers():
+            for weight, v in layer._penalties:
+                if id(weight) in trainable and id(v) not in seen:
+                    seen.add(id(v))
+                    found.append(v)
+        return found
+
+    def _nested_layers(self):
+        """Every layer inside this one, depth first, each once."""
+        found, stack = [], list(reversed(self._sublayers()))
+        while stack:
+            layer = stack.pop()
+            if layer is self or any(layer is f for f in found):
+                continue
+            found.append(layer)
+            stack.extend(reversed(layer._sublayers()))
+        return found
 
     @property
     def weights(self):
@@ -174,7 +383,8 @@ class Layer:
     def build(self, input_shape):
         """Create the weights for inputs of this shape (batch dim may be None)."""
 
-    def call(self, inputs, training=False):
+    def call(self, inputs):
+        """The layer's computation from low-level ops; may also name `training` and `mask`."""
         raise NotImplementedError(f"{type(self).__name__} must implement call()")
 
     def compute_output_shape(self, input_shape):
@@ -184,7 +394,19 @@ class Layer:
         out = self(inputs if isinstance(input_shape, list) else inputs[0])
         return [o.shape for o in out] if isinstance(out, (list, tuple)) else out.shape
 
-    def __call__(self, inputs, training=False, **kwargs):
+    def __call__(self, *args, **kwargs):
+        """Build (or, on NumPy arrays, compute) the layer's output for `inputs`.
+
+        Arguments after `inputs` are bound by `call`'s own signature (a second positional
+        argument is never taken as `training`). `training` reaches `call` only if `call`
+        names it: an explicit True / False there, else the enclosing layer's, else None
+        (the run decides: fit trains, predict infers). An explicit True / False also fixes
+        the mode of every op the call builds: `Dropout(0.5)(x, training=True)` drops in
+        predict too, as in Keras. `mask` reaches `call` only if `call` names it.
+        """
+        spec = _call_spec(type(self))
+        inputs, kwargs = spec.bind(self, args, kwargs)
+        training = _check_training(kwargs.pop("training", None), self.name)
         flat = inputs if isinstance(inputs, (list, tuple)) else [inputs]
         if flat and all(isinstance(x, np.ndarray) for x in flat):
             return self._call_eager(inputs, training, kwargs)
@@ -200,19 +422,45 @@ class Layer:
         elif self.input_spec is not None:
             for s in shapes:
                 self.input_spec.check(self, s)
-        outputs = self.call(inputs, training=training, **kwargs)
+        inputs = self._cast_integer_inputs(inputs, flat)
+        value = training if training is not None else _CALL_TRAINING[-1]
+        call_kwargs = spec.call_kwargs(kwargs, value)
+        _CALL_TRAINING.append(value)
+        try:
+            with forced_mode(training):
+                outputs = self.call(inputs, **call_kwargs)
+        finally:
+            _CALL_TRAINING.pop()
         outs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
-        self._inbound.append((list(flat), list(outs), dict(kwargs)))
+        if self.activity_regularizer is not None:
+            for o in outs:
+                if isinstance(o, Variable) and o.dtype in ("float32", "float64"):
+                    self.add_loss(regularizers.penalty(
+                        self.activity_regularizer, o, f"{self.name}: activity_regularizer"))
+        recorded = dict(kwargs) if training is None else dict(kwargs, training=training)
+        self._inbound.append((list(flat), list(outs), recorded))
         self._list_input = isinstance(inputs, (list, tuple))
         for k, o in enumerate(outs):
             if isinstance(o, Variable):
                 o._history = (self, len(self._inbound) - 1, k)
         return outputs
 
+    def _cast_integer_inputs(self, inputs, flat):
+        """Integer (or bool) inputs cast to the layer's float dtype when the layer computes
+        with float weights (Dense, Conv2D, LSTM...): Keras's implicit cast, so integer
+        NumPy data fits a float model. Layers that consume integers (Embedding) opt out
+        with `casts_integer_inputs = False`; weightless layers keep dtypes as they are."""
+        if not self.casts_integer_inputs or not any(
+                x.dtype not in FLOATS for x in flat) or not any(
+                w.dtype in FLOATS for w in self._weights):
+            return inputs
+        cast_flat = [cast(x, self.dtype) if x.dtype not in FLOATS else x for x in flat]
+        return cast_flat if isinstance(inputs, (list, tuple)) else cast_flat[0]
+
     def _call_eager(self, inputs, training, kwargs):
         flat = inputs if isinstance(inputs, (list, tuple)) else [inputs]
         # Keyword arguments shape the graph too (return_attention_scores=True adds an output).
-        key = (tuple((a.shape[1:], a.dtype.str) for a in flat), bool(training),
+        key = (tuple((a.shape[1:], a.dtype.str) for a in flat), training,
                repr(sorted(kwargs.items())))
         if key not in self._eager:
             names = [data(f"{self.name}_in{i}", (None,) + a.shape[1:], _feed_dtype(a, self.dtype))
@@ -220,13 +468,15 @@ class Layer:
             graph_in = names if isinstance(inputs, (list, tuple)) else names[0]
             self._eager[key] = (names, self(graph_in, training=training, **kwargs))
         names, out = self._eager[key]
-        return run(out, dict(zip(names, flat)), training=training)
+        return run(out, dict(zip(names, flat)), training=bool(training))
 
     # ---- configuration ------------------------------------------------------------------
 
     def get_config(self):
         """Constructor arguments that rebuild this layer (extended by subclasses)."""
         config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        if self.activity_regularizer is not None:
+            config["activity_regularizer"] = regularizers.serialize(self.activity_regularizer)
         if self._input_shape_arg is not None:
             config["input_shape"] = list(self._input_shape_arg)
         return config
@@ -236,7 +486,27 @@ class Layer:
         return cls(**config)
 
     def __repr__(self):
-        return f"<{type(self).__name__} name={self.name!r} built={self.built}>"
+        # getattr: a layer whose __init__ raised (a bad argument) still has a repr.
+        return (f"<{type(self).__name__} name={getattr(self, 'name', None)!r} "
+                f"built={getattr(self, 'built', False)}>")
+
+
+def regularizer_config(layer, keys):
+    """The regularizer arguments that are set, serialized for get_config (Keras's form)."""
+    return {key: regularizers.serialize(getattr(layer, key)) for key in keys
+            if getattr(layer, key) is not None}
+
+
+def _weight_shape(shape, where):
+    """add_weight's shape as a tuple of ints; ValueError naming the layer otherwise."""
+    if shape is None:
+        return ()
+    items = shape if isinstance(shape, (list, tuple)) else (shape,)
+    if not all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= 0
+               for d in items):
+        raise ValueError(f"{where}: add_weight expected shape as ints >= 0, received "
+                         f"{shape!r}")
+    return tuple(int(d) for d in items)
 
 
 def _feed_dtype(array, float_dtype):
@@ -258,6 +528,7 @@ def Input(shape, dtype="float32", name=None, batch_size=None):
     full = NAMES.unique(base, holder)
     var = data(full.rsplit("/", 1)[-1], (batch_size,) + shape, dtype)
     var._input_name_claim = holder
+    var._input_key = name  # dicts of input arrays are keyed by the name asked for
     var._is_input = True
     return var
 

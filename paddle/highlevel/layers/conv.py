@@ -12,11 +12,11 @@ Example:
 """
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
-from paddle.lowlevel.layers import activation as get_activation
 from paddle.lowlevel.ops.conv import conv1d, conv2d, conv2d_transpose
 from paddle.lowlevel.ops.shape import reshape
-from paddle.highlevel.layers.base import InputSpec, Layer, check_flag
-from paddle.highlevel.layers.core import serialize_activation
+from paddle.highlevel import regularizers
+from paddle.highlevel.layers.base import InputSpec, Layer, check_flag, regularizer_config
+from paddle.highlevel.layers.core import get_activation, serialize_activation
 
 FORMATS = {"channels_last": ("NWC", "NHWC"), "channels_first": ("NCW", "NCHW")}
 
@@ -68,8 +68,10 @@ class _Conv(Layer):
     def __init__(self, filters, kernel_size, strides=1, padding="valid",
                  data_format="channels_last", dilation_rate=1, groups=1, activation=None,
                  use_bias=True, kernel_initializer="glorot_uniform", bias_initializer="zeros",
-                 **kwargs):
+                 kernel_regularizer=None, bias_regularizer=None, **kwargs):
         super().__init__(**kwargs)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
         cls, n = type(self).__name__, self.rank
         self.filters = check_positive(filters, "filters", cls) if self.takes_filters else None
         self.kernel_size = int_tuple(kernel_size, n, "kernel_size", cls)
@@ -108,9 +110,11 @@ class _Conv(Layer):
         self.check_channels(channels, input_shape)
         self.check_window(input_shape)
         self.kernel = self.add_weight("kernel", self.kernel_shape(channels),
-                                      self.kernel_initializer)
+                                      self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer)
         self.bias = self.add_weight("bias", (self.out_channels(channels),),
-                                    self.bias_initializer) if self.use_bias else None
+                                    self.bias_initializer, regularizer=self.bias_regularizer) \
+            if self.use_bias else None
         self.input_spec = InputSpec(ndim=ndim, axes={self._channel_axis: channels})
 
     def check_channels(self, channels, input_shape):
@@ -147,7 +151,8 @@ class _Conv(Layer):
                 "dilation_rate": self.dilation_rate, "groups": self.groups,
                 "activation": self._activation_name, "use_bias": self.use_bias,
                 "kernel_initializer": initializers.serialize(self.kernel_initializer),
-                "bias_initializer": initializers.serialize(self.bias_initializer)}
+                "bias_initializer": initializers.serialize(self.bias_initializer),
+                **regularizer_config(self, ("kernel_regularizer", "bias_regularizer"))}
 
 
 
@@ -302,14 +307,17 @@ class DepthwiseConv2D(_Conv):
 
     def __init__(self, kernel_size, strides=1, padding="valid", depth_multiplier=1,
                  data_format="channels_last", dilation_rate=1, activation=None, use_bias=True,
-                 depthwise_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
-        for key in ("filters", "groups", "kernel_initializer"):
+                 depthwise_initializer="glorot_uniform", bias_initializer="zeros",
+                 depthwise_regularizer=None, bias_regularizer=None, **kwargs):
+        for key in ("filters", "groups", "kernel_initializer", "kernel_regularizer"):
             if key in kwargs:
                 raise TypeError(f"DepthwiseConv2D: unexpected argument {key}")
         super().__init__(None, kernel_size, strides, padding, data_format, dilation_rate,
                          activation=activation, use_bias=use_bias,
                          kernel_initializer=depthwise_initializer,
-                         bias_initializer=bias_initializer, **kwargs)
+                         bias_initializer=bias_initializer,
+                         kernel_regularizer=depthwise_regularizer,
+                         bias_regularizer=bias_regularizer, **kwargs)
         self.depth_multiplier = check_positive(depth_multiplier, "depth_multiplier",
                                                "DepthwiseConv2D")
 
@@ -333,4 +341,6 @@ class DepthwiseConv2D(_Conv):
         for key in ("filters", "groups"):
             del config[key]
         config["depthwise_initializer"] = config.pop("kernel_initializer")
+        if "kernel_regularizer" in config:
+            config["depthwise_regularizer"] = config.pop("kernel_regularizer")
         return {**config, "depth_multiplier": self.depth_multiplier}

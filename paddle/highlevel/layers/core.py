@@ -6,17 +6,21 @@ Example:
     >>> pd.layers.Dense(4, activation="relu")(pd.layers.Flatten()(x)).shape
     (None, 4)
 """
-import base64
-import marshal
-import sys
-import types
-
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
-from paddle.lowlevel.layers import activation as get_activation
 from paddle.lowlevel.layers import dense
 from paddle.lowlevel.ops.shape import flatten, reshape, transpose
-from paddle.highlevel.layers.base import InputSpec, Layer, check_flag
+from paddle.highlevel import activations, regularizers
+from paddle.highlevel.layers.base import InputSpec, Layer, check_flag, regularizer_config
+from paddle.highlevel.layers.bytecode import dump_function, load_function
+
+
+def get_activation(act):
+    """A layer's activation: None (linear) or a function (`pd.activations.get`'s names,
+    'swish', 'relu6', 'selu', ... included)."""
+    if act is None or (isinstance(act, str) and act.lower() == "linear"):
+        return None
+    return activations.get(act)
 
 
 def serialize_activation(act):
@@ -33,11 +37,17 @@ class Dense(Layer):
         activation: name or callable (None: linear).
         use_bias: add a bias vector.
         kernel_initializer, bias_initializer: names or initializer objects.
+        kernel_regularizer, bias_regularizer: `pd.regularizers` names, objects or callables:
+            their penalties join `layer.losses` (and so the training loss).
+        activity_regularizer: a penalty on the output, added on every call.
     """
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", **kwargs):
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
+                 **kwargs):
         super().__init__(**kwargs)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
         if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
             raise ValueError(f"Dense: expected a positive integer units, received {units!r}")
         self.units = units
@@ -52,8 +62,10 @@ class Dense(Layer):
             raise ShapeError(at_user(f"{self.name}: expected an input with a known last axis, "
                                      f"received shape {input_shape}"))
         self.kernel = self.add_weight("kernel", (input_shape[-1], self.units),
-                                      self.kernel_initializer)
-        self.bias = self.add_weight("bias", (self.units,), self.bias_initializer) \
+                                      self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer)
+        self.bias = self.add_weight("bias", (self.units,), self.bias_initializer,
+                                    regularizer=self.bias_regularizer) \
             if self.use_bias else None
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_shape[-1]})
 
@@ -64,7 +76,8 @@ class Dense(Layer):
         return {**super().get_config(), "units": self.units,
                 "activation": self._activation_name, "use_bias": self.use_bias,
                 "kernel_initializer": initializers.serialize(self.kernel_initializer),
-                "bias_initializer": initializers.serialize(self.bias_initializer)}
+                "bias_initializer": initializers.serialize(self.bias_initializer),
+                **regularizer_config(self, ("kernel_regularizer", "bias_regularizer"))}
 
 
 
@@ -162,6 +175,16 @@ class Lambda(Layer):
     layer can be saved and rebuilt by the same Python version; names it reads are looked
     up in its module when it is rebuilt in the same process, else among `pd` and `np`.
 
+    Loading bytecode runs it, so `pd.load_model` refuses a file holding a Lambda unless
+    given `safe_mode=False` (as Keras 3 does): pass it only for files you trust. Even then
+    the bytecode is checked before it becomes a function (operands within their tables,
+    stack depth, jump targets, constant types), and damaged or crafted bytecode is a
+    `CheckpointError`, never a crash (see docs/security.md).
+
+    Raises:
+        CheckpointError: built from a config inside a loader's safe mode, or from
+            bytecode that fails its checks.
+
     Example:
         >>> import numpy as np, paddle as pd
         >>> double = pd.layers.Lambda(lambda x, k: x * k, arguments={"k": 2.0})
@@ -175,7 +198,7 @@ class Lambda(Layer):
         # rebuilt from a config keeps that config, so configs round-trip exactly.
         self._function_config = function if isinstance(function, dict) else None
         if isinstance(function, dict):
-            function = _load_function(function)
+            function = load_function(function, self.name)
         if not callable(function):
             raise TypeError(f"Lambda: expected a callable, received {function!r}")
         self.function = function
@@ -186,29 +209,5 @@ class Lambda(Layer):
 
     def get_config(self):
         return {**super().get_config(),
-                "function": self._function_config or _dump_function(self.function),
+                "function": self._function_config or dump_function(self.function),
                 "arguments": dict(self.arguments)}
-
-
-def _dump_function(function):
-    """A JSON-friendly form of a function: its marshalled code, defaults and closure."""
-    code = getattr(function, "__code__", None)
-    if code is None:
-        raise TypeError(f"Lambda: cannot serialize {function!r}: only Python functions")
-    closure = [c.cell_contents for c in function.__closure__ or ()]
-    return {"class_name": "__function__", "config": {
-        "code": base64.b64encode(marshal.dumps(code)).decode("ascii"),
-        "defaults": list(function.__defaults__ or ()), "closure": closure,
-        "module": function.__module__}}
-
-
-def _load_function(config):
-    config = config.get("config", config)
-    code = marshal.loads(base64.b64decode(config["code"]))
-    module = sys.modules.get(config.get("module") or "")
-    import numpy
-    import paddle
-    scope = dict(vars(module)) if module is not None else {"pd": paddle, "np": numpy}
-    closure = tuple(types.CellType(v) for v in config.get("closure") or ()) or None
-    return types.FunctionType(code, scope, code.co_name, tuple(config.get("defaults") or ())
-                              or None, closure)

@@ -7,8 +7,10 @@ Example:
     (None, 10, 16)
 """
 from paddle.lowlevel import initializers
+from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.ops.nn import embedding
-from paddle.highlevel.layers.base import Layer
+from paddle.highlevel import regularizers
+from paddle.highlevel.layers.base import Layer, regularizer_config
 from paddle.highlevel.layers.conv import check_positive
 
 
@@ -16,13 +18,15 @@ class Embedding(Layer):
     """Looks up a row of the table "embeddings" (input_dim, output_dim) for each id.
 
     Ids outside [0, input_dim) raise an IndexError when the model runs. The gradient adds
-    into the rows that were looked up.
+    into the rows that were looked up. Float ids (a default float32 `Input`) are cast to
+    integers first, as Keras does.
 
     Args:
         input_dim: number of rows (the vocabulary size).
         output_dim: size of each row.
         embeddings_initializer: name or initializer object (default "uniform":
             Uniform(-0.05, 0.05), as Keras).
+        embeddings_regularizer: a `pd.regularizers` name, object or callable for the table.
 
     Example:
         >>> import numpy as np, paddle as pd
@@ -31,20 +35,29 @@ class Embedding(Layer):
         (1, 3, 2)
     """
 
-    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", **kwargs):
+    casts_integer_inputs = False  # ids are integers; float ids are cast the other way
+
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
+                 embeddings_regularizer=None, **kwargs):
         super().__init__(**kwargs)
+        self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
         self.input_dim = check_positive(input_dim, "input_dim", "Embedding")
         self.output_dim = check_positive(output_dim, "output_dim", "Embedding")
         self.embeddings_initializer = initializers.get(embeddings_initializer)
 
     def build(self, input_shape):
         self.embeddings = self.add_weight("embeddings", (self.input_dim, self.output_dim),
-                                          self.embeddings_initializer)
+                                          self.embeddings_initializer,
+                                          regularizer=self.embeddings_regularizer)
 
     def call(self, inputs, training=False):
+        if inputs.dtype not in ("int64", "int32"):
+            # Keras casts float ids (a default float32 Input feeding Embedding) to integers.
+            inputs = cast(inputs, "int64")
         return embedding(inputs, self.embeddings)
 
     def get_config(self):
         return {**super().get_config(), "input_dim": self.input_dim,
                 "output_dim": self.output_dim,
-                "embeddings_initializer": initializers.serialize(self.embeddings_initializer)}
+                "embeddings_initializer": initializers.serialize(self.embeddings_initializer),
+                **regularizer_config(self, ("embeddings_regularizer",))}

@@ -54,7 +54,7 @@ class RNN(Layer):
         self.return_state = check_flag(return_state, "return_state", cls)
         self.go_backwards = check_flag(go_backwards, "go_backwards", cls)
 
-    def __call__(self, inputs, training=False, initial_state=None, **kwargs):
+    def __call__(self, inputs, training=None, initial_state=None, **kwargs):
         # The states travel as extra inputs ([x, *states]): the base records inputs for
         # functional-model replay, while Variables in keyword arguments would be replayed
         # as they were.
@@ -394,4 +394,5 @@ def _deserialize_rnn(config):
     if name not in classes:
         raise ValueError(f"Bidirectional: unknown recurrent layer class {name!r}; expected "
                          f"one of {sorted(classes)}")
-    return classes[name].from_config(config["config"])
+    from paddle.highlevel.saving_config import keras_layer_config  # Keras 3's extra keys
+    return classes[name].from_config(keras_layer_config(classes[name], config["config"]))

@@ -1,4 +1,6 @@
-"""Regularization layers: Dropout.
+"""Regularization layers: Dropout, SpatialDropout1D/2D, GaussianNoise, GaussianDropout.
+
+Each draws its noise in C++ on every training run and is the identity at inference.
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -8,7 +10,10 @@ Example:
 import numbers
 
 from paddle.lowlevel.ops.nn import dropout
-from paddle.highlevel.layers.base import Layer
+from paddle.lowlevel.ops.sampling import random as random_op
+from paddle.lowlevel.random import next_seed
+from paddle.random import SeedGenerator, keep_mask
+from paddle.highlevel.layers.base import InputSpec, Layer
 
 
 class Dropout(Layer):
@@ -42,3 +47,144 @@ class Dropout(Layer):
 
     def get_config(self):
         return {**super().get_config(), "rate": self.rate, "seed": self.seed}
+
+
+def _rate(value, layer):
+    if not isinstance(value, numbers.Real) or isinstance(value, bool) or not 0 <= value < 1:
+        raise ValueError(f"{layer}: expected a rate in [0, 1), received {value!r}")
+    return float(value)
+
+
+def _seed(value, layer):
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or
+                              not 0 <= value < 2 ** 63):
+        raise ValueError(f"{layer}: expected an integer seed in [0, 2**63) or None, received "
+                         f"{value!r}")
+    return value
+
+
+class _Noise(Layer):
+    """Base of the layers that draw noise in training runs only: a seed gives the layer a
+    SeedGenerator of its own (a new draw each step, the same sequence in every run);
+    without one, the draws come from paddle's random state (pd.seed)."""
+
+    def __init__(self, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        self.seed = _seed(seed, type(self).__name__)
+        self._seed_fn = next_seed if seed is None else SeedGenerator(seed).next
+
+    def get_config(self):
+        return {**super().get_config(), "seed": self.seed}
+
+
+class SpatialDropout1D(_Noise):
+    """Dropout of whole feature maps: in training, each (example, channel) of a
+    (batch, steps, channels) input is dropped at every step together (Keras's noise shape
+    (batch, 1, channels)); the identity at inference.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.layers.SpatialDropout1D(0.5)(np.ones((1, 2, 3), np.float32)).tolist()[0][0]
+        [1.0, 1.0, 1.0]
+    """
+
+    rank = 1
+
+    def __init__(self, rate, seed=None, **kwargs):
+        super().__init__(seed, **kwargs)
+        self.rate = _rate(rate, type(self).__name__)
+        self.data_format = "channels_last"
+        self.input_spec = InputSpec(ndim=self.rank + 2)
+
+    def build(self, input_shape):
+        self.input_spec.check(self, input_shape)
+
+    def call(self, inputs, training=False):
+        if self.rate == 0:
+            return inputs
+        noise = [None] + [1] * self.rank + [None]
+        if self.data_format == "channels_first":
+            noise = [None, None] + [1] * self.rank
+        return inputs * keep_mask(inputs, self.rate, noise, self._seed_fn, training_only=True)
+
+    def get_config(self):
+        return {**super().get_config(), "rate": self.rate}
+
+
+class SpatialDropout2D(SpatialDropout1D):
+    """Dropout of whole channels of images (noise shape (batch, 1, 1, channels), or
+    (batch, channels, 1, 1) with data_format="channels_first"); the identity at inference.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.SpatialDropout2D(0.2)(pd.layers.Input(shape=(8, 8, 4))).shape
+        (None, 8, 8, 4)
+    """
+
+    rank = 2
+
+    def __init__(self, rate, data_format=None, seed=None, **kwargs):
+        super().__init__(rate, seed, **kwargs)
+        data_format = "channels_last" if data_format is None else data_format
+        if data_format not in ("channels_last", "channels_first"):
+            raise ValueError(f"SpatialDropout2D: expected data_format 'channels_last' or "
+                             f"'channels_first', received {data_format!r}")
+        self.data_format = data_format
+
+    def get_config(self):
+        return {**super().get_config(), "data_format": self.data_format}
+
+
+class GaussianNoise(_Noise):
+    """Adds zero-mean normal noise of standard deviation `stddev` in training; the identity
+    at inference (a regularizer, as in Keras).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.layers.GaussianNoise(0.1)(np.ones((1, 2), np.float32)).tolist()
+        [[1.0, 1.0]]
+    """
+
+    def __init__(self, stddev, seed=None, **kwargs):
+        super().__init__(seed, **kwargs)
+        if not isinstance(stddev, numbers.Real) or isinstance(stddev, bool) or \
+                not 0 <= stddev < float("inf"):
+            raise ValueError(f"GaussianNoise: expected stddev >= 0 (a finite number), received "
+                             f"{stddev!r}")
+        self.stddev = float(stddev)
+
+    def call(self, inputs, training=False):
+        if self.stddev == 0:
+            return inputs
+        noise = random_op((None,) * inputs.ndim, "normal", 0.0, self.stddev, inputs.dtype,
+                          inputs, self._seed_fn, inference_value=0.0)
+        return inputs + noise
+
+    def get_config(self):
+        return {**super().get_config(), "stddev": self.stddev}
+
+
+class GaussianDropout(_Noise):
+    """Multiplies by normal noise of mean 1 and standard deviation sqrt(rate / (1 - rate))
+    in training; the identity at inference.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.GaussianDropout(0.3)(pd.layers.Input(shape=(5,))).shape
+        (None, 5)
+    """
+
+    def __init__(self, rate, seed=None, **kwargs):
+        super().__init__(seed, **kwargs)
+        self.rate = _rate(rate, "GaussianDropout")
+
+    def call(self, inputs, training=False):
+        if self.rate == 0:
+            return inputs
+        std = (self.rate / (1.0 - self.rate)) ** 0.5
+        noise = random_op((None,) * inputs.ndim, "normal", 1.0, std, inputs.dtype, inputs,
+                          self._seed_fn, inference_value=1.0)
+        return inputs * noise
+
+    def get_config(self):
+        return {**super().get_config(), "rate": self.rate}

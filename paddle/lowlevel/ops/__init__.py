@@ -18,3 +18,14 @@ from paddle.lowlevel.ops.pool import (  # noqa: F401
 from paddle.lowlevel.ops.norm import batch_norm, layer_norm  # noqa: F401
 from paddle.lowlevel.ops.nn import dropout, embedding  # noqa: F401
 from paddle.lowlevel.ops.recurrent import gru, lstm  # noqa: F401
+# Registers the random op; pd.random (paddle/random.py) is its public face, so the module
+# is not left as a name of this package (where `import *` would export it).
+from paddle.lowlevel.ops import sampling as _sampling  # noqa: F401,E402
+del sampling  # noqa: F821
+
+# The op functions only: `from paddle.lowlevel.ops import *` (and so `pd`) must not pick up
+# the family modules (`pd.shape` was the module of shape ops, not a function).
+import types as _types  # noqa: E402
+
+__all__ = sorted(name for name, value in list(globals().items())
+                 if not name.startswith("_") and not isinstance(value, _types.ModuleType))

@@ -1,0 +1,523 @@
+"""Keras 3's native files: the `.keras` zip and the `.weights.h5` weights file.
+
+A `.keras` file is a zip of `config.json` (the model as `serialize_keras_object` gives it,
+with `compile_config`), `metadata.json` (`keras_version`, `date_saved`) and
+`model.weights.h5`. The weights file holds one group per object that has variables, at
+the path Keras 3 gives it: a model's layers under `layers/<snake_case class name>` (numbered
+`dense`, `dense_1`, ... in `model.layers` order, not by layer name), a layer's own variables
+in `<path>/vars/0`, `1`, ... (Keras order), sublayers under their attribute names
+(`layers/lstm/cell/vars/0`, `layers/bidirectional/forward_layer/cell/vars/0`,
+`layers/multi_head_attention/query_dense/vars/0`), and the optimizer under
+`optimizer/vars` (iterations, learning rate, then the slots in Keras's order). paddle
+writes this layout and reads it, so Keras 3 loads paddle's files for the same layers and
+paddle loads Keras's; files of Keras 2.13 (`_layer_checkpoint_dependencies`) are read too.
+
+A file is untrusted: members are read into memory by their exact names (nothing is
+extracted, so no path in the zip can escape), their sizes are capped, the HDF5 objects
+read must be plain datasets (no external links, external storage or virtual datasets) of
+the shape the model expects, and a Lambda layer's bytecode is refused unless
+`safe_mode=False`. Writes are atomic: a temporary file beside the target, then a rename.
+
+Example:
+    >>> import os, tempfile, numpy as np, paddle as pd
+    >>> model = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(2)])
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.keras")
+    >>> model.save(path)
+    >>> import zipfile; sorted(zipfile.ZipFile(path).namelist())
+    ['config.json', 'metadata.json', 'model.weights.h5']
+    >>> x = np.ones((1, 3), np.float32)
+    >>> bool(np.array_equal(pd.load_model(path).predict(x), model.predict(x)))
+    True
+"""
+import datetime
+import io
+import json
+import os
+import secrets
+import warnings
+import zipfile
+
+import h5py
+import numpy as np
+
+from paddle.errors import CheckpointError
+from paddle.lowlevel import random, schedules
+from paddle.highlevel import saving_compile, saving_config, serialization
+from paddle.highlevel.layers.base import Layer, snake_case
+from paddle.highlevel.model import Model, Sequential
+
+CONFIG, METADATA, WEIGHTS = "config.json", "metadata.json", "model.weights.h5"
+KERAS_VERSION = "3.15.1"           # the Keras version whose layout these files follow
+MAX_JSON_BYTES = 64 << 20          # config.json / metadata.json
+MAX_WEIGHTS_BYTES = 16 << 30       # model.weights.h5
+MAX_RATIO = 100                    # uncompressed / stored size, beyond which it is a bomb
+INTERLEAVED = ("Adam", "AdamW", "Adamax", "Nadam")  # slots per variable, not per slot name
+
+
+def dumps(value, **kwargs):
+    return json.dumps(value, default=saving_config.json_default, **kwargs)
+
+
+# ---- config.json ------------------------------------------------------------------------
+
+def keras_config(model, compile_config=True):
+    """The model as Keras 3's config.json holds it."""
+    spec = saving_config.model_config(model)
+    out = serialization.keras3_entry(spec)
+    kind = saving_config.model_kind(model)
+    if kind == "subclassed":
+        registered = serialization._REGISTERED_NAMES.get(type(model))
+        out["module"] = type(model).__module__
+        out["registered_name"] = registered or type(model).__name__
+        build = dict(spec.get("build_config") or {})
+        shapes = build.get("input_shapes") or []
+        build["input_shape"] = shapes[0] if build.get("single_input", True) and shapes \
+            else shapes
+        out["build_config"] = build
+    elif model.inputs is not None:
+        shapes = [list(v.shape) for v in model.inputs]
+        out["build_config"] = {"input_shape": shapes[0] if len(shapes) == 1 else shapes}
+    if compile_config and getattr(model, "compiled", False) and model.optimizer is not None:
+        training = saving_compile.training_config(model)
+        out["compile_config"] = _keras_compile_config(model, training)
+        out["paddle_training_config"] = training
+    return out
+
+
+def _keras_compile_config(model, training):
+    """compile's arguments as Keras 3's compile_config (per-output settings by name)."""
+    names = model.output_names
+
+    def by_name(value):
+        if isinstance(value, dict) and saving_compile.PER_OUTPUT in value:
+            return {n: v for n, v in zip(names, value[saving_compile.PER_OUTPUT])
+                    if v is not None}
+        return value
+    optimizer = dict(training["optimizer_config"])
+    optimizer.update(module="keras.optimizers", registered_name=None)
+    return {"optimizer": optimizer, "loss": by_name(training["loss"]),
+            "loss_weights": by_name(training["loss_weights"]),
+            "metrics": by_name(training["metrics"]), "weighted_metrics": None,
+            "run_eagerly": False, "steps_per_execution": 1, "jit_compile": False}
+
+
+def _paddle_training_config(config):
+    """paddle's training_config from a config.json: paddle's own copy, or Keras's
+    compile_config turned into it."""
+    if config.get("paddle_training_config"):
+        return config["paddle_training_config"]
+    keras = config.get("compile_config")
+    if not keras:
+        return None
+    return {"loss": keras.get("loss"), "metrics": keras.get("metrics"),
+            "loss_weights": keras.get("loss_weights"),
+            "optimizer_config": keras.get("optimizer")}
+
+
+# ---- where each variable goes in model.weights.h5 ---------------------------------------
+
+def weight_entries(model):
+    """[(path of the dataset, Variable)] in Keras 3's layout, in file order."""
+    out = []
+    _model_entries(model, "", out, set())
+    return out
+
+
+def _join(*parts):
+    return "/".join(p for p in parts if p)
+
+
+def _model_entries(model, path, out, visited):
+    visited.add(id(model))
+    kind = saving_config.model_kind(model)
+    if kind in ("Sequential", "Functional"):
+        if kind == "Functional":
+            graph = saving_config.Graph(model)
+            members = [op for op in graph.operations if isinstance(op, Layer) or
+                       getattr(op, "kind", None) == "data"]
+        else:
+            members = list(model.layers)
+        used = {}
+        for member in members:
+            cls = "InputLayer" if not isinstance(member, Layer) else \
+                ("Functional" if saving_config.model_kind(member) == "Functional"
+                 else type(member).__name__)
+            name = _unique(snake_case(cls), used)
+            if isinstance(member, Layer):
+                _layer_entries(member, _join(path, "layers", name), out, visited)
+        return
+    own = [w for w in model._loose_parameters()]
+    out.extend((_join(path, "vars", str(i)), w) for i, w in enumerate(own))
+    # Keras walks a subclassed model's attributes by name, `layers` (the list) among them;
+    # a layer is saved where it is met first.
+    _children(model, path, out, visited, extra={"layers": model.layers})
+
+
+def _layer_entries(layer, path, out, visited):
+    from paddle.highlevel.layers.recurrent import RNN
+    from paddle.highlevel.layers.attention import MultiHeadAttention
+    if id(layer) in visited:
+        return
+    visited.add(id(layer))
+    if isinstance(layer, Model):
+        _model_entries(layer, path, out, visited)
+        return
+    if isinstance(layer, RNN):  # Keras keeps an RNN's weights in its cell
+        out.extend((_join(path, "cell", "vars", str(i)), w) for i, w in enumerate(layer.weights))
+        return
+    if isinstance(layer, MultiHeadAttention):
+        counts = {}
+        for w in layer.weights:
+            part, kind = w.name.split("/")[-2:]
+            dense = {"attention_output": "output"}.get(part, part) + "_dense"
+            index = counts[dense] = counts.get(dense, -1) + 1
+            out.append((_join(path, dense, "vars", str(index)), w))
+        return
+    own = [w for w in layer._weights if w._layer_trainable] + \
+        [w for w in layer._weights if not w._layer_trainable]
+    out.extend((_join(path, "vars", str(i)), w) for i, w in enumerate(own))
+    _children(layer, path, out, visited)
+
+
+def _children(obj, path, out, visited, extra=None):
+    """Sublayers held as attributes, in Keras's order (by name, private ones last)."""
+    attributes = dict(vars(obj), **(extra or {}))
+    for attr in sorted(attributes, key=lambda a: f"~{a}" if a.startswith("_") else a):
+        value = attributes[attr]
+        if isinstance(value, Layer) and value is not obj:
+            _layer_entries(value, _join(path, attr), out, visited)
+        elif isinstance(value, (list, tuple)) and value and \
+                all(isinstance(v, Layer) for v in value):
+            used = {}
+            for item in value:
+                _layer_entries(item, _join(path, attr, _unique(snake_case(type(item).__name__),
+                                                               used)), out, visited)
+
+
+def _unique(name, used):
+    if name in used:
+        used[name] += 1
+        return f"{name}_{used[name]}"
+    used[name] = 0
+    return name
+
+
+def optimizer_entries(model, optimizer):
+    """[(dataset path, kind, Variable or None, slot)] of the optimizer's variables in Keras
+    3's order: iterations, the learning rate (not for a schedule), then the slots of the
+    model's trainable weights (per weight for Adam-like optimizers, else per slot name)."""
+    entries = [("iterations", None, None)]
+    if not isinstance(optimizer.learning_rate, schedules.LearningRateSchedule) and \
+            not callable(optimizer.learning_rate):
+        entries.append(("learning_rate", None, None))
+    weights = model.trainable_weights
+    slots = tuple(optimizer.slot_names)
+    if type(optimizer).__name__ in INTERLEAVED:
+        entries += [("slot", w, s) for w in weights for s in slots]
+    else:
+        entries += [("slot", w, s) for s in slots for w in weights]
+    return [(f"optimizer/vars/{i}", kind, w, s) for i, (kind, w, s) in enumerate(entries)]
+
+
+def _optimizer_built(model, optimizer):
+    has = {id(v) for v in optimizer.variables()}
+    weights = model.trainable_weights
+    return bool(weights) and all(id(w) in has for w in weights)
+
+
+# ---- writing ----------------------------------------------------------------------------
+
+def _weights_bytes(model, include_optimizer=True):
+    buffer = io.BytesIO()
+    with h5py.File(buffer, "w") as f:
+        _write_weights(f, model, include_optimizer)
+    return buffer.getvalue()
+
+
+def _write_weights(f, model, include_optimizer):
+    for path, var in weight_entries(model):
+        group = f.require_group(path.rsplit("/", 1)[0])
+        group.create_dataset(path.rsplit("/", 1)[1], data=var.val())
+    optimizer = getattr(model, "optimizer", None) if include_optimizer else None
+    if optimizer is not None and _optimizer_built(model, optimizer):
+        group = f.require_group("optimizer/vars")
+        group.attrs["name"] = optimizer.name
+        for path, kind, w, slot in optimizer_entries(model, optimizer):
+            key = path.rsplit("/", 1)[1]
+            if kind == "iterations":
+                group.create_dataset(key, data=np.int64(optimizer.iterations))
+            elif kind == "learning_rate":
+                group.create_dataset(key, data=np.float32(optimizer.learning_rate))
+            else:
+                group.create_dataset(key, data=optimizer.slots(w)[slot])
+    f.require_group("vars").attrs["name"] = model.name
+
+
+def save_keras(model, filepath, overwrite=True, include_optimizer=True):
+    """Write `model` as a Keras 3 `.keras` zip, atomically."""
+    config = keras_config(model, compile_config=include_optimizer)
+    config["paddle_training_state"] = {
+        "last_finished_epoch": getattr(model, "_last_finished_epoch", None),
+        "rng_state": random.get_state()}
+    metadata = {"keras_version": KERAS_VERSION, "paddle_version": _paddle_version(),
+                "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
+    weights = _weights_bytes(model, include_optimizer)
+
+    def write(f):
+        with zipfile.ZipFile(f, "w") as zf:  # stored, as Keras writes it
+            zf.writestr(METADATA, dumps(metadata))
+            zf.writestr(CONFIG, dumps(config))
+            zf.writestr(WEIGHTS, weights)
+    _atomic_bytes(filepath, write, overwrite)
+
+
+def save_weights_h5(model, filepath, overwrite=True):
+    """Write Keras 3's `.weights.h5`: the weights and, when built, the optimizer's state."""
+    def write(f):
+        with h5py.File(f, "w") as h5:
+            _write_weights(h5, model, True)
+    _atomic_bytes(filepath, write, overwrite)
+
+
+def _paddle_version():
+    from paddle import __version__
+    return __version__
+
+
+def _atomic_bytes(filepath, write, overwrite):
+    from paddle.highlevel.saving_hdf5 import file_path
+    path = os.path.abspath(file_path(filepath, "save"))
+    if os.path.isdir(path):
+        raise IsADirectoryError(f"save: {path} is a folder; give a file name such as "
+                                f"{os.path.join(path, 'model.keras')}")
+    if not overwrite and os.path.exists(path):
+        raise FileExistsError(f"{path} exists and overwrite=False")
+    folder, base = os.path.split(path)
+    os.makedirs(folder, exist_ok=True)
+    tmp = os.path.join(folder, f".{base}.{secrets.token_hex(4)}.tmp")
+    try:
+        with open(tmp, "xb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
+# ---- reading ----------------------------------------------------------------------------
+
+def is_keras_zip(path):
+    return zipfile.is_zipfile(path)
+
+
+def read_archive(path):
+    """(config dict, weights bytes) of a .keras file, every member checked first."""
+    if not os.path.exists(path):
+        raise CheckpointError(f"no model file at {path!r}")
+    if os.path.isdir(path):
+        raise CheckpointError(f"{path!r} is a folder, not a .keras file")
+    try:
+        with zipfile.ZipFile(path) as zf:
+            infos = {info.filename: info for info in zf.infolist()}
+            for name, info in infos.items():
+                if name.startswith(("/", "\\")) or ".." in name.replace("\\", "/").split("/") \
+                        or ":" in name:
+                    raise CheckpointError(f"{path}: the archive holds the unsafe member name "
+                                          f"{name!r}")
+            for name in (CONFIG, WEIGHTS):
+                if name not in infos:
+                    raise CheckpointError(f"{path}: not a Keras 3 model file: the zip has no "
+                                          f"{name} (members: {sorted(infos)[:10]})")
+            config = json.loads(_read_member(zf, infos[CONFIG], MAX_JSON_BYTES, path))
+            weights = _read_member(zf, infos[WEIGHTS], MAX_WEIGHTS_BYTES, path)
+    except CheckpointError:
+        raise
+    except (zipfile.BadZipFile, OSError, ValueError, UnicodeDecodeError, EOFError) as e:
+        raise CheckpointError(f"cannot read {path!r} as a .keras file (truncated or "
+                              f"damaged?): {type(e).__name__}: {e}") from e
+    if not isinstance(config, dict) or "class_name" not in config:
+        raise CheckpointError(f"{path}: config.json does not describe a model")
+    return config, weights
+
+
+def _read_member(zf, info, limit, path):
+    if info.file_size > limit:
+        raise CheckpointError(f"{path}: member {info.filename} declares {info.file_size} "
+                              f"bytes, over the limit of {limit}")
+    if info.file_size > (1 << 20) and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+        raise CheckpointError(f"{path}: member {info.filename} expands {info.file_size} bytes "
+                              f"from {info.compress_size}: refused as a decompression bomb")
+    with zf.open(info) as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise CheckpointError(f"{path}: member {info.filename} is over {limit} bytes")
+    return data
+
+
+class WeightsFile:
+    """Datasets of a Keras 3 weights file, read safely (plain datasets, shapes checked)."""
+
+    def __init__(self, f, path):
+        self.f, self.path = f, path
+        self.legacy = "_layer_checkpoint_dependencies" in f and "layers" not in f
+
+    def get(self, key, expected=None, what=None):
+        """The array at `key`, or None if absent; CheckpointError for anything that is not
+        a plain numeric dataset of the expected shape."""
+        if self.legacy:
+            key = key.replace("layers/", "_layer_checkpoint_dependencies/", 1) \
+                if key.startswith("layers/") else key
+        node = self.f
+        for part in key.split("/"):
+            if not isinstance(node, h5py.Group):
+                return None
+            link = node.get(part, getlink=True)
+            if link is None:
+                return None
+            if not isinstance(link, h5py.HardLink):
+                raise CheckpointError(f"{self.path}: {key} is a {type(link).__name__}; only "
+                                      "plain datasets are read")
+            node = node[part]
+        if not isinstance(node, h5py.Dataset):
+            raise CheckpointError(f"{self.path}: {key} is not a dataset")
+        if node.is_virtual or node.external:
+            raise CheckpointError(f"{self.path}: {key} stores its data outside the file; "
+                                  "refused")
+        if node.dtype.kind not in "biuf":
+            raise CheckpointError(f"{self.path}: {key} holds {node.dtype}, not numbers")
+        if expected is not None and tuple(node.shape) != tuple(expected):
+            raise CheckpointError(f"{self.path}: {what or key}: the model expects shape "
+                                  f"{tuple(expected)}, the file's {key} has shape "
+                                  f"{tuple(node.shape)}")
+        return np.asarray(node[()])
+
+    def count(self, group):
+        node = self.f.get(group)
+        return len(node) if isinstance(node, h5py.Group) else 0
+
+
+def _open_weights(data, path):
+    try:
+        return h5py.File(io.BytesIO(data), "r")
+    except (OSError, ValueError) as e:
+        raise CheckpointError(f"{path}: model.weights.h5 is not a readable HDF5 file: "
+                              f"{e}") from e
+
+
+def _check_weights(model, weights, path, skip_mismatch=False):
+    """[(Variable, array)] for every weight of the model, all checked before any is set."""
+    pairs = []
+    for key, var in weight_entries(model):
+        try:
+            value = weights.get(key, var.shape, f"weight {var.name!r}")
+            if value is None:
+                raise CheckpointError(f"{path}: the file has no {key} for the weight "
+                                      f"{var.name!r} (saved from another architecture?)")
+            if not (np.can_cast(value.dtype, var.dtype, "same_kind") or
+                    value.dtype.kind == "b"):
+                raise CheckpointError(f"{path}: {key} is {value.dtype}, the weight "
+                                      f"{var.name!r} is {var.dtype}")
+        except CheckpointError as e:
+            if not skip_mismatch:
+                raise
+            warnings.warn(f"load_weights: skipping {var.name!r}: {e}", stacklevel=4)
+            continue
+        pairs.append((var, value))
+    return pairs
+
+
+def _check_optimizer(model, optimizer, weights, path):
+    """[(setter, value)] restoring the optimizer's state, or [] (with a warning, as Keras)
+    when the file's optimizer state does not fit this optimizer."""
+    saved = weights.count("optimizer/vars")
+    if optimizer is None or saved == 0:
+        return []
+    entries = optimizer_entries(model, optimizer)
+    if saved != len(entries):
+        warnings.warn(f"{path}: skipping the optimizer state: the file holds {saved} "
+                      f"variables for it, this model's {type(optimizer).__name__} has "
+                      f"{len(entries)}", stacklevel=4)
+        return []
+    out = []
+    for key, kind, w, slot in entries:
+        if kind == "iterations":
+            value = weights.get(key, ())
+            out.append((kind, None, None, int(value)))
+        elif kind == "learning_rate":
+            out.append((kind, None, None, float(weights.get(key, ()))))
+        else:
+            out.append((kind, w, slot, weights.get(key, w.shape, f"{slot} of {w.name!r}")))
+    return out
+
+
+def _restore(pairs, optimizer, state):
+    for var, value in pairs:
+        var.set_value(value)
+    for kind, w, slot, value in state:
+        if kind == "iterations":
+            optimizer.iterations = value
+        elif kind == "learning_rate":
+            # Saved as float32 (Keras's variable): keep the exact rate it was rounded from.
+            if np.float32(optimizer.learning_rate) != np.float32(value):
+                optimizer.learning_rate = value
+        else:
+            np.copyto(optimizer.slots(w)[slot], value, casting="unsafe")
+
+
+def load_keras(path, custom_objects=None, compile=True, safe_mode=True):
+    """The model of a `.keras` file (paddle's or Keras 3's)."""
+    config, data = read_archive(path)
+    try:
+        model = saving_config.model_from_config(config, custom_objects, safe_mode=safe_mode)
+    except CheckpointError as e:
+        raise CheckpointError(f"{path}: {e}") from e
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
+        raise CheckpointError(f"{path}: could not rebuild the model from its config "
+                              f"({type(e).__name__}: {e})") from e
+    training = _paddle_training_config(config) if compile else None
+    if training is not None:
+        try:
+            args = saving_compile.compile_args(training, model, custom_objects)
+            model.compile(**args)
+        except CheckpointError as e:
+            raise CheckpointError(f"{path}: {e}") from e
+        except (ValueError, TypeError, KeyError) as e:
+            raise CheckpointError(f"{path}: could not compile the model as it was saved "
+                                  f"({type(e).__name__}: {e}); load with compile=False") from e
+    with _open_weights(data, path) as f:
+        weights = WeightsFile(f, path)
+        pairs = _check_weights(model, weights, path)
+        state = _check_optimizer(model, model.optimizer, weights, path) \
+            if training is not None else []
+    _restore(pairs, model.optimizer, state)
+    saved_state = config.get("paddle_training_state") or {}
+    if compile and saved_state.get("rng_state"):
+        random.set_state(saved_state["rng_state"])
+    model._last_finished_epoch = saved_state.get("last_finished_epoch")
+    return model
+
+
+def load_weights(model, path, skip_mismatch=False):
+    """Weights (and, as Keras 3 does, the optimizer state of a compiled model) from a
+    `.keras` or `.weights.h5` file."""
+    if zipfile.is_zipfile(path):
+        _, data = read_archive(path)
+        f = _open_weights(data, path)
+    else:
+        try:
+            f = h5py.File(path, "r")
+        except (OSError, ValueError) as e:
+            raise CheckpointError(f"cannot read {path!r} as a weights file: {e}") from e
+    with f:
+        weights = WeightsFile(f, path)
+        if "layers" not in f and "_layer_checkpoint_dependencies" not in f and \
+                weights.count("vars") == 0:
+            raise CheckpointError(f"{path}: not a Keras 3 weights file (no 'layers' group); "
+                                  "legacy .h5 weights files are read under other names")
+        pairs = _check_weights(model, weights, path, skip_mismatch)
+        optimizer = getattr(model, "optimizer", None)
+        state = _check_optimizer(model, optimizer, weights, path) if optimizer else []
+    _restore(pairs, optimizer, state)

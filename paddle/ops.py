@@ -1,0 +1,51 @@
+"""`pd.ops`: the op functions under Keras 3's `keras.ops` names, for code ported from Keras.
+
+Everything at the top level of `pd` that is an op is here too (`pd.ops.matmul`,
+`pd.ops.softmax`, `pd.ops.shape`, `pd.ops.ones`, ...), plus Keras's spellings of the
+same ops: `concatenate` (concat), `multiply`, `subtract`, `divide`, `power`, `negative`,
+`absolute`, `convert_to_tensor` (a constant, or the Variable itself), `convert_to_numpy`
+(evaluates a Variable that needs no feeds), `sum`/`mean`/`max`/`min` with `axis` and
+`keepdims`.
+
+Example:
+    >>> import numpy as np, paddle as pd
+    >>> x = pd.ops.convert_to_tensor(np.array([[1.0, 2.0]], np.float32))
+    >>> pd.ops.convert_to_numpy(pd.ops.concatenate([x, pd.ops.ones((1, 1))], axis=-1)).tolist()
+    [[1.0, 2.0, 1.0]]
+"""
+from paddle.lowlevel.creation import arange, full, ones, shape, zeros  # noqa: F401
+from paddle.lowlevel.graph import Variable, as_variable, constant
+from paddle.lowlevel.ops import *  # noqa: F401,F403
+from paddle.lowlevel.ops import abs, add, concat, div, mul, neg, pow, sub  # noqa: F401
+
+
+def concatenate(xs, axis=0):
+    """Keras's name for `concat` (default axis 0, as keras.ops.concatenate)."""
+    return concat(xs, axis=axis)
+
+
+def convert_to_tensor(x, dtype=None):
+    """A Variable stays itself (cast if `dtype` differs); anything else becomes a constant
+    with `pd.constant`'s dtype rule."""
+    if isinstance(x, Variable):
+        from paddle.lowlevel.ops.math import cast
+        return x if dtype is None or dtype == x.dtype else cast(x, dtype)
+    return constant(x, dtype=dtype)
+
+
+def convert_to_numpy(x):
+    """The NumPy value of a Variable that needs no feeds (constants, parameters, ops on
+    them), or `np.asarray(x)` for anything else."""
+    import numpy as np
+    if isinstance(x, Variable):
+        from paddle.lowlevel.executor import eval as run
+        return run(x)
+    return np.asarray(x)
+
+
+multiply, subtract, divide, power, negative, absolute = mul, sub, div, pow, neg, abs
+
+
+def true_divide(a, b):
+    """a / b (Keras's `true_divide`)."""
+    return div(as_variable(a, where="true_divide"), b)

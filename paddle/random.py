@@ -1,0 +1,314 @@
+"""`pd.random`: random tensors drawn inside the graph, as `keras.random`.
+
+Each function returns a Variable whose values are drawn anew every time a plan runs it
+(every training step), in C++ from a seed taken at that run:
+
+- `seed=None`: from paddle's random state, so `pd.seed(n)` / `pd.utils.set_random_seed(n)`
+  make the whole run reproducible;
+- `seed=<int>`: the same seed every run, so the same values every run (as in Keras);
+- `seed=SeedGenerator(...)`: the generator's next seed every run: a new draw each step,
+  reproducible from the generator's own seed. Use one in a layer's `call`.
+
+A shape may hold None for an axis whose size is only known at run time (the batch): pass
+`like=` a Variable of the same rank, whose size on that axis is used (a paddle extension;
+a Keras program writes `ops.shape(x)`, which paddle's symbolic shapes leave as None).
+
+Example:
+    >>> import numpy as np, paddle as pd
+    >>> class Sampling(pd.layers.Layer):
+    ...     def __init__(self, **kwargs):
+    ...         super().__init__(**kwargs)
+    ...         self.seed_generator = pd.random.SeedGenerator(1337)
+    ...     def call(self, z_mean, training=False):
+    ...         eps = pd.random.normal((None, 2), like=z_mean, seed=self.seed_generator)
+    ...         return z_mean + eps
+    >>> z = Sampling()(np.zeros((3, 2), np.float32))
+    >>> z.shape, bool(np.all(z != 0))
+    ((3, 2), True)
+"""
+import numbers
+
+import numpy as np
+
+from paddle.errors import at_user
+from paddle.lowlevel import random as _state
+from paddle.lowlevel.graph import FLOATS, Variable, as_dtype, as_variable
+from paddle.lowlevel.ops.sampling import random as _draw
+from paddle.lowlevel.ops.shape import gather
+
+__all__ = ["SeedGenerator", "dropout", "normal", "randint", "shuffle", "truncated_normal",
+           "uniform"]
+
+
+class SeedGenerator:
+    """A stream of seeds for random ops: each run of an op that holds it takes the next one.
+
+    Args:
+        seed: an integer in [0, 2**63); None takes one from paddle's random state (so
+            `pd.seed` before building the layer makes it reproducible).
+
+    Example:
+        >>> import paddle as pd
+        >>> a, b = pd.random.SeedGenerator(3), pd.random.SeedGenerator(3)
+        >>> [a.next() for _ in range(2)] == [b.next() for _ in range(2)]
+        True
+    """
+
+    def __init__(self, seed=None, name=None, **kwargs):
+        if kwargs:
+            raise TypeError(f"SeedGenerator: unexpected arguments {', '.join(sorted(kwargs))}")
+        if seed is None:
+            seed = _state.next_seed()
+        elif not isinstance(seed, numbers.Integral) or isinstance(seed, bool) or \
+                not 0 <= seed < 2 ** 63:
+            raise ValueError(f"SeedGenerator: expected an integer seed in [0, 2**63) or None, "
+                             f"received {seed!r}")
+        self.seed = int(seed)
+        self.name = name or "seed_generator"
+        self._rng = np.random.default_rng(self.seed)
+
+    def next(self):
+        """The next seed of the stream (an int in [0, 2**63))."""
+        return int(self._rng.integers(0, 2 ** 63 - 1))
+
+    @property
+    def state(self):
+        """The stream's position (its NumPy bit generator state): saved and restored to
+        resume a run where it stopped."""
+        return self._rng.bit_generator.state
+
+    @state.setter
+    def state(self, value):
+        self._rng.bit_generator.state = value
+
+    def get_config(self):
+        return {"seed": self.seed}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def __repr__(self):
+        return f"<SeedGenerator seed={self.seed}>"
+
+
+def _seed_fn(seed, where):
+    """The callable the random op calls on every run for its seed."""
+    if seed is None:
+        return _state.next_seed
+    if isinstance(seed, SeedGenerator):
+        return seed.next
+    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool) and 0 <= seed < 2 ** 63:
+        fixed = int(seed)
+        return lambda: fixed
+    raise ValueError(at_user(f"{where}: expected seed as None, an integer in [0, 2**63) or a "
+                             f"pd.random.SeedGenerator, received {seed!r}"))
+
+
+def _shape(shape, like, where):
+    """shape as a tuple of ints >= 0 and Nones; a Variable stands for its own shape."""
+    if isinstance(shape, Variable):
+        like = shape if like is None else like
+        shape = tuple(None if d is None else d for d in shape.shape)
+    if isinstance(shape, numbers.Integral) and not isinstance(shape, bool):
+        shape = (shape,)
+    if not isinstance(shape, (list, tuple)) or not all(
+            d is None or (isinstance(d, numbers.Integral) and not isinstance(d, bool) and d >= 0)
+            for d in shape):
+        raise ValueError(at_user(f"{where}: expected shape as a tuple of sizes >= 0 (None for "
+                                 f"a size taken from like=), received {shape!r}"))
+    shape = tuple(None if d is None else int(d) for d in shape)
+    if like is not None:
+        like = as_variable(like, where=where)
+    if None in shape and (like is None or like.ndim != len(shape)):
+        got = "no like=" if like is None else f"like= of shape {like.shape}"
+        raise ValueError(at_user(f"{where}: the shape {shape} has None sizes, which need like= "
+                                 f"a Variable of rank {len(shape)}; received {got}"))
+    return shape, like
+
+
+def _float_dtype(dtype, where):
+    dtype = as_dtype("float32" if dtype is None else dtype, where)
+    if dtype not in FLOATS:
+        raise ValueError(at_user(f"{where}: expected a float dtype, received {dtype!r}"))
+    return dtype
+
+
+def _real(value, name, where, ok=lambda v: True, expected="a finite number"):
+    if not isinstance(value, numbers.Real) or isinstance(value, bool) or \
+            not np.isfinite(value) or not ok(float(value)):
+        raise ValueError(at_user(f"{where}: expected {name} {expected}, received {value!r}"))
+    return float(value)
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None, like=None):
+    """Draws from a normal distribution.
+
+    Args:
+        shape: the output shape (ints; None where `like` gives the size), or a Variable
+            (its shape).
+        mean, stddev: the distribution's mean and standard deviation (>= 0).
+        dtype: a float dtype (float32 by default).
+        seed: None, an int or a `SeedGenerator` (see the module docstring).
+        like: the Variable None sizes come from.
+
+    Returns:
+        A Variable, drawn anew on every run.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> v = pd.eval(pd.random.normal((20000,), mean=1.0, stddev=2.0, seed=0))
+        >>> round(float(v.mean()), 1), round(float(v.std()), 1)
+        (1.0, 2.0)
+    """
+    where = "pd.random.normal"
+    shape, like = _shape(shape, like, where)
+    return _draw(shape, "normal", _real(mean, "mean", where),
+                 _real(stddev, "stddev", where, lambda v: v >= 0, "a finite number >= 0"),
+                 _float_dtype(dtype, where), like, _seed_fn(seed, where))
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None, like=None):
+    """Draws from a normal distribution, redrawn beyond two standard deviations (Keras's).
+
+    Arguments as `normal`.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> v = pd.eval(pd.random.truncated_normal((1000,), seed=1))
+        >>> bool(np.abs(v).max() <= 2.0)
+        True
+    """
+    where = "pd.random.truncated_normal"
+    shape, like = _shape(shape, like, where)
+    return _draw(shape, "truncated_normal", _real(mean, "mean", where),
+                 _real(stddev, "stddev", where, lambda v: v >= 0, "a finite number >= 0"),
+                 _float_dtype(dtype, where), like, _seed_fn(seed, where))
+
+
+def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None, like=None):
+    """Draws from the uniform distribution on [minval, maxval).
+
+    Arguments as `normal`, with `minval < maxval` instead of mean and stddev.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> v = pd.eval(pd.random.uniform((1000,), minval=2.0, maxval=3.0, seed=1))
+        >>> bool(v.min() >= 2.0 and v.max() < 3.0)
+        True
+    """
+    where = "pd.random.uniform"
+    shape, like = _shape(shape, like, where)
+    lo, hi = _real(minval, "minval", where), _real(maxval, "maxval", where)
+    if not lo < hi:
+        raise ValueError(at_user(f"{where}: expected minval < maxval, received {minval!r} and "
+                                 f"{maxval!r}"))
+    return _draw(shape, "uniform", lo, hi, _float_dtype(dtype, where), like,
+                 _seed_fn(seed, where))
+
+
+def randint(shape, minval, maxval, dtype="int32", seed=None, like=None):
+    """Integers drawn uniformly from [minval, maxval).
+
+    Arguments as `normal`; dtype 'int32' (Keras's default) or 'int64', or a float dtype.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> v = pd.eval(pd.random.randint((1000,), 0, 3, seed=1))
+        >>> v.dtype.name, sorted(set(v.tolist()))
+        ('int32', [0, 1, 2])
+    """
+    where = "pd.random.randint"
+    shape, like = _shape(shape, like, where)
+    for name, v in (("minval", minval), ("maxval", maxval)):
+        if not isinstance(v, numbers.Integral) or isinstance(v, bool):
+            raise ValueError(at_user(f"{where}: expected an integer {name}, received {v!r}"))
+    if not minval < maxval:
+        raise ValueError(at_user(f"{where}: expected minval < maxval, received {minval!r} and "
+                                 f"{maxval!r}"))
+    dtype = as_dtype(dtype, where)
+    if dtype == "bool":
+        raise ValueError(at_user(f"{where}: expected an integer or float dtype, received bool"))
+    return _draw(shape, "randint", int(minval), int(maxval), dtype, like,
+                 _seed_fn(seed, where))
+
+
+def dropout(inputs, rate, noise_shape=None, seed=None):
+    """Zero each element with probability `rate` and scale the rest by 1 / (1 - rate), on
+    every run (Keras's `keras.random.dropout`: unlike `pd.dropout` and the Dropout layer, it
+    does not depend on training).
+
+    Args:
+        inputs: a float Variable.
+        rate: the drop probability, in [0, 1).
+        noise_shape: the mask's shape, broadcast against the input (e.g. `(None, 1, C)` to
+            drop whole channels of a sequence); None sizes are the input's. Default: the
+            input's shape.
+        seed: None, an int or a `SeedGenerator`.
+
+    Returns:
+        A Variable shaped like inputs; the gradient flows through the kept elements.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> x = pd.constant(np.ones((2, 3, 4), np.float32))
+        >>> y = pd.eval(pd.random.dropout(x, 0.5, noise_shape=(None, 1, 4), seed=3))
+        >>> bool(np.all(y == y[:, :1, :])), sorted(set(y.ravel().tolist())) <= [0.0, 2.0]
+        (True, True)
+    """
+    where = "pd.random.dropout"
+    x = as_variable(inputs, where=where)
+    if x.dtype not in FLOATS:
+        raise ValueError(at_user(f"{where}: expected a float input, received {x.dtype}"))
+    rate = _real(rate, "rate", where, lambda v: 0 <= v < 1, "in [0, 1)")
+    if noise_shape is None:
+        noise_shape = (None,) * x.ndim
+    if not isinstance(noise_shape, (list, tuple)) or len(noise_shape) != x.ndim:
+        raise ValueError(at_user(f"{where}: expected noise_shape with one size per axis of "
+                                 f"the input {x.shape}, received {noise_shape!r}"))
+    for axis, (n, d) in enumerate(zip(noise_shape, x.shape)):
+        if n is not None and n != 1 and d is not None and n != d:
+            raise ValueError(at_user(f"{where}: noise_shape {tuple(noise_shape)} does not "
+                                     f"broadcast against the input {x.shape} (axis {axis})"))
+    if rate == 0:
+        return x
+    return x * keep_mask(x, rate, noise_shape, _seed_fn(seed, where))
+
+
+def shuffle(x, axis=0, seed=None):
+    """x with its slices along `axis` in a random order, a new order on every run (Keras's
+    `keras.random.shuffle`). The order is a permutation drawn in C++; the values are gathered
+    with it, so the gradient flows back to where each slice came from.
+
+    Args:
+        x: a Variable (or an array) of rank >= 1; the axis may have an unknown size (the
+            batch): the permutation takes its length at run time.
+        axis: the axis to shuffle.
+        seed: None, an int or a `SeedGenerator`.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> x = pd.constant(np.arange(6, dtype=np.float32).reshape(3, 2))
+        >>> y = pd.eval(pd.random.shuffle(x, seed=1))
+        >>> sorted(y[:, 0].tolist()), bool(np.all(y[:, 1] == y[:, 0] + 1))
+        ([0.0, 2.0, 4.0], True)
+    """
+    where = "pd.random.shuffle"
+    x = as_variable(x, where=where)
+    if x.ndim < 1:
+        raise ValueError(at_user(f"{where}: expected an input of rank >= 1, received a scalar"))
+    if not isinstance(axis, numbers.Integral) or isinstance(axis, bool) or \
+            not -x.ndim <= axis < x.ndim:
+        raise ValueError(at_user(f"{where}: expected an axis of an input of shape {x.shape}, "
+                                 f"received {axis!r}"))
+    axis = int(axis) % x.ndim
+    order = _draw((x.shape[axis],), "permutation", 0.0, 0.0, "int64", x,
+                  _seed_fn(seed, where), like_axis=axis)
+    return gather(x, order, axis=axis)
+
+
+def keep_mask(x, rate, noise_shape, seed_fn, training_only=False):
+    """Dropout's mask for x: 1 / (1 - rate) with probability 1 - rate, else 0, of
+    noise_shape (None sizes from x); all ones outside training runs with training_only."""
+    return _draw(tuple(noise_shape), "keep_mask", rate, 1.0 / (1.0 - rate), x.dtype, x,
+                 seed_fn, 1.0 if training_only else None)

@@ -1,0 +1,23 @@
+"""Keras's `keras.utils` (`pd.utils`): arrays for labels and sequences, datasets, seeding,
+and pictures of models and of their learning curves.
+
+- `to_categorical`, `normalize` (numerical.py): one-hot labels, L-p normalized rows.
+- `pad_sequences` (sequence.py): lists of sequences to one padded 2-D array.
+- `PyDataset` (dataset.py): a base class for batch sources that `fit`, `evaluate` and
+  `predict` accept (any object with `__len__` and `__getitem__` returning batches works).
+- `set_random_seed` (seeding.py): Python's, NumPy's and paddle's random state at once.
+- `plot_model` / `model_to_dot` (model_plot.py) need the `plot` extra (pydot) and
+  Graphviz's `dot` program; `plot_history` (history_plot.py) needs matplotlib (also in the
+  `plot` extra). Both import them only when called, so `import paddle` never needs them.
+
+Example:
+    >>> import paddle as pd
+    >>> pd.utils.to_categorical([0, 2], num_classes=3).tolist()
+    [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+"""
+from paddle.utils.dataset import PyDataset, Sequence  # noqa: F401
+from paddle.utils.history_plot import plot_history  # noqa: F401
+from paddle.utils.model_plot import model_to_dot, plot_model  # noqa: F401
+from paddle.utils.numerical import normalize, to_categorical  # noqa: F401
+from paddle.utils.seeding import set_random_seed  # noqa: F401
+from paddle.utils.sequence import pad_sequences  # noqa: F401

@@ -1,0 +1,99 @@
+"""SpatialDropout1D/2D, GaussianNoise, GaussianDropout: identity at inference, the right
+noise in training runs (shape, scale, statistics), seeds, a training step, bad arguments."""
+import numpy as np
+import pytest
+
+import paddle as pd
+from paddle.highlevel import layers
+from layer_test import run_layer_test, train_through
+
+
+@pytest.mark.parametrize("cls, kwargs, in_shape", [
+    (layers.SpatialDropout1D, {"rate": 0.3}, (2, 5, 4)),
+    (layers.SpatialDropout2D, {"rate": 0.3}, (2, 3, 3, 4)),
+    (layers.SpatialDropout2D, {"rate": 0.3, "data_format": "channels_first", "seed": 3},
+     (2, 4, 3, 3)),
+    (layers.GaussianNoise, {"stddev": 0.5}, (2, 5)),
+    (layers.GaussianDropout, {"rate": 0.4, "seed": 1}, (2, 5)),
+])
+def test_layer_and_inference_identity(cls, kwargs, in_shape):
+    run_layer_test(cls, kwargs, in_shape, (None,) + in_shape[1:], 0)
+    x = np.random.default_rng(0).normal(size=in_shape).astype(np.float32)
+    np.testing.assert_array_equal(cls(**kwargs)(x), x)  # an eager call is inference
+    if kwargs.get("data_format") != "channels_first":
+        train_through(cls(**kwargs), in_shape[1:])
+
+
+def _training(layer, shape):
+    x = pd.data("x", shape=(None,) + shape[1:])
+    y = layer(x)
+    ones = np.ones(shape, np.float32)
+    return lambda: pd.eval(y, {x: ones}, training=True)
+
+
+def test_spatial_dropout_drops_whole_channels():
+    run = _training(layers.SpatialDropout1D(0.4), (64, 10, 32))
+    y = run()
+    assert np.all(y == y[:, :1, :])  # one decision per (example, channel)
+    assert set(np.unique(y).tolist()) <= {0.0, float(np.float32(1 / 0.6))}
+    assert abs((y[:, 0] == 0).mean() - 0.4) < 0.05
+    assert not np.array_equal(y, run())  # a new mask each run
+    y = _training(layers.SpatialDropout2D(0.5), (16, 4, 5, 32))()
+    assert np.all(y == y[:, :1, :1, :])
+    y = _training(layers.SpatialDropout2D(0.5, data_format="channels_first"), (16, 32, 4, 5))()
+    assert np.all(y == y[:, :, :1, :1]) and 0.3 < (y[:, :, 0, 0] == 0).mean() < 0.7
+
+
+def test_gaussian_noise_and_dropout_statistics():
+    y = _training(layers.GaussianNoise(0.5), (200, 500))()
+    assert abs((y - 1).mean()) < 0.01 and abs((y - 1).std() - 0.5) < 0.01
+    y = _training(layers.GaussianDropout(0.2), (200, 500))()
+    assert abs(y.mean() - 1) < 0.01 and abs(y.std() - 0.5) < 0.01  # sqrt(0.2 / 0.8)
+
+
+def test_seeds_reproduce_the_sequence():
+    a = _training(layers.GaussianNoise(1.0, seed=5), (2, 3))
+    b = _training(layers.GaussianNoise(1.0, seed=5), (2, 3))
+    first = a()
+    np.testing.assert_array_equal(first, b())
+    assert not np.array_equal(first, a())
+    pd.seed(9)
+    c = _training(layers.SpatialDropout1D(0.5), (8, 2, 6))
+    seq = [c(), c()]
+    pd.seed(9)
+    d = _training(layers.SpatialDropout1D(0.5), (8, 2, 6))
+    np.testing.assert_array_equal(seq[0], d())
+    np.testing.assert_array_equal(seq[1], d())
+
+
+def test_fit_draws_noise_evaluate_does_not():
+    pd.seed(0)
+    inp = layers.Input(shape=(4,))
+    out = layers.GaussianNoise(10.0)(inp)
+    model = pd.Model(inp, layers.Dense(1, kernel_initializer="ones", use_bias=False)(out))
+    model.compile(optimizer=pd.optimizers.SGD(0.0), loss="mse")
+    x, y = np.zeros((32, 4), np.float32), np.zeros((32, 1), np.float32)
+    assert model.evaluate(x, y, verbose=0) == 0.0
+    assert model.train_on_batch(x, y) > 1.0  # the noise is there in training
+
+
+@pytest.mark.parametrize("make, match", [
+    (lambda: layers.SpatialDropout1D(1.0), r"SpatialDropout1D: expected a rate in \[0, 1\)"),
+    (lambda: layers.SpatialDropout2D(0.5, data_format="NCHW"),
+     r"SpatialDropout2D: expected data_format"),
+    (lambda: layers.GaussianNoise(-1.0), r"GaussianNoise: expected stddev >= 0"),
+    (lambda: layers.GaussianNoise("1"), r"GaussianNoise: expected stddev >= 0"),
+    (lambda: layers.GaussianDropout(0.5, seed=-2), r"GaussianDropout: expected an integer seed"),
+    (lambda: layers.GaussianDropout(True), r"GaussianDropout: expected a rate"),
+])
+def test_bad_arguments(make, match):
+    with pytest.raises(ValueError, match=match):
+        make()
+
+
+def test_bad_inputs():
+    with pytest.raises(pd.ShapeError, match=r"spatial_dropout1d\w*: expected an input of rank "
+                                            r"3, received shape \(None, 4\)"):
+        layers.SpatialDropout1D(0.5)(layers.Input(shape=(4,)))
+    with pytest.raises(pd.ShapeError, match=r"spatial_dropout2d\w*: expected an input of rank 4"):
+        layers.SpatialDropout2D(0.5)(layers.Input(shape=(4, 3)))
