@@ -68,13 +68,18 @@ SECTIONS = [
     ("Trainer and Inferencer", pd, ["Trainer", "Inferencer", "BeginEpochEvent",
                                     "EndEpochEvent", "BeginStepEvent", "EndStepEvent"]),
     ("Readers", pd.reader, ["batch", "shuffle", "buffered", "compose", "chain", "map_readers",
-                            "xmap_readers", "firstn", "cache", "to_arrays", "iter_batches"]),
+                            "xmap_readers", "firstn", "cache", "shard", "to_arrays",
+                            "iter_batches"]),
+    ("Distributed", pd.distributed, ["init", "rank", "size", "local_rank", "is_chief",
+                                     "barrier", "allreduce", "broadcast", "active",
+                                     "DistributedError", "CollectiveTimeout"]),
     ("Random (pd.random)", pd.random, ["normal", "uniform", "truncated_normal", "randint",
                                        "dropout", "SeedGenerator"]),
     ("Utilities (pd.utils)", pd.utils, ["to_categorical", "normalize", "pad_sequences",
                                         "PyDataset", "set_random_seed", "plot_model",
                                         "model_to_dot", "plot_history"]),
-    ("Errors", pd, ["PaddleError", "ShapeError", "FeedError", "CheckpointError"]),
+    ("Errors", pd, ["PaddleError", "ShapeError", "FeedError", "CheckpointError",
+                    "ExportError"]),
 ]
 
 
@@ -97,7 +102,8 @@ def render():
              "reached as `pd.<name>` (or `pd.<module>.<name>` where the section says so). "
              "Docstrings hold runnable examples; guides: [low level](lowlevel.md), "
              "[high level](highlevel.md), [data](data.md), [callbacks](callbacks.md), "
-             "[saving](saving.md), [trainer](trainer.md), [monitoring](monitoring.md).", ""]
+             "[saving](saving.md), [trainer](trainer.md), [monitoring](monitoring.md), "
+             "[deployment](deployment.md).", ""]
     for title, module, names in SECTIONS:
         prefix = "pd." if module is pd else f"pd.{module.__name__.split('.')[-1]}."
         lines += [f"## {title}", ""]

@@ -31,8 +31,18 @@ def main(out_dir="digits_run"):
     history = model.fit(x_train, y_train, batch_size=32, epochs=15, validation_split=0.1,
                         verbose=2, callbacks=[tensorboard])
     pd.utils.plot_history(history, to_file=os.path.join(out_dir, "history.png"))
-    print(f"pictures and logs in {out_dir}/")
-    return model, x_test, y_test
+
+    path = os.path.join(out_dir, "digits.onnx")
+    model.export(path, format="onnx")
+    import onnxruntime
+    session = onnxruntime.InferenceSession(path, providers=["CPUExecutionProvider"])
+    (probs,) = session.run(None, {session.get_inputs()[0].name: x_test})
+    gap = float(np.abs(probs - model.predict(x_test, verbose=0)).max())
+    print(f"ONNX Runtime vs predict on {len(x_test)} test digits: max difference {gap:.2e}; "
+          f"accuracy {(probs.argmax(axis=1) == y_test).mean():.4f}")
+    assert gap < 1e-5
+    print(f"pictures, logs and digits.onnx in {out_dir}/")
+    return model
 
 
 if __name__ == "__main__":

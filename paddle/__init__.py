@@ -12,12 +12,13 @@ import numpy as _numpy  # noqa: F401
 import scipy_openblas32 as _scipy_openblas32  # noqa: F401
 
 from paddle import _C  # noqa: F401
-from paddle.errors import CheckpointError, FeedError, PaddleError, ShapeError  # noqa: F401
+from paddle.errors import (  # noqa: F401
+    CheckpointError, ExportError, FeedError, PaddleError, ShapeError)
 from paddle.lowlevel import *  # noqa: F401,F403
 from paddle.backend import get_device, set_device  # noqa: F401
 from paddle import backend as _backend  # noqa: F401
 from paddle.backend import cpu as _cpu  # noqa: F401,E402  (fills the CPU kernel table)
-from paddle import dataset, reader, utils  # noqa: F401,E402
+from paddle import dataset, distributed, reader, utils  # noqa: F401,E402
 # pd.random is the Keras-style module (paddle/random.py), not the low-level random state
 # (paddle.lowlevel.random).
 import importlib as _importlib  # noqa: E402

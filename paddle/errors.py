@@ -21,6 +21,11 @@ class CheckpointError(PaddleError, OSError):
     """A checkpoint file that is missing, unreadable or does not fit the model."""
 
 
+class ExportError(PaddleError, ValueError):
+    """A model that cannot be exported (`model.export`): not built, or holding a layer or
+    op the format has no mapping for; the message names the model and the layer."""
+
+
 def user_location():
     """'file.py:line' of the innermost frame outside the paddle package, or ''."""
     frame = sys._getframe(1)

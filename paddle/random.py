@@ -9,9 +9,11 @@ Each function returns a Variable whose values are drawn anew every time a plan r
 - `seed=SeedGenerator(...)`: the generator's next seed every run: a new draw each step,
   reproducible from the generator's own seed. Use one in a layer's `call`.
 
-A shape may hold None for an axis whose size is only known at run time (the batch): pass
-`like=` a Variable of the same rank, whose size on that axis is used (a paddle extension;
-a Keras program writes `ops.shape(x)`, which paddle's symbolic shapes leave as None).
+A shape may hold None for an axis whose size is only known at run time (the batch), as
+`pd.shape(x)` gives it: the size is then taken, at run time, from the same axis of `like=`
+(a Variable of the same rank), or, inside a layer's `call`, of the first input of the call
+with that rank and that axis unknown. So Keras's
+`normal(shape=(ops.shape(z)[0], 2), seed=self.seed_generator)` works in a `call` as is.
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -19,8 +21,9 @@ Example:
     ...     def __init__(self, **kwargs):
     ...         super().__init__(**kwargs)
     ...         self.seed_generator = pd.random.SeedGenerator(1337)
-    ...     def call(self, z_mean, training=False):
-    ...         eps = pd.random.normal((None, 2), like=z_mean, seed=self.seed_generator)
+    ...     def call(self, z_mean):
+    ...         batch, dim = pd.shape(z_mean)       # (None, 2): the batch is known at run time
+    ...         eps = pd.random.normal((batch, dim), seed=self.seed_generator)
     ...         return z_mean + eps
     >>> z = Sampling()(np.zeros((3, 2), np.float32))
     >>> z.shape, bool(np.all(z != 0))
@@ -120,11 +123,25 @@ def _shape(shape, like, where):
     shape = tuple(None if d is None else int(d) for d in shape)
     if like is not None:
         like = as_variable(like, where=where)
+    elif None in shape:
+        like = _from_call(shape)
     if None in shape and (like is None or like.ndim != len(shape)):
         got = "no like=" if like is None else f"like= of shape {like.shape}"
         raise ValueError(at_user(f"{where}: the shape {shape} has None sizes, which need like= "
-                                 f"a Variable of rank {len(shape)}; received {got}"))
+                                 f"a Variable of rank {len(shape)} (or a layer call whose input "
+                                 f"has that rank); received {got}"))
     return shape, like
+
+
+def _from_call(shape):
+    """The first input of the layer call under way with this rank and every None axis of
+    `shape` unknown, or None."""
+    from paddle.highlevel.layers.base import current_call_inputs
+    for v in current_call_inputs():
+        if isinstance(v, Variable) and v.ndim == len(shape) and all(
+                v.shape[i] is None for i, d in enumerate(shape) if d is None):
+            return v
+    return None
 
 
 def _float_dtype(dtype, where):

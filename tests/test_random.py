@@ -109,6 +109,41 @@ def test_shuffle():
                                                              .normal(size=(4, 3))])
 
 
+def test_keras_vae_sampling_layer_as_written():
+    """keras-io's VAE `Sampling` layer with keras renamed to pd: the batch size of
+    `ops.shape(z_mean)[0]` is None here and comes from the call's input at run time."""
+    class Sampling(pd.layers.Layer):
+        """Uses (z_mean, z_log_var) to sample z, the vector encoding a digit."""
+
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.seed_generator = pd.random.SeedGenerator(1337)
+
+        def call(self, inputs):
+            z_mean, z_log_var = inputs
+            batch = pd.ops.shape(z_mean)[0]
+            dim = pd.ops.shape(z_mean)[1]
+            epsilon = pd.random.normal(shape=(batch, dim), seed=self.seed_generator)
+            return z_mean + pd.ops.exp(0.5 * z_log_var) * epsilon
+
+    mean, log_var = pd.layers.Input(shape=(2,)), pd.layers.Input(shape=(2,))
+    z = Sampling()([mean, log_var])
+    assert z.shape == (None, 2)
+    model = pd.Model([mean, log_var], z)
+    ones = np.ones((5000, 2), np.float32)
+    draws = model.predict([ones, np.log(ones * 4.0)], verbose=0, batch_size=5000)
+    assert draws.shape == (5000, 2)
+    assert abs(draws.mean() - 1.0) < 0.1 and abs(draws.std() - 2.0) < 0.1
+    assert model.predict([ones[:3], ones[:3]], verbose=0).shape == (3, 2)
+    with pytest.raises(ValueError, match=r"normal: the shape \(None, 2, 2\) has None sizes, "
+                                         r"which need like= a Variable of rank 3 \(or a layer "
+                                         r"call whose input has that rank\)"):
+        class Wrong(pd.layers.Layer):
+            def call(self, x):
+                return pd.random.normal((None, 2, 2))
+        Wrong()(pd.layers.Input(shape=(2,)))
+
+
 def test_inside_a_layer_call_a_new_draw_each_step():
     class Sampling(pd.layers.Layer):
         def __init__(self, **kwargs):
@@ -135,7 +170,8 @@ def test_inside_a_layer_call_a_new_draw_each_step():
     (lambda: pd.random.normal((2, -1)), r"normal: expected shape as a tuple of sizes >= 0"),
     (lambda: pd.random.normal("3"), r"expected shape as a tuple"),
     (lambda: pd.random.normal((None, 2)), r"has None sizes, which need like= a Variable of "
-                                          r"rank 2; received no like="),
+                                          r"rank 2 \(or a layer call whose input has that rank\); "
+                                          r"received no like="),
     (lambda: pd.random.normal((2,), stddev=-1.0), r"expected stddev a finite number >= 0"),
     (lambda: pd.random.normal((2,), mean=float("nan")), r"expected mean a finite number"),
     (lambda: pd.random.normal((2,), dtype="int32"), r"expected a float dtype, received 'int32'"),

@@ -11,6 +11,7 @@ import numpy as np
 
 from paddle.lowlevel.random import generator
 from paddle.reader.arrays import iter_batches
+from paddle.reader.decorator import sharded
 from paddle.utils import dataset as indexed
 
 
@@ -113,8 +114,8 @@ class ArrayData:
         batch_size = 32 if batch_size is None else positive_int(batch_size, "batch_size")
         self.n, self.batch_size, self.shuffle = n, batch_size, shuffle
         full = -(-n // self.batch_size)
-        steps = positive_int(steps, "steps")
-        self.steps = full if steps is None else min(steps, full)
+        self.max_steps = positive_int(steps, "steps")
+        self.steps = full if self.max_steps is None else min(self.max_steps, full)
 
     def split(self, fraction):
         """(training part, validation part): the last `fraction` of samples, as Keras."""
@@ -142,23 +143,30 @@ class ArrayData:
 
 
 class StreamData:
-    """Batches from a reader creator (a new pass each epoch) or an iterable of batches."""
+    """Batches from a reader creator (a new pass each epoch) or an iterable of batches.
+
+    `shard = (rank, size, what)` (set by distributed training) keeps this rank's batches
+    only (`pd.reader.shard`'s rule)."""
 
     def __init__(self, source, n_inputs, steps=None, names=(None, None)):
         self.source, self.n_inputs, self.names = source, n_inputs, names
         self.steps = positive_int(steps, "steps")
         self._iterator = None
+        self.shard = None
+
+    def _stream(self, batches):
+        return batches if self.shard is None else sharded(batches, *self.shard)
 
     def epoch(self):
         if callable(self.source):
-            stream = iter_batches(self.source)
+            stream = self._stream(iter_batches(self.source))
         elif self.steps is not None:
             # With steps_per_epoch, a one-shot iterator continues where the last epoch stopped.
             if self._iterator is None:
-                self._iterator = iter(self.source)
+                self._iterator = self._stream(iter(self.source))
             stream = self._iterator
         else:
-            stream = iter(self.source)
+            stream = self._stream(iter(self.source))
         count = 0
         for batch in stream:
             yield self._split(batch)

@@ -66,10 +66,26 @@ def producers(model):
     itself, whose `_history` then names the model: this map still finds the layer."""
     found = {}
     for layer in model.layers:
-        for call, (_, outs, _) in enumerate(layer._inbound):
+        for call, (ins, outs, _) in enumerate(layer._inbound):
             for k, v in enumerate(outs):
-                found.setdefault(id(v), (layer, call, k))
+                if not any(v is x for x in ins):  # an identity call made nothing
+                    found.setdefault(id(v), (layer, call, k))
     return found
+
+
+def producer(var, model, produced):
+    """(layer, call index, output index) of the layer call that made `var`, or None.
+
+    `_history` names the last layer that returned `var`: a subclassed model returning its
+    layer's output, or a layer returning its input as it is (`Activation("linear")`), takes
+    it over; the layer that made it is then found in `produced` (see `producers`)."""
+    history = getattr(var, "_history", None)
+    if history is None:
+        return None
+    layer, call, _ = history
+    if layer is model or any(v is var for v in layer._inbound[call][0]):
+        return produced.get(id(var))
+    return history
 
 
 def sources(var, model, produced=None):
@@ -82,9 +98,7 @@ def sources(var, model, produced=None):
         if id(v) in seen:
             continue
         seen.add(id(v))
-        history = getattr(v, "_history", None)
-        if history is not None and history[0] is model:
-            history = produced.get(id(v))
+        history = producer(v, model, produced)
         if history is not None:
             found.append(("layer", history))
         elif v.kind == "data":

@@ -47,10 +47,57 @@ class Metric:
         ('max_error', 2.0)
     """
 
-    def __init__(self, name=None):
+    def __init__(self, name=None, dtype=None):
         self.name = name or losses._snake(type(self).__name__)
         self._graphs = {}
-        self.reset_state()
+        self._state = []  # add_variable's (Variable, initializer)
+        if type(self)._python_state:  # Keras-style ones create their state after this
+            self.reset_state()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # A metric whose state lives in Python (batch_values + accumulate: the built-in
+        # ones) or in Variables (add_variable + update_state with assign_add: Keras's way).
+        cls._python_state = cls.batch_values is not Metric.batch_values
+        for name in ("update_state", "result"):
+            if name in cls.__dict__:
+                setattr(cls, name, _trace_aware(name, cls.__dict__[name]))
+
+    def add_variable(self, shape=(), initializer="zeros", dtype="float32", name=None):
+        """A state Variable (Keras's Metric.add_variable): `update_state` changes it with
+        `assign` / `assign_add`, `result` reads it, `reset_state` puts its initial value
+        back. Inside a traced step the assignments run on every batch.
+
+        Example:
+            >>> import numpy as np, paddle as pd
+            >>> class Positives(pd.metrics.Metric):
+            ...     def __init__(self, name="positives"):
+            ...         super().__init__(name=name)
+            ...         self.count = self.add_variable(shape=(), initializer="zeros")
+            ...     def update_state(self, y_true, y_pred, sample_weight=None):
+            ...         self.count.assign_add(pd.sum(pd.cast(pd.greater(y_pred, 0.5), "float32")))
+            ...     def result(self):
+            ...         return self.count
+            >>> m = Positives()
+            >>> m.update_state(None, np.array([0.2, 0.7, 0.9], np.float32))
+            >>> float(m.count.val())
+            2.0
+        """
+        from paddle.lowlevel import initializers
+        from paddle.lowlevel.graph import NAMES
+        from paddle.lowlevel.layers import parameter
+        init = initializers.get(initializer)
+        full = NAMES.full(f"{self.name}/{name or 'variable'}")
+        shape = tuple(shape) if isinstance(shape, (list, tuple)) else \
+            (() if shape is None else (shape,))
+        var = parameter(full, shape, dtype, init, trainable=False)
+        self._state.append((var, init))
+        return var
+
+    @property
+    def variables(self):
+        """The state Variables made by add_variable."""
+        return [v for v, _ in self._state]
 
     def batch_values(self, y_true, y_pred, sample_weight=None):
         """Float Variables this batch contributes to the state (scalars, or arrays of
@@ -66,8 +113,43 @@ class Metric:
         raise NotImplementedError(f"{type(self).__name__}.result is not implemented")
 
     def reset_state(self):
-        """Forget everything accumulated."""
-        raise NotImplementedError(f"{type(self).__name__}.reset_state is not implemented")
+        """Forget everything accumulated: every add_variable Variable gets its initial
+        value back (metrics with Python state override this)."""
+        if self._python_state and type(self).reset_state is Metric.reset_state:
+            raise NotImplementedError(f"{type(self).__name__}.reset_state is not implemented")
+        for var, init in getattr(self, "_state", []):
+            var.set_value(init(var.shape, var.dtype))
+
+    def reset_states(self):
+        """Keras 2's name for reset_state."""
+        self.reset_state()
+
+    def _update_in_graph(self, *args, **kwargs):
+        """update_state on Variables: the batch's values join the step being traced (fit
+        folds them in after each batch); outside a trace, Variables that read no data
+        input are evaluated at once."""
+        values = self.batch_values(*args, **kwargs)
+        if _TRACES:
+            _TRACES[-1].updates.append((self, list(values)))
+            return
+        try:
+            evaluated = ll.eval(list(values))
+        except Exception as e:
+            raise ValueError(f"{self.name}: update_state received Variables of a graph with "
+                             f"inputs; call it inside train_step / test_step (fit and "
+                             f"evaluate trace them) or pass NumPy arrays ({e})") from None
+        self.accumulate([batch_value(v) for v in evaluated])
+
+    def _result_in_graph(self, current):
+        """result() inside a traced step: a placeholder the loop feeds with the metric's
+        result after folding in the batch."""
+        trace = _TRACES[-1]
+        found = trace.results.get(id(self))
+        if found is None:
+            shape = np.shape(current)
+            found = trace.results[id(self)] = (self, ll.data(f"{self.name}_result", shape,
+                                                             "float32"))
+        return found[1]
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         """Accumulate one batch given as NumPy arrays (outside the training loop)."""
@@ -97,6 +179,54 @@ class Metric:
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name!r}>"
+
+
+_TRACES = []  # StepTrace of the train_step / test_step being traced (innermost last)
+
+
+class StepTrace:
+    """What a traced step's metrics did: batch values to fetch and fold in
+    (`updates`: [(metric, [Variables])]) and result placeholders (`results`)."""
+
+    def __init__(self):
+        self.updates, self.results = [], {}
+
+    def __enter__(self):
+        _TRACES.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _TRACES.remove(self)
+
+
+def _trace_aware(name, fn):
+    """update_state / result of a metric with Python state, made to work inside a traced
+    step: on Variables, update_state adds the batch's values to the step and result
+    returns a placeholder for the running result; on NumPy values they run as written."""
+    def wrapper(self, *args, **kwargs):
+        if type(self)._python_state:
+            if name == "update_state" and any(isinstance(a, Variable) for a in
+                                              list(args) + list(kwargs.values())):
+                return self._update_in_graph(*args, **kwargs)
+            if name == "result" and _TRACES:
+                return self._result_in_graph(fn(self, *args, **kwargs))
+        return fn(self, *args, **kwargs)
+    wrapper.__name__, wrapper.__doc__, wrapper.__wrapped__ = fn.__name__, fn.__doc__, fn
+    return wrapper
+
+
+Metric._python_state = False
+Metric.update_state = _trace_aware("update_state", Metric.update_state)
+Metric.result = _trace_aware("result", Metric.result)
+
+
+def result_value(metric):
+    """A metric's result as a float (or an array): a Variable that a Keras-style result()
+    returns is evaluated (it reads state Variables only)."""
+    value = metric.result()
+    if isinstance(value, Variable):
+        value = ll.eval(value)
+    return float(value) if np.ndim(value) == 0 else np.asarray(value)
 
 
 def batch_value(value):

@@ -13,6 +13,7 @@ import collections
 
 import numpy as np
 
+from paddle.distributed.world import is_chief
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import Variable, apply, data
@@ -353,15 +354,19 @@ class Model(Trainable, Layer):
         """Write the whole model to one file, atomically: architecture, weights, optimizer
         state, compile settings and training position. A name ending in `.keras` gets Keras
         3's native zip, any other name Keras's legacy HDF5 layout (docs/saving.md).
-        `pd.load_model(filepath)` gives it back."""
+        `pd.load_model(filepath)` gives it back. In distributed training only rank 0
+        writes (the ranks hold the same weights); on the others this does nothing."""
         from paddle.highlevel import saving
-        saving.save_model(self, filepath, overwrite, include_optimizer)
+        if is_chief():
+            saving.save_model(self, filepath, overwrite, include_optimizer)
 
     def save_weights(self, filepath, overwrite=True):
         """Write the weights alone: Keras 3's layout (with the optimizer's state) for a
-        name ending in `.weights.h5`, Keras's legacy weights layout otherwise."""
+        name ending in `.weights.h5`, Keras's legacy weights layout otherwise. In
+        distributed training only rank 0 writes."""
         from paddle.highlevel import saving
-        saving.save_weights(self, filepath, overwrite)
+        if is_chief():
+            saving.save_weights(self, filepath, overwrite)
 
     def load_weights(self, filepath, by_name=False, skip_mismatch=False):
         """Load weights written by save_weights or save (paddle's or Keras's files). From
@@ -372,6 +377,15 @@ class Model(Trainable, Layer):
         when the file does not fit the model."""
         from paddle.highlevel import saving
         saving.load_weights(self, filepath, by_name, skip_mismatch)
+
+    def export(self, filepath, format="onnx", **options):
+        """Write the model for another runtime, as Keras 3's `export`: format="onnx" writes
+        an ONNX model with a dynamic batch axis that ONNX Runtime runs with the outputs of
+        `predict` (`paddle.export.onnx.export_onnx`; options: opset_version). The file is
+        written atomically. Raises ExportError (a ValueError) naming the model and layer
+        when the model is not built or holds something ONNX export cannot map."""
+        from paddle.export import export_model
+        export_model(self, filepath, format, **options)
 
 
 def _layers_between(model, outputs):

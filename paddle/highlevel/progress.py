@@ -17,6 +17,8 @@ import time
 
 from tqdm import tqdm
 
+from paddle.distributed import world
+
 # Keys a training loop may put in logs for its own bookkeeping; they are not measurements.
 BOOKKEEPING = ("batch", "size", "epoch")
 # Width of a finished bar besides its title and values: "100%|█| 32/32 [00:01<00:00, 25.3step/s, ]"
@@ -47,8 +49,10 @@ def format_logs(logs):
 
 
 def message(text):
-    """Print a line on stdout without breaking a live bar (callbacks' verbose messages)."""
-    tqdm.write(text, file=sys.stdout)
+    """Print a line on stdout without breaking a live bar (callbacks' verbose messages);
+    in distributed training, on rank 0 only."""
+    if world.is_chief():
+        tqdm.write(text, file=sys.stdout)
 
 
 class Progress:
@@ -58,7 +62,8 @@ class Progress:
         total: number of steps expected, or None when unknown (the bar then counts without
             a total).
         verbose: 0 shows nothing; 1 a bar on a terminal and one line at the end otherwise;
-            2 one line at the end always.
+            2 one line at the end always. In distributed training only rank 0 shows
+            anything (the others act as verbose=0).
         title: shown before the progress ("Epoch 1/5"), or None.
 
     Example:
@@ -72,7 +77,7 @@ class Progress:
 
     def __init__(self, total=None, verbose=1, title=None):
         self.total = total
-        self.verbose = verbose
+        self.verbose = verbose if world.is_chief() else 0
         self.title = title
         self.done = 0
         self.closed = False

@@ -30,6 +30,7 @@ import h5py
 import numpy as np
 
 from paddle import backend
+from paddle.distributed.world import is_chief
 from paddle.errors import CheckpointError, FeedError
 from paddle.lowlevel.executor import eval as run
 from paddle.lowlevel.executor import topological_nodes
@@ -324,7 +325,10 @@ class Trainer:
         return [float(v) for v in totals / count]
 
     def save_params(self, dirname):
-        """Write every parameter of the network, by name, to `dirname/params.h5`."""
+        """Write every parameter of the network, by name, to `dirname/params.h5` (in
+        distributed training, on rank 0 only)."""
+        if not is_chief():
+            return
         os.makedirs(dirname, exist_ok=True)
         path = os.path.join(dirname, PARAMS_FILE)
         tmp = path + ".tmp"

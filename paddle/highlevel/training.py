@@ -18,12 +18,14 @@ import numpy as np
 
 from paddle.lowlevel import optimizers
 from paddle.lowlevel.executor import plan_for, topological_nodes
-from paddle.lowlevel.graph import Variable, data
+from paddle.lowlevel.gradients import gradients
+from paddle.lowlevel.graph import Variable, constant, data
 from paddle.backend import parse_device
 from paddle.highlevel import data_adapter
 from paddle.highlevel import losses as losses_module
 from paddle.highlevel import metrics as metrics_module
 from paddle.highlevel.callbacks import CallbackList
+from paddle import distributed
 
 
 class Step:
@@ -93,6 +95,8 @@ class Trainable:
         if loss is None and not _overrides(self, "train_step"):
             raise ValueError("compile: a loss is required (or override train_step)")
         self._steps = {}
+        self._metric_cache = {}
+        self._loss_tracker = metrics_module.Mean(name="loss")
         self.compiled = True
 
     def _per_output(self, value, names, what):
@@ -185,16 +189,151 @@ class Trainable:
         per_output = self._per_output(self._metrics_arg, names, "metrics") \
             if self._metrics_arg is not None else [None] * len(outputs)
         found = []
+        cache = self.__dict__.setdefault("_metric_cache", {})
         for k, (name, spec, loss) in enumerate(zip(names, per_output, losses)):
-            for m in spec or []:
-                metric = metrics_module.get(m, loss=loss)
+            for j, m in enumerate(spec or []):
+                # One object per compiled metric, shared by every step and model.metrics.
+                key = (k, j, _loss_key(loss))
+                if key not in cache:
+                    cache[key] = metrics_module.get(m, loss=loss)
+                metric = cache[key]
                 label = metric.name if len(outputs) == 1 else f"{name}_{metric.name}"
                 found.append((label, metric, k))
         return found
 
-    def _build_step(self, kind, x, y):
-        if kind == "train" and _overrides(self, "train_step"):
-            return self._build_custom_train_step(x, y)
+    # ---- the custom-training API (Keras 3's) --------------------------------------------
+
+    @property
+    def metrics(self):
+        """Keras's `model.metrics`: the compiled loss tracker (a `Mean` named "loss") and
+        the compiled metrics, as Metric objects. `fit` resets them at the start of every
+        epoch and `evaluate` at its start; a model may override this property to list
+        metrics of its own (they are reset the same way). Empty before compile."""
+        if not getattr(self, "compiled", False):
+            return []
+        found = [self._loss_tracker]
+        if self._metrics_arg is not None:
+            outputs = self.outputs if self.functional else [None]
+            losses = [losses_module.get(l) if l is not None else None for l in
+                      self._per_output(self._loss_arg, self._names_for(outputs), "losses")]
+            found += [m for _, m, _ in self._metric_objects_for(outputs, losses)]
+        return found
+
+    def _names_for(self, outputs):
+        return self._output_names(outputs) if outputs != [None] else ["output_0"]
+
+    def _metric_objects_for(self, outputs, losses):
+        if outputs != [None]:
+            return self._metric_objects(outputs, losses)
+        names = ["output_0"]
+        per_output = self._per_output(self._metrics_arg, names, "metrics")
+        cache = self.__dict__.setdefault("_metric_cache", {})
+        found = []
+        for j, m in enumerate(per_output[0] or []):
+            key = (0, j, _loss_key(losses[0]))
+            if key not in cache:
+                cache[key] = metrics_module.get(m, loss=losses[0])
+            found.append((cache[key].name, cache[key], 0))
+        return found
+
+    def reset_metrics(self):
+        """reset_state() on every metric of `model.metrics`."""
+        for metric in self.metrics:
+            if not hasattr(metric, "reset_state"):
+                raise TypeError(f"{self.name}: model.metrics must hold Metric objects, "
+                                f"found {metric!r}")
+            metric.reset_state()
+
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
+        """The compiled loss of `y_pred` against `y`, plus the model's `losses` (add_loss
+        values, regularization penalties) that this graph computes, as a scalar Variable:
+        Keras 3's `compute_loss`, for a custom train_step / test_step.
+
+        Args:
+            x: the inputs (their add_loss values count; optional).
+            y, y_pred: targets and predictions, Variables (lists for several outputs).
+            sample_weight: a (batch,) Variable of weights, or None.
+            training: kept for Keras's signature.
+
+        Example:
+            >>> import numpy as np, paddle as pd
+            >>> class Net(pd.Model):
+            ...     def __init__(self):
+            ...         super().__init__()
+            ...         self.dense = pd.layers.Dense(1)
+            ...     def call(self, x):
+            ...         return self.dense(x)
+            ...     def train_step(self, data):
+            ...         x, y = data
+            ...         loss = self.compute_loss(y=y, y_pred=self(x, training=True))
+            ...         ws = self.trainable_variables
+            ...         self.optimizer.apply(pd.gradients(loss, ws), ws)  # GradientTape's part
+            ...         return {"loss": loss}
+            >>> net = Net(); net.compile(optimizer="sgd", loss="mse")
+            >>> h = net.fit(np.ones((4, 2), np.float32), np.ones((4, 1), np.float32),
+            ...             epochs=2, verbose=0)
+            >>> sorted(h.history)
+            ['loss']
+        """
+        if not getattr(self, "compiled", False):
+            raise ValueError(f"{self.name}: call compile() before compute_loss()")
+        preds, ys = _variables(y_pred, "y_pred"), _variables(y, "y")
+        if sample_weight is not None and not isinstance(sample_weight, Variable):
+            raise TypeError(f"compute_loss: expected sample_weight as a Variable or None, "
+                            f"received {type(sample_weight).__name__}")
+        total = None
+        if self._loss_arg is not None:
+            if not preds or not ys:
+                raise ValueError("compute_loss: y and y_pred are needed for the compiled loss")
+            if len(ys) != len(preds):
+                raise ValueError(f"compute_loss: {len(ys)} targets for {len(preds)} "
+                                 "predictions")
+            total, _, _ = self._loss_terms(ys, preds, sample_weight)
+        known = [d for v in _variables(x, "x") + ys + preds +
+                 ([sample_weight] if sample_weight is not None else []) for d in _data_inputs(v)]
+        extra = self._losses_computable_from(known)
+        if total is None:
+            if not extra:
+                raise ValueError(f"{self.name}: compute_loss has no loss to compute: compile "
+                                 "a loss, or add one with add_loss")
+            total, extra = extra[0], extra[1:]
+        return _plus(total, extra)
+
+    def compute_metrics(self, x, y, y_pred, sample_weight=None):
+        """Update the compiled metrics (not the loss tracker) and return
+        `{name: result}` of every metric in `model.metrics` (Keras 3's)."""
+        for metric in self.metrics:
+            if metric is not self._loss_tracker:
+                metric.update_state(y, y_pred, sample_weight=sample_weight)
+        return {m.name: m.result() for m in self.metrics}
+
+    def train_step(self, data):
+        """One training step as Keras 3 writes it (what `super().train_step(data)` runs in
+        an override): forward, `compute_loss`, `pd.gradients` (TensorFlow's GradientTape),
+        `optimizer.apply`, then the metrics. `fit` itself runs an equivalent built-in step
+        unless a subclass overrides this method."""
+        x, y, sample_weight = _unpack_batch(data)
+        y_pred = self(x, training=True)
+        loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
+        variables = [w for w in self.trainable_variables
+                     if w in set(optimizers.trainable_parameters(loss))]
+        if variables:
+            self.optimizer.apply(gradients(loss, variables), variables)
+        self._loss_tracker.update_state(loss)
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def test_step(self, data):
+        """One evaluation step as Keras 3 writes it (for `super().test_step(data)`)."""
+        x, y, sample_weight = _unpack_batch(data)
+        y_pred = self(x, training=False)
+        loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight,
+                                 training=False)
+        self._loss_tracker.update_state(loss)
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def _build_step(self, kind, x, y, weighted=False):
+        if kind in ("train", "test") and _overrides(self, f"{kind}_step"):
+            return self._build_custom_step(kind, x, y, weighted)
         inputs, outputs = self.graph(training=kind == "train", example=x)
         if len(x) != len(inputs):
             raise ValueError(f"{self.name}: the model has {len(inputs)} inputs but {len(x)} "
@@ -218,7 +357,11 @@ class Trainable:
                   "integer_targets": [(k, loss.name) for k, loss in enumerate(losses)
                                       if loss is not None and loss.integer_targets]}
         for label, metric, k in metrics:
-            values = metric.batch_values(ys[k], outputs[k])
+            if metric._python_state:
+                values = metric.batch_values(ys[k], outputs[k])
+            else:  # Keras's add_variable metric: its assignments run with the step
+                with optimizers.collect_updates() as values:
+                    metric.update_state(ys[k], outputs[k], sw)
             layout["metrics"].append((label, metric, len(values)))
             fetches.extend(values)
         if kind == "train":
@@ -232,30 +375,45 @@ class Trainable:
                 fetches.append(self.optimizer.minimize(total, var_list=var_list))
         return Step(feeds, fetches, kind == "train"), layout
 
-    def _build_custom_train_step(self, x, y):
-        """Trace the user's train_step once on data Variables shaped like the batch."""
+    def _build_custom_step(self, kind, x, y, weighted):
+        """Trace the user's train_step (or test_step) once on data Variables shaped like
+        the batch. Logs that read the batch are fetched with the step; logs that read only
+        metric state (`metric.result()`) are computed after the batch is folded in."""
         like = self.inputs if self.functional and len(self.inputs) == len(x) else None
         xs = [data(f"x_{i}", (None,) + a.shape[1:], like[i].dtype if like else
                    "int64" if a.dtype.kind in "iu" else self.dtype) for i, a in enumerate(x)]
         ys = [data(f"y_{i}", (None,) + a.shape[1:], "int64" if a.dtype.kind in "iu" else
                    self.dtype) for i, a in enumerate(y)]
+        sw = data("sample_weight", (None,), "float32")
         batch = _one(xs) if not ys else (_one(xs), _one(ys))
-        with optimizers.collect_updates() as updates:
-            logs = self.train_step(batch)
-        if not isinstance(logs, dict) or not all(isinstance(v, Variable) for v in logs.values()):
-            raise TypeError(f"{self.name}: train_step must return a dict of Variables, "
-                            f"received {type(logs).__name__}")
-        feeds = xs + ys + [data("sample_weight", (None,), "float32")]
-        return Step(feeds, list(logs.values()) + updates, True), {"custom": list(logs)}
+        if weighted:  # as Keras: (x, y, sample_weight) only when weights were given
+            batch = (_one(xs), _one(ys) if ys else None, sw)
+        step_fn = self.train_step if kind == "train" else self.test_step
+        with optimizers.collect_updates() as updates, metrics_module.StepTrace() as trace:
+            logs = step_fn(batch)
+        logs = _check_step_logs(self, logs, f"{kind}_step")
+        feeds = xs + ys + [sw]
+        placeholders = [ph for _, ph in trace.results.values()]
+        per_batch, after = _split_logs(self, logs, feeds, placeholders, f"{kind}_step")
+        folded = [v for _, values in trace.updates for v in values]
+        main = Step(feeds, [logs[k] for k in per_batch] + folded + updates, kind == "train")
+        post = None
+        if after:
+            read = {id(v) for k in after for v in _data_inputs(logs[k])}
+            fed = [(m, ph) for m, ph in trace.results.values() if id(ph) in read]
+            post = (Step([ph for _, ph in fed], [logs[k] for k in after], False),
+                    [m for m, _ in fed])
+        return main, {"custom": per_batch, "after": after, "order": list(logs), "post": post,
+                      "fold": [(m, len(values)) for m, values in trace.updates]}
 
-    def _step(self, kind, x, y):
+    def _step(self, kind, x, y, weighted=False):
         key = (kind, tuple((a.shape[1:], a.dtype.kind) for a in x),
-               tuple((a.shape[1:], a.dtype.kind) for a in y))
+               tuple((a.shape[1:], a.dtype.kind) for a in y), weighted)
         found = self._steps.get(key)
         if found is None:
             if kind != "predict" and not self.compiled:
                 raise ValueError(f"{self.name}: call compile() before {kind}ing the model")
-            found = self._steps[key] = self._build_step(kind, x, y)
+            found = self._steps[key] = self._build_step(kind, x, y, weighted)
         return found
 
     def _sample_weights(self, n, sw, y, class_weight):
@@ -280,13 +438,14 @@ class Trainable:
             if sw is not None and sw.shape != (len(x[0]),):  # (1,) would broadcast to all
                 raise ValueError(f"sample_weight: expected shape ({len(x[0])},), received "
                                  f"{sw.shape}")
-        step, layout = self._step(kind, x, y)
+        weighted = sw is not None or class_weight is not None
+        step, layout = self._step(kind, x, y, weighted and _overrides(self, f"{kind}_step"))
         for k, loss_name in layout.get("integer_targets", ()):
             _check_whole_labels(y[k], k, loss_name)
         n = len(x[0])
         values = step(x + y + [self._sample_weights(n, sw, y, class_weight)])
         if "custom" in layout:
-            return {k: float(v) for k, v in zip(layout["custom"], values)}
+            return _custom_logs(layout, values)
         return values, n, layout
 
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
@@ -352,6 +511,11 @@ class Trainable:
             val = data_adapter.adapt(vx, vy, vsw, batch_size if validation_batch_size is None
                                      else validation_batch_size, False, validation_steps, n_in,
                                      names)
+        agreement = None
+        if distributed.active():  # shards, averaged logs, one voice (distributed/training.py)
+            from paddle.distributed import training as distributed_training
+            train, val = distributed_training.for_fit(train, val)
+            agreement = distributed_training.Agreement()
         cbs = CallbackList(callbacks, model=self, add_history=True, add_progbar=verbose != 0,
                            verbose=verbose, epochs=epochs, steps=train.steps)
         self.stop_training = False
@@ -361,20 +525,25 @@ class Trainable:
         try:
             for epoch in range(self._initial_epoch, epochs):
                 cbs.on_epoch_begin(epoch)
-                logs = self._epoch(train, cbs, class_weight)
+                self.reset_metrics()  # as Keras: model.metrics start each epoch afresh
+                logs = self._epoch(train, cbs, class_weight, agreement)
                 if val is not None and (epoch + 1 - initial_epoch) % validation_freq == 0:
                     val_logs = self._validate(val, cbs)
+                    if agreement is not None:
+                        val_logs = agreement.weighted(val_logs, self._evaluated_samples)
                     logs.update({f"val_{k}": v for k, v in val_logs.items()})
                 self._last_finished_epoch = epoch  # set before checkpoints save it
                 logs["epoch"] = epoch
                 cbs.on_epoch_end(epoch, logs)
+                if agreement is not None:
+                    self.stop_training = agreement.any(self.stop_training)
                 if self.stop_training:
                     break
         finally:
             cbs.on_train_end(logs)
         return cbs.history
 
-    def _epoch(self, train, cbs, class_weight):
+    def _epoch(self, train, cbs, class_weight, agreement=None):
         tracker = _Tracker()
         logs = {}
         for step, (xb, yb, swb) in enumerate(train.epoch()):
@@ -382,7 +551,11 @@ class Trainable:
             result = self._run_batch("train", xb, yb, swb, class_weight)
             self._last_batch = result  # this batch's own values (the logs are epoch means)
             logs = tracker.add(result)
+            if agreement is not None:  # every rank's callbacks see the same numbers
+                logs, self._last_batch = agreement.batch(logs, result)
             cbs.on_train_batch_end(step, dict(logs, batch=step))
+            if agreement is not None:
+                self.stop_training = agreement.any(self.stop_training)
             if self.stop_training:
                 break
         return dict(logs)
@@ -390,6 +563,7 @@ class Trainable:
     def _validate(self, source, cbs):
         """fit's validation pass: the on_test_* hooks run as in evaluate (as Keras)."""
         cbs.on_test_begin()
+        self.reset_metrics()
         logs = {}
         try:
             logs = self._evaluate_data(source, cbs)
@@ -408,6 +582,7 @@ class Trainable:
                 cbs.on_test_batch_end(step, logs)
         if not logs:
             raise ValueError("evaluate: the data produced no batch")
+        self._evaluated_samples = tracker.count
         return dict(logs)
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose=1, sample_weight=None,
@@ -425,6 +600,7 @@ class Trainable:
         cbs = CallbackList(callbacks, model=self, add_progbar=verbose != 0, verbose=verbose,
                            epochs=1, steps=source.steps)
         cbs.on_test_begin()
+        self.reset_metrics()
         logs = {}
         try:
             logs = self._evaluate_data(source, cbs)
@@ -466,11 +642,14 @@ class _Tracker:
         self.sums, self.count, self.metrics = {}, 0, {}
 
     def add(self, result):
-        if isinstance(result, dict):  # a custom train_step's logs: mean over batches
+        if isinstance(result, _CustomLogs):
+            # A custom step's logs: per-batch values are averaged over the epoch, metric
+            # results (running already) are taken as they are, in the step's order.
             self.count += 1
-            for k, v in result.items():
+            for k, v in result.per_batch.items():
                 self.sums[k] = self.sums.get(k, 0.0) + v
-            return {k: s / self.count for k, s in self.sums.items()}
+            means = {k: s / self.count for k, s in self.sums.items()}
+            return {k: means[k] if k in means else result.after[k] for k in result.order}
         values, n, layout = result
         self.count += n
         names = ["loss"] + layout["loss_names"]
@@ -480,6 +659,10 @@ class _Tracker:
             out[k] = self.sums[k] / self.count
         i = len(names)
         for label, metric, count in layout["metrics"]:
+            if not metric._python_state:  # its state Variables were updated by the step
+                out[label] = metrics_module.result_value(metric)
+                i += count
+                continue
             if label not in self.metrics:
                 metric.reset_state()
                 self.metrics[label] = metric
@@ -487,6 +670,97 @@ class _Tracker:
             out[label] = metric.result()
             i += count
         return out
+
+
+def _variables(value, what):
+    """A Variable or a list/tuple of them as a list (None: [])."""
+    if value is None:
+        return []
+    items = list(value) if isinstance(value, (list, tuple)) else [value]
+    for v in items:
+        if not isinstance(v, Variable):
+            raise TypeError(f"compute_loss: expected {what} as Variables, received "
+                            f"{type(v).__name__}")
+    return items
+
+
+def _unpack_batch(data):
+    """(x, y, sample_weight) of what a traced step receives: x, (x, y) or (x, y, sw)."""
+    if isinstance(data, tuple) and len(data) in (2, 3):
+        return (data + (None,))[:3]
+    return data, None, None
+
+
+class _CustomLogs:
+    """One batch of a custom step: per-batch values, metric results, the logs' order."""
+
+    def __init__(self, per_batch, after, order):
+        self.per_batch, self.after, self.order = per_batch, after, order
+
+    def values(self):
+        """This batch's own values, in the step's order (the Trainer's EndStepEvent)."""
+        return [self.per_batch[k] if k in self.per_batch else self.after[k]
+                for k in self.order]
+
+
+def _custom_logs(layout, values):
+    """Fold the batch's values into the metrics updated in the step, then compute the
+    logs that read metric state."""
+    per_batch = {k: _log_value(v, k) for k, v in zip(layout["custom"], values)}
+    i = len(layout["custom"])
+    for metric, count in layout["fold"]:
+        metric.accumulate([metrics_module.batch_value(v) for v in values[i:i + count]])
+        i += count
+    after = {}
+    if layout["post"] is not None:
+        post, fed = layout["post"]
+        results = post([np.asarray(m.result(), np.float32) for m in fed])
+        after = {k: _log_value(v, k) for k, v in zip(layout["after"], results)}
+    return _CustomLogs(per_batch, after, layout["order"])
+
+
+def _log_value(value, key):
+    if np.size(value) != 1:
+        raise ValueError(f"logs: expected {key!r} to be a scalar, received shape "
+                         f"{np.shape(value)}")
+    return float(np.reshape(value, ()))
+
+
+def _check_step_logs(model, logs, where):
+    """A train_step / test_step result: a dict of scalar Variables or numbers."""
+    if not isinstance(logs, dict):
+        raise TypeError(f"{model.name}: {where} must return a dict of Variables, received "
+                        f"{type(logs).__name__}")
+    checked = {}
+    for k, v in logs.items():
+        if isinstance(v, (int, float, np.number)) and not isinstance(v, bool):
+            v = constant(float(v))
+        if not isinstance(v, Variable):
+            raise TypeError(f"{model.name}: {where} must return a dict of Variables; "
+                            f"{k!r} is {type(v).__name__}")
+        checked[k] = v
+    return checked
+
+
+def _split_logs(model, logs, feeds, placeholders, where):
+    """(keys computed from the batch, keys computed from metric state only)."""
+    fed = {id(v) for v in feeds}
+    state = {id(v) for v in placeholders}
+    per_batch, after = [], []
+    for k, v in logs.items():
+        leaves = _data_inputs(v)
+        batch = any(id(d) in fed for d in leaves)
+        results = any(id(d) in state for d in leaves)
+        stray = [d.name for d in leaves if id(d) not in fed and id(d) not in state]
+        if stray:
+            raise ValueError(f"{model.name}: {where} returned {k!r}, which reads "
+                             f"{stray[0]!r}: an input that is not part of the batch")
+        if batch and results:
+            raise ValueError(f"{model.name}: {where} returned {k!r}, which mixes this "
+                             "batch's values with a metric's result; return them as "
+                             "separate logs")
+        (per_batch if batch else after).append(k)
+    return per_batch, after
 
 
 def _data_inputs(var):
@@ -506,6 +780,12 @@ def _plus(total, extra):
 def _overrides(obj, method):
     from paddle.highlevel.model import Model
     return getattr(type(obj), method, None) is not getattr(Model, method, None)
+
+
+def _loss_key(loss):
+    """What a compiled metric depends on in its loss ("accuracy" picks its kind from it)."""
+    return loss if loss is None or isinstance(loss, str) else \
+        getattr(loss, "name", type(loss).__name__)
 
 
 def _loss_like(target, output):

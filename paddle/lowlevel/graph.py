@@ -226,6 +226,10 @@ def get_variable(name):
 
 # ---- Variables and nodes ----------------------------------------------------------------
 
+# Lists receiving every update op (optimizer steps, assignments) built while they are
+# active: how a traced train_step's updates are found (optimizers.collect_updates).
+UPDATE_COLLECTORS = []
+
 # The run mode that ops built inside `forced_mode(True / False)` keep whatever the plan's mode:
 # a layer called with an explicit training= (Dropout(...)(x, training=True) drops in predict).
 _MODE = [None]

@@ -21,12 +21,12 @@ import numpy as np
 
 from paddle.lowlevel import schedules
 from paddle.lowlevel.executor import topological_nodes
-from paddle.lowlevel.graph import FLOATS, Variable, apply
+from paddle.lowlevel.graph import FLOATS, UPDATE_COLLECTORS, Variable, apply
 from paddle.lowlevel.gradients import gradients
 from paddle.lowlevel.op import OPS, Op, register
 
 
-_COLLECTORS = []  # lists receiving every update op built while they are active
+_COLLECTORS = UPDATE_COLLECTORS  # lists receiving every update op built while active
 
 
 def _number(value, name, owner, ok, expected):
@@ -169,9 +169,48 @@ class Optimizer:
         return self.apply_gradients(list(zip(grads, var_list)))
 
     def apply_gradients(self, grads_and_vars):
-        """The update op for explicit (gradient, variable) pairs."""
-        grads = self._clip_gradients([g for g, _ in grads_and_vars])
-        variables = [v for _, v in grads_and_vars]
+        """The update op for explicit (gradient, variable) pairs: a list, or a `zip` (read
+        once), as in Keras: `opt.apply_gradients(zip(pd.gradients(loss, ws), ws))`."""
+        pairs = list(grads_and_vars)
+        for pair in pairs:
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                raise TypeError(f"apply_gradients: expected (gradient, variable) pairs, "
+                                f"received {pair!r}")
+        return self.apply([g for g, _ in pairs], [v for _, v in pairs])
+
+    def apply(self, grads, trainable_variables):
+        """The update op for gradients and the variables they belong to (Keras 3's
+        `optimizer.apply(grads, vars)`); gradients come from `pd.gradients(loss, vars)`,
+        paddle's counterpart of TensorFlow's GradientTape. A None gradient (a variable
+        the loss does not reach) is skipped, as Keras does.
+
+        Example:
+            >>> import numpy as np, paddle as pd
+            >>> w = pd.Variable("apply_example_w", shape=[2], initializer="ones")
+            >>> loss = pd.sum(w * w)
+            >>> opt = pd.optimizers.SGD(learning_rate=0.25)
+            >>> step = opt.apply(pd.gradients(loss, [w]), [w])
+            >>> _ = pd.eval(step); w.val().tolist()
+            [0.5, 0.5]
+        """
+        grads, variables = list(grads), list(trainable_variables)
+        if len(grads) != len(variables):
+            raise ValueError(f"{type(self).__name__}.apply: {len(grads)} gradients for "
+                             f"{len(variables)} variables")
+        for g, v in zip(grads, variables):
+            if not isinstance(v, Variable) or v.kind != "param" or v.dtype not in FLOATS:
+                raise TypeError(f"{type(self).__name__}.apply: expected float parameters as "
+                                f"variables, received {v!r}")
+            if g is not None and not isinstance(g, Variable):
+                raise TypeError(f"{type(self).__name__}.apply: expected gradients as "
+                                f"Variables (pd.gradients), received {type(g).__name__} for "
+                                f"{v.name!r}")
+        kept = [(g, v) for g, v in zip(grads, variables) if g is not None]
+        if not kept:
+            raise ValueError(f"{type(self).__name__}.apply: every gradient is None; the loss "
+                             "reaches none of the variables")
+        grads = self._clip_gradients([g for g, _ in kept])
+        variables = [v for _, v in kept]
         for v in variables:
             self.slots(v)  # created now, so they can be inspected and saved before a run
         update = apply(OPS["apply_updates"], variables + grads, {"optimizer": self,

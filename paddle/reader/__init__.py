@@ -15,10 +15,10 @@ See docs/data.md for the whole tour.
 from paddle.reader import creator  # noqa: F401
 from paddle.reader.arrays import iter_batches, to_arrays  # noqa: F401
 from paddle.reader.decorator import (  # noqa: F401
-    ComposeNotAligned, batch, cache, chain, compose, firstn, map_readers, shuffle)
+    ComposeNotAligned, batch, cache, chain, compose, firstn, map_readers, shard, shuffle)
 from paddle.reader.parallel import buffered, xmap_readers  # noqa: F401
 
 __all__ = [
     "ComposeNotAligned", "batch", "buffered", "cache", "chain", "compose", "creator", "firstn",
-    "iter_batches", "map_readers", "shuffle", "to_arrays", "xmap_readers",
+    "iter_batches", "map_readers", "shard", "shuffle", "to_arrays", "xmap_readers",
 ]

@@ -296,6 +296,62 @@ def firstn(reader, n):
     return firstn_reader
 
 
+def shard(reader, rank, size):
+    """The part of a reader that belongs to rank `rank` of `size` (data-parallel training).
+
+    Items are taken in groups of `size` and rank r keeps the r-th of each group; a last,
+    incomplete group is dropped on every rank, so every rank gets exactly as many items
+    (`n // size`). Applied to a batched reader, every rank therefore runs the same number
+    of steps, which distributed training needs (a rank with one step more would wait for
+    the others forever). Every rank must read the same sequence: seed shuffling readers
+    with `pd.seed` on every rank. `fit` and `Trainer.train` apply it themselves after
+    `pd.distributed.init()`; use it for loops of your own.
+
+    Args:
+        reader: a reader creator.
+        rank: this process's rank, 0 <= rank < size.
+        size: the number of ranks, a positive integer.
+
+    Returns:
+        A reader creator yielding this rank's items.
+
+    Raises:
+        ValueError: a bad rank or size; or (when read) a reader yielding at least one
+            item but fewer than `size`, which would leave some ranks without data.
+
+    Example:
+        >>> from paddle import reader
+        >>> list(reader.shard(lambda: iter(range(7)), rank=1, size=3)())
+        [1, 4]
+    """
+    _check_readers("shard", reader)
+    _check_positive("shard", "size", size)
+    if isinstance(rank, bool) or not isinstance(rank, int) or not 0 <= rank < size:
+        raise ValueError(f"shard: expected rank to be an integer in [0, {size}), received "
+                         f"{rank!r}")
+
+    def shard_reader():
+        with opened(reader) as items:
+            yield from sharded(items, rank, size)
+
+    return shard_reader
+
+
+def sharded(items, rank, size, what="shard: the reader"):
+    """Rank `rank`'s items of an iterator (see `shard`)."""
+    count = 0
+    group = []
+    for item in items:
+        group.append(item)
+        count += 1
+        if len(group) == size:
+            yield group[rank]
+            group = []
+    if 0 < count < size:
+        raise ValueError(f"{what} yielded {count} item(s) for {size} ranks: every rank needs "
+                         f"at least one")
+
+
 def cache(reader):
     """Read a reader once and replay its samples from memory afterwards.
 

@@ -207,3 +207,33 @@ def test_decorators_stack():
     assert [len(b) for b in batches] == [4, 4]
     assert len(set(itertools.chain(*batches))) == 8
     assert set(itertools.chain(*batches)) <= set(range(10))
+
+
+# ---- shard ------------------------------------------------------------------------------
+
+def test_shard_gives_disjoint_equal_parts():
+    from paddle import reader
+    source = lambda: iter(range(11))  # noqa: E731
+    parts = [list(reader.shard(source, r, 3)()) for r in range(3)]
+    assert parts == [[0, 3, 6], [1, 4, 7], [2, 5, 8]]  # 9 and 10: an incomplete round
+    assert list(reader.shard(source, 0, 1)()) == list(range(11))
+
+
+def test_shard_of_batches_gives_every_rank_the_same_count():
+    from paddle import reader
+    batches = reader.batch(lambda: iter(range(10)), 3)  # 4 batches, the last of 1
+    parts = [list(reader.shard(batches, r, 2)()) for r in range(2)]
+    assert parts == [[[0, 1, 2], [6, 7, 8]], [[3, 4, 5], [9]]]
+
+
+def test_shard_bad_input():
+    from paddle import reader
+    source = lambda: iter(range(4))  # noqa: E731
+    for rank, size in ((2, 2), (-1, 2), (0, 0), (True, 2), (0, 1.5)):
+        with pytest.raises(ValueError, match="shard: expected"):
+            reader.shard(source, rank, size)
+    with pytest.raises(TypeError, match="shard: expected a reader creator"):
+        reader.shard([1, 2], 0, 2)
+    with pytest.raises(ValueError, match="yielded 2 item.* for 3 ranks"):
+        list(reader.shard(lambda: iter(range(2)), 0, 3)())
+    assert list(reader.shard(lambda: iter(()), 1, 3)()) == []

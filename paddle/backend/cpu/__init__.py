@@ -85,4 +85,5 @@ def reduce_passes(shape, axes):
 
 
 from paddle.backend.cpu import (  # noqa: E402,F401
-    elementwise, nn_basic, nn_conv, nn_norm, nn_pool, nn_recurrent, optim, sampling, shape_ops)
+    elementwise, nn_basic, nn_conv, nn_norm, nn_pool, nn_recurrent, optim, sampling, shape_ops,
+    state)

@@ -1,7 +1,9 @@
 """CPU kernel of the update op: one fused C++ call per run for all of an optimizer's
-variables (paddle/lowlevel/optimizers.py)."""
+variables (paddle/lowlevel/optimizers.py). In a distributed world the gradients are first
+averaged over the ranks (paddle/distributed/gradients.py); alone, nothing is added."""
 from paddle import _C
 from paddle.backend.cpu import kernel
+from paddle.distributed import gradients as distributed_gradients
 
 
 @kernel("apply_updates")
@@ -10,6 +12,9 @@ def _apply_updates(node, ins, outs, ctx):
     params, grads = ins[:n], ins[n:]
     slot_lists = opt.kernel_lists(node.inputs[:n])
     update = getattr(_C, opt.kernel)
+    averaged = distributed_gradients.averaging(node, grads, "cpu")
+    if averaged is not None:
+        average, grads = averaged  # the update reads the averaged copies
 
     def run():
         args = opt.hyper_args(opt.iterations + 1)
@@ -17,4 +22,11 @@ def _apply_updates(node, ins, outs, ctx):
             _C.decay_weights(params, opt.current_learning_rate() * opt.weight_decay)
         update(params, grads, *slot_lists, *args)
         opt.iterations += 1
-    return run
+
+    if averaged is None:
+        return run
+
+    def run_averaged():
+        average()
+        run()
+    return run_averaged

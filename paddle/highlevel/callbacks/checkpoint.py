@@ -1,12 +1,16 @@
 """Checkpoints during training: ModelCheckpoint and BackupAndRestore."""
 import os
 
+from paddle.distributed import training, world
 from paddle.highlevel import progress
 from paddle.highlevel.callbacks.base import Callback
 from paddle.highlevel.callbacks.monitor import _improved, _monitored, _resolve_mode
 
 class ModelCheckpoint(Callback):
     """Saves the model (or its weights) every epoch, or every `save_freq` batches.
+
+    In distributed training only rank 0 writes (`model.save` does nothing on the other
+    ranks); every rank keeps the same `best`, as the logs are averaged.
 
     The file name is formatted from the logs: `{epoch}` (counting from 1, as Keras) and any
     logged value, e.g. `"ckpt-{epoch:02d}-{val_loss:.3f}.h5"`. Folders are created as needed.
@@ -114,6 +118,9 @@ class BackupAndRestore(Callback):
     stopped. The backup is deleted when training ends normally (all epochs done, or
     stopped by `model.stop_training`) if `delete_checkpoint`.
 
+    In distributed training rank 0 writes and deletes the backup, and every rank restores
+    from that one file when rank 0 finds it (the folder must be visible to all ranks).
+
     Args:
         backup_dir: the folder for the backup (created as needed; one file, "backup.h5").
         delete_checkpoint: delete the backup at the successful end of training.
@@ -139,7 +146,7 @@ class BackupAndRestore(Callback):
 
     def on_train_begin(self, logs=None):
         self._last_epoch = None
-        if os.path.exists(self.path):
+        if training.chief_decides(os.path.exists(self.path)):
             from paddle.highlevel import saving
             last = saving.restore_training_state(self.model, self.path)
             if last is not None:
@@ -155,7 +162,8 @@ class BackupAndRestore(Callback):
         epochs = self.params.get("epochs")
         finished = self.model.stop_training or (
             self._last_epoch is not None and epochs is not None and self._last_epoch >= epochs - 1)
-        if self.delete_checkpoint and finished and os.path.exists(self.path):
+        if self.delete_checkpoint and finished and world.is_chief() and \
+                os.path.exists(self.path):
             os.remove(self.path)
             try:
                 os.rmdir(self.backup_dir)

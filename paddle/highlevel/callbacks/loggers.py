@@ -3,6 +3,7 @@ import csv
 import math
 import os
 
+from paddle.distributed import world
 from paddle.highlevel import progress
 from paddle.highlevel.callbacks.base import HOOKS, Callback
 from paddle.highlevel.progress import BOOKKEEPING
@@ -11,6 +12,7 @@ class CSVLogger(Callback):
     """Writes one row per epoch to a CSV file: the epoch (from 0, as Keras) and its logs.
 
     Columns are fixed by the first epoch's logs (sorted); a later missing value is "NA".
+    In distributed training only rank 0 writes (every rank has the same, averaged logs).
 
     Args:
         filename: the CSV file.
@@ -40,6 +42,8 @@ class CSVLogger(Callback):
         self._writer = None
 
     def on_train_begin(self, logs=None):
+        if not world.is_chief():
+            return
         write_header = not (self.append and os.path.exists(self.filename)
                             and os.path.getsize(self.filename) > 0)
         self._file = open(self.filename, "a" if self.append else "w", newline="")
@@ -49,6 +53,8 @@ class CSVLogger(Callback):
 
     def on_epoch_end(self, epoch, logs=None):
         logs = logs or {}
+        if not world.is_chief():
+            return
         if self._file is None:  # driven without on_train_begin
             self.on_train_begin()
         if self._writer is None:

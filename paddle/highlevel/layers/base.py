@@ -47,6 +47,14 @@ def snake_case(name):
 # The `training` value of the layer calls in progress (innermost last): a layer called
 # without one inherits its caller's, as in Keras. None: the run decides.
 _CALL_TRAINING = [None]
+# The inputs of the layer calls under way (innermost last): pd.random takes a size known
+# only at run time (a None of `ops.shape(x)`) from the input of the call it is built in.
+_CALL_INPUTS = []
+
+
+def current_call_inputs():
+    """The input Variables of the innermost layer call being built ([] outside calls)."""
+    return list(_CALL_INPUTS[-1]) if _CALL_INPUTS else []
 
 
 @contextlib.contextmanager
@@ -337,6 +345,21 @@ class Layer:
                   (layer.weights if not self._trainable else layer.non_trainable_weights)]
         return own + nested
 
+    @property
+    def trainable_variables(self):
+        """Keras's name for `trainable_weights`."""
+        return self.trainable_weights
+
+    @property
+    def non_trainable_variables(self):
+        """Keras's name for `non_trainable_weights`."""
+        return self.non_trainable_weights
+
+    @property
+    def variables(self):
+        """Keras's name for `weights`."""
+        return self.weights
+
     def _sublayers(self):
         """Layers held as attributes (wrappers such as Bidirectional), in attribute order."""
         found = []
@@ -426,11 +449,13 @@ class Layer:
         value = training if training is not None else _CALL_TRAINING[-1]
         call_kwargs = spec.call_kwargs(kwargs, value)
         _CALL_TRAINING.append(value)
+        _CALL_INPUTS.append(flat)
         try:
             with forced_mode(training):
                 outputs = self.call(inputs, **call_kwargs)
         finally:
             _CALL_TRAINING.pop()
+            _CALL_INPUTS.pop()
         outs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
         if self.activity_regularizer is not None:
             for o in outs:

@@ -18,6 +18,7 @@ from paddle.lowlevel.ops.pool import (  # noqa: F401
 from paddle.lowlevel.ops.norm import batch_norm, layer_norm  # noqa: F401
 from paddle.lowlevel.ops.nn import dropout, embedding  # noqa: F401
 from paddle.lowlevel.ops.recurrent import gru, lstm  # noqa: F401
+from paddle.lowlevel.ops.state import assign  # noqa: F401
 # Registers the random op; pd.random (paddle/random.py) is its public face, so the module
 # is not left as a name of this package (where `import *` would export it).
 from paddle.lowlevel.ops import sampling as _sampling  # noqa: F401,E402

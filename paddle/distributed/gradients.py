@@ -1,0 +1,131 @@
+"""Gradients averaged across ranks between the backward pass and the update.
+
+The update op of `Optimizer.minimize` (`apply_updates`) asks for `averaging(node, grads,
+device)` when its kernel is prepared. In a world of one process it gets None and the
+kernel runs as before, without a single extra call. Otherwise:
+
+- the first time the op is prepared (its first plan), every rank checks that it built the
+  same parameters (shapes and dtypes, named on a mismatch), then rank 0's parameters —
+  every one the gradients reach, frozen ones and batch-norm statistics included — and the
+  optimizer's state (slots, step count) are broadcast, so the ranks start identical;
+- each run copies the gradients into one flat buffer per dtype, sums each buffer over the
+  ranks in a single allreduce, scales it by 1 / size, and hands the update views of it:
+  a few large messages per step, not one per parameter. The update then runs identically
+  on every rank, so parameters never drift apart.
+
+Layouts are kept per update op (not per feed shape), so a smaller last batch reuses them.
+"""
+import weakref
+
+import numpy as np
+
+from paddle.distributed import world as _world
+from paddle.distributed.errors import DistributedError
+
+_LAYOUTS = weakref.WeakKeyDictionary()  # update node -> FlatGradients
+
+
+def averaging(node, grads, device="cpu"):
+    """(reduce, grads) for an update op's kernel: `reduce()` averages the current
+    gradients over the ranks into the returned arrays, which the update must read instead
+    of `grads`. None when this process is alone."""
+    if not _world.active():
+        return None
+    comm = communicator(device)
+    layout = _LAYOUTS.get(node)
+    if layout is None:
+        synchronize(node, comm)
+        layout = _LAYOUTS[node] = FlatGradients(node.inputs[:node.attrs["n"]])
+    return layout.bind(grads, comm), layout.views
+
+
+def communicator(device):
+    """The communicator that averages gradients living on `device`.
+
+    On the CPU, MPI. On GPUs the gradients are CuPy arrays and the allreduce belongs to
+    NCCL (`cupy.cuda.nccl.NcclCommunicator`, one per rank on `gpu:<local_rank>`, its
+    unique id broadcast over MPI); that communicator plugs in here, with the same
+    `allreduce_(buffer, what)` method, once the CUDA backend (paddle/backend/cuda.py)
+    runs kernels.
+    """
+    if device == "cpu":
+        return _world.world().grads
+    raise NotImplementedError(f"distributed training on {device}: averaging gradients with "
+                              "NCCL needs the CUDA backend, which is not implemented yet; "
+                              "train on the CPU (MPI)")
+
+
+class FlatGradients:
+    """One contiguous buffer per dtype and, for each variable, a view shaped like it."""
+
+    def __init__(self, variables):
+        by_dtype = {}
+        for i, v in enumerate(variables):
+            by_dtype.setdefault(np.dtype(v.dtype), []).append(i)
+        self.buffers = []
+        self.views = [None] * len(variables)
+        for dtype, members in by_dtype.items():
+            flat = np.empty(sum(int(np.prod(variables[i].shape)) for i in members), dtype)
+            offset = 0
+            for i in members:
+                count = int(np.prod(variables[i].shape))
+                self.views[i] = flat[offset:offset + count].reshape(variables[i].shape)
+                offset += count
+            self.buffers.append((flat, [self.views[i].reshape(-1) for i in members], members))
+
+    def bind(self, grads, comm):
+        """A callable averaging these gradient arrays (a program's buffers) into the views."""
+        scale = 1.0 / comm.size
+        plan = []
+        for flat, _, members in self.buffers:
+            sources = [grads[i] for i in members]
+            if all(g.flags.c_contiguous for g in sources):
+                plan.append((flat, [g.reshape(-1) for g in sources], None))
+            else:
+                plan.append((flat, None, [(self.views[i], grads[i]) for i in members]))
+
+        def reduce():
+            for flat, flat_sources, pairs in plan:
+                if flat_sources is not None:
+                    np.concatenate(flat_sources, out=flat)
+                else:
+                    for view, g in pairs:
+                        np.copyto(view, g)
+                comm.allreduce_(flat, "averaging gradients")
+                flat *= scale
+        return reduce
+
+
+def synchronize(node, comm):
+    """Check that every rank built the same parameters, then give every rank rank 0's
+    parameters and optimizer state."""
+    from paddle.lowlevel.executor import topological_nodes
+    optimizer, n = node.attrs["optimizer"], node.attrs["n"]
+    params, seen = [], set()
+    for v in [*node.inputs[:n], *(i for m in topological_nodes(node.inputs) for i in m.inputs)]:
+        if v.kind == "param" and id(v) not in seen:
+            seen.add(id(v))
+            params.append(v)
+    arrays = [v.value for v in params]
+    names = [v.name for v in params]
+    for v in node.inputs[:n]:
+        for slot, array in optimizer.slots(v).items():
+            arrays.append(array)
+            names.append(f"{optimizer.name}/{v.name}/{slot}")
+    step = np.array([optimizer.iterations], np.int64)
+    _world.check_same_arrays(comm, "the first step of training (parameters built on each "
+                             "rank)", arrays + [step], names + ["iterations"])
+    for array in arrays:
+        _broadcast_into(comm, array)
+    comm.broadcast_(step, 0, "broadcasting the optimizer's step count")
+    optimizer.iterations = int(step[0])
+
+
+def _broadcast_into(comm, array):
+    buffer = array if array.flags.c_contiguous else np.ascontiguousarray(array)
+    comm.broadcast_(buffer, 0, "broadcasting parameters from rank 0")
+    if buffer is not array:
+        np.copyto(array, buffer)
+
+
+__all__ = ["averaging", "communicator", "DistributedError"]

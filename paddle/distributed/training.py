@@ -1,0 +1,146 @@
+"""The training loop in a world of several processes: data shards and one voice.
+
+`Model.fit` (and so `Trainer.train`) calls in here only after `pd.distributed.init()` joined
+a world of more than one process; alone, the loop runs as it always did.
+
+Data. Arrays: at each epoch rank 0 draws the shuffled order (from paddle's random state,
+so `pd.seed` makes it reproducible) and broadcasts it; rank r takes positions r, r + size,
+r + 2 size, ... of it. For training the order is first cut to a multiple of `size`
+(the n % size samples left over change from epoch to epoch when shuffling), so every rank
+holds n // size samples and runs the same number of steps; with `batch_size` B per rank,
+step k of every rank together sees exactly the samples of step k of one process with
+batch size B * size. Validation keeps every sample (shards differ by at most one) and its
+results are averaged weighted by the samples each rank evaluated. Readers and iterables of
+batches go through `pd.reader.shard` (batch i to rank i % size, the last incomplete round
+dropped).
+
+One voice. After every training batch the running logs are averaged over the ranks
+(one small allreduce), and after the callbacks ran, `stop_training` is agreed (any rank
+stopping stops all), so every rank's callbacks see the same numbers, take the same
+decisions, and the ranks leave the loop together.
+"""
+import numpy as np
+
+from paddle.distributed import world as _world
+from paddle.lowlevel.random import generator
+
+
+def for_fit(train, val):
+    """fit's training and validation sources, sharded for this rank."""
+    w = _world.world()
+    return _sharded(train, w, "fit", True), None if val is None else \
+        _sharded(val, w, "fit: validation data", False)
+
+
+def _sharded(source, w, what, training):
+    from paddle.highlevel.data_adapter import ArrayData, IndexedData
+    if isinstance(source, ArrayData):
+        return ArrayShard(source, w, what, training)
+    if isinstance(source, IndexedData):
+        source.source = IndexShard(source.source, w, what)
+        source.steps = min(source.steps, len(source.source))
+        return source
+    source.shard = (w.rank, w.size, f"{what}: the data")
+    return source
+
+
+class IndexShard:
+    """This rank's batches of a PyDataset (indexed batches): batch i of the shard is batch
+    i * size + rank of the source, the last incomplete round dropped (as pd.reader.shard),
+    read by index so that no rank loads the others' batches."""
+
+    def __init__(self, source, w, what):
+        from paddle.utils.dataset import num_batches
+        n = num_batches(source)
+        _world.check_same(w.control, f"{what}: the number of batches on each rank", [n],
+                          lambda row: f"{row[0]} batches")
+        if 0 < n < w.size:
+            raise ValueError(f"{what}: {n} batch(es) cannot be shared among {w.size} ranks: "
+                             f"every rank needs at least one")
+        self.source, self.rank, self.size, self.n = source, w.rank, w.size, n // w.size
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, index):
+        return self.source[index * self.size + self.rank]
+
+    def __getattr__(self, name):  # workers, max_queue_size, on_epoch_begin/end
+        return getattr(self.source, name)
+
+
+class ArrayShard:
+    """This rank's batches of an ArrayData (see the module docstring for the rule)."""
+
+    def __init__(self, data, w, what, training):
+        n, size = data.n, w.size
+        _world.check_same(w.control, f"{what}: the number of samples on each rank", [n],
+                          lambda row: f"{row[0]} samples")
+        if n < size:
+            raise ValueError(f"{what}: {n} sample(s) cannot be shared among {size} ranks: "
+                             f"every rank needs at least one (use fewer processes or more "
+                             f"data)")
+        self.data, self.world = data, w
+        self.used = n - n % size if training else n
+        self.local = len(range(w.rank, self.used, size))
+        full = -(-self.local // data.batch_size)
+        self.steps = full if data.max_steps is None else min(data.max_steps, full)
+
+    def epoch(self):
+        d, w = self.data, self.world
+        if d.shuffle:
+            order = generator().permutation(d.n).astype(np.int64) if w.rank == 0 else \
+                np.empty(d.n, np.int64)
+            w.control.broadcast_(order, 0, "sharing the epoch's shuffled order")
+        else:
+            order = np.arange(d.n)
+        mine = order[w.rank:self.used:w.size]
+        size = d.batch_size
+        for step in range(self.steps):
+            pick = mine[step * size:(step + 1) * size]
+            yield ([a[pick] for a in d.x], [a[pick] for a in d.y],
+                   None if d.sw is None else d.sw[pick])
+
+
+class Agreement:
+    """The exchanges that keep every rank's loop and callbacks in step."""
+
+    def __init__(self):
+        w = _world.world()
+        self.comm, self.size = w.control, w.size
+
+    def batch(self, logs, last):
+        """The running logs (and a custom train_step's batch values) averaged over ranks."""
+        keys = list(logs)
+        extra = list(last) if isinstance(last, dict) else []
+        values = np.array([float(logs[k]) for k in keys] + [float(last[k]) for k in extra])
+        if values.size:
+            self.comm.allreduce_(values, "averaging the logs of a batch")
+            values /= self.size
+        averaged = dict(zip(keys, values[:len(keys)].tolist()))
+        if extra:
+            last = dict(zip(extra, values[len(keys):].tolist()))
+        return averaged, last
+
+    def weighted(self, logs, count):
+        """Logs averaged over ranks, each rank weighted by `count` (its samples)."""
+        keys = list(logs)
+        values = np.array([float(logs[k]) * count for k in keys] + [float(count)])
+        self.comm.allreduce_(values, "averaging the validation results")
+        total = float(values[-1])
+        return {k: v / total for k, v in zip(keys, values[:-1].tolist())}
+
+    def any(self, flag):
+        """True on every rank when `flag` is true on any (stop_training)."""
+        value = np.array([1 if flag else 0], np.int64)
+        self.comm.allreduce_(value, "agreeing on stop_training", op="max")
+        return bool(value[0])
+
+
+def chief_decides(flag):
+    """Rank 0's `flag` on every rank (alone: `flag`)."""
+    if not _world.active():
+        return flag
+    value = np.array([1 if flag else 0], np.int64)
+    _world.world().control.broadcast_(value, 0, "sharing rank 0's decision")
+    return bool(value[0])

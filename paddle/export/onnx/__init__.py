@@ -1,0 +1,178 @@
+"""ONNX export: a model's layers as an ONNX graph built with the `onnx` package's helpers,
+checked by `onnx.checker`, with a dynamic batch axis.
+
+`model.export("model.onnx", format="onnx")` (as Keras 3 names it) calls `export_onnx`.
+Each layer family has a module here mapping its layers to ONNX nodes (`core`,
+`activations`, `conv`, `pooling`, `normalization`, `recurrent`, `merge`); `converter` walks
+the model. Install the extra with `pip install "paddle-graph[onnx]"` (onnx, and
+onnxruntime to run the file).
+"""
+from paddle.export.onnx.converter import MAPPERS, ExportError  # noqa: F401
+
+OPTIONAL_REQUIREMENTS = ("onnx", "onnxruntime")  # docstring examples need both
+OPSET = 17  # LayerNormalization's first opset; ONNX Runtime 1.16 and later run it
+
+
+def _onnx():
+    try:
+        import onnx
+    except ImportError:
+        raise ImportError("export: the 'onnx' package is not installed; install it with "
+                          "pip install 'paddle-graph[onnx]' (or pip install onnx)") from None
+    return onnx
+
+
+def _mappings():
+    """Imports the family modules, which register their mappings in MAPPERS."""
+    from paddle.export.onnx import (activations, conv, core, merge,  # noqa: F401
+                                    normalization, pooling, recurrent)
+    return MAPPERS
+
+
+def export_onnx(model, filepath, opset_version=OPSET):
+    """Writes the model as an ONNX file that ONNX Runtime runs like `model.predict`.
+
+    The file is checked with `onnx.checker` before it is written, to a temporary name
+    beside `filepath` that is then renamed: a failure leaves no file under that name.
+
+    Args:
+        model: a built pd.Model (Sequential with an input shape, functional, or subclassed
+            and called on data) made of layers with an ONNX mapping.
+        filepath: the .onnx file to write.
+        opset_version: the ONNX opset (17 or later).
+
+    Returns:
+        The onnx.ModelProto written.
+
+    Raises:
+        ExportError (a ValueError): the model is not built, holds a layer with no mapping,
+            or computes ops outside its layers; the message names the model and the layer.
+        ImportError: the onnx package is missing.
+
+    Example:
+        >>> import numpy as np, onnxruntime, paddle as pd
+        >>> model = pd.Sequential([pd.layers.Input(shape=(3,), name="x"),
+        ...                        pd.layers.Dense(2, activation="softmax")])
+        >>> model.export("model.onnx", format="onnx")
+        >>> session = onnxruntime.InferenceSession("model.onnx")
+        >>> x = np.random.rand(5, 3).astype(np.float32)
+        >>> (probs,) = session.run(None, {"x": x})
+        >>> bool(np.allclose(probs, model.predict(x), atol=1e-6))
+        True
+    """
+    from paddle.highlevel.layer_graph import model_io, producers
+    from paddle.highlevel.model import Model
+    from paddle.utils.model_plot import write_atomically
+    from paddle.export.onnx.converter import Converter, KERAS
+    if not isinstance(model, Model):
+        raise TypeError(f"export: expected a pd.Model, received {type(model).__name__}")
+    if not isinstance(opset_version, int) or isinstance(opset_version, bool) or \
+            opset_version < OPSET:
+        raise ValueError(f"export: expected opset_version >= {OPSET}, received "
+                         f"{opset_version!r}")
+    onnx = _onnx()
+    _mappings()
+    try:
+        inputs, outputs = model_io(model, "export")
+    except ValueError as e:
+        raise ExportError(str(e)) from None
+    c = Converter(onnx.helper, onnx.numpy_helper, model)
+    in_names = _io_names(getattr(model, "input_names", None), inputs, "input")
+    out_names = _io_names(getattr(model, "output_names", None), outputs, "output")
+    for var, name in zip(inputs, in_names):
+        c._names.add(name)
+        c.set(var, name)
+    c._names.update(out_names)
+    produced = producers(model)
+    for var in outputs:
+        _convert(c, model, var, produced)
+    for var, name in zip(outputs, out_names):
+        c.nodes.append(onnx.helper.make_node("Identity", [c.get(var, KERAS)], [name],
+                                             name=c.fresh(f"{name}/Identity")))
+    graph = onnx.helper.make_graph(
+        c.nodes, model.name,
+        [_value_info(onnx, v, n) for v, n in zip(inputs, in_names)],
+        [_value_info(onnx, v, n) for v, n in zip(outputs, out_names)],
+        initializer=c.initializers)
+    proto = onnx.helper.make_model(graph, producer_name="paddle",
+                                   opset_imports=[onnx.helper.make_opsetid("", opset_version)])
+    try:
+        onnx.checker.check_model(proto, full_check=True)
+    except onnx.checker.ValidationError as e:
+        raise ExportError(f"export: {model.name}: the ONNX graph does not pass "
+                          f"onnx.checker: {e}") from e
+    write_atomically(filepath, proto.SerializeToString(), "export")
+    return proto
+
+
+def _io_names(names, variables, kind):
+    names = list(names or [])
+    if len(names) != len(variables) or len(set(names)) != len(names):
+        names = [f"{kind}_{i}" for i in range(len(variables))]
+    return names
+
+
+def _value_info(onnx, var, name):
+    """The ONNX type of a graph input or output: axis 0 is the dynamic 'batch'."""
+    dims = ["batch" if i == 0 else (f"{name}_dim{i}" if d is None else int(d))
+            for i, d in enumerate(var.shape)]
+    elem = onnx.helper.np_dtype_to_tensor_dtype(__import__("numpy").dtype(var.dtype))
+    return onnx.helper.make_tensor_value_info(name, elem, dims)
+
+
+def _convert(c, model, var, produced):
+    """Converts what `var` needs, then the layer call that makes it."""
+    if id(var) in c.values:
+        return
+    from paddle.highlevel.layer_graph import producer
+    history = producer(var, model, produced)
+    if history is None:
+        if var.kind == "data":
+            c.fail(f"its graph reads {var.name!r}, which is not one of its inputs")
+        if var.node is None:
+            c.fail(f"it uses the {var.kind} {var.name!r} outside any layer; ONNX export "
+                   "converts layers only")
+        c.fail(f"it computes the op {var.node.op.name!r} outside any layer (making "
+               f"{var.name!r}, shape {var.shape}); ONNX export converts layers only: "
+               "use layers with an ONNX mapping in call()")
+    layer, call, _ = history
+    ins, outs, kwargs = layer._inbound[call]
+    for v in ins:
+        _convert(c, model, v, produced)
+    from paddle.highlevel.model import Model
+    if isinstance(layer, Model):
+        _convert_nested(c, layer, ins, outs)
+    else:
+        mapping = MAPPERS.get(type(layer))
+        if mapping is None:
+            supported = sorted({cls.__name__ for cls in MAPPERS})
+            c.fail(f"layer {layer.name!r} ({type(layer).__name__}) has no ONNX mapping; "
+                   f"layers with one: {', '.join(supported)}")
+        mapping(c, layer, ins, outs, kwargs)
+    missing = [o.name for o in outs if id(o) not in c.values]
+    if missing:
+        c.fail(f"layer {layer.name!r} ({type(layer).__name__}): its ONNX mapping left "
+               f"outputs {missing} unset")
+
+
+def _convert_nested(c, inner, ins, outs):
+    """A nested model's call: its own graph converted on the call's inputs."""
+    from paddle.highlevel.layer_graph import model_io, producers
+    try:
+        inner_ins, inner_outs = model_io(inner, "export")
+    except ValueError as e:
+        raise ExportError(str(e)) from None
+    outer_values, outer_model, outer_scope = c.values, c.model, c.scope
+    c.values = {id(v): outer_values[id(x)] for v, x in zip(inner_ins, ins)}
+    c.keep.extend(inner_ins)
+    c.model, c.scope = inner, f"{outer_scope}{inner.name}/"
+    try:
+        produced = producers(inner)
+        for v in inner_outs:
+            _convert(c, inner, v, produced)
+        results = [c.values[id(v)] for v in inner_outs]
+    finally:
+        c.values, c.model, c.scope = outer_values, outer_model, outer_scope
+    for out, tensor in zip(outs, results):
+        c.values[id(out)] = tensor
+        c.keep.append(out)

@@ -1,0 +1,109 @@
+"""assign: the stateful op that writes a value into a parameter in place (a metric's
+state, a counter), and `Variable.assign / assign_add / assign_sub` built on it.
+
+Like the optimizers' updates it runs after every other op of a run, so everything a run
+computes (the value written included) reads the parameter as it was before the run; the
+value a run returns for the parameter itself is also the one from before.
+
+Example:
+    >>> import numpy as np, paddle as pd
+    >>> total = pd.Variable("assign_example_total", shape=[], initializer="zeros",
+    ...                     trainable=False)
+    >>> x = pd.data("assign_example_x", shape=[None])
+    >>> step = pd.assign(total, total + pd.sum(x))
+    >>> _ = pd.eval(step, {x: np.array([1.0, 2.0])}); _ = pd.eval(step, {x: np.array([3.0])})
+    >>> float(total.val())
+    6.0
+"""
+from paddle.lowlevel.graph import UPDATE_COLLECTORS, Variable, apply, as_variable
+from paddle.lowlevel.op import OPS, Op, register
+from paddle.lowlevel.shapes import broadcast
+
+
+@register
+class Assign(Op):
+    """Writes input 1 (broadcast to input 0's shape) into parameter input 0."""
+
+    name = "assign"
+    stateful = True
+
+    def infer(self, target, value):
+        if target[1] != value[1]:
+            self.fail(f"expected a value of the parameter's dtype {target[1]}, received "
+                      f"{value[1]}", ("target", target[0]), ("value", value[0]))
+        shape = broadcast(self, target[0], value[0], labels=["target", "value"])
+        if tuple(shape) != tuple(target[0]):
+            self.fail("expected a value that broadcasts to the parameter's shape",
+                      ("target", target[0]), ("value", value[0]))
+        return (), target[1]
+
+    def grad(self, node, g):
+        return [None, None]
+
+
+def assign(target, value):
+    """The update op writing `value` into the parameter `target` when it runs.
+
+    Args:
+        target: a parameter Variable (pd.Variable, a layer's or metric's weight).
+        value: a Variable, array or number of the parameter's dtype that broadcasts to its
+            shape.
+
+    Returns:
+        The update op, a Variable that evaluates to None (run it with `pd.eval`; inside a
+        traced train_step or test_step, `fit` runs it on every batch).
+
+    Raises:
+        TypeError: target is not a parameter.
+        ShapeError: value does not fit it.
+    """
+    if not isinstance(target, Variable) or target.kind != "param":
+        raise TypeError(f"assign: expected a parameter Variable as the target, received "
+                        f"{target!r}")
+    update = apply(OPS["assign"], [target, as_variable(value, like=target, where="assign")])
+    for collected in UPDATE_COLLECTORS:
+        collected.append(update)
+    return update
+
+
+def _eager_or_graph(var, value, where):
+    """Keras's variable assignment: a NumPy value or a number (or a Variable that reads no
+    data input) is written at once; a Variable of a graph being built becomes an update
+    op, which a traced step runs on every batch."""
+    if var.kind != "param":
+        raise TypeError(f"{where}: {var.name!r} is a {var.kind} Variable; only parameters "
+                        "can be assigned")
+    if isinstance(value, Variable) and (UPDATE_COLLECTORS or _reads_data(value)):
+        return assign(var, value)
+    if isinstance(value, Variable):
+        from paddle.lowlevel.executor import eval as run
+        value = run(value)
+    import numpy as np
+    var.set_value(np.broadcast_to(np.asarray(value, dtype=var.dtype), var.shape))
+    return var
+
+
+def _reads_data(value):
+    from paddle.lowlevel.executor import topological_nodes
+    return value.kind == "data" or any(
+        v.kind == "data" for n in topological_nodes([value]) for v in n.inputs)
+
+
+def _assign(self, value):
+    """Set this parameter to `value` (at once, or as an update op inside a traced step)."""
+    return _eager_or_graph(self, value, "assign")
+
+
+def _assign_add(self, value):
+    """Add `value` to this parameter (at once, or as an update op inside a traced step)."""
+    return _eager_or_graph(self, self + as_variable(value, like=self, where="assign_add")
+                           if isinstance(value, Variable) else self.val() + value, "assign_add")
+
+
+def _assign_sub(self, value):
+    """Subtract `value` from this parameter (at once, or as an update op in a trace)."""
+    return _eager_or_graph(self, self - as_variable(value, like=self, where="assign_sub")
+                           if isinstance(value, Variable) else self.val() - value, "assign_sub")
+
+
+Variable.assign, Variable.assign_add, Variable.assign_sub = _assign, _assign_add, _assign_sub

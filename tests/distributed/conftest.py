@@ -1,0 +1,40 @@
+"""Launching real MPI jobs: `mpirun(script, n)` writes the script to a temporary folder and
+runs `mpiexec -n n python script` there, bounded by a timeout. MPI tests skip only when
+mpi4py is not installed (pip install ".[mpi]" brings it and the mpiexec of MPICH)."""
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+TIMEOUT = 120
+
+
+def mpiexec():
+    """The mpiexec next to this Python (the mpich wheel puts it in the venv's bin)."""
+    here = os.path.join(os.path.dirname(sys.executable), "mpiexec")
+    return here if os.path.exists(here) else shutil.which("mpiexec")
+
+
+@pytest.fixture
+def mpirun(tmp_path):
+    pytest.importorskip("mpi4py")
+    launcher = mpiexec()
+    assert launcher, "mpi4py is installed but no mpiexec was found next to Python or on PATH"
+
+    def run(script, n=2, timeout=TIMEOUT, env=None, plain=False):
+        path = tmp_path / "job.py"
+        path.write_text(textwrap.dedent(script))
+        environ = dict(os.environ, OMP_NUM_THREADS="1", **(env or {}))
+        command = [sys.executable, str(path)] if plain else \
+            [launcher, "-n", str(n), sys.executable, str(path)]
+        try:
+            return subprocess.run(command, cwd=tmp_path, env=environ, capture_output=True,
+                                  text=True, timeout=timeout)
+        except subprocess.TimeoutExpired as e:
+            raise AssertionError(f"the MPI job did not end within {timeout} s; output so far:\n"
+                                 f"{e.stdout}\n{e.stderr}") from None
+
+    return run
