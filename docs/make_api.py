@@ -50,6 +50,7 @@ SECTIONS = [
     ("Regularizers", pd.regularizers, ["Regularizer", "L1", "L2", "L1L2", "get", "serialize",
                                        "deserialize"]),
     ("Models", pd, ["Model", "Sequential", "Input", "load_model"]),
+    ("Export (a Model method; see deployment.md)", pd.Model, ["export"]),
     ("pd.models", pd.models, ["clone_model", "model_from_json", "save_model"]),
     ("pd.saving", pd.saving, ["register_keras_serializable", "get_custom_objects",
                               "custom_object_scope", "serialize_keras_object",

@@ -11,12 +11,12 @@ import gzip
 import hashlib
 import http.client
 import os
-import shutil
 import sys
-import tempfile
+import time
 import urllib.request
 import zlib
 
+from paddle._atomic import atomic_path
 from paddle.errors import PaddleError
 
 DEFAULT_HOME = os.path.join("~", ".cache", "paddle", "dataset")
@@ -24,6 +24,10 @@ DEFAULT_HOME = os.path.join("~", ".cache", "paddle", "dataset")
 # Downloads give up after this many seconds without data: an offline machine should get
 # the "put the file here" message quickly, not hang.
 TIMEOUT_SECONDS = 15
+# ... and after this many seconds in all, or this many bytes: a server trickling a byte
+# every few seconds, or sending without end, must not keep a download alive forever.
+DEADLINE_SECONDS = 30 * 60
+MAX_DOWNLOAD_BYTES = 4 << 30
 
 def urlopen(url, timeout):
     """`urllib.request.urlopen`, looked up at call time: a test that replaces either this
@@ -126,21 +130,40 @@ def fetch(dataset, filename, urls=(), md5=None, alternatives=()):
 
 
 def _download(url, path, md5):
-    """Download `url` to `path` through a temporary file, so no half file is ever left."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    """Download `url` to `path` through a unique temporary file (`.name.<random>.part`,
+    paddle/_atomic.py), so no half file is ever left under the name; such files of
+    killed downloads are removed by a later download into the folder after a day."""
     print(f"Downloading {url} to {path}", file=sys.stderr)
-    handle, partial = tempfile.mkstemp(dir=os.path.dirname(path), prefix=os.path.basename(path) + ".",
-                                       suffix=".part")
-    try:
-        with os.fdopen(handle, "wb") as out, urlopen(url, timeout=TIMEOUT_SECONDS) as response:
-            shutil.copyfileobj(response, out)
+    with atomic_path(path, suffix=".part") as partial:
+        with open(partial, "wb") as out, urlopen(url, timeout=TIMEOUT_SECONDS) as response:
+            _copy_limited(response, out, url)
         if md5 is not None and md5file(partial) != md5:
             raise DatasetError(
                 f"the download has MD5 {md5file(partial)}, expected {md5} (a partial or altered file)")
-        os.replace(partial, path)
-    finally:
-        if os.path.exists(partial):
-            os.remove(partial)
+
+
+def _copy_limited(response, out, url):
+    """Copy the response within DEADLINE_SECONDS and MAX_DOWNLOAD_BYTES."""
+    declared = getattr(response, "headers", None) and response.headers.get("Content-Length")
+    if declared and declared.isdigit() and int(declared) > MAX_DOWNLOAD_BYTES:
+        raise DatasetError(f"{url} announces {int(declared)} bytes, more than the "
+                           f"{MAX_DOWNLOAD_BYTES} a data file may have")
+    # read1 returns what one receive brings (each within TIMEOUT_SECONDS), so the deadline
+    # is checked while a slow server trickles; read(n) would wait for all n bytes.
+    read = getattr(response, "read1", response.read)
+    deadline, total = time.monotonic() + DEADLINE_SECONDS, 0
+    while True:
+        chunk = read(1 << 16)
+        if not chunk:
+            return
+        total += len(chunk)
+        if total > MAX_DOWNLOAD_BYTES:
+            raise DatasetError(f"{url} sent more than {MAX_DOWNLOAD_BYTES} bytes, more than a "
+                               "data file may have")
+        if time.monotonic() > deadline:
+            raise DatasetError(f"{url} took more than {DEADLINE_SECONDS} s to download "
+                               f"({total} bytes so far)")
+        out.write(chunk)
 
 
 def read_maybe_gzip(path):

@@ -5,6 +5,7 @@ Reads the four standard IDX files from `$PADDLE_DATA_HOME/mnist/`, gzipped
 the gzipped ones when none is there. Samples are `(image, label)`: the image a float32
 vector of 784 pixels scaled to [-1, 1], the label an int in 0..9.
 """
+import math
 import struct
 
 import numpy as np
@@ -127,7 +128,7 @@ def read_idx(path, magic):
     if len(data) < header:
         raise DatasetError(f"mnist: {path} is truncated: {len(data)} bytes, the header alone needs {header}")
     shape = struct.unpack(f">{ndim}I", data[4:header])
-    expected = int(np.prod(shape))
+    expected = math.prod(shape)  # Python ints: np.prod would wrap around for huge dims
     if len(data) - header != expected:
         raise DatasetError(f"mnist: {path} is truncated or corrupt: its header declares {shape} "
                            f"= {expected} bytes of data, the file holds {len(data) - header}")

@@ -33,16 +33,16 @@ import datetime
 import io
 import json
 import os
-import secrets
 import warnings
 import zipfile
 
 import h5py
 import numpy as np
 
+from paddle._atomic import atomic_path
 from paddle.errors import CheckpointError
 from paddle.lowlevel import random, schedules
-from paddle.highlevel import saving_compile, saving_config, serialization
+from paddle.highlevel import saving_compile, saving_config, saving_reader, serialization
 from paddle.highlevel.layers.base import Layer, snake_case
 from paddle.highlevel.model import Model, Sequential
 
@@ -285,26 +285,11 @@ def _paddle_version():
 
 
 def _atomic_bytes(filepath, write, overwrite):
+    """write(binary file) on a temporary file renamed over `filepath` (paddle/_atomic.py)."""
     from paddle.highlevel.saving_hdf5 import file_path
-    path = os.path.abspath(file_path(filepath, "save"))
-    if os.path.isdir(path):
-        raise IsADirectoryError(f"save: {path} is a folder; give a file name such as "
-                                f"{os.path.join(path, 'model.keras')}")
-    if not overwrite and os.path.exists(path):
-        raise FileExistsError(f"{path} exists and overwrite=False")
-    folder, base = os.path.split(path)
-    os.makedirs(folder, exist_ok=True)
-    tmp = os.path.join(folder, f".{base}.{secrets.token_hex(4)}.tmp")
-    try:
-        with open(tmp, "xb") as f:
+    with atomic_path(file_path(filepath, "save"), overwrite, example="model.keras") as tmp:
+        with open(tmp, "wb") as f:
             write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
 
 
 # ---- reading ----------------------------------------------------------------------------
@@ -370,32 +355,18 @@ class WeightsFile:
         if self.legacy:
             key = key.replace("layers/", "_layer_checkpoint_dependencies/", 1) \
                 if key.startswith("layers/") else key
-        node = self.f
-        for part in key.split("/"):
-            if not isinstance(node, h5py.Group):
-                return None
-            link = node.get(part, getlink=True)
-            if link is None:
-                return None
-            if not isinstance(link, h5py.HardLink):
-                raise CheckpointError(f"{self.path}: {key} is a {type(link).__name__}; only "
-                                      "plain datasets are read")
-            node = node[part]
-        if not isinstance(node, h5py.Dataset):
-            raise CheckpointError(f"{self.path}: {key} is not a dataset")
-        if node.is_virtual or node.external:
-            raise CheckpointError(f"{self.path}: {key} stores its data outside the file; "
-                                  "refused")
-        if node.dtype.kind not in "biuf":
-            raise CheckpointError(f"{self.path}: {key} holds {node.dtype}, not numbers")
+        # saving_reader: hard links only, no external or virtual data, numbers only.
+        if saving_reader.find(self.f, key, self.path) is None:
+            return None
+        node = saving_reader.dataset(self.f, key, self.path)
         if expected is not None and tuple(node.shape) != tuple(expected):
             raise CheckpointError(f"{self.path}: {what or key}: the model expects shape "
                                   f"{tuple(expected)}, the file's {key} has shape "
                                   f"{tuple(node.shape)}")
-        return np.asarray(node[()])
+        return saving_reader.read(node, node.shape, self.path)
 
     def count(self, group):
-        node = self.f.get(group)
+        node = saving_reader.find(self.f, group, self.path)
         return len(node) if isinstance(node, h5py.Group) else 0
 
 

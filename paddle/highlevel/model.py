@@ -379,11 +379,14 @@ class Model(Trainable, Layer):
         saving.load_weights(self, filepath, by_name, skip_mismatch)
 
     def export(self, filepath, format="onnx", **options):
-        """Write the model for another runtime, as Keras 3's `export`: format="onnx" writes
-        an ONNX model with a dynamic batch axis that ONNX Runtime runs with the outputs of
-        `predict` (`paddle.export.onnx.export_onnx`; options: opset_version). The file is
-        written atomically. Raises ExportError (a ValueError) naming the model and layer
-        when the model is not built or holds something ONNX export cannot map."""
+        """Write the model for another runtime, as Keras 3's `export` (format "onnx").
+
+        An ONNX model with a dynamic batch axis that ONNX Runtime runs with the outputs of
+        `predict`, written atomically; options: opset_version. See
+        `paddle.export.onnx.export_onnx` (its example runs ONNX Runtime) and
+        docs/deployment.md. Raises pd.ExportError (a ValueError) naming the model and the
+        layer when the model is not built or holds something ONNX export cannot map.
+        """
         from paddle.export import export_model
         export_model(self, filepath, format, **options)
 

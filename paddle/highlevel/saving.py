@@ -40,7 +40,8 @@ from paddle.lowlevel import random
 from paddle.lowlevel.optimizers import Optimizer
 from paddle.highlevel import saving_compile, saving_config, saving_hdf5
 from paddle.highlevel.saving_config import register_serializable  # noqa: F401  (public)
-from paddle.highlevel.saving_hdf5 import TOP_LEVEL, atomic_write, file_path, read_file
+from paddle.highlevel.saving_hdf5 import TOP_LEVEL, atomic_write, file_path, open_checkpoint
+from paddle.lowlevel.shapes import memory_budget
 
 
 # ---- public entry points ----------------------------------------------------------------
@@ -115,40 +116,59 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     if os.path.isfile(path) and zipfile.is_zipfile(path):
         from paddle.highlevel import keras_format
         return keras_format.load_keras(path, custom_objects, compile, safe_mode)
-    contents = read_file(path, full=True)
+    with open_checkpoint(path, full=True) as saved:
+        model = _rebuild(path, saved.model_config, custom_objects, safe_mode)
+        groups, top = saving_config.weight_layout(model)
+        pairs = match_by_order(path, groups, top, saved)
+        slots, own = [], []
+        if compile and saved.training_config is not None:
+            try:
+                args = saving_compile.compile_args(saved.training_config, model,
+                                                   custom_objects)
+            except CheckpointError as e:
+                raise CheckpointError(f"{path}: {e}") from e
+            try:
+                model.compile(**args)
+            except (ValueError, TypeError, KeyError) as e:
+                raise CheckpointError(f"{path}: could not compile the model as it was saved "
+                                      f"({type(e).__name__}: {e}); load with compile=False") \
+                    from e
+            slots = _check_optimizer(path, model.optimizer, saved.optimizer, groups, top)
+            own = _check_own_optimizers(path, model, saved.own_optimizers, groups, top)
+        pairs, slots, own = _read_checked(saved, pairs, slots, own)
+    _assign(pairs)
+    _restore_optimizer(model.optimizer, saved.optimizer, slots)
+    for optimizer, state, own_slots in own:
+        _restore_optimizer(optimizer, state, own_slots)
+    state = saved.training_state
+    if compile and state["rng_state"]:
+        random.set_state(state["rng_state"])
+    model._last_finished_epoch = state["last_finished_epoch"]
+    return model
+
+
+def _rebuild(path, config, custom_objects, safe_mode):
+    """The model of a saved config, its weights freshly made (within this machine's
+    memory: model_from_config)."""
     try:
-        model = saving_config.model_from_config(contents["model_config"], custom_objects,
-                                                safe_mode)
+        return saving_config.model_from_config(config, custom_objects, safe_mode)
     except CheckpointError as e:
         raise CheckpointError(f"{path}: {e}") from e
     except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
         raise CheckpointError(f"{path}: could not rebuild the model from its config "
                               f"({type(e).__name__}: {e})") from e
-    groups, top = saving_config.weight_layout(model)
-    pairs = match_by_order(path, groups, top, contents)
-    slots, own = [], []
-    if compile and contents["training_config"] is not None:
-        try:
-            args = saving_compile.compile_args(contents["training_config"], model,
-                                               custom_objects)
-        except CheckpointError as e:
-            raise CheckpointError(f"{path}: {e}") from e
-        try:
-            model.compile(**args)
-        except (ValueError, TypeError, KeyError) as e:
-            raise CheckpointError(f"{path}: could not compile the model as it was saved "
-                                  f"({type(e).__name__}: {e}); load with compile=False") from e
-        slots = _check_optimizer(path, model.optimizer, contents["optimizer"], groups, top)
-        own = _check_own_optimizers(path, model, contents["own_optimizers"], groups, top)
-    _assign(pairs)
-    _restore_optimizer(model.optimizer, contents["optimizer"], slots)
-    for optimizer, saved, own_slots in own:
-        _restore_optimizer(optimizer, saved, own_slots)
-    state = contents["training_state"]
-    if compile and state["rng_state"]:
-        random.set_state(state["rng_state"])
-    model._last_finished_epoch = state["last_finished_epoch"]
-    return model
+
+
+def _read_checked(saved, pairs, slots, own):
+    """Read the datasets the model takes (their shapes checked already) and verify the
+    file's checksums; nothing is assigned before this has passed."""
+    def values(slot_list):
+        return [(var, slot, saved.read(d, var.shape)) for var, slot, d in slot_list]
+    pairs = [(w, saved.read(d, w.shape)) for w, d in pairs]
+    slots = values(slots)
+    own = [(optimizer, state, values(s)) for optimizer, state, s in own]
+    saved.verify()
+    return pairs, slots, own
 
 
 def load_weights(model, filepath, by_name=False, skip_mismatch=False):
@@ -170,12 +190,13 @@ def load_weights(model, filepath, by_name=False, skip_mismatch=False):
         return
     if skip_mismatch and not by_name:
         raise ValueError("load_weights: skip_mismatch=True needs by_name=True (as in Keras)")
-    contents = read_file(path, full=False)
     groups, top = saving_config.weight_layout(model)
-    if by_name:
-        pairs = match_by_name(path, groups, top, contents, skip_mismatch)
-    else:
-        pairs = match_by_order(path, groups, top, contents)
+    with open_checkpoint(path, full=False) as saved:
+        if by_name:
+            pairs = match_by_name(path, groups, top, saved, skip_mismatch)
+        else:
+            pairs = match_by_order(path, groups, top, saved)
+        pairs, _, _ = _read_checked(saved, pairs, [], [])
     _assign(pairs)
 
 
@@ -183,24 +204,27 @@ def restore_training_state(model, filepath):
     """Put a `model.save` file's weights, optimizer state and random state back into this
     (compiled) model; returns the last finished epoch saved (None if unknown)."""
     path = file_path(filepath, "restore")
-    contents = read_file(path, full=True)
-    try:
-        saving_config.ensure_built(model, contents["model_config"])
-    except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
-        raise CheckpointError(f"{path}: the model could not be built on the saved input "
-                              f"shapes ({type(e).__name__}: {e})") from e
-    groups, top = saving_config.weight_layout(model)
-    pairs = match_by_order(path, groups, top, contents)
-    optimizer = getattr(model, "optimizer", None)
-    slots = _check_optimizer(path, optimizer, contents["optimizer"], groups, top) \
-        if optimizer is not None else []
-    own = _check_own_optimizers(path, model, contents["own_optimizers"], groups, top)
+    with open_checkpoint(path, full=True) as saved:
+        try:
+            with memory_budget():
+                saving_config.ensure_built(model, saved.model_config)
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError,
+                MemoryError) as e:
+            raise CheckpointError(f"{path}: the model could not be built on the saved input "
+                                  f"shapes ({type(e).__name__}: {e})") from e
+        groups, top = saving_config.weight_layout(model)
+        pairs = match_by_order(path, groups, top, saved)
+        optimizer = getattr(model, "optimizer", None)
+        slots = _check_optimizer(path, optimizer, saved.optimizer, groups, top) \
+            if optimizer is not None else []
+        own = _check_own_optimizers(path, model, saved.own_optimizers, groups, top)
+        pairs, slots, own = _read_checked(saved, pairs, slots, own)
     _assign(pairs)
     if optimizer is not None:
-        _restore_optimizer(optimizer, contents["optimizer"], slots)
-    for own_optimizer, saved, own_slots in own:
-        _restore_optimizer(own_optimizer, saved, own_slots)
-    state = contents["training_state"]
+        _restore_optimizer(optimizer, saved.optimizer, slots)
+    for own_optimizer, state, own_slots in own:
+        _restore_optimizer(own_optimizer, state, own_slots)
+    state = saved.training_state
     if state["rng_state"]:
         random.set_state(state["rng_state"])
     model._last_finished_epoch = state["last_finished_epoch"]
@@ -236,7 +260,7 @@ def match_by_order(path, groups, top, contents):
     """[(Variable, array)] pairing the model's layers that have weights with the file's, in
     order (Keras's topological loading); every count and shape checked first."""
     mine = [(name, ws) for name, ws in groups if ws]
-    theirs = [(name, values) for name, values in contents["layers"] if values]
+    theirs = [(name, values) for name, values in contents.layers if values]
     if len(mine) != len(theirs):
         raise CheckpointError(
             f"{path}: layer count mismatch: the file holds weights for {len(theirs)} layers "
@@ -245,16 +269,16 @@ def match_by_order(path, groups, top, contents):
     pairs = []
     for (name, ws), (saved, values) in zip(mine, theirs):
         pairs += _pair(path, name, saved, ws, values)
-    if top or contents["top"]:
-        pairs += _pair(path, "(top level)", TOP_LEVEL, top, contents["top"] or [])
+    if top or contents.top:
+        pairs += _pair(path, "(top level)", TOP_LEVEL, top, contents.top or [])
     return pairs
 
 
 def match_by_name(path, groups, top, contents, skip_mismatch):
     index = dict(groups)
-    saved = list(contents["layers"])
-    if contents["top"] is not None:
-        saved.append((TOP_LEVEL, contents["top"]))
+    saved = list(contents.layers)
+    if contents.top is not None:
+        saved.append((TOP_LEVEL, contents.top))
         index[TOP_LEVEL] = top
     pairs = []
     for name, values in saved:

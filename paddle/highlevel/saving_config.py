@@ -24,8 +24,9 @@ import json
 import numpy as np
 
 from paddle.errors import CheckpointError, ShapeError
-from paddle.lowlevel.graph import Node, Variable, apply, constant, data
+from paddle.lowlevel.graph import DTYPES, Node, Variable, apply, constant, data
 from paddle.lowlevel.op import OPS
+from paddle.lowlevel.shapes import memory_budget
 from paddle.highlevel import layers as layers_module
 from paddle.highlevel.layers.base import Input, Layer
 from paddle.highlevel.layers.bytecode import safe_mode_scope
@@ -335,7 +336,10 @@ def _decode(value):
         if "__tuple__" in value:
             return tuple(_decode(v) for v in value["__tuple__"])
         if "__ndarray__" in value:
-            return np.array(value["__ndarray__"], dtype=value["dtype"])
+            dtype = np.dtype(value["dtype"])
+            if dtype.kind not in "biuf":  # an object array would carry anything
+                raise ValueError(f"an array attribute of dtype {dtype} (numbers only)")
+            return np.array(value["__ndarray__"], dtype=dtype)
     return value
 
 
@@ -350,9 +354,17 @@ def model_from_config(spec, custom_objects=None, safe_mode=True):
     configs (with "module" and "registered_name") are read too.
 
     safe_mode: refuse configs holding Python bytecode (a Lambda's function), which would
-    run when rebuilt; False loads them (only for configs you trust)."""
-    with safe_mode_scope(safe_mode):
-        return _rebuild_model(spec, custom_objects)
+    run when rebuilt; False loads them (only for configs you trust).
+
+    Every weight the config asks for must fit in this machine's memory, all of them
+    together too (a config naming units=400_000_000 is small), else CheckpointError
+    before the allocation."""
+    with safe_mode_scope(safe_mode), memory_budget():
+        try:
+            return _rebuild_model(spec, custom_objects)
+        except MemoryError as e:
+            raise CheckpointError(f"the model config asks for more memory than this "
+                                  f"machine has ({e})") from None
 
 
 def _rebuild_model(spec, custom_objects):
@@ -536,13 +548,7 @@ def _functional_from_config(config, custom_objects, make_layer=None):
             name, k, node = item
             args = [resolve(a) for a in node.get("args", [])]
             if isinstance(made[name], dict):
-                op = OPS.get(made[name]["op"])
-                if op is None:
-                    raise CheckpointError(f"the model config applies an unknown op "
-                                          f"{made[name]['op']!r}")
-                ins = args[0]
-                attrs = {a: _decode(v) for a, v in made[name].get("attrs", {}).items()}
-                out = apply(op, ins, attrs)
+                out = _apply_saved_op(name, made[name], args)
             else:
                 out = made[name](*args, **node.get("kwargs", {}))
             for i, v in enumerate(out if isinstance(out, (list, tuple)) else [out]):
@@ -556,6 +562,32 @@ def _functional_from_config(config, custom_objects, make_layer=None):
         return [tensors[tuple(r)] for r in refs]
     return Model(inputs=pick(config["input_layers"]), outputs=pick(config["output_layers"]),
                  name=config.get("name"), trainable=config.get("trainable", True))
+
+
+def _apply_saved_op(name, config, args):
+    """A low-level op entry of a functional config applied to its inputs. Its attributes
+    come from the file: anything its shape rule refuses, or an output dtype paddle has
+    no kernels for (a rule passing an attribute through), is a CheckpointError here
+    rather than an error at the first predict."""
+    op = OPS.get(config.get("op")) if isinstance(config.get("op"), str) else None
+    if op is None:
+        raise CheckpointError(f"the model config applies an unknown op {config.get('op')!r}")
+    saved = config.get("attrs", {})
+    if not isinstance(saved, dict) or not args or not isinstance(args[0], list):
+        raise CheckpointError(f"the model config's op {name!r} ({op.name}) has malformed "
+                              f"inputs or attributes: {str(config)[:120]}")
+    try:
+        out = apply(op, args[0], {a: _decode(v) for a, v in saved.items()})
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as e:
+        raise CheckpointError(f"the model config's op {name!r} ({op.name}) cannot take the "
+                              f"saved attributes {str(saved)[:120]}: {type(e).__name__}: "
+                              f"{e}") from None
+    for v in out if isinstance(out, list) else [out]:
+        if v.dtype not in DTYPES:
+            raise CheckpointError(f"the model config's op {name!r} ({op.name}) would make "
+                                  f"{v.dtype!r} values from its saved attributes "
+                                  f"{str(saved)[:120]}; paddle computes in {', '.join(DTYPES)}")
+    return out
 
 
 def _available(node, tensors):

@@ -22,15 +22,17 @@ Example:
     ...     saving_hdf5.load_attributes(f, "names")
     ['a', 'b']
 """
+import contextlib
 import hashlib
 import json
 import os
-import secrets
 
 import h5py
 import numpy as np
 
+from paddle._atomic import atomic_path
 from paddle.errors import CheckpointError
+from paddle.highlevel import saving_reader
 
 HDF5_OBJECT_HEADER_LIMIT = 64512  # bytes; larger attributes are split into name0, name1, ...
 KERAS_VERSION = "3.0.0"           # the Keras layout these files follow
@@ -74,44 +76,12 @@ def file_path(filepath, where):
 
 def atomic_write(filepath, write, overwrite=True):
     """Run write(h5py.File) on a temporary file beside `filepath`, fsync it, rename it over
-    `filepath`. On any failure the temporary file is removed and `filepath` is untouched."""
-    path = os.path.abspath(file_path(filepath, "save"))
-    if os.path.isdir(path):
-        raise IsADirectoryError(f"save: {path} is a folder; give a file name such as "
-                                f"{os.path.join(path, 'model.h5')}")
-    if not overwrite and os.path.exists(path):
-        raise FileExistsError(f"{path} exists and overwrite=False")
-    folder, base = os.path.split(path)
-    os.makedirs(folder, exist_ok=True)
-    tmp = os.path.join(folder, f".{base}.{secrets.token_hex(4)}.tmp")
-    try:
-        with h5py.File(tmp, "w-") as f:
+    `filepath` (paddle/_atomic.py). On any failure the temporary file is removed and
+    `filepath` is untouched."""
+    with atomic_path(file_path(filepath, "save"), overwrite) as tmp:
+        with h5py.File(tmp, "w") as f:
             write(f)
             f.flush()
-        fd = os.open(tmp, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
-    _fsync_folder(folder)
-
-
-def _fsync_folder(folder):
-    try:  # makes the rename itself durable; not every platform opens folders
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def write_versions(obj):
@@ -213,11 +183,20 @@ def _unique(names):
 # values read: a damaged file fails to load instead of loading wrong numbers. (HDF5 itself
 # checks nothing in this layout: a damaged chunk address even reads back as zeros.)
 
-def _hasher():
+def _hasher(read=None):
+    """(sha256, add): add(*parts) hashes strings, numbers, arrays and, given `read`
+    (dataset -> its array, or None when it was not read), datasets: those not read are
+    hashed a block at a time, so data the model does not use needs no room."""
     digest = hashlib.sha256()
 
     def add(*parts):
         for part in parts:
+            if isinstance(part, h5py.Dataset):
+                value = read(part) if read is not None else None
+                if value is None:
+                    _add_blocks(digest, add, part)
+                    continue
+                part = value
             if isinstance(part, np.ndarray):
                 add(part.dtype.str, part.shape)
                 part = np.ascontiguousarray(part).tobytes()
@@ -226,17 +205,29 @@ def _hasher():
     return digest, add
 
 
-def _digest_weights(layers, top):
-    digest, add = _hasher()
+def _add_blocks(digest, add, dset):
+    """What add(np.asarray(dset[()])) adds, read a block at a time."""
+    add(dset.dtype.str, tuple(dset.shape))
+    digest.update(int(dset.size * dset.dtype.itemsize).to_bytes(8, "little"))
+    for block in saving_reader.blocks(dset, dset.file.filename):
+        digest.update(np.ascontiguousarray(block).tobytes())
+
+
+def _array(value):
+    return value if isinstance(value, h5py.Dataset) else np.asarray(value)
+
+
+def _digest_weights(layers, top, read=None):
+    digest, add = _hasher(read)
     for name, values in list(layers) + [(TOP_LEVEL, top or [])]:
         add(name, len(values))
         for weight, value in values:
-            add(weight, np.asarray(value))
+            add(weight, _array(value))
     return digest.hexdigest()
 
 
-def digest(texts, optimizer, own=None):
-    digest, add = _hasher()
+def digest(texts, optimizer, own=None, read=None):
+    digest, add = _hasher(read)
     add(*texts)
     if optimizer is None:
         add("no optimizer state")
@@ -251,7 +242,7 @@ def digest(texts, optimizer, own=None):
 def _add_state(add, state):
     add(int(state["iterations"]))
     for i, slot, value in state["slots"]:
-        add(int(i), slot, np.asarray(value))
+        add(int(i), slot, _array(value))
 
 
 def optimizer_state(optimizer, groups, top):
@@ -275,64 +266,109 @@ def write_optimizer(group, name, iterations, slots):
 
 # ---- reading ----------------------------------------------------------------------------
 
-def read_file(path, full):
-    """Everything needed from a checkpoint, read into memory (errors: CheckpointError)."""
-    if not os.path.exists(path):
-        raise CheckpointError(f"no checkpoint file at {path!r}")
-    if os.path.isdir(path):
-        raise CheckpointError(f"{path!r} is a folder, not a checkpoint file")
-    try:
-        if not h5py.is_hdf5(path):
-            raise CheckpointError(f"{path!r} is not an HDF5 file (model.save and "
-                                  "model.save_weights write HDF5)")
-        with h5py.File(path, "r") as f:
-            return _read(f, path, full)
-    except CheckpointError:
-        raise
-    except (OSError, KeyError, ValueError, TypeError, RuntimeError, AttributeError,
-            IndexError) as e:
-        raise CheckpointError(f"cannot read {path!r} (truncated or damaged?): "
-                              f"{type(e).__name__}: {e}") from e
+@contextlib.contextmanager
+def open_checkpoint(path, full):
+    """The checkpoint at `path` as a `Checkpoint` whose datasets are not read yet; the file
+    stays open for the block (errors: CheckpointError)."""
+    with saving_reader.open_file(path) as f:
+        yield Checkpoint(f, path, full)
 
 
-def _read(f, path, full):
-    contents = {"model_config": None, "training_config": None, "training_state": None,
-                "optimizer": None, "own_optimizers": {}}
-    texts = [read_text(f, key) for key in
-             ("model_config", "training_config", "paddle_training_state")]
-    if full and texts[0] is None:
-        raise CheckpointError(
-            f"{path!r} holds no model_config, so it was not written by model.save (for a "
-            "weights file from save_weights, build the model and call load_weights)")
-    if "layer_names" in f.attrs or "layer_names0" in f.attrs:
-        group = f
-    elif "model_weights" in f:
-        group = f["model_weights"]
-    elif "layers" in f and "vars" in f:
-        raise CheckpointError(f"{path!r} is in Keras 3's native weights format, which paddle "
-                              "does not read: in Keras, save the model with model.save('x.h5') "
-                              "(the legacy HDF5 layout) and load that")
-    else:
+class Checkpoint:
+    """What a checkpoint file holds, through saving_reader (no link, external storage or
+    virtual dataset is followed): `layers` [(layer name, [(weight name, dataset)])],
+    `top` (the same for top-level weights, or None), and with `full` the JSON attributes
+    `model_config`, `training_config`, `training_state`, and `optimizer` (None) and
+    `own_optimizers` ({attribute: state}), each state {"iterations": int, "slots":
+    [(weight index, slot, dataset)]}. `read(dataset, shape)` reads one dataset once its
+    shape is the model's; `verify()` then checks the checksums saved with the file."""
+
+    def __init__(self, f, path, full):
+        self.file, self.path, self.full = f, path, full
+        self._values = {}
+        self._texts = [read_text(f, key) for key in
+                       ("model_config", "training_config", "paddle_training_state")]
+        if full and self._texts[0] is None:
+            raise CheckpointError(
+                f"{path!r} holds no model_config, so it was not written by model.save (for "
+                "a weights file from save_weights, build the model and call load_weights)")
+        self.weights = self._weights_group()
+        self.layers = [(name, self._subset(self.weights, name))
+                       for name in load_attributes(self.weights, "layer_names")]
+        self.top = self._subset(self.weights, TOP_LEVEL) \
+            if saving_reader.has(self.weights, TOP_LEVEL) else None
+        self.optimizer, self.own_optimizers = None, {}
+        self.model_config = self.training_config = self.training_state = None
+        if full:
+            self._read_full()
+
+    def _weights_group(self):
+        f, path = self.file, self.path
+        if "layer_names" in f.attrs or "layer_names0" in f.attrs:
+            return f
+        if saving_reader.has(f, "model_weights"):
+            return saving_reader.member(f, "model_weights", path)
+        if saving_reader.has(f, "layers") and saving_reader.has(f, "vars"):
+            raise CheckpointError(f"{path!r} is in Keras 3's native weights format, which "
+                                  "paddle does not read: in Keras, save the model with "
+                                  "model.save('x.h5') (the legacy HDF5 layout) and load that")
         raise CheckpointError(f"{path!r} holds no model weights (no model_weights group and "
-                              "no layer_names attribute): it was not written by model.save or "
-                              "model.save_weights")
-    contents["layers"] = [(name, _read_subset(group, name, path))
-                          for name in load_attributes(group, "layer_names")]
-    contents["top"] = _read_subset(group, TOP_LEVEL, path) if TOP_LEVEL in group else None
-    _verify(group, "paddle_weights_checksum", path,
-            lambda: _digest_weights(contents["layers"], contents["top"]))
-    if not full:
-        return contents
-    if "optimizer_weights" in f and "paddle_slots" in f["optimizer_weights"].attrs:
-        contents["optimizer"] = _read_optimizer(f["optimizer_weights"], path)
-    own = f[OWN_OPTIMIZERS] if OWN_OPTIMIZERS in f else {}
-    contents["own_optimizers"] = {k: _read_optimizer(own[k], path) for k in sorted(own)}
-    _verify(f, "paddle_checksum", path,
-            lambda: digest(texts, contents["optimizer"], contents["own_optimizers"]))
-    config, training, state = [None if t is None else json.loads(t) for t in texts]
-    contents.update(model_config=config, training_config=training,
-                    training_state=_training_state(state, path))
-    return contents
+                              "no layer_names attribute): it was not written by model.save "
+                              "or model.save_weights")
+
+    def _subset(self, parent, name):
+        if not saving_reader.has(parent, name):
+            raise CheckpointError(f"{self.path!r}: layer_names lists {name!r}, but the file "
+                                  "has no group for it")
+        group = saving_reader.member(parent, name, self.path)
+        return [(w, saving_reader.dataset(group, w, self.path))
+                for w in load_attributes(group, "weight_names")]
+
+    def _read_full(self):
+        f, path = self.file, self.path
+        if saving_reader.has(f, "optimizer_weights"):
+            group = saving_reader.member(f, "optimizer_weights", path)
+            if "paddle_slots" in group.attrs:
+                self.optimizer = self._optimizer(group)
+        if saving_reader.has(f, OWN_OPTIMIZERS):
+            own = saving_reader.member(f, OWN_OPTIMIZERS, path)
+            self.own_optimizers = {k: self._optimizer(saving_reader.member(own, k, path))
+                                   for k in sorted(own)}
+        config, training, state = [None if t is None else json.loads(t) for t in self._texts]
+        self.model_config, self.training_config = config, training
+        self.training_state = _training_state(state, path)
+
+    def _optimizer(self, group):
+        path = self.path
+        names = load_attributes(group, "weight_names")
+        targets = json.loads(read_text(group, "paddle_slots"))
+        if not names or not isinstance(targets, list) or len(targets) != len(names) - 1 or \
+                not all(isinstance(t, list) and len(t) == 2 for t in targets):
+            raise CheckpointError(f"{path!r}: the optimizer state lists {len(names)} weights "
+                                  f"for {targets!r:.80} slots")
+        steps = saving_reader.dataset(group, names[0], path)
+        if steps.dtype.kind not in "iu":
+            raise CheckpointError(f"{path!r}: the optimizer's step count {names[0]!r} is "
+                                  f"{steps.dtype}, not an integer")
+        return {"iterations": int(saving_reader.read(steps, (), path)),
+                "slots": [(int(i), str(slot), saving_reader.dataset(group, n, path))
+                          for (i, slot), n in zip(targets, names[1:])]}
+
+    def read(self, dset, shape):
+        """The values of `dset` (read once), which must have `shape`."""
+        if dset.name not in self._values:
+            self._values[dset.name] = saving_reader.read(dset, shape, self.path)
+        return self._values[dset.name]
+
+    def verify(self):
+        """Check the checksums saved with the file (Keras's files carry none): from the
+        values read, and a block at a time for datasets the model did not ask for."""
+        read = lambda dset: self._values.get(dset.name)  # noqa: E731
+        _verify(self.weights, "paddle_weights_checksum", self.path,
+                lambda: _digest_weights(self.layers, self.top, read))
+        if self.full:
+            _verify(self.file, "paddle_checksum", self.path,
+                    lambda: digest(self._texts, self.optimizer, self.own_optimizers, read))
 
 
 def _verify(obj, name, path, digest):
@@ -340,17 +376,6 @@ def _verify(obj, name, path, digest):
     if name in obj.attrs and read_text(obj, name) != digest():
         raise CheckpointError(f"{path!r} is damaged: what it holds does not match the "
                               "checksum saved with it")
-
-
-def _read_optimizer(group, path):
-    names = load_attributes(group, "weight_names")
-    targets = json.loads(read_text(group, "paddle_slots"))
-    if not names or len(targets) != len(names) - 1:
-        raise CheckpointError(f"{path!r}: the optimizer state lists {len(names)} weights "
-                              f"for {len(targets)} slots")
-    return {"iterations": int(np.asarray(group[names[0]][()])),
-            "slots": [(int(i), str(slot), np.asarray(group[n][()]))
-                      for (i, slot), n in zip(targets, names[1:])]}
 
 
 def _training_state(state, path):
@@ -366,11 +391,3 @@ def _training_state(state, path):
         except (ValueError, TypeError, KeyError, OverflowError) as e:
             raise CheckpointError(f"{path!r}: the saved random state is damaged ({e})") from e
     return {"last_finished_epoch": epoch, "rng_state": rng}
-
-
-def _read_subset(parent, name, path):
-    if name not in parent:
-        raise CheckpointError(f"{path!r}: layer_names lists {name!r}, but the file has no "
-                              "group for it")
-    group = parent[name]
-    return [(w, np.asarray(group[w][()])) for w in load_attributes(group, "weight_names")]

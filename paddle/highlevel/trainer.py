@@ -30,12 +30,14 @@ import h5py
 import numpy as np
 
 from paddle import backend
+from paddle._atomic import atomic_path
 from paddle.distributed.world import is_chief
 from paddle.errors import CheckpointError, FeedError
 from paddle.lowlevel.executor import eval as run
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import FLOATS, Variable, fresh_names
 from paddle.lowlevel.optimizers import Optimizer, trainable_parameters
+from paddle.highlevel import saving_reader
 from paddle.highlevel.callbacks import Callback
 from paddle.highlevel.model import Model
 from paddle.reader.arrays import iter_batches
@@ -160,7 +162,9 @@ def _default_device(place):
 
 
 def load_params(params, dirname):
-    """Assign saved values to parameters by name; every shape is checked first."""
+    """Assign saved values to parameters by name. Every name, shape and dtype is checked,
+    and every value read, before the first is assigned; only the parameters' own
+    datasets are read (through saving_reader: no links, external or virtual data)."""
     if os.path.isfile(dirname):
         raise CheckpointError(f"param_path must be the folder given to save_params, received "
                               f"the file {dirname!r}")
@@ -168,34 +172,29 @@ def load_params(params, dirname):
     if not os.path.isfile(path):
         raise CheckpointError(f"no saved parameters at {path!r} (param_path is the folder "
                               "given to Trainer.save_params)")
-    try:
-        with h5py.File(path, "r") as f:
-            saved = _datasets(f)
-    except OSError as e:
-        raise CheckpointError(f"{path}: not a readable parameter file ({e})") from None
-    missing = [p.name for p in params if p.name not in saved]
-    if missing:
-        held = sorted(saved)
-        raise CheckpointError(f"{path}: no saved value for the parameters {missing}; the file "
-                              f"holds {held[:10]}{' ...' if len(held) > 10 else ''}")
-    for p in params:
-        if saved[p.name].shape != p.shape:
-            raise CheckpointError(f"{path}: parameter {p.name!r} has shape {p.shape} in the "
-                                  f"network but {saved[p.name].shape} in the file")
-    for p in params:
-        p.set_value(saved[p.name])
+    with saving_reader.open_file(path, "not a readable parameter file: Trainer.save_params "
+                                       "writes HDF5") as f:
+        found = {p.name: saving_reader.find(f, p.name, path) for p in params}
+        missing = [name for name, dset in found.items() if dset is None]
+        if missing:
+            held = saving_reader.dataset_names(f, 11)
+            raise CheckpointError(f"{path}: no saved value for the parameters {missing}; the "
+                                  f"file holds {held[:10]}{' ...' if len(held) > 10 else ''}")
+        datasets = [saving_reader.dataset(f, p.name, path) for p in params]
+        for p, dset in zip(params, datasets):
+            _check_saved(path, p, dset)
+        values = [saving_reader.read(dset, p.shape, path) for p, dset in zip(params, datasets)]
+    for p, value in zip(params, values):
+        p.set_value(value)
 
 
-def _datasets(f):
-    """{full name: array} of every dataset in an open HDF5 file (names like 'fc_0/w')."""
-    found = {}
-
-    def visit(name, obj):
-        if isinstance(obj, h5py.Dataset):
-            found[name] = obj[()]
-
-    f.visititems(visit)
-    return found
+def _check_saved(path, param, dset):
+    if tuple(dset.shape) != tuple(param.shape):
+        raise CheckpointError(f"{path}: parameter {param.name!r} has shape {param.shape} in "
+                              f"the network but {tuple(dset.shape)} in the file")
+    if not (np.can_cast(dset.dtype, param.dtype, "same_kind") or dset.dtype.kind == "b"):
+        raise CheckpointError(f"{path}: parameter {param.name!r} is {param.dtype} in the "
+                              f"network but {dset.dtype} in the file")
 
 
 class _ProgramModel(Model):
@@ -329,17 +328,12 @@ class Trainer:
         distributed training, on rank 0 only)."""
         if not is_chief():
             return
-        os.makedirs(dirname, exist_ok=True)
-        path = os.path.join(dirname, PARAMS_FILE)
-        tmp = path + ".tmp"
-        try:
+        # A unique temporary file, fsynced and renamed over the target (paddle/_atomic.py):
+        # two saves at once both succeed, and a crash never leaves a half file.
+        with atomic_path(os.path.join(dirname, PARAMS_FILE)) as tmp:
             with h5py.File(tmp, "w") as f:
                 for p in _parameters(self.outputs):
                     f.create_dataset(p.name, data=p.value)
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.remove(tmp)
 
     def stop(self):
         """End training after the current step (from inside the event handler); the

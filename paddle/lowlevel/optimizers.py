@@ -124,6 +124,8 @@ class Optimizer:
                              f"global_clipnorm={global_clipnorm!r}")
         self.iterations = 0
         self._slots = weakref.WeakKeyDictionary()  # Variable -> {slot name: array}
+        self._no_decay = weakref.WeakSet()  # variables excluded from weight decay
+        self._no_decay_names = []
 
     @property
     def learning_rate(self):
@@ -218,6 +220,41 @@ class Optimizer:
         for collected in _COLLECTORS:
             collected.append(update)
         return update
+
+    def exclude_from_weight_decay(self, var_list=None, var_names=None):
+        """Keep these variables out of weight decay (Keras 3): the Variables of `var_list`,
+        and every variable whose name contains one of the strings of `var_names` (such as
+        "bias" or "gamma"). Call it before the first training step.
+
+        Raises:
+            ValueError: called after training started, or arguments of the wrong kinds.
+
+        Example:
+            >>> import paddle as pd
+            >>> opt = pd.optimizers.AdamW(weight_decay=0.01)
+            >>> opt.exclude_from_weight_decay(var_names=["bias"])
+            >>> opt.decays(pd.Variable("dense/bias", shape=[2]))
+            False
+        """
+        owner = type(self).__name__
+        if self.iterations:
+            raise ValueError(f"{owner}: exclude_from_weight_decay must be called before the "
+                             f"first training step ({self.iterations} already ran)")
+        for v in var_list or []:
+            if not isinstance(v, Variable):
+                raise ValueError(f"{owner}: exclude_from_weight_decay expected Variables in "
+                                 f"var_list, received {v!r}")
+        if isinstance(var_names, str) or not all(isinstance(n, str) and n
+                                                 for n in var_names or []):
+            raise ValueError(f"{owner}: exclude_from_weight_decay expected var_names as a "
+                             f"list of non-empty strings, received {var_names!r}")
+        self._no_decay.update(var_list or [])
+        self._no_decay_names.extend(var_names or [])
+
+    def decays(self, var):
+        """Whether weight decay applies to `var` (see exclude_from_weight_decay)."""
+        return bool(self.weight_decay) and var not in self._no_decay and \
+            not any(n in var.name for n in self._no_decay_names)
 
     def _clip_gradients(self, grads):
         """Keras 3's clipping, as ops on the gradient Variables (one kind applies)."""
@@ -320,9 +357,11 @@ class Adam(Optimizer):
         self.beta_2 = _fraction(beta_2, "beta_2", owner)
         self.epsilon = _positive(epsilon, "epsilon", owner)
 
-    def hyper_args(self, step):
+    def hyper_args(self, step, fused_decay=True):
+        """fused_decay=False: the kernel leaves weight decay to a separate pass (some
+        variables are excluded from it)."""
         return (self.current_learning_rate(), self.beta_1, self.beta_2, self.epsilon, float(step),
-                self.weight_decay or 0.0)
+                (self.weight_decay or 0.0) if fused_decay else 0.0)
 
 
 class AdamW(Adam):

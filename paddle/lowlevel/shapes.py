@@ -1,6 +1,8 @@
 """Shape arithmetic shared by the shape rules: broadcasting, axes, sizes (None = unknown)."""
+import contextlib
 import math
 import os
+import threading
 
 import numpy as np
 
@@ -104,19 +106,48 @@ def size(shape):
 
 
 def memory_bytes():
-    """This machine's memory, RAM and swap, in bytes (None if it cannot be told)."""
+    """This machine's memory, RAM and swap, in bytes, or the process's address-space
+    limit (RLIMIT_AS) when that is lower (None if neither can be told)."""
     try:
         total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):
-        return None
+        total = None
     try:
         with open("/proc/meminfo") as f:
             for line in f:
-                if line.startswith("SwapTotal:"):
+                if line.startswith("SwapTotal:") and total is not None:
                     total += int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         pass
+    limit = _address_space_limit()
+    if limit is not None and (total is None or limit < total):
+        return limit
     return total
+
+
+def _address_space_limit():
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    except (ImportError, OSError, ValueError, AttributeError):
+        return None
+    return None if soft == resource.RLIM_INFINITY or soft <= 0 else soft
+
+
+_BUDGET = threading.local()
+
+
+@contextlib.contextmanager
+def memory_budget():
+    """Within the block, check_fits also adds up the arrays it passes, and refuses one
+    that would take their total past this machine's memory: a loaded config's weights may
+    each fit and all of them not (loaders build models inside one)."""
+    saved = getattr(_BUDGET, "total", None)
+    _BUDGET.total = 0
+    try:
+        yield
+    finally:
+        _BUDGET.total = saved
 
 
 def _human(nbytes):
@@ -137,9 +168,17 @@ def check_fits(shape, dtype, where):
     memory: NumPy's own error names nothing, and an allocation the system grants lazily
     gets the process killed when it is filled."""
     limit = memory_bytes()
-    if limit is not None and math.prod(shape) * np.dtype(dtype).itemsize > limit:
+    need = math.prod(shape) * np.dtype(dtype).itemsize
+    if limit is not None and need > limit:
         raise MemoryError(f"{_needs(shape, dtype, where)}, more than this machine's "
                           f"{_human(limit)} of memory")
+    total = getattr(_BUDGET, "total", None)
+    if total is not None:
+        if limit is not None and total + need > limit:
+            raise MemoryError(f"{_needs(shape, dtype, where)}, on top of {_human(total)} "
+                              f"for the arrays before it: more than this machine's "
+                              f"{_human(limit)} of memory")
+        _BUDGET.total = total + need
 
 
 def allocate(shape, dtype, where):

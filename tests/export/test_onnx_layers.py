@@ -73,6 +73,13 @@ def test_flatten_reshape_permute_dropout(tmp_path):
               L.Flatten(), L.Dense(2), shape=(24,)), tmp_path, (24,))
 
 
+def test_integer_inputs_cast_as_the_layers_do(tmp_path):
+    pd.seed(0)
+    x = L.Input(shape=(4,), dtype="int64")
+    model = pd.Model(x, L.Concatenate()([L.Dense(3)(x), L.Flatten()(L.Embedding(9, 2)(x))]))
+    check(model, tmp_path, (4,), ints=9)
+
+
 def test_embedding(tmp_path):
     check(seq(L.Embedding(11, 4), L.Flatten(), L.Dense(3), shape=(6,), dtype="int64"),
           tmp_path, (6,), ints=11)
@@ -212,6 +219,21 @@ def test_gru(tmp_path, kwargs):
 def test_simple_rnn_and_stacked_recurrences(tmp_path):
     check(seq(L.SimpleRNN(4, return_sequences=True), L.GRU(3, return_sequences=True),
               L.LSTM(2), shape=(5, 3)), tmp_path, (5, 3))
+
+
+@pytest.mark.parametrize("inner, kwargs", [
+    (lambda: L.LSTM(3, return_sequences=True), {}),
+    (lambda: L.GRU(3), {"merge_mode": "sum"}),
+    (lambda: L.LSTM(2, return_sequences=True), {"merge_mode": "ave"}),
+    (lambda: L.SimpleRNN(2), {"merge_mode": "mul"}),
+    (lambda: L.GRU(2, return_sequences=True, return_state=True), {"merge_mode": None}),
+    (lambda: L.LSTM(2, return_state=True), {}),
+])
+def test_bidirectional(tmp_path, inner, kwargs):
+    pd.seed(0)
+    x = L.Input(shape=(5, 3))
+    out = L.Bidirectional(inner(), **kwargs)(x)
+    check(pd.Model(x, out), tmp_path, (5, 3))
 
 
 def test_lstm_states_in_and_out(tmp_path):

@@ -56,6 +56,23 @@ def test_prelu():
                                            dtype="float64")(v), [RNG.normal(size=(3, 4))])
 
 
+def test_prelu_regularizer_adds_to_the_loss():
+    layer = run_layer_test(layers.PReLU, {"alpha_initializer": "ones",
+                                          "alpha_regularizer": pd.regularizers.L2(0.5)},
+                           (2, 3), (None, 3), 1)
+    assert layer.get_config()["alpha_regularizer"]["class_name"] == "L2"
+    inp = layers.Input(shape=(3,))
+    prelu = layers.PReLU(alpha_initializer="ones", alpha_regularizer="l1")
+    model = pd.Model(inp, prelu(inp))
+    assert len(model.losses) == 1
+    model.compile(optimizer=pd.optimizers.SGD(0.0), loss="mse")
+    x = np.zeros((2, 3), np.float32)
+    # l1's default factor is 0.01: the penalty is 0.01 * sum(|alpha|) = 0.03
+    assert model.evaluate(x, x, verbose=0) == pytest.approx(0.03, rel=1e-5)
+    with pytest.raises(ValueError, match="PReLU: weight constraints are not supported"):
+        layers.PReLU(alpha_constraint="non_neg")
+
+
 def test_softmax():
     run_layer_test(layers.Softmax, {}, (2, 3, 4), (None, 3, 4), 0)
     run_layer_test(layers.Softmax, {"axis": 1}, (2, 3, 4), (None, 3, 4), 0)

@@ -337,3 +337,45 @@ def test_schedules_round_trip_through_a_saved_optimizer(make, tmp_path):
     again = pd.optimizers.Adam.from_config(opt.get_config())
     assert [again.learning_rate(s) for s in range(0, 40, 7)] == \
         pytest.approx([schedule(s) for s in range(0, 40, 7)])
+
+
+@pytest.mark.parametrize("make, np_step", [
+    (lambda: pd.optimizers.AdamW(0.1, weight_decay=0.3), np_adam(const(0.1))),
+    (lambda: pd.optimizers.SGD(0.05, weight_decay=0.3), np_sgd(const(0.05))),
+], ids=["adamw", "sgd"])
+@pytest.mark.parametrize("how", ["var_list", "var_names"])
+def test_exclude_from_weight_decay(make, np_step, how):
+    """Excluded variables follow the plain rule, the others the decayed one (Keras 3)."""
+    kept = pd.Variable("kept/kernel", shape=TARGET.shape, dtype="float64",
+                       initializer=pd.initializers.Constant(0.3))
+    free = pd.Variable("free/bias", shape=TARGET.shape, dtype="float64",
+                       initializer=pd.initializers.Constant(0.3))
+    target = pd.constant(TARGET)
+    loss = pd.sum(pd.square(kept - target)) + pd.sum(pd.square(free - target))
+    opt = make()
+    if how == "var_list":
+        opt.exclude_from_weight_decay(var_list=[free])
+    else:
+        opt.exclude_from_weight_decay(var_names=["bias"])
+    assert opt.decays(kept) and not opt.decays(free)
+    step = opt.minimize(loss, var_list=[kept, free])
+    decayed = with_weight_decay(np_step, const(opt.current_learning_rate()), 0.3)
+    ref_kept, ref_free, s1, s2 = kept.val(), free.val(), {}, {}
+    for t in range(4):
+        pd.eval(step)
+        ref_kept = decayed(ref_kept, 2 * (ref_kept - TARGET), s1, t)
+        ref_free = np_step(ref_free, 2 * (ref_free - TARGET), s2, t)
+        np.testing.assert_allclose(kept.val(), ref_kept, rtol=1e-11, atol=1e-12)
+        np.testing.assert_allclose(free.val(), ref_free, rtol=1e-11, atol=1e-12)
+    with pytest.raises(ValueError, match="must be called before the first training step"):
+        opt.exclude_from_weight_decay(var_names=["x"])
+
+
+def test_exclude_from_weight_decay_bad_arguments():
+    opt = pd.optimizers.AdamW()
+    with pytest.raises(ValueError, match="AdamW: exclude_from_weight_decay expected var_names "
+                                         "as a list of non-empty strings, received 'bias'"):
+        opt.exclude_from_weight_decay(var_names="bias")
+    with pytest.raises(ValueError, match="expected Variables in var_list, received 3"):
+        opt.exclude_from_weight_decay(var_list=[3])
+    assert not pd.optimizers.Adam().decays(pd.Variable("w_no_decay", shape=[1]))

@@ -15,11 +15,17 @@ def _apply_updates(node, ins, outs, ctx):
     averaged = distributed_gradients.averaging(node, grads, "cpu")
     if averaged is not None:
         average, grads = averaged  # the update reads the averaged copies
+    decayed = [p for p, v in zip(params, node.inputs[:n]) if opt.decays(v)]
+    # Adam decays inside its own kernel when every variable decays; otherwise one C++ pass
+    # over the decayed ones runs first (Keras 3: decay, then update).
+    fused = opt.fused_weight_decay and len(decayed) == n
+    separate = decayed if decayed and not fused else []
 
     def run():
-        args = opt.hyper_args(opt.iterations + 1)
-        if opt.weight_decay and not opt.fused_weight_decay:  # Keras 3: decay, then update
-            _C.decay_weights(params, opt.current_learning_rate() * opt.weight_decay)
+        args = opt.hyper_args(opt.iterations + 1, fused) if opt.fused_weight_decay else \
+            opt.hyper_args(opt.iterations + 1)
+        if separate:
+            _C.decay_weights(separate, opt.current_learning_rate() * opt.weight_decay)
         update(params, grads, *slot_lists, *args)
         opt.iterations += 1
 

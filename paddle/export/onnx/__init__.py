@@ -7,6 +7,8 @@ Each layer family has a module here mapping its layers to ONNX nodes (`core`,
 the model. Install the extra with `pip install "paddle-graph[onnx]"` (onnx, and
 onnxruntime to run the file).
 """
+import numpy as np
+
 from paddle.export.onnx.converter import MAPPERS, ExportError  # noqa: F401
 
 OPTIONAL_REQUIREMENTS = ("onnx", "onnxruntime")  # docstring examples need both
@@ -116,7 +118,7 @@ def _value_info(onnx, var, name):
     """The ONNX type of a graph input or output: axis 0 is the dynamic 'batch'."""
     dims = ["batch" if i == 0 else (f"{name}_dim{i}" if d is None else int(d))
             for i, d in enumerate(var.shape)]
-    elem = onnx.helper.np_dtype_to_tensor_dtype(__import__("numpy").dtype(var.dtype))
+    elem = onnx.helper.np_dtype_to_tensor_dtype(np.dtype(var.dtype))
     return onnx.helper.make_tensor_value_info(name, elem, dims)
 
 
@@ -148,11 +150,38 @@ def _convert(c, model, var, produced):
             supported = sorted({cls.__name__ for cls in MAPPERS})
             c.fail(f"layer {layer.name!r} ({type(layer).__name__}) has no ONNX mapping; "
                    f"layers with one: {', '.join(supported)}")
-        mapping(c, layer, ins, outs, kwargs)
+        mapping(c, layer, _cast_integer_inputs(c, layer, ins), outs, kwargs)
     missing = [o.name for o in outs if id(o) not in c.values]
     if missing:
         c.fail(f"layer {layer.name!r} ({type(layer).__name__}): its ONNX mapping left "
                f"outputs {missing} unset")
+
+
+class _Cast:
+    """A layer's input after its implicit cast (Variable-like: shape, dtype, name)."""
+
+    def __init__(self, var, dtype):
+        self.shape, self.dtype, self.name = var.shape, dtype, var.name
+
+
+def _cast_integer_inputs(c, layer, ins):
+    """Integer inputs cast to the layer's float dtype, as the layer does when it is called
+    (`Layer._cast_integer_inputs`: Keras's implicit cast)."""
+    from paddle.lowlevel.graph import FLOATS
+    weights = getattr(layer, "_weights", [])
+    if not getattr(layer, "casts_integer_inputs", False) or \
+            not any(w.dtype in FLOATS for w in weights):
+        return ins
+    cast = []
+    for v in ins:
+        if v.dtype in FLOATS:
+            cast.append(v)
+            continue
+        t, proxy = c.tensor(v), _Cast(v, layer.dtype)
+        to = c.helper.np_dtype_to_tensor_dtype(np.dtype(layer.dtype))
+        c.set(proxy, c.node("Cast", [t.name], layer.name, to=to), t.layout)
+        cast.append(proxy)
+    return cast
 
 
 def _convert_nested(c, inner, ins, outs):

@@ -9,9 +9,9 @@ input and recurrent biases, so the missing one is zeros.
 """
 import numpy as np
 
-from paddle.highlevel.layers.recurrent import GRU, LSTM, SimpleRNN
+from paddle.highlevel.layers.recurrent import GRU, LSTM, Bidirectional, SimpleRNN
 from paddle.export.onnx.activations import activation_name
-from paddle.export.onnx.converter import KERAS, maps
+from paddle.export.onnx.converter import KERAS, MAPPERS, maps
 
 LSTM_TO_ONNX = (0, 3, 1, 2)  # Keras i, f, c, o -> ONNX i, o, f, c
 
@@ -108,3 +108,42 @@ def simple_rnn(c, layer, ins, outs, kwargs):
     y, h = c.node("RNN", args, layer.name, outputs=2, hidden_size=layer.units,
                   activations=[ONNX_RNN_ACTIVATIONS[name]])
     _outputs(c, layer, outs, y, [h])
+
+
+class _Part:
+    """A stand-in for a Variable inside a layer (Bidirectional's two copies' outputs):
+    what a mapping reads of its outputs is their rank."""
+
+    def __init__(self, rank, name):
+        self.shape, self.name = (None,) * rank, name
+
+
+@maps(Bidirectional)
+def bidirectional(c, layer, ins, outs, kwargs):
+    """The two copies, each as its own recurrent op (the backward one over the reversed
+    sequence, as the layer runs it), then the merge."""
+    parts = []
+    for inner in (layer.forward_layer, layer.backward_layer):
+        n = 1 + (inner.num_states if layer.return_state else 0)
+        made = [_Part(3 if layer.return_sequences and k == 0 else 2, f"{inner.name}:{k}")
+                for k in range(n)]
+        MAPPERS[type(inner)](c, inner, ins[:1], made, {})
+        parts.append([c.get(v, KERAS) for v in made])
+    (fw, *fw_states), (bw, *bw_states) = parts
+    if layer.return_sequences:  # the backward copy outputs its steps last-first
+        bw = c.node("Slice", [bw, c.ints([-1], "start"), c.ints([-(2 ** 62)], "end"),
+                              c.ints([1], "axis"), c.ints([-1], "step")], layer.name)
+    mode = layer.merge_mode
+    if mode is None:
+        merged = [fw, bw]
+    elif mode == "concat":
+        merged = [c.node("Concat", [fw, bw], layer.name, axis=-1)]
+    elif mode == "sum":
+        merged = [c.node("Add", [fw, bw], layer.name)]
+    elif mode == "mul":
+        merged = [c.node("Mul", [fw, bw], layer.name)]
+    else:  # "ave"
+        half = c.const(np.asarray([0.5], c.dtype), f"{layer.name}/half")
+        merged = [c.node("Mul", [c.node("Add", [fw, bw], layer.name), half], layer.name)]
+    for out, name in zip(outs, merged + fw_states + bw_states):
+        c.set(out, name)

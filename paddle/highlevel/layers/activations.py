@@ -15,7 +15,8 @@ from paddle.lowlevel import initializers
 from paddle.lowlevel.graph import as_variable
 from paddle.lowlevel.ops.activations import elu, leaky_relu, softmax
 from paddle.lowlevel.ops.math import cast, clip, greater, relu
-from paddle.highlevel.layers.base import InputSpec, Layer
+from paddle.highlevel import regularizers
+from paddle.highlevel.layers.base import InputSpec, Layer, regularizer_config
 
 
 def _real(value, layer, name, ok=lambda v: True, expected="a number"):
@@ -94,6 +95,8 @@ class PReLU(Layer):
 
     Args:
         alpha_initializer: the slopes' initializer ("zeros": a plain ReLU at first).
+        alpha_regularizer: a `pd.regularizers` penalty on the slopes (added to the loss).
+        alpha_constraint: Keras's argument; constraints are not supported, so only None.
         shared_axes: axes (counted from 1, the batch being 0) along which one slope is
             shared, e.g. `[1, 2]` for one slope per channel of an image.
 
@@ -105,8 +108,13 @@ class PReLU(Layer):
         (1, 1, 3)
     """
 
-    def __init__(self, alpha_initializer="zeros", shared_axes=None, **kwargs):
+    def __init__(self, alpha_initializer="zeros", alpha_regularizer=None, alpha_constraint=None,
+                 shared_axes=None, **kwargs):
         super().__init__(**kwargs)
+        self.alpha_regularizer = regularizers.get(alpha_regularizer)
+        if alpha_constraint is not None:
+            raise ValueError(f"PReLU: weight constraints are not supported; expected "
+                             f"alpha_constraint=None, received {alpha_constraint!r}")
         try:
             self.alpha_initializer = initializers.get(alpha_initializer)
         except (TypeError, ValueError) as e:
@@ -129,7 +137,8 @@ class PReLU(Layer):
         if None in shape:
             raise ShapeError(at_user(f"{self.name}: expected known sizes on the axes that do "
                                      f"not share a slope, received shape {tuple(input_shape)}"))
-        self.alpha = self.add_weight("alpha", tuple(shape), self.alpha_initializer)
+        self.alpha = self.add_weight("alpha", tuple(shape), self.alpha_initializer,
+                                     regularizer=self.alpha_regularizer)
         self.input_spec = InputSpec(ndim=len(input_shape), axes={
             i: d for i, d in enumerate(input_shape) if i and d is not None and
             i not in (self.shared_axes or ())})
@@ -140,7 +149,8 @@ class PReLU(Layer):
     def get_config(self):
         return {**super().get_config(),
                 "alpha_initializer": initializers.serialize(self.alpha_initializer),
-                "shared_axes": self.shared_axes}
+                "shared_axes": self.shared_axes,
+                **regularizer_config(self, ("alpha_regularizer",))}
 
 
 class ELU(Layer):

@@ -1,0 +1,170 @@
+"""The one way paddle reads an HDF5 file: model files, weights files, backups and the
+Trainer's parameters all go through here.
+
+A file may come from anyone, and HDF5 can make a dataset's bytes come from elsewhere: an
+external link or a soft link to another file, external storage (raw bytes of any local
+file, `/etc/passwd` included), a virtual dataset mapping other files. None of these is
+part of the Keras layout, so all are refused. A dataset is read only after its declared
+shape has been checked against the shape the model expects (`read(dataset, shape)`),
+so a small compressed file cannot make paddle allocate what its header claims; what is
+never asked for is never read. Every failure is a `CheckpointError` naming the file and
+the object.
+
+Example:
+    >>> import os, tempfile, h5py, numpy as np
+    >>> from paddle.highlevel import saving_reader
+    >>> path = os.path.join(tempfile.mkdtemp(), "p.h5")
+    >>> with h5py.File(path, "w") as f:
+    ...     f["fc_0/w"] = np.ones((2, 3), np.float32)
+    >>> with saving_reader.open_file(path) as f:
+    ...     float(saving_reader.read(saving_reader.dataset(f, "fc_0/w", path), (2, 3), path).sum())
+    6.0
+"""
+import contextlib
+import os
+
+import h5py
+import numpy as np
+
+from paddle.errors import CheckpointError
+from paddle.lowlevel.shapes import check_fits
+
+NUMERIC_KINDS = "biuf"
+
+
+@contextlib.contextmanager
+def open_file(path, hint="model.save and model.save_weights write HDF5"):
+    """The HDF5 file at `path`, opened read-only; h5py's errors inside the block (a
+    truncated or damaged file) become CheckpointErrors naming it. `hint` completes the
+    message for a file that is not HDF5 at all."""
+    if not os.path.exists(path):
+        raise CheckpointError(f"no checkpoint file at {path!r}")
+    if os.path.isdir(path):
+        raise CheckpointError(f"{path!r} is a folder, not a checkpoint file")
+    try:
+        if not h5py.is_hdf5(path):
+            raise CheckpointError(f"{path!r} is not an HDF5 file ({hint})")
+        with h5py.File(path, "r") as f:
+            yield f
+    except CheckpointError:
+        raise
+    except (OSError, KeyError, ValueError, TypeError, RuntimeError, AttributeError,
+            IndexError) as e:
+        raise CheckpointError(f"cannot read {path!r} (truncated or damaged?): "
+                              f"{type(e).__name__}: {e}") from e
+
+
+def find(group, name, path):
+    """group[name] (a group or dataset), or None when there is none, reached through hard
+    links only: each step of a path 'a/b/c' is checked, since any of them could be a link
+    to another file (h5py would follow it)."""
+    node = group.file if name.startswith("/") else group
+    for part in [p for p in name.split("/") if p not in ("", ".")]:
+        if not isinstance(node, h5py.Group):
+            return None
+        link = node.get(part, getlink=True)
+        if link is None:
+            return None
+        if isinstance(link, h5py.ExternalLink):
+            raise CheckpointError(f"{path!r}: {node.name.rstrip('/')}/{part} is an external "
+                                  f"link to {link.filename!r}; a checkpoint may not read "
+                                  "other files")
+        if isinstance(link, h5py.SoftLink):
+            raise CheckpointError(f"{path!r}: {node.name.rstrip('/')}/{part} is a soft link "
+                                  f"to {link.path!r}; checkpoints hold no links")
+        node = node[part]
+    return node
+
+
+def member(group, name, path):
+    """find(), with a CheckpointError when there is nothing of that name."""
+    found = find(group, name, path)
+    if found is None:
+        raise CheckpointError(f"{path!r}: {group.name!r} holds no {name!r}")
+    return found
+
+
+def dataset_names(group, limit):
+    """Up to `limit` paths of datasets under `group` (hard links only), for messages."""
+    found, pending = [], [group]
+    while pending and len(found) < limit:
+        node = pending.pop(0)
+        for name in sorted(node):
+            if isinstance(node.get(name, getlink=True), h5py.HardLink):
+                child = node[name]
+                if isinstance(child, h5py.Dataset):
+                    found.append(child.name.lstrip("/"))
+                elif isinstance(child, h5py.Group):
+                    pending.append(child)
+    return sorted(found[:limit])
+
+
+def has(group, name):
+    """Whether `group` has a member `name` (of any kind: links are refused on use)."""
+    return group.get(name, getlink=True) is not None
+
+
+def dataset(group, name, path):
+    """group[name] as a dataset whose bytes are in this file, of a numeric dtype; nothing
+    of it read yet."""
+    found = member(group, name, path)
+    if not isinstance(found, h5py.Dataset):
+        raise CheckpointError(f"{path!r}: {found.name!r} is a group where a dataset (a "
+                              "weight) belongs")
+    if found.is_virtual:
+        raise CheckpointError(f"{path!r}: {found.name!r} is a virtual dataset, made of other "
+                              "files' data; a checkpoint may not read other files")
+    if found.id.get_create_plist().get_external_count():
+        raise CheckpointError(f"{path!r}: {found.name!r} keeps its data in external files; "
+                              "a checkpoint may not read other files")
+    if found.dtype.kind not in NUMERIC_KINDS or found.dtype.fields is not None:
+        raise CheckpointError(f"{path!r}: {found.name!r} holds {found.dtype}, not plain "
+                              "numbers (bool, int or float)")
+    return found
+
+
+def read(dset, shape, path):
+    """The values of a dataset from `dataset`, once its declared shape is `shape` (what
+    the model expects) and it fits in memory."""
+    if tuple(dset.shape) != tuple(shape):
+        raise CheckpointError(f"{path!r}: {dset.name!r} has shape {tuple(dset.shape)}, "
+                              f"expected {tuple(shape)}")
+    try:
+        check_fits(dset.shape, dset.dtype, f"{path!r}: {dset.name!r}")
+    except MemoryError as e:
+        raise CheckpointError(str(e)) from None
+    try:
+        return np.asarray(dset[()])
+    except (OSError, ValueError, TypeError, RuntimeError) as e:
+        raise CheckpointError(f"cannot read {dset.name!r} of {path!r} (truncated or "
+                              f"damaged?): {type(e).__name__}: {e}") from e
+
+
+def blocks(dset, path, limit=1 << 24):
+    """A dataset's values in C order, a block of at most about `limit` bytes at a time
+    (a checksum over data the model does not use needs no room for all of it)."""
+    if dset.nbytes <= limit:
+        yield read(dset, dset.shape, path)
+        return
+    for index in _block_slices(dset.shape, dset.dtype.itemsize, limit):
+        try:
+            yield np.asarray(dset[index])
+        except (OSError, ValueError, TypeError, RuntimeError) as e:
+            raise CheckpointError(f"cannot read {dset.name!r} of {path!r} (truncated or "
+                                  f"damaged?): {type(e).__name__}: {e}") from e
+
+
+def _block_slices(shape, itemsize, limit):
+    """Index tuples that cut an array of `shape` into blocks of at most `limit` bytes
+    (one row when a row alone is larger), in C order."""
+    inner = itemsize
+    for d in shape[1:]:
+        inner *= d
+    if inner <= limit or len(shape) == 1:
+        step = max(1, limit // max(1, inner))
+        for start in range(0, shape[0], step):
+            yield (slice(start, start + step),)
+        return
+    for i in range(shape[0]):
+        for rest in _block_slices(shape[1:], itemsize, limit):
+            yield (slice(i, i + 1),) + rest
