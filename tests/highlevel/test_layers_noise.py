@@ -97,3 +97,21 @@ def test_bad_inputs():
         layers.SpatialDropout1D(0.5)(layers.Input(shape=(4,)))
     with pytest.raises(pd.ShapeError, match=r"spatial_dropout2d\w*: expected an input of rank 4"):
         layers.SpatialDropout2D(0.5)(layers.Input(shape=(4, 3)))
+
+
+def test_explicit_training_is_honoured():
+    """training=True draws noise in predict too (Keras's Monte-Carlo idiom); training=False
+    keeps the identity in fit."""
+    inp = layers.Input(shape=(6,))
+    noisy = pd.Model(inp, layers.GaussianNoise(1.0)(inp, training=True))
+    x = np.zeros((4, 6), np.float32)
+    assert np.all(noisy.predict(x, verbose=0) != 0)
+    dropped = pd.Model(inp, layers.SpatialDropout1D(0.5)(layers.Reshape((2, 3))(inp),
+                                                          training=True))
+    out = dropped.predict(np.ones((64, 6), np.float32), verbose=0)
+    assert 0.3 < (out == 0).mean() < 0.7
+    quiet = pd.Model(inp, layers.Dense(1, kernel_initializer="ones", use_bias=False)(
+        layers.GaussianDropout(0.5)(inp, training=False)))
+    quiet.compile(optimizer=pd.optimizers.SGD(0.0), loss="mse")
+    ones = np.ones((4, 6), np.float32)
+    assert quiet.train_on_batch(ones, np.full((4, 1), 6.0, np.float32)) == 0.0
