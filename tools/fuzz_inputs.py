@@ -18,7 +18,7 @@ Run (from the repository root, with the development venv):
 Areas: ops.* (every public op of paddle.lowlevel.ops and the nn ops), executor and graph
 (feeds, Variables, optimizers, threads), layers.* (constructors and inputs of every layer),
 model.* (compile/fit/evaluate/predict/on_batch with bad data), saving (random, truncated and
-bit-flipped HDF5 files), reader (decorators), internal (the C++ kernels called with specs
+bit-flipped HDF5 files; saving.untrusted: crafted ones, docs/security.md), reader (decorators), internal (the C++ kernels called with specs
 that lie) and sweep (random geometries of the kernels against NumPy references).
 
 Each case runs in a process forked from a parent that has imported paddle but never run a
@@ -3604,6 +3604,57 @@ def saving_more_cases():
         "load-while-file-is-a-pipe": "os.mkfifo(os.path.join(d, 'p.h5')); pd.load_model(os.path.join(d, 'p.h5'))",
     }.items():
         case("saving", label, prep + call, who, "either")
+    untrusted_file_cases()
+
+
+def untrusted_file_cases():
+    """Files crafted as an attacker would (docs/security.md): each must be refused with a
+    CheckpointError naming what is wrong, never run code, read other files or crash."""
+    prep = Setup("""
+        import base64, json, os, tempfile, h5py
+        d = tempfile.mkdtemp()
+        path = os.path.join(d, 'm.h5')
+        model = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Lambda(lambda x: x * 2.0),
+                               pd.layers.Dense(2)])
+        model.save(path)
+        def crafted(edit_config=None, edit_file=None):
+            with h5py.File(path, 'r+') as f:
+                del f.attrs['paddle_checksum'], f['model_weights'].attrs['paddle_weights_checksum']
+                if edit_config:
+                    config = json.loads(f.attrs['model_config'])
+                    edit_config(config['config']['layers'])
+                    f.attrs['model_config'] = json.dumps(config).encode()
+                if edit_file:
+                    edit_file(f)
+            return path
+        def kernel(f):
+            group = f['model_weights']
+            layer = [n for n in group.attrs['layer_names'] if b'dense' in n][0].decode()
+            return group[layer], group[layer].attrs['weight_names'][0].decode()
+        def external(f):
+            g, n = kernel(f)
+            shape = g[n].shape
+            del g[n]
+            g.create_dataset(n, shape=shape, dtype='float32', external=[('/etc/hostname', 0, 4 * shape[0] * shape[1])])
+        def huge(f):
+            g, n = kernel(f)
+            del g[n]
+            g.create_dataset(n, shape=(40000, 40000), dtype='float32', chunks=(1000, 1000), compression='gzip')
+        def garbage_code(layers):
+            function = layers[1]['config']['function']['config']
+            function['code'] = base64.b64encode(base64.b64decode(function['code'])[:-7]).decode()
+        def units(layers):
+            layers[2]['config']['units'] = 10 ** 12
+    """)
+    who = ["checkpoint", "lambda", "safe_mode", "external", "shape", "memory", "bytecode"]
+    for label, call in {
+        "lambda-in-safe-mode": "pd.load_model(path)",
+        "lambda-short-bytecode": "pd.load_model(crafted(garbage_code), safe_mode=False)",
+        "external-storage": "pd.load_model(crafted(edit_file=external), safe_mode=False)",
+        "huge-declared-dataset": "pd.load_model(crafted(edit_file=huge), safe_mode=False)",
+        "units-beyond-memory": "pd.load_model(crafted(units), safe_mode=False)",
+    }.items():
+        case("saving.untrusted", label, prep + call, who)
 
 
 def reader_cases():

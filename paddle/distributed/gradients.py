@@ -14,6 +14,11 @@ kernel runs as before, without a single extra call. Otherwise:
   on every rank, so parameters never drift apart.
 
 Layouts are kept per update op (not per feed shape), so a smaller last batch reuses them.
+
+An optimizer that clips gradients must clip the averaged ones (as one process with the
+global batch would): when distributed, `apply_gradients` then puts an
+`average_over_ranks` op between the gradients and the clipping ops, and marks its update
+op `averaged`, whose kernel then only does the first broadcast.
 """
 import weakref
 
@@ -21,8 +26,44 @@ import numpy as np
 
 from paddle.distributed import world as _world
 from paddle.distributed.errors import DistributedError
+from paddle.lowlevel.op import Op, register
 
-_LAYOUTS = weakref.WeakKeyDictionary()  # update node -> FlatGradients
+_LAYOUTS = weakref.WeakKeyDictionary()  # update or average node -> FlatGradients
+_AVERAGED_BEFORE = object()  # layout of an update op whose gradients come averaged
+
+
+@register
+class AverageOverRanks(Op):
+    """The mean over the ranks of each input (gradients), in one message per dtype."""
+
+    name = "average_over_ranks"
+
+    def infer(self, *inputs):
+        return [(tuple(shape), dtype) for shape, dtype in inputs]
+
+
+def average_over_ranks(grads):
+    """The gradient Variables averaged over the ranks (a list, in the same order)."""
+    from paddle.lowlevel.graph import apply
+    from paddle.lowlevel.op import OPS
+    out = apply(OPS["average_over_ranks"], list(grads))
+    return out if isinstance(out, list) else [out]
+
+
+def average_kernel(node, ins, outs, device="cpu"):
+    """The run of an average_over_ranks node: the inputs averaged into the outputs."""
+    comm = communicator(device)
+    layout = _LAYOUTS.get(node)
+    if layout is None:
+        layout = _LAYOUTS[node] = FlatGradients(node.inputs)
+    reduce = layout.bind(ins, comm)
+    pairs = list(zip(layout.views, outs))
+
+    def run():
+        reduce()
+        for view, out in pairs:
+            np.copyto(out, view)
+    return run
 
 
 def averaging(node, grads, device="cpu"):
@@ -35,7 +76,10 @@ def averaging(node, grads, device="cpu"):
     layout = _LAYOUTS.get(node)
     if layout is None:
         synchronize(node, comm)
-        layout = _LAYOUTS[node] = FlatGradients(node.inputs[:node.attrs["n"]])
+        layout = _LAYOUTS[node] = _AVERAGED_BEFORE if node.attrs.get("averaged") else \
+            FlatGradients(node.inputs[:node.attrs["n"]])
+    if layout is _AVERAGED_BEFORE:
+        return None
     return layout.bind(grads, comm), layout.views
 
 
@@ -128,4 +172,4 @@ def _broadcast_into(comm, array):
         np.copyto(array, buffer)
 
 
-__all__ = ["averaging", "communicator", "DistributedError"]
+__all__ = ["averaging", "average_over_ranks", "communicator", "DistributedError"]

@@ -110,16 +110,17 @@ class Agreement:
         self.comm, self.size = w.control, w.size
 
     def batch(self, logs, last):
-        """The running logs (and a custom train_step's batch values) averaged over ranks."""
+        """The running logs averaged over ranks, and the batch's own values (a custom
+        train_step's, which the Trainer's EndStepEvent reports) averaged alike."""
         keys = list(logs)
-        extra = list(last) if isinstance(last, dict) else []
-        values = np.array([float(logs[k]) for k in keys] + [float(last[k]) for k in extra])
+        own = [float(v) for v in last.values()] if hasattr(last, "values") else []
+        values = np.array([float(logs[k]) for k in keys] + own)
         if values.size:
             self.comm.allreduce_(values, "averaging the logs of a batch")
             values /= self.size
         averaged = dict(zip(keys, values[:len(keys)].tolist()))
-        if extra:
-            last = dict(zip(extra, values[len(keys):].tolist()))
+        if own:
+            last = AveragedBatch(values[len(keys):].tolist())
         return averaged, last
 
     def weighted(self, logs, count):
@@ -135,6 +136,17 @@ class Agreement:
         value = np.array([1 if flag else 0], np.int64)
         self.comm.allreduce_(value, "agreeing on stop_training", op="max")
         return bool(value[0])
+
+
+class AveragedBatch:
+    """A batch's own values averaged over the ranks (what `values()` of the loop's batch
+    result gives)."""
+
+    def __init__(self, values):
+        self._values = values
+
+    def values(self):
+        return list(self._values)
 
 
 def chief_decides(flag):

@@ -22,6 +22,8 @@ import math
 import numbers
 import os
 import sys
+import time
+import warnings
 
 import numpy as np
 
@@ -29,6 +31,7 @@ from paddle.distributed.errors import DistributedError
 from paddle.distributed import mpi
 
 DEFAULT_TIMEOUT = 300.0
+ABORT_DELAY = 1.0  # seconds between printing a failed rank's traceback and aborting
 MAX_RANK = 32  # dimensions a signature row can describe
 
 
@@ -129,6 +132,9 @@ def _install_excepthook(world):
                              f"{kind.__name__}; stopping every rank of the job\n")
             previous(kind, value, tb)
             sys.stderr.flush()
+            # MPI_Abort kills the launcher's proxies too: give them a moment to pass this
+            # rank's traceback on, or it may be cut short.
+            time.sleep(ABORT_DELAY)
         finally:
             world.comm.abort(1)
 
@@ -138,6 +144,20 @@ def _install_excepthook(world):
 def world():
     """The World, or None before init."""
     return _WORLD
+
+
+_WARNED = []
+
+
+def warn_if_launched_alone():
+    """Warn once when mpiexec started several processes but init() was never called: each
+    of them would train alone on all the data, and all would write the same files."""
+    if _WORLD is None and not _WARNED and mpi.launched_size() > 1:
+        _WARNED.append(True)
+        warnings.warn(f"this process is one of {mpi.launched_size()} started by mpiexec, but "
+                      "pd.distributed.init() was not called: every process trains alone on "
+                      "all the data; call it at the top of the script", RuntimeWarning,
+                      stacklevel=3)
 
 
 def active():

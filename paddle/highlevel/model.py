@@ -329,7 +329,8 @@ class Model(Trainable, Layer):
             from paddle.errors import CheckpointError
             from paddle.highlevel import saving_config
             try:
-                return saving_config._functional_from_config(config, custom_objects)
+                with _safe_unless_told():
+                    return saving_config._functional_from_config(config, custom_objects)
             except CheckpointError as e:
                 raise ValueError(f"Model.from_config: {e}") from e
         return cls(**config)
@@ -574,6 +575,15 @@ class Sequential(Model):
             raise TypeError(f"Sequential.from_config: expected a dict, received "
                             f"{type(config).__name__}")
         try:
-            return saving_config._sequential_from_config(config, custom_objects)
+            with _safe_unless_told():
+                return saving_config._sequential_from_config(config, custom_objects)
         except CheckpointError as e:
             raise ValueError(f"Sequential.from_config: {e}") from e
+
+
+def _safe_unless_told():
+    """Rebuilding a model from a config refuses a Lambda's bytecode, as Keras 3's
+    from_config does, unless a caller's safe_mode_scope(False) (load_model(...,
+    safe_mode=False)) says the config is trusted."""
+    from paddle.highlevel.layers.bytecode import in_safe_mode, safe_mode_scope
+    return safe_mode_scope(in_safe_mode() is not False)

@@ -516,6 +516,8 @@ class Trainable:
             from paddle.distributed import training as distributed_training
             train, val = distributed_training.for_fit(train, val)
             agreement = distributed_training.Agreement()
+        else:
+            distributed.world.warn_if_launched_alone()
         cbs = CallbackList(callbacks, model=self, add_history=True, add_progbar=verbose != 0,
                            verbose=verbose, epochs=epochs, steps=train.steps)
         self.stop_training = False

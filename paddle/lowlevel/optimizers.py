@@ -19,6 +19,8 @@ import weakref
 
 import numpy as np
 
+from paddle.distributed import gradients as distributed_gradients
+from paddle.distributed import world as distributed
 from paddle.lowlevel import schedules
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import FLOATS, UPDATE_COLLECTORS, Variable, apply
@@ -70,7 +72,7 @@ class ApplyUpdates(Op):
     name = "apply_updates"
     stateful = True
 
-    def infer(self, *inputs, optimizer, n):
+    def infer(self, *inputs, optimizer, n, averaged=False):
         return (), "float32"
 
     def grad(self, node, g):
@@ -211,12 +213,18 @@ class Optimizer:
         if not kept:
             raise ValueError(f"{type(self).__name__}.apply: every gradient is None; the loss "
                              "reaches none of the variables")
-        grads = self._clip_gradients([g for g, _ in kept])
+        grads = [g for g, _ in kept]
         variables = [v for _, v in kept]
+        attrs = {"optimizer": self, "n": len(variables)}
+        if (self.clipnorm or self.global_clipnorm or self.clipvalue) and distributed.active():
+            # Clip the gradients of the global batch, as one process would: averaged first
+            # (the update op then averages nothing; paddle/distributed/gradients.py).
+            grads = distributed_gradients.average_over_ranks(grads)
+            attrs["averaged"] = True
+        grads = self._clip_gradients(grads)
         for v in variables:
             self.slots(v)  # created now, so they can be inspected and saved before a run
-        update = apply(OPS["apply_updates"], variables + grads, {"optimizer": self,
-                                                                 "n": len(variables)})
+        update = apply(OPS["apply_updates"], variables + grads, attrs)
         for collected in _COLLECTORS:
             collected.append(update)
         return update

@@ -173,3 +173,17 @@ def test_collective_timeout_can_be_caught_on_every_waiting_rank(mpirun):
         done.stdout + done.stderr
     assert "rank 1 timed out: the loop's barrier: rank 1 of 2" in done.stdout, \
         done.stdout + done.stderr
+
+
+def test_launched_but_never_initialized_warns(mpirun):
+    done = mpirun("""
+        import numpy as np, paddle as pd
+        model = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(1)])
+        model.compile(optimizer="sgd", loss="mse")
+        x, y = np.ones((8, 3), np.float32), np.ones((8, 1), np.float32)
+        model.fit(x, y, verbose=0)
+        model.fit(x, y, verbose=0)
+    """)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stderr.count("RuntimeWarning: this process is one of 2 started by mpiexec, "
+                             "but pd.distributed.init() was not called") == 2  # once a rank

@@ -28,7 +28,10 @@ LOWLEVEL = """
     with pd.namespace("net"):
         logits = pd.fc(pd.fc(x, 16, act="tanh"), 3)
     loss = pd.mean(pd.softmax_cross_entropy(logits, y))
-    step = pd.optimizers.Adam(0.01).minimize(loss)
+    optimizer = {"adam": pd.optimizers.Adam(0.01),    # global_clipnorm: of the averaged
+                 "clipped": pd.optimizers.SGD(0.1, momentum=0.9, global_clipnorm=0.05),
+                 "clipvalue": pd.optimizers.RMSprop(0.01, clipvalue=0.01)}[os.environ["OPT"]]
+    step = optimizer.minimize(loss)
     rng = np.random.default_rng(0)
     X, Y = rng.normal(size=(20 * 64, 6)).astype(dtype), rng.integers(0, 3, 20 * 64)
     per = 64 // n
@@ -87,11 +90,15 @@ def _max_difference(a, b):
     return max(float(np.max(np.abs(a[k] - b[k]))) for k in a.files)
 
 
-@pytest.mark.parametrize("dtype, tolerance", [("float64", 1e-10), ("float32", 1e-5)])
-def test_a_two_ranks_match_one_process_low_level(mpirun, tmp_path, dtype, tolerance):
-    done = mpirun(LOWLEVEL, env={"DTYPE": dtype})
+@pytest.mark.parametrize("dtype, tolerance, optimizer", [
+    ("float64", 1e-10, "adam"), ("float32", 1e-5, "adam"), ("float64", 1e-10, "clipped"),
+    ("float64", 1e-10, "clipvalue")])
+def test_a_two_ranks_match_one_process_low_level(mpirun, tmp_path, dtype, tolerance,
+                                                 optimizer):
+    env = {"DTYPE": dtype, "OPT": optimizer}
+    done = mpirun(LOWLEVEL, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
-    one = mpirun(LOWLEVEL, env={"DTYPE": dtype}, plain=True)
+    one = mpirun(LOWLEVEL, env=env, plain=True)
     assert one.returncode == 0, one.stdout + one.stderr
     r0, r1 = (np.load(tmp_path / f"lowlevel_2_{r}.npz") for r in (0, 1))
     alone = np.load(tmp_path / "lowlevel_1_0.npz")
@@ -365,3 +372,35 @@ def test_pydataset_and_iterables_are_sharded(mpirun, tmp_path):
     r0, r1 = ((tmp_path / f"read_{r}.txt").read_text() for r in (0, 1))
     assert r0 == "[0, 2, 0, 2] [0, 1, 0, 1] [0, 1, 2]"   # batch 4: an incomplete round
     assert r1 == "[1, 3, 1, 3] [0, 1, 0, 1] [0, 1, 2]"   # 7 batches: 3 rounds of 2
+
+
+def test_backup_and_restore_resumes_every_rank_from_rank_0s_file(mpirun, tmp_path):
+    script = """
+        import os, numpy as np, paddle as pd
+        pd.distributed.init()
+        r = pd.distributed.rank()
+        pd.seed(0)
+        rng = np.random.default_rng(4)
+        X = rng.normal(size=(64, 3)).astype(np.float32)
+        Y = X.sum(axis=1, keepdims=True).astype(np.float32)
+        model = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(1)])
+        model.compile(optimizer="adam", loss="mse")
+        class Crash(pd.callbacks.Callback):
+            def on_epoch_end(self, epoch, logs=None):
+                if os.environ.get("CRASH") and r == 0 and epoch == 1:
+                    raise RuntimeError("rank 0 crashed after its backup of epoch 2")
+        h = model.fit(X, Y, batch_size=8, epochs=4, verbose=0,
+                      callbacks=[pd.callbacks.BackupAndRestore("backup"), Crash()])
+        with open(f"resumed_{r}.txt", "w") as f:
+            f.write(f"{h.epoch} {[round(v, 12) for v in h.history['loss']]} "
+                    f"{model.get_weights()[0].ravel().tolist()}")
+    """
+    crashed = mpirun(script, env={"CRASH": "1"})
+    assert crashed.returncode != 0
+    assert "rank 0 crashed after its backup of epoch 2" in crashed.stderr
+    assert (tmp_path / "backup" / "backup.h5").exists()
+    done = mpirun(script)
+    assert done.returncode == 0, done.stdout + done.stderr
+    r0, r1 = ((tmp_path / f"resumed_{r}.txt").read_text() for r in (0, 1))
+    assert r0 == r1 and r0.startswith("[2, 3] ")        # both resumed after epoch 2
+    assert not (tmp_path / "backup").exists()            # deleted by rank 0 at the end

@@ -211,3 +211,19 @@ def test_the_checks_accept_real_functions():
                 bytecode.checked_code(marshal.loads(marshal.dumps(value.__code__)), "probe")
                 count += 1
     assert count > 50
+
+
+def test_model_from_config_refuses_bytecode_unless_trusted():
+    """As Keras 3: Model/Sequential.from_config are safe by default; a Lambda built
+    directly from its own config is not a file and loads."""
+    from paddle.highlevel.layers.bytecode import safe_mode_scope
+    inp = pd.Input(shape=(3,))
+    functional = pd.Model(inp, pd.layers.Lambda(lambda x: x + 1.0)(inp))
+    sequential = pd.Sequential([pd.Input(shape=(3,)), pd.layers.Lambda(lambda x: x + 1.0)])
+    for cls, model in ((pd.Model, functional), (pd.Sequential, sequential)):
+        with pytest.raises(ValueError, match="safe_mode=False"):
+            cls.from_config(model.get_config())
+        with safe_mode_scope(False):
+            assert cls.from_config(model.get_config()).outputs[0].shape == (None, 3)
+    lam = pd.layers.Lambda(lambda x: x * 3.0)
+    assert isinstance(pd.layers.Lambda.from_config(lam.get_config()), pd.layers.Lambda)
