@@ -266,68 +266,91 @@ pd_error guarded(Body&& body) noexcept {
 
 // ---- checks and conversions -------------------------------------------------------------
 
-void need(bool condition, int32_t code, const std::string& message) {
-  if (!condition) throw Failure{code, message};
-}
-
 template <class T>
 void not_null(const T* p, const char* where, const char* what) {
-  need(p != nullptr, PD_INVALID_ARGUMENT, std::string(where) + ": " + what + " is NULL");
+  if (p == nullptr) {
+    throw Failure{PD_INVALID_ARGUMENT, std::string(where) + ": " + what + " is NULL"};
+  }
 }
 
 pd_model& model_of(pd_model* m, const char* where) {
   not_null(m, where, "the model");
-  need(m->magic == pd_model::kMagic, PD_INVALID_ARGUMENT,
-       std::string(where) + ": the pointer is not a live pd_model (freed already?)");
+  if (m->magic != pd_model::kMagic) {
+    throw Failure{PD_INVALID_ARGUMENT,
+                  std::string(where) + ": the pointer is not a live pd_model (freed already?)"};
+  }
   return *m;
 }
 
-const int32_t kDtypes[] = {PD_FLOAT32, PD_FLOAT64, PD_INT32, PD_INT64};
-
-py::dtype numpy_dtype(int32_t dtype) {
-  switch (dtype) {
-    case PD_FLOAT32: return py::dtype::of<float>();
-    case PD_FLOAT64: return py::dtype::of<double>();
-    case PD_INT32: return py::dtype::of<int32_t>();
-    default: return py::dtype::of<int64_t>();
+// The NumPy dtype of a pd_tensor dtype code (made once, under the GIL and the call lock;
+// kept for the life of the process, as the interpreter is).
+const py::dtype& numpy_dtype(int32_t code) {
+  static py::dtype* cache[4] = {nullptr, nullptr, nullptr, nullptr};
+  if (cache[code] == nullptr) {
+    switch (code) {
+      case PD_FLOAT32: cache[code] = new py::dtype(py::dtype::of<float>()); break;
+      case PD_FLOAT64: cache[code] = new py::dtype(py::dtype::of<double>()); break;
+      case PD_INT32: cache[code] = new py::dtype(py::dtype::of<int32_t>()); break;
+      default: cache[code] = new py::dtype(py::dtype::of<int64_t>()); break;
+    }
   }
+  return *cache[code];
+}
+
+// "pd_model_predict: inputs[0]", built only when a message needs it.
+std::string label(const char* where, const char* what, int32_t index) {
+  std::string out = std::string(where) + ": " + what;
+  return index < 0 ? out : out + "[" + std::to_string(index) + "]";
 }
 
 // A read-only NumPy view of a caller's tensor (no copy), after checking what NumPy cannot.
-py::array view_of(const pd_tensor& t, const std::string& what) {
-  need(t.dtype >= PD_FLOAT32 && t.dtype <= PD_INT64, PD_INVALID_ARGUMENT,
-       what + ": dtype " + std::to_string(t.dtype) +
-           " is not one of PD_FLOAT32 (0), PD_FLOAT64 (1), PD_INT32 (2), PD_INT64 (3)");
-  need(t.rank >= 0 && t.rank <= 8, PD_INVALID_ARGUMENT,
-       what + ": rank " + std::to_string(t.rank) + " is outside [0, 8]");
-  std::vector<py::ssize_t> shape(t.shape, t.shape + t.rank);
+py::array view_of(const pd_tensor& t, const char* where, const char* what, int32_t index) {
+  if (t.dtype < PD_FLOAT32 || t.dtype > PD_INT64) {
+    throw Failure{PD_INVALID_ARGUMENT,
+                  label(where, what, index) + ": dtype " + std::to_string(t.dtype) +
+                      " is not one of PD_FLOAT32 (0), PD_FLOAT64 (1), PD_INT32 (2), PD_INT64 (3)"};
+  }
+  if (t.rank < 0 || t.rank > 8) {
+    throw Failure{PD_INVALID_ARGUMENT, label(where, what, index) + ": rank " +
+                                           std::to_string(t.rank) + " is outside [0, 8]"};
+  }
   int64_t count = 1;
   for (int32_t i = 0; i < t.rank; ++i) {
-    need(t.shape[i] >= 0, PD_INVALID_ARGUMENT,
-         what + ": shape[" + std::to_string(i) + "] is " + std::to_string(t.shape[i]) +
-             "; sizes are >= 0");
-    need(t.shape[i] == 0 || count <= INT64_MAX / 8 / t.shape[i], PD_INVALID_ARGUMENT,
-         what + ": the shape's size overflows 64 bits");
+    if (t.shape[i] < 0) {
+      throw Failure{PD_INVALID_ARGUMENT, label(where, what, index) + ": shape[" +
+                                             std::to_string(i) + "] is " +
+                                             std::to_string(t.shape[i]) + "; sizes are >= 0"};
+    }
+    if (t.shape[i] != 0 && count > INT64_MAX / 8 / t.shape[i]) {
+      throw Failure{PD_INVALID_ARGUMENT,
+                    label(where, what, index) + ": the shape's size overflows 64 bits"};
+    }
     count *= t.shape[i];
   }
-  need(t.data != nullptr || count == 0, PD_INVALID_ARGUMENT, what + ": data is NULL");
+  if (t.data == nullptr && count != 0) {
+    throw Failure{PD_INVALID_ARGUMENT, label(where, what, index) + ": data is NULL"};
+  }
   static const int64_t empty = 0;  // NumPy wants a pointer even for no element
   const void* data = t.data != nullptr ? t.data : &empty;
-  py::array array(numpy_dtype(t.dtype), shape, data, py::none());
+  py::array array(numpy_dtype(t.dtype), std::vector<py::ssize_t>(t.shape, t.shape + t.rank),
+                  data, py::none());
   py::detail::array_proxy(array.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
   return array;
 }
 
 py::list views_of(const pd_tensor* tensors, int32_t n, const char* where, const char* what,
                   const char* count) {
-  need(n >= 0, PD_INVALID_ARGUMENT,
-       std::string(where) + ": " + count + " is " + std::to_string(n) + "; counts are >= 0");
-  need(tensors != nullptr || n == 0, PD_INVALID_ARGUMENT,
-       std::string(where) + ": " + what + " is NULL with " + count + " = " + std::to_string(n));
-  py::list out;
+  if (n < 0) {
+    throw Failure{PD_INVALID_ARGUMENT, std::string(where) + ": " + count + " is " +
+                                           std::to_string(n) + "; counts are >= 0"};
+  }
+  if (tensors == nullptr && n != 0) {
+    throw Failure{PD_INVALID_ARGUMENT, std::string(where) + ": " + what + " is NULL with " +
+                                           count + " = " + std::to_string(n)};
+  }
+  py::list out(n);
   for (int32_t i = 0; i < n; ++i) {
-    out.append(view_of(tensors[i], std::string(where) + ": " + what + "[" +
-                                       std::to_string(i) + "]"));
+    out[static_cast<size_t>(i)] = view_of(tensors[i], where, what, i);
   }
   return out;
 }
@@ -339,12 +362,13 @@ pd_tensor copy_out(py::handle obj) {
   pd_tensor t;
   std::memset(&t, 0, sizeof t);
   t.dtype = -1;
-  for (int32_t code : kDtypes) {
-    if (array.dtype().equal(numpy_dtype(code))) t.dtype = code;
+  py::dtype dtype = array.dtype();
+  for (int32_t code = PD_FLOAT32; code <= PD_INT64 && t.dtype < 0; ++code) {
+    if (dtype.equal(numpy_dtype(code))) t.dtype = code;
   }
-  need(t.dtype >= 0 && array.ndim() <= 8 &&
-           (array.flags() & py::array::c_style) != 0,
-       PD_INTERNAL, "a result that is not a C-contiguous array of a pd_tensor dtype");
+  if (t.dtype < 0 || array.ndim() > 8 || (array.flags() & py::array::c_style) == 0) {
+    throw Failure{PD_INTERNAL, "a result that is not a C-contiguous array of a pd_tensor dtype"};
+  }
   t.rank = static_cast<int32_t>(array.ndim());
   for (int32_t i = 0; i < t.rank; ++i) t.shape[i] = array.shape(i);
   size_t bytes = static_cast<size_t>(array.nbytes());
@@ -440,12 +464,16 @@ pd_error pd_model_predict(pd_model* m, const pd_tensor* inputs, int32_t n_inputs
     const char* where = "pd_model_predict";
     pd_model& model = model_of(m, where);
     py::list xs = views_of(inputs, n_inputs, where, "inputs", "n_inputs");
-    need(n_outputs >= 0 && (outputs != nullptr || n_outputs == 0), PD_INVALID_ARGUMENT,
-         std::string(where) + ": outputs is NULL or n_outputs (" + std::to_string(n_outputs) +
-             ") is negative");
+    if (n_outputs < 0 || (outputs == nullptr && n_outputs != 0)) {
+      throw Failure{PD_INVALID_ARGUMENT, std::string(where) +
+                                             ": outputs is NULL or n_outputs (" +
+                                             std::to_string(n_outputs) + ") is negative"};
+    }
     py::list results = model.machine.attr("predict")(xs, n_outputs);
-    need(static_cast<int32_t>(results.size()) == n_outputs, PD_INTERNAL,
-         std::string(where) + ": the model returned another number of outputs");
+    if (static_cast<int32_t>(results.size()) != n_outputs) {
+      throw Failure{PD_INTERNAL,
+                    std::string(where) + ": the model returned another number of outputs"};
+    }
     std::vector<pd_tensor> filled;
     try {
       for (py::handle r : results) filled.push_back(copy_out(r));
@@ -486,9 +514,10 @@ pd_error pd_model_param_name(pd_model* m, int32_t i, const char** name) {
     pd_model& model = model_of(m, "pd_model_param_name");
     not_null(name, "pd_model_param_name", "name");
     int32_t n = static_cast<int32_t>(model.names.size());
-    need(i >= 0 && i < n, PD_INVALID_ARGUMENT,
-         "pd_model_param_name: index " + std::to_string(i) + " is outside [0, " +
-             std::to_string(n) + ")");
+    if (i < 0 || i >= n) {
+      throw Failure{PD_INVALID_ARGUMENT, "pd_model_param_name: index " + std::to_string(i) +
+                                             " is outside [0, " + std::to_string(n) + ")"};
+    }
     *name = model.names[static_cast<size_t>(i)].c_str();
   });
 }
@@ -508,7 +537,8 @@ pd_error pd_model_set_param(pd_model* m, const char* name, const pd_tensor* valu
     pd_model& model = model_of(m, "pd_model_set_param");
     not_null(name, "pd_model_set_param", "name");
     not_null(value, "pd_model_set_param", "value");
-    model.machine.attr("set_param")(py::str(name), view_of(*value, "pd_model_set_param: value"));
+    py::array array = view_of(*value, "pd_model_set_param", "value", -1);
+    model.machine.attr("set_param")(py::str(name), array);
   });
 }
 

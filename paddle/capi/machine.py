@@ -91,6 +91,7 @@ class Machine:
     def __init__(self, model):
         self.model = model
         self.inputs = list(model.inputs)
+        self._dtypes = [np.dtype(v.dtype) for v in self.inputs]
         self.num_outputs = len(model.outputs)
         self.param_names = [w.name for w in model.trainable_weights]
         self._by_name = {}
@@ -167,23 +168,33 @@ class Machine:
 
     def _check_batch(self, where, x, y):
         """The C API's own checks: as many inputs as the model has, each with the input's
-        dtype (no silent cast of C memory), one batch size for every array."""
-        if len(x) != len(self.inputs):
+        dtype (no silent cast of C memory), one batch size for every array. Plain loops:
+        this runs on every call."""
+        if len(x) != len(self._dtypes):
             raise ValueError(f"{where}: the model has {len(self.inputs)} inputs, received "
                              f"n_inputs = {len(x)}")
-        for i, (v, a) in enumerate(zip(self.inputs, x)):
-            want = np.dtype(v.dtype)
+        n = None
+        for i, a in enumerate(x):
+            want = self._dtypes[i]
             if a.dtype != want and not (want == np.int64 and a.dtype == np.int32):
-                raise ValueError(f"{where}: input {i} ({v.name!r}) is {_pd_name(want)}, "
-                                 f"received {_pd_name(a.dtype)}")
+                raise ValueError(f"{where}: input {i} ({self.inputs[i].name!r}) is "
+                                 f"{_pd_name(want)}, received {_pd_name(a.dtype)}")
+            if a.ndim == 0 or n is not None and a.shape[0] != n:
+                self._batch_error(where, x, y)
+            n = a.shape[0]
+        for a in y:
+            if a.ndim == 0 or a.shape[0] != n:
+                self._batch_error(where, x, y)
+
+    @staticmethod
+    def _batch_error(where, x, y):
         named = [(f"x[{i}]", a) for i, a in enumerate(x)] + \
             [(f"y[{i}]", a) for i, a in enumerate(y)]
         for name, a in named:
             if a.ndim == 0:
                 raise ShapeError(f"{where}: {name} has rank 0; expected a batch (rank >= 1)")
-            if len(a) != len(x[0]):
-                raise ShapeError(f"{where}: every array needs the same batch size: x[0] has "
-                                 f"{len(x[0])} samples, {name} has {len(a)}")
+        raise ShapeError(f"{where}: every array needs the same batch size: "
+                         + ", ".join(f"{name} has {len(a)}" for name, a in named))
 
     def _check_compiled(self, where):
         if not self.model.compiled:
@@ -248,6 +259,9 @@ def _pd_name(dtype):
 
 def _exportable(array, where):
     """A C-contiguous array of one of the four C dtypes (bool outputs become int32)."""
+    if type(array) is np.ndarray and array.dtype in DTYPES and array.flags.c_contiguous \
+            and array.ndim <= 8:
+        return array  # the usual case, on every call
     array = np.asarray(array)
     if array.dtype == bool:
         array = array.astype(np.int32)

@@ -270,3 +270,37 @@ def test_add_weight_refuses_too_many_positionals_and_doubled_arguments():
         layer.add_weight((2,), "zeros", "float32", True, "extra")
     with pytest.raises(TypeError, match="'shape' both by position and by keyword"):
         layer.add_weight((2,), shape=(3,))
+
+
+@pytest.mark.parametrize("make, shape, count", [
+    (lambda: pd.layers.LSTM(3, kernel_regularizer="l2", recurrent_regularizer="l1",
+                            bias_regularizer="l2"), (4, 2), 3),
+    (lambda: pd.layers.GRU(3, recurrent_regularizer="l2"), (4, 2), 1),
+    (lambda: pd.layers.SimpleRNN(3, kernel_regularizer=pd.regularizers.L2(0.5)), (4, 2), 1),
+    (lambda: pd.layers.Bidirectional(pd.layers.LSTM(3, kernel_regularizer="l2")), (4, 2), 2),
+    (lambda: pd.layers.BatchNormalization(gamma_regularizer="l2", beta_regularizer="l1"),
+     (3,), 2),
+    (lambda: pd.layers.LayerNormalization(gamma_regularizer="l1"), (3,), 1),
+])
+def test_recurrent_and_normalization_layers_take_regularizers(make, shape, count):
+    layer = make()
+    layer(pd.Input(shape=shape))
+    assert len(layer.losses) == count
+    config = layer.get_config()
+    again = type(layer).from_config({**config, "name": layer.name + "_again"}) \
+        if not isinstance(layer, pd.layers.Bidirectional) else None
+    if again is not None:
+        again(pd.Input(shape=shape))
+        assert len(again.losses) == count
+
+
+def test_lstm_kernel_penalty_value():
+    layer = pd.layers.LSTM(2, kernel_regularizer=pd.regularizers.L2(0.5))
+    layer(pd.Input(shape=(3, 4)))
+    assert float(pd.eval(layer.losses[0])) == pytest.approx(0.5 * (layer.kernel.val() ** 2).sum(),
+                                                            rel=1e-5)
+
+
+def test_an_unknown_regularizer_name_fails_in_the_constructor():
+    with pytest.raises(ValueError, match="regularizer: unknown name 'l5'"):
+        pd.layers.GRU(2, recurrent_regularizer="l5")

@@ -36,8 +36,10 @@ def run_probe(body, limit=None, timeout=120):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]),
         OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
+    # From ROOT, not the working directory: `python -c` puts the working directory first on
+    # sys.path, and from a checkout's root that is the uncompiled source tree.
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=timeout, env=env)
+                          timeout=timeout, env=env, cwd=ROOT)
     output = done.stdout + done.stderr
     if done.returncode < 0:
         raise AssertionError(f"the probe was killed by {signal.Signals(-done.returncode).name}:"

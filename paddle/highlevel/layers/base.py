@@ -170,9 +170,14 @@ class Layer:
     """
 
     casts_integer_inputs = True  # see _cast_integer_inputs
+    # Regularizer arguments the base takes for a subclass, by the weight attribute they
+    # apply to once built ({"gamma_regularizer": "gamma"}), as keyword arguments.
+    weight_regularizers = {}
 
     def __init__(self, name=None, trainable=True, dtype="float32", input_shape=None,
                  activity_regularizer=None, **unknown):
+        for key in type(self).weight_regularizers:
+            setattr(self, key, regularizers.get(unknown.pop(key, None)))
         if unknown:
             raise TypeError(f"{type(self).__name__}: unexpected arguments "
                             f"{', '.join(sorted(unknown))}")
@@ -267,6 +272,14 @@ class Layer:
             self._penalties.append(
                 (var, regularizers.penalty(regularizer, var, f"{self.name}: {name} regularizer")))
         return var
+
+    def _regularize_built_weights(self):
+        """Penalties for `weight_regularizers` arguments, on the weights build made."""
+        for key, attr in type(self).weight_regularizers.items():
+            regularizer, weight = getattr(self, key, None), getattr(self, attr, None)
+            if regularizer is not None and weight is not None:
+                self._penalties.append((weight, regularizers.penalty(
+                    regularizer, weight, f"{self.name}: {key}")))
 
     def add_variable(self, *args, **kwargs):
         """The same as `add_weight` (Keras 3 has both names)."""
@@ -442,6 +455,7 @@ class Layer:
         if not self.built:
             self.build(shape)
             self.built = True
+            self._regularize_built_weights()
         elif self.input_spec is not None:
             for s in shapes:
                 self.input_spec.check(self, s)
@@ -502,6 +516,7 @@ class Layer:
         config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
         if self.activity_regularizer is not None:
             config["activity_regularizer"] = regularizers.serialize(self.activity_regularizer)
+        config.update(regularizer_config(self, type(self).weight_regularizers))
         if self._input_shape_arg is not None:
             config["input_shape"] = list(self._input_shape_arg)
         return config

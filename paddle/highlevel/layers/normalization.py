@@ -55,6 +55,10 @@ class _Normalization(Layer):
 
 
 
+_Normalization.weight_regularizers = {"gamma_regularizer": "gamma",  # keyword arguments
+                                      "beta_regularizer": "beta"}
+
+
 class BatchNormalization(_Normalization):
     """Normalizes each channel with the batch's statistics in training and with moving
     averages of them at inference (`pd.batch_norm`).

@@ -36,6 +36,9 @@ class RNN(Layer):
 
     num_states = 1
     initializer_keys = ("kernel_initializer", "recurrent_initializer", "bias_initializer")
+    weight_regularizers = {"kernel_regularizer": "kernel",  # keyword arguments (base Layer)
+                           "recurrent_regularizer": "recurrent_kernel",
+                           "bias_regularizer": "bias"}
 
     def __init__(self, units, activation="tanh", use_bias=True,
                  kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
@@ -360,6 +363,7 @@ class Bidirectional(Layer):
         for inner in (self.forward_layer, self.backward_layer):
             inner.build(input_shape)
             inner.built = True
+            inner._regularize_built_weights()
 
     def call(self, inputs, training=False):
         # The copies' call() directly, not __call__: their outputs are parts of this layer,

@@ -119,7 +119,7 @@ int main(int argc, char** argv) {
   EXPECT(pd_model_train_on_batch(u, &x, 1, &y, 1, &loss), PD_INVALID_ARGUMENT,
          "saved without compile()");
   EXPECT(pd_model_train_on_batch(m, &x, 1, &y3, 1, &loss), PD_SHAPE_ERROR,
-         "x[0] has 2 samples, y[0] has 3");
+         "x[0] has 2, y[0] has 3");
   EXPECT(pd_model_train_on_batch(m, &x, 1, &y_bad, 1, &loss), PD_INVALID_ARGUMENT,
          "class labels must lie in [0, 10)");
   EXPECT(pd_model_evaluate(m, &x, 1, &y_bad, 1, &loss), PD_INVALID_ARGUMENT,
