@@ -39,7 +39,7 @@ template <typename T>
 void gemm_parallel(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A,
                    const T* B, T beta, T* C) {
   int64_t lda = ta ? M : K, ldb = tb ? K : N;
-  int threads = omp_get_max_threads();
+  int threads = max_threads();
   bool big = M * N * K >= (int64_t(1) << 18) && threads > 1;
   if (!big) {
     blas_gemm(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, N);

@@ -1,8 +1,21 @@
-// Shared helpers of the CPU kernels: array access, dtype dispatch, parallel loops.
+// Shared helpers of the CPU kernels: argument checks, array access, dtype dispatch,
+// parallel loops.
 //
-// Every kernel receives NumPy arrays the plan allocated. The Python side has already
-// checked shapes and dtypes when it built the plan; these checks are the second line,
-// cheap enough to run on every call, so a wrong array can never corrupt memory.
+// paddle._C is public: anyone can call any binding with anything. So every binding checks
+// every argument itself, with the check_* helpers below, before it touches any data:
+//   - the dtype: one of paddle's five (bool, int32, int64, float32, float64) in native byte
+//     order; object, big-endian and every other dtype is a TypeError (check_dtype);
+//   - the layout the kernel assumes: C-contiguous and aligned (check_array);
+//   - the size a spec or layout implies, computed in int64 and refused when it overflows
+//     (size_mul/size_add/size_of, check_rank), and every element offset a kernel will
+//     reach proven inside its array;
+//   - writability of every array the kernel writes (Access kWrite), outputs and in-place
+//     state alike (optimizer slots, moving statistics);
+//   - every index before any is used (first_outside);
+//   - the thread count (max_threads: never more than thread_limit()).
+// The plan's Python side checked shapes and dtypes when it built the plan; these checks are
+// the second line. They cost O(rank + number of arguments) per call (index checks: one pass
+// over the indices), never a pass over the data.
 #pragma once
 
 #include <pybind11/numpy.h>
@@ -10,6 +23,7 @@
 #include <pybind11/stl.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <stdexcept>
@@ -20,17 +34,46 @@ namespace py = pybind11;
 
 namespace paddle {
 
-// NumPy type numbers of the dtypes paddle uses.
-enum DType : int { kBool = 0, kInt32 = 5, kInt64 = 7, kFloat32 = 11, kFloat64 = 12 };
+// The dtypes paddle uses, numbered as NumPy numbers them on LP64 (kUnsupported: any other).
+enum DType : int {
+  kUnsupported = -1, kBool = 0, kInt32 = 5, kInt64 = 7, kFloat32 = 11, kFloat64 = 12
+};
+
+// Whether a binding reads an array or writes it (in place counts as writing).
+enum Access { kRead, kWrite };
+
+// The highest rank a spec or layout may declare (NumPy's own limit).
+constexpr int64_t kMaxRank = 64;
 
 // Tensors at or above this many elements are split over the OpenMP threads.
 constexpr int64_t kParallelGrain = 1 << 15;
 
+// ---- errors --------------------------------------------------------------------------------
+
+// A ValueError "op: what".
+inline void require(bool ok, const char* op, const std::string& what) {
+  if (!ok) throw std::invalid_argument(std::string(op) + ": " + what);
+}
+
+// "op: argument 'name' ": the start of every message about one argument.
+inline std::string arg_where(const char* op, const std::string& arg) {
+  return std::string(op) + ": argument '" + arg + "' ";
+}
+
+// ---- dtypes --------------------------------------------------------------------------------
+
+// The DType of a, from its kind and item size (so int64 is int64 whichever C type NumPy
+// named it), or kUnsupported; byte order is check_dtype's concern.
 inline int dtype_of(const py::array& a) {
-  int num = py::detail::array_descriptor_proxy(py::detail::array_proxy(a.ptr())->descr)->type_num;
-  if (num == 9 || num == 10) return kInt64;  // long long / unsigned long long alias on LP64
-  if (num == 1 || num == 2) return kBool;    // (u)int8 handled as bytes
-  return num;
+  const py::dtype d = a.dtype();
+  const char kind = d.kind();
+  const py::ssize_t size = d.itemsize();
+  if (kind == 'b' && size == 1) return kBool;
+  if (kind == 'i' && size == 4) return kInt32;
+  if (kind == 'i' && size == 8) return kInt64;
+  if (kind == 'f' && size == 4) return kFloat32;
+  if (kind == 'f' && size == 8) return kFloat64;
+  return kUnsupported;
 }
 
 inline std::string dtype_name(int d) {
@@ -40,25 +83,46 @@ inline std::string dtype_name(int d) {
     case kInt64: return "int64";
     case kFloat32: return "float32";
     case kFloat64: return "float64";
-    default: return "dtype#" + std::to_string(d);
+    default: return "an unsupported dtype";
   }
 }
 
-inline void require(bool ok, const char* op, const std::string& what) {
-  if (!ok) throw std::invalid_argument(std::string(op) + ": " + what);
+// NumPy's own name of a's dtype ('object', '>f4', 'float16'), for messages.
+inline std::string numpy_dtype_name(const py::array& a) { return py::str(a.dtype()); }
+
+inline bool native_byte_order(const py::array& a) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  return a.dtype().byteorder() != '>';
+#else
+  return a.dtype().byteorder() != '<';
+#endif
 }
+
+// The DType of argument `arg`, refused (TypeError) unless it is one of paddle's five in
+// native byte order. Object arrays would have their PyObject pointers copied without
+// reference counts; swapped bytes would be read as garbage.
+inline int check_dtype(const py::array& a, const char* op, const std::string& arg) {
+  const int dt = dtype_of(a);
+  if (dt == kUnsupported || !native_byte_order(a))
+    throw py::type_error(arg_where(op, arg) +
+                         "expected an array of bool, int32, int64, float32 or float64 in "
+                         "native byte order, received dtype " + numpy_dtype_name(a));
+  return dt;
+}
+
+// ---- sizes ---------------------------------------------------------------------------------
 
 // Sizes computed from a spec, checked: a spec that lies must not wrap around int64 to a
 // small size that then passes check_array.
 inline int64_t size_mul(int64_t a, int64_t b, const char* op) {
-  int64_t r;
+  int64_t r = 0;
   require(a >= 0 && b >= 0 && !__builtin_mul_overflow(a, b, &r), op,
           "sizes out of range (negative or overflowing int64)");
   return r;
 }
 
 inline int64_t size_add(int64_t a, int64_t b, const char* op) {
-  int64_t r;
+  int64_t r = 0;
   require(a >= 0 && b >= 0 && !__builtin_add_overflow(a, b, &r), op,
           "sizes out of range (negative or overflowing int64)");
   return r;
@@ -70,28 +134,89 @@ inline int64_t size_of(std::initializer_list<int64_t> dims, const char* op) {
   return n;
 }
 
-inline void check_array(const py::array& a, const char* op, int dtype, int64_t size,
-                        bool writable) {
-  require(py::detail::check_flags(a.ptr(), py::array::c_style), op, "array is not C-contiguous");
-  require(dtype_of(a) == dtype, op,
-          "expected dtype " + dtype_name(dtype) + ", received " + dtype_name(dtype_of(a)));
-  require(size < 0 || a.size() == size, op,
-          "expected " + std::to_string(size) + " elements, received " + std::to_string(a.size()));
-  if (writable) require(a.writeable(), op, "output array is read-only");
+// The rank a spec declares, as an int once it is known to lie in [1, kMaxRank]: read as
+// int64 first, because int(p[0]) would truncate 2**32 + 1 to 1 and 3 * rank in int would wrap.
+inline int check_rank(int64_t rank, const char* op, const char* arg) {
+  if (rank < 1 || rank > kMaxRank)
+    throw std::invalid_argument(arg_where(op, arg) + "declares rank " + std::to_string(rank) +
+                                ", expected 1 to " + std::to_string(kMaxRank));
+  return int(rank);
 }
+
+// ---- arrays --------------------------------------------------------------------------------
+
+// Argument `arg` of `op`: dtype `dtype` (check_dtype's rules), C-contiguous and aligned (the
+// kernels index it as a flat T*), `size` elements (any when size < 0), writable when the
+// kernel writes it (a read-only memmap would segfault; a bytes object's buffer would be
+// changed under Python's feet).
+inline void check_array(const py::array& a, const char* op, const std::string& arg, int dtype,
+                        int64_t size, Access access) {
+  const int dt = check_dtype(a, op, arg);
+  if (dt != dtype)
+    throw py::type_error(arg_where(op, arg) + "expected dtype " + dtype_name(dtype) +
+                         ", received " + dtype_name(dt));
+  require(py::detail::check_flags(a.ptr(), py::array::c_style), op,
+          "argument '" + arg + "' is not C-contiguous");
+  require(py::detail::check_flags(a.ptr(), py::detail::npy_api::NPY_ARRAY_ALIGNED_), op,
+          "argument '" + arg + "' is not aligned to its dtype");
+  require(size < 0 || a.size() == size, op,
+          "argument '" + arg + "' expected " + std::to_string(size) + " elements, received " +
+              std::to_string(a.size()));
+  if (access == kWrite) require(a.writeable(), op, "argument '" + arg + "' is read-only");
+}
+
+// A spec: an int64 array of `count` values (any count when count < 0), returned as a pointer.
+inline const int64_t* check_spec(const py::array& spec, const char* op, const char* arg,
+                                 int64_t count) {
+  check_array(spec, op, arg, kInt64, count, kRead);
+  return static_cast<const int64_t*>(spec.data());
+}
+
+// The position of the first index outside [0, limit), or -1 when all lie inside. Every
+// binding that indexes with user data scans the indices with it before using any.
+inline int64_t first_outside(const int64_t* idx, int64_t n, int64_t limit) {
+  for (int64_t i = 0; i < n; ++i)
+    if (idx[i] < 0 || idx[i] >= limit) return i;
+  return -1;
+}
+
+// An op code: one of the `count` entries of its enum.
+inline void check_code(int code, int count, const char* op) {
+  require(code >= 0 && code < count, op,
+          "unknown op code " + std::to_string(code) + ", expected 0 to " +
+              std::to_string(count - 1));
+}
+
+// The name of an array argument in a binding's signature (m.def): it must be a NumPy array
+// already, as pybind11 would otherwise convert a list or a scalar into a temporary array, and
+// what a kernel writes there would be lost without a word.
+inline py::arg array_arg(const char* name) { return py::arg(name).noconvert(); }
 
 template <typename T>
 inline const T* in_ptr(const py::array& a) { return static_cast<const T*>(a.data()); }
 
+// Only for arrays check_array passed as kWrite.
 template <typename T>
 inline T* out_ptr(py::array& a) { return static_cast<T*>(a.mutable_data()); }
 
-inline bool parallel_for_size(int64_t n) { return n >= kParallelGrain && omp_get_max_threads() > 1; }
+// ---- threads -------------------------------------------------------------------------------
+
+// The most OpenMP threads a kernel ever starts: 4 per hardware thread, at least 8, at most
+// 1024. More only oversubscribes the cores, and far more (set_omp_threads(100000)) made
+// thread creation fail inside a kernel (a segfault).
+inline int thread_limit() {
+  static const int limit = std::min(1024, std::max(8, 4 * omp_get_num_procs()));
+  return limit;
+}
+
+// The threads a kernel uses: OpenMP's setting for this thread, capped by thread_limit() (the
+// setting is per thread and OMP_NUM_THREADS may say anything).
+inline int max_threads() { return std::max(1, std::min(omp_get_max_threads(), thread_limit())); }
 
 // Calls f(begin, end) over [0, n) in one chunk per thread when n is large enough.
 template <typename F>
 inline void parallel_chunks(int64_t n, int64_t grain, F f) {
-  int threads = omp_get_max_threads();
+  int threads = max_threads();
   if (n < grain || threads <= 1) {
     f(int64_t(0), n);
     return;
@@ -104,13 +229,15 @@ inline void parallel_chunks(int64_t n, int64_t grain, F f) {
   }
 }
 
+// ---- dtype dispatch ------------------------------------------------------------------------
+
 // Dispatches on a float dtype: body is instantiated with `scalar_t`.
 #define PD_DISPATCH_FLOAT(DTYPE, OP, ...)                                              \
   switch (DTYPE) {                                                                    \
     case ::paddle::kFloat32: { using scalar_t = float; __VA_ARGS__; break; }          \
     case ::paddle::kFloat64: { using scalar_t = double; __VA_ARGS__; break; }         \
-    default: throw std::invalid_argument(std::string(OP) + ": unsupported dtype " +   \
-                                         ::paddle::dtype_name(DTYPE));                \
+    default: throw py::type_error(std::string(OP) + ": expected float32 or float64, " \
+                                  "received " + ::paddle::dtype_name(DTYPE));         \
   }
 
 #define PD_DISPATCH_NUMERIC(DTYPE, OP, ...)                                            \
@@ -119,8 +246,9 @@ inline void parallel_chunks(int64_t n, int64_t grain, F f) {
     case ::paddle::kFloat64: { using scalar_t = double; __VA_ARGS__; break; }         \
     case ::paddle::kInt64: { using scalar_t = int64_t; __VA_ARGS__; break; }          \
     case ::paddle::kInt32: { using scalar_t = int32_t; __VA_ARGS__; break; }          \
-    default: throw std::invalid_argument(std::string(OP) + ": unsupported dtype " +   \
-                                         ::paddle::dtype_name(DTYPE));                \
+    default: throw py::type_error(std::string(OP) + ": expected float32, float64, "   \
+                                  "int32 or int64, received " +                       \
+                                  ::paddle::dtype_name(DTYPE));                       \
   }
 
 #define PD_DISPATCH_ALL(DTYPE, OP, ...)                                                \
@@ -130,8 +258,8 @@ inline void parallel_chunks(int64_t n, int64_t grain, F f) {
     case ::paddle::kInt64: { using scalar_t = int64_t; __VA_ARGS__; break; }          \
     case ::paddle::kInt32: { using scalar_t = int32_t; __VA_ARGS__; break; }          \
     case ::paddle::kBool: { using scalar_t = uint8_t; __VA_ARGS__; break; }           \
-    default: throw std::invalid_argument(std::string(OP) + ": unsupported dtype " +   \
-                                         ::paddle::dtype_name(DTYPE));                \
+    default: throw py::type_error(std::string(OP) + ": unsupported dtype " +          \
+                                  ::paddle::dtype_name(DTYPE));                       \
   }
 
 // splitmix64 of a counter: a stateless generator, so every element's draw depends only on

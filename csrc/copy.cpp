@@ -2,7 +2,10 @@
 // gather and its gradient scatter-add, one-hot.
 #include "common.h"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 
 namespace paddle {
 namespace {
@@ -13,7 +16,8 @@ void strided_copy_typed(const T* src, T* dst, int nd, const int64_t* shape, cons
   int64_t inner = shape[nd - 1], s_in = ss[nd - 1], d_in = ds[nd - 1];
   int64_t rows = total / inner;
   bool par = total >= kParallelGrain && rows > 1;
-#pragma omp parallel if (par)
+  const int threads = max_threads();
+#pragma omp parallel if (par) num_threads(threads)
   {
     int t = omp_get_thread_num(), nt = omp_get_num_threads();
     int64_t r0 = rows * t / nt, r1 = rows * (t + 1) / nt;
@@ -41,67 +45,85 @@ void strided_copy_typed(const T* src, T* dst, int nd, const int64_t* shape, cons
 
 // spec: [ndim, shape[ndim], src_strides[ndim], dst_strides[ndim], src_offset, dst_offset]
 void strided_copy(py::array src, py::array dst, py::array spec) {
-  check_array(spec, "copy", kInt64, -1, false);
-  const int64_t* p = in_ptr<int64_t>(spec);
-  int nd = int(p[0]);
-  require(nd >= 1 && spec.size() == 3 + 3 * nd, "copy", "malformed spec");
+  const char* op = "strided_copy";
+  const int64_t* p = check_spec(spec, op, "spec", -1);
+  require(spec.size() >= 1, op, "argument 'spec' is empty");
+  const int nd = check_rank(p[0], op, "spec");
+  require(spec.size() == 3 + 3 * int64_t(nd), op,
+          "argument 'spec' of rank " + std::to_string(nd) + " expected " +
+              std::to_string(3 + 3 * nd) + " values, received " + std::to_string(spec.size()));
   const int64_t *shape = p + 1, *ss = p + 1 + nd, *ds = p + 1 + 2 * nd;
   int64_t so = p[1 + 3 * nd], dof = p[2 + 3 * nd], total = 1;
   for (int d = 0; d < nd; ++d) {
-    require(shape[d] >= 0 && ss[d] >= 0 && ds[d] >= 0, "copy", "negative extent");
-    total = size_mul(total, shape[d], "copy");
+    require(shape[d] >= 0 && ss[d] >= 0 && ds[d] >= 0, op, "negative extent");
+    total = size_mul(total, shape[d], op);
   }
-  int dt = dtype_of(src);
-  check_array(src, "copy", dt, -1, false);
-  check_array(dst, "copy", dt, -1, true);
+  int dt = check_dtype(src, op, "src");
+  check_array(src, op, "src", dt, -1, kRead);
+  check_array(dst, op, "dst", dt, -1, kWrite);
   if (total == 0) return;
-  require(so >= 0 && dof >= 0, "copy", "negative offset");
+  require(so >= 0 && dof >= 0, op, "negative offset");
+  // The last element either side reaches, proven inside its array.
   int64_t s_hi = so, d_hi = dof;
   for (int d = 0; d < nd; ++d) {
-    s_hi = size_add(s_hi, size_mul(shape[d] - 1, ss[d], "copy"), "copy");
-    d_hi = size_add(d_hi, size_mul(shape[d] - 1, ds[d], "copy"), "copy");
+    s_hi = size_add(s_hi, size_mul(shape[d] - 1, ss[d], op), op);
+    d_hi = size_add(d_hi, size_mul(shape[d] - 1, ds[d], op), op);
   }
-  require(s_hi < src.size() && d_hi < dst.size(), "copy", "spec reaches outside the arrays");
+  require(s_hi < src.size() && d_hi < dst.size(), op, "spec reaches outside the arrays");
   switch (src.itemsize()) {
     case 1: strided_copy_typed<uint8_t>(in_ptr<uint8_t>(src) + so, out_ptr<uint8_t>(dst) + dof, nd, shape, ss, ds, total); break;
     case 4: strided_copy_typed<uint32_t>(in_ptr<uint32_t>(src) + so, out_ptr<uint32_t>(dst) + dof, nd, shape, ss, ds, total); break;
     case 8: strided_copy_typed<uint64_t>(in_ptr<uint64_t>(src) + so, out_ptr<uint64_t>(dst) + dof, nd, shape, ss, ds, total); break;
-    default: throw std::invalid_argument("copy: unsupported item size");
+    default: throw std::invalid_argument("strided_copy: unsupported item size");
   }
 }
 
+// Integers and bools must hold the value itself: converting NaN or an out-of-range double
+// to an integer is undefined behaviour, and a bool byte other than 0 or 1 is not a bool.
+template <typename T>
+T fill_value(double value, int dt) {
+  if (dt == kBool) return T(value != 0.0);
+  if constexpr (std::is_integral<T>::value)
+    require(std::isfinite(value) && value >= double(std::numeric_limits<T>::min()) &&
+                value < -double(std::numeric_limits<T>::min()),
+            "fill", "argument 'value' " + std::to_string(value) + " does not fit in " +
+                        dtype_name(dt));
+  return T(value);
+}
+
 void fill(py::array dst, double value) {
-  int dt = dtype_of(dst);
-  check_array(dst, "fill", dt, -1, true);
+  int dt = check_dtype(dst, "fill", "dst");
+  check_array(dst, "fill", "dst", dt, -1, kWrite);
   PD_DISPATCH_ALL(dt, "fill", {
     scalar_t* p = out_ptr<scalar_t>(dst);
-    std::fill(p, p + dst.size(), scalar_t(value));
+    std::fill(p, p + dst.size(), fill_value<scalar_t>(value, dt));
   });
 }
 
 // Checks every index before any is used; names the first bad one.
 void check_indices(const int64_t* idx, int64_t n, int64_t limit, const char* op) {
-  for (int64_t i = 0; i < n; ++i)
-    if (idx[i] < 0 || idx[i] >= limit)
-      throw py::index_error(std::string(op) + ": index " + std::to_string(idx[i]) +
-                            " at position " + std::to_string(i) + " is outside [0, " +
-                            std::to_string(limit) + ")");
+  const int64_t i = first_outside(idx, n, limit);
+  if (i >= 0)
+    throw py::index_error(std::string(op) + ": index " + std::to_string(idx[i]) +
+                          " at position " + std::to_string(i) + " is outside [0, " +
+                          std::to_string(limit) + ")");
 }
 
 // out[o, j, i] = x[o, idx[j], i] for x viewed as [outer, n, inner].
 void gather(py::array x, py::array idx, py::array out, int64_t outer, int64_t n, int64_t inner) {
-  int dt = dtype_of(x);
-  check_array(x, "gather", dt, size_of({outer, n, inner}, "gather"), false);
-  check_array(idx, "gather", kInt64, -1, false);
+  int dt = check_dtype(x, "gather", "x");
+  check_array(x, "gather", "x", dt, size_of({outer, n, inner}, "gather"), kRead);
+  check_array(idx, "gather", "idx", kInt64, -1, kRead);
   int64_t k = idx.size();
-  check_array(out, "gather", dt, size_of({outer, k, inner}, "gather"), true);
+  check_array(out, "gather", "out", dt, size_of({outer, k, inner}, "gather"), kWrite);
   const int64_t* ip = in_ptr<int64_t>(idx);
   check_indices(ip, k, n, "gather");
   size_t row = size_t(inner) * x.itemsize();
   const char* xp = static_cast<const char*>(x.data());
   char* op = static_cast<char*>(out.mutable_data());
   bool par = outer * k * inner >= kParallelGrain;
-#pragma omp parallel for schedule(static) if (par)
+  const int threads = max_threads();
+#pragma omp parallel for schedule(static) if (par) num_threads(threads)
   for (int64_t o = 0; o < outer * k; ++o) {
     int64_t oo = o / k, j = o % k;
     std::memcpy(op + o * row, xp + (oo * n + ip[j]) * row, row);
@@ -111,11 +133,11 @@ void gather(py::array x, py::array idx, py::array out, int64_t outer, int64_t n,
 // out[o, idx[j], i] += g[o, j, i]; out is zeroed first. Repeated indices accumulate.
 void scatter_add(py::array g, py::array idx, py::array out, int64_t outer, int64_t n,
                  int64_t inner) {
-  int dt = dtype_of(g);
-  check_array(idx, "scatter_add", kInt64, -1, false);
+  int dt = check_dtype(g, "scatter_add", "g");
+  check_array(idx, "scatter_add", "idx", kInt64, -1, kRead);
   int64_t k = idx.size();
-  check_array(g, "scatter_add", dt, size_of({outer, k, inner}, "scatter_add"), false);
-  check_array(out, "scatter_add", dt, size_of({outer, n, inner}, "scatter_add"), true);
+  check_array(g, "scatter_add", "g", dt, size_of({outer, k, inner}, "scatter_add"), kRead);
+  check_array(out, "scatter_add", "out", dt, size_of({outer, n, inner}, "scatter_add"), kWrite);
   const int64_t* ip = in_ptr<int64_t>(idx);
   check_indices(ip, k, n, "scatter_add");
   PD_DISPATCH_FLOAT(dt, "scatter_add", {
@@ -136,9 +158,9 @@ void scatter_add(py::array g, py::array idx, py::array out, int64_t outer, int64
 }
 
 void one_hot(py::array idx, py::array out, int64_t depth) {
-  check_array(idx, "one_hot", kInt64, -1, false);
-  int dt = dtype_of(out);
-  check_array(out, "one_hot", dt, size_mul(idx.size(), depth, "one_hot"), true);
+  check_array(idx, "one_hot", "idx", kInt64, -1, kRead);
+  int dt = check_dtype(out, "one_hot", "out");
+  check_array(out, "one_hot", "out", dt, size_mul(idx.size(), depth, "one_hot"), kWrite);
   const int64_t* ip = in_ptr<int64_t>(idx);
   check_indices(ip, idx.size(), depth, "one_hot");
   PD_DISPATCH_NUMERIC(dt, "one_hot", {
@@ -151,11 +173,23 @@ void one_hot(py::array idx, py::array out, int64_t depth) {
 }  // namespace
 
 void init_copy(py::module_& m) {
-  m.def("strided_copy", &strided_copy, "dst view = src view, both given by strides in a spec");
-  m.def("fill", &fill, "every element of dst = value");
-  m.def("gather", &gather, "rows of x along the middle axis of [outer, n, inner]");
-  m.def("scatter_add", &scatter_add, "zero out, then add rows of g at indices");
-  m.def("one_hot", &one_hot, "one-hot rows of the given depth");
+  m.def("strided_copy", &strided_copy,
+        array_arg("src"), array_arg("dst"), array_arg("spec"),
+        "dst view = src view, both given by strides in a spec");
+  m.def("fill", &fill,
+        array_arg("dst"), py::arg("value"),
+        "every element of dst = value");
+  m.def("gather", &gather,
+        array_arg("x"), array_arg("idx"), array_arg("out"), py::arg("outer"), py::arg("n"),
+        py::arg("inner"),
+        "rows of x along the middle axis of [outer, n, inner]");
+  m.def("scatter_add", &scatter_add,
+        array_arg("g"), array_arg("idx"), array_arg("out"), py::arg("outer"), py::arg("n"),
+        py::arg("inner"),
+        "zero out, then add rows of g at indices");
+  m.def("one_hot", &one_hot,
+        array_arg("idx"), array_arg("out"), py::arg("depth"),
+        "one-hot rows of the given depth");
 }
 
 }  // namespace paddle

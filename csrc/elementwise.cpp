@@ -11,9 +11,11 @@
 namespace paddle {
 namespace {
 
-enum Unary { kNeg, kAbs, kExp, kLog, kLog1p, kSqrt, kSquare, kSign, kRelu, kSigmoid, kTanh, kErf };
-enum Binary { kAdd, kSub, kMul, kDiv, kPow, kMaximum, kMinimum, kReluGrad };
-enum Compare { kGreater, kGreaterEqual, kLess, kLessEqual, kEqual, kNotEqual };
+// The op codes; each enum ends with its count (checked with check_code before dispatch).
+enum Unary { kNeg, kAbs, kExp, kLog, kLog1p, kSqrt, kSquare, kSign, kRelu, kSigmoid, kTanh, kErf,
+             kUnaryCount };
+enum Binary { kAdd, kSub, kMul, kDiv, kPow, kMaximum, kMinimum, kReluGrad, kBinaryCount };
+enum Compare { kGreater, kGreaterEqual, kLess, kLessEqual, kEqual, kNotEqual, kCompareCount };
 
 template <typename T>
 inline T unary_value(int code, T x) {
@@ -55,9 +57,12 @@ void unary_range(int code, const T* x, T* y, int64_t b, int64_t e) {
 }
 
 void unary(int code, py::array x, py::array out) {
-  int dt = dtype_of(x);
-  check_array(x, "unary", dt, -1, false);
-  check_array(out, "unary", dt, x.size(), true);
+  // An unknown code must be refused here: unary_range throws it inside the parallel
+  // region, where an exception ends the process.
+  check_code(code, kUnaryCount, "unary");
+  int dt = check_dtype(x, "unary", "x");
+  check_array(x, "unary", "x", dt, -1, kRead);
+  check_array(out, "unary", "out", dt, x.size(), kWrite);
   PD_DISPATCH_NUMERIC(dt, "unary", {
     if (!std::is_floating_point<scalar_t>::value && code != kNeg && code != kAbs &&
         code != kSquare && code != kSign && code != kRelu)
@@ -77,11 +82,10 @@ struct Layout {
   int64_t size = 1;
 
   Layout(const py::array& spec, int operands, const char* op) {
-    check_array(spec, op, kInt64, -1, false);
-    const int64_t* p = in_ptr<int64_t>(spec);
+    const int64_t* p = check_spec(spec, op, "layout", -1);
     require(spec.size() >= 1, op, "empty layout");
-    ndim = int(p[0]);
-    require(ndim >= 1 && spec.size() == 1 + ndim * (1 + operands), op, "malformed layout");
+    ndim = check_rank(p[0], op, "layout");
+    require(spec.size() == 1 + int64_t(ndim) * (1 + operands), op, "malformed layout");
     shape = p + 1;
     for (int k = 0; k < operands; ++k) strides[k] = p + 1 + ndim * (1 + k);
     for (int d = 0; d < ndim; ++d) size = size_mul(size, shape[d], op);
@@ -131,7 +135,7 @@ template <typename F>
 void parallel_rows(const Layout& L, F body) {
   if (L.size == 0) return;
   int64_t rows = L.size / L.shape[L.ndim - 1];
-  if (L.size >= kParallelGrain && rows > 1 && omp_get_max_threads() > 1) {
+  if (L.size >= kParallelGrain && rows > 1 && max_threads() > 1) {
     parallel_chunks(rows, 2, body);
   } else {
     body(int64_t(0), rows);
@@ -193,11 +197,12 @@ void binary_code(int code, const Layout& L, const T* a, const T* b, T* y) {
 }
 
 void binary(int code, py::array a, py::array b, py::array out, py::array layout) {
+  check_code(code, kBinaryCount, "binary");
   Layout L(layout, 2, "binary");
-  int dt = dtype_of(a);
-  check_array(a, "binary", dt, -1, false);
-  check_array(b, "binary", dt, -1, false);
-  check_array(out, "binary", dt, L.size, true);
+  int dt = check_dtype(a, "binary", "a");
+  check_array(a, "binary", "a", dt, -1, kRead);
+  check_array(b, "binary", "b", dt, -1, kRead);
+  check_array(out, "binary", "out", dt, L.size, kWrite);
   require(L.reach(0) < a.size() && L.reach(1) < b.size(), "binary", "layout exceeds operand");
   PD_DISPATCH_NUMERIC(dt, "binary", {
     binary_code<scalar_t>(code, L, in_ptr<scalar_t>(a), in_ptr<scalar_t>(b), out_ptr<scalar_t>(out));
@@ -218,11 +223,12 @@ inline bool compare_value(int code, T a, T b) {
 }
 
 void compare(int code, py::array a, py::array b, py::array out, py::array layout) {
+  check_code(code, kCompareCount, "compare");
   Layout L(layout, 2, "compare");
-  int dt = dtype_of(a);
-  check_array(a, "compare", dt, -1, false);
-  check_array(b, "compare", dt, -1, false);
-  check_array(out, "compare", kBool, L.size, true);
+  int dt = check_dtype(a, "compare", "a");
+  check_array(a, "compare", "a", dt, -1, kRead);
+  check_array(b, "compare", "b", dt, -1, kRead);
+  check_array(out, "compare", "out", kBool, L.size, kWrite);
   require(L.reach(0) < a.size() && L.reach(1) < b.size(), "compare", "layout exceeds operand");
   PD_DISPATCH_ALL(dt, "compare", {
     const scalar_t* ap = in_ptr<scalar_t>(a);
@@ -250,11 +256,11 @@ void compare(int code, py::array a, py::array b, py::array out, py::array layout
 
 void where(py::array cond, py::array a, py::array b, py::array out, py::array layout) {
   Layout L(layout, 3, "where");
-  int dt = dtype_of(a);
-  check_array(cond, "where", kBool, -1, false);
-  check_array(a, "where", dt, -1, false);
-  check_array(b, "where", dt, -1, false);
-  check_array(out, "where", dt, L.size, true);
+  int dt = check_dtype(a, "where", "a");
+  check_array(cond, "where", "cond", kBool, -1, kRead);
+  check_array(a, "where", "a", dt, -1, kRead);
+  check_array(b, "where", "b", dt, -1, kRead);
+  check_array(out, "where", "out", dt, L.size, kWrite);
   require(L.reach(0) < cond.size() && L.reach(1) < a.size() && L.reach(2) < b.size(), "where",
           "layout exceeds operand");
   PD_DISPATCH_ALL(dt, "where", {
@@ -299,9 +305,9 @@ void cast_loop(const From* x, To* y, int64_t n, bool to_bool) {
 }
 
 void cast(py::array x, py::array out) {
-  int from = dtype_of(x), to = dtype_of(out);
-  check_array(x, "cast", from, -1, false);
-  check_array(out, "cast", to, x.size(), true);
+  int from = check_dtype(x, "cast", "x"), to = check_dtype(out, "cast", "out");
+  check_array(x, "cast", "x", from, -1, kRead);
+  check_array(out, "cast", "out", to, x.size(), kWrite);
   PD_DISPATCH_ALL(from, "cast", {
     using from_t = scalar_t;
     const from_t* xp = in_ptr<from_t>(x);
@@ -312,11 +318,21 @@ void cast(py::array x, py::array out) {
 }  // namespace
 
 void init_elementwise(py::module_& m) {
-  m.def("unary", &unary, "y = f(x) elementwise; code from the Unary table");
-  m.def("binary", &binary, "y = f(a, b) with broadcasting given by a layout");
-  m.def("compare", &compare, "bool y = a <op> b with broadcasting");
-  m.def("where", &where, "y = cond ? a : b with broadcasting");
-  m.def("cast", &cast, "y = x converted to y's dtype");
+  m.def("unary", &unary,
+        py::arg("code"), array_arg("x"), array_arg("out"),
+        "y = f(x) elementwise; code from the Unary table");
+  m.def("binary", &binary,
+        py::arg("code"), array_arg("a"), array_arg("b"), array_arg("out"), array_arg("layout"),
+        "y = f(a, b) with broadcasting given by a layout");
+  m.def("compare", &compare,
+        py::arg("code"), array_arg("a"), array_arg("b"), array_arg("out"), array_arg("layout"),
+        "bool y = a <op> b with broadcasting");
+  m.def("where", &where,
+        array_arg("cond"), array_arg("a"), array_arg("b"), array_arg("out"), array_arg("layout"),
+        "y = cond ? a : b with broadcasting");
+  m.def("cast", &cast,
+        array_arg("x"), array_arg("out"),
+        "y = x converted to y's dtype");
 }
 
 }  // namespace paddle

@@ -8,18 +8,18 @@ namespace paddle {
 namespace {
 
 void matmul(py::array a, py::array b, py::array out, py::array spec) {
-  check_array(spec, "matmul", kInt64, -1, false);
-  const int64_t* s = in_ptr<int64_t>(spec);
-  require(spec.size() >= 6, "matmul", "malformed spec");
+  const char* op = "matmul";
+  const int64_t* s = check_spec(spec, op, "spec", -1);
+  require(spec.size() >= 6, op, "malformed spec");
   int64_t B = s[0], M = s[1], N = s[2], K = s[3];
   bool ta = s[4] != 0, tb = s[5] != 0;
-  require(B >= 0 && K >= 0 && spec.size() == 6 + 2 * B, "matmul", "malformed spec");
+  require(B >= 0 && K >= 0 && spec.size() - 6 == size_mul(2, B, op), op, "malformed spec");
   const int64_t* a_off = s + 6;
   const int64_t* b_off = s + 6 + B;
-  int dt = dtype_of(a);
-  check_array(a, "matmul", dt, -1, false);
-  check_array(b, "matmul", dt, -1, false);
-  check_array(out, "matmul", dt, size_of({B, M, N}, "matmul"), true);
+  int dt = check_dtype(a, op, "a");
+  check_array(a, op, "a", dt, -1, kRead);
+  check_array(b, op, "b", dt, -1, kRead);
+  check_array(out, op, "out", dt, size_of({B, M, N}, op), kWrite);
   check_blas_dims(M, N, K, "matmul");
   const int64_t a_size = size_mul(M, K, "matmul"), b_size = size_mul(K, N, "matmul");
   for (int64_t i = 0; i < B; ++i)  // subtraction: an offset near INT64_MAX must not wrap
@@ -36,8 +36,9 @@ void matmul(py::array a, py::array b, py::array out, py::array spec) {
       std::fill(cp, cp + B * M * N, scalar_t(0));
     } else {
       int64_t lda = ta ? M : K, ldb = tb ? K : N;
-      bool par = B * M * N * K >= (int64_t(1) << 16) && omp_get_max_threads() > 1;
-      _Pragma("omp parallel for schedule(static) if (par)")
+      const int threads = max_threads();
+      bool par = B * M * N * K >= (int64_t(1) << 16) && threads > 1;
+      _Pragma("omp parallel for schedule(static) if (par) num_threads(threads)")
       for (int64_t i = 0; i < B; ++i)
         blas_gemm(ta, tb, M, N, K, scalar_t(1), ap + a_off[i], lda, bp + b_off[i], ldb,
                   scalar_t(0), cp + i * M * N, N);
@@ -48,13 +49,21 @@ void matmul(py::array a, py::array b, py::array out, py::array spec) {
 }  // namespace
 
 void init_matmul(py::module_& m) {
-  m.def("matmul", &matmul, "out[B,M,N] = op(a) @ op(b) per batch, offsets from spec");
-  m.def("blas_threads", []() { return scipy_openblas_get_num_threads(); });
-  m.def("omp_threads", []() { return omp_get_max_threads(); });
+  m.def("matmul", &matmul,
+        array_arg("a"), array_arg("b"), array_arg("out"), array_arg("spec"),
+        "out[B,M,N] = op(a) @ op(b) per batch, offsets from spec");
+  m.def("blas_threads", []() { return scipy_openblas_get_num_threads(); },
+        "threads of the BLAS (1: paddle splits products over its own threads)");
+  m.def("omp_threads", []() { return max_threads(); }, "threads a kernel called now would use");
+  m.def("thread_limit", &thread_limit,
+        "the most threads a kernel ever uses: 4 per hardware thread, at least 8, at most 1024");
   m.def("set_omp_threads", [](int n) {
-    if (n < 1) throw std::invalid_argument("set_omp_threads: expected n >= 1, received " + std::to_string(n));
+    if (n < 1 || n > thread_limit())
+      throw std::invalid_argument("set_omp_threads: expected n from 1 to " +
+                                  std::to_string(thread_limit()) + " (4 per hardware thread, " +
+                                  "at least 8, at most 1024), received " + std::to_string(n));
     omp_set_num_threads(n);
-  });
+  }, py::arg("n"), "threads the kernels use from now on (in this thread)");
 }
 
 }  // namespace paddle

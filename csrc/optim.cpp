@@ -11,14 +11,30 @@ namespace {
 
 using Arrays = std::vector<py::array>;
 
-void check_group(const Arrays& params, const std::vector<const Arrays*>& others, const char* op) {
-  for (const Arrays* o : others)
-    require(o->size() == params.size(), op, "lists of different lengths");
+// One list the update reads or writes, with its argument name for messages.
+struct Group {
+  const Arrays* arrays;
+  const char* name;
+  Access access;
+};
+
+// Every list as long as params; every array like its parameter (dtype, size), C-contiguous
+// and aligned; params and the optimizer's slots (velocity, moments, accumulators), which the
+// update writes in place, writable.
+void check_group(const Arrays& params, const std::vector<Group>& others, const char* op) {
+  for (const Group& o : others)
+    require(o.arrays->size() == params.size(), op,
+            "argument '" + std::string(o.name) + "' has " + std::to_string(o.arrays->size()) +
+                " arrays, expected one per parameter (" + std::to_string(params.size()) + ")");
   for (size_t i = 0; i < params.size(); ++i) {
-    int dt = dtype_of(params[i]);
-    require(dt == kFloat32 || dt == kFloat64, op, "parameters must be float32 or float64");
-    check_array(params[i], op, dt, -1, true);
-    for (const Arrays* o : others) check_array((*o)[i], op, dt, params[i].size(), false);
+    const std::string at = "[" + std::to_string(i) + "]";
+    int dt = check_dtype(params[i], op, "params" + at);
+    if (dt != kFloat32 && dt != kFloat64)
+      throw py::type_error(arg_where(op, "params" + at) + "expected float32 or float64, received " +
+                           dtype_name(dt));
+    check_array(params[i], op, "params" + at, dt, -1, kWrite);
+    for (const Group& o : others)
+      check_array((*o.arrays)[i], op, o.name + at, dt, params[i].size(), o.access);
   }
 }
 
@@ -33,11 +49,11 @@ void each_tensor(const Arrays& params, F f) {
 
 void sgd(Arrays params, Arrays grads, Arrays velocity, double lr, double momentum, bool nesterov) {
   bool use_v = momentum != 0.0;
-  std::vector<const Arrays*> others{&grads};
-  if (use_v) others.push_back(&velocity);
-  check_group(params, others, "SGD");
+  std::vector<Group> others{{&grads, "grads", kRead}};
+  if (use_v) others.push_back({&velocity, "velocity", kWrite});
+  check_group(params, others, "sgd");
   each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
-    PD_DISPATCH_FLOAT(dtype_of(params[i]), "SGD", {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "sgd", {
       scalar_t* p = PD_PTR(params, i);
       const scalar_t* g = PD_PTR(grads, i);
       const scalar_t lr_ = lr, mu = momentum;
@@ -57,11 +73,11 @@ void sgd(Arrays params, Arrays grads, Arrays velocity, double lr, double momentu
 // Adam and AdamW (decoupled weight decay when weight_decay > 0). `step` counts from 1.
 void adam(Arrays params, Arrays grads, Arrays m, Arrays v, double lr, double beta1, double beta2,
           double eps, double step, double weight_decay) {
-  check_group(params, {&grads, &m, &v}, "Adam");
-  require(step >= 1, "Adam", "step must count from 1");
+  check_group(params, {{&grads, "grads", kRead}, {&m, "m", kWrite}, {&v, "v", kWrite}}, "adam");
+  require(step >= 1, "adam", "argument 'step' must count from 1");
   double alpha = lr * std::sqrt(1 - std::pow(beta2, step)) / (1 - std::pow(beta1, step));
   each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
-    PD_DISPATCH_FLOAT(dtype_of(params[i]), "Adam", {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "adam", {
       scalar_t *p = PD_PTR(params, i), *mp = PD_PTR(m, i), *vp = PD_PTR(v, i);
       const scalar_t* g = PD_PTR(grads, i);
       const scalar_t b1 = beta1, b2 = beta2, a = alpha, ep = eps, wd = lr * weight_decay;
@@ -78,12 +94,12 @@ void adam(Arrays params, Arrays grads, Arrays m, Arrays v, double lr, double bet
 // Keras 3 RMSprop; `centered` also keeps the mean gradient and divides by the variance.
 void rmsprop(Arrays params, Arrays grads, Arrays ms, Arrays mom, Arrays avg, double lr,
              double rho, double momentum, double eps, bool centered) {
-  std::vector<const Arrays*> others{&grads, &ms};
-  if (momentum > 0) others.push_back(&mom);
-  if (centered) others.push_back(&avg);
-  check_group(params, others, "RMSprop");
+  std::vector<Group> others{{&grads, "grads", kRead}, {&ms, "ms", kWrite}};
+  if (momentum > 0) others.push_back({&mom, "mom", kWrite});
+  if (centered) others.push_back({&avg, "avg", kWrite});
+  check_group(params, others, "rmsprop");
   each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
-    PD_DISPATCH_FLOAT(dtype_of(params[i]), "RMSprop", {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "rmsprop", {
       scalar_t *p = PD_PTR(params, i), *s = PD_PTR(ms, i);
       scalar_t* av = centered ? PD_PTR(avg, i) : nullptr;
       scalar_t* mo = momentum > 0 ? PD_PTR(mom, i) : nullptr;
@@ -111,11 +127,11 @@ void rmsprop(Arrays params, Arrays grads, Arrays ms, Arrays mom, Arrays avg, dou
 // Keras 3 Adamax: m the moving mean, u the decayed maximum of |g|; `step` counts from 1.
 void adamax(Arrays params, Arrays grads, Arrays m, Arrays u, double lr, double beta1,
             double beta2, double eps, double step) {
-  check_group(params, {&grads, &m, &u}, "Adamax");
-  require(step >= 1, "Adamax", "step must count from 1");
+  check_group(params, {{&grads, "grads", kRead}, {&m, "m", kWrite}, {&u, "u", kWrite}}, "adamax");
+  require(step >= 1, "adamax", "argument 'step' must count from 1");
   const double scale = lr / (1 - std::pow(beta1, step));
   each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
-    PD_DISPATCH_FLOAT(dtype_of(params[i]), "Adamax", {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "adamax", {
       scalar_t *p = PD_PTR(params, i), *mp = PD_PTR(m, i), *up = PD_PTR(u, i);
       const scalar_t* g = PD_PTR(grads, i);
       const scalar_t b1 = beta1, b2 = beta2, ep = eps, sc = scale;
@@ -132,9 +148,9 @@ void adamax(Arrays params, Arrays grads, Arrays m, Arrays u, double lr, double b
 // prod u_1..u_{t+1}), c_g = (1 - u_t) / (1 - prod u_1..u_t), v_scale = 1 / (1 - beta2^t).
 void nadam(Arrays params, Arrays grads, Arrays m, Arrays v, double lr, double beta1,
            double beta2, double eps, double c_m, double c_g, double v_scale) {
-  check_group(params, {&grads, &m, &v}, "Nadam");
+  check_group(params, {{&grads, "grads", kRead}, {&m, "m", kWrite}, {&v, "v", kWrite}}, "nadam");
   each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
-    PD_DISPATCH_FLOAT(dtype_of(params[i]), "Nadam", {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "nadam", {
       scalar_t *p = PD_PTR(params, i), *mp = PD_PTR(m, i), *vp = PD_PTR(v, i);
       const scalar_t* g = PD_PTR(grads, i);
       const scalar_t b1 = beta1, b2 = beta2, ep = eps, lr_ = lr, cm = c_m, cg = c_g,
@@ -154,9 +170,9 @@ inline T sign_of(T x) { return T((x > 0) - (x < 0)); }
 
 // Keras 3 Lion: the step is lr * sign(beta1 * m + (1 - beta1) * g); then m moves with beta2.
 void lion(Arrays params, Arrays grads, Arrays m, double lr, double beta1, double beta2) {
-  check_group(params, {&grads, &m}, "Lion");
+  check_group(params, {{&grads, "grads", kRead}, {&m, "m", kWrite}}, "lion");
   each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
-    PD_DISPATCH_FLOAT(dtype_of(params[i]), "Lion", {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "lion", {
       scalar_t *p = PD_PTR(params, i), *mp = PD_PTR(m, i);
       const scalar_t* g = PD_PTR(grads, i);
       const scalar_t b1 = beta1, b2 = beta2, lr_ = lr;
@@ -171,11 +187,13 @@ void lion(Arrays params, Arrays grads, Arrays m, double lr, double beta1, double
 // Keras 3 Ftrl (follow the regularized leader) with l1, l2 and l2-shrinkage terms.
 void ftrl(Arrays params, Arrays grads, Arrays acc, Arrays lin, double lr, double lr_power,
           double l1, double l2, double l2_shrinkage, double beta) {
-  check_group(params, {&grads, &acc, &lin}, "Ftrl");
+  check_group(params, {{&grads, "grads", kRead}, {&acc, "acc", kWrite}, {&lin, "lin", kWrite}},
+              "ftrl");
+  // Reached from pd.optimizers.Ftrl with a schedule that reaches 0: named for the user.
   require(lr > 0, "Ftrl", "the learning rate must be > 0");
   const double l2_reg = l2 + beta / (2.0 * lr);
   each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
-    PD_DISPATCH_FLOAT(dtype_of(params[i]), "Ftrl", {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "ftrl", {
       scalar_t *p = PD_PTR(params, i), *a = PD_PTR(acc, i), *l = PD_PTR(lin, i);
       const scalar_t* g = PD_PTR(grads, i);
       const scalar_t lr_ = lr, pw = -lr_power, l1_ = l1, l2r = l2_reg, shrink = l2_shrinkage;
@@ -195,9 +213,9 @@ void ftrl(Arrays params, Arrays grads, Arrays acc, Arrays lin, double lr, double
 
 // Decoupled weight decay before an update, as Keras 3: p -= p * factor (factor = lr * wd).
 void decay_weights(Arrays params, double factor) {
-  check_group(params, {}, "weight_decay");
+  check_group(params, {}, "decay_weights");
   each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
-    PD_DISPATCH_FLOAT(dtype_of(params[i]), "weight_decay", {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "decay_weights", {
       scalar_t* p = PD_PTR(params, i);
       const scalar_t f = factor;
       for (int64_t j = b; j < e; ++j) p[j] -= p[j] * f;
@@ -206,9 +224,9 @@ void decay_weights(Arrays params, double factor) {
 }
 
 void adagrad(Arrays params, Arrays grads, Arrays acc, double lr, double eps) {
-  check_group(params, {&grads, &acc}, "Adagrad");
+  check_group(params, {{&grads, "grads", kRead}, {&acc, "acc", kWrite}}, "adagrad");
   each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
-    PD_DISPATCH_FLOAT(dtype_of(params[i]), "Adagrad", {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "adagrad", {
       scalar_t *p = PD_PTR(params, i), *a = PD_PTR(acc, i);
       const scalar_t* g = PD_PTR(grads, i);
       const scalar_t lr_ = lr, ep = eps;
@@ -223,15 +241,43 @@ void adagrad(Arrays params, Arrays grads, Arrays acc, double lr, double eps) {
 }  // namespace
 
 void init_optim(py::module_& m) {
-  m.def("sgd", &sgd, "in-place SGD with optional (Nesterov) momentum over lists of tensors");
-  m.def("adam", &adam, "in-place Adam / AdamW over lists of tensors");
-  m.def("rmsprop", &rmsprop, "in-place RMSprop over lists of tensors");
-  m.def("adagrad", &adagrad, "in-place Adagrad over lists of tensors");
-  m.def("adamax", &adamax, "in-place Adamax over lists of tensors");
-  m.def("nadam", &nadam, "in-place Nadam over lists of tensors");
-  m.def("lion", &lion, "in-place Lion over lists of tensors");
-  m.def("ftrl", &ftrl, "in-place FTRL over lists of tensors");
-  m.def("decay_weights", &decay_weights, "in-place p -= p * factor over lists of tensors");
+  m.def("sgd", &sgd,
+        array_arg("params"), array_arg("grads"), array_arg("velocity"), py::arg("lr"),
+        py::arg("momentum"), py::arg("nesterov"),
+        "in-place SGD with optional (Nesterov) momentum over lists of tensors");
+  m.def("adam", &adam,
+        array_arg("params"), array_arg("grads"), array_arg("m"), array_arg("v"), py::arg("lr"),
+        py::arg("beta1"), py::arg("beta2"), py::arg("eps"), py::arg("step"),
+        py::arg("weight_decay"),
+        "in-place Adam / AdamW over lists of tensors");
+  m.def("rmsprop", &rmsprop,
+        array_arg("params"), array_arg("grads"), array_arg("ms"), array_arg("mom"),
+        array_arg("avg"), py::arg("lr"), py::arg("rho"), py::arg("momentum"), py::arg("eps"),
+        py::arg("centered"),
+        "in-place RMSprop over lists of tensors");
+  m.def("adagrad", &adagrad,
+        array_arg("params"), array_arg("grads"), array_arg("acc"), py::arg("lr"), py::arg("eps"),
+        "in-place Adagrad over lists of tensors");
+  m.def("adamax", &adamax,
+        array_arg("params"), array_arg("grads"), array_arg("m"), array_arg("u"), py::arg("lr"),
+        py::arg("beta1"), py::arg("beta2"), py::arg("eps"), py::arg("step"),
+        "in-place Adamax over lists of tensors");
+  m.def("nadam", &nadam,
+        array_arg("params"), array_arg("grads"), array_arg("m"), array_arg("v"), py::arg("lr"),
+        py::arg("beta1"), py::arg("beta2"), py::arg("eps"), py::arg("c_m"), py::arg("c_g"),
+        py::arg("v_scale"),
+        "in-place Nadam over lists of tensors");
+  m.def("lion", &lion,
+        array_arg("params"), array_arg("grads"), array_arg("m"), py::arg("lr"), py::arg("beta1"),
+        py::arg("beta2"),
+        "in-place Lion over lists of tensors");
+  m.def("ftrl", &ftrl,
+        array_arg("params"), array_arg("grads"), array_arg("acc"), array_arg("lin"),
+        py::arg("lr"), py::arg("lr_power"), py::arg("l1"), py::arg("l2"),
+        py::arg("l2_shrinkage"), py::arg("beta"),
+        "in-place FTRL over lists of tensors");
+  m.def("decay_weights", &decay_weights, array_arg("params"), py::arg("factor"),
+        "in-place p -= p * factor over lists of tensors");
 }
 
 }  // namespace paddle

@@ -68,14 +68,25 @@ void permutation_typed(T* out, int64_t n, uint64_t base) {
 // of mean a and standard deviation b, integers in [a, b) (floats or ints out), or a dropout
 // keep mask: b with probability 1 - a, else 0.
 void random_fill(py::array out, int kind, double a, double b, uint64_t seed) {
-  const char* op = "random";
+  const char* op = "random_fill";
   require(kind >= kUniform && kind <= kPermutation, op, "unknown distribution");
   require(std::isfinite(a) && std::isfinite(b), op, "parameters must be finite");
   if (kind == kRandint) require(b > a, op, "randint needs maxval > minval");
   if (kind == kNormal || kind == kTruncatedNormal) require(b >= 0, op, "stddev must be >= 0");
   if (kind == kKeepMask) require(a >= 0 && a < 1, op, "the drop rate must be in [0, 1)");
-  int dt = dtype_of(out);
-  check_array(out, op, dt, -1, true);
+  int dt = check_dtype(out, op, "out");
+  check_array(out, op, "out", dt, -1, kWrite);
+  // Integers hold integer draws only, all of them in range: converting a double outside an
+  // integer type's range is undefined behaviour.
+  if (dt == kInt32 || dt == kInt64) {
+    const double lo = dt == kInt32 ? double(INT32_MIN) : double(INT64_MIN);
+    require(kind == kRandint || kind == kPermutation, op,
+            "argument 'out' of dtype " + dtype_name(dt) + " can hold randint draws or a "
+            "permutation only");
+    require(kind == kPermutation || (a >= lo && b <= -lo), op,
+            "randint bounds [" + std::to_string(a) + ", " + std::to_string(b) +
+                ") do not fit in " + dtype_name(dt));
+  }
   const uint64_t base = splitmix64(seed);
   if (kind == kPermutation) {
     require(dt == kInt64 || dt == kInt32, op, "a permutation is made of int32 or int64");
@@ -92,6 +103,7 @@ void random_fill(py::array out, int kind, double a, double b, uint64_t seed) {
 
 void init_random(py::module_& m) {
   m.def("random_fill", &random_fill,
+        array_arg("out"), py::arg("kind"), py::arg("a"), py::arg("b"), py::arg("seed"),
         "fills out with draws (0 uniform, 1 normal, 2 truncated normal, 3 randint, 4 keep "
         "mask, 5 permutation) from (seed, index)");
 }

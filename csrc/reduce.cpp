@@ -7,7 +7,7 @@
 namespace paddle {
 namespace {
 
-enum Reduce { kSum, kMax, kMin };
+enum Reduce { kSum, kMax, kMin, kReduceCount };
 
 template <typename T, int CODE>
 inline T combine(T acc, T x) {
@@ -31,7 +31,8 @@ void reduce_typed(const T* x, T* y, int64_t outer, int64_t red, int64_t inner, d
   if (inner == 1) {
     // Rows of contiguous values: several accumulators keep the adds independent.
     bool par = total >= kParallelGrain && outer > 1;
-#pragma omp parallel for schedule(static) if (par)
+    const int threads = max_threads();
+#pragma omp parallel for schedule(static) if (par) num_threads(threads)
     for (int64_t o = 0; o < outer; ++o) {
       const T* row = x + o * red;
       T acc[8];
@@ -64,9 +65,10 @@ void reduce_typed(const T* x, T* y, int64_t outer, int64_t red, int64_t inner, d
 
 void reduce(int code, py::array x, py::array out, int64_t outer, int64_t red, int64_t inner,
             double scale) {
-  int dt = dtype_of(x);
-  check_array(x, "reduce", dt, size_of({outer, red, inner}, "reduce"), false);
-  check_array(out, "reduce", dt, size_of({outer, inner}, "reduce"), true);
+  check_code(code, kReduceCount, "reduce");
+  int dt = check_dtype(x, "reduce", "x");
+  check_array(x, "reduce", "x", dt, size_of({outer, red, inner}, "reduce"), kRead);
+  check_array(out, "reduce", "out", dt, size_of({outer, inner}, "reduce"), kWrite);
   require(red > 0 || code == kSum, "reduce", "max/min over an empty axis");
   PD_DISPATCH_NUMERIC(dt, "reduce", {
     const scalar_t* xp = in_ptr<scalar_t>(x);
@@ -83,15 +85,16 @@ void reduce(int code, py::array x, py::array out, int64_t outer, int64_t red, in
 // Index of the largest value along the reduced axis (first one on ties, or the first NaN,
 // as NumPy).
 void argmax(py::array x, py::array out, int64_t outer, int64_t red, int64_t inner) {
-  int dt = dtype_of(x);
-  check_array(x, "argmax", dt, size_of({outer, red, inner}, "argmax"), false);
-  check_array(out, "argmax", kInt64, size_of({outer, inner}, "argmax"), true);
+  int dt = check_dtype(x, "argmax", "x");
+  check_array(x, "argmax", "x", dt, size_of({outer, red, inner}, "argmax"), kRead);
+  check_array(out, "argmax", "out", kInt64, size_of({outer, inner}, "argmax"), kWrite);
   require(red > 0, "argmax", "empty axis");
   PD_DISPATCH_NUMERIC(dt, "argmax", {
     const scalar_t* xp = in_ptr<scalar_t>(x);
     int64_t* yp = out_ptr<int64_t>(out);
     bool par = outer * red * inner >= kParallelGrain;
-    _Pragma("omp parallel for schedule(static) if (par)")
+    const int threads = max_threads();
+    _Pragma("omp parallel for schedule(static) if (par) num_threads(threads)")
     for (int64_t o = 0; o < outer; ++o)
       for (int64_t i = 0; i < inner; ++i) {
         const scalar_t* p = xp + o * red * inner + i;
@@ -110,8 +113,13 @@ void argmax(py::array x, py::array out, int64_t outer, int64_t red, int64_t inne
 }  // namespace
 
 void init_reduce(py::module_& m) {
-  m.def("reduce", &reduce, "sum (times scale) / max / min over the middle of [outer, red, inner]");
-  m.def("argmax", &argmax, "int64 index of the maximum over the middle of [outer, red, inner]");
+  m.def("reduce", &reduce,
+        py::arg("code"), array_arg("x"), array_arg("out"), py::arg("outer"), py::arg("red"),
+        py::arg("inner"), py::arg("scale"),
+        "sum (times scale) / max / min over the middle of [outer, red, inner]");
+  m.def("argmax", &argmax,
+        array_arg("x"), array_arg("out"), py::arg("outer"), py::arg("red"), py::arg("inner"),
+        "int64 index of the maximum over the middle of [outer, red, inner]");
 }
 
 }  // namespace paddle

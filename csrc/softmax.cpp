@@ -25,7 +25,8 @@ inline T row_logsumexp(const T* xr, int64_t cols) {
 template <typename T>
 void softmax_rows(const T* x, T* y, int64_t rows, int64_t cols, bool log) {
   bool par = rows * cols >= kParallelGrain / 4 && rows > 1;
-#pragma omp parallel for schedule(static) if (par)
+  const int threads = max_threads();
+#pragma omp parallel for schedule(static) if (par) num_threads(threads)
   for (int64_t r = 0; r < rows; ++r) {
     const T* xr = x + r * cols;
     T* yr = y + r * cols;
@@ -42,10 +43,10 @@ void softmax_rows(const T* x, T* y, int64_t rows, int64_t cols, bool log) {
 }
 
 void softmax(py::array x, py::array out, int64_t cols, bool log) {
-  int dt = dtype_of(x);
+  int dt = check_dtype(x, "softmax", "x");
   require(cols > 0, "softmax", "empty last axis");
-  check_array(x, "softmax", dt, -1, false);
-  check_array(out, "softmax", dt, x.size(), true);
+  check_array(x, "softmax", "x", dt, -1, kRead);
+  check_array(out, "softmax", "out", dt, x.size(), kWrite);
   require(x.size() % cols == 0, "softmax", "size is not a multiple of the last axis");
   PD_DISPATCH_FLOAT(dt, "softmax", {
     softmax_rows<scalar_t>(in_ptr<scalar_t>(x), out_ptr<scalar_t>(out), x.size() / cols, cols, log);
@@ -53,29 +54,31 @@ void softmax(py::array x, py::array out, int64_t cols, bool log) {
 }
 
 void check_labels(const int64_t* lab, int64_t n, int64_t classes, const char* op) {
-  for (int64_t i = 0; i < n; ++i)
-    if (lab[i] < 0 || lab[i] >= classes)
-      throw py::value_error(std::string(op) + ": label " + std::to_string(lab[i]) +
-                            " at position " + std::to_string(i) + " is outside the " +
-                            std::to_string(classes) + " classes [0, " +
-                            std::to_string(classes) + ")");
+  const int64_t i = first_outside(lab, n, classes);
+  if (i >= 0)
+    throw py::value_error(std::string(op) + ": label " + std::to_string(lab[i]) +
+                          " at position " + std::to_string(i) + " is outside the " +
+                          std::to_string(classes) + " classes [0, " +
+                          std::to_string(classes) + ")");
 }
 
 // loss[r] = logsumexp(x[r]) - x[r, label[r]]
 void softmax_cross_entropy(py::array logits, py::array labels, py::array loss, int64_t cols) {
-  int dt = dtype_of(logits);
-  require(cols > 0, "softmax_cross_entropy", "empty class axis");
-  check_array(logits, "softmax_cross_entropy", dt, -1, false);
+  const char* op = "softmax_cross_entropy";
+  int dt = check_dtype(logits, op, "logits");
+  require(cols > 0, op, "empty class axis");
+  check_array(logits, op, "logits", dt, -1, kRead);
   int64_t rows = logits.size() / cols;
-  check_array(labels, "softmax_cross_entropy", kInt64, rows, false);
-  check_array(loss, "softmax_cross_entropy", dt, rows, true);
+  check_array(labels, op, "labels", kInt64, rows, kRead);
+  check_array(loss, op, "loss", dt, rows, kWrite);
   const int64_t* lab = in_ptr<int64_t>(labels);
   check_labels(lab, rows, cols, "softmax_cross_entropy");
   PD_DISPATCH_FLOAT(dt, "softmax_cross_entropy", {
     const scalar_t* x = in_ptr<scalar_t>(logits);
     scalar_t* l = out_ptr<scalar_t>(loss);
     bool par = rows * cols >= kParallelGrain / 4 && rows > 1;
-    _Pragma("omp parallel for schedule(static) if (par)")
+    const int threads = max_threads();
+    _Pragma("omp parallel for schedule(static) if (par) num_threads(threads)")
     for (int64_t r = 0; r < rows; ++r) {
       const scalar_t* xr = x + r * cols;
       l[r] = row_logsumexp(xr, cols) - xr[lab[r]];
@@ -85,12 +88,12 @@ void softmax_cross_entropy(py::array logits, py::array labels, py::array loss, i
 
 // out[r] = 1 if the label's score is among the k largest of row r (ties count for it).
 void in_top_k(py::array scores, py::array labels, py::array out, int64_t cols, int64_t k) {
-  int dt = dtype_of(scores);
+  int dt = check_dtype(scores, "in_top_k", "scores");
   require(cols > 0 && k >= 1, "in_top_k", "expected cols > 0 and k >= 1");
-  check_array(scores, "in_top_k", dt, -1, false);
+  check_array(scores, "in_top_k", "scores", dt, -1, kRead);
   int64_t rows = scores.size() / cols;
-  check_array(labels, "in_top_k", kInt64, rows, false);
-  check_array(out, "in_top_k", dt, rows, true);
+  check_array(labels, "in_top_k", "labels", kInt64, rows, kRead);
+  check_array(out, "in_top_k", "out", dt, rows, kWrite);
   const int64_t* lab = in_ptr<int64_t>(labels);
   check_labels(lab, rows, cols, "accuracy");
   PD_DISPATCH_FLOAT(dt, "in_top_k", {
@@ -109,9 +112,15 @@ void in_top_k(py::array scores, py::array labels, py::array out, int64_t cols, i
 }  // namespace
 
 void init_softmax(py::module_& m) {
-  m.def("softmax", &softmax, "softmax (or log_softmax) over rows of `cols` values");
-  m.def("softmax_cross_entropy", &softmax_cross_entropy, "per-row cross-entropy from logits");
-  m.def("in_top_k", &in_top_k, "1.0 where the label is among the row's k best, else 0.0");
+  m.def("softmax", &softmax,
+        array_arg("x"), array_arg("out"), py::arg("cols"), py::arg("log"),
+        "softmax (or log_softmax) over rows of `cols` values");
+  m.def("softmax_cross_entropy", &softmax_cross_entropy,
+        array_arg("logits"), array_arg("labels"), array_arg("loss"), py::arg("cols"),
+        "per-row cross-entropy from logits");
+  m.def("in_top_k", &in_top_k,
+        array_arg("scores"), array_arg("labels"), array_arg("out"), py::arg("cols"), py::arg("k"),
+        "1.0 where the label is among the row's k best, else 0.0");
 }
 
 }  // namespace paddle

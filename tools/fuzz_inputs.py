@@ -4308,7 +4308,8 @@ def internal_cases():
             x = np.ones((2, 3, 2), np.float32); w = np.ones((2, 8), np.float32); r = np.ones((2, 8), np.float32)
             b = np.ones(8, np.float32); h0 = np.ones(2, np.float32)
             pd._C.rnn_forward(0, x, w, r, b, h0, h0, np.ones((2, 3, 2), np.float32),
-                              np.ones((2, 3, 2), np.float32), np.ones((2, 3, 8), np.float32))""",
+                              np.ones((2, 3, 2), np.float32), np.ones((2, 3, 8), np.float32),
+                              np.empty(0, np.float32), np.empty(0, np.float32))""",
         "embedding-table-noncontiguous": """
             t = np.ones((4, 6), np.float32)[:, ::2]
             pd._C.embedding(np.zeros(3, np.int64), t, np.zeros((3, 3), np.float32))""",

@@ -31,7 +31,7 @@ struct Conv {
   int64_t cg, cog, Kg;  // channels per group in and out, columns per window
 
   Conv(const py::array& spec_arr, const char* op) {
-    const int64_t* s = read_spec(spec_arr, kSpecLen, op);
+    const int64_t* s = check_spec(spec_arr, op, "spec", kSpecLen);
     N = s[0]; H = s[1]; W = s[2]; C = s[3]; OH = s[4]; OW = s[5]; CO = s[6]; KH = s[7];
     KW = s[8]; sh = s[9]; sw = s[10]; dh = s[11]; dw = s[12]; pt = s[13]; pl = s[14];
     groups = s[15]; target = s[16];
@@ -371,36 +371,37 @@ int64_t per_thread(const Conv& c, bool filter_grad) {
 }
 
 int64_t workspace_size(const Conv& c, bool filter_grad) {
-  return size_mul(std::max(1, omp_get_max_threads()), per_thread(c, filter_grad), "conv2d");
+  return size_mul(max_threads(), per_thread(c, filter_grad), "conv2d");
 }
 
 // The threads the workspace has room for (fewer than now available if the thread count
 // grew since the plan sized it).
 int workspace_threads(const py::array& ws, int dt, const Conv& c, bool filter_grad,
                       const char* op) {
-  check_array(ws, op, dt, -1, true);
+  check_array(ws, op, "ws", dt, -1, kWrite);
   const int64_t each = per_thread(c, filter_grad);
-  const int64_t room = each ? ws.size() / each : omp_get_max_threads();
+  const int64_t room = each ? ws.size() / each : max_threads();
   require(room >= 1, op, "workspace too small");
-  return int(std::min<int64_t>(room, std::max(1, omp_get_max_threads())));
+  return int(std::min<int64_t>(room, max_threads()));
 }
 
 // An optional operand: an empty array means none.
 template <typename T>
 const T* optional_in(const py::array& a) { return a.size() ? in_ptr<T>(a) : nullptr; }
 
-void check_optional(const py::array& a, const char* op, int dt, int64_t size, bool writable) {
-  check_array(a, op, dt, a.size() ? size : 0, writable);
+void check_optional(const py::array& a, const char* op, const char* arg, int dt, int64_t size,
+                    Access access) {
+  check_array(a, op, arg, dt, a.size() ? size : 0, access);
 }
 
 void conv2d(py::array x, py::array w, py::array bias, py::array y, py::array spec,
             py::array ws) {
   Conv c(spec, "conv2d");
-  int dt = dtype_of(x);
-  check_array(x, "conv2d", dt, c.x_size(), false);
-  check_array(w, "conv2d", dt, c.w_size(), false);
-  check_optional(bias, "conv2d", dt, c.CO, false);
-  check_array(y, "conv2d", dt, c.y_size(), true);
+  int dt = check_dtype(x, "conv2d", "x");
+  check_array(x, "conv2d", "x", dt, c.x_size(), kRead);
+  check_array(w, "conv2d", "w", dt, c.w_size(), kRead);
+  check_optional(bias, "conv2d", "bias", dt, c.CO, kRead);
+  check_array(y, "conv2d", "y", dt, c.y_size(), kWrite);
   const int nt = workspace_threads(ws, dt, c, false, "conv2d");
   PD_DISPATCH_FLOAT(dt, "conv2d", {
     forward_typed<scalar_t>(c, in_ptr<scalar_t>(x), in_ptr<scalar_t>(w),
@@ -413,10 +414,10 @@ void conv2d_backprop_input(py::array dy, py::array w, py::array dx, py::array sp
                            py::array ws) {
   const char* op = "conv2d_backprop_input";
   Conv c(spec, op);
-  int dt = dtype_of(dy);
-  check_array(dy, op, dt, c.y_size(), false);
-  check_array(w, op, dt, c.w_size(), false);
-  check_array(dx, op, dt, c.x_size(), true);
+  int dt = check_dtype(dy, op, "dy");
+  check_array(dy, op, "dy", dt, c.y_size(), kRead);
+  check_array(w, op, "w", dt, c.w_size(), kRead);
+  check_array(dx, op, "dx", dt, c.x_size(), kWrite);
   const int nt = workspace_threads(ws, dt, c, false, op);
   PD_DISPATCH_FLOAT(dt, op, {
     backprop_input_typed<scalar_t>(c, in_ptr<scalar_t>(dy), in_ptr<scalar_t>(w),
@@ -428,11 +429,11 @@ void conv2d_backprop_filter(py::array x, py::array dy, py::array dw, py::array d
                             py::array spec, py::array ws) {
   const char* op = "conv2d_backprop_filter";
   Conv c(spec, op);
-  int dt = dtype_of(x);
-  check_array(x, op, dt, c.x_size(), false);
-  check_array(dy, op, dt, c.y_size(), false);
-  check_array(dw, op, dt, c.w_size(), true);
-  check_optional(db, op, dt, c.CO, true);
+  int dt = check_dtype(x, op, "x");
+  check_array(x, op, "x", dt, c.x_size(), kRead);
+  check_array(dy, op, "dy", dt, c.y_size(), kRead);
+  check_array(dw, op, "dw", dt, c.w_size(), kWrite);
+  check_optional(db, op, "db", dt, c.CO, kWrite);
   const int nt = workspace_threads(ws, dt, c, true, op);
   PD_DISPATCH_FLOAT(dt, op, {
     backprop_filter_typed<scalar_t>(c, in_ptr<scalar_t>(x), in_ptr<scalar_t>(dy),
@@ -445,13 +446,21 @@ void conv2d_backprop_filter(py::array x, py::array dy, py::array dw, py::array d
 }  // namespace
 
 void init_conv(py::module_& m) {
-  m.def("conv2d", &conv2d, "y = conv2d(x, w) (+ bias unless empty) on NHWC, geometry from spec");
-  m.def("conv2d_backprop_input", &conv2d_backprop_input, "dx of conv2d from dy and w");
+  m.def("conv2d", &conv2d,
+        array_arg("x"), array_arg("w"), array_arg("bias"), array_arg("y"), array_arg("spec"),
+        array_arg("ws"),
+        "y = conv2d(x, w) (+ bias unless empty) on NHWC, geometry from spec");
+  m.def("conv2d_backprop_input", &conv2d_backprop_input,
+        array_arg("dy"), array_arg("w"), array_arg("dx"), array_arg("spec"), array_arg("ws"),
+        "dx of conv2d from dy and w");
   m.def("conv2d_backprop_filter", &conv2d_backprop_filter,
+        array_arg("x"), array_arg("dy"), array_arg("dw"), array_arg("db"), array_arg("spec"),
+        array_arg("ws"),
         "dw of conv2d from x and dy, and db (sums of dy) unless db is empty");
   m.def("conv2d_workspace", [](py::array spec, bool filter_grad) {
     return workspace_size(Conv(spec, "conv2d_workspace"), filter_grad);
-  }, "workspace elements a conv2d kernel needs for this spec");
+  }, array_arg("spec"), py::arg("filter_grad"),
+        "workspace elements a conv2d kernel needs for this spec");
 }
 
 }  // namespace paddle

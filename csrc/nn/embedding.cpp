@@ -16,31 +16,33 @@ std::string shape_str(const py::array& a) {
 // out[j, :] = table[ids[j], :]; every id is checked before any row is copied.
 void embedding(py::array ids, py::array table, py::array out) {
   const char* op = "embedding";
-  check_array(ids, op, kInt64, -1, false);
-  require(table.ndim() == 2, op, "expected a 2-D table");
+  check_array(ids, op, "ids", kInt64, -1, kRead);
+  require(table.ndim() == 2, op, "argument 'table' expected 2-D, received " + shape_str(table));
   const int64_t rows = table.shape(0), dim = table.shape(1), k = ids.size();
-  int dt = dtype_of(table);
-  check_array(table, op, dt, rows * dim, false);
-  check_array(out, op, dt, k * dim, true);
+  int dt = check_dtype(table, op, "table");
+  check_array(table, op, "table", dt, -1, kRead);
+  check_array(out, op, "out", dt, size_mul(k, dim, op), kWrite);
   const int64_t* ip = in_ptr<int64_t>(ids);
-  for (int64_t j = 0; j < k; ++j)
-    if (ip[j] < 0 || ip[j] >= rows)
-      throw py::index_error(std::string(op) + ": id " + std::to_string(ip[j]) + " at position " +
-                            std::to_string(j) + " is outside the table's " +
-                            std::to_string(rows) + " rows [0, " + std::to_string(rows) +
-                            "): ids is " + shape_str(ids) + ", table is " + shape_str(table));
+  const int64_t j = first_outside(ip, k, rows);
+  if (j >= 0)
+    throw py::index_error(std::string(op) + ": id " + std::to_string(ip[j]) + " at position " +
+                          std::to_string(j) + " is outside the table's " +
+                          std::to_string(rows) + " rows [0, " + std::to_string(rows) +
+                          "): ids is " + shape_str(ids) + ", table is " + shape_str(table));
   const size_t row = size_t(dim) * table.itemsize();
   const char* tp = static_cast<const char*>(table.data());
   char* op_ = static_cast<char*>(out.mutable_data());
   const bool par = k * dim >= kParallelGrain;
-#pragma omp parallel for schedule(static) if (par)
+#pragma omp parallel for schedule(static) if (par) num_threads(max_threads())
   for (int64_t j = 0; j < k; ++j) std::memcpy(op_ + j * row, tp + ip[j] * row, row);
 }
 
 }  // namespace
 
 void init_embedding(py::module_& m) {
-  m.def("embedding", &embedding, "rows of table at ids; IndexError naming a bad id");
+  m.def("embedding", &embedding,
+        array_arg("ids"), array_arg("table"), array_arg("out"),
+        "rows of table at ids; IndexError naming a bad id");
 }
 
 }  // namespace paddle

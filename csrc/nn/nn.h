@@ -38,10 +38,5 @@ inline void zero_run(T* dst, int64_t n) {
   for (int64_t i = 0; i < n; ++i) dst[i] = T(0);
 }
 
-// Reads a spec of `count` int64 values, checking its length.
-inline const int64_t* read_spec(const py::array& spec, int64_t count, const char* op) {
-  check_array(spec, op, kInt64, count, false);
-  return in_ptr<int64_t>(spec);
-}
 
 }  // namespace paddle

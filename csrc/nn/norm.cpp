@@ -20,7 +20,7 @@ struct Layout3 {
 // acc[c] += sum over [outer, inner] of f(x[o, c, i], c), in double, over threads.
 template <typename T, typename F>
 void channel_sums(const Layout3& L, const T* x, std::vector<double>& acc, F f) {
-  const int threads = L.size() >= kParallelGrain ? std::max(1, omp_get_max_threads()) : 1;
+  const int threads = L.size() >= kParallelGrain ? max_threads() : 1;
   std::vector<double> partial(size_t(threads) * L.C, 0.0);
   _Pragma("omp parallel num_threads(threads)")
   {
@@ -101,12 +101,16 @@ void batch_norm(py::array x, py::array scale, py::array offset, py::array mm, py
   const char* op = "batch_norm";
   size_of({outer, C, inner}, op);  // negative or overflowing sizes are refused here
   Layout3 L{outer, C, inner};
-  int dt = dtype_of(x);
-  check_array(x, op, dt, L.size(), false);
-  for (auto* a : {&scale, &offset}) check_array(*a, op, dt, C, false);
-  for (auto* a : {&mm, &mv}) check_array(*a, op, dt, C, training);
-  check_array(y, op, dt, L.size(), true);
-  for (auto* a : {&mean, &inv_std}) check_array(*a, op, dt, C, true);
+  int dt = check_dtype(x, op, "x");
+  check_array(x, op, "x", dt, L.size(), kRead);
+  check_array(scale, op, "scale", dt, C, kRead);
+  check_array(offset, op, "offset", dt, C, kRead);
+  // Training updates the moving statistics in place.
+  check_array(mm, op, "moving_mean", dt, C, training ? kWrite : kRead);
+  check_array(mv, op, "moving_var", dt, C, training ? kWrite : kRead);
+  check_array(y, op, "y", dt, L.size(), kWrite);
+  check_array(mean, op, "mean", dt, C, kWrite);
+  check_array(inv_std, op, "inv_std", dt, C, kWrite);
   PD_DISPATCH_FLOAT(dt, op, {
     batch_norm_typed<scalar_t>(L, in_ptr<scalar_t>(x), in_ptr<scalar_t>(scale),
                                in_ptr<scalar_t>(offset),
@@ -127,7 +131,7 @@ void batch_norm_grad_typed(const Layout3& L, const T* x, const T* scale, const T
   channel_sums(L, g, sg, [](T v, int64_t) { return double(v); });
   // sum g * (x - mean): walk x and g together through their common offsets.
   {
-    const int threads = L.size() >= kParallelGrain ? std::max(1, omp_get_max_threads()) : 1;
+    const int threads = L.size() >= kParallelGrain ? max_threads() : 1;
     std::vector<double> partial(size_t(threads) * C, 0.0);
     _Pragma("omp parallel num_threads(threads)")
     {
@@ -182,11 +186,15 @@ void batch_norm_grad(py::array x, py::array scale, py::array mean, py::array inv
   const char* op = "batch_norm_grad";
   size_of({outer, C, inner}, op);  // negative or overflowing sizes are refused here
   Layout3 L{outer, C, inner};
-  int dt = dtype_of(x);
-  for (auto* a : {&x, &g}) check_array(*a, op, dt, L.size(), false);
-  for (auto* a : {&scale, &mean, &inv_std}) check_array(*a, op, dt, C, false);
-  check_array(dx, op, dt, L.size(), true);
-  for (auto* a : {&dscale, &doffset}) check_array(*a, op, dt, C, true);
+  int dt = check_dtype(x, op, "x");
+  check_array(x, op, "x", dt, L.size(), kRead);
+  check_array(g, op, "g", dt, L.size(), kRead);
+  check_array(scale, op, "scale", dt, C, kRead);
+  check_array(mean, op, "mean", dt, C, kRead);
+  check_array(inv_std, op, "inv_std", dt, C, kRead);
+  check_array(dx, op, "dx", dt, L.size(), kWrite);
+  check_array(dscale, op, "dscale", dt, C, kWrite);
+  check_array(doffset, op, "doffset", dt, C, kWrite);
   PD_DISPATCH_FLOAT(dt, op, {
     batch_norm_grad_typed<scalar_t>(L, in_ptr<scalar_t>(x), in_ptr<scalar_t>(scale),
                                     in_ptr<scalar_t>(mean), in_ptr<scalar_t>(inv_std),
@@ -202,10 +210,10 @@ void batch_norm_grad(py::array x, py::array scale, py::array mean, py::array inv
 void dropout(py::array x, py::array y, py::array mask, double rate, uint64_t seed) {
   const char* op = "dropout";
   require(rate >= 0.0 && rate < 1.0, op, "rate must be in [0, 1)");
-  int dt = dtype_of(x);
-  check_array(x, op, dt, -1, false);
-  check_array(y, op, dt, x.size(), true);
-  check_array(mask, op, dt, x.size(), true);
+  int dt = check_dtype(x, op, "x");
+  check_array(x, op, "x", dt, -1, kRead);
+  check_array(y, op, "y", dt, x.size(), kWrite);
+  check_array(mask, op, "mask", dt, x.size(), kWrite);
   const uint64_t base = splitmix64(seed);
   PD_DISPATCH_FLOAT(dt, op, {
     const scalar_t* xp = in_ptr<scalar_t>(x);
@@ -229,10 +237,20 @@ void dropout(py::array x, py::array y, py::array mask, double rate, uint64_t see
 
 void init_norm(py::module_& m) {
   m.def("batch_norm", &batch_norm,
+        array_arg("x"), array_arg("scale"), array_arg("offset"), array_arg("moving_mean"),
+        array_arg("moving_var"), array_arg("y"), array_arg("mean"), array_arg("inv_std"),
+        py::arg("outer"), py::arg("C"), py::arg("inner"), py::arg("momentum"), py::arg("eps"),
+        py::arg("training"),
         "y = batch normalization of x viewed as [outer, C, inner]; saves the statistics "
         "used and, when training, updates the moving ones in place");
-  m.def("batch_norm_grad", &batch_norm_grad, "dx, dscale, doffset of batch_norm");
-  m.def("dropout", &dropout, "y = x * mask, mask = keep / (1 - rate) from (seed, index)");
+  m.def("batch_norm_grad", &batch_norm_grad,
+        array_arg("x"), array_arg("scale"), array_arg("mean"), array_arg("inv_std"),
+        array_arg("g"), array_arg("dx"), array_arg("dscale"), array_arg("doffset"),
+        py::arg("outer"), py::arg("C"), py::arg("inner"), py::arg("training"),
+        "dx, dscale, doffset of batch_norm");
+  m.def("dropout", &dropout,
+        array_arg("x"), array_arg("y"), array_arg("mask"), py::arg("rate"), py::arg("seed"),
+        "y = x * mask, mask = keep / (1 - rate) from (seed, index)");
 }
 
 }  // namespace paddle

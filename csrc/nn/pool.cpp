@@ -24,7 +24,7 @@ struct Pool {
   int64_t N, H, W, C, OH, OW, KH, KW, sh, sw, pt, pl;
 
   Pool(const py::array& spec, const char* op) {
-    const int64_t* s = read_spec(spec, 12, op);
+    const int64_t* s = check_spec(spec, op, "spec", 12);
     N = s[0]; H = s[1]; W = s[2]; C = s[3]; OH = s[4]; OW = s[5]; KH = s[6]; KW = s[7];
     sh = s[8]; sw = s[9]; pt = s[10]; pl = s[11];
     require(N >= 0 && H >= 1 && W >= 1 && C >= 0 && OH >= 1 && OW >= 1 && KH >= 1 && KW >= 1 &&
@@ -68,7 +68,7 @@ bool parallel_rows(int64_t rows, int64_t work) { return rows > 1 && work >= kPar
 template <typename T>
 void max_forward(const Pool& p, const T* x, T* y, int32_t* where) {
   const int64_t rows = p.N * p.OH, C = p.C;
-  _Pragma("omp parallel for schedule(static) if (parallel_rows(rows, p.x_size()))")
+  _Pragma("omp parallel for schedule(static) if (parallel_rows(rows, p.x_size())) num_threads(max_threads())")
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t n = r / p.OH, oh = r % p.OH;
     for (int64_t ow = 0; ow < p.OW; ++ow) {
@@ -115,7 +115,7 @@ template <bool ADD, typename T>
 void max_grad_images(const Pool& p, const T* g, const int32_t* where, T* dx) {
   const int64_t C = p.C, image = p.H * p.W * C;
   const bool zero = !tiling(p);
-  _Pragma("omp parallel for schedule(static) if (parallel_rows(p.N, p.x_size()))")
+  _Pragma("omp parallel for schedule(static) if (parallel_rows(p.N, p.x_size())) num_threads(max_threads())")
   for (int64_t n = 0; n < p.N; ++n) {
     if (zero) std::fill(dx + n * image, dx + (n + 1) * image, T(0));
     for (int64_t oh = 0; oh < p.OH; ++oh)
@@ -151,7 +151,7 @@ void max_grad(const Pool& p, const T* g, const int32_t* where, T* dx) {
 template <typename T>
 void max_select(const Pool& p, const T* gg, const int32_t* where, T* out) {
   const int64_t rows = p.N * p.OH, C = p.C;
-  _Pragma("omp parallel for schedule(static) if (parallel_rows(rows, p.x_size()))")
+  _Pragma("omp parallel for schedule(static) if (parallel_rows(rows, p.x_size())) num_threads(max_threads())")
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t ow = 0; ow < p.OW; ++ow) {
       const int64_t n = r / p.OH, oh = r % p.OH;
@@ -176,7 +176,7 @@ void max_select(const Pool& p, const T* gg, const int32_t* where, T* out) {
 template <typename T>
 void avg_forward(const Pool& p, const T* x, T* y) {
   const int64_t rows = p.N * p.OH, C = p.C;
-  _Pragma("omp parallel for schedule(static) if (parallel_rows(rows, p.x_size()))")
+  _Pragma("omp parallel for schedule(static) if (parallel_rows(rows, p.x_size())) num_threads(max_threads())")
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t n = r / p.OH, oh = r % p.OH;
     for (int64_t ow = 0; ow < p.OW; ++ow) {
@@ -198,7 +198,7 @@ void avg_forward(const Pool& p, const T* x, T* y) {
 template <typename T>
 void avg_grad(const Pool& p, const T* g, T* dx) {
   std::fill(dx, dx + p.x_size(), T(0));
-  _Pragma("omp parallel for schedule(static) if (parallel_rows(p.N, p.x_size()))")
+  _Pragma("omp parallel for schedule(static) if (parallel_rows(p.N, p.x_size())) num_threads(max_threads())")
   for (int64_t n = 0; n < p.N; ++n)
     for (int64_t oh = 0; oh < p.OH; ++oh)
       for (int64_t ow = 0; ow < p.OW; ++ow) {
@@ -218,10 +218,10 @@ void max_pool2d(py::array x, py::array y, py::array where, py::array spec) {
   const char* op = "max_pool2d";
   Pool p(spec, op);
   p.check_positions(op);
-  int dt = dtype_of(x);
-  check_array(x, op, dt, p.x_size(), false);
-  check_array(y, op, dt, p.y_size(), true);
-  check_array(where, op, kInt32, p.y_size(), true);
+  int dt = check_dtype(x, op, "x");
+  check_array(x, op, "x", dt, p.x_size(), kRead);
+  check_array(y, op, "y", dt, p.y_size(), kWrite);
+  check_array(where, op, "where", kInt32, p.y_size(), kWrite);
   PD_DISPATCH_FLOAT(dt, op, {
     max_forward<scalar_t>(p, in_ptr<scalar_t>(x), out_ptr<scalar_t>(y), out_ptr<int32_t>(where));
   });
@@ -230,9 +230,9 @@ void max_pool2d(py::array x, py::array y, py::array where, py::array spec) {
 void avg_pool2d(py::array x, py::array y, py::array spec) {
   const char* op = "avg_pool2d";
   Pool p(spec, op);
-  int dt = dtype_of(x);
-  check_array(x, op, dt, p.x_size(), false);
-  check_array(y, op, dt, p.y_size(), true);
+  int dt = check_dtype(x, op, "x");
+  check_array(x, op, "x", dt, p.x_size(), kRead);
+  check_array(y, op, "y", dt, p.y_size(), kWrite);
   PD_DISPATCH_FLOAT(dt, op, {
     avg_forward<scalar_t>(p, in_ptr<scalar_t>(x), out_ptr<scalar_t>(y));
   });
@@ -242,10 +242,10 @@ void max_pool2d_grad(py::array g, py::array where, py::array dx, py::array spec)
   const char* op = "max_pool2d_grad";
   Pool p(spec, op);
   p.check_positions(op);
-  int dt = dtype_of(g);
-  check_array(g, op, dt, p.y_size(), false);
-  check_array(where, op, kInt32, p.y_size(), false);
-  check_array(dx, op, dt, p.x_size(), true);
+  int dt = check_dtype(g, op, "g");
+  check_array(g, op, "g", dt, p.y_size(), kRead);
+  check_array(where, op, "where", kInt32, p.y_size(), kRead);
+  check_array(dx, op, "dx", dt, p.x_size(), kWrite);
   PD_DISPATCH_FLOAT(dt, op, {
     max_grad<scalar_t>(p, in_ptr<scalar_t>(g), in_ptr<int32_t>(where), out_ptr<scalar_t>(dx));
   });
@@ -255,10 +255,10 @@ void max_pool2d_select(py::array gg, py::array where, py::array out, py::array s
   const char* op = "max_pool2d_select";
   Pool p(spec, op);
   p.check_positions(op);
-  int dt = dtype_of(gg);
-  check_array(gg, op, dt, p.x_size(), false);
-  check_array(where, op, kInt32, p.y_size(), false);
-  check_array(out, op, dt, p.y_size(), true);
+  int dt = check_dtype(gg, op, "gg");
+  check_array(gg, op, "gg", dt, p.x_size(), kRead);
+  check_array(where, op, "where", kInt32, p.y_size(), kRead);
+  check_array(out, op, "out", dt, p.y_size(), kWrite);
   PD_DISPATCH_FLOAT(dt, op, {
     max_select<scalar_t>(p, in_ptr<scalar_t>(gg), in_ptr<int32_t>(where), out_ptr<scalar_t>(out));
   });
@@ -267,9 +267,9 @@ void max_pool2d_select(py::array gg, py::array where, py::array out, py::array s
 void avg_pool2d_grad(py::array g, py::array dx, py::array spec) {
   const char* op = "avg_pool2d_grad";
   Pool p(spec, op);
-  int dt = dtype_of(g);
-  check_array(g, op, dt, p.y_size(), false);
-  check_array(dx, op, dt, p.x_size(), true);
+  int dt = check_dtype(g, op, "g");
+  check_array(g, op, "g", dt, p.y_size(), kRead);
+  check_array(dx, op, "dx", dt, p.x_size(), kWrite);
   PD_DISPATCH_FLOAT(dt, op, {
     avg_grad<scalar_t>(p, in_ptr<scalar_t>(g), out_ptr<scalar_t>(dx));
   });
@@ -279,11 +279,20 @@ void avg_pool2d_grad(py::array g, py::array dx, py::array spec) {
 
 void init_pool(py::module_& m) {
   m.def("max_pool2d", &max_pool2d,
+        array_arg("x"), array_arg("y"), array_arg("where"), array_arg("spec"),
         "y = max over each window of NHWC x, `where` = the first arg-max's window position");
-  m.def("avg_pool2d", &avg_pool2d, "y = mean over the input elements of each window of x");
-  m.def("max_pool2d_grad", &max_pool2d_grad, "dx: g routed to each window's saved arg-max");
-  m.def("max_pool2d_select", &max_pool2d_select, "gg read at each window's saved arg-max");
-  m.def("avg_pool2d_grad", &avg_pool2d_grad, "dx: g spread evenly over each window");
+  m.def("avg_pool2d", &avg_pool2d,
+        array_arg("x"), array_arg("y"), array_arg("spec"),
+        "y = mean over the input elements of each window of x");
+  m.def("max_pool2d_grad", &max_pool2d_grad,
+        array_arg("g"), array_arg("where"), array_arg("dx"), array_arg("spec"),
+        "dx: g routed to each window's saved arg-max");
+  m.def("max_pool2d_select", &max_pool2d_select,
+        array_arg("gg"), array_arg("where"), array_arg("out"), array_arg("spec"),
+        "gg read at each window's saved arg-max");
+  m.def("avg_pool2d_grad", &avg_pool2d_grad,
+        array_arg("g"), array_arg("dx"), array_arg("spec"),
+        "dx: g spread evenly over each window");
 }
 
 }  // namespace paddle

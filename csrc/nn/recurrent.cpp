@@ -36,17 +36,26 @@ struct Rnn {
   int kind;
   int64_t N, T, F, U, G;  // G gates: 4 (LSTM) or 3 (GRU)
   const char* op;
+  // Element counts of the operands, overflow-checked: (N, T, F), (F, G*U), (U, G*U),
+  // (N, U), (N, T, U), the gates (N, T, 4U) and the bias.
+  int64_t x_size, w_size, r_size, state_size, states_size, gates_size, bias_size;
 
-  Rnn(int kind_, const py::array& x, const py::array& R) : kind(kind_) {
-    op = kind == kLSTM ? "lstm" : "gru";
-    require(kind >= 0 && kind <= 2, op, "unknown cell kind");
+  Rnn(const char* op_, int kind_, const py::array& x, const py::array& R) : kind(kind_), op(op_) {
+    require(kind >= 0 && kind <= 2, op,
+            "argument 'kind' expected 0 (LSTM), 1 or 2 (GRU), received " + std::to_string(kind));
     require(x.ndim() == 3 && R.ndim() == 2, op, "expected x (N, T, F) and a 2-D recurrent kernel");
     N = x.shape(0); T = x.shape(1); F = x.shape(2); U = R.shape(0);
     G = kind == kLSTM ? 4 : 3;
     require(T >= 1 && U >= 1, op, "empty sequence or no units");
-    check_blas_dims(N * T, G * U, std::max(F, U), op);
+    x_size = size_of({N, T, F}, op);
+    w_size = size_of({F, G, U}, op);
+    r_size = size_of({U, G, U}, op);
+    state_size = size_of({N, U}, op);
+    states_size = size_of({N, T, U}, op);
+    gates_size = size_of({N, T, 4, U}, op);
+    bias_size = size_of({kind == kGRU ? 2 : 1, G, U}, op);
+    check_blas_dims(size_mul(N, T, op), size_mul(G, U, op), std::max(F, U), op);
   }
-  int64_t bias_size() const { return kind == kGRU ? 2 * G * U : G * U; }
   bool has_cell() const { return kind == kLSTM; }
 };
 
@@ -67,7 +76,7 @@ inline void keep_state(const Rnn& r, int64_t n, int64_t t, const T* h0, const T*
 template <typename F>
 void over_rows(const Rnn& r, F f) {
   if (r.N == 0) return;
-  const int nt = int(std::min<int64_t>(std::max(1, omp_get_max_threads()), r.N));
+  const int nt = int(std::min<int64_t>(max_threads(), r.N));
   const bool par = nt > 1 && r.N * r.T * r.G * r.U >= 4096;
   _Pragma("omp parallel num_threads(nt) if (par)")
   {
@@ -297,7 +306,7 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
   // Weight gradients over all N * T steps at once.
   gemm_parallel<T>(true, false, r.F, GU, NT, T(1), x, dX.data(), T(0), dW);
   gemm_parallel<T>(false, true, NT, r.F, GU, T(1), dX.data(), W, T(0), dx);
-  std::fill(db, db + r.bias_size(), T(0));
+  std::fill(db, db + r.bias_size, T(0));
   add_column_sums(dX.data(), NT, GU, GU, db);
   if (r.kind == kGRU) {
     gemm_parallel<T>(true, false, U, GU, NT, T(1), hprev.data(), dRec.data(), T(0), dR);
@@ -312,27 +321,27 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
   }
 }
 
-void check_state(const Rnn& r, const py::array& a, int dt, bool cell, bool writable) {
-  check_array(a, r.op, dt, (cell && !r.has_cell()) ? -1 : r.N * r.U, writable);
-}
-
 void rnn_forward(int kind, py::array x, py::array W, py::array R, py::array b, py::array h0,
                  py::array c0, py::array hs, py::array cs, py::array gates, py::array mask,
                  py::array rdrop) {
-  Rnn r(kind, x, R);
-  int dt = dtype_of(x);
-  check_array(x, r.op, dt, r.N * r.T * r.F, false);
-  check_array(W, r.op, dt, r.F * r.G * r.U, false);
-  check_array(R, r.op, dt, r.U * r.G * r.U, false);
-  check_array(b, r.op, dt, r.bias_size(), false);
-  check_state(r, h0, dt, false, false);
-  check_array(hs, r.op, dt, r.N * r.T * r.U, true);
-  check_array(gates, r.op, dt, r.N * r.T * 4 * r.U, true);
-  check_array(c0, r.op, dt, r.has_cell() ? r.N * r.U : -1, false);
-  check_array(cs, r.op, dt, r.has_cell() ? r.N * r.T * r.U : -1, true);
+  Rnn r("rnn_forward", kind, x, R);
+  const char* op = r.op;
+  int dt = check_dtype(x, op, "x");
+  // The GRU has no cell state: c0 and cs are placeholders of any size, never touched.
+  const int64_t cell = r.has_cell() ? r.state_size : -1, cells = r.has_cell() ? r.states_size : -1;
+  check_array(x, op, "x", dt, r.x_size, kRead);
+  check_array(W, op, "W", dt, r.w_size, kRead);
+  check_array(R, op, "R", dt, r.r_size, kRead);
+  check_array(b, op, "b", dt, r.bias_size, kRead);
+  check_array(h0, op, "h0", dt, r.state_size, kRead);
+  check_array(c0, op, "c0", dt, cell, kRead);
+  check_array(hs, op, "hs", dt, r.states_size, kWrite);
+  check_array(cs, op, "cs", dt, cells, kWrite);
+  check_array(gates, op, "gates", dt, r.gates_size, kWrite);
+  // Optional (empty when absent): the step mask (N, T) and the recurrent dropout (N, U).
   const bool has_mask = mask.size() > 0, has_rdrop = rdrop.size() > 0;
-  check_array(mask, r.op, dt, has_mask ? r.N * r.T : -1, false);
-  check_array(rdrop, r.op, dt, has_rdrop ? r.N * r.U : -1, false);
+  check_array(mask, op, "mask", dt, has_mask ? r.N * r.T : 0, kRead);
+  check_array(rdrop, op, "rdrop", dt, has_rdrop ? r.state_size : 0, kRead);
   PD_DISPATCH_FLOAT(dt, r.op, {
     forward_typed<scalar_t>(r, in_ptr<scalar_t>(x), in_ptr<scalar_t>(W), in_ptr<scalar_t>(R),
                             in_ptr<scalar_t>(b), in_ptr<scalar_t>(h0), in_ptr<scalar_t>(c0),
@@ -347,29 +356,29 @@ void rnn_backward(int kind, py::array x, py::array W, py::array R, py::array h0,
                   py::array hs, py::array cs, py::array gates, py::array dhs, py::array dcs,
                   py::array dx, py::array dW, py::array dR, py::array db, py::array dh0,
                   py::array dc0, py::array mask, py::array rdrop) {
-  Rnn r(kind, x, R);
-  int dt = dtype_of(x);
-  const int64_t NTU = r.N * r.T * r.U;
-  const int64_t cell_nu = r.has_cell() ? r.N * r.U : -1, cell_ntu = r.has_cell() ? NTU : -1;
-  check_array(x, r.op, dt, r.N * r.T * r.F, false);
-  check_array(W, r.op, dt, r.F * r.G * r.U, false);
-  check_array(R, r.op, dt, r.U * r.G * r.U, false);
-  check_array(h0, r.op, dt, r.N * r.U, false);
-  check_array(c0, r.op, dt, cell_nu, false);
-  check_array(hs, r.op, dt, NTU, false);
-  check_array(cs, r.op, dt, cell_ntu, false);
-  check_array(gates, r.op, dt, r.N * r.T * 4 * r.U, false);
-  check_array(dhs, r.op, dt, NTU, false);
-  check_array(dcs, r.op, dt, cell_ntu, false);
-  check_array(dx, r.op, dt, r.N * r.T * r.F, true);
-  check_array(dW, r.op, dt, r.F * r.G * r.U, true);
-  check_array(dR, r.op, dt, r.U * r.G * r.U, true);
-  check_array(db, r.op, dt, r.bias_size(), true);
-  check_array(dh0, r.op, dt, r.N * r.U, true);
-  check_array(dc0, r.op, dt, cell_nu, true);
+  Rnn r("rnn_backward", kind, x, R);
+  const char* op = r.op;
+  int dt = check_dtype(x, op, "x");
+  const int64_t cell = r.has_cell() ? r.state_size : -1, cells = r.has_cell() ? r.states_size : -1;
+  check_array(x, op, "x", dt, r.x_size, kRead);
+  check_array(W, op, "W", dt, r.w_size, kRead);
+  check_array(R, op, "R", dt, r.r_size, kRead);
+  check_array(h0, op, "h0", dt, r.state_size, kRead);
+  check_array(c0, op, "c0", dt, cell, kRead);
+  check_array(hs, op, "hs", dt, r.states_size, kRead);
+  check_array(cs, op, "cs", dt, cells, kRead);
+  check_array(gates, op, "gates", dt, r.gates_size, kRead);
+  check_array(dhs, op, "dhs", dt, r.states_size, kRead);
+  check_array(dcs, op, "dcs", dt, cells, kRead);
+  check_array(dx, op, "dx", dt, r.x_size, kWrite);
+  check_array(dW, op, "dW", dt, r.w_size, kWrite);
+  check_array(dR, op, "dR", dt, r.r_size, kWrite);
+  check_array(db, op, "db", dt, r.bias_size, kWrite);
+  check_array(dh0, op, "dh0", dt, r.state_size, kWrite);
+  check_array(dc0, op, "dc0", dt, cell, kWrite);
   const bool has_mask = mask.size() > 0, has_rdrop = rdrop.size() > 0;
-  check_array(mask, r.op, dt, has_mask ? r.N * r.T : -1, false);
-  check_array(rdrop, r.op, dt, has_rdrop ? r.N * r.U : -1, false);
+  check_array(mask, op, "mask", dt, has_mask ? r.N * r.T : 0, kRead);
+  check_array(rdrop, op, "rdrop", dt, has_rdrop ? r.state_size : 0, kRead);
   PD_DISPATCH_FLOAT(dt, r.op, {
     backward_typed<scalar_t>(
         r, in_ptr<scalar_t>(x), in_ptr<scalar_t>(W), in_ptr<scalar_t>(R), in_ptr<scalar_t>(h0),
@@ -386,9 +395,16 @@ void rnn_backward(int kind, py::array x, py::array W, py::array R, py::array h0,
 
 void init_recurrent(py::module_& m) {
   m.def("rnn_forward", &rnn_forward,
+        py::arg("kind"), array_arg("x"), array_arg("W"), array_arg("R"), array_arg("b"),
+        array_arg("h0"), array_arg("c0"), array_arg("hs"), array_arg("cs"), array_arg("gates"),
+        array_arg("mask"), array_arg("rdrop"),
         "LSTM (kind 0) or GRU (1: reset_after, 2: classic) over (N, T, F): all hidden states, "
         "LSTM cell states, and the gates the backward pass needs");
   m.def("rnn_backward", &rnn_backward,
+        py::arg("kind"), array_arg("x"), array_arg("W"), array_arg("R"), array_arg("h0"),
+        array_arg("c0"), array_arg("hs"), array_arg("cs"), array_arg("gates"), array_arg("dhs"),
+        array_arg("dcs"), array_arg("dx"), array_arg("dW"), array_arg("dR"), array_arg("db"),
+        array_arg("dh0"), array_arg("dc0"), array_arg("mask"), array_arg("rdrop"),
         "gradients of rnn_forward's inputs from the gradients of its states");
 }
 
