@@ -55,17 +55,19 @@ inline void require(bool ok, const char* op, const std::string& what) {
   if (!ok) throw std::invalid_argument(std::string(op) + ": " + what);
 }
 
-// "op: argument 'name' ": the start of every message about one argument.
-inline std::string arg_where(const char* op, const std::string& arg) {
-  return std::string(op) + ": argument '" + arg + "' ";
+// "op: argument 'name' " (or 'name[index]' for an array of a list): the start of every
+// message about one argument. Messages are built only when a check fails: the checks run on
+// every call and must not allocate.
+inline std::string arg_where(const char* op, const std::string& arg, int64_t index = -1) {
+  return std::string(op) + ": argument '" + arg +
+         (index >= 0 ? "[" + std::to_string(index) + "]" : std::string()) + "' ";
 }
 
 // ---- dtypes --------------------------------------------------------------------------------
 
 // The DType of a, from its kind and item size (so int64 is int64 whichever C type NumPy
 // named it), or kUnsupported; byte order is check_dtype's concern.
-inline int dtype_of(const py::array& a) {
-  const py::dtype d = a.dtype();
+inline int dtype_of(const py::dtype& d) {
   const char kind = d.kind();
   const py::ssize_t size = d.itemsize();
   if (kind == 'b' && size == 1) return kBool;
@@ -87,24 +89,28 @@ inline std::string dtype_name(int d) {
   }
 }
 
+inline int dtype_of(const py::array& a) { return dtype_of(a.dtype()); }
+
 // NumPy's own name of a's dtype ('object', '>f4', 'float16'), for messages.
 inline std::string numpy_dtype_name(const py::array& a) { return py::str(a.dtype()); }
 
-inline bool native_byte_order(const py::array& a) {
+inline bool native_byte_order(const py::dtype& d) {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  return a.dtype().byteorder() != '>';
+  return d.byteorder() != '>';
 #else
-  return a.dtype().byteorder() != '<';
+  return d.byteorder() != '<';
 #endif
 }
 
 // The DType of argument `arg`, refused (TypeError) unless it is one of paddle's five in
 // native byte order. Object arrays would have their PyObject pointers copied without
 // reference counts; swapped bytes would be read as garbage.
-inline int check_dtype(const py::array& a, const char* op, const std::string& arg) {
-  const int dt = dtype_of(a);
-  if (dt == kUnsupported || !native_byte_order(a))
-    throw py::type_error(arg_where(op, arg) +
+inline int check_dtype(const py::array& a, const char* op, const char* arg,
+                       int64_t index = -1) {
+  const py::dtype d = a.dtype();
+  const int dt = dtype_of(d);
+  if (dt == kUnsupported || !native_byte_order(d))
+    throw py::type_error(arg_where(op, arg, index) +
                          "expected an array of bool, int32, int64, float32 or float64 in "
                          "native byte order, received dtype " + numpy_dtype_name(a));
   return dt;
@@ -149,20 +155,21 @@ inline int check_rank(int64_t rank, const char* op, const char* arg) {
 // kernels index it as a flat T*), `size` elements (any when size < 0), writable when the
 // kernel writes it (a read-only memmap would segfault; a bytes object's buffer would be
 // changed under Python's feet).
-inline void check_array(const py::array& a, const char* op, const std::string& arg, int dtype,
-                        int64_t size, Access access) {
-  const int dt = check_dtype(a, op, arg);
+inline void check_array(const py::array& a, const char* op, const char* arg, int dtype,
+                        int64_t size, Access access, int64_t index = -1) {
+  const int dt = check_dtype(a, op, arg, index);
   if (dt != dtype)
-    throw py::type_error(arg_where(op, arg) + "expected dtype " + dtype_name(dtype) +
+    throw py::type_error(arg_where(op, arg, index) + "expected dtype " + dtype_name(dtype) +
                          ", received " + dtype_name(dt));
-  require(py::detail::check_flags(a.ptr(), py::array::c_style), op,
-          "argument '" + arg + "' is not C-contiguous");
-  require(py::detail::check_flags(a.ptr(), py::detail::npy_api::NPY_ARRAY_ALIGNED_), op,
-          "argument '" + arg + "' is not aligned to its dtype");
-  require(size < 0 || a.size() == size, op,
-          "argument '" + arg + "' expected " + std::to_string(size) + " elements, received " +
-              std::to_string(a.size()));
-  if (access == kWrite) require(a.writeable(), op, "argument '" + arg + "' is read-only");
+  if (!py::detail::check_flags(a.ptr(), py::array::c_style))
+    throw std::invalid_argument(arg_where(op, arg, index) + "is not C-contiguous");
+  if (!py::detail::check_flags(a.ptr(), py::detail::npy_api::NPY_ARRAY_ALIGNED_))
+    throw std::invalid_argument(arg_where(op, arg, index) + "is not aligned to its dtype");
+  if (size >= 0 && a.size() != size)
+    throw std::invalid_argument(arg_where(op, arg, index) + "expected " + std::to_string(size) +
+                                " elements, received " + std::to_string(a.size()));
+  if (access == kWrite && !a.writeable())
+    throw std::invalid_argument(arg_where(op, arg, index) + "is read-only");
 }
 
 // A spec: an int64 array of `count` values (any count when count < 0), returned as a pointer.

@@ -27,14 +27,14 @@ void check_group(const Arrays& params, const std::vector<Group>& others, const c
             "argument '" + std::string(o.name) + "' has " + std::to_string(o.arrays->size()) +
                 " arrays, expected one per parameter (" + std::to_string(params.size()) + ")");
   for (size_t i = 0; i < params.size(); ++i) {
-    const std::string at = "[" + std::to_string(i) + "]";
-    int dt = check_dtype(params[i], op, "params" + at);
+    const int64_t at = int64_t(i);
+    int dt = check_dtype(params[i], op, "params", at);
     if (dt != kFloat32 && dt != kFloat64)
-      throw py::type_error(arg_where(op, "params" + at) + "expected float32 or float64, received " +
+      throw py::type_error(arg_where(op, "params", at) + "expected float32 or float64, received " +
                            dtype_name(dt));
-    check_array(params[i], op, "params" + at, dt, -1, kWrite);
+    check_array(params[i], op, "params", dt, -1, kWrite, at);
     for (const Group& o : others)
-      check_array((*o.arrays)[i], op, o.name + at, dt, params[i].size(), o.access);
+      check_array((*o.arrays)[i], op, o.name, dt, params[i].size(), o.access, at);
   }
 }
 
