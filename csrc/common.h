@@ -89,7 +89,21 @@ inline std::string dtype_name(int d) {
   }
 }
 
-inline int dtype_of(const py::array& a) { return dtype_of(a.dtype()); }
+// Reads a's descriptor in place, making no py::dtype: kernels call this inside OpenMP regions,
+// whose threads do not hold the GIL, so it must not touch reference counts (a py::dtype
+// temporary there raced on float32's count until NumPy reported deallocating it).
+inline int dtype_of(const py::array& a) {
+  const auto* descr = py::detail::array_descriptor_proxy(py::detail::array_proxy(a.ptr())->descr);
+  switch (descr->type_num) {
+    case 0: return kBool;
+    case 5: return kInt32;
+    case 7: case 9: return kInt64;  // long and long long: both 64-bit (asserted below)
+    case 11: return kFloat32;
+    case 12: return kFloat64;
+    default: return kUnsupported;
+  }
+}
+static_assert(sizeof(long) == 8, "paddle's dtype numbers assume LP64");
 
 // NumPy's own name of a's dtype ('object', '>f4', 'float16'), for messages.
 inline std::string numpy_dtype_name(const py::array& a) { return py::str(a.dtype()); }
