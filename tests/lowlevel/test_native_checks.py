@@ -22,8 +22,10 @@ def run_fresh(code, env=None):
     full = PRELUDE + textwrap.dedent(code)
     environ = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]))
     environ.update(env or {})
+    # From ROOT: `python -c` puts the working directory first on sys.path, and from a
+    # checkout's root that is the uncompiled source tree.
     done = subprocess.run([sys.executable, "-c", full], capture_output=True, text=True,
-                          env=environ, timeout=300)
+                          env=environ, timeout=300, cwd=ROOT)
     assert done.returncode == 0, (f"the child ended with status {done.returncode} "
                                   f"(negative: killed by that signal):\n{done.stderr[-3000:]}")
     return done.stdout
