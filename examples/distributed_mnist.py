@@ -15,25 +15,7 @@ import tempfile
 import numpy as np
 
 import paddle as pd
-
-
-def load(creator):
-    """All samples of a reader creator as (images (n, 8, 8, 1), labels (n,))."""
-    pixels, labels = pd.reader.to_arrays(list(creator()))
-    return pixels.reshape(-1, 8, 8, 1), labels
-
-
-def build_model():
-    return pd.Sequential([
-        pd.layers.Input(shape=(8, 8, 1)),
-        pd.layers.Conv2D(32, 3, padding="same", activation="relu"),
-        pd.layers.MaxPooling2D(2),
-        pd.layers.Conv2D(64, 3, padding="same", activation="relu"),
-        pd.layers.MaxPooling2D(2),
-        pd.layers.Flatten(),
-        pd.layers.Dropout(0.3),
-        pd.layers.Dense(10, activation="softmax"),
-    ])
+from digits_convnet import build_model, load
 
 
 def main():

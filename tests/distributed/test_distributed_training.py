@@ -335,7 +335,10 @@ def test_distributed_mnist_example(mpirun, tmp_path):
     pytest.importorskip("sklearn")
     with open(script) as f:
         source = f.read()
-    done = mpirun(source, n=2, timeout=300, env={"CHECKPOINT_DIR": str(tmp_path)})
+    # The example imports the model and the data loading of examples/digits_convnet.py.
+    path = os.pathsep.join([os.path.dirname(script), os.environ.get("PYTHONPATH", "")])
+    done = mpirun(source, n=2, timeout=300,
+                  env={"CHECKPOINT_DIR": str(tmp_path), "PYTHONPATH": path})
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.count("test accuracy") == 1      # rank 0 alone prints
     assert (tmp_path / "digits_best.h5").exists()
