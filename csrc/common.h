@@ -65,19 +65,6 @@ inline std::string arg_where(const char* op, const std::string& arg, int64_t ind
 
 // ---- dtypes --------------------------------------------------------------------------------
 
-// The DType of a, from its kind and item size (so int64 is int64 whichever C type NumPy
-// named it), or kUnsupported; byte order is check_dtype's concern.
-inline int dtype_of(const py::dtype& d) {
-  const char kind = d.kind();
-  const py::ssize_t size = d.itemsize();
-  if (kind == 'b' && size == 1) return kBool;
-  if (kind == 'i' && size == 4) return kInt32;
-  if (kind == 'i' && size == 8) return kInt64;
-  if (kind == 'f' && size == 4) return kFloat32;
-  if (kind == 'f' && size == 8) return kFloat64;
-  return kUnsupported;
-}
-
 inline std::string dtype_name(int d) {
   switch (d) {
     case kBool: return "bool";
@@ -89,9 +76,11 @@ inline std::string dtype_name(int d) {
   }
 }
 
-// Reads a's descriptor in place, making no py::dtype: kernels call this inside OpenMP regions,
-// whose threads do not hold the GIL, so it must not touch reference counts (a py::dtype
-// temporary there raced on float32's count until NumPy reported deallocating it).
+// The DType of a, from NumPy's type number (so int64 is int64 whichever C type NumPy named
+// it), or kUnsupported; byte order is check_dtype's concern. Reads a's descriptor in place,
+// making no py::dtype: kernels call this inside OpenMP regions, whose threads do not hold
+// the GIL, so it must not touch reference counts (a py::dtype temporary there raced on
+// float32's count until NumPy reported deallocating it).
 inline int dtype_of(const py::array& a) {
   const auto* descr = py::detail::array_descriptor_proxy(py::detail::array_proxy(a.ptr())->descr);
   switch (descr->type_num) {
@@ -121,9 +110,8 @@ inline bool native_byte_order(const py::dtype& d) {
 // reference counts; swapped bytes would be read as garbage.
 inline int check_dtype(const py::array& a, const char* op, const char* arg,
                        int64_t index = -1) {
-  const py::dtype d = a.dtype();
-  const int dt = dtype_of(d);
-  if (dt == kUnsupported || !native_byte_order(d))
+  const int dt = dtype_of(a);
+  if (dt == kUnsupported || !native_byte_order(a.dtype()))
     throw py::type_error(arg_where(op, arg, index) +
                          "expected an array of bool, int32, int64, float32 or float64 in "
                          "native byte order, received dtype " + numpy_dtype_name(a));
