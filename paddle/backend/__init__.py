@@ -11,6 +11,7 @@ so that the executor itself has no device branch:
 - `empty(shape, dtype, where)`: a buffer (MemoryError naming `where` when it cannot be);
 - `upload(buffer, host)` / `download(buffer)` / `download_into(host, buffer)`: copies
   between NumPy arrays and its buffers (feeds in, results and stored state out);
+- `activated()`: the context in which its buffers are made and its kernels prepared;
 - `runner(...)`: what runs a program's prepared calls each step (a loop on the CPU; a
   CUDA graph on a GPU, paddle/backend/cuda/graph.py).
 
@@ -25,6 +26,7 @@ Example:
     >>> backend.backend_for("cpu").name
     'cpu'
 """
+import contextlib
 import re
 
 import numpy as np
@@ -94,6 +96,10 @@ class CpuBackend:
     def kernels(self):
         from paddle.backend import cpu
         return cpu.KERNELS
+
+    def activated(self):
+        """The context buffers are made and kernels run in (the host needs none)."""
+        return contextlib.nullcontext()
 
     def empty(self, shape, dtype, where):
         from paddle.lowlevel.shapes import allocate

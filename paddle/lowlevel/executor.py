@@ -199,6 +199,11 @@ class Plan:
 def check_feed(var, value):
     """The fed value as an array of the input's dtype; FeedError naming the input if it
     does not fit its shape or cannot be converted safely."""
+    if hasattr(value, "__cuda_array_interface__"):  # a CuPy (or other GPU) array
+        raise FeedError(f"input {var.name!r}: expected a host array (NumPy, a list or a "
+                        f"number), received a {type(value).__module__}."
+                        f"{type(value).__name__} in GPU memory; paddle copies feeds to the "
+                        "device itself")
     try:
         array = np.asarray(value)
     except Exception as e:  # ragged lists and the like
@@ -235,6 +240,10 @@ class Program:
     """
 
     def __init__(self, plan, feed_shapes):
+        with plan.device.activated():
+            self._prepare(plan, feed_shapes)
+
+    def _prepare(self, plan, feed_shapes):
         dev = self.device = plan.device
         self.feeds = [dev.empty(s, v.dtype, f"input {v.name!r}")
                       for v, s in zip(plan.data, feed_shapes)]
@@ -315,9 +324,10 @@ class Program:
     def run(self, arrays):
         """Feeds in (one copy each), the prepared calls, the results out (NumPy arrays)."""
         dev = self.device
-        mirrors.sync(self.stored, dev)
-        for buf, a in zip(self.feeds, arrays):
-            dev.upload(buf, a)
+        with dev.activated():
+            mirrors.sync(self.stored, dev)
+            for buf, a in zip(self.feeds, arrays):
+                dev.upload(buf, a)
         try:
             return self.runner.run()
         except Exception as e:

@@ -110,6 +110,15 @@ def test_feed_errors_are_the_cpus(gpu):
         pd.eval(x + 1, {x: np.ones((1, 3), np.int64)}, device="gpu")
 
 
+def test_a_feed_already_on_a_gpu_is_refused(gpu):
+    class DeviceArray:  # what CuPy and other GPU arrays expose
+        __cuda_array_interface__ = {"shape": (1, 2), "typestr": "<f4", "version": 3}
+    x = pd.data("dev_x6", shape=[None, 2])
+    with pytest.raises(pd.FeedError, match="input 'dev_x6': expected a host array .*received "
+                                           r"a [\w.]*DeviceArray in GPU memory"):
+        pd.eval(x * 2.0, {x: DeviceArray()}, device="gpu")
+
+
 def test_an_index_outside_is_reported_after_the_run_naming_the_op(gpu):
     table = pd.constant(np.arange(6.0).reshape(3, 2))
     ids = pd.data("dev_ids", shape=[None], dtype="int64")
