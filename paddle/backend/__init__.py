@@ -68,11 +68,14 @@ def get_device():
 
 
 def backend_for(device):
-    """The backend object of a device ('cpu', 'gpu:N', a parsed pair, or None: the default)."""
+    """The backend object of a device ('cpu', 'gpu:N', a parsed pair, a backend, or None:
+    the default)."""
     if device is None:
         device = _DEVICE[0]
     if device == "cpu":
         return CPU
+    if hasattr(device, "is_host"):  # a backend already
+        return device
     kind, index = parse_device(device)
     if kind == "cpu":
         return CPU

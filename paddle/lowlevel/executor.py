@@ -141,7 +141,7 @@ class Plan:
         self.target_refs = [weakref.ref(t) for t in targets]
         self.training = training
         self.device = device  # its backend (paddle/backend)
-        self.kernels = device.kernels
+        self.kernels = backend.kernels_for(device)
         self.nodes = topological_nodes(targets)
         # Inputs the nodes read: data (fed), parameters and constants (their own arrays).
         leaves, seen = [], set()
