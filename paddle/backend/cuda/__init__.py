@@ -40,6 +40,10 @@ The contract of a kernel module (the CPU backend's, plus what a GPU needs):
 Modules here fill KERNELS for one family of ops each, as the CPU backend's do, and are
 imported at the end of this file (one line: add a new module to `_MODULES`).
 
+Tests run whole plans on the simulated device: `with cuda.simulated(): pd.eval(...,
+device="gpu")` (or `pd.set_device("gpu")` inside the block; tests/lowlevel/conftest.py
+runs the op test files listed in its DEVICE_FILES on cpu, simulated_gpu and gpu).
+
 Example:
     >>> import numpy as np, paddle as pd
     >>> from paddle.backend import cuda
