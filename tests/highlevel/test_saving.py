@@ -555,8 +555,8 @@ def test_per_output_lists_of_losses_metrics_and_weights_round_trip(tmp_path, suf
     # compile(loss=[...], metrics=[[...], ...], loss_weights=[...]) is Keras's multi-output
     # list form; saving it used to fail with "Could not interpret loss ['mse', 'mae']".
     inputs = pd.Input((4,))
-    model = pd.Model(inputs, [pd.layers.Dense(2, name="a")(inputs),
-                              pd.layers.Dense(1, name="b")(inputs)])
+    model = pd.Model(inputs, [pd.layers.Dense(2, name="first")(inputs),
+                              pd.layers.Dense(1, name="second")(inputs)])
     model.compile(optimizer="adam", loss=["mse", "mae"], metrics=[None, ["mse"]],
                   loss_weights=[1.0, 0.5])
     x = np.random.default_rng(0).random((8, 4)).astype("float32")
@@ -568,6 +568,6 @@ def test_per_output_lists_of_losses_metrics_and_weights_round_trip(tmp_path, suf
                                                            "MeanAbsoluteError"]
     assert loaded._metrics_arg == [None, ["mse"]] and loaded._loss_weights_arg == [1.0, 0.5]
     expected = model.evaluate(x, y, verbose=0, return_dict=True)
-    assert set(expected) == {"loss", "a_loss", "b_loss", "b_mse"}
+    assert set(expected) == {"loss", "first_loss", "second_loss", "second_mse"}
     got = loaded.evaluate(x, y, verbose=0, return_dict=True)
     assert got == pytest.approx(expected, rel=1e-6)
