@@ -87,18 +87,19 @@ def averaging(node, grads, device="cpu"):
 def communicator(device):
     """The communicator that averages gradients living on `device`.
 
-    On the CPU, MPI. On GPUs the gradients are CuPy arrays and the allreduce belongs to
-    NCCL (`cupy.cuda.nccl.NcclCommunicator`, one per rank on `gpu:<local_rank>`, its
-    unique id broadcast over MPI); that communicator plugs in here, with the same
-    `mean_buffer(count, dtype)` method (a buffer with `.input`, `.output` and a call that
-    averages one into the other), once the CUDA backend (paddle/backend/cuda.py)
-    runs kernels.
+    On the CPU, MPI (`paddle.distributed.mpi`). On a GPU (`gpu`, `gpu:<n>`), NCCL through
+    CuPy (`paddle.distributed.nccl`: one communicator per rank on `gpu:<local_rank>`, its
+    unique id broadcast over MPI), with the same `mean_buffer(count, dtype)` method (a
+    buffer with `.input` and `.output` arrays and a call that averages one into the
+    other): the CUDA backend's update kernel calls `averaging(node, grads, "gpu")` as the
+    CPU kernel does.
     """
     if device == "cpu":
         return _world.world().grads
-    raise NotImplementedError(f"distributed training on {device}: averaging gradients with "
-                              "NCCL needs the CUDA backend, which is not implemented yet; "
-                              "train on the CPU (MPI)")
+    if device == "gpu" or device.startswith("gpu:"):
+        return _world.world().gpu_grads()
+    raise ValueError(f"averaging gradients: expected device 'cpu' or 'gpu', received "
+                     f"{device!r}")
 
 
 class FlatGradients:
