@@ -220,6 +220,11 @@ class CudaBackend:
     def runner(self, compute, updates, results, hooks):
         return DeviceRunner(self, compute, updates, results, hooks)
 
+    def graph_memory(self):
+        """A CUDA graph's private memory pool, and the context that allocates from it."""
+        pool = self.xp.cuda.MemoryPool()
+        return pool, self.xp.cuda.using_allocator(pool.malloc)
+
     def device_kernel(self, key, build, reference):
         """A custom kernel, built once per device: `build(cupy)` on a GPU (an
         ElementwiseKernel, ReductionKernel, RawKernel...), `reference` when simulated."""

@@ -32,7 +32,7 @@ class DeviceRunner(Runner):
         sequence += list(enumerate(updates, n))
         self.sequence = sequence
         self.capture = None if dev.simulated else Capture(
-            sequence, dev.stream, hooks.labels, hooks.uncapturable)
+            sequence, dev.stream, hooks.labels, hooks.uncapturable, dev.graph_memory)
 
     def run(self):
         self.at = -1
