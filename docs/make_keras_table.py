@@ -13,6 +13,7 @@ that the statuses stay true (a "missing" name that appears in paddle, a "same" o
 signature lacks a Keras argument, ...) and that docs/keras.md is what this script writes.
 Only the part between the two GENERATED markers is rewritten; the prose around is by hand.
 """
+import importlib
 import inspect
 import json
 import os
@@ -112,6 +113,11 @@ def paddle_object(category, name, keras_kind):
         except AttributeError:
             return None
     namespace = paddle_namespace(category)
+    if namespace is pd and keras_kind == "module":
+        try:  # a subpackage is there whether or not something imported it already
+            importlib.import_module(f"paddle.{name}")
+        except ImportError:
+            pass
     obj = getattr(namespace, name, None) if namespace is not None else None
     if obj is not None and inspect.ismodule(obj) and keras_kind != "module":
         return None

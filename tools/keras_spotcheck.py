@@ -183,7 +183,7 @@ def layers():
         ("Conv1D", (4, 3), {"padding": "same"}, x3), ("Conv2D", (4, 3), {"strides": 2}, x4),
         ("Conv2DTranspose", (4, 3), {"strides": 2}, x4), ("DepthwiseConv2D", (3,), {}, x4),
         ("MaxPooling1D", (), {}, x3), ("MaxPooling2D", (), {}, x4),
-        ("AveragePooling1D", (), {}, x3), ("AveragePooling2D", (), {"padding": "same"}, x4),
+        ("AveragePooling1D", (2,), {}, x3), ("AveragePooling2D", (2,), {"padding": "same"}, x4),
         ("GlobalAveragePooling1D", (), {}, x3), ("GlobalAveragePooling2D", (), {}, x4),
         ("GlobalMaxPooling1D", (), {}, x3), ("GlobalMaxPooling2D", (), {"keepdims": True}, x4),
         ("BatchNormalization", (), {}, x4), ("LayerNormalization", (), {}, x3),
@@ -483,9 +483,26 @@ def more_callbacks():
           lambda: run(keras))
 
 
+def initializers():
+    """Draws by their statistics (mean, std, range): the generators differ."""
+    for name in ("GlorotUniform", "GlorotNormal", "HeNormal", "HeUniform", "LecunNormal",
+                 "LecunUniform", "RandomNormal", "RandomUniform", "TruncatedNormal",
+                 "VarianceScaling", "Orthogonal", "Zeros", "Ones", "Constant"):
+        if not hasattr(pd.initializers, name):
+            continue
+
+        def stats(module, name=name):
+            draw = value(getattr(module.initializers, name)(seed=1)((200, 300), "float32")
+                         if name not in ("Zeros", "Ones", "Constant") else
+                         getattr(module.initializers, name)()((200, 300), "float32"))
+            return np.array([draw.mean(), draw.std(), draw.min(), draw.max()])
+        check("initializers", name, lambda: stats(pd), lambda: stats(keras), tol=0.02)
+
+
 def main():
     sections = [activations, losses_and_metric_functions, layers, schedules, regularizers,
-                optimizers, callbacks, more_callbacks, members, random_and_utils, saving]
+                optimizers, callbacks, more_callbacks, members, random_and_utils, saving,
+                initializers]
     wanted = sys.argv[1:]
     for section in sections:
         if wanted and section.__name__ not in wanted:
