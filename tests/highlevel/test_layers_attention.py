@@ -56,6 +56,19 @@ def test_dropout_on_the_attention_probabilities():
     assert not np.allclose(pd.eval(out, feeds, training=True), pd.eval(out, feeds))
 
 
+def test_owns_a_dropout_layer_named_as_in_keras():
+    # keras-io's text_classification_with_transformer: Keras names the Dropout layers made
+    # after a MultiHeadAttention one number further on (the attention took one for its
+    # probabilities); the ported program's summary checks those names.
+    before = layers.Dropout(0.1)
+    mha = layers.MultiHeadAttention(num_heads=2, key_dim=3, dropout=0.25)
+    after = layers.Dropout(0.1)
+    assert isinstance(mha._dropout_layer, layers.Dropout) and mha._dropout_layer.rate == 0.25
+    number = [int(d.name.rpartition("_")[2]) if "_" in d.name else 0 for d in (before, after)]
+    assert number[1] == number[0] + 2, (before.name, mha._dropout_layer.name, after.name)
+    assert mha.get_config()["dropout"] == 0.25 and mha.weights == []
+
+
 def test_without_bias():
     run_layer_test(layers.MultiHeadAttention, {"num_heads": 2, "key_dim": 3, "use_bias": False},
                    [(2, 4, 5), (2, 4, 5)], (None, 4, 5), 4)
