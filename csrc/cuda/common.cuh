@@ -21,3 +21,17 @@ __device__ __forceinline__ u64 splitmix64(u64 z) {
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
 }
+
+// The sum of v over the threads of a block (blockDim.x a power of two, at most 1024);
+// every thread gets it. `shared` holds blockDim.x doubles.
+__device__ __forceinline__ double block_sum(double v, double* shared) {
+  shared[threadIdx.x] = v;
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s) shared[threadIdx.x] += shared[threadIdx.x + s];
+    __syncthreads();
+  }
+  const double total = shared[0];
+  __syncthreads();
+  return total;
+}

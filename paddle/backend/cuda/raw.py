@@ -244,3 +244,23 @@ def sequence(steps):
         for step in steps:
             step()
     return run
+
+
+def staged(device, host=None, check=None):
+    """A run callable in three parts, for kernels that need the host around their launches.
+
+    Calling it runs `host()` (Python work before the launches: a learning rate computed from
+    a schedule and copied up, a random stream restarted by pd.seed), then `device()` (the
+    launches alone, which a CUDA graph can capture), then `check()` (reads back what the
+    device recorded, and raises: an embedding id outside its table). The parts are kept as
+    the attributes `host`, `device` and `check` (None when absent), so that an executor
+    replaying a captured graph runs the hosts before each replay and the checks after it.
+    """
+    def run():
+        if host is not None:
+            host()
+        device()
+        if check is not None:
+            check()
+    run.host, run.device, run.check = host, device, check
+    return run

@@ -9,6 +9,8 @@ import numpy as np
 
 import paddle as pd
 from paddle.backend import cpu, cuda
+from paddle.backend.cuda import (  # noqa: F401 (they register their kernels)
+    nn_conv, nn_norm, nn_pool, nn_recurrent, optim, sampling)
 
 
 class SimulatedContext:

@@ -7,7 +7,7 @@ import pytest
 
 from paddle.backend.cuda import raw
 
-MODULES = ["nn_conv", "nn_pool"]
+MODULES = ["nn_conv", "nn_norm", "nn_pool", "nn_recurrent", "optim", "sampling"]
 for _name in MODULES:  # every declaration, so compile_ptx instantiates them all
     importlib.import_module(f"paddle.backend.cuda.{_name}")
 
