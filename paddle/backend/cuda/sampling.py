@@ -150,7 +150,9 @@ class Stream:
         pd.seed (streams that follow paddle's state), the draws, the counter moved."""
         advance = self.after_draw()
         device = draw if advance is None else sequence([draw, advance])
-        return staged(device, host=self.refresh if self.follows_pd_seed else None)
+        run = staged(device, host=self.refresh if self.follows_pd_seed else None)
+        run.stream = self
+        return run
 
     follows_pd_seed = False
 

@@ -82,13 +82,24 @@ def test_dropout_mask_is_the_cpp_mask_for_the_same_seed(rate, dtype):
 
 
 def test_dropout_draws_anew_each_run_from_the_device_counter():
-    x = pd.data("x", shape=(8, 64))
-    y, mask = pd.dropout(x, 0.5), None
-    node = y.node
-    _, (first, _) = run_node(node, "cuda", {x: np.ones((8, 64), np.float32)}, training=True)
-    _, (again, _) = run_node(node, "cuda", {x: np.ones((8, 64), np.float32)}, training=True,
-                             repeat=2)
-    assert not np.array_equal(first, again)  # the second run of a plan draws new numbers
+    """One prepared kernel run twice: the counter moved on the device between the runs and
+    the second mask is the generator's at counter 1."""
+    from backend.cuda.simulated import SimulatedContext
+    from paddle.backend.cuda import KERNELS
+    from paddle.backend.cuda.sampling import DROPOUT
+    x = np.ones((8, 64), np.float32)
+    node = pd.dropout(pd.data("x", shape=(8, 64)), 0.5).node
+    y, mask = np.empty_like(x), np.empty_like(x)
+    run = KERNELS["dropout"](node, [x], [y, mask], SimulatedContext(True))
+    run()
+    first = mask.copy()
+    run()
+    key, counter = run.stream.state.tolist()
+    assert counter == 2 and not np.array_equal(first, mask)
+    ref_y, ref_mask = np.empty_like(x), np.empty_like(x)
+    DROPOUT.reference(x, ref_y, ref_mask, np.array([key, 1], np.uint64), x.size, 0.5)
+    np.testing.assert_array_equal(mask, ref_mask)
+    np.testing.assert_array_equal(y, ref_y)
 
 
 def test_embedding_matches_cpp_and_checks_ids():
