@@ -8,10 +8,9 @@ nothing that changes per step and a CUDA graph can capture them. The optimizer's
 must be device arrays: the context's `resident(array, what)` gives the device copy of a
 slot it owns (the simulated device uses the NumPy slots themselves).
 
-In a world of several processes the gradients are first averaged over the ranks
-(paddle/distributed/gradients.py): on GPUs that allreduce belongs to NCCL, which plugs in at
-`distributed.gradients.communicator("gpu")`; until it does, that seam raises a clear error
-and nothing is averaged silently wrong.
+In a world of several processes the gradients are first averaged over the ranks, as on the
+CPU, through `distributed.gradients.averaging(node, grads, "gpu")` (NCCL:
+paddle/distributed/nccl.py); the update then reads the averaged copies.
 """
 import numpy as np
 
