@@ -11,7 +11,7 @@ import numpy as np
 
 from paddle.backend.cpu.nn_conv import conv_spec
 from paddle.backend.cuda import kernel
-from paddle.backend.cuda.raw import Kernel, empty, sequence
+from paddle.backend.cuda.raw import Kernel, sequence
 
 COLUMN_BYTES = 1 << 26  # 64 MiB of columns per chunk of images
 
@@ -78,8 +78,8 @@ class Geometry:
         return (self.H, self.W, self.C, self.OH, self.OW, self.KH, self.KW, self.sh, self.sw,
                 self.dh, self.dw, self.pt, self.pl, self.cg)
 
-    def columns(self, xp, dtype, op):
-        return empty(xp, (self.rows, self.Kg), dtype, op)
+    def columns(self, ctx, dtype):
+        return ctx.empty((self.rows, self.Kg), dtype)
 
     def unroll(self, xp, x, cols, n0, images, g):
         return IM2COL.bind(xp, x.dtype, images * self.OH * self.OW * self.Kg, x, cols, n0,
@@ -89,13 +89,13 @@ class Geometry:
         return COL2IM.bind(xp, dx.dtype, images * self.H * self.W * self.cg, cols, dx, n0,
                            images, g, *self.params())
 
-    def group_filters(self, xp, w, op, transposed=False):
+    def group_filters(self, ctx, w, transposed=False):
         """(buffer, copy): the filters as one contiguous (Kg, cog) matrix per group (or
         (cog, Kg) transposed), and the step that fills it from w."""
         by_group = w.reshape(self.Kg, self.groups, self.cog).transpose(1, 0, 2)
         if transposed:
             by_group = by_group.transpose(0, 2, 1)
-        buf = empty(xp, by_group.shape, w.dtype, op)
+        buf, xp = ctx.empty(by_group.shape, w.dtype), ctx.xp
         return buf, lambda: xp.copyto(buf, by_group)
 
 
@@ -114,12 +114,12 @@ def _conv2d(node, ins, outs, ctx):
     if geo.pointwise:
         steps.append(_product(xp, x.reshape(geo.P, geo.C), f.reshape(geo.C, geo.CO), y2))
     else:
-        cols = geo.columns(xp, x.dtype, "conv2d")
+        cols = geo.columns(ctx, x.dtype)
         if geo.groups == 1:
             wg = [f.reshape(geo.Kg, geo.CO)]
         else:
-            wbuf, copy = geo.group_filters(xp, f, "conv2d")
-            wg, part = list(wbuf), empty(xp, (geo.rows, geo.cog), x.dtype, "conv2d")
+            wbuf, copy = geo.group_filters(ctx, f)
+            wg, part = list(wbuf), ctx.empty((geo.rows, geo.cog), x.dtype)
             steps.append(copy)
         for n0, images in geo.chunks:
             r0, rows = n0 * geo.OH * geo.OW, images * geo.OH * geo.OW
@@ -147,13 +147,13 @@ def _backprop_input(node, ins, outs, ctx):
     dy2 = dy.reshape(geo.P, geo.CO)
     if geo.P == 0:
         return sequence([])
-    wbuf, copy = geo.group_filters(xp, f, node.op.name, transposed=True)  # (groups, cog, Kg)
+    wbuf, copy = geo.group_filters(ctx, f, transposed=True)  # (groups, cog, Kg)
     steps = [copy]
     if geo.pointwise:
         steps.append(_product(xp, dy2, wbuf[0], dx.reshape(geo.P, geo.C)))
         return sequence(steps)
-    cols = geo.columns(xp, dy.dtype, node.op.name)
-    part = None if geo.groups == 1 else empty(xp, (geo.rows, geo.cog), dy.dtype, node.op.name)
+    cols = geo.columns(ctx, dy.dtype)
+    part = None if geo.groups == 1 else ctx.empty((geo.rows, geo.cog), dy.dtype)
     for n0, images in geo.chunks:
         r0, rows = n0 * geo.OH * geo.OW, images * geo.OH * geo.OW
         for g in range(geo.groups):
@@ -173,7 +173,6 @@ def _backprop_filter(node, ins, outs, ctx):
     xp, (x, dy), df = ctx.xp, ins[:2], outs[0]
     db = outs[1] if len(outs) > 1 else None
     geo = Geometry(x.shape, df.shape, dy.shape, node.attrs, x.itemsize)
-    op = "conv2d_backprop_filter"
     dy2 = dy.reshape(geo.P, geo.CO)
     steps = []
     if geo.P == 0:
@@ -186,11 +185,11 @@ def _backprop_filter(node, ins, outs, ctx):
     if geo.pointwise:
         steps.append(_product(xp, x.reshape(geo.P, geo.C).T, dy2, df.reshape(geo.C, geo.CO)))
         return sequence(steps)
-    cols = geo.columns(xp, x.dtype, op)
+    cols = geo.columns(ctx, x.dtype)
     # One (Kg, cog) sum per group; the first chunk writes it, later ones add theirs.
-    acc = empty(xp, (geo.groups, geo.Kg, geo.cog), x.dtype, op)
-    partial = empty(xp, (geo.Kg, geo.cog), x.dtype, op) if len(geo.chunks) > 1 else None
-    part = None if geo.groups == 1 else empty(xp, (geo.rows, geo.cog), x.dtype, op)
+    acc = ctx.empty((geo.groups, geo.Kg, geo.cog), x.dtype)
+    partial = ctx.empty((geo.Kg, geo.cog), x.dtype) if len(geo.chunks) > 1 else None
+    part = None if geo.groups == 1 else ctx.empty((geo.rows, geo.cog), x.dtype)
     for i, (n0, images) in enumerate(geo.chunks):
         r0, rows = n0 * geo.OH * geo.OW, images * geo.OH * geo.OW
         for g in range(geo.groups):

@@ -10,7 +10,7 @@ the device and reported by the run's `check`, the same IndexError as on the CPU.
 import numpy as np
 
 from paddle.backend.cuda import kernel
-from paddle.backend.cuda.raw import Kernel, empty, sequence, staged
+from paddle.backend.cuda.raw import Kernel, sequence
 from paddle.backend.cuda.sampling import DROPOUT, stream_for
 
 BLOCK = 256  # threads of the per-channel kernels (csrc/cuda/norm.cu's PD_BLOCK)
@@ -92,7 +92,7 @@ def _batch_norm(node, ins, outs, ctx):
                          f"moving_variance in place: pass parameters (pd.Variable), not "
                          f"constants ({node.inputs[3].name!r}, {node.inputs[4].name!r})")
     outer, C, inner = _around(x.shape, node.attrs["axis"])
-    coefficients = empty(xp, (2, C), x.dtype, "batch_norm")
+    coefficients = ctx.empty((2, C), x.dtype)
     a, b = coefficients[0], coefficients[1]
     stats = STATS.bind(xp, x.dtype, BLOCK, x, scale, offset, mm, mv, mean, inv_std, a, b,
                        outer, C, inner, float(node.attrs["momentum"]),
@@ -105,7 +105,7 @@ def _batch_norm(node, ins, outs, ctx):
 def _batch_norm_grad(node, ins, outs, ctx):
     xp, (x, scale, mean, inv_std, g), (dx, dscale, doffset) = ctx.xp, ins, outs
     outer, C, inner = _around(x.shape, node.attrs["axis"])
-    coefficients = empty(xp, (3, C), x.dtype, "batch_norm_grad")
+    coefficients = ctx.empty((3, C), x.dtype)
     k, p, q = coefficients
     stats = GRAD_STATS.bind(xp, x.dtype, BLOCK, x, scale, mean, inv_std, g, dscale, doffset,
                             k, p, q, outer, C, inner, bool(ctx.training),
@@ -123,7 +123,7 @@ def _dropout(node, ins, outs, ctx):
     if not 0.0 <= rate < 1.0:
         raise ValueError(f"dropout: rate must be in [0, 1), received {rate}")
     from paddle.lowlevel.random import next_seed
-    stream = stream_for(xp, next_seed, "dropout")
+    stream = stream_for(ctx, next_seed)
     draw = DROPOUT.bind(xp, x.dtype, x.size, x, y, mask, stream.state, x.size, rate)
     return stream.run(draw)
 
@@ -132,12 +132,13 @@ def _shape_str(shape):
     return "(" + ", ".join(str(d) for d in shape) + (",)" if len(shape) == 1 else ")")
 
 
-def _embedding_ref(ids, table, out, bad, k, rows, dim):
+def _embedding_ref(ids, table, out, bad, flag, k, rows, dim):
     flat = ids.reshape(-1)
     outside = (flat < 0) | (flat >= rows)
     out.reshape(k, dim)[...] = np.where(outside[:, None], 0, table[np.clip(flat, 0, rows - 1)])
     if outside.any():
         bad[0] = min(int(bad[0]), int(np.flatnonzero(outside)[0]))
+        flag[0] = 1
 
 
 EMBEDDING = Kernel("embedding.cu", "embedding", _embedding_ref)
@@ -150,16 +151,16 @@ def _embedding(node, ins, outs, ctx):
         raise TypeError(f"embedding: expected int64 ids and a 2-D table, received "
                         f"{ids.dtype} ids and a table of shape {_shape_str(table.shape)}")
     rows, dim, k = table.shape[0], table.shape[1], ids.size
-    bad = empty(xp, (1,), np.uint64, "embedding")
-    lookup = EMBEDDING.bind(xp, table.dtype, k * dim, ids, table, out, bad, k, rows, dim)
+    bad, flag = ctx.empty((1,), np.uint64), ctx.empty((1,), np.int32)
+    lookup = EMBEDDING.bind(xp, table.dtype, k * max(dim, 1), ids, table, out, bad, flag, k,
+                            rows, dim)
 
-    def check():
-        """Raise csrc/nn/embedding.cpp's IndexError if the run met an id outside the table
-        (reads one word back from the device)."""
-        j = int(bad[0])
-        if j < k:
-            raise IndexError(f"embedding: id {int(ids.reshape(-1)[j])} at position {j} is "
-                             f"outside the table's {rows} rows [0, {rows}): ids is "
-                             f"{_shape_str(ids.shape)}, table is {_shape_str(table.shape)}")
-
-    return staged(sequence([lambda: bad.fill(k), lookup]), check=check)
+    def error():
+        """csrc/nn/embedding.cpp's IndexError for the first id outside the table."""
+        j = int(ctx.device.download(bad)[0])
+        bad_id = int(ctx.device.download(ids.reshape(-1)[j:j + 1])[0])
+        return IndexError(f"embedding: id {bad_id} at position {j} is outside the table's "
+                          f"{rows} rows [0, {rows}): ids is {_shape_str(ids.shape)}, table is "
+                          f"{_shape_str(table.shape)}")
+    ctx.check(flag, error)
+    return sequence([lambda: bad.fill(k), lambda: flag.fill(0), lookup])

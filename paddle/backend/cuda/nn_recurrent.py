@@ -14,7 +14,7 @@ import numpy as np
 
 from paddle.backend.cpu.nn_recurrent import GRU_CLASSIC, LSTM, _kind
 from paddle.backend.cuda import kernel
-from paddle.backend.cuda.raw import Kernel, empty, sequence
+from paddle.backend.cuda.raw import Kernel, sequence
 
 
 def _sigmoid(v):
@@ -168,8 +168,9 @@ CARRY = Kernel("recurrent.cu", "rnn_carry", _carry_ref)
 class _Net:
     """Sizes, optional operands and workspaces of one lstm / gru node."""
 
-    def __init__(self, node, xp, x, r, rest):
-        self.xp, self.op = xp, node.op.name
+    def __init__(self, node, ctx, x, r, rest):
+        self.ctx, self.xp = ctx, ctx.xp
+        xp = self.xp
         self.kind = _kind(node)
         self.N, self.T, self.F = x.shape
         self.U = r.shape[0]
@@ -181,14 +182,15 @@ class _Net:
         if node.attrs["has_state"]:
             self.states = [rest.pop(0) for _ in range(count)]
         else:  # zeros, made once and never written
-            zero = xp.zeros((self.N, self.U), dtype=x.dtype)
+            zero = ctx.empty((self.N, self.U), x.dtype)
+            zero.fill(0)
             self.states = [zero] * count
         self.mask = rest.pop(0) if node.attrs.get("has_mask") else self.null
         self.rdrop = rest.pop(0) if node.attrs.get("has_rdrop") else self.null
         self.dtype = x.dtype
 
     def buffer(self, *shape):
-        return empty(self.xp, shape, self.dtype, self.op)
+        return self.ctx.empty(shape, self.dtype)
 
     def launch(self, k, threads, *args):
         return k.bind(self.xp, self.dtype, threads, *args)
@@ -205,7 +207,7 @@ class _Net:
 @kernel("lstm", "gru")
 def _rnn(node, ins, outs, ctx):
     x, w, r, b = ins[:4]
-    net = _Net(node, ctx.xp, x, r, ins[4:])
+    net = _Net(node, ctx, x, r, ins[4:])
     N, T_, U, GU = net.N, net.T, net.U, net.GU
     if net.kind == LSTM:
         hs, cs, gates = outs
@@ -251,7 +253,7 @@ def _rnn_grad(node, ins, outs, ctx):
     else:
         x, w, r, hs, gates, dhs = ins[:6]
         rest, (dx, dw, dr, db, dh0) = ins[6:], outs
-    net = _Net(node, xp, x, r, rest)
+    net = _Net(node, ctx, x, r, rest)
     kind, N, T_, U, GU, F = net.kind, net.N, net.T, net.U, net.GU, net.F
     null = net.null
     if kind != LSTM:

@@ -2,11 +2,11 @@
 optimizer in place (csrc/cuda/optim.cu), with csrc/optim.cpp's formulas.
 
 The step's scalars (the learning rate from its schedule, bias corrections from the step
-count) are computed on the host by the optimizer, as on the CPU, in the run's host part,
-and copied into a small device buffer the kernel reads; so the launches themselves have
-nothing that changes per step and a CUDA graph can capture them. The optimizer's slots
-must be device arrays: the context's `resident(array, what)` gives the device copy of a
-slot it owns (the simulated device uses the NumPy slots themselves).
+count) are computed on the host by the optimizer, as on the CPU, before each run
+(`ctx.before_run`), and uploaded into a small device buffer the kernel reads; so the
+launches themselves have nothing that changes per step and a CUDA graph can capture them.
+The step count moves after the run (`ctx.after_run`). The slots are the device copies of
+the optimizer's arrays (`ctx.state`).
 
 In a world of several processes the gradients are first averaged over the ranks, as on the
 CPU, through `distributed.gradients.averaging(node, grads, "gpu")` (NCCL:
@@ -15,7 +15,7 @@ paddle/distributed/nccl.py); the update then reads the averaged copies.
 import numpy as np
 
 from paddle.backend.cuda import kernel
-from paddle.backend.cuda.raw import Kernel, empty, sequence, staged
+from paddle.backend.cuda.raw import Kernel, sequence
 from paddle.distributed import gradients as distributed_gradients
 
 ALGORITHMS = {"sgd": 0, "adam": 1, "rmsprop": 2, "adagrad": 3, "adamax": 4, "nadam": 5,
@@ -132,20 +132,20 @@ def kernel_scalars(kind, args, has_velocity):
 class _Group:
     """The tensors of one dtype, as the kernel's table and offsets (on the device)."""
 
-    def __init__(self, xp, columns, what):
+    def __init__(self, ctx, columns):
         self.dtype = columns[0][0].dtype
         sizes = [int(row[0].size) for row in columns]
         self.tensors, self.total = len(columns), int(sum(sizes))
         offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-        if xp is np:
+        if ctx.xp is np:  # the reference reads the arrays themselves
             self.table, self.offsets = columns, offsets
         else:
             pointers = np.array([[0 if a is None else a.data.ptr for a in row]
                                  for row in columns], dtype=np.uint64)
-            self.table = empty(xp, pointers.shape, np.uint64, what)
-            self.table.set(pointers)
-            self.offsets = empty(xp, offsets.shape, np.int64, what)
-            self.offsets.set(offsets)
+            self.table = ctx.empty(pointers.shape, np.uint64)
+            self.offsets = ctx.empty(offsets.shape, np.int64)
+            ctx.device.upload(self.table, pointers)
+            ctx.device.upload(self.offsets, offsets)
             self.columns = columns  # the arrays the pointers point into stay alive
 
     def launch(self, xp, hyper, algo):
@@ -153,11 +153,11 @@ class _Group:
                                   self.tensors, self.total, hyper, algo)
 
 
-def _groups(xp, rows, what):
+def _groups(ctx, rows):
     by_dtype = {}
     for row in rows:
         by_dtype.setdefault(np.dtype(row[0].dtype), []).append(row)
-    return [_Group(xp, r, what) for r in by_dtype.values()]
+    return [_Group(ctx, r) for r in by_dtype.values()]
 
 
 def _check(rows, opt):
@@ -174,37 +174,30 @@ def _check(rows, opt):
                                  f"(expected {p.dtype} of size {p.size}, C-contiguous)")
 
 
-def _upload(xp, host, device):
-    """The step copying the host's scalars to the device buffer the kernels read."""
-    if xp is np:
-        return lambda: np.copyto(device, host)
-    return lambda: device.data.copy_from_host_async(host.ctypes.data, host.nbytes)
-
-
 @kernel("apply_updates")
 def _apply_updates(node, ins, outs, ctx):
     xp, opt, n = ctx.xp, node.attrs["optimizer"], node.attrs["n"]
     params, grads = list(ins[:n]), list(ins[n:])
     if opt.kernel not in ALGORITHMS:
         raise NotImplementedError(f"apply_updates: no CUDA update for {type(opt).__name__}")
-    resident = (lambda a, what: a) if xp is np else ctx.resident
-    slot_lists = [[resident(a, f"{opt.name} slot") for a in lst]
+    slot_lists = [[ctx.state(a, "slot") for a in lst]
                   for lst in opt.kernel_lists(node.inputs[:n])]
     averaged = distributed_gradients.averaging(node, grads, "gpu")
     if averaged is not None:
-        average, grads = averaged
+        average, grads = averaged  # the update reads the averaged copies
     slots = [[lst[i] if lst else None for lst in slot_lists] for i in range(n)]
     rows = [[p, g] + s + [None] * (COLUMNS - 2 - len(s)) for p, g, s in zip(params, grads, slots)]
     _check(rows, opt)
     decayed = [p for p, v in zip(params, node.inputs[:n]) if opt.decays(v)]
+    # Adam decays inside its own kernel when every variable decays; otherwise a pass over the
+    # decayed ones runs first (Keras 3: decay, then update).
     fused = opt.fused_weight_decay and len(decayed) == n
     separate = [[p, None, None, None, None] for p in decayed] if decayed and not fused else []
     has_velocity = bool(slot_lists and slot_lists[0])
 
-    # The scalars on the host (pinned on a GPU, so the captured copy reads them each
-    # replay) and on the device: HYPER update values, then the decay factor.
-    host = np.zeros(HYPER + 1) if xp is np else _pinned(HYPER + 1)
-    device = empty(xp, (HYPER + 1,), np.float64, "apply_updates")
+    # The step's scalars: HYPER values of the update, then the decay factor.
+    hyper = ctx.empty((HYPER + 1,), np.float64)
+    host = np.zeros(HYPER + 1)
 
     def step_scalars():
         args = opt.hyper_args(opt.iterations + 1, fused) if opt.fused_weight_decay else \
@@ -213,22 +206,17 @@ def _apply_updates(node, ins, outs, ctx):
         host[:len(values)] = values
         if separate:
             host[HYPER] = opt.current_learning_rate() * opt.weight_decay
+        ctx.device.upload(hyper, host)
+
+    def counted():
         opt.iterations += 1
 
-    launches = [_upload(xp, host, device)]
-    if averaged is not None:
-        launches.insert(0, average)
-    launches += [g.launch(xp, device[HYPER:], ALGORITHMS["decay"])
-                 for g in _groups(xp, separate, "apply_updates")]
-    launches += [g.launch(xp, device, ALGORITHMS[opt.kernel])
-                 for g in _groups(xp, rows, "apply_updates")]
-    return staged(sequence(launches), host=step_scalars)
-
-
-def _pinned(size):
-    """A float64 host buffer in page-locked memory (a copy from it can be captured)."""
-    import cupyx
-    return cupyx.empty_pinned((size,), dtype=np.float64)
+    ctx.before_run(step_scalars)
+    ctx.after_run(counted)
+    launches = [average] if averaged is not None else []
+    launches += [g.launch(xp, hyper[HYPER:], ALGORITHMS["decay"]) for g in _groups(ctx, separate)]
+    launches += [g.launch(xp, hyper, ALGORITHMS[opt.kernel]) for g in _groups(ctx, rows)]
+    return sequence(launches)
 
 
 @kernel("average_over_ranks")

@@ -3,8 +3,9 @@
 A kernel is declared once at module level, `Kernel(file, name, reference)`, and bound to
 the buffers of a program when an op is prepared: `kernel.bind(xp, dtype, threads, *args)`
 returns the no-argument callable the plan runs. On a GPU (`xp` is CuPy) that callable
-launches `<name>_<f32|f64|i32|i64>` from the file's `cupy.RawModule`, compiled once per
-device and cached; with `xp` NumPy (CI, tests, no GPU) it calls `reference(*args)`
+launches the kernel's instantiation for the dtype (`im2col<float>`) from the file's
+`cupy.RawModule`, compiled once per device (NVRTC) and cached, on the current stream; with
+`xp` NumPy (CI, tests, no GPU) it calls `reference(*args)`
 instead, which computes the same outputs from the same arguments with the same index
 arithmetic, written with NumPy. The `gpu` tests run both on the device and compare them.
 
@@ -220,47 +221,12 @@ def compile_ptx(file, arch="sm_90"):
 
 # ---- what prepare functions share ---------------------------------------------------------
 
-def empty(xp, shape, dtype, what):
-    """A workspace allocated when a kernel is prepared (never while it runs); running out of
-    device memory is a MemoryError naming `what` (the op it is for)."""
-    try:
-        return xp.empty(shape, dtype=dtype)
-    except MemoryError:
-        raise
-    except Exception as e:  # cupy.cuda.memory.OutOfMemoryError is no MemoryError
-        if type(e).__name__ == "OutOfMemoryError":
-            raise MemoryError(f"{what}: out of device memory allocating a workspace of shape "
-                              f"{tuple(shape)} ({np.dtype(dtype).name}): {e}") from None
-        raise
-
-
 def sequence(steps):
     """One callable running `steps` (callables, fixed when prepared) in order."""
     steps = tuple(s for s in steps if s is not _nothing)
-    if len(steps) == 1:
-        return steps[0]
 
     def run():
         for step in steps:
             step()
     return run
 
-
-def staged(device, host=None, check=None):
-    """A run callable in three parts, for kernels that need the host around their launches.
-
-    Calling it runs `host()` (Python work before the launches: a learning rate computed from
-    a schedule and copied up, a random stream restarted by pd.seed), then `device()` (the
-    launches alone, which a CUDA graph can capture), then `check()` (reads back what the
-    device recorded, and raises: an embedding id outside its table). The parts are kept as
-    the attributes `host`, `device` and `check` (None when absent), so that an executor
-    replaying a captured graph runs the hosts before each replay and the checks after it.
-    """
-    def run():
-        if host is not None:
-            host()
-        device()
-        if check is not None:
-            check()
-    run.host, run.device, run.check = host, device, check
-    return run

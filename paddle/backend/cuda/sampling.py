@@ -7,8 +7,9 @@ captured in a CUDA graph draws new numbers at each replay with no value from the
 key is taken from the op's `seed_fn` when the kernel is prepared:
 
 - `seed_fn` is paddle's random state (`seed=None`, dropout): the key is its next seed;
-  after `pd.seed(n)` each such stream, at its next run (its run's host part), takes a new
-  key from the new state and restarts its counter, so runs after `pd.seed(n)` repeat;
+  after `pd.seed(n)` each such stream, before its next run (a `ctx.before_run` hook),
+  takes a new key from the new state and restarts its counter, so runs after `pd.seed(n)`
+  repeat;
 - a SeedGenerator's `next`: the key is its next seed, the counter moves every run;
 - anything else that gives the same seed twice (`seed=<int>`): the counter never moves and
   every run draws the same numbers, those of the CPU kernel for that seed.
@@ -20,7 +21,7 @@ import weakref
 import numpy as np
 
 from paddle.backend.cuda import kernel
-from paddle.backend.cuda.raw import Kernel, empty, sequence, staged
+from paddle.backend.cuda.raw import Kernel, sequence
 from paddle.lowlevel import random as paddle_random
 from paddle.lowlevel.ops.sampling import KINDS
 
@@ -123,41 +124,44 @@ ADVANCE = Kernel("sampling.cu", "advance", _advance_ref, dtypes=None)
 
 
 class Stream:
-    """A random stream's state ([key, counter], uint64) in device memory."""
+    """A random stream's state ([key, counter], uint64) in device memory.
 
-    def __init__(self, xp, key, moves, what):
-        self.xp, self.moves = xp, moves
-        self.state = empty(xp, (2,), np.uint64, what)
-        self.restart(key)
+    Args:
+        ctx: the prepare function's context (device buffers and uploads come from it).
+        key: the first key.
+        moves: whether the counter moves after each run's draws.
+    """
+
+    follows_pd_seed = False  # re-keyed from paddle's random state after pd.seed
+
+    def __init__(self, ctx, key, moves):
+        self.ctx, self.xp, self.moves = ctx, ctx.xp, moves
+        self.state = ctx.empty((2,), np.uint64)
         self.reseeded = False  # pd.seed ran since the last draw: take a new key first
+        self.restart(key)
 
     def restart(self, key):
-        """Key `key`, counter 0 (from the host, between runs)."""
-        host = np.array([int(key) % 2 ** 64, 0], dtype=np.uint64)
-        if self.xp is np:
-            self.state[...] = host
-        else:
-            self.state.set(host)
+        """Key `key`, counter 0 (an upload from the host, between runs)."""
+        self.ctx.device.upload(self.state, np.array([int(key) % 2 ** 64, 0], dtype=np.uint64))
 
     def refresh(self):
-        """A run's host part: after pd.seed, a new key from paddle's new random state."""
+        """Before a run: after pd.seed, a new key from paddle's new random state."""
         if self.reseeded:
             self.reseeded = False
             self.restart(paddle_random.next_seed())
 
     def run(self, draw):
-        """The run of an op drawing with `draw` from this stream: the key refreshed after
-        pd.seed (streams that follow paddle's state), the draws, the counter moved."""
+        """The run of an op drawing with `draw` from this stream: the draws, then the counter
+        moved on the device; a stream following pd.seed refreshes its key before runs."""
+        if self.follows_pd_seed:
+            self.ctx.before_run(self.refresh)
         advance = self.after_draw()
-        device = draw if advance is None else sequence([draw, advance])
-        run = staged(device, host=self.refresh if self.follows_pd_seed else None)
-        run.stream = self
+        run = sequence([draw] if advance is None else [draw, advance])
+        run.stream = self  # for tests and debugging: the key and counter behind the draws
         return run
 
-    follows_pd_seed = False
-
     def after_draw(self):
-        """The step that moves the counter after a run's draws (none for a fixed seed)."""
+        """The launch moving the counter after a run's draws (None for a fixed seed)."""
         return ADVANCE.bind(self.xp, None, 1, self.state) if self.moves else None
 
 
@@ -172,18 +176,18 @@ def _mark_reseeded():
 paddle_random._after_seed.append(_mark_reseeded)
 
 
-def stream_for(xp, seed_fn, what):
+def stream_for(ctx, seed_fn):
     """The device stream of an op whose CPU kernel calls `seed_fn()` at every run."""
     from paddle.random import SeedGenerator
     if seed_fn is paddle_random.next_seed:
-        stream = Stream(xp, seed_fn(), True, what)
+        stream = Stream(ctx, seed_fn(), True)
         stream.follows_pd_seed = True
         _FOLLOWING_PD_SEED.add(stream)
         return stream
     if isinstance(getattr(seed_fn, "__self__", None), SeedGenerator):
-        return Stream(xp, seed_fn(), True, what)
+        return Stream(ctx, seed_fn(), True)
     first, second = seed_fn(), seed_fn()
-    return Stream(xp, first, first != second, what)
+    return Stream(ctx, first, first != second)
 
 
 @kernel("random")
@@ -194,7 +198,7 @@ def _random(node, ins, outs, ctx):
         return lambda: out.fill(value)
     code, a, b = KINDS.index(attrs["kind"]), float(attrs["a"]), float(attrs["b"])
     _check_parameters(attrs["kind"], a, b, out.dtype)
-    stream = stream_for(xp, attrs["seed_fn"], "random")
+    stream = stream_for(ctx, attrs["seed_fn"])
     if attrs["kind"] == "permutation":
         draw = PERMUTATION.bind(xp, out.dtype, 1, out, stream.state, out.size)
     else:

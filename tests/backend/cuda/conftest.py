@@ -1,9 +1,16 @@
-"""Tests of the CUDA backend: with `simulated_gpu`, plans run its kernels under NumPy."""
+"""Tests of the CUDA backend: `simulated_gpu` makes 'gpu' the simulated device (NumPy)."""
 import pytest
 
-from backend.cuda.simulated import use_simulated_gpu
+import paddle as pd
+from paddle.backend import cuda
 
 
 @pytest.fixture
-def simulated_gpu(monkeypatch):
-    use_simulated_gpu(monkeypatch)
+def simulated_gpu():
+    before = pd.get_device()
+    with cuda.simulated():
+        pd.set_device("gpu")
+        try:
+            yield
+        finally:
+            pd.set_device(before)

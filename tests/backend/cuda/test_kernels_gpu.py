@@ -7,40 +7,20 @@ import pytest
 
 import paddle as pd
 from backend.cuda import test_nn_conv, test_nn_pool, test_nn_recurrent
-from backend.cuda.simulated import SimulatedContext, concrete
+from backend.cuda.simulated import Prepared, backend, run_node
 
-from paddle.backend import cuda
 from paddle.backend.cuda import sampling
 from paddle.lowlevel.executor import topological_nodes
 
 pytestmark = pytest.mark.gpu
 
 
-class DeviceContext:
-    """The context of a prepare function on the GPU (slots copied to the device here)."""
-
-    def __init__(self, training):
-        import cupy
-        self.xp, self.training = cupy, bool(training)
-
-    def resident(self, array, what):
-        return self.xp.asarray(array)
-
-
 def _both(node, feeds=None, training=False, seed=0, repeat=1):
-    """(device outputs and inputs, reference outputs and inputs) after `repeat` runs."""
-    import cupy
-    ins, specs = concrete(node, feeds, training)
-    results = []
-    for xp, ctx in ((np, SimulatedContext(training)), (cupy, DeviceContext(training))):
-        pd.seed(seed)  # the same random keys on both sides
-        these = [xp.asarray(a.copy()) for a in ins]
-        outs = [xp.zeros(s, dtype=d) for s, d in specs]
-        run = cuda.KERNELS[node.op.name](node, these, outs, ctx)
-        for _ in range(repeat):
-            run()
-        results.append(([cupy.asnumpy(o) for o in outs], [cupy.asnumpy(a) for a in these]))
-    return results[1], results[0]
+    """((outputs, inputs) on the GPU, (outputs, inputs) simulated) after `repeat` runs of
+    the node's kernel on the same inputs (the same random keys: pd.seed(seed) first)."""
+    got_ins, got = run_node(node, "gpu", feeds, training, repeat, seed)
+    want_ins, want = run_node(node, "simulated", feeds, training, repeat, seed)
+    return (got, got_ins), (want, want_ins)
 
 
 def _close(got, want, dtype):
@@ -137,39 +117,38 @@ def test_recurrent_kernels(kind, use_mask, use_rdrop):
     _close(got, want, "float64")
 
 
-def _capture(device_part):
-    """A CUDA graph of the launches of `device_part`, captured on a stream of its own."""
-    import cupy
-    stream = cupy.cuda.Stream(non_blocking=True)
-    with stream:
+def _capture(prepared):
+    """One warm-up run of the prepared kernel's launches (CuPy compiles and caches its
+    kernels outside any capture), then a CUDA graph of them captured on the device's stream
+    (as paddle/backend/cuda/graph.py does); nothing runs during the capture."""
+    stream = prepared.dev.stream
+    with prepared.dev.activated():
+        prepared.call()
         stream.begin_capture()
-        device_part()
+        prepared.call()
         graph = stream.end_capture()
     return graph, stream
 
 
 def test_dropout_draws_new_numbers_at_each_graph_replay():
     import cupy
-    x = pd.data("x", shape=(64, 33))
-    node = pd.dropout(x, 0.5).node
+    node = pd.dropout(pd.data("x", shape=(64, 33)), 0.5).node
     xs = cupy.ones((64, 33), cupy.float32)
     y, mask = cupy.zeros_like(xs), cupy.zeros_like(xs)
-    run = cuda.KERNELS["dropout"](node, [xs], [y, mask], DeviceContext(True))
-    graph, stream = _capture(run.device)
+    prepared = Prepared(node, [xs], [y, mask], backend("gpu"), training=True)
+    graph, stream = _capture(prepared)  # the warm-up drew counter 0
     masks = []
     for _ in range(3):
-        run.host()
         graph.launch(stream)
         stream.synchronize()
         masks.append(cupy.asnumpy(mask))
     assert not np.array_equal(masks[0], masks[1]) and not np.array_equal(masks[1], masks[2])
-    # The replays drew the stream's counters 0, 1, 2 of its key: the reference's numbers.
-    key = int(cupy.asnumpy(run.stream.state)[0])
-    for counter, got in enumerate(masks):
-        ref_state = np.array([key, counter], np.uint64)
+    # The replays drew the stream's counters 1, 2, 3 of its key: the reference's numbers.
+    key = int(cupy.asnumpy(prepared.call.stream.state)[0])
+    for counter, got in enumerate(masks, 1):
         ref_y, ref_mask = np.empty((64, 33), np.float32), np.empty((64, 33), np.float32)
-        sampling.DROPOUT.reference(np.ones((64, 33), np.float32), ref_y, ref_mask, ref_state,
-                                   64 * 33, 0.5)
+        sampling.DROPOUT.reference(np.ones((64, 33), np.float32), ref_y, ref_mask,
+                                   np.array([key, counter], np.uint64), 64 * 33, 0.5)
         np.testing.assert_array_equal(got, ref_mask)
 
 
@@ -177,28 +156,35 @@ def test_adam_update_replayed_from_a_graph_follows_the_host_scalars():
     import cupy
     from backend.cuda.test_optim import _problem
     results = []
-    for device in (False, True):
+    for name in ("simulated", "gpu"):
         opt = pd.optimizers.Adam(learning_rate=pd.optimizers.schedules.ExponentialDecay(
             0.1, decay_steps=1, decay_rate=0.5))
-        variables, loss, step = _problem(opt)
+        _, _, step = _problem(opt)
         node = step.node
         n = node.attrs["n"]
         rng = np.random.default_rng(0)
-        grads = [rng.standard_normal(v.shape).astype(v.dtype) for v in node.inputs[:n]]
-        xp = cupy if device else np
-        params = [xp.asarray(v.value.copy()) for v in node.inputs[:n]]
-        ctx = DeviceContext(True) if device else SimulatedContext(True)
-        run = cuda.KERNELS["apply_updates"](node, params + [xp.asarray(g) for g in grads], [],
-                                            ctx)
-        if device:
-            graph, stream = _capture(run.device)
-            for _ in range(4):
-                run.host()
+        dev = backend(name)
+        params = [dev.xp.asarray(v.value.copy()) for v in node.inputs[:n]]
+        grads = [dev.xp.asarray(rng.standard_normal(v.shape).astype(v.dtype))
+                 for v in node.inputs[:n]]
+        prepared = Prepared(node, params + grads, [], dev, training=True)
+        if name == "gpu":
+            for fn in prepared.hooks.before:  # the scalars of the warm-up step
+                fn()
+            graph, stream = _capture(prepared)  # the warm-up run, then the capture
+            for fn in prepared.hooks.after:
+                fn()
+            for _ in range(3):  # each replay with the step's scalars uploaded before it
+                for fn in prepared.hooks.before:
+                    fn()
                 graph.launch(stream)
-            stream.synchronize()
+                stream.synchronize()
+                for fn in prepared.hooks.after:
+                    fn()
         else:
             for _ in range(4):
-                run()
-        results.append([cupy.asnumpy(p) for p in params])
+                prepared.run()
+        assert opt.iterations == 4
+        results.append([dev.download(p) for p in params])
     for got, want in zip(results[1], results[0]):
         np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)

@@ -1,21 +1,12 @@
 """conv2d and its adjoints on the CUDA backend (im2col / col2im kernels around products)
-against the C++ kernels, and the CPU convolution tests run again on the simulated device."""
+against the C++ kernels. (tests/lowlevel/test_nn_conv.py runs on the simulated GPU too.)"""
 import numpy as np
 import pytest
 
 import paddle as pd
 from backend.cuda.simulated import run_node
-from lowlevel import test_nn_conv as cpu_tests
 
 from paddle.backend.cuda import nn_conv
-
-globals().update({f"{n}_simulated": getattr(cpu_tests, n) for n in dir(cpu_tests)
-                  if n.startswith("test_")})
-
-
-@pytest.fixture(autouse=True)
-def _on_simulated_gpu(simulated_gpu):
-    """Every test here, the CPU suite's included, runs its plans on the simulated GPU."""
 
 
 CASES = [  # x shape, filter shape, strides, padding, dilation, groups
@@ -43,7 +34,7 @@ def _conv(xs, fs, strides, padding, dilation, groups, dtype="float64", bias=Fals
 
 def _compare(node, feeds, rtol):
     _, want = run_node(node, "cpu", feeds)
-    _, got = run_node(node, "cuda", feeds)
+    _, got = run_node(node, "simulated", feeds)
     assert len(got) == len(want)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=rtol, atol=rtol)

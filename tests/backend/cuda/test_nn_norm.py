@@ -1,20 +1,10 @@
-"""batch_norm, dropout and embedding on the CUDA backend against the C++ kernels, and the
-CPU tests of those ops run again on the simulated device."""
+"""batch_norm, dropout and embedding on the CUDA backend against the C++ kernels. (Their
+tests in tests/lowlevel run on the simulated GPU too.)"""
 import numpy as np
 import pytest
 
 import paddle as pd
 from backend.cuda.simulated import run_node
-from lowlevel import test_nn_dropout, test_nn_embedding, test_nn_norm
-
-for _module in (test_nn_norm, test_nn_dropout, test_nn_embedding):
-    globals().update({f"{n}_simulated": getattr(_module, n) for n in dir(_module)
-                      if n.startswith("test_")})
-
-
-@pytest.fixture(autouse=True)
-def _on_simulated_gpu(simulated_gpu):
-    """Every test here, the CPU suites' included, runs its plans on the simulated GPU."""
 
 
 def _bn_graph(shape, axis, dtype):
@@ -38,7 +28,7 @@ def test_batch_norm_and_gradient_match_cpp(shape, axis, training, dtype, rtol):
     node = y.node
     assert node.op.name == "batch_norm"
     cpu_ins, want = run_node(node, "cpu", feeds, training)
-    gpu_ins, got = run_node(node, "cuda", feeds, training)
+    gpu_ins, got = run_node(node, "simulated", feeds, training)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=rtol, atol=rtol)
     for i in (3, 4):  # the moving statistics, updated in place when training
@@ -47,7 +37,7 @@ def test_batch_norm_and_gradient_match_cpp(shape, axis, training, dtype, rtol):
     (dx,) = pd.gradients(pd.sum(y * w), [x])
     grad = next(n for n in _nodes(dx) if n.op.name == "batch_norm_grad")
     _, want = run_node(grad, "cpu", feeds, training)
-    _, got = run_node(grad, "cuda", feeds, training)
+    _, got = run_node(grad, "simulated", feeds, training)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=rtol, atol=rtol)
 
@@ -70,9 +60,10 @@ def test_batch_norm_refuses_constant_statistics_when_training():
 def test_dropout_mask_is_the_cpp_mask_for_the_same_seed(rate, dtype):
     """A stream at counter 0 draws what csrc/random.cpp's dropout draws for seed = key."""
     from paddle import _C
+    from backend.cuda.simulated import context
     from paddle.backend.cuda.sampling import DROPOUT, Stream
     x = np.random.default_rng(0).standard_normal(1000).astype(dtype)
-    stream = Stream(np, 12345, True, "test")
+    stream = Stream(context()[0], 12345, True)
     y, mask = np.empty_like(x), np.empty_like(x)
     DROPOUT.bind(np, x.dtype, x.size, x, y, mask, stream.state, x.size, rate)()
     y_cpu, mask_cpu = np.empty_like(x), np.empty_like(x)
@@ -84,17 +75,16 @@ def test_dropout_mask_is_the_cpp_mask_for_the_same_seed(rate, dtype):
 def test_dropout_draws_anew_each_run_from_the_device_counter():
     """One prepared kernel run twice: the counter moved on the device between the runs and
     the second mask is the generator's at counter 1."""
-    from backend.cuda.simulated import SimulatedContext
-    from paddle.backend.cuda import KERNELS
+    from backend.cuda.simulated import Prepared, backend
     from paddle.backend.cuda.sampling import DROPOUT
     x = np.ones((8, 64), np.float32)
     node = pd.dropout(pd.data("x", shape=(8, 64)), 0.5).node
     y, mask = np.empty_like(x), np.empty_like(x)
-    run = KERNELS["dropout"](node, [x], [y, mask], SimulatedContext(True))
-    run()
+    prepared = Prepared(node, [x], [y, mask], backend("simulated"), training=True)
+    prepared.run()
     first = mask.copy()
-    run()
-    key, counter = run.stream.state.tolist()
+    prepared.run()
+    key, counter = prepared.call.stream.state.tolist()
     assert counter == 2 and not np.array_equal(first, mask)
     ref_y, ref_mask = np.empty_like(x), np.empty_like(x)
     DROPOUT.reference(x, ref_y, ref_mask, np.array([key, 1], np.uint64), x.size, 0.5)
@@ -108,9 +98,9 @@ def test_embedding_matches_cpp_and_checks_ids():
     node = pd.embedding(ids, table).node
     feeds = {ids: np.array([[0, 6, 3, 3], [1, 2, 5, 0]])}
     _, want = run_node(node, "cpu", feeds)
-    _, got = run_node(node, "cuda", feeds)
+    _, got = run_node(node, "simulated", feeds)
     np.testing.assert_array_equal(got[0], want[0])
     bad = {ids: np.array([[0, 6, 3, 3], [1, 7, 5, -2]])}
     with pytest.raises(IndexError, match=r"embedding: id 7 at position 5 is outside the "
                                          r"table's 7 rows \[0, 7\): ids is \(2, 4\)"):
-        run_node(node, "cuda", bad)
+        run_node(node, "simulated", bad)

@@ -1,22 +1,13 @@
 """Pooling on the CUDA backend: kernels (NumPy references here, the CUDA kernels on a GPU)
-against the C++ kernels, and the CPU pooling tests run again on the simulated device."""
+against the C++ kernels. (tests/lowlevel/test_nn_pool.py runs on the simulated GPU too.)"""
 import numpy as np
 import pytest
 
 import paddle as pd
 from backend.cuda.simulated import run_node
-from lowlevel import test_nn_pool as cpu_tests
 from lowlevel.test_nn_pool import CASES, rand
 
 from paddle.backend.cuda import nn_pool
-
-NAMES = [n for n in dir(cpu_tests) if n.startswith("test_")]
-globals().update({f"{n}_simulated": getattr(cpu_tests, n) for n in NAMES})
-
-
-@pytest.fixture(autouse=True)
-def _on_simulated_gpu(simulated_gpu):
-    """Every test here, the CPU suite's included, runs its plans on the simulated GPU."""
 
 
 def _pool(kind, xs, k, s, padding, dtype):
@@ -30,7 +21,7 @@ def _pool(kind, xs, k, s, padding, dtype):
 def test_forward_matches_cpp(kind, xs, k, s, padding, dtype):
     node = _pool(kind, xs, k, s, padding, dtype).node
     _, want = run_node(node, "cpu")
-    _, got = run_node(node, "cuda")
+    _, got = run_node(node, "simulated")
     for w, g in zip(want, got):
         np.testing.assert_array_equal(g, w)
 
@@ -51,7 +42,7 @@ def test_gradient_and_select_match_cpp(kind, xs, k, s, padding):
         nodes.append(next(n for n in _walk(ddw) if n.op.name == "max_pool2d_select"))
     for node in nodes:
         _, want = run_node(node, "cpu", feeds)
-        _, got = run_node(node, "cuda", feeds)
+        _, got = run_node(node, "simulated", feeds)
         np.testing.assert_allclose(got[0], want[0], rtol=1e-13, atol=1e-15)
 
 
@@ -64,7 +55,7 @@ def test_max_nan_wins_and_stays():
     x = np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1)
     x[0, 1, 0, 0] = np.nan
     node = pd.max_pool2d(pd.constant(x), 2).node
-    _, (y, where) = run_node(node, "cuda")
+    _, (y, where) = run_node(node, "simulated")
     _, (y_cpu, where_cpu) = run_node(node, "cpu")
     assert np.isnan(y[0, 0, 0, 0]) and where[0, 0, 0, 0] == 2
     np.testing.assert_array_equal(where, where_cpu)

@@ -1,22 +1,13 @@
 """lstm and gru on the CUDA backend (cell kernels per step between products) against the
-C++ kernels, and the CPU recurrent tests run again on the simulated device."""
+C++ kernels. (tests/lowlevel/test_nn_recurrent.py runs on the simulated GPU too.)"""
 import numpy as np
 import pytest
 
 import paddle as pd
 from backend.cuda.simulated import run_node
-from lowlevel import test_nn_recurrent as cpu_tests
 
 from paddle.backend.cuda import nn_recurrent  # noqa: F401 (registers the kernels)
 from paddle.lowlevel.executor import topological_nodes
-
-globals().update({f"{n}_simulated": getattr(cpu_tests, n) for n in dir(cpu_tests)
-                  if n.startswith("test_")})
-
-
-@pytest.fixture(autouse=True)
-def _on_simulated_gpu(simulated_gpu):
-    """Every test here, the CPU suite's included, runs its plans on the simulated GPU."""
 
 
 def _graph(kind, N, T, F, U, dtype, with_state, use_mask, use_rdrop):
@@ -58,7 +49,7 @@ def test_forward_and_gradient_match_cpp(kind, with_state, use_mask, use_rdrop, d
     node = outs[0].node
     assert node.op.name in ("lstm", "gru")
     _, want = run_node(node, "cpu", feeds)
-    _, got = run_node(node, "cuda", feeds)
+    _, got = run_node(node, "simulated", feeds)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=rtol, atol=rtol)
     rng = np.random.default_rng(9)
@@ -66,6 +57,6 @@ def test_forward_and_gradient_match_cpp(kind, with_state, use_mask, use_rdrop, d
     grads = pd.gradients(loss, [x])
     grad = next(n for n in topological_nodes(grads) if n.op.name in ("lstm_grad", "gru_grad"))
     _, want = run_node(grad, "cpu", feeds)
-    _, got = run_node(grad, "cuda", feeds)
+    _, got = run_node(grad, "simulated", feeds)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=rtol, atol=rtol)

@@ -1,23 +1,14 @@
-"""The fused update on the CUDA backend: the CPU optimizer suites (Keras rules, schedules,
-weight decay, clipping) run again on the simulated device, plus what is particular to it:
-one launch per dtype, the step's scalars prepared by the run's host part."""
+"""The fused update on the CUDA backend: one launch per dtype, the step's scalars prepared
+before the run and the step counted after it. (The optimizer suites of tests/lowlevel run
+on the simulated GPU too.)"""
 import numpy as np
 import pytest
 
 import paddle as pd
-from backend.cuda.simulated import SimulatedContext
-from lowlevel import test_optimizers, test_optimizers_keras, test_training
+from paddle.backend import cuda
+from backend.cuda.simulated import Prepared, backend
 
-from paddle.backend.cuda import KERNELS, optim
-
-for _module in (test_optimizers, test_optimizers_keras, test_training):
-    globals().update({f"{n}_simulated": getattr(_module, n) for n in dir(_module)
-                      if n.startswith("test_")})
-
-
-@pytest.fixture(autouse=True)
-def _on_simulated_gpu(simulated_gpu):
-    """Every test here, the CPU suites' included, runs its plans on the simulated GPU."""
+from paddle.backend.cuda import optim
 
 
 def _problem(opt):
@@ -38,40 +29,38 @@ def _problem(opt):
     lambda: pd.optimizers.Adamax(0.1), lambda: pd.optimizers.Nadam(0.1),
     lambda: pd.optimizers.Lion(0.01), lambda: pd.optimizers.Ftrl(0.1, beta=0.1),
     lambda: pd.optimizers.Adagrad(0.1), lambda: pd.optimizers.AdamW(0.1, weight_decay=0.2)])
-def test_mixed_dtypes_match_the_cpu(make, monkeypatch):
+def test_mixed_dtypes_match_the_cpu(make):
     """float32 and float64 variables of one optimizer: two launches, the CPU's results."""
     results = []
     for device in ("cpu", "simulated"):
-        if device == "cpu":
-            monkeypatch.undo()
-        else:
-            from backend.cuda.simulated import use_simulated_gpu
-            use_simulated_gpu(monkeypatch)
         variables, loss, step = _problem(make())
-        for _ in range(3):
-            pd.eval([loss, step])
+        with cuda.simulated():
+            for _ in range(3):
+                pd.eval([loss, step], device="cpu" if device == "cpu" else "gpu")
         results.append([v.val() for v in variables])
     for got, want in zip(results[1], results[0]):
         np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
 
 
-def test_host_part_prepares_the_step_and_device_part_only_launches():
+def test_scalars_go_up_before_the_run_and_the_step_is_counted_after():
     opt = pd.optimizers.Adam(0.1)
-    (a, b, c), loss, step = _problem(opt)
-    node = step.node if hasattr(step, "node") else step[0].node
+    _, _, step = _problem(opt)
+    node = step.node
     n = node.attrs["n"]
-    ins = [v.value for v in node.inputs[:n]] + [np.ones(v.shape, v.dtype)
-                                                 for v in node.inputs[:n]]
-    run = KERNELS["apply_updates"](node, ins, [], SimulatedContext(True))
-    assert run.host is not None and run.device is not None
+    ins = [v.value.copy() for v in node.inputs[:n]] + [np.ones(v.shape, v.dtype)
+                                                        for v in node.inputs[:n]]
+    prepared = Prepared(node, ins, [], backend("simulated"), training=True)
+    hooks = prepared.hooks
+    assert len(hooks.before) == 1 and len(hooks.after) == 1 and not hooks.uncapturable
     before = [x.copy() for x in ins[:n]]
-    run.host()
-    assert opt.iterations == 1
+    hooks.before[0]()
+    assert opt.iterations == 0
     for x, y in zip(ins[:n], before):
         np.testing.assert_array_equal(x, y)  # nothing moved yet
-    run.device()
-    assert opt.iterations == 1
+    prepared.call()  # the launches alone: what a CUDA graph captures
     assert all(not np.array_equal(x, y) for x, y in zip(ins[:n], before))
+    hooks.after[0]()
+    assert opt.iterations == 1
 
 
 def test_kernel_scalars_fold_the_bias_corrections():

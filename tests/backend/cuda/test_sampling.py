@@ -1,12 +1,12 @@
 """The CUDA backend's random streams: the NumPy references draw csrc/random.cpp's numbers
 bit for bit at counter 0, the counter moves on the device, pd.seed restarts streams; and
-the CPU random tests run again on the simulated device."""
+the random tests of tests/test_random.py run again on the simulated GPU."""
 import numpy as np
 import pytest
 
 import paddle as pd
 import test_random as cpu_tests
-from backend.cuda.simulated import run_node
+from backend.cuda.simulated import Prepared, backend, context, run_node
 
 from paddle import _C
 from paddle.backend.cuda import sampling
@@ -17,7 +17,12 @@ globals().update({f"{n}_simulated": getattr(cpu_tests, n) for n in dir(cpu_tests
 
 @pytest.fixture(autouse=True)
 def _on_simulated_gpu(simulated_gpu):
-    """Every test here, the CPU suite's included, runs its plans on the simulated GPU."""
+    """Every test here, tests/test_random.py's included, runs its plans on the simulated
+    GPU."""
+
+
+def _stream(key, moves=True):
+    return sampling.Stream(context()[0], key, moves)
 
 
 def test_splitmix64_is_csrc_common():
@@ -34,7 +39,7 @@ def test_fill_at_counter_zero_is_the_cpp_fill(kind, a, b, dtype):
         pytest.skip("integers hold randint draws only")
     key = 987654321
     out, want = np.empty(5000, dtype), np.empty(5000, dtype)
-    stream = sampling.Stream(np, key, True, "test")
+    stream = _stream(key)
     sampling.RANDOM_FILL.bind(np, out.dtype, out.size, out, stream.state, out.size, kind, a, b)()
     _C.random_fill(want, kind, a, b, key)
     if kind in (1, 2):  # log and cos of NumPy and of the C library may differ in the last bit
@@ -45,7 +50,7 @@ def test_fill_at_counter_zero_is_the_cpp_fill(kind, a, b, dtype):
 
 @pytest.mark.parametrize("dtype", ["int32", "int64"])
 def test_permutation_is_the_cpp_permutation(dtype):
-    stream = sampling.Stream(np, 42, True, "test")
+    stream = _stream(42)
     out, want = np.empty(257, dtype), np.empty(257, dtype)
     sampling.PERMUTATION.bind(np, out.dtype, 1, out, stream.state, out.size)()
     _C.random_fill(want, 5, 0.0, 0.0, 42)
@@ -54,17 +59,18 @@ def test_permutation_is_the_cpp_permutation(dtype):
 
 
 def test_counter_moves_only_for_streams():
-    stream = sampling.Stream(np, 1, True, "test")
+    stream = _stream(1)
     stream.after_draw()()
     stream.after_draw()()
     assert stream.state.tolist() == [1, 2]
-    assert sampling.Stream(np, 1, False, "test").after_draw() is None
+    assert _stream(1, moves=False).after_draw() is None
 
 
 def test_seed_kinds():
-    moving = sampling.stream_for(np, pd.random.SeedGenerator(3).next, "t")
-    fixed = sampling.stream_for(np, lambda: 11, "t")
-    following = sampling.stream_for(np, pd.lowlevel.random.next_seed, "t")
+    ctx, hooks = context()
+    moving = sampling.stream_for(ctx, pd.random.SeedGenerator(3).next)
+    fixed = sampling.stream_for(ctx, lambda: 11)
+    following = sampling.stream_for(ctx, pd.lowlevel.random.next_seed)
     assert moving.moves and not moving.follows_pd_seed
     assert not fixed.moves and fixed.state.tolist() == [11, 0]
     assert following.moves and following.follows_pd_seed
@@ -76,14 +82,29 @@ def test_seed_kinds():
     assert following.state.tolist() == [expected, 0] and not following.reseeded
 
 
-def test_random_op_run_has_a_host_part_only_when_following_pd_seed():
+def test_only_streams_following_pd_seed_have_a_hook_before_the_run():
     free = pd.random.uniform((3,)).node
     fixed = pd.random.uniform((3,), seed=5).node
-    from backend.cuda.simulated import SimulatedContext
-    from paddle.backend.cuda import KERNELS
-    outs = [np.empty(3, np.float32)]
-    assert KERNELS["random"](free, [], outs, SimulatedContext(True)).host is not None
-    assert KERNELS["random"](fixed, [], outs, SimulatedContext(True)).host is None
-    _, (a,) = run_node(fixed, "cuda")
+    dev = backend("simulated")
+    assert len(Prepared(free, [], [np.empty(3, np.float32)], dev, True).hooks.before) == 1
+    assert not Prepared(fixed, [], [np.empty(3, np.float32)], dev, True).hooks.before
+    _, (a,) = run_node(fixed, "simulated")
     _, (b,) = run_node(fixed, "cpu")
     np.testing.assert_array_equal(a, b)  # a fixed seed draws the CPU's numbers
+
+
+def test_pd_seed_repeats_a_prepared_streams_draws():
+    node = pd.random.normal((6,)).node
+    out = np.empty(6, np.float32)
+    pd.seed(11)
+    prepared = Prepared(node, [], [out], backend("simulated"), True)
+    prepared.run()
+    first = out.copy()
+    prepared.run()
+    second = out.copy()
+    assert not np.array_equal(first, second)
+    pd.seed(11)  # the next run re-keys the stream from the new state, counter 0
+    prepared.run()
+    np.testing.assert_array_equal(out, first)
+    prepared.run()
+    np.testing.assert_array_equal(out, second)
