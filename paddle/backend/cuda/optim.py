@@ -6,7 +6,7 @@ count) are computed on the host by the optimizer, as on the CPU, before each run
 (`ctx.before_run`), and uploaded into a small device buffer the kernel reads; so the
 launches themselves have nothing that changes per step and a CUDA graph can capture them.
 The step count moves after the run (`ctx.after_run`). The slots are the device copies of
-the optimizer's arrays (`ctx.resident`).
+the optimizer's arrays (`ctx.state`).
 
 In a world of several processes the gradients are first averaged over the ranks, as on the
 CPU, through `distributed.gradients.averaging(node, grads, "gpu")` (NCCL:
@@ -180,7 +180,7 @@ def _apply_updates(node, ins, outs, ctx):
     params, grads = list(ins[:n]), list(ins[n:])
     if opt.kernel not in ALGORITHMS:
         raise NotImplementedError(f"apply_updates: no CUDA update for {type(opt).__name__}")
-    slot_lists = [[ctx.resident(a, "slot") for a in lst]
+    slot_lists = [[ctx.state(a, "slot") for a in lst]
                   for lst in opt.kernel_lists(node.inputs[:n])]
     averaged = distributed_gradients.averaging(node, grads, "gpu")
     if averaged is not None:
