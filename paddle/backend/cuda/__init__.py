@@ -14,8 +14,8 @@ The contract of a kernel module (the CPU backend's, plus what a GPU needs):
   `run`, a no-argument callable.
 - `ctx` (paddle.lowlevel.executor.KernelContext) gives `xp`, `training`, `device`
   (`device.name`: 'gpu:N'), `node`, and: `ctx.empty(shape, dtype)` for scratch buffers;
-  `ctx.resident(host_array, what)` for the device copy of host state the kernel updates
-  in place (optimizer slots; parameters and batch-norm statistics are inputs and already device
+  `ctx.state(host_array)` for the device copy of host state the kernel updates in place
+  (optimizer slots; parameters and batch-norm statistics are inputs and already device
   arrays); `ctx.before_run(fn)` / `ctx.after_run(fn)` for host work around each run (a
   learning rate from a schedule written into a device scalar, an iteration counter);
   `ctx.check(flag, error)` for an input check without a host sync (the kernel writes a
