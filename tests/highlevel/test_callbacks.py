@@ -491,3 +491,11 @@ def test_terminate_on_nan_raise_error():
     assert ended == [True]
     with pytest.raises(TypeError, match="TerminateOnNaN: expected raise_error as True or False"):
         callbacks.TerminateOnNaN(raise_error="yes")
+
+
+def test_callback_list_takes_kerass_positional_order():
+    """keras.callbacks.CallbackList(callbacks, add_history, add_progbar, model, **params)."""
+    model = FakeModel()
+    cbs = callbacks.CallbackList([], True, False, model, epochs=3)
+    assert isinstance(cbs.history, callbacks.History) and cbs.model is model
+    assert cbs.params["epochs"] == 3
