@@ -118,6 +118,28 @@ class Model(Trainable, Layer):
     def functional(self):
         return self.inputs is not None
 
+    @property
+    def input(self):
+        """The model's input Variable (a list for several, a dict for inputs given as
+        one): Keras's `model.input`."""
+        if self.functional:
+            return self._as_given(self.inputs, self._single_input, "_input_keys")
+        return Layer.input.fget(self)
+
+    @property
+    def output(self):
+        """The model's output Variable (a list for several, a dict for outputs given as
+        one): Keras's `model.output`."""
+        if self.functional:
+            return self._as_given(self.outputs, self._single_output, "_output_keys")
+        return Layer.output.fget(self)
+
+    def _as_given(self, flat, single, keys_attr):
+        keys = getattr(self, keys_attr, None)
+        if keys:
+            return dict(zip(keys, flat))
+        return flat[0] if single else list(flat)
+
     # ---- structure ----------------------------------------------------------------------
 
     @property

@@ -359,3 +359,38 @@ def test_logs_carry_epoch_and_batch():
     assert seen == {"batch": [0, 1, 0, 1], "epoch": [0, 1]}
     assert all(isinstance(v, int) for v in seen["batch"] + seen["epoch"])
     assert "epoch" not in history.history and "batch" not in history.history
+
+
+# ---- layer.input / layer.output (Keras's graph accessors) ---------------------------------
+
+def test_layer_input_and_output_are_those_of_the_first_call():
+    inp = pd.Input(shape=(4,))
+    dense = pd.layers.Dense(3)
+    out = dense(inp)
+    dense(pd.Input(shape=(4,)))  # a second call does not move them
+    assert dense.input is inp and dense.output is out
+    merged = pd.layers.Concatenate()([inp, out])
+    concat = merged._history[0]
+    assert concat.input == [inp, out] and concat.output is merged
+
+
+def test_layer_output_before_any_call_names_the_layer():
+    dense = pd.layers.Dense(3, name="never_called")
+    with pytest.raises(AttributeError, match="never_called: the layer has never been called"):
+        dense.output
+    with pytest.raises(AttributeError, match="has no defined input"):
+        dense.input
+
+
+def test_model_input_and_output_build_a_feature_extractor(x4):
+    inp = pd.Input(shape=(4,))
+    h = pd.layers.Dense(5, activation="relu")(inp)
+    model = pd.Model(inp, pd.layers.Dense(2)(h))
+    assert model.input is inp and model.output is model.outputs[0]
+    features = pd.Model(inputs=model.input, outputs=[layer.output for layer in model.layers])
+    got = features(x4)
+    assert [a.shape for a in got] == [(6, 5), (6, 2)]
+    np.testing.assert_allclose(got[1], model(x4), rtol=1e-6)
+    two = pd.Model([inp, pd.Input(shape=(1,))], {"a": h, "b": model.output})
+    assert isinstance(two.input, list) and len(two.input) == 2
+    assert set(two.output) == {"a", "b"} and two.output["a"] is h

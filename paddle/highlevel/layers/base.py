@@ -528,6 +528,36 @@ class Layer:
         names, out = self._eager[key]
         return run(out, dict(zip(names, flat)), training=bool(training))
 
+    # ---- the graph it was called in -----------------------------------------------------
+
+    @property
+    def input(self):
+        """The input Variable(s) of the layer's first call on Variables (Keras's
+        `layer.input`: one Variable, or a list for several)."""
+        return self._first_call_part(0, "input")
+
+    @property
+    def output(self):
+        """The output Variable(s) of the layer's first call on Variables (Keras's
+        `layer.output`), e.g. to build a feature extractor:
+        `pd.Model(model.input, [layer.output for layer in model.layers])`.
+
+        Example:
+            >>> import paddle as pd
+            >>> dense = pd.layers.Dense(3)
+            >>> inp = pd.Input(shape=(4,))
+            >>> dense(inp) is dense.output, dense.input is inp
+            (True, True)
+        """
+        return self._first_call_part(1, "output")
+
+    def _first_call_part(self, part, what):
+        if not self._inbound:
+            raise AttributeError(f"{self.name}: the layer has never been called and thus "
+                                 f"has no defined {what}")
+        values = self._inbound[0][part]
+        return values[0] if len(values) == 1 else list(values)
+
     # ---- configuration ------------------------------------------------------------------
 
     def get_config(self):
