@@ -394,3 +394,24 @@ def test_model_input_and_output_build_a_feature_extractor(x4):
     two = pd.Model([inp, pd.Input(shape=(1,))], {"a": h, "b": model.output})
     assert isinstance(two.input, list) and len(two.input) == 2
     assert set(two.output) == {"a", "b"} and two.output["a"] is h
+
+
+def test_input_batch_shape_fixes_the_batch_axis():
+    inp = pd.Input(batch_shape=(16, 10, 5))
+    assert inp.shape == (16, 10, 5)
+    assert pd.Input(shape=(3,), batch_size=4).shape == (4, 3)
+    model = pd.Model(inp, pd.layers.Conv1D(2, 3)(inp))
+    x = np.zeros((16, 10, 5), np.float32)
+    assert model.predict(x, batch_size=16, verbose=0).shape == (16, 8, 2)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(shape=(3,), batch_shape=(2, 3)), "either batch_shape or shape"),
+    (dict(batch_size=2, batch_shape=(2, 3)), "either batch_shape or shape"),
+    (dict(batch_shape=()), "expected batch_shape as a non-empty tuple"),
+    (dict(batch_shape=5), "expected batch_shape as a non-empty tuple"),
+    (dict(), "expected a shape"),
+])
+def test_input_shape_arguments_are_checked(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        pd.Input(**kwargs)

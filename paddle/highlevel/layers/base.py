@@ -620,14 +620,36 @@ def _feed_dtype(array, float_dtype):
     return "int64" if array.dtype.kind in "iu" else float_dtype
 
 
-def Input(shape, dtype="float32", name=None, batch_size=None):
+def Input(shape=None, dtype="float32", name=None, batch_size=None, batch_shape=None):
     """A model input: a pd.data Variable whose first axis is the batch (None = any size).
+
+    Args:
+        shape: the shape of one sample (no batch axis); None for unknown sizes.
+        dtype: the input's dtype.
+        name: the input's name (dicts of input arrays are keyed by it).
+        batch_size: a fixed batch size (default None: any).
+        batch_shape: instead of `shape` and `batch_size`, the whole shape with its batch
+            axis first, as Keras's `Input(batch_shape=(16, 10, 5))`.
 
     Example:
         >>> import paddle as pd
         >>> pd.layers.Input(shape=(28, 28, 1)).shape
         (None, 28, 28, 1)
+        >>> pd.layers.Input(batch_shape=(16, 10, 5)).shape
+        (16, 10, 5)
     """
+    if batch_shape is not None:
+        if shape is not None or batch_size is not None:
+            raise ValueError(f"Input: give either batch_shape or shape (and batch_size), "
+                             f"received batch_shape={batch_shape!r} with shape={shape!r}, "
+                             f"batch_size={batch_size!r}")
+        if not isinstance(batch_shape, (list, tuple)) or not batch_shape:
+            raise ValueError(f"Input: expected batch_shape as a non-empty tuple (batch axis "
+                             f"first), received {batch_shape!r}")
+        batch_size, shape = batch_shape[0], tuple(batch_shape[1:])
+    elif shape is None:
+        raise ValueError("Input: expected a shape (the shape of one sample) or a "
+                         "batch_shape, received neither")
     shape = tuple(shape) if isinstance(shape, (list, tuple)) else (shape,)
     base = name or "input_layer"
     holder = _InputName()
