@@ -29,8 +29,9 @@ PER_OUTPUT = "__per_output__"
 def training_config(model):
     """The model's compile arguments as a JSON-able dict in Keras's layout."""
     names = _output_names(model)
-    return {"loss": _per_output(model._loss_arg, names, _loss),
-            "metrics": _per_output(model._metrics_arg, names, _metric_list),
+    return {"loss": _per_output(model._loss_arg, names, _loss, listed=True),
+            "metrics": _per_output(model._metrics_arg, names, _metric_list,
+                                   listed=_nested(model._metrics_arg)),
             "weighted_metrics": None,
             "loss_weights": _per_output(model._loss_weights_arg, names, float, listed=True),
             "optimizer_config": serialize_optimizer(model.optimizer)}
@@ -44,9 +45,16 @@ def compile_args(config, model, custom_objects=None):
             "loss": _from_per_output(config.get("loss"), names,
                                      lambda s: _get_loss(s, custom), listed=True),
             "metrics": _from_per_output(config.get("metrics"), names,
-                                        lambda s: [_get_metric(m, custom) for m in s or []]),
+                                        lambda s: [_get_metric(m, custom) for m in s or []],
+                                        listed=_nested(config.get("metrics"))),
             "loss_weights": _from_per_output(config.get("loss_weights"), names, float,
                                              listed=True)}
+
+
+def _nested(metrics_arg):
+    """metrics=[[...], [...]]: one list per output (Keras's multi-output list form)."""
+    return isinstance(metrics_arg, (list, tuple)) and any(
+        m is None or isinstance(m, (list, tuple)) for m in metrics_arg)
 
 
 def _output_names(model):
@@ -60,7 +68,7 @@ def _per_output(value, names, fn, listed=False):
     if isinstance(value, dict):
         return {PER_OUTPUT: [None if value.get(n) is None else fn(value[n]) for n in names]}
     if listed and isinstance(value, (list, tuple)):
-        return [fn(v) for v in value]
+        return [None if v is None else fn(v) for v in value]
     return fn(value)
 
 
@@ -74,7 +82,7 @@ def _from_per_output(value, names, fn, listed=False):
                                   f"the model has {len(names)}")
         return {n: fn(v) for n, v in zip(names, per) if v is not None}
     if listed and isinstance(value, list):
-        return [fn(v) for v in value]
+        return [None if v is None else fn(v) for v in value]
     return fn(value)
 
 

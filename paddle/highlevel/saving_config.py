@@ -48,7 +48,7 @@ def register_serializable(cls=None, *, name=None):
         >>> import paddle as pd
         >>> from paddle.highlevel.saving_config import register_serializable
         >>> @register_serializable
-        ... class Twice(pd.layers.Layer):
+        ... class DocTwice(pd.layers.Layer):
         ...     def call(self, x, training=False):
         ...         return x * 2.0
     """

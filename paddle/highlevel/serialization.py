@@ -9,14 +9,14 @@ are found again by name when a config is read: from `custom_objects=`, from an o
 Example:
     >>> import paddle as pd
     >>> @pd.saving.register_keras_serializable(package="Demo")
-    ... class Twice(pd.layers.Layer):
+    ... class DocTwice(pd.layers.Layer):
     ...     def call(self, x, training=False):
     ...         return x * 2.0
-    >>> config = pd.saving.serialize_keras_object(Twice(name="twice"))
+    >>> config = pd.saving.serialize_keras_object(DocTwice(name="twice"))
     >>> config["registered_name"], config["config"]["name"]
-    ('Demo>Twice', 'twice')
+    ('Demo>DocTwice', 'twice')
     >>> type(pd.saving.deserialize_keras_object(config)).__name__
-    'Twice'
+    'DocTwice'
 """
 import contextlib
 import threading

@@ -548,3 +548,26 @@ def test_overwrite_false_refuses_an_existing_file(tmp_path):
     model.save(tmp_path / "m.h5")
     with pytest.raises(FileExistsError):
         model.save(tmp_path / "m.h5", overwrite=False)
+
+
+@pytest.mark.parametrize("suffix", [".keras", ".h5"])
+def test_per_output_lists_of_losses_metrics_and_weights_round_trip(tmp_path, suffix):
+    # compile(loss=[...], metrics=[[...], ...], loss_weights=[...]) is Keras's multi-output
+    # list form; saving it used to fail with "Could not interpret loss ['mse', 'mae']".
+    inputs = pd.Input((4,))
+    model = pd.Model(inputs, [pd.layers.Dense(2, name="first")(inputs),
+                              pd.layers.Dense(1, name="second")(inputs)])
+    model.compile(optimizer="adam", loss=["mse", "mae"], metrics=[None, ["mse"]],
+                  loss_weights=[1.0, 0.5])
+    x = np.random.default_rng(0).random((8, 4)).astype("float32")
+    y = [np.zeros((8, 2), "float32"), np.ones((8, 1), "float32")]
+    model.fit(x, y, verbose=0)
+    model.save(tmp_path / f"m{suffix}")
+    loaded = pd.models.load_model(tmp_path / f"m{suffix}")
+    assert [type(l).__name__ for l in loaded._loss_arg] == ["MeanSquaredError",
+                                                           "MeanAbsoluteError"]
+    assert loaded._metrics_arg == [None, ["mse"]] and loaded._loss_weights_arg == [1.0, 0.5]
+    expected = model.evaluate(x, y, verbose=0, return_dict=True)
+    assert set(expected) == {"loss", "first_loss", "second_loss", "second_mse"}
+    got = loaded.evaluate(x, y, verbose=0, return_dict=True)
+    assert got == pytest.approx(expected, rel=1e-6)
