@@ -181,7 +181,8 @@ class Layer:
         if unknown:
             raise TypeError(f"{type(self).__name__}: unexpected arguments "
                             f"{', '.join(sorted(unknown))}")
-        self._losses = []        # add_loss values: [Variable]
+        self._losses = []        # add_loss values of every call: [Variable] (for training)
+        self._recent_losses = []  # those of the latest outermost call (`layer.losses`)
         self._penalties = []     # weight regularization: [(weight, penalty Variable)]
         if name is None:
             saved_prefix, NAMES.prefix = NAMES.prefix, []
@@ -308,16 +309,31 @@ class Layer:
             if not isinstance(value, Variable) or value.dtype not in ("float32", "float64"):
                 raise TypeError(at_user(f"{self.name}: add_loss expected a float Variable, "
                                         f"received {value!r}"))
-            self._losses.append(sum_all(value) if value.ndim else value)
+            value = sum_all(value) if value.ndim else value
+            self._losses.append(value)
+            self._recent_losses.append(value)
 
     @property
     def losses(self):
-        """Scalar Variables: the values given to `add_loss` (by this layer and the layers
-        inside it, in every call so far) and the regularization penalties of the trainable
-        weights. The training loss adds those its graph computes (see docs/highlevel.md)."""
+        """Scalar Variables: the values given to `add_loss` during the latest call (by this
+        layer and the layers inside it; an outermost call starts the list afresh, as in
+        Keras) and the regularization penalties of the trainable weights. The training loss
+        adds those of every call that its graph computes (see docs/highlevel.md)."""
+        return self._collect_losses("_recent_losses")
+
+    def _all_losses(self):
+        """`losses` over every call so far: the training step picks those its graph
+        computes (a subclassed model's each trace adds its own)."""
+        return self._collect_losses("_losses")
+
+    def _clear_recent_losses(self):
+        for layer in [self] + self._nested_layers():
+            layer._recent_losses = []
+
+    def _collect_losses(self, attr):
         found, seen = [], set()
         for layer in [self] + self._nested_layers():
-            for v in layer._losses:
+            for v in getattr(layer, attr):
                 if id(v) not in seen:
                     seen.add(id(v))
                     found.append(v)
@@ -480,6 +496,8 @@ class Layer:
         input_mask = kwargs.get("mask", _input_masks(inputs, flat))
         if spec.mask and "mask" not in kwargs and input_mask is not None:
             call_kwargs["mask"] = input_mask  # Keras's implicit mask, from the inputs
+        if not _CALL_INPUTS:  # an outermost call: `losses` lists this call's alone
+            self._clear_recent_losses()
         _CALL_TRAINING.append(value)
         _CALL_INPUTS.append(flat)
         try:
