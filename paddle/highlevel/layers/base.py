@@ -358,8 +358,18 @@ class Layer:
 
     @property
     def weights(self):
-        """Every weight, trainable ones first, each group in creation order (Keras order)."""
-        return self.trainable_weights + self.non_trainable_weights
+        """Every weight in Keras 3's order: the layer's own (those created trainable, then
+        the others, each in creation order), then each sublayer's, layer by layer. Freezing
+        a layer does not move its weights (`trainable_weights` lists what trains)."""
+        found = [w for w in self._weights if w._layer_trainable] + \
+            [w for w in self._weights if not w._layer_trainable]
+        seen = {id(w) for w in found}
+        for layer in self._sublayers():
+            for w in layer.weights:
+                if id(w) not in seen:
+                    seen.add(id(w))
+                    found.append(w)
+        return found
 
     @property
     def trainable_weights(self):
@@ -599,9 +609,9 @@ class Layer:
 
 
 def regularizer_config(layer, keys):
-    """The regularizer arguments that are set, serialized for get_config (Keras's form)."""
-    return {key: regularizers.serialize(getattr(layer, key)) for key in keys
-            if getattr(layer, key) is not None}
+    """The regularizer arguments, serialized for get_config (Keras's form); unset ones are
+    listed as None, as Keras's layer configs list them."""
+    return {key: regularizers.serialize(getattr(layer, key)) for key in keys}
 
 
 def _weight_shape(shape, where):
