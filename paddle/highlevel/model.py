@@ -182,6 +182,17 @@ class Model(Trainable, Layer):
         return out
 
     @property
+    def weights(self):
+        """Every weight in Keras 3's order: layer by layer (see `Layer.weights`), then the
+        parameters the model's graph uses that no layer owns."""
+        seen, out = set(), []
+        for w in Layer.weights.fget(self) + self._loose_parameters():
+            if id(w) not in seen:
+                seen.add(id(w))
+                out.append(w)
+        return out
+
+    @property
     def non_trainable_weights(self):
         trainable = {id(w) for w in self.trainable_weights}
         seen, out = set(), []
@@ -486,6 +497,20 @@ def _resolve(var, mapping):
     return mapping[id(var)]
 
 
+def _input_for_first_layer(layer):
+    """The input a Sequential model can build from at once: the first layer's
+    `input_shape=` argument, or, for a layer already called on one Variable (taken from
+    another model, as Keras's transfer-learning recipe does), that input's shape."""
+    from paddle.highlevel.layers.base import Input
+    if layer._input_shape_arg is not None:
+        return Input(shape=layer._input_shape_arg)
+    if layer.built and layer._inbound and len(layer._inbound[0][0]) == 1:
+        source = layer._inbound[0][0][0]
+        if source.ndim >= 1:
+            return Input(shape=source.shape[1:], dtype=source.dtype)
+    return None
+
+
 class Sequential(Model):
     """A stack of layers, each fed the previous one's output.
 
@@ -514,9 +539,8 @@ class Sequential(Model):
         if not isinstance(layer, Layer):
             raise TypeError(f"Sequential: expected a Layer, received {type(layer).__name__}")
         self._layers.append(layer)
-        if self._input is None and len(self._layers) == 1 and layer._input_shape_arg is not None:
-            from paddle.highlevel.layers.base import Input
-            self._input = Input(shape=layer._input_shape_arg)
+        if self._input is None and len(self._layers) == 1:
+            self._input = _input_for_first_layer(layer)
         if self.outputs is not None and len(self._layers) > 1:
             self._init_graph(self._input, layer(self.outputs[0]))  # extend; no rebuild
         else:

@@ -415,3 +415,26 @@ def test_input_batch_shape_fixes_the_batch_axis():
 def test_input_shape_arguments_are_checked(kwargs, match):
     with pytest.raises(ValueError, match=match):
         pd.Input(**kwargs)
+
+
+def test_sequential_of_layers_taken_from_another_model_builds_at_once():
+    inp = pd.Input(shape=(6,))
+    d1, d2 = pd.layers.Dense(4), pd.layers.Dense(3)
+    pd.Model(inp, d2(d1(inp)))
+    model = pd.Sequential([d1, pd.layers.Dense(5)])  # Keras's transfer-learning recipe
+    assert model.inputs[0].shape == (None, 6) and model.count_params() == 28 + 25
+    assert model(np.zeros((2, 6), np.float32)).shape == (2, 5)
+
+
+def test_weights_are_in_keras_3_order_whatever_is_frozen():
+    bn, dense = pd.layers.BatchNormalization(), pd.layers.Dense(2)
+    model = pd.Sequential([pd.Input((4,)), bn, dense])
+    names = [w.name.rsplit("/", 1)[-1] for w in model.weights]
+    assert names == ["gamma", "beta", "moving_mean", "moving_variance", "kernel", "bias"]
+    before = [w.name for w in model.weights]
+    bn.trainable = False
+    assert [w.name for w in model.weights] == before
+    assert model.trainable_weights == [dense.kernel, dense.bias]
+    values = [np.full(w.shape, i, np.float32) for i, w in enumerate(model.weights)]
+    model.set_weights(values)
+    assert [float(v.flat[0]) for v in model.get_weights()] == [0, 1, 2, 3, 4, 5]
