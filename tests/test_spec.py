@@ -719,7 +719,6 @@ def test_devices_gpu_without_a_gpu_says_so():
 
 
 @pytest.mark.gpu
-@pytest.mark.xfail(strict=True, reason="gap: the CUDA backend is not implemented (see the report)")
 def test_devices_gpu_same_results_as_cpu():
     before = pd.get_device()
     pd.seed(0)

@@ -1,16 +1,37 @@
-"""Devices and their kernel tables: the one seam between ops and the code that runs them.
+"""Devices and their backends: the one seam between ops and the code that runs them.
 
-A backend is a module with `KERNELS`, a dict from op name to `prepare(node, ins, outs,
-ctx) -> run`: given a node and its concrete input and output buffers, it does every check
-and precomputation once, when the plan is built, and returns a no-argument callable that
-runs the kernel on those buffers each time the plan runs.
+A backend is an object that the executor asks for everything that depends on the device,
+so that the executor itself has no device branch:
+
+- `kernels`: a dict from op name to `prepare(node, ins, outs, ctx) -> run`: given a node
+  and its concrete input and output buffers, it does every check and precomputation once,
+  when the plan is built, and returns a no-argument callable that runs the kernel on those
+  buffers each time the plan runs;
+- `xp`: the array module of its buffers (NumPy on the CPU, CuPy on a GPU);
+- `empty(shape, dtype, where)`: a buffer (MemoryError naming `where` when it cannot be);
+- `upload(buffer, host)` / `download(buffer)` / `download_into(host, buffer)`: copies
+  between NumPy arrays and its buffers (feeds in, results and stored state out);
+- `activated()`: the context in which its buffers are made and its kernels prepared;
+- `runner(...)`: what runs a program's prepared calls each step (a loop on the CPU; a
+  CUDA graph on a GPU, paddle/backend/cuda/graph.py).
+
+Stored state (parameters, optimizer slots, batch-norm statistics) lives on the device of
+the plan that uses it; paddle/backend/mirrors.py keeps the host copy in step.
 
 Example:
     >>> import paddle as pd
     >>> pd.get_device()
     'cpu'
+    >>> from paddle import backend
+    >>> backend.backend_for("cpu").name
+    'cpu'
 """
+import contextlib
 import re
+
+import numpy as np
+
+from paddle.backend.runner import Runner
 
 _DEVICE = ["cpu"]
 
@@ -19,6 +40,8 @@ def parse_device(device):
     """'cpu', 'gpu' or 'gpu:N' -> ('cpu', 0) / ('gpu', N); ValueError otherwise."""
     if device is None:
         device = _DEVICE[0]
+    if isinstance(device, tuple) and len(device) == 2:
+        return device
     m = re.fullmatch(r"(cpu|gpu|cuda)(?::(\d+))?", str(device).strip().lower())
     if not m:
         raise ValueError(f"device: expected 'cpu', 'gpu' or 'gpu:N', received {device!r}")
@@ -27,10 +50,15 @@ def parse_device(device):
 
 
 def set_device(device):
-    """Make `device` the default for pd.eval and training ('cpu', 'gpu', 'gpu:1')."""
+    """Make `device` the default for pd.eval and training ('cpu', 'gpu', 'gpu:1').
+
+    Raises:
+        ValueError: a string that names no device.
+        RuntimeError: a GPU that cannot be used here (no CuPy, no driver, no such index).
+    """
     kind, index = parse_device(device)
     if kind == "gpu":
-        kernels_for(device)  # fails now, with the reason, if no GPU can be used
+        backend_for(device)  # fails now, with the reason, if no GPU can be used
     _DEVICE[0] = "cpu" if kind == "cpu" else f"gpu:{index}"
 
 
@@ -39,11 +67,61 @@ def get_device():
     return _DEVICE[0]
 
 
-def kernels_for(device):
-    """The KERNELS table of the device's backend."""
-    kind, _ = parse_device(device)
+def backend_for(device):
+    """The backend object of a device ('cpu', 'gpu:N', a parsed pair, a backend, or None:
+    the default)."""
+    if device is None:
+        device = _DEVICE[0]
+    if device == "cpu":
+        return CPU
+    if hasattr(device, "is_host"):  # a backend already
+        return device
+    kind, index = parse_device(device)
     if kind == "cpu":
+        return CPU
+    from paddle.backend import cuda
+    return cuda.backend(index, device)
+
+
+def kernels_for(device):
+    """The kernel table of the device's backend (RuntimeError if the device is unusable)."""
+    return backend_for(device).kernels
+
+
+class CpuBackend:
+    """The host: NumPy buffers, the C++ kernels of paddle/backend/cpu, calls run in a loop."""
+
+    name = "cpu"
+    is_host = True
+    xp = np
+
+    @property
+    def kernels(self):
         from paddle.backend import cpu
         return cpu.KERNELS
-    from paddle.backend import cuda
-    return cuda.kernels()
+
+    def activated(self):
+        """The context buffers are made and kernels run in (the host needs none)."""
+        return contextlib.nullcontext()
+
+    def empty(self, shape, dtype, where):
+        from paddle.lowlevel.shapes import allocate
+        return allocate(shape, dtype, where)
+
+    def upload(self, buffer, host):
+        np.copyto(buffer, host)
+
+    def download(self, buffer):
+        return buffer.copy()
+
+    def download_into(self, host, buffer):
+        np.copyto(host, buffer)
+
+    def runner(self, compute, updates, results, hooks):
+        return Runner(self, compute, updates, results, hooks)
+
+    def __repr__(self):
+        return "<backend cpu>"
+
+
+CPU = CpuBackend()

@@ -8,9 +8,10 @@ kernel runs as before, without a single extra call. Otherwise:
   same parameters (shapes and dtypes, named on a mismatch), then rank 0's parameters —
   every one the gradients reach, frozen ones and batch-norm statistics included — and the
   optimizer's state (slots, step count) are broadcast, so the ranks start identical;
-- each run copies the gradients into one flat buffer per dtype, sums each buffer over the
-  ranks in a single allreduce, scales it by 1 / size, and hands the update views of it:
-  a few large messages per step, not one per parameter. The update then runs identically
+- each run copies the gradients into one flat buffer per dtype and averages each buffer
+  over the ranks at once (`comm.mean_buffer`: through shared memory when the ranks share
+  one machine, else one allreduce), and hands the update views of the mean: a few large
+  buffers per step, not one per parameter. The update then runs identically
   on every rank, so parameters never drift apart.
 
 Layouts are kept per update op (not per feed shape), so a smaller last batch reuses them.
@@ -55,7 +56,7 @@ def average_kernel(node, ins, outs, device="cpu"):
     comm = communicator(device)
     layout = _LAYOUTS.get(node)
     if layout is None:
-        layout = _LAYOUTS[node] = FlatGradients(node.inputs)
+        layout = _LAYOUTS[node] = FlatGradients(node.inputs, comm)
     reduce = layout.bind(ins, comm)
     pairs = list(zip(layout.views, outs))
 
@@ -77,7 +78,7 @@ def averaging(node, grads, device="cpu"):
     if layout is None:
         synchronize(node, comm)
         layout = _LAYOUTS[node] = _AVERAGED_BEFORE if node.attrs.get("averaged") else \
-            FlatGradients(node.inputs[:node.attrs["n"]])
+            FlatGradients(node.inputs[:node.attrs["n"]], comm)
     if layout is _AVERAGED_BEFORE:
         return None
     return layout.bind(grads, comm), layout.views
@@ -86,58 +87,75 @@ def averaging(node, grads, device="cpu"):
 def communicator(device):
     """The communicator that averages gradients living on `device`.
 
-    On the CPU, MPI. On GPUs the gradients are CuPy arrays and the allreduce belongs to
-    NCCL (`cupy.cuda.nccl.NcclCommunicator`, one per rank on `gpu:<local_rank>`, its
-    unique id broadcast over MPI); that communicator plugs in here, with the same
-    `allreduce_(buffer, what)` method, once the CUDA backend (paddle/backend/cuda.py)
-    runs kernels.
+    On the CPU, MPI (`paddle.distributed.mpi`). On a GPU (`gpu`, `gpu:<n>`), NCCL through
+    CuPy (`paddle.distributed.nccl`: one communicator per rank on `gpu:<local_rank>`, its
+    unique id broadcast over MPI), with the same `mean_buffer(count, dtype)` method (a
+    buffer with `.input` and `.output` arrays and a call that averages one into the
+    other): the CUDA backend's update kernel calls `averaging(node, grads, "gpu")` as the
+    CPU kernel does.
     """
     if device == "cpu":
         return _world.world().grads
-    raise NotImplementedError(f"distributed training on {device}: averaging gradients with "
-                              "NCCL needs the CUDA backend, which is not implemented yet; "
-                              "train on the CPU (MPI)")
+    if device == "gpu" or device.startswith("gpu:"):
+        return _world.world().gpu_grads()
+    raise ValueError(f"averaging gradients: expected device 'cpu' or 'gpu', received "
+                     f"{device!r}")
 
 
 class FlatGradients:
-    """One contiguous buffer per dtype and, for each variable, a view shaped like it."""
+    """One flat buffer per dtype, averaged over the ranks by the communicator, and for each
+    variable a view of the mean shaped like it (what the update reads)."""
 
-    def __init__(self, variables):
+    def __init__(self, variables, comm):
         by_dtype = {}
         for i, v in enumerate(variables):
             by_dtype.setdefault(np.dtype(v.dtype), []).append(i)
+        sizes = {i: int(np.prod(v.shape)) for i, v in enumerate(variables)}
+        buffers = [(dtype, members, sum(sizes[i] for i in members))
+                   for dtype, members in by_dtype.items()]
+        _world.check_same(comm, "averaging gradients (the buffers each rank built)",
+                          [len(buffers)], lambda row: f"{row[0]} dtype(s)")
+        _world.check_same(comm, "averaging gradients (the buffers each rank built)",
+                          [n for dtype, _, count in buffers for n in (ord(dtype.kind),
+                                                                      dtype.itemsize, count)],
+                          _describe_buffers)
         self.buffers = []
         self.views = [None] * len(variables)
-        for dtype, members in by_dtype.items():
-            flat = np.empty(sum(int(np.prod(variables[i].shape)) for i in members), dtype)
+        inputs = [None] * len(variables)
+        for dtype, members, count in buffers:
+            mean = comm.mean_buffer(count, dtype)
             offset = 0
             for i in members:
-                count = int(np.prod(variables[i].shape))
-                self.views[i] = flat[offset:offset + count].reshape(variables[i].shape)
-                offset += count
-            self.buffers.append((flat, [self.views[i].reshape(-1) for i in members], members))
+                shape, end = variables[i].shape, offset + sizes[i]
+                self.views[i] = mean.output[offset:end].reshape(shape)
+                inputs[i] = mean.input[offset:end].reshape(shape)
+                offset = end
+            self.buffers.append((mean, members, [inputs[i] for i in members]))
 
     def bind(self, grads, comm):
         """A callable averaging these gradient arrays (a program's buffers) into the views."""
-        scale = 1.0 / comm.size
         plan = []
-        for flat, _, members in self.buffers:
+        for mean, members, inputs in self.buffers:
             sources = [grads[i] for i in members]
             if all(g.flags.c_contiguous for g in sources):
-                plan.append((flat, [g.reshape(-1) for g in sources], None))
+                plan.append((mean, [g.reshape(-1) for g in sources], None))
             else:
-                plan.append((flat, None, [(self.views[i], grads[i]) for i in members]))
+                plan.append((mean, None, list(zip(inputs, sources))))
 
         def reduce():
-            for flat, flat_sources, pairs in plan:
+            for mean, flat_sources, pairs in plan:
                 if flat_sources is not None:
-                    np.concatenate(flat_sources, out=flat)
+                    np.concatenate(flat_sources, out=mean.input)
                 else:
                     for view, g in pairs:
                         np.copyto(view, g)
-                comm.allreduce_(flat, "averaging gradients")
-                flat *= scale
+                mean("averaging gradients")
         return reduce
+
+
+def _describe_buffers(row):
+    return ", ".join(f"{count} x {np.dtype(chr(kind) + str(size)).name}"
+                     for kind, size, count in row.reshape(-1, 3).tolist())
 
 
 def synchronize(node, comm):

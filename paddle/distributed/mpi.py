@@ -6,6 +6,12 @@ timeout passes; then `CollectiveTimeout` is raised on the rank that waited. Poll
 briefly (a step's allreduce usually completes in microseconds) and then sleeps in short
 naps, so a rank waiting for a slow one does not burn a core the others need.
 
+Gradients are averaged through `mean_buffer(count, dtype)`: when every rank runs on one
+machine, through an MPI-3 shared-memory window (each rank writes its gradients into its own
+segment, sums its share of everyone's segments into a shared result after a barrier, and
+reads the whole result after a second barrier: the data crosses no message, and each rank
+passes once over its share); across machines, through an allreduce.
+
 mpi4py is imported when a communicator is made (`pd.distributed.init()` under `mpiexec`),
 never on `import paddle`.
 """
@@ -17,6 +23,8 @@ from paddle.distributed.errors import CollectiveTimeout
 
 SPINS = 2000      # Test() calls before the first nap
 NAP = 0.0005      # seconds between polls after that
+SHARED_MEMORY = True  # False: average gradients with an allreduce even on one machine
+ALIGN = 64        # bytes: segments and each rank's share start on their own cache line
 
 
 def launched_size():
@@ -46,6 +54,8 @@ class MPICommunicator:
         self.comm = comm
         self.rank, self.size = comm.Get_rank(), comm.Get_size()
         self.timeout = timeout
+        self._shared = None   # whether every rank shares this machine's memory (asked once)
+        self._means = {}      # (count, dtype) -> SharedMean, reused by every layout of that size
 
     @classmethod
     def world(cls, timeout):
@@ -89,6 +99,32 @@ class MPICommunicator:
         """`buffer` of rank `root` copied into `buffer` on every rank, in place."""
         self._wait(self.comm.Ibcast(buffer, root=root), what)
 
+    def mean_buffer(self, count, dtype):
+        """A buffer of `count` elements of `dtype` averaged over the ranks: write this
+        rank's values into `.input`, call it, read the mean in `.output`. Collective: every
+        rank asks for the same buffers in the same order (they are made once per layout)."""
+        dtype = np.dtype(dtype)
+        if self._shared is None:
+            node = self.comm.Split_type(self._mpi.COMM_TYPE_SHARED)
+            self._shared = SHARED_MEMORY and node.Get_size() == self.size
+            node.Free()
+        if not self._shared or count == 0:
+            return AllreduceMean(self, count, dtype)
+        # Reused by the layouts of the same size: each rank reads a mean (in the update or
+        # average kernel that asked for it) before it enters the next one, and no rank
+        # writes the result before every rank has entered.
+        key = (count, dtype.str)
+        if key not in self._means:
+            # The window lives in /dev/shm (64 MB in a default Docker container): where it
+            # would take more than half of what is free on any rank, allreduce instead.
+            short = np.array([_shared_memory_free() < 2 * (self.size + 1) * count *
+                             dtype.itemsize], np.int64)
+            self.allreduce_(short, "averaging gradients (room in /dev/shm)", op="max")
+            if short[0]:
+                return AllreduceMean(self, count, dtype)
+            self._means[key] = SharedMean(self, count, dtype)
+        return self._means[key]
+
     def allgather(self, row, what="allgather"):
         """Every rank's int64 vector `row` (all of one length), stacked: (size, len)."""
         row = np.ascontiguousarray(row, dtype=np.int64)
@@ -102,3 +138,67 @@ class MPICommunicator:
     def abort(self, code=1):
         """End every process of the job (after a rank failed)."""
         self._mpi.COMM_WORLD.Abort(code)
+
+
+def _shared_memory_free():
+    import os
+    try:
+        st = os.statvfs("/dev/shm")
+    except OSError:
+        return 0
+    return st.f_bavail * st.f_frsize
+
+
+class AllreduceMean:
+    """A buffer averaged by an allreduce in place (ranks on several machines)."""
+
+    def __init__(self, comm, count, dtype):
+        self.comm = comm
+        self.input = self.output = np.empty(count, dtype)
+        self.scale = 1.0 / comm.size
+
+    def __call__(self, what):
+        self.comm.allreduce_(self.input, what)
+        self.output *= self.scale
+
+
+class SharedMean:
+    """A buffer averaged through memory that every rank maps (an MPI-3 shared window).
+
+    The window holds one segment per rank (its `.input`) and the result (`.output`, read by
+    every rank). A call: barrier (every segment is written); each rank sums its 1/size
+    share of the segments, in rank order, into the result and scales it; barrier (the
+    result is complete). The sum is the one an allreduce computes (rank order, so every
+    rank reads the same bits), without copying the data through messages.
+    """
+
+    def __init__(self, comm, count, dtype):
+        mpi = comm._mpi
+        self.comm = comm
+        stride = -(-count * dtype.itemsize // ALIGN) * ALIGN
+        self.window = mpi.Win.Allocate_shared(stride * (2 if comm.rank == 0 else 1),
+                                              dtype.itemsize, comm=comm.comm)
+        self.window.Lock_all(mpi.MODE_NOCHECK)  # one passive epoch: Sync() orders memory
+        segments = [np.frombuffer(self.window.Shared_query(r)[0], dtype, count)
+                    for r in range(comm.size)]
+        self.input = segments[comm.rank]
+        self.output = np.frombuffer(self.window.Shared_query(0)[0], dtype, count, stride)
+        step = ALIGN // dtype.itemsize if ALIGN % dtype.itemsize == 0 else 1
+        bounds = [min(count, count * r // comm.size // step * step) for r in range(comm.size)]
+        lo, hi = bounds[comm.rank], (bounds + [count])[comm.rank + 1]
+        self.share = [s[lo:hi] for s in segments]
+        self.result = self.output[lo:hi]
+        self.scale = 1.0 / comm.size
+
+    def __call__(self, what):
+        self._barrier(what)
+        np.add(self.share[0], self.share[1], out=self.result)
+        for s in self.share[2:]:
+            self.result += s
+        self.result *= self.scale
+        self._barrier(what)
+
+    def _barrier(self, what):
+        self.window.Sync()
+        self.comm.barrier(what)
+        self.window.Sync()

@@ -43,7 +43,8 @@ class World:
         timeout: seconds a collective may wait (math.inf: no limit).
         comm: collectives of the public API (None in a world of one process);
         control: the training loop's own messages (logs, flags, data orders);
-        grads: gradients and the first broadcast of parameters.
+        grads: gradients and the first broadcast of parameters (on the CPU; GPU
+            gradients travel over NCCL, `gpu_grads()`).
     """
 
     def __init__(self, timeout, comm=None, local_rank=0):
@@ -54,6 +55,15 @@ class World:
         self.local_rank = local_rank
         self.control = comm.duplicate() if comm else None
         self.grads = comm.duplicate() if comm else None
+        self._gpu_grads = None
+
+    def gpu_grads(self):
+        """The NCCL communicator for gradients on this rank's GPU (`gpu:<local_rank>`),
+        made on first use, on every rank at the same point (a collective)."""
+        if self._gpu_grads is None:
+            from paddle.distributed.nccl import NCCLCommunicator
+            self._gpu_grads = NCCLCommunicator(self.grads, self.local_rank)
+        return self._gpu_grads
 
 
 _WORLD = None

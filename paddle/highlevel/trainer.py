@@ -238,7 +238,7 @@ class Trainer:
             float scalar) or a list `[loss, *metrics]` of scalar Variables.
         optimizer_func: a function returning the optimizer
             (e.g. `lambda: pd.optimizers.Adam(1e-3)`).
-        place: "cpu", or "gpu" / "gpu:N" where a GPU backend is available.
+        place: "cpu", or "gpu" / "gpu:N" (an NVIDIA GPU through CuPy, docs/gpu.md).
         param_path: a folder written by `save_params` to start from.
 
     Raises:
@@ -387,7 +387,7 @@ class Inferencer:
         infer_func: builds the network from `pd.data` inputs; returns its output Variable
             (or a list of them).
         param_path: a folder written by `Trainer.save_params`.
-        place: "cpu", or "gpu" / "gpu:N" where a GPU backend is available.
+        place: "cpu", or "gpu" / "gpu:N" (an NVIDIA GPU through CuPy, docs/gpu.md).
 
     Raises:
         TypeError: infer_func returns no Variable.

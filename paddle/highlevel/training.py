@@ -17,11 +17,11 @@ Example:
 import numpy as np
 
 from paddle import lowlevel as ll
+from paddle.backend import backend_for
 from paddle.lowlevel import optimizers
 from paddle.lowlevel.executor import plan_for, topological_nodes
 from paddle.lowlevel.gradients import gradients
 from paddle.lowlevel.graph import Variable, constant, data
-from paddle.backend import parse_device
 from paddle.highlevel import data_adapter
 from paddle.highlevel import losses as losses_module
 from paddle.highlevel import metrics as metrics_module
@@ -33,10 +33,12 @@ class Step:
     """A compiled step: feed Variables in a fixed order, fetch Variables, one plan."""
 
     def __init__(self, feeds, fetches, training):
-        self.feeds, self.fetches = feeds, fetches
-        self.plan = plan_for(fetches, training, parse_device(None))
+        self.feeds, self.fetches, self.training = feeds, fetches, training
+        self.plan = plan_for(fetches, training, None)
 
     def __call__(self, arrays):
+        if self.plan.device is not backend_for(None):  # pd.set_device since: plan there
+            self.plan = plan_for(self.fetches, self.training, None)
         return self.plan.run(dict(zip(self.feeds, arrays)))
 
 

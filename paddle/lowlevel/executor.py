@@ -21,10 +21,11 @@ from collections.abc import Mapping
 import numpy as np
 
 from paddle import backend
+from paddle.backend import mirrors
+from paddle.backend.runner import Hooks
 from paddle.errors import FeedError, ShapeError
 from paddle.lowlevel.graph import Variable, converted
 from paddle.lowlevel.op import fmt_shape
-from paddle.lowlevel.shapes import allocate
 
 MAX_SPECIALIZATIONS = 8
 
@@ -65,7 +66,7 @@ def eval(targets, feeds=None, training=False, device=None):  # noqa: A001
     if not targets:
         return []
     _check_feed_keys(feeds)
-    plan = plan_for(targets, bool(training), backend.parse_device(device))
+    plan = plan_for(targets, bool(training), device)
     results = plan.run(feeds or {})
     return results[0] if single else results
 
@@ -88,8 +89,10 @@ def _check_feed_keys(feeds):
 
 
 def plan_for(targets, training, device):
-    """The cached Plan for these targets, built on first use; kept on one of the targets so
-    that it lives exactly as long as the graph does."""
+    """The cached Plan for these targets on `device` ('cpu', 'gpu:N', None: the default),
+    built on first use; kept on one of the targets so that it lives exactly as long as the
+    graph does."""
+    device = backend.backend_for(device)
     key = (tuple(id(t) for t in targets), training, device)
     for t in targets:
         plan = t.__dict__.get("_plans", {}).get(key)
@@ -137,8 +140,8 @@ class Plan:
     def __init__(self, targets, training, device):
         self.target_refs = [weakref.ref(t) for t in targets]
         self.training = training
-        self.device = device
-        self.kernels = backend.kernels_for(f"{device[0]}:{device[1]}")
+        self.device = device  # its backend (paddle/backend)
+        self.kernels = backend.kernels_for(device)
         self.nodes = topological_nodes(targets)
         # Inputs the nodes read: data (fed), parameters and constants (their own arrays).
         leaves, seen = [], set()
@@ -151,8 +154,8 @@ class Plan:
         self.targets = [(t.node, t.index) if t.node is not None else t for t in targets]
         for n in self.nodes:
             if n.op.name not in self.kernels and not n.op.view:
-                raise NotImplementedError(f"{n.op.name}: no kernel on device "
-                                          f"{device[0]}:{device[1]}")
+                raise NotImplementedError(f"{n.op.name}: no kernel on device {device.name} "
+                                          f"(built at {n.location or '?'})")
         self.specialized = OrderedDict()
 
     def matches(self, targets):
@@ -196,6 +199,11 @@ class Plan:
 def check_feed(var, value):
     """The fed value as an array of the input's dtype; FeedError naming the input if it
     does not fit its shape or cannot be converted safely."""
+    if hasattr(value, "__cuda_array_interface__"):  # a CuPy (or other GPU) array
+        raise FeedError(f"input {var.name!r}: expected a host array (NumPy, a list or a "
+                        f"number), received a {type(value).__module__}."
+                        f"{type(value).__name__} in GPU memory; paddle copies feeds to the "
+                        "device itself")
     try:
         array = np.asarray(value)
     except Exception as e:  # ragged lists and the like
@@ -227,12 +235,25 @@ class Program:
     Each node output lives in a storage: its own buffer or, for a view, its input's. A
     storage goes back to a pool once its last reader is prepared, and a later output of
     the same shape and dtype takes the buffer over; leaves and results are never reused.
+    Buffers are the device's (`plan.device`): stored values (parameters, constants) are
+    their copies there (paddle/backend/mirrors.py), fed values are uploaded once per run.
     """
 
     def __init__(self, plan, feed_shapes):
-        self.feeds = [np.empty(s, dtype=v.dtype) for v, s in zip(plan.data, feed_shapes)]
+        with plan.device.activated():
+            self._prepare(plan, feed_shapes)
+
+    def _prepare(self, plan, feed_shapes):
+        dev = self.device = plan.device
+        self.feeds = [dev.empty(s, v.dtype, f"input {v.name!r}")
+                      for v, s in zip(plan.data, feed_shapes)]
         value = {id(v): b for v, b in zip(plan.data, self.feeds)}
-        value.update((id(v), v.value) for v in plan.stored)
+        value.update((id(v), mirrors.on_device(v._value, dev, f"{v.kind} {v.name!r}"))
+                     for v in plan.stored)
+        # Host arrays to keep current on the device before each run, and which of them a
+        # run may write (parameters: updates, assign, batch-norm statistics).
+        self.stored = [v._value for v in plan.stored]
+        self.written = [v._value for v in plan.stored if v.kind == "param"]
         specs, aliasing = self._infer(plan, value)
         storage, readers = {}, {}
         for node in plan.nodes:
@@ -246,17 +267,17 @@ class Program:
         pinned = {storage.get(_key(t), _key(t)) for t in map(_target_var, plan.targets)}
         pool, owned = {}, {}
         self.steps, self.nodes = [], []
-        ctx = _Context(plan.training)
-        forced = {True: _Context(True), False: _Context(False)}  # forced_mode's nodes
+        hooks = Hooks()
         for node in plan.nodes:
             ins = [value[_key(i)] for i in node.inputs]
             if id(node) in aliasing:
                 outs = [ins[0].reshape(specs[id(node)][0][0])]
             else:
-                outs = [_take(pool, shape, dtype, node) for shape, dtype in specs[id(node)]]
+                outs = [_take(dev, pool, shape, dtype, node) for shape, dtype in specs[id(node)]]
                 owned.update(((id(node), k), b) for k, b in enumerate(outs))
-                self.steps.append(plan.kernels[node.op.name](
-                    node, ins, outs, ctx if node.mode is None else forced[node.mode]))
+                training = plan.training if node.mode is None else node.mode
+                ctx = KernelContext(dev, training, node, hooks, len(self.steps))
+                self.steps.append(plan.kernels[node.op.name](node, ins, outs, ctx))
                 self.nodes.append(node)
             value.update(((id(node), k), b) for k, b in enumerate(outs))
             done = [storage.get(_key(i), _key(i)) for i in node.inputs]
@@ -268,12 +289,16 @@ class Program:
                 if readers.get(s, 0) == 0 and s in owned and s not in pinned:
                     b = owned.pop(s)
                     pool.setdefault((b.shape, b.dtype.str), []).append(b)
+        self.stored += hooks.state
+        self.written += hooks.state
         # Update ops (stateful) come last in the plan; results are copied between the two.
         first_update = sum(1 for n in self.nodes if not n.op.stateful)
         self.compute, self.updates = self.steps[:first_update], self.steps[first_update:]
         self.results = [None if isinstance(t, tuple) and t[0].op.stateful else
                         value[(id(t[0]), t[1]) if isinstance(t, tuple) else id(t)]
                         for t in plan.targets]
+        hooks.labels = [n.op.name for n in self.nodes]
+        self.runner = dev.runner(self.compute, self.updates, self.results, hooks)
 
     @staticmethod
     def _infer(plan, leaves):
@@ -297,18 +322,18 @@ class Program:
         return specs, aliasing
 
     def run(self, arrays):
-        for buf, a in zip(self.feeds, arrays):
-            np.copyto(buf, a)
-        # Results are copied before the updates run, so a target and the ops reading it
-        # agree: every value a call returns is from before its update ops.
-        step = -1
+        """Feeds in (one copy each), the prepared calls, the results out (NumPy arrays)."""
+        dev = self.device
+        with dev.activated():
+            mirrors.sync(self.stored, dev)
+            for buf, a in zip(self.feeds, arrays):
+                dev.upload(buf, a)
         try:
-            for step, fn in enumerate(self.compute):
-                fn()
-            results = self._copy_results()
-            for step, fn in enumerate(self.updates, len(self.compute)):
-                fn()
+            return self.runner.run()
         except Exception as e:
+            step = self.runner.at
+            if not 0 <= step < len(self.nodes):
+                raise
             node = self.nodes[step]
             where = f"in {node.op.name}" + (f", built at {node.location}" if node.location else "")
             try:
@@ -316,10 +341,8 @@ class Program:
             except Exception:
                 raise e from None
             raise error from None
-        return results
-
-    def _copy_results(self):
-        return [None if b is None else b.copy() for b in self.results]
+        finally:
+            mirrors.written(self.written, dev)
 
 
 def _target_var(t):
@@ -334,17 +357,55 @@ class _Output:
         self.node, self.index = node, index
 
 
-class _Context:
-    """What kernels may ask about the run they are prepared for."""
+class KernelContext:
+    """What a prepare function may ask about the run it prepares (`ctx`).
 
-    def __init__(self, training):
-        self.training = training
+    Attributes:
+        xp: the array module of the buffers (numpy, or cupy on a GPU).
+        training: whether the node runs in training mode.
+        device: the backend (`device.name` is 'cpu' or 'gpu:N').
+        node: the node being prepared.
+    """
+
+    def __init__(self, device, training, node, hooks, index):
+        self.device, self.xp, self.training, self.node = device, device.xp, training, node
+        self._hooks, self._index = hooks, index
+
+    def empty(self, shape, dtype):
+        """A scratch buffer on the device, made now (MemoryError naming the op)."""
+        where = f"{self.node.op.name} (built at {self.node.location or '?'})"
+        return self.device.empty(tuple(shape), np.dtype(dtype), where)
+
+    def state(self, host, name="state"):
+        """The device copy of a host array the kernel updates in place across runs (an
+        optimizer slot): current on the device before each run, and marked as written by
+        the device after it (the host reads it back on demand)."""
+        self._hooks.state.append(host)
+        return mirrors.on_device(host, self.device, f"{self.node.op.name} {name}")
+
+    def before_run(self, fn):
+        """Call `fn()` on the host before each run (outside any CUDA graph): per-step host
+        values (a learning rate) are written into device buffers here."""
+        self._hooks.before.append(fn)
+
+    def after_run(self, fn):
+        """Call `fn()` on the host after each run (an iteration counter)."""
+        self._hooks.after.append(fn)
+
+    def check(self, flag, error):
+        """After each run, raise `error()` (attributed to this op) if the device buffer
+        `flag` holds a non-zero value: a kernel's input check without a host sync."""
+        self._hooks.checks.append((self._index, flag, error))
+
+    def not_capturable(self, reason):
+        """This op cannot run inside a CUDA graph (say why): its plan runs op by op."""
+        self._hooks.uncapturable.append((self._index, reason))
 
 
-def _take(pool, shape, dtype, node):
+def _take(dev, pool, shape, dtype, node):
     dtype = np.dtype(dtype)
     free = pool.get((tuple(shape), dtype.str))
     if free:
         return free.pop()
     where = f"{node.op.name} (built at {node.location or '?'})"
-    return allocate(shape, dtype, where)
+    return dev.empty(shape, dtype, where)

@@ -17,6 +17,7 @@ import weakref
 
 import numpy as np
 
+from paddle.backend import mirrors
 from paddle.errors import ShapeError, at_user, user_location
 from paddle.lowlevel.shapes import check_fits
 
@@ -348,8 +349,9 @@ class Variable:
 
     @property
     def value(self):
-        """The array of a parameter or constant (None for data and op outputs)."""
-        return self._value
+        """The host array of a parameter or constant (None for data and op outputs), current
+        even when a GPU plan updated its device copy last (it is downloaded then)."""
+        return mirrors.on_host(self._value)
 
     @value.setter
     def value(self, array):
@@ -375,7 +377,7 @@ class Variable:
         if self._value is None:
             raise ValueError(f"val: {self.name!r} is a {self.kind} Variable and has no stored "
                              "value; use pd.eval(var, feeds) to compute it")
-        return self._value.copy()
+        return mirrors.on_host(self._value).copy()
 
     def set_value(self, array):
         """Overwrite a parameter's value in place (same shape; cast to its dtype)."""
@@ -390,6 +392,7 @@ class Variable:
             raise ValueError(f"set_value: {self.name!r} is {self.dtype}, received "
                              f"{array.dtype}")
         np.copyto(self._value, converted(array, self.dtype, f"set_value: {self.name!r}"))
+        mirrors.host_written(self._value)  # device copies are uploaded again before use
 
     def eval(self, feeds=None, training=False):
         """Compute this Variable: shorthand for `pd.eval(self, feeds, training)`."""

@@ -19,6 +19,7 @@ import weakref
 
 import numpy as np
 
+from paddle.backend import mirrors
 from paddle.distributed import gradients as distributed_gradients
 from paddle.distributed import world as distributed
 from paddle.lowlevel import schedules
@@ -283,11 +284,19 @@ class Optimizer:
         return grads
 
     def slots(self, var):
-        """{slot name: NumPy array} of a variable, created (zeros) on first use."""
+        """{slot name: NumPy array} of a variable, created (zeros) on first use.
+
+        The arrays are current (downloaded if a GPU plan updated them last) and may be
+        written in place: the device copies are uploaded again before their next use."""
         if var not in self._slots:
             self._slots[var] = {s: np.full(var.shape, self._slot_initial(s), dtype=var.dtype)
                                 for s in self.slot_names}
-        return self._slots[var]
+        arrays = self._slots[var]
+        if mirrors.active():
+            for a in arrays.values():
+                mirrors.on_host(a)
+                mirrors.host_written(a)
+        return arrays
 
     def _slot_initial(self, slot):
         return 0.0

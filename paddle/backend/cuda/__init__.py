@@ -7,8 +7,59 @@ both modules share (`xp.matmul`, reductions, elementwise ufuncs with `out=`) run
 under either; a custom CUDA kernel (csrc/cuda/*.cu, through `cupy.RawKernel`) has a NumPy
 reference beside it that the simulated run uses and that the GPU tests compare it against.
 
-Modules here fill KERNELS for one family of ops each, as the CPU backend's do.
+The contract of a kernel module (the CPU backend's, plus what a GPU needs):
+
+- `prepare(node, ins, outs, ctx)` runs once per program (per feed shapes): ins and outs
+  are arrays of `ctx.xp`; it checks, precomputes, allocates what it needs and returns
+  `run`, a no-argument callable.
+- `ctx` (paddle.lowlevel.executor.KernelContext) gives `xp`, `training`, `device`
+  (`device.name`: 'gpu:N'), `node`, and: `ctx.empty(shape, dtype)` for scratch buffers;
+  `ctx.state(host_array)` for the device copy of host state the kernel updates in place
+  (optimizer slots; parameters and batch-norm statistics are inputs and already device
+  arrays); `ctx.before_run(fn)` / `ctx.after_run(fn)` for host work around each run (a
+  learning rate from a schedule written into a device scalar, an iteration counter);
+  `ctx.check(flag, error)` for an input check without a host sync (the kernel writes a
+  non-zero into the device buffer `flag`; after the run the executor raises `error()`
+  naming the op); `ctx.not_capturable(reason)` for a kernel that can never be captured.
+- `run` must be capturable in a CUDA graph (paddle/backend/cuda/graph.py): the calls of
+  one run are recorded once and replayed, so inside `run`:
+    * no host synchronization: no `.get()`, `float(x)`, `bool(x)`, `.item()`, `int(x)`,
+      no `xp.nonzero`, boolean-mask indexing or anything whose result size depends on
+      values;
+    * no allocation: every output goes to a buffer made in prepare (`out=` arguments,
+      `xp.copyto`); a call that returns a new array (`a + b`, `xp.take(...)` without
+      `out`) allocates from CuPy's pool during the capture, and the replayed graph then
+      writes memory the pool may have handed to someone else;
+    * no per-step host values: a Python number read in `run` is frozen into the graph at
+      its captured value. Values that change per step (a step count, a learning rate, a
+      random seed) live in device buffers, written by `before_run` hooks or by kernels.
+- Custom kernels (`cupy.ElementwiseKernel`, `ReductionKernel`, `RawKernel`) are built
+  through `device_kernel` (compiled once per device, cached) and always have a NumPy
+  reference that the simulated device runs.
+
+Modules here fill KERNELS for one family of ops each, as the CPU backend's do, and are
+imported at the end of this file (one line: add a new module to `_MODULES`).
+
+Tests run whole plans on the simulated device: `with cuda.simulated(): pd.eval(...,
+device="gpu")` (or `pd.set_device("gpu")` inside the block; tests/lowlevel/conftest.py
+runs the op test files listed in its DEVICE_FILES on cpu, simulated_gpu and gpu).
+
+Example:
+    >>> import numpy as np, paddle as pd
+    >>> from paddle.backend import cuda
+    >>> x = pd.data("x", shape=[None, 2])
+    >>> with cuda.simulated():
+    ...     y = pd.eval(pd.relu(x - 1.0), {x: np.array([[0.0, 3.0]])}, device="gpu")
+    >>> y.tolist()
+    [[0.0, 2.0]]
 """
+import contextlib
+import importlib
+
+import numpy as np
+
+from paddle.backend.cuda.runner import DeviceRunner
+
 KERNELS = {}
 
 
@@ -32,12 +83,158 @@ def kernel(*names):
     return deco
 
 
-def kernels():
-    """The KERNELS table for a real GPU; a clear error until the backend is complete."""
+_SIMULATED = []  # the number of simulated devices while `simulated()` is active
+
+
+@contextlib.contextmanager
+def simulated(devices=1):
+    """Run the 'gpu' devices on the CPU with NumPy as the array module, for tests and CI.
+
+    Inside the block, 'gpu' and 'gpu:N' (N < devices) resolve to a simulated device: the
+    CUDA backend's own code runs (its prepare functions, device buffers, uploads and
+    downloads, the device copies of parameters and slots, the runner with its deferred
+    checks); only the arrays are NumPy's, and there is no CUDA graph. Plans built inside
+    keep running simulated; the default device is restored on exit.
+
+    Example:
+        >>> import paddle as pd
+        >>> from paddle.backend import cuda
+        >>> with cuda.simulated():
+        ...     pd.set_device("gpu")
+        ...     pd.get_device()
+        'gpu:0'
+        >>> pd.get_device()
+        'cpu'
+    """
+    from paddle import backend
+    if not isinstance(devices, int) or devices < 1:
+        raise ValueError(f"simulated: expected a positive number of devices, received "
+                         f"{devices!r}")
+    before = backend.get_device()
+    _SIMULATED.append(devices)
     try:
-        import cupy  # noqa: F401
-    except Exception:
-        raise RuntimeError("device 'gpu': CuPy is not installed or no NVIDIA GPU is visible; "
-                           "install paddle[gpu] on a machine with a GPU, or use 'cpu'") from None
-    raise NotImplementedError("device 'gpu': the CUDA kernels are not implemented yet in this "
-                              "version of paddle; use 'cpu'")
+        yield
+    finally:
+        _SIMULATED.pop()
+        backend._DEVICE[0] = before
+
+
+_BACKENDS = {}
+
+
+def backend(index, as_given="gpu"):
+    """The backend of GPU `index` (simulated inside `simulated()`); RuntimeError naming the
+    device (as the user wrote it) when it cannot be used."""
+    sim = _SIMULATED[-1] if _SIMULATED else 0
+    found = _BACKENDS.get((index, sim > 0))
+    if found is not None:
+        return found
+    if sim:
+        if index >= sim:
+            raise RuntimeError(f"device {as_given!r}: expected a GPU index below {sim} (the "
+                               f"simulated devices), received {index}")
+        dev = CudaBackend(index, np, None)
+    else:
+        dev = _real_backend(index, as_given)
+    _BACKENDS[(index, sim > 0)] = dev
+    return dev
+
+
+def _real_backend(index, as_given):
+    try:
+        import cupy
+    except Exception as e:
+        raise RuntimeError(f"device {as_given!r}: expected CuPy for the GPU backend, but it "
+                           f"cannot be imported ({type(e).__name__}: {e}); install "
+                           "paddle-graph[gpu] on a machine with an NVIDIA GPU, or use 'cpu'") \
+            from None
+    try:
+        count = cupy.cuda.runtime.getDeviceCount()
+    except Exception as e:  # no driver, or a driver too old for this CuPy
+        raise RuntimeError(f"device {as_given!r}: expected a working NVIDIA driver, CUDA "
+                           f"reports: {e}") from None
+    if index >= count:
+        raise RuntimeError(f"device {as_given!r}: expected a GPU index below {count} (the "
+                           f"GPUs visible here), received {index}")
+    with cupy.cuda.Device(index):
+        stream = cupy.cuda.Stream(non_blocking=True)
+    return CudaBackend(index, cupy, stream)
+
+
+class CudaBackend:
+    """A GPU: CuPy buffers on device `index`, the kernels of this package, a CUDA graph per
+    program (simulated: NumPy buffers, the same kernels, op by op)."""
+
+    is_host = False
+    kernels = KERNELS
+
+    def __init__(self, index, xp, stream):
+        self.index, self.xp, self.stream = index, xp, stream
+        self.simulated = xp is np
+        self.name = f"gpu:{index}"
+        self._kernels = {}
+
+    def activated(self):
+        """A context in which CuPy works on this device and its stream (simulated: NumPy
+        computes silently, as a GPU and the C++ kernels do: inf and NaN, no warnings)."""
+        if self.simulated:
+            return np.errstate(all="ignore")
+        stack = contextlib.ExitStack()
+        stack.enter_context(self.xp.cuda.Device(self.index))
+        stack.enter_context(self.stream)
+        return stack
+
+    def empty(self, shape, dtype, where):
+        from paddle.lowlevel.shapes import check_fits
+        dtype = np.dtype(dtype)
+        if self.simulated:
+            check_fits(shape, dtype, where)
+            return np.empty(shape, dtype)
+        try:
+            with self.activated():
+                return self.xp.empty(shape, dtype)
+        except self.xp.cuda.memory.OutOfMemoryError as e:
+            raise MemoryError(f"{where}: out of memory on device {self.name} for an array of "
+                              f"shape {tuple(shape)} ({dtype.name}) ({e})") from None
+
+    def upload(self, buffer, host):
+        if self.simulated:
+            np.copyto(buffer, host)
+        else:
+            buffer.set(np.ascontiguousarray(host, dtype=buffer.dtype), stream=self.stream)
+
+    def download(self, buffer):
+        if self.simulated:
+            return buffer.copy()
+        host = buffer.get(stream=self.stream)
+        self.stream.synchronize()
+        return host
+
+    def download_into(self, host, buffer):
+        if self.simulated:
+            np.copyto(host, buffer)
+        else:
+            buffer.get(stream=self.stream, out=host)
+            self.stream.synchronize()
+
+    def runner(self, compute, updates, results, hooks):
+        return DeviceRunner(self, compute, updates, results, hooks)
+
+    def device_kernel(self, key, build, reference):
+        """A custom kernel, built once per device: `build(cupy)` on a GPU (an
+        ElementwiseKernel, ReductionKernel, RawKernel...), `reference` when simulated."""
+        if self.simulated:
+            return reference
+        found = self._kernels.get(key)
+        if found is None:
+            with self.activated():
+                found = self._kernels[key] = build(self.xp)
+        return found
+
+    def __repr__(self):
+        return f"<backend {self.name}{' (simulated)' if self.simulated else ''}>"
+
+
+_MODULES = ["elementwise", "shape_ops", "state", "nn_basic"]
+for _name in _MODULES:
+    importlib.import_module(f"paddle.backend.cuda.{_name}")

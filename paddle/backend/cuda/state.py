@@ -1,0 +1,10 @@
+"""CUDA kernel of assign (paddle/lowlevel/ops/state.py): a broadcasting copy into the
+parameter's device copy, which the executor then marks as the current one."""
+from paddle.backend.cuda import kernel
+
+
+@kernel("assign")
+def _assign(node, ins, outs, ctx):
+    target, value = ins
+    xp = ctx.xp
+    return lambda: xp.copyto(target, value)

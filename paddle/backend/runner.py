@@ -1,0 +1,61 @@
+"""Running a program's prepared calls, one step at a time, on the host.
+
+A program hands its backend's `runner` the prepared calls of its compute ops and of its
+update ops (the stateful ones, run last), the buffers holding the results, and the hooks
+its kernels asked for (`Hooks`). A run calls the compute calls, copies the results out,
+calls the updates, then evaluates the deferred checks: every value a run returns is from
+before its updates. `at` holds the index of the call being run, so the executor can name
+the op an error came from. The CUDA backend's runner (paddle/backend/cuda/runner.py) keeps
+this order but replays the calls as one CUDA graph.
+"""
+
+
+class Hooks:
+    """What a program's kernels asked for beside their run callables (see `KernelContext`).
+
+    before / after: host callables run around each run, never captured in a CUDA graph
+        (a learning rate read from a schedule, an iteration counter);
+    checks: (call index, flag buffer, error factory): after the run, a flag that is not
+        zero raises the factory's exception, attributed to that call's op;
+    state: host arrays (optimizer slots) that the kernels use on the device: made current
+        there before each run, and marked as written by the device after it;
+    uncapturable: (call index, reason) of kernels that cannot run inside a CUDA graph;
+    labels: the op name of each call (compute, then updates), for messages.
+    """
+
+    def __init__(self):
+        self.before, self.after, self.checks, self.state, self.uncapturable = [], [], [], [], []
+        self.labels = []
+
+
+class Runner:
+    """The host's runner: the calls in a loop (one C++ call per op)."""
+
+    def __init__(self, dev, compute, updates, results, hooks):
+        self.dev = dev
+        self.compute, self.updates = compute, updates
+        self.results = results
+        self.hooks = hooks
+        self.at = -1  # index of the call running (compute first, then updates)
+
+    def run(self):
+        """Run once; the results as NumPy arrays (None for an update target)."""
+        self.at = -1
+        for fn in self.hooks.before:
+            fn()
+        for self.at, fn in enumerate(self.compute):
+            fn()
+        results = [None if b is None else self.dev.download(b) for b in self.results]
+        for self.at, fn in enumerate(self.updates, len(self.compute)):
+            fn()
+        self.check()
+        for fn in self.hooks.after:
+            fn()
+        return results
+
+    def check(self):
+        """Raise the error of the first deferred check whose flag is set."""
+        for index, flag, error in self.hooks.checks:
+            if self.dev.download(flag).any():
+                self.at = index
+                raise error()

@@ -1,0 +1,226 @@
+"""The GPU device as the executor sees it, on the simulated device (NumPy arrays, the CUDA
+backend's code): stored state lives on the device across runs and the host reads it back
+on demand; feeds go up once per run, results come down only for the targets; device
+errors name the device and what was expected."""
+import sys
+import types
+
+import numpy as np
+import pytest
+
+import paddle as pd
+from paddle.backend import CPU, backend_for, cuda, mirrors
+
+
+@pytest.fixture
+def gpu():
+    with cuda.simulated():
+        yield backend_for("gpu")
+
+
+def test_simulated_gpu_is_the_default_inside_and_restored_after():
+    before = pd.get_device()
+    with cuda.simulated():
+        pd.set_device("gpu")
+        assert pd.get_device() == "gpu:0"
+        dev = backend_for(None)
+        assert dev.name == "gpu:0" and dev.simulated and dev.xp is np
+        with pytest.raises(RuntimeError, match=r"device 'gpu:1': expected a GPU index below 1 "
+                                               r"\(the simulated devices\), received 1"):
+            pd.set_device("gpu:1")
+    assert pd.get_device() == before
+    with cuda.simulated(devices=2):
+        assert backend_for("gpu:1").name == "gpu:1"
+    with pytest.raises(ValueError, match="expected a positive number of devices"):
+        with cuda.simulated(devices=0):
+            pass
+
+
+def test_a_parameter_lives_on_the_device_between_runs(gpu):
+    w = pd.Variable("dev_w", shape=[3], initializer="ones")
+    step = pd.assign(w, w * 2.0)
+    pd.eval(step, device="gpu")
+    pd.eval(step, device="gpu")
+    # The update went to the device copy; the host array is stale until read.
+    assert w._value.tolist() == [1.0, 1.0, 1.0]
+    assert w.val().tolist() == [4.0, 4.0, 4.0]
+    assert w.value.tolist() == [4.0, 4.0, 4.0] and w._value.tolist() == [4.0, 4.0, 4.0]
+    # A host write goes up before the next device run.
+    w.set_value(np.array([1.0, 2.0, 3.0]))
+    pd.eval(step, device="gpu")
+    assert w.val().tolist() == [2.0, 4.0, 6.0]
+    # The CPU reads the device's update, and the device reads the CPU's.
+    pd.eval(step, device="cpu")
+    assert w.val().tolist() == [4.0, 8.0, 12.0]
+    pd.eval(step, device="gpu")
+    assert w.val().tolist() == [8.0, 16.0, 24.0]
+
+
+def test_feeds_go_up_once_and_only_targets_come_down(gpu, monkeypatch):
+    counts = {"upload": 0, "download": 0}
+    up, down = type(gpu).upload, type(gpu).download
+
+    def upload(self, buffer, host):
+        counts["upload"] += 1
+        return up(self, buffer, host)
+
+    def download(self, buffer):
+        counts["download"] += 1
+        return down(self, buffer)
+    x = pd.data("dev_x", shape=[None, 3])
+    w = pd.Variable("dev_w2", shape=[3, 2])
+    b = pd.Variable("dev_b2", shape=[2], initializer="ones")
+    y = pd.relu(x @ w + b)
+    loss = pd.sum(y)
+    pd.eval(loss, {x: np.ones((4, 3))}, device="gpu")  # prepared: parameters go up once
+    monkeypatch.setattr(type(gpu), "upload", upload)
+    monkeypatch.setattr(type(gpu), "download", download)
+    for _ in range(3):
+        pd.eval(loss, {x: np.ones((4, 3))}, device="gpu")
+    assert counts == {"upload": 3, "download": 3}  # one feed up, one result down per run
+    expected = pd.eval(loss, {x: np.ones((4, 3))}, device="cpu")
+    np.testing.assert_allclose(pd.eval(loss, {x: np.ones((4, 3))}, device="gpu"), expected,
+                               rtol=1e-6)
+
+
+def test_results_are_from_before_the_updates(gpu):
+    w = pd.Variable("dev_w3", shape=[2], initializer="ones")
+    double = w * 2.0
+    step = pd.assign(w, double)
+    got = pd.eval([w, double, step], device="gpu")
+    assert got[0].tolist() == [1.0, 1.0] and got[1].tolist() == [2.0, 2.0] and got[2] is None
+    assert pd.eval(w, device="gpu").tolist() == [2.0, 2.0]
+
+
+def test_a_model_built_on_the_cpu_runs_on_the_gpu_and_back(gpu):
+    pd.seed(3)
+    x = pd.data("dev_x4", shape=[None, 4])
+    y = pd.fc(x, 3, act="tanh", name="dev_fc4")
+    feed = {x: np.random.default_rng(0).standard_normal((5, 4)).astype(np.float32)}
+    on_cpu = pd.eval(y, feed)
+    on_gpu = pd.eval(y, feed, device="gpu")
+    np.testing.assert_allclose(on_gpu, on_cpu, rtol=1e-5, atol=1e-6)
+
+
+def test_feed_errors_are_the_cpus(gpu):
+    x = pd.data("dev_x5", shape=[None, 2], dtype="int64")
+    with pytest.raises(pd.FeedError, match="input 'dev_x5': expected int64, received float"):
+        pd.eval(x + 1, {x: np.ones((1, 2))}, device="gpu")
+    with pytest.raises(pd.FeedError, match=r"expected shape \(None, 2\), received \(1, 3\)"):
+        pd.eval(x + 1, {x: np.ones((1, 3), np.int64)}, device="gpu")
+
+
+def test_a_feed_already_on_a_gpu_is_refused(gpu):
+    class DeviceArray:  # what CuPy and other GPU arrays expose
+        __cuda_array_interface__ = {"shape": (1, 2), "typestr": "<f4", "version": 3}
+    x = pd.data("dev_x6", shape=[None, 2])
+    with pytest.raises(pd.FeedError, match="input 'dev_x6': expected a host array .*received "
+                                           r"a [\w.]*DeviceArray in GPU memory"):
+        pd.eval(x * 2.0, {x: DeviceArray()}, device="gpu")
+
+
+def test_an_index_outside_is_reported_after_the_run_naming_the_op(gpu):
+    table = pd.constant(np.arange(6.0).reshape(3, 2))
+    ids = pd.data("dev_ids", shape=[None], dtype="int64")
+    y = pd.gather(table, ids)
+    with pytest.raises(IndexError, match=r"gather: index 7 at position 1 is outside \[0, 3\) "
+                                         r"\(in gather, built at test_device.py:\d+\)"):
+        pd.eval(y, {ids: np.array([0, 7, 9])}, device="gpu")
+    assert pd.eval(y, {ids: np.array([2, 0])}, device="gpu").tolist() == [[4.0, 5.0],
+                                                                          [0.0, 1.0]]
+
+
+def test_out_of_memory_names_what_was_allocated(gpu):
+    with pytest.raises(MemoryError, match="matmul \\(built at x.py:1\\)"):
+        gpu.empty((1 << 50, 1 << 10), np.float32, "matmul (built at x.py:1)")
+
+
+def test_device_copies_follow_their_host_arrays(gpu):
+    a = np.arange(3.0)
+    copy = mirrors.on_device(a, gpu, "a")
+    assert copy is not a and copy.tolist() == [0.0, 1.0, 2.0]
+    assert mirrors.on_device(a, CPU, "a") is a
+    copy[...] = 5.0
+    mirrors.written([a], gpu)
+    assert mirrors.on_host(a).tolist() == [5.0, 5.0, 5.0]
+    a[...] = 1.0
+    mirrors.host_written(a)
+    mirrors.sync([a], gpu)
+    assert copy.tolist() == [1.0, 1.0, 1.0]
+    key = id(a)
+    del a, copy
+    assert key not in mirrors._MIRRORS  # the entry goes with its host array
+
+
+# ---- a real GPU that cannot be used: CuPy stand-ins --------------------------------------
+
+def fake_cupy(count=1, driver_error=None, oom=False):
+    cupy = types.ModuleType("cupy")
+
+    class Runtime:
+        @staticmethod
+        def getDeviceCount():
+            if driver_error:
+                raise RuntimeError(driver_error)
+            return count
+
+    class OutOfMemoryError(Exception):
+        pass
+
+    class Device:
+        def __init__(self, index):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *a):
+            return False
+
+    class Stream(Device):
+        def __init__(self, non_blocking=False):
+            pass
+
+    def empty(shape, dtype):
+        if oom:
+            raise OutOfMemoryError("out of memory allocating 4,294,967,296 bytes")
+        return np.empty(shape, dtype)
+    cupy.cuda = types.SimpleNamespace(runtime=Runtime, Device=Device, Stream=Stream,
+                                      memory=types.SimpleNamespace(
+                                          OutOfMemoryError=OutOfMemoryError))
+    cupy.empty = empty
+    return cupy
+
+
+@pytest.fixture
+def no_cached_backends(monkeypatch):
+    monkeypatch.setattr(cuda, "_BACKENDS", {})
+
+
+def test_without_cupy_the_error_names_the_device(no_cached_backends, monkeypatch):
+    monkeypatch.setitem(sys.modules, "cupy", None)  # import cupy raises ImportError
+    with pytest.raises(RuntimeError, match="device 'gpu': expected CuPy for the GPU backend"):
+        pd.set_device("gpu")
+    assert pd.get_device() == "cpu"
+
+
+def test_without_a_driver_the_error_says_so(no_cached_backends, monkeypatch):
+    monkeypatch.setitem(sys.modules, "cupy", fake_cupy(driver_error="cudaErrorNoDevice"))
+    with pytest.raises(RuntimeError, match="device 'gpu:0': expected a working NVIDIA driver, "
+                                           "CUDA reports: cudaErrorNoDevice"):
+        backend_for("gpu:0")
+
+
+def test_a_device_index_that_does_not_exist(no_cached_backends, monkeypatch):
+    monkeypatch.setitem(sys.modules, "cupy", fake_cupy(count=2))
+    with pytest.raises(RuntimeError, match=r"device 'gpu:2': expected a GPU index below 2 "
+                                           r"\(the GPUs visible here\), received 2"):
+        backend_for("gpu:2")
+
+
+def test_device_out_of_memory_is_a_memory_error(no_cached_backends, monkeypatch):
+    monkeypatch.setitem(sys.modules, "cupy", fake_cupy(oom=True))
+    dev = backend_for("gpu")
+    with pytest.raises(MemoryError, match=r"param 'w': out of memory on device gpu:0 for an "
+                                          r"array of shape \(1024, 1024\) \(float32\)"):
+        dev.empty((1024, 1024), np.float32, "param 'w'")
