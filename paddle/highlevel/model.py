@@ -17,7 +17,7 @@ from paddle.distributed.world import is_chief
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import Variable, apply, data
-from paddle.highlevel.layers.base import Layer, _call_spec, call_context
+from paddle.highlevel.layers.base import Layer, _call_spec, call_context, tensor_arguments
 from paddle.highlevel.training import Trainable
 
 
@@ -443,7 +443,8 @@ def _layers_between(model, outputs):
         seen.add(id(var))
         stack.append((var, True))
         if layer is not None:
-            parents = layer._inbound[history[1]][0]
+            ins, _, kwargs = layer._inbound[history[1]]
+            parents = list(ins) + tensor_arguments(kwargs)
         else:
             parents = var.node.inputs if var.node is not None else []
         stack.extend((v, False) for v in reversed(parents) if id(v) not in seen)
@@ -478,6 +479,7 @@ def _resolve(var, mapping):
         ins, outs, kwargs = layer._inbound[index]
         new_ins = [_resolve(v, mapping) for v in ins]
         was_list = len(ins) > 1 or getattr(layer, "_list_input", False)
+        kwargs = {k: _resolve_argument(v, mapping) for k, v in kwargs.items()}
         result = _flat(layer(new_ins if was_list else new_ins[0], **kwargs))
         for old, new in zip(outs, result):
             mapping[id(old)] = new
@@ -495,6 +497,15 @@ def _resolve(var, mapping):
             if old is not None:
                 mapping[id(old)] = new
     return mapping[id(var)]
+
+
+def _resolve_argument(value, mapping):
+    """A call's keyword argument on the mapped inputs (Variables in it rebuilt)."""
+    if isinstance(value, Variable):
+        return _resolve(value, mapping)
+    if isinstance(value, (list, tuple)) and any(isinstance(v, Variable) for v in value):
+        return type(value)(_resolve_argument(v, mapping) for v in value)
+    return value
 
 
 def _input_for_first_layer(layer):

@@ -614,6 +614,18 @@ def regularizer_config(layer, keys):
     return {key: regularizers.serialize(getattr(layer, key)) for key in keys}
 
 
+def tensor_arguments(kwargs):
+    """The Variables among a layer call's keyword arguments: a second tensor argument of
+    `call` (Keras's `LogisticEndpoint()(targets, logits)`) or an explicit mask. They feed
+    the layer as its inputs do: a model's layers, its replay and its drawing follow them."""
+    found = []
+    for value in kwargs.values():
+        for item in (value if isinstance(value, (list, tuple)) else [value]):
+            if isinstance(item, Variable):
+                found.append(item)
+    return found
+
+
 def _weight_shape(shape, where):
     """add_weight's shape as a tuple of ints; ValueError naming the layer otherwise."""
     if shape is None:
