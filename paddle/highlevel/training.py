@@ -208,6 +208,24 @@ class Trainable:
     # ---- the custom-training API (Keras 3's) --------------------------------------------
 
     @property
+    def metrics_names(self):
+        """The names of the values `evaluate` returns, in its order ("loss", then each
+        output's loss and each metric), once the model has been evaluated; before, the
+        names of `metrics`. So `dict(zip(model.metrics_names, model.evaluate(...)))` names
+        every value (Keras 3 lists its metric containers here: ['loss', 'compile_metrics']).
+
+        Example:
+            >>> import numpy as np, paddle as pd
+            >>> model = pd.Sequential([pd.Input((2,)), pd.layers.Dense(1)])
+            >>> model.compile("sgd", "mse", metrics=["mae"])
+            >>> _ = model.evaluate(np.zeros((4, 2)), np.zeros((4, 1)), verbose=0)
+            >>> model.metrics_names
+            ['loss', 'mae']
+        """
+        names = getattr(self, "_result_names", None)
+        return list(names) if names else [m.name for m in self.metrics]
+
+    @property
     def metrics(self):
         """Keras's `model.metrics`: the compiled loss tracker (a `Mean` named "loss") and
         the compiled metrics, as Metric objects. `fit` resets them at the start of every
@@ -626,6 +644,7 @@ class Trainable:
             logs = self._evaluate_data(source, cbs)
         finally:
             cbs.on_test_end(logs)
+        self._result_names = list(logs)
         if return_dict:
             return logs
         values = list(logs.values())
