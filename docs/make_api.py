@@ -11,9 +11,11 @@ import sys
 import paddle as pd
 
 def _classes(module, exclude=()):
-    """The public classes a module defines (not constants, not names it imports)."""
+    """The public classes a module defines (not constants, not names it imports, not a
+    second name of a class: Keras's aliases such as MaxPool2D are listed in docs/keras.md)."""
     return sorted(n for n in dir(module) if n[:1].isupper() and n not in exclude
-                  and inspect.isclass(getattr(module, n)))
+                  and inspect.isclass(getattr(module, n))
+                  and getattr(module, n).__name__ == n)
 
 
 SECTIONS = [

@@ -24,6 +24,13 @@ from paddle import dataset, distributed, reader, utils  # noqa: F401,E402
 import importlib as _importlib  # noqa: E402
 random = _importlib.import_module("paddle.random")
 from paddle.highlevel import Input, Model, Sequential, load_model  # noqa: F401,E402
+# Keras 3's base classes at the top level (keras.Layer is keras.layers.Layer, ...).
+from paddle.highlevel.layers import InputSpec, Layer  # noqa: F401,E402
+from paddle.highlevel.losses import Loss  # noqa: F401,E402
+from paddle.highlevel.metrics import Metric  # noqa: F401,E402
+from paddle.highlevel.regularizers import Regularizer  # noqa: F401,E402
+from paddle.lowlevel.initializers import Initializer  # noqa: F401,E402
+from paddle.lowlevel.optimizers import Optimizer  # noqa: F401,E402
 from paddle.highlevel import (  # noqa: F401,E402
     activations, callbacks, layers, losses, metrics, regularizers)
 from paddle import models, ops, saving, utils  # noqa: F401,E402  (pd.ops: Keras's ops names)

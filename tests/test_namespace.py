@@ -123,3 +123,34 @@ def test_a_layer_whose_constructor_failed_has_a_repr():
     with pytest.raises(ValueError) as info:
         pd.layers.Dense(-1)
     assert "Dense" in str(info.value)
+
+
+def test_kerass_other_layer_names_are_the_same_classes():
+    pairs = {"AvgPool1D": "AveragePooling1D", "AvgPool2D": "AveragePooling2D",
+             "MaxPool1D": "MaxPooling1D", "MaxPool2D": "MaxPooling2D",
+             "GlobalAvgPool1D": "GlobalAveragePooling1D",
+             "GlobalAvgPool2D": "GlobalAveragePooling2D",
+             "GlobalMaxPool1D": "GlobalMaxPooling1D", "GlobalMaxPool2D": "GlobalMaxPooling2D",
+             "Convolution1D": "Conv1D", "Convolution2D": "Conv2D",
+             "Convolution2DTranspose": "Conv2DTranspose"}
+    for alias, name in pairs.items():
+        assert getattr(pd.layers, alias) is getattr(pd.layers, name), alias
+    x = np.arange(32, dtype=np.float32).reshape(1, 4, 4, 2)
+    assert pd.layers.MaxPool2D(2)(x).tolist() == pd.layers.MaxPooling2D(2)(x).tolist()
+    # Saved under the class's own name, which Keras knows too.
+    assert pd.layers.AvgPool2D(2).get_config()["name"].startswith("average_pooling2d")
+
+
+def test_kerass_base_classes_are_at_the_top_level():
+    assert pd.Layer is pd.layers.Layer and pd.InputSpec is pd.layers.InputSpec
+    assert pd.Loss is pd.losses.Loss and pd.Metric is pd.metrics.Metric
+    assert pd.Optimizer is pd.optimizers.Optimizer
+    assert pd.Regularizer is pd.regularizers.Regularizer
+    assert pd.Initializer is pd.initializers.Initializer
+
+    class Double(pd.Layer):                       # keras-io's idiom: class X(keras.Layer)
+        def call(self, inputs):
+            return inputs * 2.0
+    inp = pd.Input(shape=(3,))
+    model = pd.Model(inp, Double()(inp))
+    assert model.predict(np.ones((2, 3), np.float32)).tolist() == [[2.0] * 3] * 2

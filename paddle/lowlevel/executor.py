@@ -376,12 +376,13 @@ class KernelContext:
         where = f"{self.node.op.name} (built at {self.node.location or '?'})"
         return self.device.empty(tuple(shape), np.dtype(dtype), where)
 
-    def state(self, host, name="state"):
+    def resident(self, host, what="state"):
         """The device copy of a host array the kernel updates in place across runs (an
         optimizer slot): current on the device before each run, and marked as written by
-        the device after it (the host reads it back on demand)."""
+        the device after it (the host reads it back on demand). `what` names it in an
+        out-of-memory error."""
         self._hooks.state.append(host)
-        return mirrors.on_device(host, self.device, f"{self.node.op.name} {name}")
+        return mirrors.on_device(host, self.device, f"{self.node.op.name}: {what}")
 
     def before_run(self, fn):
         """Call `fn()` on the host before each run (outside any CUDA graph): per-step host

@@ -1,6 +1,9 @@
-"""Initializers: named ones ("glorot_uniform", ...) and objects (Normal, Uniform, Constant).
+"""Initializers: named ones ("glorot_uniform", ...) and objects, under Keras's class names
+(GlorotUniform, RandomNormal, ...) and paddle's (Normal, Uniform).
 
-All draw from paddle's random state, so `pd.seed(n)` makes initialization reproducible.
+Unseeded ones draw from paddle's random state, so `pd.seed(n)` makes initialization
+reproducible; one given `seed=n` draws the same values at every call, as a seeded Keras
+initializer does (paddle's numbers, not Keras's: the generators differ).
 Fans follow Keras: for a kernel (..., in, out) the receptive field multiplies both.
 
 Example:
@@ -8,9 +11,9 @@ Example:
     >>> pd.initializers.get("he_normal")((3, 4), "float32").shape
     (3, 4)
 """
-import math
-
 import inspect
+import math
+import numbers
 import re
 
 import numpy as np
@@ -27,15 +30,22 @@ def _fans(shape):
     return shape[-2] * receptive, shape[-1] * receptive
 
 
-def _truncated_normal(shape, std):
+def _truncated_normal(shape, std, gen):
     """Normal(0, std) redrawn beyond two standard deviations, as Keras does."""
-    gen = generator()
     out = gen.standard_normal(shape)
     bad = np.abs(out) > 2
     while bad.any():
         out[bad] = gen.standard_normal(int(bad.sum()))
         bad = np.abs(out) > 2
     return out * std
+
+
+def _seed(seed, owner):
+    """None or a seed for NumPy's generator (an int >= 0)."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)
+                             or seed < 0):
+        raise ValueError(f"{owner}: expected seed as None or an int >= 0, received {seed!r}")
+    return None if seed is None else int(seed)
 
 
 class Initializer:
@@ -46,6 +56,11 @@ class Initializer:
 
     def get_config(self):
         return dict(self.__dict__)
+
+    def _generator(self):
+        """paddle's random state, or a new generator of this initializer's seed."""
+        seed = getattr(self, "seed", None)
+        return generator() if seed is None else np.random.default_rng(seed)
 
 
 class Constant(Initializer):
@@ -59,31 +74,48 @@ class Constant(Initializer):
 
 
 class Normal(Initializer):
-    """Normal(mean, stddev) draws (`std=` is accepted for `stddev`, the contract's name)."""
+    """Normal(mean, stddev) draws (`std=` is accepted for `stddev`, the contract's name);
+    Keras's `RandomNormal`."""
 
-    def __init__(self, mean=0.0, stddev=0.05, *, std=None):
+    def __init__(self, mean=0.0, stddev=0.05, seed=None, *, std=None):
         self.mean, self.stddev = float(mean), float(stddev if std is None else std)
+        self.seed = _seed(seed, type(self).__name__)
 
     def __call__(self, shape, dtype):
-        return (generator().normal(self.mean, self.stddev, shape)).astype(dtype)
+        return (self._generator().normal(self.mean, self.stddev, shape)).astype(dtype)
 
 
 class Uniform(Initializer):
-    """Uniform draws in [minval, maxval) (`lo=`/`hi=` are accepted, the contract's names)."""
+    """Uniform draws in [minval, maxval) (`lo=`/`hi=` are accepted, the contract's names);
+    Keras's `RandomUniform`."""
 
-    def __init__(self, minval=-0.05, maxval=0.05, *, lo=None, hi=None):
+    def __init__(self, minval=-0.05, maxval=0.05, seed=None, *, lo=None, hi=None):
         self.minval = float(minval if lo is None else lo)
         self.maxval = float(maxval if hi is None else hi)
+        self.seed = _seed(seed, type(self).__name__)
 
     def __call__(self, shape, dtype):
-        return generator().uniform(self.minval, self.maxval, shape).astype(dtype)
+        return self._generator().uniform(self.minval, self.maxval, shape).astype(dtype)
+
+
+class TruncatedNormal(Initializer):
+    """Normal(mean, stddev) draws, those beyond two standard deviations redrawn (Keras)."""
+
+    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+        self.mean, self.stddev = float(mean), float(stddev)
+        self.seed = _seed(seed, "TruncatedNormal")
+
+    def __call__(self, shape, dtype):
+        return (self.mean + _truncated_normal(shape, self.stddev, self._generator())).astype(
+            dtype)
 
 
 class VarianceScaling(Initializer):
     """Keras' family: glorot, he and lecun, uniform or truncated normal."""
 
-    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal"):
+    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
         self.scale, self.mode, self.distribution = float(scale), mode, distribution
+        self.seed = _seed(seed, type(self).__name__)
 
     def __call__(self, shape, dtype):
         fan_in, fan_out = _fans(shape)
@@ -91,21 +123,85 @@ class VarianceScaling(Initializer):
         var = self.scale / max(1.0, n)
         if self.distribution == "uniform":
             limit = math.sqrt(3.0 * var)
-            return generator().uniform(-limit, limit, shape).astype(dtype)
+            return self._generator().uniform(-limit, limit, shape).astype(dtype)
         # 0.8796... is the std of a unit normal truncated at two standard deviations.
-        return _truncated_normal(shape, math.sqrt(var) / 0.87962566103423978).astype(dtype)
+        return _truncated_normal(shape, math.sqrt(var) / 0.87962566103423978,
+                                 self._generator()).astype(dtype)
+
+
+class _NamedVarianceScaling(VarianceScaling):
+    """Keras's named members of the family: only `seed` is theirs to choose."""
+    ARGS = ()
+
+    def __init__(self, seed=None):
+        super().__init__(*self.ARGS, seed=seed)
+
+    def get_config(self):
+        return {"seed": self.seed}
+
+
+class GlorotUniform(_NamedVarianceScaling):
+    """Uniform in +-sqrt(6 / (fan_in + fan_out)): Keras's default kernel initializer."""
+    ARGS = (1.0, "fan_avg", "uniform")
+
+
+class GlorotNormal(_NamedVarianceScaling):
+    """Truncated normal of variance 2 / (fan_in + fan_out)."""
+    ARGS = (1.0, "fan_avg", "truncated_normal")
+
+
+class HeNormal(_NamedVarianceScaling):
+    """Truncated normal of variance 2 / fan_in."""
+    ARGS = (2.0, "fan_in", "truncated_normal")
+
+
+class HeUniform(_NamedVarianceScaling):
+    """Uniform in +-sqrt(6 / fan_in)."""
+    ARGS = (2.0, "fan_in", "uniform")
+
+
+class LecunNormal(_NamedVarianceScaling):
+    """Truncated normal of variance 1 / fan_in."""
+    ARGS = (1.0, "fan_in", "truncated_normal")
+
+
+class LecunUniform(_NamedVarianceScaling):
+    """Uniform in +-sqrt(3 / fan_in)."""
+    ARGS = (1.0, "fan_in", "uniform")
+
+
+class Zeros(Constant):
+    """0 everywhere."""
+
+    def __init__(self):
+        super().__init__(0.0)
+
+    def get_config(self):
+        return {}
+
+
+class Ones(Constant):
+    """1 everywhere."""
+
+    def __init__(self):
+        super().__init__(1.0)
+
+    def get_config(self):
+        return {}
 
 
 class Orthogonal(Initializer):
     """A random orthogonal matrix (QR of a Gaussian one, signs fixed as Keras does) * gain:
     Keras's default for recurrent kernels."""
 
-    def __init__(self, gain=1.0):
+    def __init__(self, gain=1.0, seed=None):
         self.gain = float(gain)
+        self.seed = _seed(seed, "Orthogonal")
 
     def __call__(self, shape, dtype):
         rows, cols = int(np.prod(shape[:-1])), shape[-1]
-        q, r = np.linalg.qr(generator().standard_normal((max(rows, cols), min(rows, cols))))
+        q, r = np.linalg.qr(self._generator().standard_normal((max(rows, cols),
+                                                               min(rows, cols))))
         q = q * np.sign(np.diag(r))  # makes the distribution uniform over orthogonal matrices
         if rows < cols:
             q = q.T
@@ -130,9 +226,20 @@ NAMED = {
 }
 
 # Keras class names, so that Keras can rebuild a config paddle wrote, and the reverse.
+RandomNormal, RandomUniform = Normal, Uniform
 KERAS_CLASSES = {"Constant": Constant, "RandomNormal": Normal, "RandomUniform": Uniform,
-                 "VarianceScaling": VarianceScaling, "Orthogonal": Orthogonal}
+                 "TruncatedNormal": TruncatedNormal, "VarianceScaling": VarianceScaling,
+                 "Orthogonal": Orthogonal, "GlorotUniform": GlorotUniform,
+                 "GlorotNormal": GlorotNormal, "HeNormal": HeNormal, "HeUniform": HeUniform,
+                 "LecunNormal": LecunNormal, "LecunUniform": LecunUniform, "Zeros": Zeros,
+                 "Ones": Ones}
 CLASSES = dict(KERAS_CLASSES, Normal=Normal, Uniform=Uniform)
+# Keras's lowercase names for the same classes (keras.initializers.glorot_uniform).
+constant, random_normal, random_uniform, truncated_normal = (
+    Constant, Normal, Uniform, TruncatedNormal)
+variance_scaling, orthogonal, zeros, ones = VarianceScaling, Orthogonal, Zeros, Ones
+glorot_uniform, glorot_normal, he_normal, he_uniform, lecun_normal, lecun_uniform = (
+    GlorotUniform, GlorotNormal, HeNormal, HeUniform, LecunNormal, LecunUniform)
 
 
 def get(initializer):
@@ -155,12 +262,29 @@ def serialize(initializer):
     """A name ("glorot_uniform") or Keras's {'class_name', 'config'} for saving a config."""
     for name, make in NAMED.items():
         made = make()
+        if isinstance(initializer, (VarianceScaling, Constant)) and \
+                _values(made) == _values(initializer):
+            return name
         if type(made) is type(initializer) and made.get_config() == initializer.get_config():
             return name
     for keras_name, cls in KERAS_CLASSES.items():
         if type(initializer) is cls:
-            return {"class_name": keras_name, "config": {**initializer.get_config(), "seed": None}}
+            config = initializer.get_config()
+            if cls not in (Constant, Zeros, Ones):
+                config = {"seed": None, **config}
+            return {"class_name": keras_name, "config": config}
     return initializer
+
+
+def _values(initializer):
+    """What decides an unseeded VarianceScaling's or Constant's draws (None if seeded)."""
+    if getattr(initializer, "seed", None) is not None:
+        return None
+    if isinstance(initializer, VarianceScaling):
+        return ("vs", initializer.scale, initializer.mode, initializer.distribution)
+    if isinstance(initializer, Constant):
+        return ("const", initializer.value)
+    return ("other", type(initializer), tuple(sorted(initializer.get_config().items())))
 
 
 def deserialize(config):
@@ -177,8 +301,8 @@ def deserialize(config):
                              f"{', '.join(sorted(CLASSES))} or a Keras name such as "
                              f"GlorotUniform")
         accepted = inspect.signature(cls.__init__).parameters
-        # Keras adds arguments paddle does not have (seed, input_axes): unset ones are dropped.
+        # Keras adds arguments paddle does not have (input_axes): unset ones are dropped.
         kwargs = {k: v for k, v in (config.get("config") or {}).items()
-                  if k != "seed" and (k in accepted or v is not None)}
+                  if k in accepted or v is not None}
         return cls(**kwargs)
     return get(config)

@@ -18,6 +18,13 @@ def _check(value, owner, name, ok, expected):
     return value
 
 
+def _name(name, owner):
+    """A schedule's `name` (Keras's argument: kept in the config, used for nothing else)."""
+    if not isinstance(name, str):
+        raise TypeError(f"{owner}: expected name as a string, received {name!r}")
+    return name
+
+
 def _steps(value, owner, name="decay_steps", zero=False):
     return _check(value, owner, name, (lambda v: v >= 0) if zero else (lambda v: v > 0),
                   ">= 0" if zero else "> 0")
@@ -41,9 +48,11 @@ class ExponentialDecay(LearningRateSchedule):
         0.05
     """
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False):
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
+                 name="ExponentialDecay"):
         if decay_steps <= 0:
             raise ValueError(f"ExponentialDecay: expected decay_steps > 0, received {decay_steps}")
+        self.name = _name(name, "ExponentialDecay")
         self.initial_learning_rate = float(initial_learning_rate)
         self.decay_steps, self.decay_rate = decay_steps, float(decay_rate)
         self.staircase = bool(staircase)
@@ -61,7 +70,8 @@ class PiecewiseConstantDecay(LearningRateSchedule):
         0.5
     """
 
-    def __init__(self, boundaries, values):
+    def __init__(self, boundaries, values, name="PiecewiseConstant"):
+        self.name = _name(name, "PiecewiseConstantDecay")
         if len(values) != len(boundaries) + 1:
             raise ValueError("PiecewiseConstantDecay: expected one more value than boundaries, "
                              f"received {len(boundaries)} boundaries and {len(values)} values")
@@ -87,9 +97,10 @@ class CosineDecay(LearningRateSchedule):
         [0.0, 0.5, 1.0, 0.5, 0.0]
     """
 
-    def __init__(self, initial_learning_rate, decay_steps, alpha=0.0, warmup_target=None,
-                 warmup_steps=0):
+    def __init__(self, initial_learning_rate, decay_steps, alpha=0.0, name="CosineDecay",
+                 warmup_target=None, warmup_steps=0):
         owner = "CosineDecay"
+        self.name = _name(name, owner)
         self.initial_learning_rate = float(_check(initial_learning_rate, owner,
                                                   "initial_learning_rate", lambda v: True,
                                                   "a finite number"))
@@ -126,8 +137,9 @@ class PolynomialDecay(LearningRateSchedule):
     """
 
     def __init__(self, initial_learning_rate, decay_steps, end_learning_rate=0.0001, power=1.0,
-                 cycle=False):
+                 cycle=False, name="PolynomialDecay"):
         owner = "PolynomialDecay"
+        self.name = _name(name, owner)
         self.initial_learning_rate = float(_check(initial_learning_rate, owner,
                                                   "initial_learning_rate", lambda v: True,
                                                   "a finite number"))
@@ -156,8 +168,10 @@ class InverseTimeDecay(LearningRateSchedule):
         0.05
     """
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False):
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
+                 name="InverseTimeDecay"):
         owner = "InverseTimeDecay"
+        self.name = _name(name, owner)
         self.initial_learning_rate = float(_check(initial_learning_rate, owner,
                                                   "initial_learning_rate", lambda v: True,
                                                   "a finite number"))
@@ -184,8 +198,9 @@ class CosineDecayRestarts(LearningRateSchedule):
     """
 
     def __init__(self, initial_learning_rate, first_decay_steps, t_mul=2.0, m_mul=1.0,
-                 alpha=0.0):
+                 alpha=0.0, name="SGDRDecay"):
         owner = "CosineDecayRestarts"
+        self.name = _name(name, owner)
         self.initial_learning_rate = float(_check(initial_learning_rate, owner,
                                                   "initial_learning_rate", lambda v: True,
                                                   "a finite number"))

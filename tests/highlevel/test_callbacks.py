@@ -466,3 +466,12 @@ def test_overriding_on_train_batch_end_replaces_the_legacy_alias():
     model.fit(np.ones((2, 2), np.float32), np.zeros((2, 1), np.float32), epochs=1, verbose=0,
               callbacks=[Both()])
     assert calls == ["new"]
+
+
+def test_verbose_is_the_fourth_positional_argument_as_in_keras():
+    es = callbacks.EarlyStopping("loss", 0.1, 3, 1)
+    assert (es.monitor, es.min_delta, es.patience, es.verbose, es.mode) == (
+        "loss", 0.1, 3, 1, "min")
+    plateau = callbacks.ReduceLROnPlateau("val_accuracy", 0.5, 2, 1)
+    assert (plateau.factor, plateau.patience, plateau.verbose, plateau.mode) == (
+        0.5, 2, 1, "max")

@@ -542,6 +542,57 @@ def test_initializers_serialize_with_keras_class_names(init):
     assert type(again) is type(made) and again.get_config() == made.get_config()
 
 
+@pytest.mark.parametrize("name, scale, mode, distribution", [
+    ("GlorotUniform", 1.0, "fan_avg", "uniform"), ("GlorotNormal", 1.0, "fan_avg",
+                                                   "truncated_normal"),
+    ("HeNormal", 2.0, "fan_in", "truncated_normal"), ("HeUniform", 2.0, "fan_in", "uniform"),
+    ("LecunNormal", 1.0, "fan_in", "truncated_normal"), ("LecunUniform", 1.0, "fan_in",
+                                                         "uniform")])
+def test_kerass_initializer_classes(name, scale, mode, distribution):
+    from paddle.lowlevel import initializers
+    cls = getattr(pd.initializers, name)
+    init = cls()
+    assert (init.scale, init.mode, init.distribution, init.seed) == (scale, mode, distribution,
+                                                                     None)
+    snake = "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+    assert getattr(pd.initializers, snake) is cls              # keras.initializers.he_normal
+    assert initializers.serialize(init) == snake               # saved as Keras's name
+    pd.seed(3)
+    a = init((40, 50), "float32")
+    pd.seed(3)
+    b = initializers.get(snake)((40, 50), "float32")
+    assert np.array_equal(a, b)                                # the named initializer's draws
+    seeded = cls(seed=7)
+    assert np.array_equal(seeded((4, 5), "float32"), seeded((4, 5), "float32"))
+    config = initializers.serialize(seeded)
+    assert config == {"class_name": name, "config": {"seed": 7}}
+    again = initializers.get(config)
+    assert type(again) is cls and np.array_equal(again((4, 5), "float32"),
+                                                 seeded((4, 5), "float32"))
+
+
+def test_kerass_other_initializers():
+    from paddle.lowlevel import initializers
+    assert pd.initializers.RandomNormal is pd.initializers.Normal
+    assert pd.initializers.RandomUniform is pd.initializers.Uniform
+    assert pd.initializers.Zeros()((2, 3), "float32").tolist() == [[0.0] * 3] * 2
+    assert pd.initializers.ones()((2,), "float64").tolist() == [1.0, 1.0]
+    assert initializers.serialize(pd.initializers.Zeros()) == "zeros"
+    assert type(initializers.get({"class_name": "Ones", "config": {}})) is pd.initializers.Ones
+    t = pd.initializers.TruncatedNormal(mean=1.0, stddev=0.5, seed=2)((2000,), "float64")
+    assert t.min() >= 0.0 and t.max() <= 2.0 and abs(t.mean() - 1.0) < 0.05
+    assert np.array_equal(t, pd.initializers.TruncatedNormal(1.0, 0.5, 2)((2000,), "float64"))
+    n = pd.initializers.RandomNormal(0.0, 1.0, seed=5)
+    assert np.array_equal(n((3,), "float32"), n((3,), "float32"))
+    assert initializers.serialize(n) == {"class_name": "RandomNormal",
+                                         "config": {"mean": 0.0, "stddev": 1.0, "seed": 5}}
+    layer = pd.layers.Dense(3, kernel_initializer=pd.initializers.GlorotUniform())
+    assert layer.get_config()["kernel_initializer"] == "glorot_uniform"
+    for bad in (-1, 1.5, True, "3"):
+        with pytest.raises(ValueError, match="HeNormal: expected seed as None or an int"):
+            pd.initializers.HeNormal(seed=bad)
+
+
 def test_layer_function_scopes_are_claimed_by_their_weights():
     x = pd.data("scope_x", shape=[None, 2])
     with pd.namespace("claims"):

@@ -339,6 +339,29 @@ def test_schedules_round_trip_through_a_saved_optimizer(make, tmp_path):
         pytest.approx([schedule(s) for s in range(0, 40, 7)])
 
 
+def test_schedules_take_kerass_name_argument():
+    """`name` where Keras has it (CosineDecay's fourth argument), kept in the config, so a
+    Keras-written config (which holds the name) rebuilds the schedule."""
+    s = pd.optimizers.schedules
+    defaults = {s.ExponentialDecay(0.1, 10, 0.5): "ExponentialDecay",
+                s.PiecewiseConstantDecay([5], [0.1, 0.01]): "PiecewiseConstant",
+                s.CosineDecay(0.1, 10): "CosineDecay",
+                s.PolynomialDecay(0.1, 10): "PolynomialDecay",
+                s.InverseTimeDecay(0.1, 10, 0.5): "InverseTimeDecay",
+                s.CosineDecayRestarts(0.1, 10): "SGDRDecay"}
+    for schedule, name in defaults.items():
+        assert schedule.name == name and schedule.get_config()["name"] == name
+    cosine = s.CosineDecay(0.1, 10, 0.0, "warm", 0.2, 3)
+    assert (cosine.name, cosine.warmup_target, cosine.warmup_steps) == ("warm", 0.2, 3)
+    keras_config = {"class_name": "ExponentialDecay", "config": {
+        "initial_learning_rate": 0.1, "decay_steps": 10, "decay_rate": 0.5,
+        "staircase": False, "name": "ExponentialDecay"}}
+    opt = pd.optimizers.Adam.from_config({"learning_rate": keras_config})
+    assert opt.learning_rate(10) == pytest.approx(0.05)
+    with pytest.raises(TypeError, match="ExponentialDecay: expected name as a string"):
+        s.ExponentialDecay(0.1, 10, 0.5, False, 3)
+
+
 @pytest.mark.parametrize("make, np_step", [
     (lambda: pd.optimizers.AdamW(0.1, weight_decay=0.3), np_adam(const(0.1))),
     (lambda: pd.optimizers.SGD(0.05, weight_decay=0.3), np_sgd(const(0.05))),

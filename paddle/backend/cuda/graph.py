@@ -8,12 +8,17 @@
    (`stream.begin_capture()` ... `stream.end_capture()`) and launches the graph;
 3. every later run launches the graph again.
 
+Memory that a call allocates while it is captured (a library's workspace or temporary)
+comes from a memory pool of the graph's own, kept alive with the graph: the replays write
+those addresses again, so they must never be handed to anyone else.
+
 A capture that fails (a call synchronized with the host or allocated memory, a library
 that cannot be captured, or a kernel that declared itself uncapturable with
 `ctx.not_capturable`) is abandoned: one warning (GraphCaptureWarning) names the op and
 the reason, and that program runs op by op from then on. Nothing ran during the failed
 capture, so running the sequence op by op right after gives the same step.
 """
+import contextlib
 import warnings
 
 
@@ -33,10 +38,13 @@ class Capture:
             and whose end_capture returns something with launch(stream)).
         labels: op name per call index, for the warning.
         uncapturable: [(call index, reason)] declared by kernels.
+        memory: a callable giving (pool, context): the graph's private memory pool, and
+            a context in which allocations come from it (None: no private pool).
     """
 
-    def __init__(self, sequence, stream, labels, uncapturable=()):
+    def __init__(self, sequence, stream, labels, uncapturable=(), memory=None):
         self.sequence, self.stream, self.labels = sequence, stream, labels
+        self.memory, self.pool = memory, None
         self.graph = None
         self.runs = 0
         self.fallback = None  # (op, reason) once capturing was given up
@@ -60,6 +68,14 @@ class Capture:
             fn()
 
     def _capture(self):
+        pool, context = self.memory() if self.memory else (None, contextlib.nullcontext())
+        with context:
+            graph = self._record()
+        if graph is not None:
+            self.pool = pool  # lives as long as the graph that reads its addresses
+        return graph
+
+    def _record(self):
         at = -1
         self.stream.begin_capture()
         try:

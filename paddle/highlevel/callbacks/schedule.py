@@ -18,12 +18,12 @@ class EarlyStopping(Callback):
         monitor: the logged value to watch.
         min_delta: the smallest change that counts as an improvement.
         patience: epochs without improvement before stopping.
+        verbose: 1 prints when stopping and restoring (fourth, as in Keras).
         mode: "min", "max", or "auto" (max for accuracy-like names, min otherwise).
         baseline: a value to beat; epochs that improve on the best but not on the baseline
             still count towards patience.
         restore_best_weights: restore the best epoch's weights when training ends.
         start_from_epoch: epochs to wait before watching (warm-up).
-        verbose: 1 prints when stopping and restoring.
 
     Attributes:
         stopped_epoch: the epoch in which training was stopped (0 if it was not).
@@ -44,8 +44,8 @@ class EarlyStopping(Callback):
         (2, 0.4)
     """
 
-    def __init__(self, monitor="val_loss", min_delta=0, patience=0, mode="auto",
-                 baseline=None, restore_best_weights=False, start_from_epoch=0, verbose=0):
+    def __init__(self, monitor="val_loss", min_delta=0, patience=0, verbose=0, mode="auto",
+                 baseline=None, restore_best_weights=False, start_from_epoch=0):
         super().__init__()
         self.monitor = monitor
         self.min_delta = abs(float(min_delta))
@@ -153,11 +153,11 @@ class ReduceLROnPlateau(Callback):
         monitor: the logged value to watch.
         factor: new_lr = lr * factor (< 1).
         patience: epochs without improvement before reducing.
+        verbose: 1 prints each reduction (fourth, as in Keras).
         mode: "min", "max", or "auto" (max for accuracy-like names, min otherwise).
         min_delta: the smallest change that counts as an improvement.
         cooldown: epochs to wait after a reduction before counting again.
         min_lr: the rate never goes below this.
-        verbose: 1 prints each reduction.
     Raises:
         ValueError: factor >= 1, or an unknown mode.
 
@@ -166,8 +166,8 @@ class ReduceLROnPlateau(Callback):
         >>> plateau = callbacks.ReduceLROnPlateau(monitor="val_loss", factor=0.5, patience=2)
     """
 
-    def __init__(self, monitor="val_loss", factor=0.1, patience=10, mode="auto",
-                 min_delta=1e-4, cooldown=0, min_lr=0.0, verbose=0):
+    def __init__(self, monitor="val_loss", factor=0.1, patience=10, verbose=0, mode="auto",
+                 min_delta=1e-4, cooldown=0, min_lr=0.0):
         super().__init__()
         if factor >= 1.0:
             raise ValueError(f"ReduceLROnPlateau: expected factor < 1, received {factor!r}")

@@ -23,6 +23,12 @@ from paddle.highlevel.layers.regularization import (  # noqa: F401
     Dropout, GaussianDropout, GaussianNoise, SpatialDropout1D, SpatialDropout2D)
 from paddle.highlevel.layers.embedding import Embedding  # noqa: F401
 
+# Keras's other names for the same classes (keras.layers.MaxPool2D is MaxPooling2D).
+AvgPool1D, AvgPool2D = AveragePooling1D, AveragePooling2D
+MaxPool1D, MaxPool2D = MaxPooling1D, MaxPooling2D
+GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2D
+GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
+Convolution1D, Convolution2D, Convolution2DTranspose = Conv1D, Conv2D, Conv2DTranspose
 
 def serialize(layer):
     """Keras's `keras.layers.serialize`: the layer's `{"module", "class_name", "config",

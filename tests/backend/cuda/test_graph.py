@@ -71,6 +71,27 @@ def test_warm_up_then_capture_then_replay():
     assert capture.fallback is None
 
 
+def test_allocations_while_capturing_come_from_the_graphs_own_pool():
+    stream = FakeStream()
+    log = []
+
+    class Routed:
+        def __enter__(self):
+            log.append(("in", stream.capturing))
+
+        def __exit__(self, *a):
+            log.append(("out", stream.capturing))
+    pool = object()
+    capture = graph.Capture(calls(stream, ["a"]), stream, ["matmul"],
+                            memory=lambda: (pool, Routed()))
+    capture.run(Tracker())
+    assert log == [] and capture.pool is None  # the warm-up allocates as usual
+    capture.run(Tracker())
+    # Routed before the capture began and until it ended; the pool is kept with the graph.
+    assert log == [("in", False), ("out", False)] and capture.pool is pool
+    assert stream.log[-4:] == ["begin", "end", "launch", "a"]
+
+
 def test_a_call_that_cannot_be_captured_falls_back_with_one_warning():
     graph._WARNED.clear()
     stream = FakeStream()
