@@ -11,9 +11,13 @@ Each function returns a Variable whose values are drawn anew every time a plan r
 
 A shape may hold None for an axis whose size is only known at run time (the batch), as
 `pd.shape(x)` gives it: the size is then taken, at run time, from the same axis of `like=`
-(a Variable of the same rank), or, inside a layer's `call`, of the first input of the call
-with that rank and that axis unknown. So Keras's
-`normal(shape=(ops.shape(z)[0], 2), seed=self.seed_generator)` works in a `call` as is.
+(a Variable of the same rank), or, inside a layer's `call` or a custom `train_step` /
+`test_step`, of the first input of the call (the step's data) with that rank and that axis
+unknown; a None at axis 0 alone is the batch, read from axis 0 of an input of any rank.
+`pd.shape(x)` itself, passed whole, takes its sizes from `x`. So Keras's
+`normal(shape=(ops.shape(z)[0], 2), seed=self.seed_generator)` works in a `call` as is,
+and `uniform(ops.shape(labels))` in a train_step (`pd.ones` / `pd.zeros` / `pd.full`
+follow the same rule).
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -35,8 +39,9 @@ import numpy as np
 
 from paddle.errors import at_user
 from paddle.lowlevel import random as _state
+from paddle.lowlevel.creation import VariableShape
 from paddle.lowlevel.graph import FLOATS, Variable, as_dtype, as_variable
-from paddle.lowlevel.ops.sampling import random as _draw
+from paddle.lowlevel.ops.sampling import random as _draw, sizes_from
 from paddle.lowlevel.ops.shape import gather
 
 __all__ = ["SeedGenerator", "dropout", "normal", "randint", "shuffle", "truncated_normal",
@@ -113,6 +118,8 @@ def _shape(shape, like, where):
     if isinstance(shape, Variable):
         like = shape if like is None else like
         shape = tuple(None if d is None else d for d in shape.shape)
+    elif isinstance(shape, VariableShape):  # pd.shape(x): the sizes are x's
+        like = shape.variable if like is None else like
     if isinstance(shape, numbers.Integral) and not isinstance(shape, bool):
         shape = (shape,)
     if not isinstance(shape, (list, tuple)) or not all(
@@ -125,22 +132,28 @@ def _shape(shape, like, where):
         like = as_variable(like, where=where)
     elif None in shape:
         like = _from_call(shape)
-    if None in shape and (like is None or like.ndim != len(shape)):
+    if None in shape and (like is None or sizes_from(shape, like.shape) is None):
         got = "no like=" if like is None else f"like= of shape {like.shape}"
         raise ValueError(at_user(f"{where}: the shape {shape} has None sizes, which need like= "
-                                 f"a Variable of rank {len(shape)} (or a layer call whose input "
-                                 f"has that rank); received {got}"))
+                                 f"a Variable of rank {len(shape)}, or any rank when only axis 0 "
+                                 f"(the batch) is None (or a layer call or train_step whose "
+                                 f"input has one); received {got}"))
     return shape, like
 
 
 def _from_call(shape):
-    """The first input of the layer call under way with this rank and every None axis of
-    `shape` unknown, or None."""
+    """The input of the layer call (or custom train_step / test_step) under way that the
+    None sizes of `shape` are read from at run time: the first of the same rank with those
+    axes unknown or, when only axis 0 (the batch) is None, the first whose axis 0 is
+    unknown. None when there is none."""
     from paddle.highlevel.layers.base import current_call_inputs
-    for v in current_call_inputs():
-        if isinstance(v, Variable) and v.ndim == len(shape) and all(
+    inputs = [v for v in current_call_inputs() if isinstance(v, Variable)]
+    for v in inputs:
+        if v.ndim == len(shape) and all(
                 v.shape[i] is None for i, d in enumerate(shape) if d is None):
             return v
+    if [i for i, d in enumerate(shape) if d is None] == [0]:
+        return next((v for v in inputs if v.ndim >= 1 and v.shape[0] is None), None)
     return None
 
 

@@ -73,6 +73,18 @@ def test_run_time_sizes_from_like():
     assert pd.eval(per_row, {x: np.zeros((4, 3), np.float32)}).shape == (4, 1)
 
 
+def test_run_time_sizes_from_the_shape_of_a_variable_and_the_batch_of_any_rank():
+    # keras-io's GAN (custom_train_step guide): noise shaped as tf.shape(labels), and a
+    # batch size read from images of another rank.
+    images = pd.data("images", shape=[None, 4, 4, 1])
+    labels = pd.concat([pd.ones_like(images[:, 0, 0]), pd.zeros_like(images[:, 0, 0])], axis=0)
+    noise = pd.random.uniform(pd.shape(labels), seed=0)        # labels' own sizes: 2N
+    latent = pd.random.normal((pd.shape(images)[0], 3), like=images, seed=0)  # N from rank 4
+    out = pd.eval([noise, latent], {images: np.zeros((5, 4, 4, 1), np.float32)})
+    assert [o.shape for o in out] == [(10, 1), (5, 3)]
+    assert pd.shape(labels) == (None, 1) and pd.shape(pd.constant(np.ones(2))) == (2,)
+
+
 def test_dropout_values_noise_shape_and_gradient():
     x = pd.constant(np.ones((4, 6, 8), np.float32))
     y = pd.eval(pd.random.dropout(x, 0.25, seed=0))
@@ -135,12 +147,17 @@ def test_keras_vae_sampling_layer_as_written():
     assert draws.shape == (5000, 2)
     assert abs(draws.mean() - 1.0) < 0.1 and abs(draws.std() - 2.0) < 0.1
     assert model.predict([ones[:3], ones[:3]], verbose=0).shape == (3, 2)
-    with pytest.raises(ValueError, match=r"normal: the shape \(None, 2, 2\) has None sizes, "
-                                         r"which need like= a Variable of rank 3 \(or a layer "
-                                         r"call whose input has that rank\)"):
+    class Batched(pd.layers.Layer):  # a None at axis 0 alone is the batch, at any rank
+        def call(self, x):
+            return pd.random.normal((None, 2, 2))
+    batched = Batched()(pd.layers.Input(shape=(2,)))
+    assert batched.shape == (None, 2, 2)
+    with pytest.raises(ValueError, match=r"normal: the shape \(2, None, 2\) has None sizes, "
+                                         r"which need like= a Variable of rank 3, or any rank "
+                                         r"when only axis 0 \(the batch\) is None"):
         class Wrong(pd.layers.Layer):
             def call(self, x):
-                return pd.random.normal((None, 2, 2))
+                return pd.random.normal((2, None, 2))
         Wrong()(pd.layers.Input(shape=(2,)))
 
 
@@ -170,8 +187,11 @@ def test_inside_a_layer_call_a_new_draw_each_step():
     (lambda: pd.random.normal((2, -1)), r"normal: expected shape as a tuple of sizes >= 0"),
     (lambda: pd.random.normal("3"), r"expected shape as a tuple"),
     (lambda: pd.random.normal((None, 2)), r"has None sizes, which need like= a Variable of "
-                                          r"rank 2 \(or a layer call whose input has that rank\); "
-                                          r"received no like="),
+                                          r"rank 2, or any rank when only axis 0 \(the batch\) "
+                                          r"is None \(or a layer call or train_step whose input "
+                                          r"has one\); received no like="),
+    (lambda: pd.random.normal((2, None), like=pd.data("r3", shape=[None, 2, None])),
+     r"has None sizes, .* received like= of shape \(None, 2, None\)"),
     (lambda: pd.random.normal((2,), stddev=-1.0), r"expected stddev a finite number >= 0"),
     (lambda: pd.random.normal((2,), mean=float("nan")), r"expected mean a finite number"),
     (lambda: pd.random.normal((2,), dtype="int32"), r"expected a float dtype, received 'int32'"),

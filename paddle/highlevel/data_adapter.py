@@ -78,7 +78,8 @@ def positive_int(value, what, allow_none=True):
 
 
 def sample_weights(sample_weight, what="sample_weight"):
-    """sample_weight as a float32 array (None stays None); TypeError naming it otherwise."""
+    """sample_weight as a float32 array of one weight per sample ((n, 1) becomes (n,)),
+    None stays None; TypeError naming it otherwise."""
     if sample_weight is None:
         return None
     try:
@@ -86,7 +87,9 @@ def sample_weights(sample_weight, what="sample_weight"):
     except (TypeError, ValueError) as e:
         raise TypeError(f"{what}: expected numbers (one weight per sample), received "
                         f"{type(sample_weight).__name__} ({e})") from None
-    return sw
+    # A column of weights, (n, 1), is one weight per sample too: Keras squeezes it to the
+    # per-sample losses' shape (keras-io's custom_train_step guide passes one).
+    return sw[:, 0] if sw.ndim == 2 and sw.shape[1] == 1 else sw
 
 
 def check_samples(x, y):

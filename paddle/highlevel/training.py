@@ -26,6 +26,7 @@ from paddle.highlevel import data_adapter
 from paddle.highlevel import losses as losses_module
 from paddle.highlevel import metrics as metrics_module
 from paddle.highlevel.callbacks import CallbackList
+from paddle.highlevel.layers.base import call_inputs
 from paddle import distributed
 
 
@@ -423,7 +424,8 @@ class Trainable:
         if weighted:  # as Keras: (x, y, sample_weight) only when weights were given
             batch = (_one(xs), _one(ys) if ys else None, sw)
         step_fn = self.train_step if kind == "train" else self.test_step
-        with optimizers.collect_updates() as updates, metrics_module.StepTrace() as trace:
+        with optimizers.collect_updates() as updates, metrics_module.StepTrace() as trace, \
+                call_inputs(xs + ys):  # a None batch size in the step is the data's
             logs = step_fn(batch)
         logs = _check_step_logs(self, logs, f"{kind}_step")
         feeds = xs + ys + [sw]

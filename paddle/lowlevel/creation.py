@@ -15,13 +15,25 @@ import numbers
 
 import numpy as np
 
-from paddle.lowlevel.graph import Variable, as_dtype, as_shape, constant
+from paddle.lowlevel.graph import Variable, apply, as_dtype, as_shape, constant
+from paddle.lowlevel.op import OPS
+
+
+class VariableShape(tuple):
+    """A Variable's shape as `shape(x)` gives it: a plain tuple (None for sizes known only
+    at run time) that remembers its Variable, so that `pd.random.uniform(pd.shape(x))` or
+    `pd.zeros(pd.shape(x))` takes those sizes from `x` itself, as `tf.shape(x)` would."""
+
+    def __new__(cls, variable):
+        self = super().__new__(cls, variable.shape)
+        self.variable = variable
+        return self
 
 
 def shape(x):
     """The shape of a Variable (None for unknown sizes) or of an array, as a tuple."""
     if isinstance(x, Variable):
-        return x.shape
+        return VariableShape(x) if None in x.shape else x.shape
     try:
         return tuple(np.shape(x))
     except ValueError:  # ragged nested lists
@@ -31,31 +43,44 @@ def shape(x):
 def _shape(value, where):
     if isinstance(value, (numbers.Integral, np.integer)) and not isinstance(value, bool):
         value = (value,)
-    shape = as_shape(value, where)
-    if None in shape:
-        raise ValueError(f"{where}: expected a fully known shape, received {value!r}")
-    return shape
+    return as_shape(value, where)
+
+
+def _filled(shape, value, dtype, where):
+    """A constant, or, where `shape` holds None sizes (`ops.shape(x)[0]` in a layer's `call`
+    or a custom train_step), a fill whose sizes come at run time from the call's input."""
+    value_shape, shape, dtype = shape, _shape(shape, where), as_dtype(dtype, where)
+    if None not in shape:
+        return constant(np.full(shape, value), dtype=dtype)
+    from paddle.random import _from_call  # the inputs of the call under way (high level)
+    like = value_shape.variable if isinstance(value_shape, VariableShape) else _from_call(shape)
+    if like is None:
+        raise ValueError(f"{where}: expected a fully known shape, or None sizes inside a "
+                         f"layer call or train_step whose input has them, received {shape}")
+    return apply(OPS["full_like"], [like], {"value": float(value), "shape": shape,
+                                            "dtype": dtype})
 
 
 def full(shape, fill_value, dtype=None):
     """A constant of `shape` filled with `fill_value` (float32 for a float, int64 for an
-    int, unless `dtype` says otherwise)."""
+    int, unless `dtype` says otherwise). A None size (the batch of `ops.shape(x)[0]`) is
+    allowed inside a layer's `call` or a custom train_step: it is the input's at run time."""
     if not isinstance(fill_value, (numbers.Real, np.number)):
         raise TypeError(f"full: expected a number as fill_value, received {fill_value!r}")
     if dtype is None:
         dtype = "float32" if isinstance(fill_value, (float, np.floating)) else \
             "bool" if isinstance(fill_value, (bool, np.bool_)) else "int64"
-    return constant(np.full(_shape(shape, "full"), fill_value), dtype=as_dtype(dtype, "full"))
+    return _filled(shape, fill_value, dtype, "full")
 
 
 def ones(shape, dtype="float32"):
-    """A constant of ones (float32 by default)."""
-    return constant(np.ones(_shape(shape, "ones")), dtype=as_dtype(dtype, "ones"))
+    """A constant of ones (float32 by default); a None size as in `full`."""
+    return _filled(shape, 1, dtype, "ones")
 
 
 def zeros(shape, dtype="float32"):
-    """A constant of zeros (float32 by default)."""
-    return constant(np.zeros(_shape(shape, "zeros")), dtype=as_dtype(dtype, "zeros"))
+    """A constant of zeros (float32 by default); a None size as in `full`."""
+    return _filled(shape, 0, dtype, "zeros")
 
 
 def arange(start, stop=None, step=1, dtype=None):

@@ -376,13 +376,12 @@ class KernelContext:
         where = f"{self.node.op.name} (built at {self.node.location or '?'})"
         return self.device.empty(tuple(shape), np.dtype(dtype), where)
 
-    def resident(self, host, what="state"):
+    def state(self, host, name="state"):
         """The device copy of a host array the kernel updates in place across runs (an
         optimizer slot): current on the device before each run, and marked as written by
-        the device after it (the host reads it back on demand). `what` names it in an
-        out-of-memory error."""
+        the device after it (the host reads it back on demand)."""
         self._hooks.state.append(host)
-        return mirrors.on_device(host, self.device, f"{self.node.op.name}: {what}")
+        return mirrors.on_device(host, self.device, f"{self.node.op.name} {name}")
 
     def before_run(self, fn):
         """Call `fn()` on the host before each run (outside any CUDA graph): per-step host

@@ -362,3 +362,37 @@ def test_a_graph_update_state_outside_a_step_is_refused():
         m.update_state(pd.data("outside", [None]))
     m.update_state(pd.constant([1.0, 3.0]))        # reads no input: evaluated at once
     assert m.result() == 2.0
+
+
+def test_batch_sized_tensors_inside_a_train_step():
+    """keras-io's GAN (custom_train_step guide): `batch_size = tf.shape(real_images)[0]`
+    is None here; `pd.random.normal((batch_size, k))`, `pd.ones((batch_size, 1))` and
+    `pd.zeros` take it from the step's data at run time, and `pd.shape(labels)` is labels'
+    own (2 * batch) sizes."""
+    class Sizes(pd.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = pd.layers.Dense(1)
+            self.seed_generator = pd.random.SeedGenerator(3)
+
+        def call(self, x):
+            return self.dense(x)
+
+        def train_step(self, images):
+            batch_size = pd.shape(images)[0]
+            assert batch_size is None
+            latent = pd.random.normal(shape=(batch_size, 3), seed=self.seed_generator)
+            labels = pd.concat([pd.ones((batch_size, 1)), pd.zeros((batch_size, 1))], axis=0)
+            labels += 0.05 * pd.random.uniform(pd.shape(labels), seed=self.seed_generator)
+            return {"rows": pd.sum(pd.ones_like(latent[:, 0])), "labels": pd.sum(labels),
+                    "label_rows": pd.sum(pd.ones_like(labels))}
+
+    model = Sizes()
+    model.compile(optimizer="sgd")
+    images = np.zeros((6, 4, 4, 1), np.float32)
+    logs = model.fit(images, batch_size=3, epochs=1, shuffle=False, verbose=0).history
+    assert logs["rows"] == [3.0] and logs["label_rows"] == [6.0]   # per-batch means
+    assert 3.0 <= logs["labels"][0] <= 3.0 + 0.05 * 6               # ones plus the noise
+    with pytest.raises(ValueError, match=r"^ones: expected a fully known shape, or None sizes "
+                                         r"inside a layer call or train_step"):
+        pd.ones((None, 1))                                             # no step, no call

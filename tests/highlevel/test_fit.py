@@ -251,6 +251,26 @@ def test_sample_weight_and_class_weight_weigh_the_loss():
         np.testing.assert_allclose(a, b, rtol=1e-6)
 
 
+def test_a_column_of_sample_weights_is_one_weight_per_sample():
+    # keras-io's custom_train_step guide: fit(x, y, sample_weight=np.random.random((n, 1)))
+    x, y = blobs(20)
+    sw = np.linspace(0, 2, 20).astype(np.float32)
+    flat, column = compiled_classifier(seed=1), compiled_classifier(seed=1)
+    hf = flat.fit(x, y, batch_size=5, epochs=2, sample_weight=sw, shuffle=False, verbose=0)
+    hc = column.fit(x, y, batch_size=5, epochs=2, sample_weight=sw[:, None], shuffle=False,
+                    verbose=0)
+    np.testing.assert_allclose(hc.history["loss"], hf.history["loss"], rtol=1e-6)
+    for a, b in zip(flat.get_weights(), column.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+    assert column.evaluate(x, y, sample_weight=sw[:, None], verbose=0) == pytest.approx(
+        flat.evaluate(x, y, sample_weight=sw, verbose=0), rel=1e-6)
+    assert column.train_on_batch(x, y, sample_weight=sw[:, None]) == pytest.approx(
+        flat.train_on_batch(x, y, sample_weight=sw), rel=1e-6)
+    with pytest.raises(ValueError, match=r"^sample_weight: expected shape \(20,\), received "
+                                         r"\(20, 2\)"):
+        flat.fit(x, y, sample_weight=np.ones((20, 2)), verbose=0)
+
+
 def test_epochs_initial_epoch_and_steps_per_epoch():
     x, y = blobs(40)
     model = compiled_classifier()

@@ -56,6 +56,17 @@ def test_dropout_on_the_attention_probabilities():
     assert not np.allclose(pd.eval(out, feeds, training=True), pd.eval(out, feeds))
 
 
+def test_owns_a_dropout_layer_named_as_in_keras():
+    # keras-io's text_classification_with_transformer: a Keras MultiHeadAttention makes a
+    # Dropout layer (for its probabilities) when constructed, which takes a "dropout" name,
+    # so the Dropout layers made after it are named as Keras names them.
+    mha = layers.MultiHeadAttention(num_heads=2, key_dim=3, dropout=0.25)
+    inner = mha._dropout_layer
+    assert isinstance(inner, layers.Dropout) and inner.rate == 0.25
+    assert inner.name.startswith("dropout") and layers.Dropout(0.1).name != inner.name
+    assert mha.get_config()["dropout"] == 0.25 and "_dropout_layer" not in mha.get_config()
+
+
 def test_without_bias():
     run_layer_test(layers.MultiHeadAttention, {"num_heads": 2, "key_dim": 3, "use_bias": False},
                    [(2, 4, 5), (2, 4, 5)], (None, 4, 5), 4)

@@ -10,9 +10,9 @@ from paddle.distributed import gradients as distributed_gradients
 def _apply_updates(node, ins, outs, ctx):
     opt, n = node.attrs["optimizer"], node.attrs["n"]
     params, grads = ins[:n], ins[n:]
-    # The slots through ctx.resident: current on the host before each run (a GPU plan may
+    # The slots through ctx.state: current on the host before each run (a GPU plan may
     # have updated them last), marked as written by the host after it.
-    slot_lists = [[ctx.resident(a, f"{opt.name} slot") for a in slots]
+    slot_lists = [[ctx.state(a, "slot") for a in slots]
                   for slots in opt.kernel_lists(node.inputs[:n])]
     update = getattr(_C, opt.kernel)
     averaged = distributed_gradients.averaging(node, grads, "cpu")

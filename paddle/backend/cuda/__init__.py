@@ -14,17 +14,13 @@ The contract of a kernel module (the CPU backend's, plus what a GPU needs):
   `run`, a no-argument callable.
 - `ctx` (paddle.lowlevel.executor.KernelContext) gives `xp`, `training`, `device`
   (`device.name`: 'gpu:N'), `node`, and: `ctx.empty(shape, dtype)` for scratch buffers;
-  `ctx.resident(host_array, what)` for the device copy of host state the kernel updates
-  in place (optimizer slots; parameters and batch-norm statistics are inputs and already device
+  `ctx.state(host_array)` for the device copy of host state the kernel updates in place
+  (optimizer slots; parameters and batch-norm statistics are inputs and already device
   arrays); `ctx.before_run(fn)` / `ctx.after_run(fn)` for host work around each run (a
   learning rate from a schedule written into a device scalar, an iteration counter);
   `ctx.check(flag, error)` for an input check without a host sync (the kernel writes a
   non-zero into the device buffer `flag`; after the run the executor raises `error()`
   naming the op); `ctx.not_capturable(reason)` for a kernel that can never be captured.
-- Instead of the hooks, `run` may come in parts (raw.py's `staged`): attributes `host`
-  (before the launches), `device` (the launches, the only part captured) and `check`
-  (after the run: reads back and raises); the runner calls every host part before the
-  graph and every check after it (paddle/backend/cuda/runner.py).
 - `run` must be capturable in a CUDA graph (paddle/backend/cuda/graph.py): the calls of
   one run are recorded once and replayed, so inside `run`:
     * no host synchronization: no `.get()`, `float(x)`, `bool(x)`, `.item()`, `int(x)`,

@@ -21,11 +21,11 @@ from paddle.lowlevel.graph import constant
 from paddle.lowlevel.ops.activations import softmax
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.ops.matmul import matmul
-from paddle.lowlevel.ops.nn import dropout
 from paddle.lowlevel.ops.reduce import sum as reduce_sum
 from paddle.lowlevel.ops.shape import expand_dims, reshape, transpose
 from paddle.highlevel.layers.base import Layer, check_flag
 from paddle.highlevel.layers.conv import check_positive
+from paddle.highlevel.layers.regularization import Dropout
 
 # What Keras adds to the scores of masked positions (float32): exp() of it is exactly 0.
 LARGE_NEGATIVE = -1e9
@@ -71,6 +71,10 @@ class MultiHeadAttention(Layer):
             raise ValueError(f"MultiHeadAttention: expected a dropout rate in [0, 1), "
                              f"received {dropout!r}")
         self.dropout = float(dropout)
+        # Keras's MultiHeadAttention owns a Dropout layer for the attention probabilities
+        # (made here, so it takes the next "dropout_N" name just as in Keras, and the
+        # layers made after it are named as Keras names them).
+        self._dropout_layer = Dropout(self.dropout)
         self.use_bias = check_flag(use_bias, "use_bias", "MultiHeadAttention")
         if isinstance(output_shape, (tuple, list)) and len(output_shape) == 1:
             output_shape = output_shape[0]
@@ -161,7 +165,7 @@ class MultiHeadAttention(Layer):
         if mask is not None:
             scores = scores + (1.0 - mask) * LARGE_NEGATIVE
         probs = softmax(scores, axis=-1)
-        attended = dropout(probs, self.dropout)  # rate 0 returns probs itself
+        attended = self._dropout_layer(probs)  # rate 0 returns probs itself
         heads = matmul(attended, v)                                   # (N, heads, T, vd)
         # Each head through its slice of the output kernel, then summed over heads: the
         # einsum "nhtv,hvo->nto" without a reshape that needs T.

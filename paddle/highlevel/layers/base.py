@@ -47,14 +47,26 @@ def snake_case(name):
 # The `training` value of the layer calls in progress (innermost last): a layer called
 # without one inherits its caller's, as in Keras. None: the run decides.
 _CALL_TRAINING = [None]
-# The inputs of the layer calls under way (innermost last): pd.random takes a size known
-# only at run time (a None of `ops.shape(x)`) from the input of the call it is built in.
+# The inputs of the layer calls under way (innermost last): pd.random, pd.ones and the
+# like take a size known only at run time (a None of `ops.shape(x)`) from the input of the
+# call they are built in; a custom train_step / test_step counts as a call on its data.
 _CALL_INPUTS = []
 
 
 def current_call_inputs():
     """The input Variables of the innermost layer call being built ([] outside calls)."""
     return list(_CALL_INPUTS[-1]) if _CALL_INPUTS else []
+
+
+@contextlib.contextmanager
+def call_inputs(variables):
+    """Code run inside sees `variables` as the inputs of the call under way (how a traced
+    train_step lets `pd.random.normal((ops.shape(x)[0], 2))` find its batch size)."""
+    _CALL_INPUTS.append(list(variables))
+    try:
+        yield
+    finally:
+        _CALL_INPUTS.pop()
 
 
 @contextlib.contextmanager

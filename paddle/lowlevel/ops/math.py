@@ -238,12 +238,20 @@ def cast(x, dtype):
 
 @register
 class FullLike(Op):
-    """A tensor of x's shape and dtype filled with a value; x's values are not read."""
+    """A tensor of x's shape and dtype filled with a value; x's values are not read. With
+    `shape` (None where x gives the size at run time, see `sampling.sizes_from`) and
+    `dtype`, a tensor of that shape and dtype instead: `pd.ones((ops.shape(x)[0], 1))`."""
 
     name = "full_like"
 
-    def infer(self, x, value):
-        return x
+    def infer(self, x, value, shape=None, dtype=None):
+        if shape is None:
+            return x
+        from paddle.lowlevel.ops.sampling import sizes_from
+        sized = sizes_from(shape, x[0])
+        if sized is None:
+            self.fail(f"the shape {tuple(shape)} has None sizes that x cannot give", ("x", x[0]))
+        return sized, dtype or x[1]
 
     def grad(self, node, g):
         return [None]

@@ -20,6 +20,17 @@ from paddle.lowlevel.op import OPS, Op, register
 KINDS = ("uniform", "normal", "truncated_normal", "randint", "keep_mask", "permutation")
 
 
+def sizes_from(shape, like_shape):
+    """`shape` with its None sizes read from `like_shape`: axis by axis when the ranks are
+    equal; when only axis 0 is None (a batch of anything), from `like_shape`'s axis 0 at
+    any rank. None when `like_shape` cannot give them."""
+    if len(like_shape) == len(shape):
+        return tuple(like_shape[i] if d is None else d for i, d in enumerate(shape))
+    if len(like_shape) >= 1 and [i for i, d in enumerate(shape) if d is None] == [0]:
+        return (like_shape[0],) + tuple(shape[1:])
+    return None
+
+
 @register
 class Random(Op):
     """Draws of `kind` with parameters (a, b); with `inference_value` set, a plan that is not a
@@ -35,14 +46,14 @@ class Random(Op):
                 self.fail(f"like_axis {like_axis} needs a 1-D shape and an input with that axis",
                           *(("like", s) for s, _ in like))
             return (like[0][0][like_axis],), dtype
-        for axis, size in enumerate(shape):
-            if size is None:
-                if not like or len(like[0][0]) != len(shape):
-                    self.fail(f"axis {axis} of the shape {tuple(shape)} is None, which needs an "
-                              f"input of the same rank to take its size from",
-                              *(("like", s) for s, _ in like))
-                out[axis] = like[0][0][axis]
-        return tuple(out), dtype
+        if None not in shape:
+            return tuple(out), dtype
+        sized = sizes_from(shape, like[0][0]) if like else None
+        if sized is None:
+            self.fail(f"the shape {tuple(shape)} has None sizes, which need an input of the "
+                      f"same rank to take them from (or, for axis 0 alone, any input's axis "
+                      f"0: the batch)", *(("like", s) for s, _ in like))
+        return sized, dtype
 
     def grad(self, node, g):
         return [None] * len(node.inputs)

@@ -224,33 +224,3 @@ def test_device_out_of_memory_is_a_memory_error(no_cached_backends, monkeypatch)
     with pytest.raises(MemoryError, match=r"param 'w': out of memory on device gpu:0 for an "
                                           r"array of shape \(1024, 1024\) \(float32\)"):
         dev.empty((1024, 1024), np.float32, "param 'w'")
-
-
-# ---- run callables in parts (raw.py's `staged`) -------------------------------------------
-
-def staged(host, device, check):
-    def run():
-        host()
-        device()
-        check()
-    run.host, run.device, run.check = host, device, check
-    return run
-
-
-def test_staged_calls_run_hosts_first_and_checks_after(gpu):
-    from paddle.backend.runner import Hooks
-    log = []
-    first = staged(lambda: log.append("host 0"), lambda: log.append("device 0"),
-                   lambda: log.append("check 0"))
-    plain = lambda: log.append("device 1")  # noqa: E731
-
-    def fail():
-        raise IndexError("embedding: id 9 is outside the table")
-    update = staged(lambda: log.append("host 2"), lambda: log.append("device 2"), fail)
-    hooks = Hooks()
-    hooks.labels = ["a", "b", "c"]
-    runner = gpu.runner([first, plain], [update], [gpu.empty((1,), np.float32, "r")], hooks)
-    with pytest.raises(IndexError, match="id 9"):
-        runner.run()
-    assert log == ["host 0", "host 2", "device 0", "device 1", "device 2", "check 0"]
-    assert runner.at == 2  # the failing check's op
