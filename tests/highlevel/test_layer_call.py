@@ -211,3 +211,22 @@ def test_a_second_tensor_argument_feeds_the_layer_like_an_input():
     np.testing.assert_allclose(model.predict(arrays, verbose=0),
                                pd.Model([i2, t2], replayed).predict(arrays, verbose=0),
                                rtol=1e-6)
+
+
+def test_a_layer_class_defined_in_a_function_does_not_outlive_it():
+    import gc
+    import weakref
+
+    def build():
+        inner = pd.Sequential([pd.Input((2,)), pd.layers.Dense(1, name="closed_over_dense")])
+
+        class Wrapper(pd.layers.Layer):  # closes over `inner`, as keras-io's CustomRNN
+            def call(self, inputs):
+                return inner(inputs)
+
+        Wrapper()(pd.Input((2,)))
+        return weakref.ref(inner)
+
+    ref = build()
+    gc.collect()
+    assert ref() is None  # nothing global (the call-signature cache) keeps it alive

@@ -16,6 +16,7 @@ Example:
 import contextlib
 import inspect
 import re
+import weakref
 
 import numpy as np
 
@@ -136,7 +137,9 @@ class _CallSpec:
         return out
 
 
-_CALL_SPECS = {}
+# Weak: a layer class defined in a function (its methods closing over that function's
+# models) must not live on, holding them and their layer names, after the function ends.
+_CALL_SPECS = weakref.WeakKeyDictionary()
 
 
 def _call_spec(cls):
