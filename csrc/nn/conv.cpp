@@ -1,6 +1,7 @@
 // 2-D convolution on NHWC tensors: forward, gradient of the input, gradient of the filters.
 //
-// All three are im2col + GEMM on the BLAS. The output positions are cut into blocks of
+// All three are im2col + GEMM on the BLAS, except for windows too short for it (the taps
+// path) and depthwise convolutions (the direct path). The output positions are cut into blocks of
 // whole output rows (several whole images when images are small, so the product grows
 // past what the BLAS handles well per image); each OpenMP thread takes blocks, unrolls
 // their input windows into its own column buffer (a slice of a workspace the plan
@@ -20,6 +21,7 @@ namespace paddle {
 namespace {
 
 constexpr int64_t kSpecLen = 17;
+constexpr int64_t kMaxTaps = 32;  // window length up to which the taps path beats the BLAS
 
 struct Block {
   int64_t r0, r1;  // global output rows n * OH + oh, [r0, r1)
@@ -98,6 +100,13 @@ struct Conv {
   // with one group stays on the BLAS: its window rows are short but its product is wide.)
   bool direct() const { return cg == 1 && groups > 1 && !pointwise(); }
 
+  // Short windows on one group (a first layer on grey or colour images: 9 or 27 values):
+  // a product with so short a K runs the BLAS at a fraction of its speed, and unrolling the
+  // windows costs more than the product. The taps path unrolls them anyway (it is cheap at
+  // these sizes) and then runs a direct loop over the taps with the output channels held in
+  // registers: memory-bound, as a layer this thin should be.
+  bool taps() const { return groups == 1 && Kg <= kMaxTaps && !pointwise(); }
+
   int64_t cols_size() const {
     return pointwise() || direct() ? 0 : max_block_positions() * Kg;
   }
@@ -164,6 +173,177 @@ void col2im(const Conv& c, const T* cols, const Block& b, int64_t g, T* dx) {
     }
   }
 }
+
+// ---- the taps path ------------------------------------------------------------------------
+// Its loops keep tiles of accumulators in vector registers, so they are built for the widest
+// vectors the CPU has: the package targets baseline x86-64 (SSE2), and these few loops are
+// built again for AVX2 + FMA and for AVX-512 and picked once at run time. VB is the vector
+// width in bytes each build assumes.
+#define PD_TAPS_INLINE __attribute__((always_inline)) inline
+// Vectors are returned by value only between always-inlined functions of one build, never
+// across a call, so the ABI of such returns (which GCC warns differs by ISA) never matters.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+// A vector of VB bytes of T (GCC's and Clang's vector extension), loaded and stored
+// unaligned; `vector + scalar` broadcasts the scalar.
+template <typename T, int VB>
+struct Vec {
+  typedef T type __attribute__((vector_size(VB)));
+};
+template <int VB, typename T>
+PD_TAPS_INLINE typename Vec<T, VB>::type load(const T* p) {
+  typename Vec<T, VB>::type v;
+  std::memcpy(&v, p, VB);
+  return v;
+}
+template <int VB, typename T>
+PD_TAPS_INLINE void store(T* p, typename Vec<T, VB>::type v) { std::memcpy(p, &v, VB); }
+
+// out[j] = (bias[j] or 0) + sum over t of v[t] * w[t * n + j], j < n, for P windows v (taps
+// apart) into P output rows (n apart): 4 vectors of channels stay in registers through all
+// the taps, and each filter row loaded serves P windows.
+template <int VB, int P, typename T>
+PD_TAPS_INLINE void taps_to_channels(const T* v, int64_t taps, const T* w, int64_t n,
+                                     const T* bias, T* out) {
+  typedef typename Vec<T, VB>::type V;
+  constexpr int E = VB / int(sizeof(T)), L = 4 * E;
+  int64_t j0 = 0;
+  for (; j0 + L <= n; j0 += L) {
+    V acc[P][4];
+    for (int k = 0; k < 4; ++k) {
+      const V b0 = bias ? load<VB>(bias + j0 + k * E) : V{};
+      for (int p = 0; p < P; ++p) acc[p][k] = b0;
+    }
+    for (int64_t t = 0; t < taps; ++t) {
+      const T* wt = w + t * n + j0;
+      const V w0 = load<VB>(wt), w1 = load<VB>(wt + E), w2 = load<VB>(wt + 2 * E),
+              w3 = load<VB>(wt + 3 * E);
+      for (int p = 0; p < P; ++p) {
+        const T s = v[p * taps + t];
+        acc[p][0] += s * w0;
+        acc[p][1] += s * w1;
+        acc[p][2] += s * w2;
+        acc[p][3] += s * w3;
+      }
+    }
+    for (int p = 0; p < P; ++p)
+      for (int k = 0; k < 4; ++k) store<VB>(out + p * n + j0 + k * E, acc[p][k]);
+  }
+  for (int p = 0; p < P && j0 < n; ++p) {  // the last n % L channels
+    T* o = out + p * n;
+    for (int64_t j = j0; j < n; ++j) o[j] = bias ? bias[j] : T(0);
+    for (int64_t t = 0; t < taps; ++t) {
+      const T s = v[p * taps + t];
+      for (int64_t j = j0; j < n; ++j) o[j] += s * w[t * n + j];
+    }
+  }
+}
+
+// The m output rows yb of a block from its unrolled windows (cols), two positions at a time.
+template <int VB, typename T>
+PD_TAPS_INLINE void taps_forward_rows(const T* cols, int64_t m, int64_t K, const T* w,
+                                      int64_t n, const T* bias, T* yb) {
+  int64_t p = 0;
+  for (; p + 2 <= m; p += 2) taps_to_channels<VB, 2>(cols + p * K, K, w, n, bias, yb + p * n);
+  if (p < m) taps_to_channels<VB, 1>(cols + p * K, K, w, n, bias, yb + p * n);
+}
+
+// dw[t * n + j] += sum over the block's m positions q of cols[q * K + t] * dy[q * n + j]: a
+// tile of 4 taps by 2 vectors of channels stays in registers through all the positions.
+template <int VB, typename T>
+PD_TAPS_INLINE void taps_filter_rows(const T* cols, const T* dyb, int64_t m, int64_t K,
+                                     int64_t n, T* dw) {
+  typedef typename Vec<T, VB>::type V;
+  constexpr int E = VB / int(sizeof(T)), L = 2 * E, TT = 4;
+  for (int64_t j0 = 0; j0 < n; j0 += L) {
+    const int64_t nl = std::min<int64_t>(L, n - j0);
+    for (int64_t t0 = 0; t0 < K; t0 += TT) {
+      const int64_t nt = std::min<int64_t>(TT, K - t0);
+      if (nl == L) {
+        V acc[TT][2] = {};
+        for (int64_t q = 0; q < m; ++q) {
+          const V g0 = load<VB>(dyb + q * n + j0), g1 = load<VB>(dyb + q * n + j0 + E);
+          const T* v = cols + q * K + t0;
+          for (int t = 0; t < TT; ++t) {
+            if (t == nt) break;  // the last taps, fewer than TT
+            acc[t][0] += v[t] * g0;
+            acc[t][1] += v[t] * g1;
+          }
+        }
+        for (int t = 0; t < nt; ++t)
+          for (int k = 0; k < 2; ++k) {
+            T* d = dw + (t0 + t) * n + j0 + k * E;
+            store<VB>(d, load<VB>(d) + acc[t][k]);
+          }
+        continue;
+      }
+      for (int64_t q = 0; q < m; ++q)  // the last n % L channels
+        for (int64_t t = 0; t < nt; ++t) {
+          const T s = cols[q * K + t0 + t];
+          T* d = dw + (t0 + t) * n + j0;
+          for (int64_t j = 0; j < nl; ++j) d[j] += s * dyb[q * n + j0 + j];
+        }
+    }
+  }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define PD_TAPS_BUILDS 1
+template <typename T>
+__attribute__((target("avx2,fma"))) void taps_forward_avx2(const T* cols, int64_t m, int64_t K,
+                                                          const T* w, int64_t n, const T* bias,
+                                                          T* yb) {
+  taps_forward_rows<32>(cols, m, K, w, n, bias, yb);
+}
+template <typename T>
+__attribute__((target("avx512f,avx2,fma"))) void taps_forward_avx512(
+    const T* cols, int64_t m, int64_t K, const T* w, int64_t n, const T* bias, T* yb) {
+  taps_forward_rows<64>(cols, m, K, w, n, bias, yb);
+}
+template <typename T>
+__attribute__((target("avx2,fma"))) void taps_filter_avx2(const T* cols, const T* dyb,
+                                                         int64_t m, int64_t K, int64_t n,
+                                                         T* dw) {
+  taps_filter_rows<32>(cols, dyb, m, K, n, dw);
+}
+template <typename T>
+__attribute__((target("avx512f,avx2,fma"))) void taps_filter_avx512(
+    const T* cols, const T* dyb, int64_t m, int64_t K, int64_t n, T* dw) {
+  taps_filter_rows<64>(cols, dyb, m, K, n, dw);
+}
+
+// The widest build this CPU runs: 64, 32 or 16 vector bytes.
+int taps_vector_bytes() {
+  static const int bytes = __builtin_cpu_supports("avx512f") ? 64 :
+      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 32 : 16;
+  return bytes;
+}
+#endif
+
+template <typename T>
+void taps_forward(const Conv& c, const T* cols, const T* w, const T* bias, T* y, const Block& b) {
+  const int64_t m = (b.r1 - b.r0) * c.OW, K = c.Kg, n = c.CO;
+  T* yb = y + b.r0 * c.OW * n;
+#ifdef PD_TAPS_BUILDS
+  switch (taps_vector_bytes()) {
+    case 64: return taps_forward_avx512(cols, m, K, w, n, bias, yb);
+    case 32: return taps_forward_avx2(cols, m, K, w, n, bias, yb);
+  }
+#endif
+  taps_forward_rows<16>(cols, m, K, w, n, bias, yb);
+}
+
+template <typename T>
+void taps_backprop_filter(const Conv& c, const T* cols, const T* dyb, int64_t m, T* dw) {
+#ifdef PD_TAPS_BUILDS
+  switch (taps_vector_bytes()) {
+    case 64: return taps_filter_avx512(cols, dyb, m, c.Kg, c.CO, dw);
+    case 32: return taps_filter_avx2(cols, dyb, m, c.Kg, c.CO, dw);
+  }
+#endif
+  taps_filter_rows<16>(cols, dyb, m, c.Kg, c.CO, dw);
+}
+// ---- end of the taps path ---------------------------------------------------------------
 
 // Calls f(x offset, tap) for each tap of output (r, ow) that falls inside the input, where
 // r = n * OH + oh, the offset is that of the input pixel's channels and tap = kh * KW + kw.
@@ -261,7 +441,7 @@ void forward_typed(const Conv& c, const T* x, const T* w, const T* bias, T* y, T
       direct_forward(c, x, w, bias, y, b);
       continue;
     }
-    if (bias)
+    if (bias && !c.taps())
       for (int64_t i = 0; i < m; ++i) copy_run(yb + i * c.CO, bias, c.CO);
     const T beta = bias ? T(1) : T(0);
     if (c.pointwise()) {
@@ -270,6 +450,11 @@ void forward_typed(const Conv& c, const T* x, const T* w, const T* bias, T* y, T
       continue;
     }
     T* cols = ws + omp_get_thread_num() * slot;
+    if (c.taps()) {
+      im2col(c, x, b, 0, cols);
+      taps_forward(c, cols, w, bias, y, b);
+      continue;
+    }
     for (int64_t g = 0; g < c.groups; ++g) {
       im2col(c, x, b, g, cols);
       blas_gemm(false, false, m, c.cog, c.Kg, T(1), cols, c.Kg, w + g * c.cog, c.CO, beta,
@@ -321,7 +506,10 @@ void backprop_filter_typed(const Conv& c, const T* x, const T* dy, T* dw, T* db,
   const int64_t each = slot + wn + c.CO;
   nt = int(std::min<int64_t>(nt, std::max<int64_t>(nb, 1)));
   // Each thread sums its blocks into its own copies of dW and db (after its column buffer
-  // in the workspace); the copies are added at the end.
+  // in the workspace); the copies are added at the end, in thread order. The blocks are
+  // dealt out statically, so each copy sums the same blocks in the same order on every run
+  // and the result is bitwise reproducible (dynamic scheduling made the sums depend on
+  // which thread came first).
   _Pragma("omp parallel num_threads(nt)")
   {
     const int t = omp_get_thread_num();
@@ -329,7 +517,7 @@ void backprop_filter_typed(const Conv& c, const T* x, const T* dy, T* dw, T* db,
     T* mine = cols + slot;
     T* mine_b = mine + wn;
     std::fill(mine, mine + wn + c.CO, T(0));
-    _Pragma("omp for schedule(dynamic, 1)")
+    _Pragma("omp for schedule(static)")
     for (int64_t i = 0; i < nb; ++i) {
       const Block& b = blocks[i];
       const int64_t m = (b.r1 - b.r0) * c.OW;
@@ -344,6 +532,11 @@ void backprop_filter_typed(const Conv& c, const T* x, const T* dy, T* dw, T* db,
       if (c.pointwise()) {
         blas_gemm(true, false, c.C, c.CO, m, T(1), x + b.r0 * c.OW * c.C, c.C, dyb, c.CO, T(1),
                   mine, c.CO);
+        continue;
+      }
+      if (c.taps()) {
+        im2col(c, x, b, 0, cols);
+        taps_backprop_filter(c, cols, dyb, m, mine);
         continue;
       }
       for (int64_t g = 0; g < c.groups; ++g) {

@@ -149,6 +149,83 @@ def test_thin_convolutions_in_blocks(monkeypatch, c, groups):
                                             groups=groups), [x])
 
 
+def ref_filter_grad(x, g, f_shape, strides=(1, 1), padding="valid", dilation=(1, 1)):
+    """d/dw of sum(conv2d(x, w) * g), one group: each tap's input patch against g."""
+    (t, b), (l, r) = ref_pads(padding, x.shape, f_shape, strides, dilation)
+    xp = np.pad(x, ((0, 0), (t, b), (l, r), (0, 0)))
+    (sh, sw), (dh, dw) = strides, dilation
+    oh, ow = g.shape[1:3]
+    gw = np.zeros(f_shape)
+    for i in range(f_shape[0]):
+        for j in range(f_shape[1]):
+            patch = xp[:, i * dh:i * dh + (oh - 1) * sh + 1:sh, j * dw:j * dw + (ow - 1) * sw + 1:sw]
+            gw[i, j] = np.einsum("nhwc,nhwo->co", patch, g)
+    return gw
+
+
+# Short windows (KH * KW * C up to 32, one group) take the taps path, not the BLAS: one
+# and three channels, odd sizes, strides, paddings and dilations, channel counts around
+# the register tiles (1, 5, 16, 37 outputs), an odd number of output positions, and the
+# windows of exactly 32 and 33 values on either side of the switch.
+TAPS_CASES = [
+    ((2, 7, 9, 1), (3, 3, 1, 37), {}),
+    ((3, 28, 28, 1), (3, 3, 1, 32), {}),
+    ((1, 9, 8, 1), (3, 2, 1, 5), {"padding": "same", "strides": 2}),
+    ((2, 11, 7, 1), (5, 5, 1, 16), {"padding": ((2, 0), (1, 3)), "strides": (2, 1)}),
+    ((1, 10, 9, 3), (3, 3, 3, 8), {"padding": 1, "dilation": (2, 3)}),
+    ((2, 8, 7, 2), (4, 4, 2, 33), {"padding": "same"}),          # 32 values: taps
+    ((1, 8, 7, 3), (11, 1, 3, 7), {"padding": "same"}),          # 33 values: BLAS
+    ((2, 5, 6, 1), (1, 3, 1, 1), {"strides": 3}),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("xs,fs,kw", TAPS_CASES)
+def test_short_windows_forward_and_filter_gradient(monkeypatch, xs, fs, kw, dtype):
+    # Tiny blocks too: the blocks' filter gradients are summed across threads.
+    monkeypatch.setattr(nn_conv, "COLUMN_BYTES", 8 if xs[0] > 1 else 1 << 20)
+    x, w, b = rand(*xs), rand(*fs, seed=23), rand(fs[3], seed=24)
+    s, d = kw.get("strides", 1), kw.get("dilation", 1)
+    geometry = (s if isinstance(s, tuple) else (s, s), kw.get("padding", "valid"),
+                d if isinstance(d, tuple) else (d, d))
+    want = ref_conv2d(x, w, *geometry) + b
+    g = rand(*want.shape, seed=25)
+    xv = pd.data("x", [None, *xs[1:]], dtype=dtype)
+    wv, bv = pd.Variable("w", fs, dtype), pd.Variable("b", [fs[3]], dtype)
+    wv.set_value(w.astype(dtype))
+    bv.set_value(b.astype(dtype))
+    y = pd.conv2d(xv, wv, bias=bv, **kw)
+    gw, gb = pd.gradients(pd.sum(y * pd.constant(g, dtype)), [wv, bv])
+    got_y, got_gw, got_gb = pd.eval([y, gw, gb], {xv: x.astype(dtype)})
+    tol = 1e-10 if dtype == "float64" else 1e-4
+    np.testing.assert_allclose(got_y, want, rtol=tol, atol=tol)
+    np.testing.assert_allclose(got_gw, ref_filter_grad(x, g, fs, *geometry), rtol=tol,
+                               atol=tol * 10)
+    np.testing.assert_allclose(got_gb, g.sum(axis=(0, 1, 2)), rtol=tol, atol=tol * 10)
+
+
+@pytest.mark.parametrize("xs,fs", [((8, 28, 28, 1), (3, 3, 1, 32)),
+                                   ((8, 13, 13, 32), (3, 3, 32, 64))])
+def test_filter_gradient_is_reproducible(monkeypatch, xs, fs):
+    # Several blocks per thread: the per-thread partial sums must add up the same way on
+    # every run, bit for bit.
+    monkeypatch.setattr(nn_conv, "COLUMN_BYTES", 1 << 14)
+    x = rand(*xs).astype(np.float32)
+    xv = pd.data("x", [None, *xs[1:]])
+    wv = pd.Variable("w", fs)
+    wv.set_value(rand(*fs, seed=26).astype(np.float32))
+    y = pd.conv2d(xv, wv)
+    gw, = pd.gradients(pd.sum(y * y), [wv])
+    threads = pd._C.omp_threads()
+    pd._C.set_omp_threads(2)
+    try:
+        first = pd.eval(gw, {xv: x})
+        for _ in range(5):
+            assert np.array_equal(pd.eval(gw, {xv: x}), first)
+    finally:
+        pd._C.set_omp_threads(threads)
+
+
 def test_nchw_matches_nhwc():
     x, w = rand(2, 6, 5, 3), rand(3, 3, 3, 4, seed=3)
     nhwc = pd.eval(pd.conv2d(pd.constant(x, "float64"), pd.constant(w, "float64"),
