@@ -675,16 +675,20 @@ def _feed_dtype(array, float_dtype):
     return "int64" if array.dtype.kind in "iu" else float_dtype
 
 
-def Input(shape=None, dtype="float32", name=None, batch_size=None, batch_shape=None):
+def Input(shape=None, batch_size=None, dtype="float32", batch_shape=None, name=None):
     """A model input: a pd.data Variable whose first axis is the batch (None = any size).
 
     Args:
-        shape: the shape of one sample (no batch axis); None for unknown sizes.
-        dtype: the input's dtype.
-        name: the input's name (dicts of input arrays are keyed by it).
-        batch_size: a fixed batch size (default None: any).
+        shape: the shape of one sample (without the batch axis).
+        batch_size: a fixed batch size, or None for any.
+        dtype: the dtype of the data (Keras's default, float32).
         batch_shape: instead of `shape` and `batch_size`, the whole shape with its batch
             axis first, as Keras's `Input(batch_shape=(16, 10, 5))`.
+        name: the input's name, which keys dicts of input arrays.
+
+    The arguments come in Keras 3's order (`keras.Input(shape, batch_size, dtype, ...,
+    batch_shape, name)`); Keras's sparse, ragged, tensor and optional inputs are not
+    supported.
 
     Example:
         >>> import paddle as pd
