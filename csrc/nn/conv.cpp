@@ -11,6 +11,7 @@
 // spec (int64[17]): N H W C OH OW CO KH KW sh sw dh dw pad_top pad_left groups target,
 // where `target` is the number of output positions a block aims at.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -390,10 +391,17 @@ __attribute__((target("avx512f,avx2,fma"))) void taps_filter_avx512(
   taps_filter_rows<64>(cols, dyb, m, K, n, dw);
 }
 
-// The widest build this CPU runs: 64, 32 or 16 vector bytes.
+// The widest build this CPU runs: 64, 32 or 16 vector bytes. PADDLE_CONV_VECTOR_BYTES=16
+// or 32 picks a narrower one (read once, at the first call), so that the tests can run
+// every build a CPU supports.
 int taps_vector_bytes() {
-  static const int bytes = __builtin_cpu_supports("avx512f") ? 64 :
-      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 32 : 16;
+  static const int bytes = [] {
+    int widest = __builtin_cpu_supports("avx512f") ? 64 :
+        __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 32 : 16;
+    const char* asked = std::getenv("PADDLE_CONV_VECTOR_BYTES");
+    const int want = asked ? std::atoi(asked) : widest;
+    return want == 16 || want == 32 || want == 64 ? std::min(want, widest) : widest;
+  }();
   return bytes;
 }
 #endif
