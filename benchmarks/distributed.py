@@ -11,7 +11,9 @@ the `mpiexec` next to this Python, with one thread per process (OMP_NUM_THREADS=
 torch.set_num_threads(1)):
 
 - paddle, 1 process and 2 processes: `model.train_on_batch` after `pd.distributed.init()`,
-  so each step of the 2-process job averages the gradients with one MPI allreduce;
+  so each step of the 2-process job averages the gradients (through an MPI shared-memory
+  window, the ranks being on one machine); and 2 processes again with the allreduce that
+  ranks on several machines use (`MPI_Iallreduce`), for comparison;
 - PyTorch DDP, 1 and 2 processes: `DistributedDataParallel` over the gloo backend, ranks
   taken from the MPI launcher's environment (PyTorch only, never imported elsewhere;
   its columns are left out when it is not installed).
@@ -45,8 +47,10 @@ def data(case, layout):
 
 # ---- workers: each returns (step, allreduce of a float64 vector, barrier) --------------
 
-def paddle_worker(case):
+def paddle_worker(case, shared_memory=True):
     import paddle as pd
+    from paddle.distributed import mpi
+    mpi.SHARED_MEMORY = shared_memory
     pd.distributed.init(timeout=600)
     L = pd.layers
     if case == "mlp":
@@ -104,8 +108,10 @@ def torch_worker(case):
 
 
 def run_worker(side, case):
-    step, allreduce, barrier, rank, size = (paddle_worker if side == "paddle"
-                                            else torch_worker)(case)
+    step, allreduce, barrier, rank, size = (
+        paddle_worker(case) if side == "paddle" else
+        paddle_worker(case, shared_memory=False) if side == "paddle-allreduce" else
+        torch_worker(case))
     for _ in range(3):  # build plans, warm caches
         step()
     barrier()
@@ -160,14 +166,17 @@ def main(cases):
     sides = ["paddle"] + (["torch"] if torch_available() else [])
     if "torch" not in sides:
         print("PyTorch (with gloo) is not installed: its columns are left out")
-    header = "case  batch/rank  paddle 1p  paddle 2p  efficiency"
+    header = "case  batch/rank  paddle 1p  paddle 2p  efficiency  2p allreduce  efficiency"
     if "torch" in sides:
         header += "  torch 1p  torch 2p  torch eff.  paddle/torch (2p)"
     print(header + "   (samples/s, all ranks)")
     for case in cases:
         r = {(s, n): launch(s, case, n) for s in sides for n in (1, 2)}
+        r["paddle-allreduce", 2] = launch("paddle-allreduce", case, 2)
         line = f"{case:4}  {BATCH:10}  {r['paddle', 1]:9.0f}  {r['paddle', 2]:9.0f}  " \
-               f"{r['paddle', 2] / (2 * r['paddle', 1]):10.0%}"
+               f"{r['paddle', 2] / (2 * r['paddle', 1]):10.0%}  " \
+               f"{r['paddle-allreduce', 2]:12.0f}  " \
+               f"{r['paddle-allreduce', 2] / (2 * r['paddle', 1]):10.0%}"
         if "torch" in sides:
             line += f"  {r['torch', 1]:8.0f}  {r['torch', 2]:8.0f}  " \
                     f"{r['torch', 2] / (2 * r['torch', 1]):10.0%}  " \

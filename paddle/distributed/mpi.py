@@ -168,8 +168,8 @@ class SharedMean:
     The window holds one segment per rank (its `.input`) and the result (`.output`, read by
     every rank). A call: barrier (every segment is written); each rank sums its 1/size
     share of the segments, in rank order, into the result and scales it; barrier (the
-    result is complete). The sum is the one an allreduce computes (rank order, so every
-    rank reads the same bits), without copying the data through messages.
+    result is complete). The sum runs in rank order (for two ranks `a + b`, the bits an
+    allreduce gives), every rank reads the same bits, and no message carries the data.
     """
 
     def __init__(self, comm, count, dtype):
