@@ -9,6 +9,7 @@ import sysconfig
 import scipy_openblas32
 from pybind11.setup_helpers import ParallelCompile, Pybind11Extension, build_ext, naive_recompile
 from setuptools import setup
+from setuptools.command.build_py import build_py
 
 # Compile the C++ files in parallel and, in a development tree, only the changed ones.
 ParallelCompile("PADDLE_BUILD_JOBS", default=2, needs_recompile=naive_recompile).install()
@@ -73,4 +74,17 @@ class BuildExt(build_ext):
         return super().get_ext_filename(fullname)
 
 
-setup(ext_modules=extensions, cmdclass={"build_ext": BuildExt})
+class BuildPy(build_py):
+    """Also copies the CUDA C sources (csrc/cuda/*.cu, *.cuh), which the GPU backend compiles
+    at run time with NVRTC, into the package (paddle/backend/cuda/cu/), so an installed
+    paddle finds them."""
+
+    def run(self):
+        super().run()
+        target = os.path.join(self.build_lib, "paddle", "backend", "cuda", "cu")
+        os.makedirs(target, exist_ok=True)
+        for source in sorted(glob.glob(os.path.join("csrc", "cuda", "*.cu*"))):
+            self.copy_file(source, os.path.join(target, os.path.basename(source)))
+
+
+setup(ext_modules=extensions, cmdclass={"build_ext": BuildExt, "build_py": BuildPy})

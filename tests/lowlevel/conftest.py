@@ -15,7 +15,10 @@ import paddle as pd
 from paddle.backend import cuda
 
 DEVICE_FILES = {"test_activations.py", "test_math.py", "test_matmul.py", "test_reduce.py",
-                "test_shape_ops.py", "test_loss_ops.py"}
+                "test_shape_ops.py", "test_loss_ops.py", "test_nn_conv.py", "test_nn_pool.py",
+                "test_nn_norm.py", "test_nn_dropout.py", "test_nn_embedding.py",
+                "test_nn_recurrent.py", "test_optimizers.py", "test_optimizers_keras.py",
+                "test_training.py"}
 DEVICES = ["cpu", "simulated_gpu", pytest.param("gpu", marks=pytest.mark.gpu)]
 
 

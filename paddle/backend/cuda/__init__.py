@@ -35,7 +35,9 @@ The contract of a kernel module (the CPU backend's, plus what a GPU needs):
       random seed) live in device buffers, written by `before_run` hooks or by kernels.
 - Custom kernels (`cupy.ElementwiseKernel`, `ReductionKernel`, `RawKernel`) are built
   through `device_kernel` (compiled once per device, cached) and always have a NumPy
-  reference that the simulated device runs.
+  reference that the simulated device runs. CUDA C kernels of csrc/cuda/*.cu are declared
+  as `raw.Kernel(file, name, reference)` (paddle/backend/cuda/raw.py: compiled once per
+  device with NVRTC, each beside a NumPy reference taking the same arguments).
 
 Modules here fill KERNELS for one family of ops each, as the CPU backend's do, and are
 imported at the end of this file (one line: add a new module to `_MODULES`).
@@ -240,6 +242,7 @@ class CudaBackend:
         return f"<backend {self.name}{' (simulated)' if self.simulated else ''}>"
 
 
-_MODULES = ["elementwise", "shape_ops", "state", "nn_basic"]
+_MODULES = ["elementwise", "shape_ops", "state", "nn_basic", "nn_conv", "nn_pool", "nn_norm",
+            "nn_recurrent", "optim", "sampling"]
 for _name in _MODULES:
     importlib.import_module(f"paddle.backend.cuda.{_name}")

@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""Training step on one NVIDIA GPU: paddle beside PyTorch eager, PyTorch with CUDA graphs
+(`torch.compile(mode="reduce-overhead")`) and JAX `jit`, in one run.
+
+    python benchmarks/gpu.py                # mlp and cnn, batch 32 / 128 / 1024
+    python benchmarks/gpu.py mlp            # one model
+    BENCH_SECONDS=3 BENCH_ROUNDS=5 python benchmarks/gpu.py
+
+The models are those of ../shared/bench/compare.py: the MLP 784-512-512-10 and the small
+CNN (conv 32 3x3, max-pool 2, conv 64 3x3, max-pool 2, dense 128, dense 10), Adam(1e-3),
+softmax cross-entropy, float32, NHWC except PyTorch (NCHW). Every step takes NumPy inputs
+and gives the loss back as a Python float, as a user's loop does (paddle:
+`model.train_on_batch` with the model on `pd.set_device("gpu")`; the others copy the batch
+to the device and read the loss back), so every figure includes one host-to-device copy
+and one synchronization per step. Each framework runs in its own process; the processes
+take turns in short rounds and the best round counts. Throughput is samples per second;
+the ratios are paddle over each peer (above 1.0: paddle is faster).
+
+Without a GPU (no CuPy, no driver, no device), it says so and exits without measuring.
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+SECONDS = float(os.environ.get("BENCH_SECONDS", "1.5"))
+CASES = [(model, batch) for model in ("mlp", "cnn") for batch in (32, 128, 1024)]
+FRAMEWORKS = ["paddle", "torch", "torch_graphs", "jax"]
+
+
+def data(model, batch, layout):
+    rng = np.random.default_rng(0)
+    shape = (batch, 784) if model == "mlp" else \
+        (batch, 28, 28, 1) if layout == "nhwc" else (batch, 1, 28, 28)
+    return rng.standard_normal(shape, dtype=np.float32), rng.integers(0, 10, batch).astype(np.int64)
+
+
+def paddle_case(model, batch):
+    import paddle as pd
+    pd.set_device("gpu")
+    L = pd.layers
+    if model == "mlp":
+        layers = [L.Input(shape=(784,)), L.Dense(512, activation="relu"),
+                  L.Dense(512, activation="relu"), L.Dense(10)]
+    else:
+        layers = [L.Input(shape=(28, 28, 1)), L.Conv2D(32, 3, activation="relu"),
+                  L.MaxPooling2D(2), L.Conv2D(64, 3, activation="relu"), L.MaxPooling2D(2),
+                  L.Flatten(), L.Dense(128, activation="relu"), L.Dense(10)]
+    net = pd.Sequential(layers)
+    net.compile(optimizer=pd.optimizers.Adam(learning_rate=1e-3),
+                loss=pd.losses.SparseCategoricalCrossentropy(from_logits=True))
+    x, y = data(model, batch, "nhwc")
+    return lambda: float(np.asarray(net.train_on_batch(x, y)).ravel()[0])
+
+
+def _torch_model(model):
+    import torch.nn as nn
+    if model == "mlp":
+        return nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(),
+                             nn.Linear(512, 10))
+    return nn.Sequential(nn.Conv2d(1, 32, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(32, 64, 3),
+                         nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(), nn.Linear(1600, 128),
+                         nn.ReLU(), nn.Linear(128, 10))
+
+
+def torch_case(model, batch, graphs=False):
+    import torch
+    torch.manual_seed(0)
+    torch.backends.cudnn.benchmark = True
+    net = _torch_model(model).cuda()
+    opt = torch.optim.Adam(net.parameters(), lr=1e-3, capturable=graphs)
+    lossf = torch.nn.CrossEntropyLoss()
+    xn, yn = data(model, batch, "nchw")
+    x = torch.empty(xn.shape, device="cuda")
+    y = torch.empty(yn.shape, dtype=torch.int64, device="cuda")
+    forward, update = (lambda: lossf(net(x), y)), opt.step
+    if graphs:  # forward + backward and the Adam step, each replayed as CUDA graphs
+        forward = torch.compile(forward, mode="reduce-overhead")
+        update = torch.compile(opt.step, mode="reduce-overhead")
+
+    def step():
+        x.copy_(torch.from_numpy(xn))
+        y.copy_(torch.from_numpy(yn))
+        opt.zero_grad(set_to_none=True)
+        loss = forward()
+        loss.backward()
+        update()
+        return float(loss.item())
+    return step
+
+
+def jax_case(model, batch):
+    import jax
+    import jax.numpy as jnp
+    import optax
+    from jax import lax
+    if jax.default_backend() != "gpu":
+        raise ImportError("JAX has no GPU backend here (pip install jax[cuda12])")
+
+    def dense(k, i, o):
+        return {"w": jax.random.normal(k, (i, o)) * (2 / i) ** 0.5, "b": jnp.zeros(o)}
+
+    def conv(k, i, o):
+        return {"w": jax.random.normal(k, (3, 3, i, o)) * (2 / (9 * i)) ** 0.5, "b": jnp.zeros(o)}
+
+    ks = jax.random.split(jax.random.PRNGKey(0), 4)
+    mlp = model == "mlp"
+    params = ([dense(ks[0], 784, 512), dense(ks[1], 512, 512), dense(ks[2], 512, 10)] if mlp
+              else [conv(ks[0], 1, 32), conv(ks[1], 32, 64), dense(ks[2], 1600, 128),
+                    dense(ks[3], 128, 10)])
+
+    def pool(h):
+        return lax.reduce_window(h, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+
+    def apply(p, h):
+        if not mlp:
+            for c in p[:2]:
+                h = lax.conv_general_dilated(h, c["w"], (1, 1), "VALID",
+                                             dimension_numbers=("NHWC", "HWIO", "NHWC"))
+                h = pool(jax.nn.relu(h + c["b"]))
+            h = h.reshape(h.shape[0], -1)
+            p = p[2:]
+        for d in p[:-1]:
+            h = jax.nn.relu(h @ d["w"] + d["b"])
+        return h @ p[-1]["w"] + p[-1]["b"]
+
+    xn, yn = data(model, batch, "nhwc")
+    tx = optax.adam(1e-3)
+    state = [params, tx.init(params)]
+
+    def loss_fn(p, x, y):
+        return optax.softmax_cross_entropy_with_integer_labels(apply(p, x), y).mean()
+
+    @jax.jit
+    def train(p, o, x, y):
+        loss, g = jax.value_and_grad(loss_fn)(p, x, y)
+        upd, o = tx.update(g, o, p)
+        return optax.apply_updates(p, upd), o, loss
+
+    def step():  # NumPy in, a Python float out: what a user's loop pays
+        state[0], state[1], loss = train(state[0], state[1], xn, yn)
+        return float(loss)
+    return step
+
+
+def worker(fw, models):
+    build = {"paddle": paddle_case, "torch": torch_case, "jax": jax_case,
+             "torch_graphs": lambda m, b: torch_case(m, b, graphs=True)}[fw]
+    try:
+        steps = {(m, b): build(m, b) for m, b in CASES if m in models}
+    except ImportError as e:
+        print(json.dumps({"missing": str(e)}), flush=True)
+        return
+    print(json.dumps({"ready": True}), flush=True)
+    for line in sys.stdin:
+        m, b, secs = line.split()
+        step = steps[(m, int(b))]
+        for _ in range(5):  # warm-up: compilation, graph capture, autotuning
+            step()
+        n, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < float(secs):
+            step()
+            n += 1
+        print(json.dumps({"rate": int(b) * n / (time.perf_counter() - t0)}), flush=True)
+
+
+def gpu_missing():
+    """Why the benchmark cannot run here (None when paddle sees a usable GPU)."""
+    from paddle.backend import cuda
+    if not cuda.available:
+        return "no usable NVIDIA GPU (CuPy missing, no driver or no device)"
+    try:
+        import paddle as pd
+        pd.set_device("gpu")
+        pd.set_device("cpu")
+    except Exception as e:  # noqa: BLE001 - reported, not hidden
+        return f"paddle cannot use the GPU: {e}"
+    return None
+
+
+def main(argv):
+    missing = gpu_missing()
+    if missing:
+        print(f"benchmarks/gpu.py: skipped: {missing}.")
+        return 0
+    models = argv or ["mlp", "cnn"]
+    procs = {}
+    for fw in FRAMEWORKS:
+        p = subprocess.Popen([sys.executable, __file__, "--worker", fw, *models], text=True,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        msg = json.loads(p.stdout.readline() or '{"missing": "worker died"}')
+        if "ready" in msg:
+            procs[fw] = p
+        elif fw == "paddle":
+            sys.exit(f"paddle could not run on the GPU: {msg['missing']}")
+        else:
+            print(f"({fw} left out: {msg['missing']})")
+    best = {}
+    for _ in range(ROUNDS):
+        for model, batch in CASES:
+            if model not in models:
+                continue
+            for fw, p in procs.items():
+                p.stdin.write(f"{model} {batch} {SECONDS}\n")
+                p.stdin.flush()
+                rate = json.loads(p.stdout.readline())["rate"]
+                best[fw, model, batch] = max(best.get((fw, model, batch), 0.0), rate)
+    peers = [fw for fw in procs if fw != "paddle"]
+    print(f"{'model':<6} {'batch':>5} " + " ".join(f"{fw + '/s':>14}" for fw in procs)
+          + "".join(f" {'vs ' + fw:>15}" for fw in peers))
+    for model, batch in CASES:
+        if model not in models:
+            continue
+        rates = [best[fw, model, batch] for fw in procs]
+        ratios = [best["paddle", model, batch] / best[fw, model, batch] for fw in peers]
+        print(f"{model:<6} {batch:>5} " + " ".join(f"{r:14,.0f}" for r in rates)
+              + "".join(f" {r:15.2f}" for r in ratios), flush=True)
+    for p in procs.values():
+        p.stdin.close()
+        p.wait()
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--worker"]:
+        worker(sys.argv[2], sys.argv[3:])
+    else:
+        sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,124 @@
+// Fused optimizer updates, as csrc/optim.cpp (Keras 3 formulas): one launch updates every
+// variable of one dtype in place.
+//
+// `table` holds, per tensor, five device pointers: the parameter, its gradient and up to
+// three slots (0 where the optimizer keeps fewer); `offsets` the first flat element of each
+// tensor in the launch (tensors + 1 entries). A thread finds its tensor by binary search.
+// The step's scalars (learning rate, bias corrections: they change every step) are read
+// from `hyper` in device memory, which the host refreshes before each run, so a captured
+// CUDA graph updates with the current values.
+#include "common.cuh"
+
+#define PD_SGD 0
+#define PD_ADAM 1
+#define PD_RMSPROP 2
+#define PD_ADAGRAD 3
+#define PD_ADAMAX 4
+#define PD_NADAM 5
+#define PD_LION 6
+#define PD_FTRL 7
+#define PD_DECAY 8
+#define PD_COLUMNS 5
+
+template <typename T>
+__device__ __forceinline__ T sign_of(T x) { return T((x > T(0)) - (x < T(0))); }
+
+template <typename T>
+__device__ void update_one(i64 algo, const double* h, T* p, const T* gp, T* s0, T* s1, T* s2) {
+  const T g = gp ? *gp : T(0);
+  switch (algo) {
+    case PD_SGD: {  // h: lr, momentum, nesterov, use velocity
+      const T lr = T(h[0]), mu = T(h[1]);
+      if (h[3] == 0.0) {
+        *p -= lr * g;
+      } else {
+        *s0 = mu * *s0 - lr * g;
+        *p += h[2] != 0.0 ? mu * *s0 - lr * g : *s0;
+      }
+      break;
+    }
+    case PD_ADAM: {  // h: alpha, beta1, beta2, eps, lr * weight decay, decays
+      const T b1 = T(h[1]), b2 = T(h[2]), a = T(h[0]), ep = T(h[3]), wd = T(h[4]);
+      if (h[5] != 0.0) *p -= wd * *p;
+      *s0 += (g - *s0) * (T(1) - b1);
+      *s1 += (g * g - *s1) * (T(1) - b2);
+      *p -= a * *s0 / (sqrt(*s1) + ep);
+      break;
+    }
+    case PD_RMSPROP: {  // h: lr, rho, momentum, eps, centered; slots ms, mom, avg
+      const T r = T(h[1]), lr = T(h[0]), ep = T(h[3]), mu = T(h[2]);
+      *s0 = r * *s0 + (T(1) - r) * g * g;
+      T denominator = *s0 + ep;
+      if (h[4] != 0.0) {
+        *s2 = r * *s2 + (T(1) - r) * g;
+        denominator -= *s2 * *s2;
+      }
+      const T inc = lr * g / sqrt(denominator);
+      if (h[2] > 0.0) {
+        *s1 = mu * *s1 + inc;
+        *p -= *s1;
+      } else {
+        *p -= inc;
+      }
+      break;
+    }
+    case PD_ADAGRAD: {  // h: lr, eps
+      *s0 += g * g;
+      *p -= T(h[0]) * g / sqrt(*s0 + T(h[1]));
+      break;
+    }
+    case PD_ADAMAX: {  // h: lr / (1 - beta1^t), beta1, beta2, eps
+      const T b1 = T(h[1]), b2 = T(h[2]);
+      *s0 += (g - *s0) * (T(1) - b1);
+      const T decayed = b2 * *s1, size = g < T(0) ? -g : g;
+      *s1 = decayed > size ? decayed : size;
+      *p -= T(h[0]) * *s0 / (*s1 + T(h[3]));
+      break;
+    }
+    case PD_NADAM: {  // h: lr, beta1, beta2, eps, c_m, c_g, v_scale
+      const T b1 = T(h[1]), b2 = T(h[2]);
+      *s0 += (g - *s0) * (T(1) - b1);
+      *s1 += (g * g - *s1) * (T(1) - b2);
+      const T m_hat = T(h[4]) * *s0 + T(h[5]) * g;
+      *p -= T(h[0]) * m_hat / (sqrt(*s1 * T(h[6])) + T(h[3]));
+      break;
+    }
+    case PD_LION: {  // h: lr, beta1, beta2
+      const T b1 = T(h[1]), b2 = T(h[2]);
+      *p -= T(h[0]) * sign_of(*s0 * b1 + g * (T(1) - b1));
+      *s0 = *s0 * b2 + g * (T(1) - b2);
+      break;
+    }
+    case PD_FTRL: {  // h: lr, -lr_power, l1, l2 + beta / (2 lr), l2 shrinkage; slots acc, lin
+      const T lr = T(h[0]), pw = T(h[1]), l1 = T(h[2]), l2r = T(h[3]), shrink = T(h[4]);
+      const T grad = g + T(2) * shrink * *p;
+      const T new_a = *s0 + g * g;
+      const T new_pow = pow(new_a, pw);
+      *s1 += grad - (new_pow - pow(*s0, pw)) / lr * *p;
+      const T quadratic = new_pow / lr + T(2) * l2r;
+      const T clipped = *s1 > l1 ? l1 : (*s1 < -l1 ? -l1 : *s1);
+      *p = (clipped - *s1) / quadratic;
+      *s0 = new_a;
+      break;
+    }
+    default:  // PD_DECAY, h: lr * weight decay
+      *p -= *p * T(h[0]);
+  }
+}
+
+template <typename T>
+__global__ void apply_updates(const u64* table, const i64* offsets, i64 tensors, i64 total,
+                              const double* hyper, i64 algo) {
+  PD_LOOP(i, total) {
+    i64 lo = 0, hi = tensors - 1;  // the last tensor starting at or before i
+    while (lo < hi) {
+      const i64 mid = (lo + hi + 1) / 2;
+      if (offsets[mid] <= i) lo = mid; else hi = mid - 1;
+    }
+    const i64 j = i - offsets[lo];
+    const u64* row = table + lo * PD_COLUMNS;
+    T* at[PD_COLUMNS];
+    for (int k = 0; k < PD_COLUMNS; ++k) at[k] = row[k] ? (T*)row[k] + j : (T*)0;
+    update_one<T>(algo, hyper, at[0], at[1], at[2], at[3], at[4]);
+  }
+}

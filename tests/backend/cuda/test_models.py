@@ -1,0 +1,72 @@
+"""Whole models on the simulated GPU against the CPU: a convnet (convolution, batch
+normalization, both poolings, Adam) and a recurrent text model (embedding, LSTM, GRU,
+RMSprop) trained a few steps from the same weights reach the same weights; dropout draws
+on the device and trains."""
+import numpy as np
+import pytest
+
+import paddle as pd
+from paddle.backend import cuda
+
+L = pd.layers
+
+
+def convnet():
+    return pd.Sequential([
+        L.Input(shape=(10, 10, 3)), L.Conv2D(6, 3, padding="same", activation="relu"),
+        L.BatchNormalization(), L.MaxPooling2D(2), L.Conv2D(8, 3, groups=2),
+        L.AveragePooling2D(2, padding="same"), L.Flatten(), L.Dense(4)])
+
+
+def text_model():
+    return pd.Sequential([
+        L.Input(shape=(7,), dtype="int64"), L.Embedding(20, 6),
+        L.LSTM(5, return_sequences=True), L.GRU(4), L.Dense(3)])
+
+
+def _train(build, x, y, optimizer, device, steps=3):
+    pd.seed(0)
+    model = build()
+    model.compile(optimizer=optimizer, loss=pd.losses.SparseCategoricalCrossentropy(
+        from_logits=True))
+    with cuda.simulated():
+        before = pd.get_device()
+        pd.set_device(device)
+        try:
+            losses = [float(np.asarray(model.train_on_batch(x, y)).ravel()[0])
+                      for _ in range(steps)]
+            predictions = model.predict_on_batch(x)
+        finally:
+            pd.set_device(before)
+    return losses, predictions, model.get_weights()
+
+
+@pytest.mark.parametrize("build,x,y,optimizer", [
+    (convnet, np.random.default_rng(0).standard_normal((8, 10, 10, 3)).astype(np.float32),
+     np.random.default_rng(1).integers(0, 4, 8), "adam"),
+    (text_model, np.random.default_rng(2).integers(0, 20, (6, 7)),
+     np.random.default_rng(3).integers(0, 3, 6), "rmsprop")], ids=["convnet", "text"])
+def test_training_on_the_simulated_gpu_matches_the_cpu(build, x, y, optimizer):
+    cpu = _train(build, x, y, optimizer, "cpu")
+    gpu = _train(build, x, y, optimizer, "gpu")
+    np.testing.assert_allclose(gpu[0], cpu[0], rtol=1e-4)
+    np.testing.assert_allclose(gpu[1], cpu[1], rtol=1e-4, atol=1e-5)
+    for g, c in zip(gpu[2], cpu[2]):
+        np.testing.assert_allclose(g, c, rtol=1e-4, atol=1e-5)
+
+
+def test_dropout_trains_on_the_simulated_gpu_and_draws_anew_each_step():
+    pd.seed(0)
+    x = pd.data("sim_drop_x", shape=[None, 50])
+    y = pd.dropout(x, 0.5)
+    ones = np.ones((4, 50), np.float32)
+    with cuda.simulated():
+        first = pd.eval(y, {x: ones}, training=True, device="gpu")
+        second = pd.eval(y, {x: ones}, training=True, device="gpu")
+        pd.seed(5)
+        a = pd.eval(y, {x: ones}, training=True, device="gpu")
+        pd.seed(5)
+        b = pd.eval(y, {x: ones}, training=True, device="gpu")
+    assert not np.array_equal(first, second)
+    np.testing.assert_array_equal(a, b)
+    assert set(np.unique(first).tolist()) == {0.0, 2.0}
