@@ -145,6 +145,8 @@ def accepted_arguments(obj, is_method=False):
             params = _params(vars(klass)["__init__"], drop_self=True)
             if params is None:
                 return None
+            if not params:  # a mixin's bare __init__ is not where forwarded kwargs go
+                continue
             for p in params:
                 if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
                     accepted.setdefault(p.name, p.default)

@@ -2605,7 +2605,9 @@ LAYER_CTORS = {
         "epsilon=0.0",
     ],
     "LayerNormalization": ["axis=1.5", "epsilon=-1.0", "axis=[]", "epsilon=None", "axis='a'"],
-    "Dropout": ["1.0", "-0.5", "'a'", "None", "1.5", "float('nan')", "0.5, seed='x'"],
+    "Dropout": ["1.0", "-0.5", "'a'", "None", "1.5", "float('nan')", "0.5, seed='x'",
+                "0.5, noise_shape='ab'", "0.5, noise_shape=(None, 0)",
+                "0.5, noise_shape=(None, 7)", "0.5, noise_shape=(None, 1, 1)"],
     "Embedding": [
         "0, 3",
         "5, 0",

@@ -317,6 +317,30 @@ def callbacks():
                         dtype=float)
     check("callbacks", "History (keys, epoch)", lambda: history(pd), lambda: history(keras))
 
+    def hooks(module):
+        calls = []
+
+        class Recorder(module.callbacks.Callback):
+            def __getattribute__(self, name):
+                if name.startswith("on_"):
+                    return lambda *a, **k: calls.append((name, a + tuple(k.values())))
+                return super().__getattribute__(name)
+        cbs = module.callbacks.CallbackList([Recorder()], False, False, _tiny_model(module),
+                                            epochs=1, steps=1, verbose=0)
+        cbs.on_train_begin()
+        cbs.on_epoch_begin(0)
+        cbs.on_train_batch_begin(0)
+        cbs.on_train_batch_end(0, {"loss": 1.0})
+        cbs.on_epoch_end(0, {"loss": 1.0})
+        cbs.on_test_begin()
+        cbs.on_test_batch_begin(0)
+        cbs.on_test_batch_end(0)
+        cbs.on_test_end()
+        cbs.on_train_end()
+        return calls
+    check("callbacks", "CallbackList (hooks and logs)", lambda: np.array(
+        [hooks(pd) == hooks(keras)], float), lambda: np.array([1.0]))
+
 
 def members():
     """Model and Layer members on the same small model: counts, names, shapes, flags."""

@@ -474,8 +474,8 @@ class Sequential(Model):
         (None, 2)
     """
 
-    def __init__(self, layers=None, name=None, **kwargs):
-        super().__init__(name=name, **kwargs)
+    def __init__(self, layers=None, trainable=True, name=None, **kwargs):
+        super().__init__(name=name, trainable=trainable, **kwargs)
         self._layers = []
         self._input = None
         for layer in layers or []:

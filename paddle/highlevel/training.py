@@ -62,8 +62,10 @@ class Trainable:
 
     # ---- compile ------------------------------------------------------------------------
 
-    def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None):
+    def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None):
         """Choose the optimizer, the loss(es) and the metrics for training.
+
+        The arguments come in Keras 3's order (`loss_weights` before `metrics`).
 
         Args:
             optimizer: a name ('sgd', 'adam', 'adamw', 'rmsprop', 'adagrad') or an optimizer.
@@ -71,12 +73,12 @@ class Trainable:
                 or a list (in output order) or a dict (by output name, see
                 `output_names`) of those for several outputs; an output given None, or
                 left out of the dict, has no loss.
+            loss_weights: list/dict of floats weighting each output's loss (1 where a dict
+                leaves an output out).
             metrics: list of names ('accuracy', 'mae', 'mse', 'top_k_categorical_accuracy')
                 or `pd.metrics` objects, applied to every output; or, for several outputs,
                 a list of such lists (one per output) or a dict by output name of a metric
                 or a list of them. Several outputs log `<output name>_<metric name>`.
-            loss_weights: list/dict of floats weighting each output's loss (1 where a dict
-                leaves an output out).
         """
         if isinstance(metrics, str):
             metrics = [metrics]  # not its characters

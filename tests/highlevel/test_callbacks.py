@@ -475,3 +475,27 @@ def test_verbose_is_the_fourth_positional_argument_as_in_keras():
     plateau = callbacks.ReduceLROnPlateau("val_accuracy", 0.5, 2, 1)
     assert (plateau.factor, plateau.patience, plateau.verbose, plateau.mode) == (
         0.5, 2, 1, "max")
+
+
+def test_terminate_on_nan_raise_error():
+    """raise_error=True raises at the bad batch (Keras 3); fit's on_train_end still runs."""
+    ended = []
+    model = pd.Sequential([pd.layers.Input(shape=(2,)), pd.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    x = np.ones((8, 2), np.float32)
+    y = np.full((8, 1), np.nan, np.float32)
+    with pytest.raises(RuntimeError, match="TerminateOnNaN: NaN or Inf loss at batch 0"):
+        model.fit(x, y, batch_size=4, epochs=2, verbose=0, callbacks=[
+            callbacks.TerminateOnNaN(raise_error=True),
+            callbacks.LambdaCallback(on_train_end=lambda logs: ended.append(True))])
+    assert ended == [True]
+    with pytest.raises(TypeError, match="TerminateOnNaN: expected raise_error as True or False"):
+        callbacks.TerminateOnNaN(raise_error="yes")
+
+
+def test_callback_list_takes_kerass_positional_order():
+    """keras.callbacks.CallbackList(callbacks, add_history, add_progbar, model, **params)."""
+    model = FakeModel()
+    cbs = callbacks.CallbackList([], True, False, model, epochs=3)
+    assert isinstance(cbs.history, callbacks.History) and cbs.model is model
+    assert cbs.params["epochs"] == 3

@@ -115,3 +115,40 @@ def test_explicit_training_is_honoured():
     quiet.compile(optimizer=pd.optimizers.SGD(0.0), loss="mse")
     ones = np.ones((4, 6), np.float32)
     assert quiet.train_on_batch(ones, np.full((4, 1), 6.0, np.float32)) == 0.0
+
+
+def test_dropout_noise_shape():
+    layer = layers.Dropout(0.4, noise_shape=(None, 1, 32))
+    run = _training(layer, (64, 10, 32))
+    y = run()
+    assert np.all(y == y[:, :1, :])  # one decision per (example, feature), at every step
+    assert set(np.unique(y).tolist()) <= {0.0, float(np.float32(1 / 0.6))}
+    assert abs((y[:, 0] == 0).mean() - 0.4) < 0.05
+    assert not np.array_equal(y, run())
+    assert layer.get_config()["noise_shape"] == [None, 1, 32]
+    again = layers.Dropout.from_config(layer.get_config())
+    assert again.noise_shape == (None, 1, 32) and again.rate == 0.4
+    x = np.ones((2, 3, 4), np.float32)
+    assert layer(x).tolist() == x.tolist()  # the identity at inference
+
+
+def test_dropout_noise_shape_shared_over_the_batch():
+    y = _training(layers.Dropout(0.5, (1, None)), (16, 40))()
+    assert np.all(y == y[:1])  # one mask for every example
+
+
+@pytest.mark.parametrize("noise_shape, match", [
+    ("abc", "expected noise_shape as a tuple"), ((None, 0), "expected noise_shape as a tuple"),
+    ((None, 1.5), "expected noise_shape as a tuple"), (3, "expected noise_shape as a tuple"),
+])
+def test_dropout_bad_noise_shape(noise_shape, match):
+    with pytest.raises(ValueError, match=match):
+        layers.Dropout(0.5, noise_shape=noise_shape)
+
+
+def test_dropout_noise_shape_must_fit_the_input():
+    with pytest.raises(ValueError, match=r"expected a noise_shape of 3 entries, each None, 1 or "
+                                         r"the input's size, received \(None, 1\)"):
+        layers.Dropout(0.5, noise_shape=(None, 1))(pd.layers.Input(shape=(4, 5)))
+    with pytest.raises(ValueError, match="received \\(None, 1, 7\\)"):
+        layers.Dropout(0.5, noise_shape=(None, 1, 7))(pd.layers.Input(shape=(4, 5)))

@@ -359,3 +359,24 @@ def test_logs_carry_epoch_and_batch():
     assert seen == {"batch": [0, 1, 0, 1], "epoch": [0, 1]}
     assert all(isinstance(v, int) for v in seen["batch"] + seen["epoch"])
     assert "epoch" not in history.history and "batch" not in history.history
+
+
+def test_sequential_and_compile_take_kerass_positional_order(x4):
+    """Sequential(layers, trainable, name) and compile(optimizer, loss, loss_weights,
+    metrics), as Keras 3 orders them."""
+    model = pd.Sequential([pd.layers.Input(shape=(4,)), pd.layers.Dense(2)], False, "frozen")
+    assert model.name == "frozen" and not model.trainable and not model.trainable_weights
+    inp = pd.Input(shape=(4,))
+    two = pd.Model(inp, [pd.layers.Dense(1, name="a")(inp), pd.layers.Dense(1, name="b")(inp)])
+    two.compile("sgd", "mse", [1.0, 0.0], ["mae"])
+    y = np.ones((len(x4), 1), np.float32)
+    logs = two.evaluate(x4, [y, 2 * y], verbose=0, return_dict=True)
+    assert logs["loss"] == pytest.approx(logs["a_loss"])   # b's loss weighs 0
+    assert "a_mae" in logs and "b_mae" in logs
+
+
+def test_input_takes_kerass_positional_order():
+    """keras.Input(shape, batch_size, dtype, ..., name)."""
+    x = pd.Input((3,), 8, "int64", name="ids")
+    assert x.shape == (8, 3) and x.dtype == "int64"
+    assert pd.layers.Input is pd.Input

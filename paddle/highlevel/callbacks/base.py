@@ -91,16 +91,16 @@ class Callback:
 class CallbackList:
     """Callbacks called in order for every event, with the default ones added.
 
-    Args:
+    Args (in Keras 3's order):
         callbacks: a list of Callbacks (or None).
-        model: set on every callback.
         add_history: append a `History` (unless the list has one).
         add_progbar: append a `ProgbarLogger` when verbose > 0 (unless the list has one).
+        model: set on every callback.
         **params: the run's "epochs", "steps" (None when unknown) and "verbose", given to
             every callback as `params`.
     """
 
-    def __init__(self, callbacks=None, model=None, add_history=False, add_progbar=False,
+    def __init__(self, callbacks=None, add_history=False, add_progbar=False, model=None,
                  **params):
         if callbacks is not None and not isinstance(callbacks, (list, tuple)):
             raise TypeError(f"callbacks: expected a list of Callback objects, received "

@@ -75,6 +75,17 @@ class CSVLogger(Callback):
 class TerminateOnNaN(Callback):
     """Stops training as soon as a batch's loss is NaN or infinite.
 
+    Args:
+        raise_error: False (the default) sets `model.stop_training`, ending training after
+            the batch; True raises a RuntimeError at once (Keras 3's option). paddle runs
+            the callbacks' `on_train_end` hooks however `fit` ends, so they run in both
+            cases (Keras skips them when it raises).
+
+    Raises:
+        TypeError: raise_error is not a bool.
+        RuntimeError: (with raise_error=True) from `on_train_batch_end`, naming the batch
+            and the loss.
+
     Example:
         >>> from paddle.highlevel import callbacks
         >>> class Model:
@@ -86,9 +97,19 @@ class TerminateOnNaN(Callback):
         True
     """
 
+    def __init__(self, raise_error=False):
+        super().__init__()
+        if not isinstance(raise_error, bool):
+            raise TypeError(f"TerminateOnNaN: expected raise_error as True or False, received "
+                            f"{raise_error!r}")
+        self.raise_error = raise_error
+
     def on_train_batch_end(self, batch, logs=None):
         loss = (logs or {}).get("loss")
         if loss is not None and not math.isfinite(loss):
+            if self.raise_error:
+                raise RuntimeError(f"TerminateOnNaN: NaN or Inf loss at batch {batch} "
+                                   f"(loss {loss}); terminating training at once")
             progress.message(f"Batch {batch}: invalid loss {loss}, terminating training")
             self.model.stop_training = True
 

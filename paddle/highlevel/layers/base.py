@@ -602,8 +602,18 @@ def _feed_dtype(array, float_dtype):
     return "int64" if array.dtype.kind in "iu" else float_dtype
 
 
-def Input(shape, dtype="float32", name=None, batch_size=None):
+def Input(shape, batch_size=None, dtype="float32", name=None):
     """A model input: a pd.data Variable whose first axis is the batch (None = any size).
+
+    Args:
+        shape: the shape of one sample (without the batch axis).
+        batch_size: a fixed batch size, or None for any.
+        dtype: the dtype of the data (Keras's default, float32).
+        name: the input's name, which keys dicts of input arrays.
+
+    The arguments come in Keras 3's order (`keras.Input(shape, batch_size, dtype, ...,
+    name)`); Keras's sparse, ragged, batch_shape, tensor and optional inputs are not
+    supported.
 
     Example:
         >>> import paddle as pd

@@ -25,8 +25,16 @@ class Dropout(Layer):
 
     Args:
         rate: fraction of the inputs to drop, in [0, 1).
+        noise_shape: the shape of the mask, broadcast against the input (Keras's): one
+            entry per input axis, each None (the input's size), 1 (one draw shared along
+            that axis) or the input's size; `(None, 1, None)` drops the same features at
+            every step of a sequence. Default: a draw per element.
         seed: kept in the config for Keras compatibility; the masks come from paddle's
             random state, so `pd.seed(n)` makes them reproducible.
+
+    Raises:
+        ValueError: a rate outside [0, 1), a seed that is not an int, a noise_shape that is
+            not a sequence of None or ints >= 1, or one that does not fit the input.
 
     Example:
         >>> import paddle as pd
@@ -36,19 +44,53 @@ class Dropout(Layer):
 
     supports_masking = True
 
-    def __init__(self, rate, seed=None, **kwargs):
+    def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
         if not isinstance(rate, numbers.Real) or isinstance(rate, bool) or not 0 <= rate < 1:
             raise ValueError(f"Dropout: expected a rate in [0, 1), received {rate!r}")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise ValueError(f"Dropout: expected an integer seed or None, received {seed!r}")
         self.rate, self.seed = float(rate), seed
+        self.noise_shape = _noise_shape(noise_shape, self.name)
+
+    def build(self, input_shape):
+        if self.noise_shape is None:
+            return
+        if len(self.noise_shape) != len(input_shape) or any(
+                n not in (None, 1) and n != size and size is not None
+                for n, size in zip(self.noise_shape, input_shape)):
+            raise ValueError(f"{self.name}: expected a noise_shape of {len(input_shape)} "
+                             f"entries, each None, 1 or the input's size, received "
+                             f"{self.noise_shape} for an input of shape {tuple(input_shape)}")
 
     def call(self, inputs, training=False):
-        return dropout(inputs, self.rate)
+        if self.noise_shape is None:
+            return dropout(inputs, self.rate)  # the fused op
+        if self.rate == 0:
+            return inputs
+        # Sizes equal to the input's are drawn per element, as None is.
+        noise = [None if n != 1 else 1 for n in self.noise_shape]
+        return inputs * keep_mask(inputs, self.rate, noise, next_seed, training_only=True)
 
     def get_config(self):
-        return {**super().get_config(), "rate": self.rate, "seed": self.seed}
+        noise = None if self.noise_shape is None else list(self.noise_shape)
+        return {**super().get_config(), "rate": self.rate, "noise_shape": noise,
+                "seed": self.seed}
+
+
+def _noise_shape(value, layer):
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise ValueError(f"{layer}: expected noise_shape as a tuple of None or ints >= 1, "
+                         f"received {value!r}")
+    value = tuple(value)
+    for n in value:
+        if n is not None and (isinstance(n, bool) or not isinstance(n, numbers.Integral)
+                              or n < 1):
+            raise ValueError(f"{layer}: expected noise_shape as a tuple of None or ints >= 1, "
+                             f"received {value!r}")
+    return tuple(None if n is None else int(n) for n in value)
 
 
 def _rate(value, layer):
