@@ -281,8 +281,11 @@ class Model(Trainable, Layer):
     # ---- description --------------------------------------------------------------------
 
     def summary(self, print_fn=print):
-        """Print the layers with output shapes and parameter counts, and the totals."""
+        """Print the layers with output shapes and parameter counts, and the totals. A
+        functional model lists its inputs first, as Keras's `InputLayer` rows."""
         rows = [("Layer (type)", "Output Shape", "Param #")]
+        if self.functional and not isinstance(self, Sequential):
+            rows += [(f"{v.name} (InputLayer)", str(v.shape), "0") for v in self.inputs]
         for layer in self.layers:
             shape = layer._inbound[-1][1][0].shape if layer._inbound else "?"
             rows.append((f"{layer.name} ({type(layer).__name__})", str(shape),

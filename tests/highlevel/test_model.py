@@ -267,6 +267,21 @@ def test_summary_lists_layers_shapes_and_counts():
     assert lines[-3:] == ["Total params: 49", "Trainable params: 9", "Non-trainable params: 40"]
 
 
+def test_a_functional_summary_lists_its_inputs_as_keras_does():
+    # keras-io's bidirectional_lstm_imdb: Keras's summary starts with
+    # "input_layer (InputLayer)  (None, None)  0"; a Sequential's does not list its Input.
+    a, b = pd.layers.Input(shape=(None,), dtype="int32"), pd.layers.Input(shape=(3,))
+    emb = pd.layers.GlobalAveragePooling1D()(pd.layers.Embedding(10, 3)(a))
+    model = pd.Model([a, b], pd.layers.Concatenate()([emb, b]))
+    lines = summary_lines(model)
+    rows = [line.split() for line in lines if "(InputLayer)" in line]
+    assert rows == [[a.name, "(InputLayer)", "(None,", "None)", "0"],
+                    [b.name, "(InputLayer)", "(None,", "3)", "0"]]
+    assert lines.index(next(line for line in lines if "(InputLayer)" in line)) == 4  # first row
+    seq = pd.Sequential([pd.layers.Input(shape=(4,)), pd.layers.Dense(2)])
+    assert not any("InputLayer" in line for line in summary_lines(seq))
+
+
 def test_summary_counts_thousands_and_prints_by_default(capsys):
     model = pd.Sequential([pd.layers.Input(shape=(100,)), pd.layers.Dense(100)])
     model.summary()

@@ -8,9 +8,14 @@ def printed_summary(model):
     return lines
 
 
-def assert_summary(lines, rows, total, trainable=None):
+def assert_summary(lines, rows, total, trainable=None, inputs=()):
     """`rows`: (layer name, output shape, parameter count) as Keras's summary lists them;
-    `total`/`trainable`: its "Total params" and "Trainable params" counts."""
+    `total`/`trainable`: its "Total params" and "Trainable params" counts; `inputs`: the
+    shapes of the `InputLayer` rows a functional model's summary starts with."""
+    input_rows = [line for line in lines if "(InputLayer)" in line]
+    assert len(input_rows) == len(inputs), input_rows
+    for row, shape in zip(input_rows, inputs):
+        assert f" {shape} " in row and row.split()[-1] == "0", (row, shape)
     for name, shape, params in rows:
         row = next((line for line in lines if line.startswith(name + " (")), None)
         assert row is not None, f"no row for {name!r} in:\n" + "\n".join(lines)

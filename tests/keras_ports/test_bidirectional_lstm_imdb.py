@@ -63,7 +63,7 @@ def test_bidirectional_lstm_imdb():
                         validation_data=(x_val, y_val), verbose=0)
     # ---- end of the program ----
 
-    assert_summary(summary, KERAS_SUMMARY, KERAS_TOTAL)
+    assert_summary(summary, KERAS_SUMMARY, KERAS_TOTAL, inputs=[(None, None)])
     assert x_train.shape == (128, maxlen) and x_val.shape == (64, maxlen)
     assert x_train.dtype == np.int32   # Keras's pad_sequences default dtype
     losses = history.history["loss"]

@@ -121,7 +121,7 @@ def test_text_classification_with_transformer():
     )
     # ---- end of the program ----
 
-    assert_summary(printed_summary(model), KERAS_SUMMARY, KERAS_TOTAL)
+    assert_summary(printed_summary(model), KERAS_SUMMARY, KERAS_TOTAL, inputs=[(None, 200)])
     assert model.count_params() == KERAS_TOTAL
     block_weights = [tuple(w.shape) for w in transformer_block.weights]
     for _, shape in KERAS_BLOCK_WEIGHTS:

@@ -148,7 +148,8 @@ def test_timeseries_classification_from_scratch(tmp_path, monkeypatch):
     # ---- end of the program ----
 
     assert x_train.shape == (120, 500, 1) and num_classes == globals()["num_classes"]
-    assert_summary(printed_summary(trained), KERAS_SUMMARY, KERAS_TOTAL, KERAS_TRAINABLE)
+    assert_summary(printed_summary(trained), KERAS_SUMMARY, KERAS_TOTAL, KERAS_TRAINABLE,
+                   inputs=[(None, 500, 1)])
 
     h = history.history
     assert set(h) >= {"loss", "accuracy", "val_loss", "val_accuracy", "learning_rate"}, h
