@@ -26,6 +26,12 @@ short rounds and the best (for the per-kernel times: the median within a round, 
 best round) counts, because the machine is shared and noisy. The workers run without
 OPENBLAS_CORETYPE (a pin these machines set that users' machines do not have);
 BENCH_KEEP_ENV=1 keeps the environment as is.
+
+On a shared, busy machine the wall-clock figures mostly measure the other processes; then
+
+    OMP_NUM_THREADS=1 BENCH_CPU_TIME=1 python benchmarks/conv_layers.py
+
+runs every framework on one thread and counts CPU time instead (see CLOCK below).
 """
 import json
 import os
@@ -58,15 +64,21 @@ def data(batch, nchw):
     return rng.standard_normal(shape, dtype=np.float32), rng.integers(0, 10, batch)
 
 
+# BENCH_CPU_TIME=1 times CPU seconds of the whole process (all its threads) instead of wall
+# seconds: on a shared machine, with OMP_NUM_THREADS=1, that is what a kernel costs, free of
+# the time other processes hold the core (with several threads it would count spinning).
+CLOCK = time.process_time if os.environ.get("BENCH_CPU_TIME") else time.perf_counter
+
+
 def timed(fn, seconds):
-    """Mean ms per call over `seconds`, after three warm-up calls."""
+    """Mean ms per call over `seconds` (of CLOCK), after three warm-up calls."""
     for _ in range(3):
         fn()
-    n, t0 = 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+    n, t0 = 0, CLOCK()
+    while CLOCK() - t0 < seconds:
         fn()
         n += 1
-    return (time.perf_counter() - t0) / n * 1e3
+    return (CLOCK() - t0) / n * 1e3
 
 
 # ---- paddle ------------------------------------------------------------------------------
@@ -119,9 +131,7 @@ def paddle_profile(model, batch, seconds):
     fns = program.compute + program.updates
     labels = [kernel_label(n) for n in program.nodes]
     times = [[] for _ in fns]
-    # On a shared machine, one thread's CPU time (OMP_NUM_THREADS=1 BENCH_CPU_TIME=1) is
-    # what a kernel costs, free of the time other processes hold the core.
-    clock = time.thread_time if os.environ.get("BENCH_CPU_TIME") else time.perf_counter
+    clock = CLOCK
     t_end = clock() + seconds
     while clock() < t_end:
         for i, fn in enumerate(fns):

@@ -19,6 +19,27 @@ from paddle.lowlevel.ops import *  # noqa: F401,F403
 from paddle.lowlevel.ops import abs, add, concat, div, mul, neg, pow, sub  # noqa: F401
 
 
+def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
+    """Keras's `keras.ops.one_hot`: rows with a one at each class id. Float class ids
+    (Keras's guides keep labels as float32) are cast to integers first, as Keras's
+    TensorFlow backend does; only the last axis and dense output are supported.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.one_hot(np.array([2.0, 0.0], np.float32), num_classes=3).numpy().tolist()
+        [[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]
+    """
+    from paddle.lowlevel.ops.math import cast
+    from paddle.lowlevel.ops.shape import one_hot as one_hot_op
+    if axis not in (-1, None) or sparse:
+        raise ValueError(f"ops.one_hot: only axis=-1 and sparse=False are supported, "
+                         f"received axis={axis!r}, sparse={sparse!r}")
+    x = convert_to_tensor(x)
+    if x.dtype in ("float32", "float64"):
+        x = cast(x, "int64")
+    return one_hot_op(x, num_classes, dtype="float32" if dtype is None else dtype)
+
+
 def concatenate(xs, axis=0):
     """Keras's name for `concat` (default axis 0, as keras.ops.concatenate)."""
     return concat(xs, axis=axis)

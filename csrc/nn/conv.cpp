@@ -11,6 +11,7 @@
 // spec (int64[17]): N H W C OH OW CO KH KW sh sw dh dw pad_top pad_left groups target,
 // where `target` is the number of output positions a block aims at.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -197,14 +198,16 @@ PD_TAPS_INLINE typename Vec<T, VB>::type load(const T* p) {
   return v;
 }
 template <int VB, typename T>
-PD_TAPS_INLINE void store(T* p, typename Vec<T, VB>::type v) { std::memcpy(p, &v, VB); }
+PD_TAPS_INLINE void store(T* p, const typename Vec<T, VB>::type& v) { std::memcpy(p, &v, VB); }
 
-// out[j] = (bias[j] or 0) + sum over t of v[t] * w[t * n + j], j < n, for P windows v (taps
-// apart) into P output rows (n apart): 4 vectors of channels stay in registers through all
-// the taps, and each filter row loaded serves P windows.
+// out[j] = (bias[j] or 0) + sum over t of v[t] * w[t * n + j], j < n, for P windows into P
+// output rows (n apart), where window p's value t is src[p][off[p][t]]: 4 vectors of
+// channels stay in registers through all the taps, and each filter row loaded serves P
+// windows.
 template <int VB, int P, typename T>
-PD_TAPS_INLINE void taps_to_channels(const T* v, int64_t taps, const T* w, int64_t n,
-                                     const T* bias, T* out) {
+PD_TAPS_INLINE void taps_to_channels(const T* const* src, const int64_t* const* off,
+                                     int64_t taps, const T* w, int64_t n, const T* bias,
+                                     T* out) {
   typedef typename Vec<T, VB>::type V;
   constexpr int E = VB / int(sizeof(T)), L = 4 * E;
   int64_t j0 = 0;
@@ -219,7 +222,7 @@ PD_TAPS_INLINE void taps_to_channels(const T* v, int64_t taps, const T* w, int64
       const V w0 = load<VB>(wt), w1 = load<VB>(wt + E), w2 = load<VB>(wt + 2 * E),
               w3 = load<VB>(wt + 3 * E);
       for (int p = 0; p < P; ++p) {
-        const T s = v[p * taps + t];
+        const T s = src[p][off[p][t]];
         acc[p][0] += s * w0;
         acc[p][1] += s * w1;
         acc[p][2] += s * w2;
@@ -233,19 +236,95 @@ PD_TAPS_INLINE void taps_to_channels(const T* v, int64_t taps, const T* w, int64
     T* o = out + p * n;
     for (int64_t j = j0; j < n; ++j) o[j] = bias ? bias[j] : T(0);
     for (int64_t t = 0; t < taps; ++t) {
-      const T s = v[p * taps + t];
+      const T s = src[p][off[p][t]];
       for (int64_t j = j0; j < n; ++j) o[j] += s * w[t * n + j];
     }
   }
 }
 
-// The m output rows yb of a block from its unrolled windows (cols), two positions at a time.
+// Where the taps path reads windows: a window inside the input in place, through the taps'
+// offsets from its corner (`inner`); one over the padding from a copy, zeros included,
+// read in order (`in_order`).
+template <typename T>
+struct Windows {
+  const Conv& c;
+  const T* x;
+  int64_t inner[kMaxTaps], in_order[kMaxTaps];
+  int64_t last_h, last_w;
+
+  Windows(const Conv& conv, const T* x_) : c(conv), x(x_) {
+    for (int64_t kh = 0, t = 0; kh < c.KH; ++kh)
+      for (int64_t kw = 0; kw < c.KW; ++kw)
+        for (int64_t ci = 0; ci < c.C; ++ci, ++t) {
+          inner[t] = (kh * c.dh * c.W + kw * c.dw) * c.C + ci;
+          in_order[t] = t;
+        }
+    last_h = (c.KH - 1) * c.dh;
+    last_w = (c.KW - 1) * c.dw;
+  }
+
+  // The window of output (n, oh, ow) whose corner is input (n, ih0, iw0): its values are
+  // src[off[t]], t < Kg; `copy` (Kg values) holds it when it is not inside the input.
+  PD_TAPS_INLINE void at(int64_t img, int64_t ih0, int64_t iw0, T* copy, const T*& src,
+                         const int64_t*& off) const {
+    if (ih0 >= 0 && ih0 + last_h < c.H && iw0 >= 0 && iw0 + last_w < c.W) {
+      src = x + ((img * c.H + ih0) * c.W + iw0) * c.C;
+      off = inner;
+      return;
+    }
+    for (int64_t kh = 0, t = 0; kh < c.KH; ++kh) {
+      const int64_t ih = ih0 + kh * c.dh;
+      for (int64_t kw = 0; kw < c.KW; ++kw, t += c.C) {
+        const int64_t iw = iw0 + kw * c.dw;
+        const bool in = ih >= 0 && ih < c.H && iw >= 0 && iw < c.W;
+        for (int64_t ci = 0; ci < c.C; ++ci)
+          copy[t + ci] = in ? x[((img * c.H + ih) * c.W + iw) * c.C + ci] : T(0);
+      }
+    }
+    src = copy;
+    off = in_order;
+  }
+};
+
+// The output rows of block b, two positions at a time, straight from x (no column buffer).
 template <int VB, typename T>
-PD_TAPS_INLINE void taps_forward_rows(const T* cols, int64_t m, int64_t K, const T* w,
-                                      int64_t n, const T* bias, T* yb) {
-  int64_t p = 0;
-  for (; p + 2 <= m; p += 2) taps_to_channels<VB, 2>(cols + p * K, K, w, n, bias, yb + p * n);
-  if (p < m) taps_to_channels<VB, 1>(cols + p * K, K, w, n, bias, yb + p * n);
+PD_TAPS_INLINE void taps_forward_rows(const Conv& c, const T* x, const T* w, const T* bias,
+                                      T* y, const Block& b) {
+  const Windows<T> windows(c, x);
+  T copies[2][kMaxTaps];
+  const T* src[2];
+  const int64_t* off[2];
+  int pending = 0;
+  T* out = y + b.r0 * c.OW * c.CO;
+  for (int64_t r = b.r0; r < b.r1; ++r) {
+    const int64_t img = r / c.OH, ih0 = r % c.OH * c.sh - c.pt;
+    for (int64_t ow = 0; ow < c.OW; ++ow) {
+      windows.at(img, ih0, ow * c.sw - c.pl, copies[pending], src[pending], off[pending]);
+      if (++pending == 2) {
+        taps_to_channels<VB, 2>(src, off, c.Kg, w, c.CO, bias, out);
+        out += 2 * c.CO;
+        pending = 0;
+      }
+    }
+  }
+  if (pending) taps_to_channels<VB, 1>(src, off, c.Kg, w, c.CO, bias, out);
+}
+
+// The block's windows unrolled into cols (positions x Kg), for the filter gradient: the
+// general im2col's runs are too short here to pay for its per-row bookkeeping.
+template <typename T>
+void taps_unroll(const Conv& c, const T* x, const Block& b, T* cols) {
+  const Windows<T> windows(c, x);
+  for (int64_t r = b.r0; r < b.r1; ++r) {
+    const int64_t img = r / c.OH, ih0 = r % c.OH * c.sh - c.pt;
+    for (int64_t ow = 0; ow < c.OW; ++ow, cols += c.Kg) {
+      const T* src;
+      const int64_t* off;
+      windows.at(img, ih0, ow * c.sw - c.pl, cols, src, off);
+      if (src != cols)
+        for (int64_t t = 0; t < c.Kg; ++t) cols[t] = src[off[t]];
+    }
+  }
 }
 
 // dw[t * n + j] += sum over the block's m positions q of cols[q * K + t] * dy[q * n + j]: a
@@ -290,15 +369,15 @@ PD_TAPS_INLINE void taps_filter_rows(const T* cols, const T* dyb, int64_t m, int
 #if defined(__x86_64__) && defined(__GNUC__)
 #define PD_TAPS_BUILDS 1
 template <typename T>
-__attribute__((target("avx2,fma"))) void taps_forward_avx2(const T* cols, int64_t m, int64_t K,
-                                                          const T* w, int64_t n, const T* bias,
-                                                          T* yb) {
-  taps_forward_rows<32>(cols, m, K, w, n, bias, yb);
+__attribute__((target("avx2,fma"))) void taps_forward_avx2(const Conv& c, const T* x,
+                                                          const T* w, const T* bias, T* y,
+                                                          const Block& b) {
+  taps_forward_rows<32>(c, x, w, bias, y, b);
 }
 template <typename T>
 __attribute__((target("avx512f,avx2,fma"))) void taps_forward_avx512(
-    const T* cols, int64_t m, int64_t K, const T* w, int64_t n, const T* bias, T* yb) {
-  taps_forward_rows<64>(cols, m, K, w, n, bias, yb);
+    const Conv& c, const T* x, const T* w, const T* bias, T* y, const Block& b) {
+  taps_forward_rows<64>(c, x, w, bias, y, b);
 }
 template <typename T>
 __attribute__((target("avx2,fma"))) void taps_filter_avx2(const T* cols, const T* dyb,
@@ -312,25 +391,30 @@ __attribute__((target("avx512f,avx2,fma"))) void taps_filter_avx512(
   taps_filter_rows<64>(cols, dyb, m, K, n, dw);
 }
 
-// The widest build this CPU runs: 64, 32 or 16 vector bytes.
+// The widest build this CPU runs: 64, 32 or 16 vector bytes. PADDLE_CONV_VECTOR_BYTES=16
+// or 32 picks a narrower one (read once, at the first call), so that the tests can run
+// every build a CPU supports.
 int taps_vector_bytes() {
-  static const int bytes = __builtin_cpu_supports("avx512f") ? 64 :
-      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 32 : 16;
+  static const int bytes = [] {
+    int widest = __builtin_cpu_supports("avx512f") ? 64 :
+        __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 32 : 16;
+    const char* asked = std::getenv("PADDLE_CONV_VECTOR_BYTES");
+    const int want = asked ? std::atoi(asked) : widest;
+    return want == 16 || want == 32 || want == 64 ? std::min(want, widest) : widest;
+  }();
   return bytes;
 }
 #endif
 
 template <typename T>
-void taps_forward(const Conv& c, const T* cols, const T* w, const T* bias, T* y, const Block& b) {
-  const int64_t m = (b.r1 - b.r0) * c.OW, K = c.Kg, n = c.CO;
-  T* yb = y + b.r0 * c.OW * n;
+void taps_forward(const Conv& c, const T* x, const T* w, const T* bias, T* y, const Block& b) {
 #ifdef PD_TAPS_BUILDS
   switch (taps_vector_bytes()) {
-    case 64: return taps_forward_avx512(cols, m, K, w, n, bias, yb);
-    case 32: return taps_forward_avx2(cols, m, K, w, n, bias, yb);
+    case 64: return taps_forward_avx512(c, x, w, bias, y, b);
+    case 32: return taps_forward_avx2(c, x, w, bias, y, b);
   }
 #endif
-  taps_forward_rows<16>(cols, m, K, w, n, bias, yb);
+  taps_forward_rows<16>(c, x, w, bias, y, b);
 }
 
 template <typename T>
@@ -451,8 +535,7 @@ void forward_typed(const Conv& c, const T* x, const T* w, const T* bias, T* y, T
     }
     T* cols = ws + omp_get_thread_num() * slot;
     if (c.taps()) {
-      im2col(c, x, b, 0, cols);
-      taps_forward(c, cols, w, bias, y, b);
+      taps_forward(c, x, w, bias, y, b);
       continue;
     }
     for (int64_t g = 0; g < c.groups; ++g) {
@@ -535,7 +618,7 @@ void backprop_filter_typed(const Conv& c, const T* x, const T* dy, T* dw, T* db,
         continue;
       }
       if (c.taps()) {
-        im2col(c, x, b, 0, cols);
+        taps_unroll(c, x, b, cols);
         taps_backprop_filter(c, cols, dyb, m, mine);
         continue;
       }

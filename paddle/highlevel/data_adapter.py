@@ -10,6 +10,7 @@ as `(x_list, y_list, sample_weight or None)`. Dicts of arrays (`{"title": ..., "
 import numpy as np
 
 from paddle.lowlevel.random import generator
+from paddle.lowlevel.graph import Variable
 from paddle.reader.arrays import iter_batches
 from paddle.reader.decorator import sharded
 from paddle.utils import dataset as indexed
@@ -46,6 +47,12 @@ def by_name(values, names, what, side):
 def as_arrays(values, what):
     out = []
     for i, v in enumerate(values):
+        if isinstance(v, Variable):  # a tensor made by ops (Keras's ops.one_hot(y)): its
+            try:                     # value, as Keras converts backend tensors
+                v = v.numpy()
+            except Exception as e:
+                raise ValueError(f"{what}: item {i} is a Variable whose value cannot be "
+                                 f"computed without feeds ({e})") from None
         try:
             a = np.asarray(v)
         except Exception as e:

@@ -15,6 +15,7 @@ Example:
     [('features', []), ('left', ['features']), ('right', ['features']), ('join', ['left', 'right'])]
 """
 from paddle.lowlevel.graph import Variable
+from paddle.highlevel.layers.base import tensor_arguments
 
 
 class GraphNode:
@@ -133,8 +134,9 @@ def layer_graph(model, who="layer_graph"):
             key = ("layer", id(layer))
             node = by_key.get(key)
             if node is None or call not in node.calls:
-                ins, outs, _ = layer._inbound[call]
-                parents = [p for v in ins if isinstance(v, Variable) for p in visit(v)]
+                ins, outs, kwargs = layer._inbound[call]
+                parents = [p for v in list(ins) + tensor_arguments(kwargs)
+                           if isinstance(v, Variable) for p in visit(v)]
                 if node is None:
                     node = GraphNode(layer.name, layer, type(layer).__name__,
                                      [v.shape for v in ins], [v.shape for v in outs])

@@ -17,7 +17,7 @@ from paddle.distributed.world import is_chief
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import Variable, apply, data
-from paddle.highlevel.layers.base import Layer, _call_spec, call_context
+from paddle.highlevel.layers.base import Layer, _call_spec, call_context, tensor_arguments
 from paddle.highlevel.training import Trainable
 
 
@@ -118,6 +118,28 @@ class Model(Trainable, Layer):
     def functional(self):
         return self.inputs is not None
 
+    @property
+    def input(self):
+        """The model's input Variable (a list for several, a dict for inputs given as
+        one): Keras's `model.input`."""
+        if self.functional:
+            return self._as_given(self.inputs, self._single_input, "_input_keys")
+        return Layer.input.fget(self)
+
+    @property
+    def output(self):
+        """The model's output Variable (a list for several, a dict for outputs given as
+        one): Keras's `model.output`."""
+        if self.functional:
+            return self._as_given(self.outputs, self._single_output, "_output_keys")
+        return Layer.output.fget(self)
+
+    def _as_given(self, flat, single, keys_attr):
+        keys = getattr(self, keys_attr, None)
+        if keys:
+            return dict(zip(keys, flat))
+        return flat[0] if single else list(flat)
+
     # ---- structure ----------------------------------------------------------------------
 
     @property
@@ -154,6 +176,17 @@ class Model(Trainable, Layer):
         seen, out = set(), []
         for w in [w for layer in self.layers for w in layer.trainable_weights] + \
                 [v for v in self._loose_parameters() if v.trainable]:
+            if id(w) not in seen:
+                seen.add(id(w))
+                out.append(w)
+        return out
+
+    @property
+    def weights(self):
+        """Every weight in Keras 3's order: layer by layer (see `Layer.weights`), then the
+        parameters the model's graph uses that no layer owns."""
+        seen, out = set(), []
+        for w in Layer.weights.fget(self) + self._loose_parameters():
             if id(w) not in seen:
                 seen.add(id(w))
                 out.append(w)
@@ -413,7 +446,8 @@ def _layers_between(model, outputs):
         seen.add(id(var))
         stack.append((var, True))
         if layer is not None:
-            parents = layer._inbound[history[1]][0]
+            ins, _, kwargs = layer._inbound[history[1]]
+            parents = list(ins) + tensor_arguments(kwargs)
         else:
             parents = var.node.inputs if var.node is not None else []
         stack.extend((v, False) for v in reversed(parents) if id(v) not in seen)
@@ -448,6 +482,7 @@ def _resolve(var, mapping):
         ins, outs, kwargs = layer._inbound[index]
         new_ins = [_resolve(v, mapping) for v in ins]
         was_list = len(ins) > 1 or getattr(layer, "_list_input", False)
+        kwargs = {k: _resolve_argument(v, mapping) for k, v in kwargs.items()}
         result = _flat(layer(new_ins if was_list else new_ins[0], **kwargs))
         for old, new in zip(outs, result):
             mapping[id(old)] = new
@@ -465,6 +500,29 @@ def _resolve(var, mapping):
             if old is not None:
                 mapping[id(old)] = new
     return mapping[id(var)]
+
+
+def _resolve_argument(value, mapping):
+    """A call's keyword argument on the mapped inputs (Variables in it rebuilt)."""
+    if isinstance(value, Variable):
+        return _resolve(value, mapping)
+    if isinstance(value, (list, tuple)) and any(isinstance(v, Variable) for v in value):
+        return type(value)(_resolve_argument(v, mapping) for v in value)
+    return value
+
+
+def _input_for_first_layer(layer):
+    """The input a Sequential model can build from at once: the first layer's
+    `input_shape=` argument, or, for a layer already called on one Variable (taken from
+    another model, as Keras's transfer-learning recipe does), that input's shape."""
+    from paddle.highlevel.layers.base import Input
+    if layer._input_shape_arg is not None:
+        return Input(shape=layer._input_shape_arg)
+    if layer.built and layer._inbound and len(layer._inbound[0][0]) == 1:
+        source = layer._inbound[0][0][0]
+        if source.ndim >= 1:
+            return Input(shape=source.shape[1:], dtype=source.dtype)
+    return None
 
 
 class Sequential(Model):
@@ -495,9 +553,8 @@ class Sequential(Model):
         if not isinstance(layer, Layer):
             raise TypeError(f"Sequential: expected a Layer, received {type(layer).__name__}")
         self._layers.append(layer)
-        if self._input is None and len(self._layers) == 1 and layer._input_shape_arg is not None:
-            from paddle.highlevel.layers.base import Input
-            self._input = Input(shape=layer._input_shape_arg)
+        if self._input is None and len(self._layers) == 1:
+            self._input = _input_for_first_layer(layer)
         if self.outputs is not None and len(self._layers) > 1:
             self._init_graph(self._input, layer(self.outputs[0]))  # extend; no rebuild
         else:

@@ -107,12 +107,28 @@ def serialize_layer(layer):
     if isinstance(layer, Model) and model_kind(layer) != "subclassed":
         return model_config(layer, top=False)
     try:
-        config = layer.get_config()
+        config = _serialized_values(layer.get_config())
         dumps(config)
     except (TypeError, ValueError, NotImplementedError) as e:
         raise TypeError(f"{layer.name} ({type(layer).__name__}): get_config() must return "
-                        f"plain values (numbers, strings, lists, dicts): {e}") from None
+                        f"plain values (numbers, strings, lists, dicts) or objects with a "
+                        f"get_config (layers, regularizers...): {e}") from None
     return {"class_name": type(layer).__name__, "config": config}
+
+
+def _serialized_values(value):
+    """A config with the objects in it (layers, regularizers, initializers...) replaced by
+    their `serialize_keras_object` dicts, as Keras serializes a custom layer's config; a
+    `from_config` that needs the objects back deserializes them (as Keras's guide does)."""
+    if isinstance(value, dict):
+        return {k: _serialized_values(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_serialized_values(v) for v in value)
+    if isinstance(value, Layer) or (hasattr(value, "get_config") and
+                                    not isinstance(value, type)):
+        from paddle.highlevel.serialization import serialize_keras_object
+        return serialize_keras_object(value)
+    return value
 
 
 def model_config(model, top=True):

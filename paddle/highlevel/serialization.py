@@ -150,15 +150,17 @@ def all_custom_objects(custom_objects=None):
 
 def _module_for(obj):
     """Keras's module name for paddle's built-in classes, the Python module otherwise."""
-    from paddle.highlevel import layers, losses, metrics
-    from paddle.lowlevel import optimizers
+    from paddle.highlevel import layers, losses, metrics, regularizers
+    from paddle.lowlevel import initializers, optimizers
     from paddle.highlevel.model import Model
     cls = obj if isinstance(obj, type) else type(obj)
     if cls.__module__.startswith("paddle."):
         if issubclass(cls, Model):
             return "keras"
         for module, name in ((layers, "keras.layers"), (losses, "keras.losses"),
-                             (metrics, "keras.metrics"), (optimizers, "keras.optimizers")):
+                             (metrics, "keras.metrics"), (optimizers, "keras.optimizers"),
+                             (regularizers, "keras.regularizers"),
+                             (initializers, "keras.initializers")):
             if getattr(module, cls.__name__, None) is cls:
                 return name
     return cls.__module__
@@ -294,8 +296,8 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
 
 
 def _deserialize_class(config, custom_objects, safe_mode):
-    from paddle.highlevel import losses, metrics, saving_config
-    from paddle.lowlevel import optimizers
+    from paddle.highlevel import losses, metrics, regularizers, saving_config
+    from paddle.lowlevel import initializers, optimizers
     name = config.get("registered_name") or config["class_name"]
     module = config.get("module") or ""
     custom = all_custom_objects(custom_objects)
@@ -311,8 +313,8 @@ def _deserialize_class(config, custom_objects, safe_mode):
                 saving_config.deserialize_layer(config, custom)
     found = custom.get(name) or custom.get(config["class_name"])
     if found is None:
-        tables = [vars(losses), vars(metrics), {c.__name__: c for c in
-                                                optimizers.NAMES.values()}]
+        tables = [vars(losses), vars(metrics), vars(regularizers), vars(initializers),
+                  {c.__name__: c for c in optimizers.NAMES.values()}]
         for table in tables:
             candidate = table.get(config["class_name"])
             if isinstance(candidate, type) and hasattr(candidate, "get_config"):

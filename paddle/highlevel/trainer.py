@@ -137,6 +137,10 @@ def _checked_batches(reader, inputs, where):
                             f"feed_order names {len(inputs)} inputs "
                             f"{[v.name for v in inputs]}")
         for position, (field, var) in enumerate(zip(fields, inputs)):
+            if not isinstance(field, np.ndarray):
+                raise FeedError(f"{where}: field {position} of batch {index} is a "
+                                f"{type(field).__name__}; feed_order needs arrays (dicts "
+                                f"of arrays are for Model.fit)")
             if field.ndim != len(var.shape) or any(
                     d is not None and d != s for d, s in zip(var.shape, field.shape)):
                 raise FeedError(f"{where}: field {position} of the reader goes to input "

@@ -98,8 +98,8 @@ class Trainable:
                 self._per_output(value, names, what)
         self.optimizer = optimizers.get(optimizer)
         self._loss_arg, self._metrics_arg, self._loss_weights_arg = loss, metrics, loss_weights
-        if loss is None and not _overrides(self, "train_step"):
-            raise ValueError("compile: a loss is required (or override train_step)")
+        # loss=None is Keras's "the model's add_loss values are the loss": a model with
+        # neither fails when its first step is built, saying so.
         self._steps = {}
         self._metric_cache = {}
         self._loss_tracker = metrics_module.Mean(name="loss")
@@ -185,7 +185,7 @@ class Trainable:
         fed by the data Variables `known` computes: those of other traces (another mode's
         graph, an eager call) read inputs it does not have."""
         fed = {id(v) for v in known}
-        return [loss for loss in self.losses
+        return [loss for loss in self._all_losses()
                 if all(id(v) in fed for v in _data_inputs(loss))]
 
     def _metric_objects(self, outputs, losses, ys=None):
@@ -209,6 +209,24 @@ class Trainable:
         return found
 
     # ---- the custom-training API (Keras 3's) --------------------------------------------
+
+    @property
+    def metrics_names(self):
+        """The names of the values `evaluate` returns, in its order ("loss", then each
+        output's loss and each metric), once the model has been evaluated; before, the
+        names of `metrics`. So `dict(zip(model.metrics_names, model.evaluate(...)))` names
+        every value (Keras 3 lists its metric containers here: ['loss', 'compile_metrics']).
+
+        Example:
+            >>> import numpy as np, paddle as pd
+            >>> model = pd.Sequential([pd.Input((2,)), pd.layers.Dense(1)])
+            >>> model.compile("sgd", "mse", metrics=["mae"])
+            >>> _ = model.evaluate(np.zeros((4, 2)), np.zeros((4, 1)), verbose=0)
+            >>> model.metrics_names
+            ['loss', 'mae']
+        """
+        names = getattr(self, "_result_names", None)
+        return list(names) if names else [m.name for m in self.metrics]
 
     @property
     def metrics(self):
@@ -353,10 +371,19 @@ class Trainable:
         ys = self._targets_for(outputs, y)
         sw = data("sample_weight", (None,), "float32")
         feeds = list(inputs) + ys + [sw]
-        if not ys:
-            raise ValueError(f"{self.name}: targets (y) are needed to compute the loss")
-        total, terms, losses = self._loss_terms(ys, outputs, sw)
-        total = _plus(total, self._losses_computable_from(feeds))
+        if self._loss_arg is not None:
+            if not ys:
+                raise ValueError(f"{self.name}: targets (y) are needed to compute the loss")
+            total, terms, losses = self._loss_terms(ys, outputs, sw)
+        else:
+            total, terms, losses = None, [], [None] * len(outputs)
+        extra = self._losses_computable_from(feeds)
+        if total is None:
+            if not extra:
+                raise ValueError(f"{self.name}: nothing to minimize: compile a loss, or add "
+                                 "one with add_loss in the model's layers")
+            total, extra = extra[0], extra[1:]
+        total = _plus(total, extra)
         metrics = self._metric_objects(outputs, losses, ys)
         fetches = [total] + ([t for _, t, _ in terms] if len(terms) > 1 else [])
         layout = {"loss_names": [n for n, _, _ in terms] if len(terms) > 1 else [],
@@ -621,6 +648,7 @@ class Trainable:
             logs = self._evaluate_data(source, cbs)
         finally:
             cbs.on_test_end(logs)
+        self._result_names = list(logs)
         if return_dict:
             return logs
         values = list(logs.values())

@@ -399,6 +399,23 @@ class Variable:
         from paddle.lowlevel.executor import eval as run
         return run(self, feeds, training=training)
 
+    def numpy(self):
+        """The value as a NumPy array, as Keras's `variable.numpy()`: a parameter's or a
+        constant's current value (a copy), or an op output computed from them. A Variable
+        that reads a `pd.data` input needs feeds: use `eval(feeds)`.
+
+        Example:
+            >>> import paddle as pd
+            >>> (pd.constant([1.0, 2.0]) * 3).numpy().tolist()
+            [3.0, 6.0]
+        """
+        if self._value is not None:
+            return self._value.copy()
+        if self.kind == "data":
+            raise ValueError(f"numpy: {self.name!r} is a data Variable: its value is fed; "
+                             "use eval(feeds) on what reads it")
+        return self.eval()
+
     # Operators build ops (defined in paddle.lowlevel.ops.math, bound there).
 
 

@@ -145,6 +145,10 @@ def _as_batch(batch, index):
         return to_arrays(batch)
     if isinstance(batch, np.ndarray):
         batch = (batch,)
+    if isinstance(batch, tuple) and any(isinstance(part, dict) for part in batch):
+        # Keras's (x, y) batches as dicts keyed by input / output names (what a tf.data
+        # pipeline yields): the model orders them by name, so they pass as they are.
+        return batch
     if not isinstance(batch, tuple) or not batch:
         raise TypeError(at_user(
             f"iter_batches: batch {index} is a {type(batch).__name__}, expected a list of "

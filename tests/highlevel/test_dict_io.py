@@ -205,3 +205,19 @@ def test_bad_structures_are_refused():
     b = pd.Input(shape=(2,), name="same")  # a live Input of that name: still keyed "same"
     with pytest.raises(ValueError, match="input names must be unique"):
         pd.Model(inputs=[a, b], outputs=pd.layers.Add()([a, b]))
+
+
+def test_reader_creators_may_yield_batches_of_dicts():
+    model = two_headed(outputs_as_dict=True)
+    model.compile("sgd", {"priority": "mse", "department": "categorical_crossentropy"})
+    x, y = data(12)
+
+    def batches():  # what a tf.data pipeline of (dict, dict) yields
+        for lo in range(0, 12, 4):
+            yield ({k: v[lo:lo + 4] for k, v in x.items()},
+                   {k: v[lo:lo + 4] for k, v in y.items()})
+
+    history = model.fit(batches, epochs=2, verbose=0)
+    assert model.optimizer.iterations == 6 and len(history.history["loss"]) == 2
+    assert model.evaluate(batches, verbose=0, return_dict=True)["loss"] == pytest.approx(
+        model.evaluate(x, y, verbose=0, return_dict=True)["loss"], rel=1e-5)

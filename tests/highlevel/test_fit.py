@@ -656,3 +656,26 @@ def test_logs_hold_plain_python_numbers():
         for value in (logs or {}).values():
             assert type(value) in (float, int), (hook, logs)
     assert all(type(v) is float for vs in history.history.values() for v in vs)
+
+
+def test_fit_takes_variables_computed_by_ops_as_data():
+    model = pd.Sequential([pd.Input((3,)), pd.layers.Dense(4, activation="softmax")])
+    model.compile("sgd", "mse")
+    labels = np.array([0, 3, 1, 2], np.float32)
+    y = pd.ops.one_hot(labels, num_classes=4)  # a Variable, as Keras's ops return tensors
+    x = np.ones((4, 3), np.float32)
+    assert model.fit(x, y, verbose=0).history["loss"][0] == pytest.approx(
+        model.evaluate(x, np.eye(4, dtype=np.float32)[[0, 3, 1, 2]], verbose=0), rel=0.2)
+    with pytest.raises(ValueError, match="y: item 0 is a Variable whose value cannot be "
+                                         "computed without feeds"):
+        model.fit(x, pd.data("not_fed_y", [None, 4]), verbose=0)
+
+
+def test_metrics_names_name_what_evaluate_returns():
+    model = pd.Sequential([pd.Input((3,)), pd.layers.Dense(2)])
+    model.compile("sgd", "mse", metrics=["mae"])
+    assert model.metrics_names[0] == "loss"
+    x, y = np.ones((4, 3), np.float32), np.zeros((4, 2), np.float32)
+    result = model.evaluate(x, y, verbose=0)
+    assert dict(zip(model.metrics_names, result)) == model.evaluate(x, y, verbose=0,
+                                                                    return_dict=True)

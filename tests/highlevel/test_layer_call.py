@@ -186,3 +186,47 @@ def test_forced_mode_refuses_a_non_bool():
     with pytest.raises(TypeError, match="forced_mode: expected True, False or None"):
         with forced_mode("train"):
             pass
+
+
+def test_a_second_tensor_argument_feeds_the_layer_like_an_input():
+    class Endpoint(pd.layers.Layer):  # keras-io's LogisticEndpoint: call(targets, logits)
+        def call(self, targets, logits, sample_weights=None):
+            self.add_loss(pd.mean(pd.square(targets - logits)))
+            return pd.softmax(logits)
+
+    inputs = pd.Input(shape=(3,), name="inputs")
+    targets = pd.Input(shape=(2,), name="targets")
+    dense = pd.layers.Dense(2)
+    model = pd.Model([inputs, targets], Endpoint(name="endpoint")(targets, dense(inputs)))
+    assert model.layers[0] is dense and len(model.trainable_weights) == 2
+    model.compile(optimizer="sgd")
+    x = {"inputs": np.ones((4, 3), np.float32), "targets": np.zeros((4, 2), np.float32)}
+    before = dense.kernel.numpy()
+    model.fit(x, verbose=0)
+    assert not np.array_equal(before, dense.kernel.numpy())  # the upstream layer trains
+    i2, t2 = pd.Input(shape=(3,)), pd.Input(shape=(2,))
+    replayed = model([i2, t2])  # functional replay rebuilds the tensor argument too
+    assert replayed.shape == (None, 2)
+    arrays = [x["inputs"], x["targets"]]
+    np.testing.assert_allclose(model.predict(arrays, verbose=0),
+                               pd.Model([i2, t2], replayed).predict(arrays, verbose=0),
+                               rtol=1e-6)
+
+
+def test_a_layer_class_defined_in_a_function_does_not_outlive_it():
+    import gc
+    import weakref
+
+    def build():
+        inner = pd.Sequential([pd.Input((2,)), pd.layers.Dense(1, name="closed_over_dense")])
+
+        class Wrapper(pd.layers.Layer):  # closes over `inner`, as keras-io's CustomRNN
+            def call(self, inputs):
+                return inner(inputs)
+
+        Wrapper()(pd.Input((2,)))
+        return weakref.ref(inner)
+
+    ref = build()
+    gc.collect()
+    assert ref() is None  # nothing global (the call-signature cache) keeps it alive

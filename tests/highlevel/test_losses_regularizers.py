@@ -101,7 +101,7 @@ def test_regularizers_round_trip_through_configs():
                             activity_regularizer="l2")
     config = layer.get_config()
     assert config["kernel_regularizer"] == {"class_name": "L1L2", "config": {"l1": 0.1, "l2": 0.2}}
-    assert "bias_regularizer" not in config
+    assert config["bias_regularizer"] is None  # listed unset, as Keras's configs list it
     again = pd.layers.Dense.from_config({**config, "name": "dense_again"})
     assert again.kernel_regularizer.get_config() == {"l1": 0.1, "l2": 0.2}
     assert again.activity_regularizer.get_config() == {"l2": 0.01}
@@ -304,3 +304,45 @@ def test_lstm_kernel_penalty_value():
 def test_an_unknown_regularizer_name_fails_in_the_constructor():
     with pytest.raises(ValueError, match="regularizer: unknown name 'l5'"):
         pd.layers.GRU(2, recurrent_regularizer="l5")
+
+
+def test_losses_hold_the_latest_outermost_call_only():
+    class Outer(pd.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.inner = ActivityPenalty(0.5)
+
+        def call(self, inputs):
+            return self.inner(inputs)
+
+    layer = Outer()
+    assert layer.losses == []
+    layer(pd.Input(shape=(3,)))
+    first = layer.losses
+    layer(pd.Input(shape=(3,)))  # Keras resets `losses` at each outermost call
+    assert len(first) == 1 and len(layer.losses) == 1 and layer.losses[0] is not first[0]
+    assert len(layer.inner.losses) == 1
+
+
+def test_training_keeps_the_losses_of_earlier_calls():
+    inp = pd.Input(shape=(3,))
+    penalty = ActivityPenalty(0.5)
+    model = pd.Model(inp, penalty(inp))
+    penalty(pd.Input(shape=(3,)))  # another call: penalty.losses moves on, the model's graph
+    model.compile(optimizer="sgd", loss="mse")  # still computes its own add_loss value
+    x, y = data(out=3)
+    assert model.evaluate(x, y, verbose=0) == pytest.approx(
+        np.mean((x - y) ** 2) + 0.5 * np.mean(x ** 2), rel=1e-5)
+
+
+def test_compile_without_a_loss_trains_on_the_add_loss_values():
+    inp = pd.Input(shape=(3,))
+    dense = pd.layers.Dense(3)
+    model = pd.Model(inp, ActivityPenalty(1.0)(dense(inp)))
+    model.compile(optimizer="sgd")  # no loss: the add_loss values are the loss (Keras)
+    x, _ = data(out=3)
+    history = model.fit(x, epochs=3, verbose=0)      # no targets needed
+    out = x @ dense.kernel.val() + dense.bias.val()
+    assert model.evaluate(x, verbose=0) == pytest.approx(np.mean(out ** 2), rel=1e-5)
+    assert history.history["loss"][-1] < history.history["loss"][0]
+    model.fit(x, np.zeros((8, 3), np.float32), verbose=0)  # targets are ignored

@@ -376,6 +376,85 @@ def test_logs_carry_epoch_and_batch():
     assert "epoch" not in history.history and "batch" not in history.history
 
 
+# ---- layer.input / layer.output (Keras's graph accessors) ---------------------------------
+
+def test_layer_input_and_output_are_those_of_the_first_call():
+    inp = pd.Input(shape=(4,))
+    dense = pd.layers.Dense(3)
+    out = dense(inp)
+    dense(pd.Input(shape=(4,)))  # a second call does not move them
+    assert dense.input is inp and dense.output is out
+    merged = pd.layers.Concatenate()([inp, out])
+    concat = merged._history[0]
+    assert concat.input == [inp, out] and concat.output is merged
+
+
+def test_layer_output_before_any_call_names_the_layer():
+    dense = pd.layers.Dense(3, name="never_called")
+    with pytest.raises(AttributeError, match="never_called: the layer has never been called"):
+        dense.output
+    with pytest.raises(AttributeError, match="has no defined input"):
+        dense.input
+
+
+def test_model_input_and_output_build_a_feature_extractor(x4):
+    inp = pd.Input(shape=(4,))
+    h = pd.layers.Dense(5, activation="relu")(inp)
+    model = pd.Model(inp, pd.layers.Dense(2)(h))
+    assert model.input is inp and model.output is model.outputs[0]
+    features = pd.Model(inputs=model.input, outputs=[layer.output for layer in model.layers])
+    got = features(x4)
+    assert [a.shape for a in got] == [(6, 5), (6, 2)]
+    np.testing.assert_allclose(got[1], model(x4), rtol=1e-6)
+    two = pd.Model([inp, pd.Input(shape=(1,))], {"a": h, "b": model.output})
+    assert isinstance(two.input, list) and len(two.input) == 2
+    assert set(two.output) == {"a", "b"} and two.output["a"] is h
+
+
+def test_input_batch_shape_fixes_the_batch_axis():
+    inp = pd.Input(batch_shape=(16, 10, 5))
+    assert inp.shape == (16, 10, 5)
+    assert pd.Input(shape=(3,), batch_size=4).shape == (4, 3)
+    model = pd.Model(inp, pd.layers.Conv1D(2, 3)(inp))
+    x = np.zeros((16, 10, 5), np.float32)
+    assert model.predict(x, batch_size=16, verbose=0).shape == (16, 8, 2)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(shape=(3,), batch_shape=(2, 3)), "either batch_shape or shape"),
+    (dict(batch_size=2, batch_shape=(2, 3)), "either batch_shape or shape"),
+    (dict(batch_shape=()), "expected batch_shape as a non-empty tuple"),
+    (dict(batch_shape=5), "expected batch_shape as a non-empty tuple"),
+    (dict(), "expected a shape"),
+])
+def test_input_shape_arguments_are_checked(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        pd.Input(**kwargs)
+
+
+def test_sequential_of_layers_taken_from_another_model_builds_at_once():
+    inp = pd.Input(shape=(6,))
+    d1, d2 = pd.layers.Dense(4), pd.layers.Dense(3)
+    pd.Model(inp, d2(d1(inp)))
+    model = pd.Sequential([d1, pd.layers.Dense(5)])  # Keras's transfer-learning recipe
+    assert model.inputs[0].shape == (None, 6) and model.count_params() == 28 + 25
+    assert model(np.zeros((2, 6), np.float32)).shape == (2, 5)
+
+
+def test_weights_are_in_keras_3_order_whatever_is_frozen():
+    bn, dense = pd.layers.BatchNormalization(), pd.layers.Dense(2)
+    model = pd.Sequential([pd.Input((4,)), bn, dense])
+    names = [w.name.rsplit("/", 1)[-1] for w in model.weights]
+    assert names == ["gamma", "beta", "moving_mean", "moving_variance", "kernel", "bias"]
+    before = [w.name for w in model.weights]
+    bn.trainable = False
+    assert [w.name for w in model.weights] == before
+    assert model.trainable_weights == [dense.kernel, dense.bias]
+    values = [np.full(w.shape, i, np.float32) for i, w in enumerate(model.weights)]
+    model.set_weights(values)
+    assert [float(v.flat[0]) for v in model.get_weights()] == [0, 1, 2, 3, 4, 5]
+
+
 def test_sequential_and_compile_take_kerass_positional_order(x4):
     """Sequential(layers, trainable, name) and compile(optimizer, loss, loss_weights,
     metrics), as Keras 3 orders them."""

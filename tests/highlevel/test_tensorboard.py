@@ -152,3 +152,12 @@ def test_bad_arguments(tmp_path, kwargs, match):
 def test_log_dir_must_be_a_path():
     with pytest.raises(TypeError, match="log_dir to be a path, received int"):
         pd.callbacks.TensorBoard(3)
+
+
+def test_keras_projector_arguments_are_accepted_off_and_refused_on(tmp_path):
+    tb = pd.callbacks.TensorBoard(str(tmp_path), embeddings_freq=0, embeddings_metadata=None)
+    assert tb.update_freq == "epoch"
+    with pytest.raises(ValueError, match="embeddings_freq must be 0"):
+        pd.callbacks.TensorBoard(str(tmp_path), embeddings_freq=1)
+    with pytest.raises(ValueError, match="embeddings_metadata must be None"):
+        pd.callbacks.TensorBoard(str(tmp_path), embeddings_metadata={"emb": "meta.tsv"})

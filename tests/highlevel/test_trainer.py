@@ -395,6 +395,9 @@ def test_reader_fields_that_do_not_fit_feed_order_name_the_input(method):
         call(reader_of(x, y, 8), ["y", "x"])
     with pytest.raises(FeedError, match=r"input 'y'.*expects int64; batch 0 holds float32"):
         call(reader_of(x, y.astype(np.float32), 8))
+    with pytest.raises(FeedError, match=r"field 0 of batch 0 is a dict; feed_order needs "
+                                        r"arrays"):
+        call(lambda: iter([({"x": x}, y)]))
 
 
 def test_feed_order_may_list_the_inputs_in_any_order():

@@ -606,3 +606,17 @@ def test_layer_function_scopes_are_claimed_by_their_weights():
     assert "claims/fc_0/w" in names and "claims/fc_1/w" in names
     assert a.shape == b.shape == (None, 2)
     assert not any(n.startswith("claims/fc_2") for n in names)
+
+
+def test_numpy_gives_values_as_keras_variables_do():
+    w = pd.Variable("numpy_probe_w", shape=[2], initializer="ones")
+    got = w.numpy()
+    got[0] = 5.0  # a copy: the parameter keeps its value
+    assert w.val().tolist() == [1.0, 1.0]
+    assert pd.constant(np.array([1.5], np.float32)).numpy().tolist() == [1.5]
+    assert (w * 2 + pd.constant([1.0, 0.0])).numpy().tolist() == [3.0, 2.0]
+    x = pd.data("numpy_probe_x", shape=[None, 2])
+    with pytest.raises(ValueError, match="'numpy_probe_x' is a data Variable"):
+        x.numpy()
+    with pytest.raises(pd.FeedError, match="numpy_probe_x"):
+        (x * w).numpy()

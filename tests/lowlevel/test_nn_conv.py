@@ -1,4 +1,9 @@
 """conv2d, conv2d_transpose, conv1d: NumPy references, gradient checks, shape errors."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -202,6 +207,40 @@ def test_short_windows_forward_and_filter_gradient(monkeypatch, xs, fs, kw, dtyp
     np.testing.assert_allclose(got_gw, ref_filter_grad(x, g, fs, *geometry), rtol=tol,
                                atol=tol * 10)
     np.testing.assert_allclose(got_gb, g.sum(axis=(0, 1, 2)), rtol=tol, atol=tol * 10)
+
+
+NARROW_SCRIPT = """
+import sys
+import numpy as np
+import paddle as pd
+x, w, b, g = (np.load(sys.argv[1])[k] for k in "xwbg")
+xv = pd.data("x", [None, *x.shape[1:]], dtype="float64")
+wv = pd.Variable("w", w.shape, "float64")
+wv.set_value(w)
+y = pd.conv2d(xv, wv, bias=pd.constant(b, "float64"), padding=((2, 0), (1, 3)),
+              strides=(2, 1))
+gw, = pd.gradients(pd.sum(y * pd.constant(g, "float64")), [wv])
+np.savez(sys.argv[2], y=pd.eval(y, {xv: x}), gw=pd.eval(gw, {xv: x}))
+"""
+
+
+@pytest.mark.parametrize("vector_bytes", ["16", "32"])
+def test_short_windows_on_narrower_vectors(tmp_path, vector_bytes):
+    # The taps path is built for several vector widths and runs the widest the CPU has;
+    # the narrower builds (what older CPUs run) must agree with the reference too.
+    x, w, b = rand(2, 11, 7, 1), rand(5, 5, 1, 37, seed=27), rand(37, seed=28)
+    geometry = ((2, 1), ((2, 0), (1, 3)), (1, 1))
+    want = ref_conv2d(x, w, *geometry) + b
+    g = rand(*want.shape, seed=29)
+    np.savez(tmp_path / "in.npz", x=x, w=w, b=b, g=g)
+    env = dict(os.environ, PADDLE_CONV_VECTOR_BYTES=vector_bytes,
+               PYTHONPATH=str(Path(pd.__file__).parents[1]))
+    subprocess.run([sys.executable, "-c", NARROW_SCRIPT, str(tmp_path / "in.npz"),
+                    str(tmp_path / "out.npz")], env=env, check=True)
+    got = np.load(tmp_path / "out.npz")
+    np.testing.assert_allclose(got["y"], want, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(got["gw"], ref_filter_grad(x, g, w.shape, *geometry),
+                               rtol=1e-10, atol=1e-9)
 
 
 @pytest.mark.parametrize("xs,fs", [((8, 28, 28, 1), (3, 3, 1, 32)),

@@ -332,3 +332,15 @@ def test_reverse_any_length_and_its_gradient():
         reverse(x, axis=3)
     with pytest.raises(TypeError, match="reverse: expected an integer axis"):
         reverse(x, axis="time")
+
+
+def test_one_hot_with_keras_names():
+    assert pd.one_hot(np.array([1, 0]), num_classes=2).numpy().tolist() == [[0, 1], [1, 0]]
+    with pytest.raises(TypeError, match="give depth or num_classes"):
+        pd.one_hot(np.array([1]), 2, num_classes=2)
+    # keras.ops.one_hot takes float class ids (labels kept as float32)
+    got = pd.ops.one_hot(np.array([3.0, 1.0], np.float32), num_classes=4)
+    assert got.dtype == "float32" and got.numpy().argmax(axis=1).tolist() == [3, 1]
+    assert pd.ops.one_hot(np.array([1]), 2, dtype="float64").dtype == "float64"
+    with pytest.raises(ValueError, match="only axis=-1 and sparse=False"):
+        pd.ops.one_hot(np.array([1]), 2, axis=0)

@@ -49,6 +49,8 @@ class TensorBoard(Callback):
         write_graph: write the model's graph of layers (TensorBoard's Graphs tab).
         update_freq: "epoch" (epoch values only), "batch" (also every batch's running
             values), or an integer N (every N batches).
+        embeddings_freq, embeddings_metadata: Keras's projector arguments; only 0 and
+            None (off) are accepted.
 
     Raises:
         ImportError: the tensorboard package is missing (says how to install it).
@@ -67,8 +69,16 @@ class TensorBoard(Callback):
     """
 
     def __init__(self, log_dir="logs", histogram_freq=0, write_graph=True,
-                 update_freq="epoch"):
+                 update_freq="epoch", embeddings_freq=0, embeddings_metadata=None):
         super().__init__()
+        # Keras's embedding-projector arguments: paddle writes no projector data, so only
+        # their "off" values are accepted (keras-io passes embeddings_freq=0 explicitly).
+        if embeddings_freq != 0 or isinstance(embeddings_freq, bool):
+            raise ValueError(f"TensorBoard: embeddings_freq must be 0 (paddle writes no "
+                             f"embedding projector data), received {embeddings_freq!r}")
+        if embeddings_metadata is not None:
+            raise ValueError(f"TensorBoard: embeddings_metadata must be None (paddle writes "
+                             f"no embedding projector data), received {embeddings_metadata!r}")
         try:
             self.log_dir = os.fspath(log_dir)
         except TypeError:

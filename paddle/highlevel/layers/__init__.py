@@ -29,3 +29,33 @@ MaxPool1D, MaxPool2D = MaxPooling1D, MaxPooling2D
 GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2D
 GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
 Convolution1D, Convolution2D, Convolution2DTranspose = Conv1D, Conv2D, Conv2DTranspose
+
+def serialize(layer):
+    """Keras's `keras.layers.serialize`: the layer's `{"module", "class_name", "config",
+    "registered_name"}` (`pd.saving.serialize_keras_object` of a layer).
+
+    Example:
+        >>> import paddle as pd
+        >>> config = pd.layers.serialize(pd.layers.Dense(4, name="d"))
+        >>> pd.layers.deserialize(config).units
+        4
+    """
+    from paddle.highlevel.serialization import serialize_keras_object
+    if not isinstance(layer, Layer):
+        raise TypeError(f"layers.serialize: expected a layer, received "
+                        f"{type(layer).__name__}")
+    return serialize_keras_object(layer)
+
+
+def deserialize(config, custom_objects=None):
+    """Keras's `keras.layers.deserialize`: a new layer from `serialize`'s dict (custom
+    classes registered, in a custom object scope, or in `custom_objects`)."""
+    from paddle.highlevel.serialization import deserialize_keras_object
+    if not isinstance(config, dict) or "class_name" not in config:
+        raise ValueError(f"layers.deserialize: expected a dict with 'class_name' and "
+                         f"'config', received {config!r}")
+    layer = deserialize_keras_object(config, custom_objects=custom_objects)
+    if not isinstance(layer, Layer):
+        raise ValueError(f"layers.deserialize: {config['class_name']!r} is not a layer "
+                         f"(received a {type(layer).__name__})")
+    return layer

@@ -16,6 +16,7 @@ Example:
 import contextlib
 import inspect
 import re
+import weakref
 
 import numpy as np
 
@@ -136,7 +137,9 @@ class _CallSpec:
         return out
 
 
-_CALL_SPECS = {}
+# Weak: a layer class defined in a function (its methods closing over that function's
+# models) must not live on, holding them and their layer names, after the function ends.
+_CALL_SPECS = weakref.WeakKeyDictionary()
 
 
 def _call_spec(cls):
@@ -193,7 +196,8 @@ class Layer:
         if unknown:
             raise TypeError(f"{type(self).__name__}: unexpected arguments "
                             f"{', '.join(sorted(unknown))}")
-        self._losses = []        # add_loss values: [Variable]
+        self._losses = []        # add_loss values of every call: [Variable] (for training)
+        self._recent_losses = []  # those of the latest outermost call (`layer.losses`)
         self._penalties = []     # weight regularization: [(weight, penalty Variable)]
         if name is None:
             saved_prefix, NAMES.prefix = NAMES.prefix, []
@@ -320,16 +324,31 @@ class Layer:
             if not isinstance(value, Variable) or value.dtype not in ("float32", "float64"):
                 raise TypeError(at_user(f"{self.name}: add_loss expected a float Variable, "
                                         f"received {value!r}"))
-            self._losses.append(sum_all(value) if value.ndim else value)
+            value = sum_all(value) if value.ndim else value
+            self._losses.append(value)
+            self._recent_losses.append(value)
 
     @property
     def losses(self):
-        """Scalar Variables: the values given to `add_loss` (by this layer and the layers
-        inside it, in every call so far) and the regularization penalties of the trainable
-        weights. The training loss adds those its graph computes (see docs/highlevel.md)."""
+        """Scalar Variables: the values given to `add_loss` during the latest call (by this
+        layer and the layers inside it; an outermost call starts the list afresh, as in
+        Keras) and the regularization penalties of the trainable weights. The training loss
+        adds those of every call that its graph computes (see docs/highlevel.md)."""
+        return self._collect_losses("_recent_losses")
+
+    def _all_losses(self):
+        """`losses` over every call so far: the training step picks those its graph
+        computes (a subclassed model's each trace adds its own)."""
+        return self._collect_losses("_losses")
+
+    def _clear_recent_losses(self):
+        for layer in [self] + self._nested_layers():
+            layer._recent_losses = []
+
+    def _collect_losses(self, attr):
         found, seen = [], set()
         for layer in [self] + self._nested_layers():
-            for v in layer._losses:
+            for v in getattr(layer, attr):
                 if id(v) not in seen:
                     seen.add(id(v))
                     found.append(v)
@@ -354,8 +373,18 @@ class Layer:
 
     @property
     def weights(self):
-        """Every weight, trainable ones first, each group in creation order (Keras order)."""
-        return self.trainable_weights + self.non_trainable_weights
+        """Every weight in Keras 3's order: the layer's own (those created trainable, then
+        the others, each in creation order), then each sublayer's, layer by layer. Freezing
+        a layer does not move its weights (`trainable_weights` lists what trains)."""
+        found = [w for w in self._weights if w._layer_trainable] + \
+            [w for w in self._weights if not w._layer_trainable]
+        seen = {id(w) for w in found}
+        for layer in self._sublayers():
+            for w in layer.weights:
+                if id(w) not in seen:
+                    seen.add(id(w))
+                    found.append(w)
+        return found
 
     @property
     def trainable_weights(self):
@@ -492,6 +521,8 @@ class Layer:
         input_mask = kwargs.get("mask", _input_masks(inputs, flat))
         if spec.mask and "mask" not in kwargs and input_mask is not None:
             call_kwargs["mask"] = input_mask  # Keras's implicit mask, from the inputs
+        if not _CALL_INPUTS:  # an outermost call: `losses` lists this call's alone
+            self._clear_recent_losses()
         _CALL_TRAINING.append(value)
         _CALL_INPUTS.append(flat)
         try:
@@ -540,6 +571,36 @@ class Layer:
         names, out = self._eager[key]
         return run(out, dict(zip(names, flat)), training=bool(training))
 
+    # ---- the graph it was called in -----------------------------------------------------
+
+    @property
+    def input(self):
+        """The input Variable(s) of the layer's first call on Variables (Keras's
+        `layer.input`: one Variable, or a list for several)."""
+        return self._first_call_part(0, "input")
+
+    @property
+    def output(self):
+        """The output Variable(s) of the layer's first call on Variables (Keras's
+        `layer.output`), e.g. to build a feature extractor:
+        `pd.Model(model.input, [layer.output for layer in model.layers])`.
+
+        Example:
+            >>> import paddle as pd
+            >>> dense = pd.layers.Dense(3)
+            >>> inp = pd.Input(shape=(4,))
+            >>> dense(inp) is dense.output, dense.input is inp
+            (True, True)
+        """
+        return self._first_call_part(1, "output")
+
+    def _first_call_part(self, part, what):
+        if not self._inbound:
+            raise AttributeError(f"{self.name}: the layer has never been called and thus "
+                                 f"has no defined {what}")
+        values = self._inbound[0][part]
+        return values[0] if len(values) == 1 else list(values)
+
     # ---- configuration ------------------------------------------------------------------
 
     def get_config(self):
@@ -563,9 +624,21 @@ class Layer:
 
 
 def regularizer_config(layer, keys):
-    """The regularizer arguments that are set, serialized for get_config (Keras's form)."""
-    return {key: regularizers.serialize(getattr(layer, key)) for key in keys
-            if getattr(layer, key) is not None}
+    """The regularizer arguments, serialized for get_config (Keras's form); unset ones are
+    listed as None, as Keras's layer configs list them."""
+    return {key: regularizers.serialize(getattr(layer, key)) for key in keys}
+
+
+def tensor_arguments(kwargs):
+    """The Variables among a layer call's keyword arguments: a second tensor argument of
+    `call` (Keras's `LogisticEndpoint()(targets, logits)`) or an explicit mask. They feed
+    the layer as its inputs do: a model's layers, its replay and its drawing follow them."""
+    found = []
+    for value in kwargs.values():
+        for item in (value if isinstance(value, (list, tuple)) else [value]):
+            if isinstance(item, Variable):
+                found.append(item)
+    return found
 
 
 def _weight_shape(shape, where):
@@ -602,24 +675,40 @@ def _feed_dtype(array, float_dtype):
     return "int64" if array.dtype.kind in "iu" else float_dtype
 
 
-def Input(shape, batch_size=None, dtype="float32", name=None):
+def Input(shape=None, batch_size=None, dtype="float32", batch_shape=None, name=None):
     """A model input: a pd.data Variable whose first axis is the batch (None = any size).
 
     Args:
         shape: the shape of one sample (without the batch axis).
         batch_size: a fixed batch size, or None for any.
         dtype: the dtype of the data (Keras's default, float32).
+        batch_shape: instead of `shape` and `batch_size`, the whole shape with its batch
+            axis first, as Keras's `Input(batch_shape=(16, 10, 5))`.
         name: the input's name, which keys dicts of input arrays.
 
     The arguments come in Keras 3's order (`keras.Input(shape, batch_size, dtype, ...,
-    name)`); Keras's sparse, ragged, batch_shape, tensor and optional inputs are not
+    batch_shape, name)`); Keras's sparse, ragged, tensor and optional inputs are not
     supported.
 
     Example:
         >>> import paddle as pd
         >>> pd.layers.Input(shape=(28, 28, 1)).shape
         (None, 28, 28, 1)
+        >>> pd.layers.Input(batch_shape=(16, 10, 5)).shape
+        (16, 10, 5)
     """
+    if batch_shape is not None:
+        if shape is not None or batch_size is not None:
+            raise ValueError(f"Input: give either batch_shape or shape (and batch_size), "
+                             f"received batch_shape={batch_shape!r} with shape={shape!r}, "
+                             f"batch_size={batch_size!r}")
+        if not isinstance(batch_shape, (list, tuple)) or not batch_shape:
+            raise ValueError(f"Input: expected batch_shape as a non-empty tuple (batch axis "
+                             f"first), received {batch_shape!r}")
+        batch_size, shape = batch_shape[0], tuple(batch_shape[1:])
+    elif shape is None:
+        raise ValueError("Input: expected a shape (the shape of one sample) or a "
+                         "batch_shape, received neither")
     shape = tuple(shape) if isinstance(shape, (list, tuple)) else (shape,)
     base = name or "input_layer"
     holder = _InputName()

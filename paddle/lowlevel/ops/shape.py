@@ -454,8 +454,24 @@ class OneHot(Op):
         return [None]
 
 
-def one_hot(indices, depth, dtype="float32"):
-    """Rows of zeros with a one at each index; an index outside [0, depth) raises at eval."""
+def one_hot(indices, depth=None, dtype="float32", *, num_classes=None):
+    """Rows of zeros with a one at each index; an index outside [0, depth) raises at eval.
+
+    `num_classes` is Keras's name for `depth`. The indices must be integers here;
+    `pd.ops.one_hot` (Keras's `keras.ops.one_hot`) also takes float class ids.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.one_hot(np.array([1, 3]), num_classes=4).numpy().tolist()
+        [[0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]]
+    """
+    if num_classes is not None:
+        if depth is not None:
+            raise TypeError(f"one_hot: give depth or num_classes (Keras's name for it), "
+                            f"received both: {depth!r} and {num_classes!r}")
+        depth = num_classes
+    if dtype is None:  # Keras's default
+        dtype = "float32"
     if not is_int(depth) or depth <= 0:
         raise ValueError(f"one_hot: expected a positive integer depth, received {depth!r}")
     dtype = as_dtype(dtype, "one_hot")
