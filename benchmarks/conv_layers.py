@@ -157,7 +157,8 @@ def paddle_cases():
     for batch in BATCHES:
         model = paddle_model()
         x, y = data(batch, nchw=False)
-        cases[f"profile {batch}"] = ("profile", lambda m=model, b=batch: paddle_profile(m, b, SECONDS))
+        cases[f"profile {batch}"] = ("profile",
+                                     lambda m=model, b=batch: paddle_profile(m, b, SECONDS))
         cases[f"train {batch}"] = ("ms", lambda m=model, x=x, y=y: m.train_on_batch(x, y))
     model = paddle_model()
     for batch in PREDICT:
@@ -193,9 +194,10 @@ def torch_cases():
             y, idx = F.max_pool2d(x, 2, return_indices=True)
             g = torch.randn_like(y)
             back = torch.ops.aten.max_pool2d_with_indices_backward
-            cases[f"{name} fwd {batch}"] = ("ms", lambda x=x: F.max_pool2d(x, 2, return_indices=True))
-            cases[f"{name} bwd {batch}"] = ("ms", lambda x=x, g=g, i=idx: back(g, x, [2, 2], [2, 2],
-                                                                            [0, 0], [1, 1], False, i))
+            cases[f"{name} fwd {batch}"] = (
+                "ms", lambda x=x: F.max_pool2d(x, 2, return_indices=True))
+            cases[f"{name} bwd {batch}"] = (
+                "ms", lambda x=x, g=g, i=idx: back(g, x, [2, 2], [2, 2], [0, 0], [1, 1], False, i))
         model = torch_model()
         xn, yn = data(batch, nchw=True)
         xt, yt = torch.from_numpy(xn), torch.from_numpy(yn)
@@ -246,7 +248,8 @@ def tf_cases():
         for name, (size, cin, cout) in CONVS.items():
             x, w, b = const(batch, size, size, cin), const(3, 3, cin, cout), const(cout)
             g = const(batch, size - 2, size - 2, cout)
-            fwd = tf.function(lambda x=x, w=w, b=b: tf.nn.bias_add(tf.nn.conv2d(x, w, 1, "VALID"), b))
+            fwd = tf.function(
+                lambda x=x, w=w, b=b: tf.nn.bias_add(tf.nn.conv2d(x, w, 1, "VALID"), b))
             dx = tf.function(lambda x=x, w=w, g=g: tf.raw_ops.Conv2DBackpropInput(
                 input_sizes=tf.shape(x), filter=w, out_backprop=g, strides=[1, 1, 1, 1],
                 padding="VALID"))

@@ -1,10 +1,10 @@
 // 2-D convolution on NHWC tensors: forward, gradient of the input, gradient of the filters.
 //
 // All three are im2col + GEMM on the BLAS, except for windows too short for it (the taps
-// path) and depthwise convolutions (the direct path). The output positions are cut into blocks of
-// whole output rows (several whole images when images are small, so the product grows
-// past what the BLAS handles well per image); each OpenMP thread takes blocks, unrolls
-// their input windows into its own column buffer (a slice of a workspace the plan
+// path) and depthwise convolutions (the direct path). The output positions are cut into
+// blocks of whole output rows (several whole images when images are small, so the product
+// grows past what the BLAS handles well per image); each OpenMP thread takes blocks,
+// unrolls their input windows into its own column buffer (a slice of a workspace the plan
 // allocated once) and runs a single-threaded GEMM. Filters (kh, kw, cin/groups, cout) are
 // already the (K, cout) matrix the product needs; NHWC window rows are runs of channels.
 //

@@ -163,7 +163,9 @@ def ref_filter_grad(x, g, f_shape, strides=(1, 1), padding="valid", dilation=(1,
     gw = np.zeros(f_shape)
     for i in range(f_shape[0]):
         for j in range(f_shape[1]):
-            patch = xp[:, i * dh:i * dh + (oh - 1) * sh + 1:sh, j * dw:j * dw + (ow - 1) * sw + 1:sw]
+            rows = slice(i * dh, i * dh + (oh - 1) * sh + 1, sh)
+            cols = slice(j * dw, j * dw + (ow - 1) * sw + 1, sw)
+            patch = xp[:, rows, cols]
             gw[i, j] = np.einsum("nhwc,nhwo->co", patch, g)
     return gw
 
