@@ -10,7 +10,8 @@ live on the GPUs, travel over NCCL. The communicator has the CPU one's methods
 NCCL's calls are queued on the current CUDA stream and return at once; each call here then
 waits for its event, polled like MPI's requests, so a collective that a rank never joins
 raises `CollectiveTimeout` (and aborts the NCCL communicator, which cannot be trusted
-after) instead of hanging.
+after) instead of hanging. Inside a CUDA graph capture nothing is waited for (the replays
+of a captured step have no timeout).
 
 CuPy is imported when the communicator is made, never on `import paddle`.
 """
@@ -81,7 +82,13 @@ class NCCLCommunicator:
         return array
 
     def _wait(self, what):
-        """Wait for the collective just queued on the current stream, within the timeout."""
+        """Wait for the collective just queued on the current stream, within the timeout.
+        Not while the stream is captured into a CUDA graph (the GPU backend replays a
+        step as one graph): the host can wait for nothing there, and the stream's order
+        alone puts the update after the allreduce; the replays then have no timeout."""
+        stream = self._cupy.cuda.get_current_stream()
+        if self._cupy.cuda.runtime.streamIsCapturing(stream.ptr):
+            return
         event = self._cupy.cuda.Event(disable_timing=True)
         event.record()
         deadline = None if self.timeout is None else time.monotonic() + self.timeout
