@@ -154,3 +154,17 @@ def test_kerass_base_classes_are_at_the_top_level():
     inp = pd.Input(shape=(3,))
     model = pd.Model(inp, Double()(inp))
     assert model.predict(np.ones((2, 3), np.float32)).tolist() == [[2.0] * 3] * 2
+
+
+def test_utils_has_kerass_serialization_registry():
+    names = ("CustomObjectScope", "custom_object_scope", "deserialize_keras_object",
+             "get_custom_objects", "get_registered_name", "get_registered_object",
+             "register_keras_serializable", "serialize_keras_object")
+    for name in names:
+        assert getattr(pd.utils, name) is getattr(pd.saving, name), name
+
+    @pd.utils.register_keras_serializable(package="ns_test")
+    class Twice(pd.layers.Layer):
+        def call(self, inputs):
+            return inputs * 2.0
+    assert pd.saving.get_registered_object("ns_test>Twice") is Twice

@@ -6,6 +6,8 @@ and pictures of models and of their learning curves.
 - `PyDataset` (dataset.py): a base class for batch sources that `fit`, `evaluate` and
   `predict` accept (any object with `__len__` and `__getitem__` returning batches works).
 - `set_random_seed` (seeding.py): Python's, NumPy's and paddle's random state at once.
+- `register_keras_serializable`, `get_custom_objects`, `custom_object_scope`,
+  `serialize_keras_object`, ...: the same functions as `pd.saving`'s (Keras has both).
 - `plot_model` / `model_to_dot` (model_plot.py) need the `plot` extra (pydot) and
   Graphviz's `dot` program; `plot_history` (history_plot.py) needs matplotlib (also in the
   `plot` extra). Both import them only when called, so `import paddle` never needs them.
@@ -21,3 +23,8 @@ from paddle.utils.model_plot import model_to_dot, plot_model  # noqa: F401
 from paddle.utils.numerical import normalize, to_categorical  # noqa: F401
 from paddle.utils.seeding import set_random_seed  # noqa: F401
 from paddle.utils.sequence import pad_sequences  # noqa: F401
+# keras.utils has the serialization registry too (the same functions as pd.saving's).
+from paddle.highlevel.serialization import (  # noqa: F401,E402
+    CustomObjectScope, custom_object_scope, deserialize_keras_object, get_custom_objects,
+    get_registered_name, get_registered_object, register_keras_serializable,
+    serialize_keras_object)
