@@ -238,7 +238,8 @@ def test_short_windows_on_narrower_vectors(tmp_path, vector_bytes):
     env = dict(os.environ, PADDLE_CONV_VECTOR_BYTES=vector_bytes,
                PYTHONPATH=str(Path(pd.__file__).parents[1]))
     subprocess.run([sys.executable, "-c", NARROW_SCRIPT, str(tmp_path / "in.npz"),
-                    str(tmp_path / "out.npz")], env=env, check=True)
+                    str(tmp_path / "out.npz")], env=env, check=True,
+                   cwd=str(Path(pd.__file__).parents[1]))  # not a checkout's uncompiled tree
     got = np.load(tmp_path / "out.npz")
     np.testing.assert_allclose(got["y"], want, rtol=1e-10, atol=1e-10)
     np.testing.assert_allclose(got["gw"], ref_filter_grad(x, g, w.shape, *geometry),
