@@ -31,6 +31,8 @@ import time
 
 import numpy as np
 
+from models import paddle_model  # benchmarks/ is on sys.path: these scripts run from it
+
 BATCH = 128
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "2"))
@@ -52,17 +54,7 @@ def paddle_worker(case, shared_memory=True):
     from paddle.distributed import mpi
     mpi.SHARED_MEMORY = shared_memory
     pd.distributed.init(timeout=600)
-    L = pd.layers
-    if case == "mlp":
-        layers = [L.Input(shape=(784,)), L.Dense(512, activation="relu"),
-                  L.Dense(512, activation="relu"), L.Dense(10)]
-    else:
-        layers = [L.Input(shape=(28, 28, 1)), L.Conv2D(32, 3, activation="relu"),
-                  L.MaxPooling2D(2), L.Conv2D(64, 3, activation="relu"), L.MaxPooling2D(2),
-                  L.Flatten(), L.Dense(128, activation="relu"), L.Dense(10)]
-    model = pd.Sequential(layers)
-    model.compile(optimizer=pd.optimizers.Adam(learning_rate=1e-3),
-                  loss=pd.losses.SparseCategoricalCrossentropy(from_logits=True))
+    model = paddle_model(case)
     x, y = data(case, "nhwc")
     return (lambda: model.train_on_batch(x, y)), \
         (lambda v: pd.distributed.allreduce(v, op="sum")), pd.distributed.barrier, \

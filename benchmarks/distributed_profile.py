@@ -104,17 +104,7 @@ def instrument(timers, shared_memory):
 def build(case):
     import paddle as pd
     pd.distributed.init(timeout=600)
-    L = pd.layers
-    if case == "mlp":
-        layers = [L.Input(shape=(784,)), L.Dense(512, activation="relu"),
-                  L.Dense(512, activation="relu"), L.Dense(10)]
-    else:
-        layers = [L.Input(shape=(28, 28, 1)), L.Conv2D(32, 3, activation="relu"),
-                  L.MaxPooling2D(2), L.Conv2D(64, 3, activation="relu"), L.MaxPooling2D(2),
-                  L.Flatten(), L.Dense(128, activation="relu"), L.Dense(10)]
-    model = pd.Sequential(layers)
-    model.compile(optimizer=pd.optimizers.Adam(learning_rate=1e-3),
-                  loss=pd.losses.SparseCategoricalCrossentropy(from_logits=True))
+    model = bench.paddle_model(case)
     return pd, model
 
 

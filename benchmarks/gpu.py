@@ -26,6 +26,8 @@ import time
 
 import numpy as np
 
+from models import paddle_model  # benchmarks/ is on sys.path: these scripts run from it
+
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "1.5"))
 CASES = [(model, batch) for model in ("mlp", "cnn") for batch in (32, 128, 1024)]
@@ -42,17 +44,7 @@ def data(model, batch, layout):
 def paddle_case(model, batch):
     import paddle as pd
     pd.set_device("gpu")
-    L = pd.layers
-    if model == "mlp":
-        layers = [L.Input(shape=(784,)), L.Dense(512, activation="relu"),
-                  L.Dense(512, activation="relu"), L.Dense(10)]
-    else:
-        layers = [L.Input(shape=(28, 28, 1)), L.Conv2D(32, 3, activation="relu"),
-                  L.MaxPooling2D(2), L.Conv2D(64, 3, activation="relu"), L.MaxPooling2D(2),
-                  L.Flatten(), L.Dense(128, activation="relu"), L.Dense(10)]
-    net = pd.Sequential(layers)
-    net.compile(optimizer=pd.optimizers.Adam(learning_rate=1e-3),
-                loss=pd.losses.SparseCategoricalCrossentropy(from_logits=True))
+    net = paddle_model(model)
     x, y = data(model, batch, "nhwc")
     return lambda: float(np.asarray(net.train_on_batch(x, y)).ravel()[0])
 
