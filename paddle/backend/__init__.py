@@ -33,6 +33,18 @@ import numpy as np
 
 from paddle.backend.runner import Runner
 
+
+def registrar(table):
+    """The `@kernel("name", ...)` decorator of a backend: registers a prepare function in
+    `table` (the backend's KERNELS) under one or more op names."""
+    def kernel(*names):
+        def deco(fn):
+            for name in names:
+                table[name] = fn
+            return fn
+        return deco
+    return kernel
+
 _DEVICE = ["cpu"]
 
 

@@ -6,16 +6,12 @@ and specs from the concrete shapes and binds them with the buffers into a
 """
 import numpy as np
 
+from paddle.backend import registrar
+
 KERNELS = {}
 
 
-def kernel(*names):
-    """Register a prepare function under one or more op names."""
-    def deco(fn):
-        for name in names:
-            KERNELS[name] = fn
-        return fn
-    return deco
+kernel = registrar(KERNELS)  # @kernel("op", ...) registers a prepare function
 
 
 def contiguous_strides(shape):

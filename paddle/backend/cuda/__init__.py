@@ -60,6 +60,7 @@ import importlib
 
 import numpy as np
 
+from paddle.backend import registrar
 from paddle.backend.cuda.runner import DeviceRunner
 
 KERNELS = {}
@@ -76,13 +77,7 @@ def _gpu_visible():
 available = _gpu_visible()  # a real GPU can be used (the `gpu` tests run only then)
 
 
-def kernel(*names):
-    """Register a prepare function under one or more op names."""
-    def deco(fn):
-        for name in names:
-            KERNELS[name] = fn
-        return fn
-    return deco
+kernel = registrar(KERNELS)  # @kernel("op", ...) registers a prepare function
 
 
 _SIMULATED = []  # the number of simulated devices while `simulated()` is active
