@@ -81,6 +81,10 @@ SECTIONS = [
     ("Utilities (pd.utils)", pd.utils, ["to_categorical", "normalize", "pad_sequences",
                                         "PyDataset", "set_random_seed", "plot_model",
                                         "model_to_dot", "plot_history"]),
+    ("Applications (pd.applications)", pd.applications, ["VGG16", "VGG19", "ResNet50",
+                                                        "MobileNetV2"]),
+    ("ImageNet preprocessing (pd.applications.imagenet_utils)", pd.applications.imagenet_utils,
+     ["preprocess_input", "decode_predictions"]),
     ("Errors", pd, ["PaddleError", "ShapeError", "FeedError", "CheckpointError",
                     "ExportError"]),
 ]
@@ -109,6 +113,8 @@ def render():
              "[deployment](deployment.md).", ""]
     for title, module, names in SECTIONS:
         prefix = "pd." if module is pd else f"pd.{module.__name__.split('.')[-1]}."
+        if module.__name__.startswith("paddle.applications."):  # a module of a package
+            prefix = module.__name__.replace("paddle.", "pd.", 1) + "."
         lines += [f"## {title}", ""]
         for name in names:
             obj = getattr(module, name)

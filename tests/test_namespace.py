@@ -10,9 +10,9 @@ import paddle as pd
 PUBLIC_MODULES = {"activations", "backend", "callbacks", "dataset", "distributed", "errors",
                   "highlevel", "initializers", "layers", "losses", "lowlevel", "metrics",
                   "ops", "optimizers", "random", "reader", "regularizers", "utils", "saving",
-                  "models", "capi", "export"}
+                  "models", "capi", "export", "applications"}
 # capi: the C API's flags and Python half, on import; export: Keras 3's keras.export, the
-# home of model.export's formats
+# home of model.export's formats; applications: Keras 3's keras.applications
 
 
 def test_no_internal_module_is_reachable_from_pd():
