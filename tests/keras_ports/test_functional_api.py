@@ -6,9 +6,8 @@ Other changes, all to the data and to what cannot run offline:
 - `keras.datasets.mnist` / `cifar10` download; `mnist_like` gives scikit-learn's digits at
   MNIST's shape and learnable CIFAR-shaped images instead (see mnist_like.py), with fewer
   samples.
-- `keras.applications.VGG19()` downloads ImageNet weights and paddle has no
-  `applications` package: the feature-extraction snippet runs on a small convnet built in
-  the test instead (the snippet's own lines are unchanged).
+- `keras.applications.VGG19()` downloads ImageNet weights: the feature-extraction snippet
+  builds `pd.applications.VGG19(weights=None)` (random weights, the same network).
 - `keras.utils.plot_model` needs pydot and Graphviz: those lines run where pydot is
   installed (CI's `test` extra), and are skipped with a reason otherwise.
 - Model names Keras prints (`conv2d_4`...) depend on what a process built before; the
@@ -432,13 +431,11 @@ def test_shared_layers():
 
 
 def test_extract_and_reuse_nodes():
-    # keras.applications.VGG19() downloads ImageNet weights, and paddle has no
-    # `applications`: a small convnet with VGG's shape of graph stands in for it.
-    vgg_input = pd.Input(shape=(224, 224, 3))
-    x = layers.Conv2D(4, 3, padding="same", activation="relu")(vgg_input)
-    x = layers.MaxPooling2D(8)(x)
-    x = layers.Flatten()(x)
-    vgg19 = pd.Model(vgg_input, layers.Dense(10, activation="softmax")(x))
+    # keras.applications.VGG19() downloads ImageNet weights (its default weights="imagenet");
+    # offline, paddle's VGG19 refuses to download, so the guide's model is built with
+    # random weights: the same network, layers and outputs. Building its 144M weights and
+    # running one 224x224 image takes a few seconds on 2 cores.
+    vgg19 = pd.applications.VGG19(weights=None)
 
     features_list = [layer.output for layer in vgg19.layers]
 
@@ -447,9 +444,23 @@ def test_extract_and_reuse_nodes():
     img = np.random.random((1, 224, 224, 3)).astype("float32")
     extracted_features = feat_extraction_model(img)
 
-    assert [f.shape for f in extracted_features] == [
-        (1, 224, 224, 4), (1, 28, 28, 4), (1, 3136), (1, 10)]
+    # Keras 3.15.1: VGG19(weights=None) has these 25 layers after its InputLayer (the
+    # guide's features_list has an entry for the InputLayer too: paddle's model.layers has
+    # no InputLayer, so that entry, the image itself, is absent here), 143,667,240 weights.
+    blocks = [(1, 2, 64, 224), (2, 2, 128, 112), (3, 4, 256, 56), (4, 4, 512, 28),
+              (5, 4, 512, 14)]
+    expected = []
+    for block, convs, filters, side in blocks:
+        expected += [(f"block{block}_conv{i}", (1, side, side, filters))
+                     for i in range(1, convs + 1)]
+        expected.append((f"block{block}_pool", (1, side // 2, side // 2, filters)))
+    expected += [("flatten", (1, 25088)), ("fc1", (1, 4096)), ("fc2", (1, 4096)),
+                 ("predictions", (1, 1000))]
+    assert [(layer.name, f.shape) for layer, f in zip(vgg19.layers, extracted_features)] == \
+        expected
+    assert vgg19.count_params() == 143_667_240
     np.testing.assert_allclose(extracted_features[-1], vgg19(img), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(np.sum(extracted_features[-1]), 1.0, rtol=1e-5)  # softmax
 
 
 def test_extend_the_api_using_custom_layers():
