@@ -1,7 +1,7 @@
 """The layer catalogue (`pd.layers.*`), Keras names and defaults (channels_last)."""
 from paddle.highlevel.layers.base import Input, InputSpec, Layer  # noqa: F401
 from paddle.highlevel.layers.core import (  # noqa: F401
-    Activation, Dense, Flatten, Lambda, Masking, Permute, Reshape)
+    Activation, Dense, Flatten, Identity, InputLayer, Lambda, Masking, Permute, Reshape)
 from paddle.highlevel.layers.conv import (  # noqa: F401
     Conv1D, Conv2D, Conv2DTranspose, DepthwiseConv2D)
 from paddle.highlevel.layers.merge import (  # noqa: F401
@@ -18,9 +18,13 @@ from paddle.highlevel.layers.pooling import (  # noqa: F401
     AveragePooling1D, AveragePooling2D, GlobalAveragePooling1D, GlobalAveragePooling2D,
     GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPooling1D, MaxPooling2D)
 from paddle.highlevel.layers.normalization import (  # noqa: F401
-    BatchNormalization, LayerNormalization)
+    BatchNormalization, GroupNormalization, LayerNormalization, RMSNormalization,
+    UnitNormalization)
 from paddle.highlevel.layers.regularization import (  # noqa: F401
-    Dropout, GaussianDropout, GaussianNoise, SpatialDropout1D, SpatialDropout2D)
+    ActivityRegularization, AlphaDropout, Dropout, GaussianDropout, GaussianNoise,
+    SpatialDropout1D, SpatialDropout2D, SpatialDropout3D)
+from paddle.highlevel.layers.preprocessing import (  # noqa: F401
+    CategoryEncoding, Discretization, Normalization, Rescaling)
 from paddle.highlevel.layers.embedding import Embedding  # noqa: F401
 
 # Keras's other names for the same classes (keras.layers.MaxPool2D is MaxPooling2D).

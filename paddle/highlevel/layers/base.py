@@ -22,7 +22,9 @@ import numpy as np
 
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.executor import eval as run
-from paddle.lowlevel.graph import FLOATS, NAMES, Variable, as_dtype, data, forced_mode
+from paddle.lowlevel.graph import (
+    FLOATS, NAMES, Variable, apply, as_dtype, data, forced_mode)
+from paddle.lowlevel.op import OPS
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.layers import parameter
 from paddle.lowlevel.ops.reduce import sum as sum_all
@@ -36,6 +38,17 @@ def check_flag(value, name, layer):
                                               value in (0, 1)):
         return bool(value)
     raise ValueError(f"{layer}: expected {name} to be True or False, received {value!r}")
+
+
+def passthrough(x):
+    """x as a new Variable of the same values (a view, no copy): what a layer that changes
+    nothing returns, since a layer's output records the layer that made it and handing back
+    its input itself would rewrite the input's history (its producer lost from the model)."""
+    if isinstance(x, (list, tuple)):
+        return type(x)(passthrough(v) for v in x)
+    if isinstance(x, dict):
+        return {k: passthrough(v) for k, v in x.items()}
+    return apply(OPS["reshape_like"], [x, x])
 
 
 def snake_case(name):
