@@ -4,6 +4,8 @@ from paddle.highlevel.layers.core import (  # noqa: F401
     Activation, Dense, Flatten, Identity, InputLayer, Lambda, Masking, Permute, Reshape)
 from paddle.highlevel.layers.conv import (  # noqa: F401
     Conv1D, Conv2D, Conv2DTranspose, DepthwiseConv2D)
+from paddle.highlevel.layers.conv_composed import (  # noqa: F401
+    Conv1DTranspose, DepthwiseConv1D, SeparableConv1D, SeparableConv2D)
 from paddle.highlevel.layers.merge import (  # noqa: F401
     Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract, add, average,
     concatenate, dot, maximum, minimum, multiply, subtract)
@@ -13,7 +15,8 @@ from paddle.highlevel.layers.reshaping import (  # noqa: F401
     ZeroPadding2D)
 from paddle.highlevel.layers.wrappers import TimeDistributed  # noqa: F401
 from paddle.highlevel.layers.recurrent import GRU, LSTM, Bidirectional, SimpleRNN  # noqa: F401
-from paddle.highlevel.layers.attention import MultiHeadAttention  # noqa: F401
+from paddle.highlevel.layers.attention import (  # noqa: F401
+    AdditiveAttention, Attention, MultiHeadAttention)
 from paddle.highlevel.layers.pooling import (  # noqa: F401
     AveragePooling1D, AveragePooling2D, GlobalAveragePooling1D, GlobalAveragePooling2D,
     GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPooling1D, MaxPooling2D)
@@ -33,6 +36,8 @@ MaxPool1D, MaxPool2D = MaxPooling1D, MaxPooling2D
 GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2D
 GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
 Convolution1D, Convolution2D, Convolution2DTranspose = Conv1D, Conv2D, Conv2DTranspose
+Convolution1DTranspose = Conv1DTranspose
+SeparableConvolution1D, SeparableConvolution2D = SeparableConv1D, SeparableConv2D
 
 def serialize(layer):
     """Keras's `keras.layers.serialize`: the layer's `{"module", "class_name", "config",
