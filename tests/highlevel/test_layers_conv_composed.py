@@ -81,6 +81,20 @@ def test_weight_names_and_saving(tmp_path):
     assert pd.layers.SeparableConvolution2D is pd.layers.SeparableConv2D
 
 
+def test_constraints_hold_after_training():
+    sep = layers.SeparableConv1D(2, 2, depthwise_constraint="non_neg",
+                                 pointwise_constraint="non_neg")
+    depthwise = layers.DepthwiseConv1D(2, depthwise_constraint="non_neg")
+    model = pd.Sequential([layers.Input(shape=(6, 3)), sep, depthwise, layers.Flatten(),
+                           layers.Dense(1)])
+    model.compile(optimizer=pd.optimizers.SGD(0.1), loss="mse")
+    x = RNG.normal(size=(8, 6, 3)).astype(np.float32)
+    model.fit(x, RNG.normal(size=(8, 1)).astype(np.float32), epochs=3, verbose=0)
+    for w in sep.get_weights()[:2] + depthwise.get_weights()[:1]:
+        assert np.all(np.isfinite(w)) and w.min() >= 0 and w.max() > 0
+    assert sep.get_config()["pointwise_constraint"]["class_name"] == "NonNeg"
+
+
 @pytest.mark.parametrize("make, error, match", [
     (lambda: layers.SeparableConv2D(0, 3), ValueError,
      "SeparableConv2D: expected a positive integer filters, received 0"),

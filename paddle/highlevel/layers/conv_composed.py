@@ -23,6 +23,7 @@ class _Depthwise(_Conv):
     _regularizer) over _Conv's kernel; the kernel is (k..., channels, depth_multiplier)."""
 
     takes_filters = False
+    weight_constraints = {"depthwise_constraint": "kernel", "bias_constraint": "bias"}
 
     def __init__(self, kernel_size, strides=1, padding="valid", depth_multiplier=1,
                  data_format=None, dilation_rate=1, activation=None, use_bias=True,
@@ -96,6 +97,9 @@ class DepthwiseConv1D(_Depthwise):
 class _Separable(_Depthwise):
     """A depthwise convolution, then a 1x1 convolution to `filters` channels with the
     bias; weights depthwise_kernel, pointwise_kernel, bias (Keras's names and order)."""
+
+    weight_constraints = {"depthwise_constraint": "depthwise_kernel",
+                          "pointwise_constraint": "pointwise_kernel", "bias_constraint": "bias"}
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None,
                  dilation_rate=1, depth_multiplier=1, activation=None, use_bias=True,
