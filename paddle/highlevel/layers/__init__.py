@@ -15,6 +15,8 @@ from paddle.highlevel.layers.reshaping import (  # noqa: F401
     ZeroPadding2D)
 from paddle.highlevel.layers.wrappers import TimeDistributed  # noqa: F401
 from paddle.highlevel.layers.recurrent import GRU, LSTM, Bidirectional, SimpleRNN  # noqa: F401
+from paddle.highlevel.layers.rnn_cells import (  # noqa: F401
+    RNN, GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells)
 from paddle.highlevel.layers.attention import (  # noqa: F401
     AdditiveAttention, Attention, MultiHeadAttention)
 from paddle.highlevel.layers.pooling import (  # noqa: F401
