@@ -30,6 +30,8 @@ from paddle.highlevel.layers.regularization import (  # noqa: F401
     SpatialDropout1D, SpatialDropout2D, SpatialDropout3D)
 from paddle.highlevel.layers.preprocessing import (  # noqa: F401
     CategoryEncoding, Discretization, Normalization, Rescaling)
+from paddle.highlevel.layers.image_preprocessing import (  # noqa: F401
+    CenterCrop, RandomBrightness, RandomContrast, RandomCrop, RandomFlip, Resizing)
 from paddle.highlevel.layers.embedding import Embedding  # noqa: F401
 
 # Keras's other names for the same classes (keras.layers.MaxPool2D is MaxPooling2D).

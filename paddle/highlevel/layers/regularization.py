@@ -248,7 +248,7 @@ class AlphaDropout(_Noise):
         a = ((1 - self.rate) * (1 + self.rate * self._ALPHA_P ** 2)) ** -0.5
         b = -a * self._ALPHA_P * self.rate
         dropped = a * (inputs * kept + self._ALPHA_P * (1.0 - kept)) + b
-        return inputs + training_run * (dropped - inputs)
+        return inputs * (1.0 - training_run) + dropped * training_run
 
     def get_config(self):
         noise = None if self.noise_shape is None else list(self.noise_shape)
