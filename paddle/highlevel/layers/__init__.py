@@ -6,6 +6,7 @@ from paddle.highlevel.layers.conv import (  # noqa: F401
     Conv1D, Conv2D, Conv2DTranspose, DepthwiseConv2D)
 from paddle.highlevel.layers.conv_composed import (  # noqa: F401
     Conv1DTranspose, DepthwiseConv1D, SeparableConv1D, SeparableConv2D)
+from paddle.highlevel.layers.einsum_dense import EinsumDense  # noqa: F401
 from paddle.highlevel.layers.merge import (  # noqa: F401
     Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract, add, average,
     concatenate, dot, maximum, minimum, multiply, subtract)
