@@ -33,6 +33,7 @@ from paddle.highlevel.layers.preprocessing import (  # noqa: F401
     CategoryEncoding, Discretization, Normalization, Rescaling)
 from paddle.highlevel.layers.image_preprocessing import (  # noqa: F401
     CenterCrop, RandomBrightness, RandomContrast, RandomCrop, RandomFlip, Resizing)
+from paddle.highlevel.layers.image_affine import RandomTranslation, RandomZoom  # noqa: F401
 from paddle.highlevel.layers.embedding import Embedding  # noqa: F401
 
 # Keras's other names for the same classes (keras.layers.MaxPool2D is MaxPooling2D).
