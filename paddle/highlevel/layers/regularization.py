@@ -156,7 +156,9 @@ class SpatialDropout1D(_Noise):
         return inputs * keep_mask(inputs, self.rate, noise, self._seed_fn, training_only=True)
 
     def get_config(self):
-        return {**super().get_config(), "rate": self.rate}
+        config = {**super().get_config(), "rate": self.rate}
+        config.pop("trainable")  # Keras's spatial dropouts take no `trainable` (nor save it)
+        return config
 
 
 class SpatialDropout2D(SpatialDropout1D):
