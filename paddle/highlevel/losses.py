@@ -652,3 +652,24 @@ def serialize(loss):
     if type(loss).__name__ in _CLASSES and type(loss) is _CLASSES[type(loss).__name__]:
         return {"class_name": type(loss).__name__, "config": loss.get_config()}
     return loss.name
+
+
+# The hinge, focal and overlap losses live in their own module (they need the helpers above).
+from paddle.highlevel.losses_classification import (  # noqa: E402
+    BinaryFocalCrossentropy, CategoricalFocalCrossentropy, CategoricalHinge, Dice, Hinge,
+    SquaredHinge, Tversky, binary_focal_crossentropy, categorical_focal_crossentropy,
+    categorical_hinge, dice, hinge, squared_hinge, tversky)
+
+_CLASSES.update({c.__name__: c for c in (Hinge, SquaredHinge, CategoricalHinge,
+                                         BinaryFocalCrossentropy, CategoricalFocalCrossentropy,
+                                         Dice, Tversky)})
+_NAMES.update({"hinge": Hinge, "squared_hinge": SquaredHinge,
+               "categorical_hinge": CategoricalHinge,
+               "binary_focal_crossentropy": BinaryFocalCrossentropy,
+               "categorical_focal_crossentropy": CategoricalFocalCrossentropy,
+               "dice": Dice, "tversky": Tversky})
+_FUNCTIONS.update({hinge: Hinge, squared_hinge: SquaredHinge,
+                   categorical_hinge: CategoricalHinge,
+                   binary_focal_crossentropy: BinaryFocalCrossentropy,
+                   categorical_focal_crossentropy: CategoricalFocalCrossentropy,
+                   dice: Dice, tversky: Tversky})

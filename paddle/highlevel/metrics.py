@@ -644,3 +644,25 @@ from paddle.highlevel.metrics_confusion import (  # noqa: E402
 
 _CLASSES.update({c.__name__: c for c in (AUC, F1Score, FBetaScore, Precision, Recall)})
 _NAMES.update({"auc": AUC, "precision": Precision, "recall": Recall, "f1_score": F1Score})
+
+# Keras's metrics namespace holds the loss functions too (the same functions).
+from paddle.highlevel.losses import (  # noqa: E402,F401
+    binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy,
+    categorical_focal_crossentropy, categorical_hinge, hinge, huber, kl_divergence, log_cosh,
+    mean_absolute_error, mean_absolute_percentage_error, mean_squared_error,
+    mean_squared_logarithmic_error, poisson, sparse_categorical_crossentropy, squared_hinge)
+from paddle.highlevel.metrics_losses import (  # noqa: E402
+    BinaryCrossentropy, CategoricalCrossentropy, CategoricalHinge, Hinge,
+    SparseCategoricalCrossentropy, SquaredHinge)
+from paddle.highlevel.metrics_regression import (  # noqa: E402
+    ConcordanceCorrelation, PearsonCorrelation, R2Score, RootMeanSquaredError, Sum,
+    concordance_correlation, pearson_correlation)
+
+_LOSS_AND_REGRESSION = (BinaryCrossentropy, CategoricalCrossentropy,
+                        SparseCategoricalCrossentropy, Hinge, SquaredHinge, CategoricalHinge,
+                        RootMeanSquaredError, Sum, R2Score, PearsonCorrelation,
+                        ConcordanceCorrelation)
+_CLASSES.update({c.__name__: c for c in _LOSS_AND_REGRESSION})
+_NAMES.update({losses._snake(c.__name__): c for c in _LOSS_AND_REGRESSION
+               if c not in (Sum, R2Score)})
+_NAMES.update({"bce": BinaryCrossentropy, "r2_score": R2Score})
