@@ -666,3 +666,15 @@ _CLASSES.update({c.__name__: c for c in _LOSS_AND_REGRESSION})
 _NAMES.update({losses._snake(c.__name__): c for c in _LOSS_AND_REGRESSION
                if c not in (Sum, R2Score)})
 _NAMES.update({"bce": BinaryCrossentropy, "r2_score": R2Score})
+from paddle.highlevel.metrics_thresholds import (  # noqa: E402
+    FalseNegatives, FalsePositives, PrecisionAtRecall, RecallAtPrecision,
+    SensitivityAtSpecificity, SpecificityAtSensitivity, TrueNegatives, TruePositives)
+from paddle.highlevel.metrics_iou import (  # noqa: E402
+    BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU)
+
+_COUNTS_AND_IOU = (TruePositives, FalsePositives, TrueNegatives, FalseNegatives,
+                   PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity,
+                   SpecificityAtSensitivity, IoU, MeanIoU, BinaryIoU, OneHotIoU, OneHotMeanIoU)
+_CLASSES.update({c.__name__: c for c in _COUNTS_AND_IOU})
+# Keras's names for the four counts (the others need arguments: no name builds them)
+_NAMES.update({losses._snake(c.__name__): c for c in _COUNTS_AND_IOU[:4]})
