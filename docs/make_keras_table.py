@@ -136,7 +136,7 @@ def accepted_arguments(obj, is_method=False):
     """{name: default or inspect.Parameter.empty} of the arguments paddle's callable
     accepts by name, or None when it cannot be read. For a class: its `__init__`, and while
     that forwards `**kwargs`, the `__init__`s above it in the MRO (a layer's base accepts
-    `name`, `dtype`, ...) plus a layer's `weight_regularizers` keywords."""
+    `name`, `dtype`, ...) plus a layer's `weight_regularizers` and `weight_constraints` keywords."""
     if inspect.isclass(obj):
         accepted = {}
         for klass in obj.__mro__:
@@ -152,7 +152,8 @@ def accepted_arguments(obj, is_method=False):
                     accepted.setdefault(p.name, p.default)
             if not any(p.kind == p.VAR_KEYWORD for p in params):
                 break
-        for key in getattr(obj, "weight_regularizers", {}) or {}:
+        for key in [*(getattr(obj, "weight_regularizers", {}) or {}),
+                    *(getattr(obj, "weight_constraints", {}) or {})]:
             accepted.setdefault(key, None)
         return accepted
     params = _params(obj, drop_self=is_method and not inspect.ismethod(obj))

@@ -32,7 +32,7 @@ from paddle.highlevel.regularizers import Regularizer  # noqa: F401,E402
 from paddle.lowlevel.initializers import Initializer  # noqa: F401,E402
 from paddle.lowlevel.optimizers import Optimizer  # noqa: F401,E402
 from paddle.highlevel import (  # noqa: F401,E402
-    activations, callbacks, layers, losses, metrics, regularizers)
+    activations, callbacks, constraints, layers, losses, metrics, regularizers)
 from paddle import models, ops, saving, utils  # noqa: F401,E402  (pd.ops: Keras's ops names)
 from paddle.highlevel.trainer import (  # noqa: F401,E402
     BeginEpochEvent, BeginStepEvent, EndEpochEvent, EndStepEvent, Inferencer, Trainer)

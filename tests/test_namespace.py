@@ -9,7 +9,8 @@ import paddle as pd
 
 PUBLIC_MODULES = {"activations", "backend", "callbacks", "dataset", "distributed", "errors",
                   "highlevel", "initializers", "layers", "losses", "lowlevel", "metrics",
-                  "ops", "optimizers", "random", "reader", "regularizers", "utils", "saving",
+                  "ops", "optimizers", "random", "reader", "regularizers", "constraints", "utils",
+                  "saving",
                   "models", "capi", "export"}
 # capi: the C API's flags and Python half, on import; export: Keras 3's keras.export, the
 # home of model.export's formats

@@ -465,6 +465,7 @@ def _init_arguments(cls):
     for klass in cls.__mro__:
         if "__init__" not in vars(klass):
             continue
+        names.update(getattr(klass, "weight_constraints", ()))  # taken by Layer's kwargs
         if klass is Layer:
             return names
         try:

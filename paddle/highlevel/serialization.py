@@ -150,7 +150,7 @@ def all_custom_objects(custom_objects=None):
 
 def _module_for(obj):
     """Keras's module name for paddle's built-in classes, the Python module otherwise."""
-    from paddle.highlevel import layers, losses, metrics, regularizers
+    from paddle.highlevel import constraints, layers, losses, metrics, regularizers
     from paddle.lowlevel import initializers, optimizers
     from paddle.highlevel.model import Model
     cls = obj if isinstance(obj, type) else type(obj)
@@ -160,6 +160,7 @@ def _module_for(obj):
         for module, name in ((layers, "keras.layers"), (losses, "keras.losses"),
                              (metrics, "keras.metrics"), (optimizers, "keras.optimizers"),
                              (regularizers, "keras.regularizers"),
+                             (constraints, "keras.constraints"),
                              (initializers, "keras.initializers")):
             if getattr(module, cls.__name__, None) is cls:
                 return name
@@ -296,7 +297,7 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
 
 
 def _deserialize_class(config, custom_objects, safe_mode):
-    from paddle.highlevel import losses, metrics, regularizers, saving_config
+    from paddle.highlevel import constraints, losses, metrics, regularizers, saving_config
     from paddle.lowlevel import initializers, optimizers
     name = config.get("registered_name") or config["class_name"]
     module = config.get("module") or ""
@@ -313,7 +314,8 @@ def _deserialize_class(config, custom_objects, safe_mode):
                 saving_config.deserialize_layer(config, custom)
     found = custom.get(name) or custom.get(config["class_name"])
     if found is None:
-        tables = [vars(losses), vars(metrics), vars(regularizers), vars(initializers),
+        tables = [vars(losses), vars(metrics), vars(regularizers), constraints.CLASSES,
+                  vars(initializers),
                   {c.__name__: c for c in optimizers.NAMES.values()}]
         for table in tables:
             candidate = table.get(config["class_name"])

@@ -131,7 +131,19 @@ def topological_nodes(targets):
         for v in reversed(node.inputs):
             if v.node is not None and id(v.node) not in seen:
                 stack.append((v.node, False))
-    return [n for n in order if not n.op.stateful] + [n for n in order if n.op.stateful]
+    late = late_nodes(order)
+    return [n for n in order if id(n) not in late] + [n for n in order if id(n) in late]
+
+
+def late_nodes(order):
+    """Ids of the nodes of a topological order that run in the update phase: the stateful
+    ones (updates, assign) and every node that reads what one of them produced (a weight
+    constraint reads its weight after the update through `after_updates`)."""
+    late = set()
+    for n in order:
+        if n.op.stateful or any(v.node is not None and id(v.node) in late for v in n.inputs):
+            late.add(id(n))
+    return late
 
 
 class Plan:
@@ -143,6 +155,7 @@ class Plan:
         self.device = device  # its backend (paddle/backend)
         self.kernels = backend.kernels_for(device)
         self.nodes = topological_nodes(targets)
+        self.late = late_nodes(self.nodes)  # the update phase, after the results are copied
         # Inputs the nodes read: data (fed), parameters and constants (their own arrays).
         leaves, seen = [], set()
         for v in [*targets, *(i for n in self.nodes for i in n.inputs)]:
@@ -291,10 +304,11 @@ class Program:
                     pool.setdefault((b.shape, b.dtype.str), []).append(b)
         self.stored += hooks.state
         self.written += hooks.state
-        # Update ops (stateful) come last in the plan; results are copied between the two.
-        first_update = sum(1 for n in self.nodes if not n.op.stateful)
+        # Update ops (stateful, and what reads their results: late_nodes) come last in the
+        # plan; results are copied between the two.
+        first_update = sum(1 for n in self.nodes if id(n) not in plan.late)
         self.compute, self.updates = self.steps[:first_update], self.steps[first_update:]
-        self.results = [None if isinstance(t, tuple) and t[0].op.stateful else
+        self.results = [None if isinstance(t, tuple) and id(t[0]) in plan.late else
                         value[(id(t[0]), t[1]) if isinstance(t, tuple) else id(t)]
                         for t in plan.targets]
         hooks.labels = [n.op.name for n in self.nodes]

@@ -225,7 +225,7 @@ class Optimizer:
         grads = self._clip_gradients(grads)
         for v in variables:
             self.slots(v)  # created now, so they can be inspected and saved before a run
-        update = apply(OPS["apply_updates"], variables + grads, attrs)
+        update = _constrained(apply(OPS["apply_updates"], variables + grads, attrs), variables)
         for collected in _COLLECTORS:
             collected.append(update)
         return update
@@ -326,6 +326,38 @@ class Optimizer:
         if isinstance(lr, dict):
             config["learning_rate"] = schedules.CLASSES[lr["class_name"]](**lr["config"])
         return cls(**config)
+
+
+def _constrained(update, variables):
+    """The update followed, in the same run, by Keras's weight constraints: for each
+    variable with a `constraint` (`add_weight(constraint=...)`, a layer's
+    `kernel_constraint`...), `assign(w, constraint(w))` on the updated weight, built from
+    ops (so every device runs it). The update itself when no variable has one."""
+    from paddle.lowlevel.ops.state import after_updates
+    assigns = []
+    for v in variables:
+        constraint = getattr(v, "constraint", None)
+        if constraint is not None:
+            projected = _project(constraint, after_updates(v, update), v)
+            assigns.append(apply(OPS["assign"], [v, projected]))
+    return after_updates(update, *assigns) if assigns else update
+
+
+def _project(constraint, value, weight):
+    """`constraint(value)`, checked to be a Variable of the weight's shape and dtype (the
+    error names the weight when a custom constraint returns anything else)."""
+    try:
+        projected = constraint(value)
+    except Exception as e:
+        raise type(e)(f"constraint {constraint!r} on {weight.name!r}: {e}") from None
+    if not isinstance(projected, Variable) or projected.dtype != weight.dtype or \
+            tuple(projected.shape) != tuple(weight.shape):
+        got = f"{type(projected).__name__}" + (
+            f" of shape {projected.shape} and dtype {projected.dtype}"
+            if isinstance(projected, Variable) else "")
+        raise ValueError(f"constraint {constraint!r} on {weight.name!r}: expected a Variable "
+                         f"of shape {weight.shape} and dtype {weight.dtype}, received {got}")
+    return projected
 
 
 def trainable_parameters(loss):

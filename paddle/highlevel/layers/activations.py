@@ -96,7 +96,8 @@ class PReLU(Layer):
     Args:
         alpha_initializer: the slopes' initializer ("zeros": a plain ReLU at first).
         alpha_regularizer: a `pd.regularizers` penalty on the slopes (added to the loss).
-        alpha_constraint: Keras's argument; constraints are not supported, so only None.
+        alpha_constraint: a `pd.constraints` name, object or callable, applied to the slopes
+            after each optimizer update.
         shared_axes: axes (counted from 1, the batch being 0) along which one slope is
             shared, e.g. `[1, 2]` for one slope per channel of an image.
 
@@ -108,13 +109,12 @@ class PReLU(Layer):
         (1, 1, 3)
     """
 
+    weight_constraints = {"alpha_constraint": "alpha"}
+
     def __init__(self, alpha_initializer="zeros", alpha_regularizer=None, alpha_constraint=None,
                  shared_axes=None, **kwargs):
-        super().__init__(**kwargs)
+        super().__init__(alpha_constraint=alpha_constraint, **kwargs)
         self.alpha_regularizer = regularizers.get(alpha_regularizer)
-        if alpha_constraint is not None:
-            raise ValueError(f"PReLU: weight constraints are not supported; expected "
-                             f"alpha_constraint=None, received {alpha_constraint!r}")
         try:
             self.alpha_initializer = initializers.get(alpha_initializer)
         except (TypeError, ValueError) as e:

@@ -26,7 +26,7 @@ from paddle.lowlevel.graph import FLOATS, NAMES, Variable, as_dtype, data, force
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.layers import parameter
 from paddle.lowlevel.ops.reduce import sum as sum_all
-from paddle.highlevel import regularizers
+from paddle.highlevel import constraints, regularizers
 
 
 def check_flag(value, name, layer):
@@ -188,11 +188,16 @@ class Layer:
     # Regularizer arguments the base takes for a subclass, by the weight attribute they
     # apply to once built ({"gamma_regularizer": "gamma"}), as keyword arguments.
     weight_regularizers = {}
+    # Constraint arguments the base takes, by the weight attribute they apply to once built
+    # ({"kernel_constraint": "kernel"}): the optimizer projects that weight after updates.
+    weight_constraints = {}
 
     def __init__(self, name=None, trainable=True, dtype="float32", input_shape=None,
                  activity_regularizer=None, **unknown):
         for key in type(self).weight_regularizers:
             setattr(self, key, regularizers.get(unknown.pop(key, None)))
+        for key in type(self).weight_constraints:
+            setattr(self, key, _constraint(unknown.pop(key, None), key, type(self).__name__))
         if unknown:
             raise TypeError(f"{type(self).__name__}: unexpected arguments "
                             f"{', '.join(sorted(unknown))}")
@@ -224,7 +229,7 @@ class Layer:
     # ---- weights ------------------------------------------------------------------------
 
     def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable=True,
-                   regularizer=None, name=None):
+                   regularizer=None, constraint=None, name=None):
         """Create a parameter `<namespace>/<layer name>/<name>` (or fetch it under reuse).
 
         Keras's keywords: `add_weight(shape=(3, 4), initializer="zeros", trainable=False)`;
@@ -239,6 +244,9 @@ class Layer:
             trainable: whether training updates it.
             regularizer: a `pd.regularizers` name, object or callable: its penalty on this
                 weight joins `layer.losses`.
+            constraint: a `pd.constraints` name, object or callable `w -> Variable`: the
+                optimizer projects the weight with it after each update (as Keras), and
+                it is kept as the weight's `constraint` attribute.
             name: the weight's name within the layer (default "variable", numbered).
 
         Returns:
@@ -279,10 +287,12 @@ class Layer:
             initializer = "glorot_uniform" if len(shape) >= 2 else "zeros"
         trainable = check_flag(given["trainable"], "trainable (add_weight)", self.name)
         regularizer = regularizers.get(regularizer)
+        constraint = _constraint(constraint, "constraint (add_weight)", self.name)
         full = NAMES.full(f"{self.name}/{name}")
         var = parameter(full, shape, given["dtype"] or self.dtype, initializer,
                         trainable=trainable and self._trainable)
         var._layer_trainable = trainable
+        var.constraint = constraint
         self._weights.append(var)
         if regularizer is not None:
             self._penalties.append(
@@ -290,7 +300,12 @@ class Layer:
         return var
 
     def _regularize_built_weights(self):
-        """Penalties for `weight_regularizers` arguments, on the weights build made."""
+        """Penalties for `weight_regularizers` arguments, on the weights build made, and the
+        `weight_constraints` arguments attached to their weights."""
+        for key, attr in type(self).weight_constraints.items():
+            constraint, weight = getattr(self, key, None), getattr(self, attr, None)
+            if constraint is not None and isinstance(weight, Variable):
+                weight.constraint = constraint
         for key, attr in type(self).weight_regularizers.items():
             regularizer, weight = getattr(self, key, None), getattr(self, attr, None)
             if regularizer is not None and weight is not None:
@@ -609,6 +624,8 @@ class Layer:
         if self.activity_regularizer is not None:
             config["activity_regularizer"] = regularizers.serialize(self.activity_regularizer)
         config.update(regularizer_config(self, type(self).weight_regularizers))
+        config.update((key, constraints.serialize(getattr(self, key)))
+                      for key in type(self).weight_constraints)
         if self._input_shape_arg is not None:
             config["input_shape"] = list(self._input_shape_arg)
         return config
@@ -621,6 +638,14 @@ class Layer:
         # getattr: a layer whose __init__ raised (a bad argument) still has a repr.
         return (f"<{type(self).__name__} name={getattr(self, 'name', None)!r} "
                 f"built={getattr(self, 'built', False)}>")
+
+
+def _constraint(value, key, owner):
+    """`pd.constraints.get(value)`, its error naming the layer and the argument."""
+    try:
+        return constraints.get(value)
+    except ValueError as e:
+        raise ValueError(f"{owner}: {key}: {e}") from None
 
 
 def regularizer_config(layer, keys):

@@ -64,6 +64,7 @@ class _Conv(Layer):
     rank = 2
     paddings = ("valid", "same")
     takes_filters = True  # DepthwiseConv2D's output channels come from depth_multiplier
+    weight_constraints = {"kernel_constraint": "kernel", "bias_constraint": "bias"}
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid",
                  data_format="channels_last", dilation_rate=1, groups=1, activation=None,
@@ -304,6 +305,7 @@ class DepthwiseConv2D(_Conv):
     """
 
     takes_filters = False
+    weight_constraints = {"depthwise_constraint": "kernel", "bias_constraint": "bias"}
 
     def __init__(self, kernel_size, strides=1, padding="valid", depth_multiplier=1,
                  data_format="channels_last", dilation_rate=1, activation=None, use_bias=True,

@@ -43,9 +43,12 @@ class Dense(Layer):
         kernel_regularizer, bias_regularizer: `pd.regularizers` names, objects or callables:
             their penalties join `layer.losses` (and so the training loss).
         activity_regularizer: a penalty on the output, added on every call.
+        kernel_constraint, bias_constraint: `pd.constraints` names, objects or callables,
+            applied to the weight after each optimizer update.
     """
 
     supports_masking = True  # a mask on the timesteps passes through
+    weight_constraints = {"kernel_constraint": "kernel", "bias_constraint": "bias"}
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,

@@ -29,6 +29,8 @@ class Embedding(Layer):
         embeddings_initializer: name or initializer object (default "uniform":
             Uniform(-0.05, 0.05), as Keras).
         embeddings_regularizer: a `pd.regularizers` name, object or callable for the table.
+        embeddings_constraint: a `pd.constraints` name, object or callable, applied to the
+            table after each optimizer update.
         mask_zero: id 0 is padding: the output carries a mask (ids != 0) that recurrent
             layers, losses and metrics honour (as Keras). input_dim must then count id 0.
 
@@ -40,10 +42,12 @@ class Embedding(Layer):
     """
 
     casts_integer_inputs = False  # ids are integers; float ids are cast the other way
+    weight_constraints = {"embeddings_constraint": "embeddings"}
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
-                 embeddings_regularizer=None, mask_zero=False, **kwargs):
-        super().__init__(**kwargs)
+                 embeddings_regularizer=None, embeddings_constraint=None, mask_zero=False,
+                 **kwargs):
+        super().__init__(embeddings_constraint=embeddings_constraint, **kwargs)
         self.mask_zero = check_flag(mask_zero, "mask_zero", "Embedding")
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
         self.input_dim = check_positive(input_dim, "input_dim", "Embedding")

@@ -57,6 +57,7 @@ class _Normalization(Layer):
 
 
 
+_Normalization.weight_constraints = {"gamma_constraint": "gamma", "beta_constraint": "beta"}
 _Normalization.weight_regularizers = {"gamma_regularizer": "gamma",  # keyword arguments
                                       "beta_regularizer": "beta"}
 

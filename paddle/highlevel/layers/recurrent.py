@@ -58,6 +58,9 @@ class RNN(Layer):
     num_states = 1
     initializer_keys = ("kernel_initializer", "recurrent_initializer", "bias_initializer")
     supports_masking = True
+    weight_constraints = {"kernel_constraint": "kernel",  # keyword arguments (base Layer)
+                          "recurrent_constraint": "recurrent_kernel",
+                          "bias_constraint": "bias"}
     weight_regularizers = {"kernel_regularizer": "kernel",  # keyword arguments (base Layer)
                            "recurrent_regularizer": "recurrent_kernel",
                            "bias_regularizer": "bias"}

@@ -66,6 +66,51 @@ def assign(target, value):
     return update
 
 
+@register
+class AfterUpdates(Op):
+    """Input 0, read once the ops of the other inputs (updates) have run: a view of input 0
+    (no kernel, no copy) that makes whatever reads it run in the update phase."""
+
+    name = "after_updates"
+    view = True
+
+    def infer(self, value, *updates):
+        return value
+
+    def grad(self, node, g):
+        return [None] * len(node.inputs)
+
+
+def after_updates(value, *updates):
+    """`value` as it is once the update ops `updates` have run in the same `pd.eval`.
+
+    Ops built on the result run after those updates (a weight constraint projects the
+    weight the optimizer just updated); `after_updates(step, *more_updates)` is one
+    target that runs `step` and then `more_updates`.
+
+    Args:
+        value: a Variable (typically a parameter).
+        updates: the update ops (Variables returned by `minimize`, `assign`, ...).
+
+    Returns:
+        A Variable aliasing `value`'s buffer; a run returns None for it when it is a
+        target (a run returns values from before its updates).
+
+    Example:
+        >>> import paddle as pd
+        >>> from paddle.lowlevel.ops.state import after_updates
+        >>> w = pd.Variable("after_updates_example_w", shape=[2], initializer="ones")
+        >>> step = pd.optimizers.SGD(0.5).minimize(pd.sum(w * w))    # w becomes 0
+        >>> step = after_updates(step, pd.assign(w, after_updates(w, step) + 3.0))
+        >>> _ = pd.eval(step); w.val().tolist()
+        [3.0, 3.0]
+    """
+    for v in (value, *updates):
+        if not isinstance(v, Variable):
+            raise TypeError(f"after_updates: expected Variables, received {v!r}")
+    return apply(OPS["after_updates"], [value, *updates])
+
+
 def _eager_or_graph(var, value, where):
     """Keras's variable assignment: a NumPy value or a number (or a Variable that reads no
     data input) is written at once; a Variable of a graph being built becomes an update
