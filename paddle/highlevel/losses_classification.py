@@ -1,6 +1,7 @@
 """Classification and segmentation losses of Keras 3 beyond cross-entropy: the hinge family
-(`hinge`, `squared_hinge`, `categorical_hinge`), the focal cross-entropies and the overlap
-losses `dice` and `tversky`, as per-example functions and `Loss` classes.
+(`hinge`, `squared_hinge`, `categorical_hinge`), the focal cross-entropies, the generalized
+cross-entropy and the overlap losses `dice` and `tversky`, as per-example functions and
+`Loss` classes.
 
 Each is composed from low-level ops (no kernel of its own), with Keras 3's formulas and
 constants, so its gradient comes from those ops. `paddle.highlevel.losses` re-exports them
@@ -14,12 +15,13 @@ Example:
 import numbers
 
 from paddle import lowlevel as ll
-from paddle.highlevel.losses import EPSILON, Loss, _float_targets, _smooth
+from paddle.highlevel.losses import EPSILON, Loss, _float_targets, _inputs, _smooth
 
 __all__ = ["hinge", "squared_hinge", "categorical_hinge", "binary_focal_crossentropy",
-           "categorical_focal_crossentropy", "dice", "tversky", "Hinge", "SquaredHinge",
-           "CategoricalHinge", "BinaryFocalCrossentropy", "CategoricalFocalCrossentropy",
-           "Dice", "Tversky"]
+           "categorical_focal_crossentropy", "categorical_generalized_cross_entropy", "dice",
+           "tversky", "Hinge", "SquaredHinge", "CategoricalHinge", "BinaryFocalCrossentropy",
+           "CategoricalFocalCrossentropy", "CategoricalGeneralizedCrossEntropy", "Dice",
+           "Tversky"]
 
 
 # ---- argument checks --------------------------------------------------------------------
@@ -209,6 +211,45 @@ def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_l
     return ll.sum(focal, axis=axis)
 
 
+def _q(value, owner):
+    if not isinstance(value, numbers.Real) or isinstance(value, bool) or not 0 < value < 1:
+        raise ValueError(f"{owner}: expected q in the open interval (0, 1), received {value!r}")
+    return float(value)
+
+
+def categorical_generalized_cross_entropy(y_true, y_pred, q):
+    """(1 - p ** q) / q, where p is the probability given to the true class (Zhang & Sabuncu,
+    2018): between cross-entropy (q -> 0) and the mean absolute error (q = 1), robust to
+    noisy labels.
+
+    Args:
+        y_true: integer class ids, (N,) or (N, 1).
+        y_pred: (N, classes) probabilities.
+        q: in (0, 1).
+    Returns:
+        (N,) losses.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> out = pd.losses.categorical_generalized_cross_entropy(
+        ...     np.array([1, 0]), [[0.25, 0.75], [0.64, 0.36]], q=0.5)
+        >>> [round(v, 4) for v in pd.eval(out).tolist()]
+        [0.2679, 0.4]
+    """
+    where = "categorical_generalized_cross_entropy"
+    q = _q(q, where)
+    y_true, y_pred = _inputs(y_true, y_pred, where, like_pred=False)
+    if y_true.ndim == y_pred.ndim and y_true.shape[-1] == 1:
+        y_true = ll.squeeze(y_true, -1)
+    classes = y_pred.shape[-1]
+    if classes is None or y_true.ndim != y_pred.ndim - 1:
+        raise ValueError(f"{where}: expected class ids shaped like the predictions {y_pred.shape} "
+                         f"without their (known) class axis, received {y_true.shape}")
+    labels = y_true if y_true.dtype in ("int64", "int32") else ll.cast(y_true, "int64")
+    p = ll.sum(y_pred * ll.one_hot(labels, classes, y_pred.dtype), axis=-1)
+    return (1.0 - ll.pow(p, q)) / q
+
+
 # ---- overlap losses ---------------------------------------------------------------------
 
 def dice(y_true, y_pred, axis=None):
@@ -379,6 +420,36 @@ class CategoricalFocalCrossentropy(Loss):
         return {**super().get_config(), "alpha": self.alpha, "gamma": self.gamma,
                 "from_logits": self.from_logits, "label_smoothing": self.label_smoothing,
                 "axis": self.axis}
+
+
+class CategoricalGeneralizedCrossEntropy(Loss):
+    """The generalized cross-entropy of integer labels (see
+    `categorical_generalized_cross_entropy`).
+
+    Args:
+        q: in (0, 1) (0.5).
+    Raises:
+        ValueError: q outside (0, 1).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> loss = pd.losses.CategoricalGeneralizedCrossEntropy(q=0.5)
+        >>> round(float(pd.eval(loss(np.array([1, 0]), [[0.25, 0.75], [0.64, 0.36]]))), 4)
+        0.334
+    """
+
+    integer_targets = True
+
+    def __init__(self, q=0.5, reduction="sum_over_batch_size",
+                 name="categorical_generalized_cross_entropy"):
+        super().__init__(reduction, name)
+        self.q = _q(q, type(self).__name__)
+
+    def call(self, y_true, y_pred):
+        return categorical_generalized_cross_entropy(y_true, y_pred, self.q)
+
+    def get_config(self):
+        return {**super().get_config(), "q": self.q}
 
 
 class Dice(Loss):

@@ -638,6 +638,43 @@ def serialize(metric):
     return metric.name
 
 
+def deserialize(config, custom_objects=None):
+    """The metric `serialize` (or Keras 3) described: a name or `{"class_name", "config"}`;
+    names and classes in `custom_objects` come first.
+
+    Args:
+        config: a metric name, or a dict with "class_name" and "config" (Keras's "module"
+            and "registered_name" keys are ignored).
+        custom_objects: {name: Metric class or function} of the user's own metrics.
+    Returns:
+        A Metric.
+    Raises:
+        ValueError: an unknown name or class.
+        TypeError: neither a name nor such a dict.
+
+    Example:
+        >>> import paddle as pd
+        >>> m = pd.metrics.deserialize(pd.metrics.serialize(pd.metrics.MeanIoU(num_classes=3)))
+        >>> type(m).__name__, m.num_classes
+        ('MeanIoU', 3)
+    """
+    custom = custom_objects or {}
+    if isinstance(config, str) and config in custom:
+        return get(custom[config])
+    if isinstance(config, dict) and config.get("class_name") in custom:
+        cls = custom[config["class_name"]]
+        if isinstance(cls, type):
+            return cls.from_config(config.get("config", {}))
+        return get(cls)
+    if not isinstance(config, (str, dict)):
+        raise TypeError(f"metrics.deserialize: expected a name or a {{'class_name', 'config'}} "
+                        f"dict, received {config!r}")
+    if isinstance(config, dict) and "class_name" not in config:
+        raise ValueError(f"metrics.deserialize: expected a 'class_name' key, received the keys "
+                         f"{sorted(config)}")
+    return get(config)
+
+
 # The metrics computed from confusion counts live in their own module (they need it).
 from paddle.highlevel.metrics_confusion import (  # noqa: E402
     AUC, F1Score, FBetaScore, Precision, Recall)

@@ -210,3 +210,77 @@ def test_bad_arguments_name_the_class_the_argument_and_the_value():
         losses.categorical_hinge(np.ones((4, 2)), P)
     with pytest.raises(TypeError, match="hinge: expected float predictions, received int64"):
         losses.hinge(T01, np.ones((4, 3), np.int64))
+
+
+# ---- CategoricalGeneralizedCrossEntropy and deserialize -----------------------------------
+
+Z = np.random.default_rng(19).uniform(0.05, 1.0, (5, 4)).astype(np.float32)
+PROBS = (Z / Z.sum(-1, keepdims=True)).round(4).astype(np.float32)
+LABELS = np.array([0, 3, 1, 2, 3])
+
+
+def test_generalized_cross_entropy_matches_keras():
+    # keras.losses.categorical_generalized_cross_entropy(LABELS, PROBS, q=...) and
+    # keras.losses.CategoricalGeneralizedCrossEntropy(q=0.7)(..., sample_weight=...),
+    # Keras 3.15.1 on JAX
+    np.testing.assert_allclose(
+        pd.eval(losses.categorical_generalized_cross_entropy(LABELS, PROBS, q=0.5)),
+        [0.9996, 1.038543, 0.824075, 0.907297, 0.789546], rtol=2e-5)
+    np.testing.assert_allclose(
+        pd.eval(losses.categorical_generalized_cross_entropy(LABELS[:, None], PROBS, q=0.2)),
+        [1.210102, 1.269818, 0.956943, 1.073923, 0.909868], rtol=2e-5)
+    loss = losses.CategoricalGeneralizedCrossEntropy(q=0.7)
+    weights = np.array([1.0, 0.5, 0.0, 2.0, 1.0], np.float32)
+    np.testing.assert_allclose(pd.eval(loss(LABELS, PROBS, sample_weight=weights)), 0.739554,
+                               rtol=2e-5)
+    assert type(losses.get("categorical_generalized_cross_entropy")) is \
+        losses.CategoricalGeneralizedCrossEntropy
+    assert losses.get(losses.categorical_generalized_cross_entropy).q == 0.5
+    assert losses.get(losses.serialize(loss)).q == 0.7
+    check_gradients(lambda p: losses.categorical_generalized_cross_entropy(
+        pd.constant(LABELS), p, q=0.4), [PROBS.astype(np.float64)])
+
+
+def test_generalized_cross_entropy_trains_with_integer_labels():
+    pd.seed(5)
+    x = RNG.normal(size=(60, 2)).astype(np.float32)
+    y = (x[:, 0] > 0).astype(np.int64) + (x[:, 1] > 0)
+    model = pd.Sequential([pd.layers.Input(shape=(2,)), pd.layers.Dense(3, activation="softmax")])
+    model.compile(optimizer=pd.optimizers.Adam(0.1), loss="categorical_generalized_cross_entropy",
+                  metrics=["accuracy"])
+    history = model.fit(x, y, epochs=20, batch_size=20, verbose=0).history
+    assert history["loss"][-1] < 0.7 * history["loss"][0]
+    with pytest.raises(ValueError, match="categorical_generalized_cross_entropy: expected class "
+                                         "indices as targets, received 0.5"):
+        model.fit(x, y + 0.5, epochs=1, verbose=0)
+
+
+def test_deserialize_with_custom_objects():
+    assert type(losses.deserialize("squared_hinge")) is losses.SquaredHinge
+    # Keras 3's serialized form carries module and registered_name: they are ignored
+    keras_form = {"module": "keras.losses", "class_name": "Dice", "registered_name": None,
+                  "config": {"name": "dice", "reduction": "sum", "axis": [1]}}
+    dice = losses.deserialize(keras_form)
+    assert type(dice) is losses.Dice and dice.axis == (1,) and dice.reduction == "sum"
+
+    class Twice(losses.Loss):
+        def call(self, y_true, y_pred):
+            return pd.mean(pd.abs(y_pred - y_true), axis=-1) * 2.0
+    got = losses.deserialize({"class_name": "Twice", "config": {"name": "twice"}},
+                             custom_objects={"Twice": Twice})
+    assert type(got) is Twice and got.name == "twice"
+    assert losses.deserialize("my_l1", custom_objects={"my_l1": Twice}).name == "twice"
+    assert pd.metrics.deserialize({"class_name": "R2Score",
+                                   "config": {"name": "r2", "num_regressors": 2}}).num_regressors == 2
+    with pytest.raises(ValueError, match="Unknown loss class 'Nope'"):
+        losses.deserialize({"class_name": "Nope", "config": {}})
+    with pytest.raises(ValueError, match="losses.deserialize: expected a 'class_name' key"):
+        losses.deserialize({"config": {}})
+    with pytest.raises(TypeError, match="metrics.deserialize: expected a name"):
+        pd.metrics.deserialize(3)
+    with pytest.raises(ValueError, match=r"CategoricalGeneralizedCrossEntropy: expected q in the "
+                                         r"open interval \(0, 1\), received 1"):
+        losses.CategoricalGeneralizedCrossEntropy(q=1)
+    with pytest.raises(ValueError, match="categorical_generalized_cross_entropy: expected class "
+                                         "ids shaped like the predictions"):
+        losses.categorical_generalized_cross_entropy(np.zeros((5, 4)), PROBS, 0.5)
