@@ -27,6 +27,7 @@ from paddle.highlevel import losses as losses_module
 from paddle.highlevel import metrics as metrics_module
 from paddle.highlevel.callbacks import CallbackList
 from paddle.highlevel.layers.base import call_inputs
+from paddle.highlevel.training_api import KerasTrainingAPI
 from paddle import distributed
 
 
@@ -43,7 +44,7 @@ class Step:
         return self.plan.run(dict(zip(self.feeds, arrays)))
 
 
-class Trainable:
+class Trainable(KerasTrainingAPI):
     """The training half of Model (mixed in; Model provides `graph()` and weights).
 
     Custom training: a subclassed model may define `train_step(self, data)`, where `data`
@@ -62,7 +63,9 @@ class Trainable:
 
     # ---- compile ------------------------------------------------------------------------
 
-    def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None):
+    def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None, *,
+                run_eagerly=False, steps_per_execution=1, jit_compile="auto",
+                auto_scale_loss=True):
         """Choose the optimizer, the loss(es) and the metrics for training.
 
         The arguments come in Keras 3's order (`loss_weights` before `metrics`).
@@ -79,6 +82,10 @@ class Trainable:
                 or `pd.metrics` objects, applied to every output; or, for several outputs,
                 a list of such lists (one per output) or a dict by output name of a metric
                 or a list of them. Several outputs log `<output name>_<metric name>`.
+            run_eagerly, steps_per_execution, jit_compile, auto_scale_loss: Keras's
+                execution settings, checked and kept as attributes; paddle runs every
+                step as one compiled plan per batch whatever they say (see
+                paddle/highlevel/training_api.py).
         """
         if isinstance(metrics, str):
             metrics = [metrics]  # not its characters
@@ -103,6 +110,7 @@ class Trainable:
         self._steps = {}
         self._metric_cache = {}
         self._loss_tracker = metrics_module.Mean(name="loss")
+        self._set_execution(run_eagerly, steps_per_execution, jit_compile, auto_scale_loss)
         self.compiled = True
 
     def _per_output(self, value, names, what):
@@ -359,6 +367,8 @@ class Trainable:
     def _build_step(self, kind, x, y, weighted=False):
         if kind in ("train", "test") and _overrides(self, f"{kind}_step"):
             return self._build_custom_step(kind, x, y, weighted)
+        if kind == "predict" and _overrides(self, "predict_step"):
+            return self._build_custom_predict(x)
         inputs, outputs = self.graph(training=kind == "train", example=x)
         if len(x) != len(inputs):
             raise ValueError(f"{self.name}: the model has {len(inputs)} inputs but {len(x)} "
@@ -505,7 +515,9 @@ class Trainable:
         x, _ = self._batch_arrays(x, None)
         if x:
             data_adapter.check_samples(x, [])
-        step, _ = self._step("predict", x, [])
+        step, layout = self._step("predict", x, [])
+        if "rebuild" in layout:
+            return layout["rebuild"](step(x))
         return self._structured_arrays(step(x))
 
     def _batch_arrays(self, x, y):
@@ -586,7 +598,7 @@ class Trainable:
         return cbs.history
 
     def _epoch(self, train, cbs, class_weight, agreement=None):
-        tracker = _Tracker()
+        tracker = _Tracker(self._loss_tracker)
         logs = {}
         for step, (xb, yb, swb) in enumerate(train.epoch()):
             cbs.on_train_batch_begin(step)
@@ -614,7 +626,7 @@ class Trainable:
         return logs
 
     def _evaluate_data(self, source, cbs=None):
-        tracker = _Tracker()
+        tracker = _Tracker(self._loss_tracker)
         logs = {}
         for step, (xb, yb, swb) in enumerate(source.epoch()):
             if cbs:
@@ -667,22 +679,27 @@ class Trainable:
             for step, (xb, _, _) in enumerate(source.epoch()):
                 cbs.on_predict_batch_begin(step)
                 data_adapter.check_samples(xb, [])
-                step_, _ = self._step("predict", xb, [])
+                step_, layout = self._step("predict", xb, [])
                 chunks.append(step_(xb))
                 cbs.on_predict_batch_end(step, {"outputs": None})
         finally:
             cbs.on_predict_end()
         if not chunks:
             raise ValueError("predict: the data produced no batch")
-        return self._structured_arrays([np.concatenate(parts) for parts in zip(*chunks)])
+        joined = [np.concatenate(parts) for parts in zip(*chunks)]
+        if "rebuild" in layout:  # an overridden predict_step's structure
+            return layout["rebuild"](joined)
+        return self._structured_arrays(joined)
 
 
 class _Tracker:
     """Running epoch values: sample-weighted means of the loss terms and custom logs, and
-    the stateful metrics' results."""
+    the stateful metrics' results. A built-in step's loss also goes into the model's loss
+    tracker (`model.metrics[0]`), as Keras's does (`get_metrics_result`)."""
 
-    def __init__(self):
+    def __init__(self, loss_tracker=None):
         self.sums, self.count, self.metrics = {}, 0, {}
+        self.loss_tracker = loss_tracker
 
     def add(self, result):
         if isinstance(result, _CustomLogs):
@@ -700,6 +717,8 @@ class _Tracker:
         for k, v in zip(names, values):
             self.sums[k] = self.sums.get(k, 0.0) + float(v) * n
             out[k] = self.sums[k] / self.count
+        if self.loss_tracker is not None:
+            self.loss_tracker.accumulate([float(values[0]) * n, float(n)])
         i = len(names)
         for label, metric, count in layout["metrics"]:
             if not metric._python_state:  # its state Variables were updated by the step

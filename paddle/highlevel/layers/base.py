@@ -27,6 +27,7 @@ from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.layers import parameter
 from paddle.lowlevel.ops.reduce import sum as sum_all
 from paddle.highlevel import constraints, regularizers
+from paddle.highlevel.layers.keras_api import KerasLayerAPI
 
 
 def check_flag(value, name, layer):
@@ -170,7 +171,7 @@ class InputSpec:
                                          f"{size}, received shape {shape}"))
 
 
-class Layer:
+class Layer(KerasLayerAPI):
     """Base class of all layers.
 
     Subclasses override `build(input_shape)` (create weights with `add_weight`) and
@@ -526,6 +527,7 @@ class Layer:
         if not self.built:
             self.build(shape)
             self.built = True
+            self._build_input_shape = shape
             self._regularize_built_weights()
         elif self.input_spec is not None:
             for s in shapes:

@@ -1,0 +1,165 @@
+"""Keras 3's layer attributes around the core of `Layer` (mixed into it): dtypes, `path`,
+build configs, per-layer variable stores, metric variables and the retired `add_metric`.
+
+paddle has no mixed precision: a layer computes in the dtype of its weights, so
+`compute_dtype`, `variable_dtype` and `input_dtype` are all its `dtype`.
+
+Example:
+    >>> import paddle as pd
+    >>> dense = pd.layers.Dense(3, name="keras_api_dense")
+    >>> _ = dense(pd.Input(shape=(4,)))
+    >>> dense.compute_dtype, dense.variable_dtype, dense.path
+    ('float32', 'float32', 'keras_api_dense')
+    >>> dense.get_build_config()
+    {'input_shape': (None, 4)}
+"""
+import numpy as np
+
+from paddle.errors import ShapeError
+from paddle.lowlevel.graph import NAMES
+
+
+class KerasLayerAPI:
+    """Keras 3's Layer attributes that paddle's layers get from this mixin."""
+
+    @property
+    def compute_dtype(self):
+        """The dtype the layer computes in: its `dtype` (paddle has no mixed precision)."""
+        return self.dtype
+
+    @property
+    def variable_dtype(self):
+        """The dtype of the layer's weights: its `dtype`."""
+        return self.dtype
+
+    @property
+    def input_dtype(self):
+        """The dtype float inputs are cast to: its `dtype` (integer inputs of a float
+        layer are cast too, as Keras does; Embedding keeps integer ids)."""
+        return self.dtype
+
+    @property
+    def path(self):
+        """The layer's name with the `pd.namespace` prefix its weights were created under
+        (`"block/dense"`); its weights are named `path + "/kernel"`. Keras 3 prefixes the
+        enclosing model's name instead (`"sequential/dense"`)."""
+        weights = getattr(self, "_weights", None)
+        if weights:
+            return weights[0].name.rsplit("/", 1)[0]
+        return NAMES.full(self.name)
+
+    # ---- build configs ------------------------------------------------------------------
+
+    def get_build_config(self):
+        """`{"input_shape": shape}` of the first build (a list of shapes for several
+        inputs), or None before the layer is built, as Keras 3.
+
+        Example:
+            >>> import paddle as pd
+            >>> layer = pd.layers.Dense(2)
+            >>> layer.get_build_config() is None
+            True
+            >>> fresh = pd.layers.Dense(2)
+            >>> _ = layer(pd.Input(shape=(5,)))
+            >>> fresh.build_from_config(layer.get_build_config())
+            >>> fresh.built, fresh.kernel.shape
+            (True, (5, 2))
+        """
+        shape = getattr(self, "_build_input_shape", None)
+        if not self.built or shape is None:
+            return None
+        return {"input_shape": shape}
+
+    def build_from_config(self, config):
+        """Build the layer (create its weights) from `get_build_config()`'s dict.
+
+        Raises:
+            ValueError: config is not a dict with an "input_shape".
+        """
+        if not isinstance(config, dict):
+            raise ValueError(f"{self.name}: build_from_config expected a dict with "
+                             f"'input_shape', received {config!r}")
+        if self.built or not config:
+            return
+        if "input_shape" not in config:
+            raise ValueError(f"{self.name}: build_from_config expected the key "
+                             f"'input_shape', received {sorted(config)}")
+        shape = config["input_shape"]
+        shape = [tuple(s) for s in shape] if shape and isinstance(shape[0], (list, tuple)) \
+            else tuple(shape)
+        self.build(shape)
+        self.built = True
+        self._build_input_shape = shape
+        self._regularize_built_weights()
+
+    # ---- variables one layer owns -------------------------------------------------------
+
+    def _own_variables(self):
+        """The layer's own weights (not its sublayers'), created-trainable first, as
+        Keras 3 stores them."""
+        own = getattr(self, "_weights", [])
+        return [w for w in own if w._layer_trainable] + \
+            [w for w in own if not w._layer_trainable]
+
+    def save_own_variables(self, store):
+        """Write the layer's own weights into `store` (a dict-like) under "0", "1", ...,
+        as Keras 3 does for `model.weights.h5`.
+
+        Example:
+            >>> import paddle as pd
+            >>> layer = pd.layers.Dense(2)
+            >>> _ = layer(pd.Input(shape=(3,)))
+            >>> store = {}
+            >>> layer.save_own_variables(store)
+            >>> {k: v.shape for k, v in store.items()}
+            {'0': (3, 2), '1': (2,)}
+        """
+        for i, w in enumerate(self._own_variables()):
+            store[str(i)] = np.array(w.val())
+
+    def load_own_variables(self, store):
+        """Set the layer's own weights from `store` ("0", "1", ... as
+        `save_own_variables` writes them).
+
+        Raises:
+            ValueError: the store holds another number of weights (as Keras 3).
+            ShapeError: an array of another shape.
+        """
+        own = self._own_variables()
+        if len(store.keys()) != len(own):
+            if not own and not self.built:
+                raise ValueError(f"Layer '{self.name}' was never built and thus it doesn't "
+                                 f"have any variables. However the weights file lists "
+                                 f"{len(store.keys())} variables for this layer.")
+            raise ValueError(f"Layer '{self.name}' expected {len(own)} variables, but "
+                             f"received {len(store.keys())} variables during loading. "
+                             f"Expected: {[w.name for w in own]}")
+        for i, w in enumerate(own):
+            value = np.asarray(store[str(i)])
+            if value.shape != w.shape:
+                raise ShapeError(f"{self.name}: load_own_variables: {w.name!r} has shape "
+                                 f"{w.shape}, the store's entry {i} has shape {value.shape}")
+            w.set_value(value)
+
+    # ---- metrics ------------------------------------------------------------------------
+
+    @property
+    def metrics_variables(self):
+        """The state Variables of the metrics this layer holds as attributes (those of
+        `add_variable`; paddle's built-in metrics keep their state in Python and have
+        none). A model lists those of `model.metrics`."""
+        from paddle.highlevel.metrics import Metric
+        found = []
+        for value in vars(self).values():
+            if isinstance(value, Metric):
+                found.extend(value.variables)
+        return found
+
+    def add_metric(self, *args, **kwargs):
+        """Retired in Keras 3, which raises as here: add metrics in `compile(metrics=...)`
+        or keep metric objects in the layer and call their `update_state`."""
+        raise NotImplementedError(
+            "Layer `add_metric()` method is deprecated. Add your metric in "
+            "`Model.compile(metrics=[...])`, or create metric trackers in init() or build() "
+            "when subclassing the layer or model, then call `metric.update_state()` "
+            "whenever necessary.")
