@@ -82,13 +82,16 @@ def instrument(timers, shared_memory):
     _C.adam = timed_adam  # looked up when the update kernel is prepared
 
     def bind(self, grads, comm):
-        plan = [(mean, [grads[i].reshape(-1) for i in members])
-                for mean, members, _ in self.buffers]
+        # The gradients the executor computed in place need no copy (as in paddle's bind).
+        plan = [(mean, [(view, grads[i]) for view, i in zip(views, members)
+                        if not gradients._same(view, grads[i])])
+                for mean, members, views in self.buffers]
 
         def reduce():
-            for mean, sources in plan:
+            for mean, pairs in plan:
                 t0 = clock()
-                np.concatenate(sources, out=mean.input)
+                for view, g in pairs:
+                    np.copyto(view, g)
                 t1 = clock()
                 comm.barrier("profile")
                 t2 = clock()

@@ -74,14 +74,33 @@ def averaging(node, grads, device="cpu"):
     if not _world.active():
         return None
     comm = communicator(device)
+    layout = _update_layout(node, comm)
+    if layout is _AVERAGED_BEFORE:
+        return None
+    return layout.bind(grads, comm), layout.views
+
+
+def input_buffers(node, device="cpu"):
+    """{input index: array} where an update op's gradients may be computed: their places in
+    the flat buffer that `averaging` sums over the ranks, so that the step copies nothing
+    before averaging. None when this process is alone (the executor then allocates as
+    usual). A gradient the executor cannot place is copied in by `averaging`'s reduce."""
+    if not _world.active() or node.attrs.get("averaged"):
+        return None  # averaged gradients come from an average_over_ranks op
+    layout = _update_layout(node, communicator(device))
+    n = node.attrs["n"]
+    return {n + i: view for i, view in enumerate(layout.inputs)}
+
+
+def _update_layout(node, comm):
+    """The update op's FlatGradients, made (after synchronizing the ranks' parameters) the
+    first time one of its programs is prepared; every rank makes them in the same order."""
     layout = _LAYOUTS.get(node)
     if layout is None:
         synchronize(node, comm)
         layout = _LAYOUTS[node] = _AVERAGED_BEFORE if node.attrs.get("averaged") else \
             FlatGradients(node.inputs[:node.attrs["n"]], comm)
-    if layout is _AVERAGED_BEFORE:
-        return None
-    return layout.bind(grads, comm), layout.views
+    return layout
 
 
 def communicator(device):
@@ -121,7 +140,7 @@ class FlatGradients:
                           _describe_buffers)
         self.buffers = []
         self.views = [None] * len(variables)
-        inputs = [None] * len(variables)
+        self.inputs = inputs = [None] * len(variables)
         for dtype, members, count in buffers:
             mean = comm.mean_buffer(count, dtype)
             offset = 0
@@ -137,10 +156,13 @@ class FlatGradients:
         plan = []
         for mean, members, inputs in self.buffers:
             sources = [grads[i] for i in members]
-            if all(g.flags.c_contiguous for g in sources):
+            pairs = [(view, g) for view, g in zip(inputs, sources) if not _same(view, g)]
+            if not pairs:  # every gradient was computed in place (Program._placed)
+                plan.append((mean, None, []))
+            elif len(pairs) == len(sources) and all(g.flags.c_contiguous for g in sources):
                 plan.append((mean, [g.reshape(-1) for g in sources], None))
             else:
-                plan.append((mean, None, list(zip(inputs, sources))))
+                plan.append((mean, None, pairs))
 
         def reduce():
             for mean, flat_sources, pairs in plan:
@@ -151,6 +173,17 @@ class FlatGradients:
                         np.copyto(view, g)
                 mean("averaging gradients")
         return reduce
+
+
+def _same(a, b):
+    """Whether two arrays (NumPy or CuPy) are the same memory seen the same way."""
+    return _address(a) == _address(b) and a.shape == b.shape and \
+        a.strides == b.strides and a.dtype == b.dtype
+
+
+def _address(a):
+    face = getattr(a, "__cuda_array_interface__", None) or a.__array_interface__
+    return face["data"][0]
 
 
 def _describe_buffers(row):

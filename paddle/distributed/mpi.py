@@ -2,9 +2,8 @@
 
 MPI's blocking collectives cannot give up, so each one is started non-blocking
 (`Iallreduce`, `Ibcast`, `Iallgather`, `Ibarrier`) and polled until it completes or the
-timeout passes; then `CollectiveTimeout` is raised on the rank that waited. Polling spins
-briefly (a step's allreduce usually completes in microseconds) and then sleeps in short
-naps, so a rank waiting for a slow one does not burn a core the others need.
+timeout passes; then `CollectiveTimeout` is raised on the rank that waited. How it polls
+(back to back, yielding the core, then in naps) is paddle/distributed/polling.py.
 
 Gradients are averaged through `mean_buffer(count, dtype)`: when every rank runs on one
 machine, through an MPI-3 shared-memory window (each rank writes its gradients into its own
@@ -15,14 +14,12 @@ passes once over its share); across machines, through an allreduce.
 mpi4py is imported when a communicator is made (`pd.distributed.init()` under `mpiexec`),
 never on `import paddle`.
 """
-import time
 
 import numpy as np
 
 from paddle.distributed.errors import CollectiveTimeout
+from paddle.distributed.polling import wait_until
 
-SPINS = 2000      # Test() calls before the first nap
-NAP = 0.0005      # seconds between polls after that
 SHARED_MEMORY = True  # False: average gradients with an allreduce even on one machine
 ALIGN = 64        # bytes: segments and each rank's share start on their own cache line
 
@@ -75,20 +72,13 @@ class MPICommunicator:
         return MPICommunicator(self.comm.Dup(), self.timeout)
 
     def _wait(self, request, what):
-        if request.Test():
-            return
-        deadline = None if self.timeout is None else time.monotonic() + self.timeout
-        spins = 0
-        while not request.Test():
-            spins += 1
-            if spins > SPINS:
-                time.sleep(NAP)
-            if deadline is not None and spins % 64 == 0 and time.monotonic() > deadline:
-                raise CollectiveTimeout(
-                    f"{what}: rank {self.rank} of {self.size} waited more than "
-                    f"{self.timeout:g} s for the other ranks (one may have stopped, be stuck, "
-                    f"or have run a different number of steps); the timeout is set by "
-                    f"pd.distributed.init(timeout=...) or PADDLE_DISTRIBUTED_TIMEOUT")
+        def timed_out():
+            raise CollectiveTimeout(
+                f"{what}: rank {self.rank} of {self.size} waited more than "
+                f"{self.timeout:g} s for the other ranks (one may have stopped, be stuck, "
+                f"or have run a different number of steps); the timeout is set by "
+                f"pd.distributed.init(timeout=...) or PADDLE_DISTRIBUTED_TIMEOUT")
+        wait_until(request.Test, self.timeout, timed_out)
 
     def allreduce_(self, buffer, what="allreduce", op="sum"):
         """Sum (or max) `buffer` over ranks, in place."""

@@ -15,12 +15,11 @@ of a captured step have no timeout).
 
 CuPy is imported when the communicator is made, never on `import paddle`.
 """
-import time
 
 import numpy as np
 
 from paddle.distributed.errors import CollectiveTimeout
-from paddle.distributed.mpi import NAP, SPINS
+from paddle.distributed.polling import wait_until
 
 _DTYPES = {"float16": "NCCL_FLOAT16", "float32": "NCCL_FLOAT32", "float64": "NCCL_FLOAT64",
            "int8": "NCCL_INT8", "uint8": "NCCL_UINT8", "int32": "NCCL_INT32",
@@ -91,20 +90,14 @@ class NCCLCommunicator:
             return
         event = self._cupy.cuda.Event(disable_timing=True)
         event.record()
-        deadline = None if self.timeout is None else time.monotonic() + self.timeout
-        spins = 0
-        while not event.done:
-            spins += 1
-            if spins > SPINS:
-                time.sleep(NAP)
-            if spins % 64 == 0:
-                self.comm.check_async_error()
-                if deadline is not None and time.monotonic() > deadline:
-                    self.comm.abort()
-                    raise CollectiveTimeout(
-                        f"{what}: rank {self.rank} of {self.size} waited more than "
-                        f"{self.timeout:g} s for the other ranks' GPUs (NCCL); the NCCL "
-                        f"communicator was aborted: end the job")
+
+        def timed_out():
+            self.comm.abort()
+            raise CollectiveTimeout(
+                f"{what}: rank {self.rank} of {self.size} waited more than "
+                f"{self.timeout:g} s for the other ranks' GPUs (NCCL); the NCCL "
+                f"communicator was aborted: end the job")
+        wait_until(lambda: event.done, self.timeout, timed_out, self.comm.check_async_error)
 
     def allreduce_(self, buffer, what="allreduce", op="sum"):
         """Sum (or max) the CuPy array `buffer` over the ranks, in place."""

@@ -278,6 +278,7 @@ class Program:
                 storage[own] = storage.get(_key(node.inputs[0]), _key(node.inputs[0])) \
                     if id(node) in aliasing else own
         pinned = {storage.get(_key(t), _key(t)) for t in map(_target_var, plan.targets)}
+        placed = self._placed(plan, specs, storage, pinned)
         pool, owned = {}, {}
         self.steps, self.nodes = [], []
         hooks = Hooks()
@@ -286,8 +287,11 @@ class Program:
             if id(node) in aliasing:
                 outs = [ins[0].reshape(specs[id(node)][0][0])]
             else:
-                outs = [_take(dev, pool, shape, dtype, node) for shape, dtype in specs[id(node)]]
-                owned.update(((id(node), k), b) for k, b in enumerate(outs))
+                outs = [placed.get((id(node), k)) if (id(node), k) in placed else
+                        _take(dev, pool, shape, dtype, node)
+                        for k, (shape, dtype) in enumerate(specs[id(node)])]
+                owned.update(((id(node), k), b) for k, b in enumerate(outs)
+                             if (id(node), k) not in placed)
                 training = plan.training if node.mode is None else node.mode
                 ctx = KernelContext(dev, training, node, hooks, len(self.steps))
                 self.steps.append(plan.kernels[node.op.name](node, ins, outs, ctx))
@@ -313,6 +317,34 @@ class Program:
                         for t in plan.targets]
         hooks.labels = [n.op.name for n in self.nodes]
         self.runner = dev.runner(self.compute, self.updates, self.results, hooks)
+
+    @staticmethod
+    def _placed(plan, specs, storage, pinned):
+        """{storage: buffer} for the outputs some kernel wants computed straight into a
+        buffer of its own: a prepare function with an `input_buffers(node)` attribute
+        returns {input index: buffer} (the update op of a distributed run: the gradients
+        go into the flat buffer that averages them over the ranks, so no copy packs them).
+        Only an op's own output of the same shape and dtype is placed, each storage once;
+        placed buffers are never handed to another output. Two nodes whose buffers overlap
+        (two optimizers' updates sharing one averaging buffer) are not both placed: each
+        node's buffers must stay its own until it runs."""
+        placed, taken = {}, []
+        for node in plan.nodes:
+            ask = getattr(plan.kernels.get(node.op.name), "input_buffers", None)
+            wanted = (ask(node) if ask is not None else None) or {}
+            spans = [_span(b) for b in wanted.values()]
+            if any(lo < end and start < hi for lo, hi in spans for start, end in taken):
+                continue
+            taken += spans
+            for i, buf in wanted.items():
+                v = node.inputs[i]
+                key = _key(v)
+                if v.node is None or storage.get(key, key) != key or key in placed \
+                        or key in pinned or id(v.node) not in specs:
+                    continue
+                if specs[id(v.node)][v.index] == (tuple(buf.shape), np.dtype(buf.dtype).name):
+                    placed[key] = buf
+        return placed
 
     @staticmethod
     def _infer(plan, leaves):
@@ -357,6 +389,13 @@ class Program:
             raise error from None
         finally:
             mirrors.written(self.written, dev)
+
+
+def _span(array):
+    """[start, end) of the memory of a contiguous NumPy or CuPy array."""
+    face = getattr(array, "__cuda_array_interface__", None) or array.__array_interface__
+    start = face["data"][0]
+    return start, start + array.nbytes
 
 
 def _target_var(t):

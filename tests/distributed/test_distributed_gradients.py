@@ -132,3 +132,43 @@ def test_ranks_that_built_other_buffers_raise_on_every_rank(mpirun):
     for r in (0, 1):
         assert f"rank {r}: averaging gradients (the buffers each rank built): the ranks " \
                "disagree: rank 0 has 8 x float32, rank 1 has 12 x float32" in done.stdout
+
+
+IN_PLACE = """
+    import numpy, paddle as pd
+    from paddle.distributed import gradients
+
+    class CountingCopies:  # numpy, counting the copies that pack gradients into the buffer
+        copies = 0
+
+        def __getattr__(self, name):
+            return getattr(numpy, name)
+
+        def concatenate(self, *args, **kwargs):
+            CountingCopies.copies += 1
+            return numpy.concatenate(*args, **kwargs)
+
+        def copyto(self, *args, **kwargs):
+            CountingCopies.copies += 1
+            return numpy.copyto(*args, **kwargs)
+
+    gradients.np = CountingCopies()
+    pd.distributed.init()
+    r = pd.distributed.rank()
+    model = pd.Sequential([pd.layers.Input(shape=(6,)), pd.layers.Dense(8, activation="relu"),
+                           pd.layers.Dense(3)])
+    model.compile(optimizer=pd.optimizers.Adam(0.01), loss="mse")
+    rng = numpy.random.default_rng(r)
+    for step in range(3):
+        model.train_on_batch(rng.normal(size=(5, 6)).astype("float32"),
+                             rng.normal(size=(5, 3)).astype("float32"))
+    print(f"rank {r}: {CountingCopies.copies} copies", flush=True)
+"""
+
+
+def test_gradients_are_computed_in_the_averaging_buffer(mpirun):
+    """The executor places every gradient in the shared buffer: a step copies none."""
+    done = mpirun(IN_PLACE)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for r in (0, 1):
+        assert f"rank {r}: 0 copies" in done.stdout, done.stdout

@@ -41,6 +41,11 @@ def _apply_updates(node, ins, outs, ctx):
     return run_averaged
 
 
+# In a distributed run the gradients are computed straight into the buffer that averages
+# them (the executor asks this before it allocates the plan's buffers).
+_apply_updates.input_buffers = distributed_gradients.input_buffers
+
+
 @kernel("average_over_ranks")
 def _average_over_ranks(node, ins, outs, ctx):
     return distributed_gradients.average_kernel(node, ins, outs, "cpu")
