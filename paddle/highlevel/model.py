@@ -10,6 +10,7 @@ Example:
     (3, 2)
 """
 import collections
+import contextlib
 
 import numpy as np
 
@@ -53,6 +54,7 @@ class Model(Trainable, Layer):
         Layer.__init__(self, name=name, **kwargs)
         Trainable.__init__(self)
         self._graphs = {}          # training flag -> (inputs, outputs) for subclassed models
+        self._training_graph = None  # a functional model's graph for training, if it has one
         self.inputs = self.outputs = None
         if inputs is not None or outputs is not None:
             if inputs is None or outputs is None:
@@ -72,6 +74,7 @@ class Model(Trainable, Layer):
             if v.kind != "data":
                 raise ValueError(f"Model: input {v.name!r} is not a graph input (use pd.Input)")
         self._steps = {}  # steps compiled for the previous graph (Sequential add/pop) are stale
+        self._training_graph = None  # likewise the replay of the graph for training
         self.built = True
         counts = collections.Counter(layer.name for layer in self.layers)
         repeated = sorted(n for n, c in counts.items() if c > 1)
@@ -281,10 +284,12 @@ class Model(Trainable, Layer):
         return outputs
 
     def graph(self, training=False, example=None):
-        """(inputs, outputs) Variables of the model's graph; a subclassed model is traced
-        on first use from `example` arrays (their shapes, any batch size)."""
+        """(inputs, outputs) Variables of the model's graph for a mode; a subclassed model is
+        traced on first use from `example` arrays (their shapes, any batch size). A
+        functional model has its construction graph, and for training a second one when a
+        layer branches on `training` in Python (see `_functional_graph`)."""
         if self.functional:
-            return self.inputs, self.outputs
+            return self._functional_graph(training)
         if training not in self._graphs:
             if not self._graphs and example is None:
                 raise ValueError(f"{self.name}: the model has not been called yet; call it "
@@ -298,6 +303,36 @@ class Model(Trainable, Layer):
                 inputs = [data(v.name, v.shape, v.dtype) for v in first]
             self._trace_with(inputs if len(inputs) > 1 else inputs[0], training)
         return self._graphs[training]
+
+    def _functional_graph(self, training):
+        """The construction graph, built with training=None: paddle's own layers switch mode
+        inside the plan, so one graph serves every mode. A user's layer whose `call` takes
+        `training` (in this model or a nested one) may branch on it in Python, so training
+        gets the graph replayed on new inputs with training=True, as Keras's
+        `model(x, training=True)` re-runs each layer's call: the same layers and weights,
+        their new calls' add_loss values kept for the training step alone."""
+        if not training or not _branches_on_training(self):
+            return self.inputs, self.outputs
+        if self._training_graph is None:
+            inputs = [data(v.name, v.shape, v.dtype) for v in self.inputs]
+            before = _add_loss_ids(self)
+            with call_context(True), _recent_losses_kept(self):
+                outputs = _flat(self._replay(inputs))
+            self._training_graph = (inputs, outputs)
+            self._graph_losses = (before, _add_loss_ids(self) - before)
+        return self._training_graph
+
+    def _losses_of_graph(self, fed):
+        """`_all_losses()` less those of the other graph, for a functional model with two:
+        fed the training graph's inputs, the replay's add_loss values count, else the
+        others. (A value that reads no input, `add_loss(ops.sum(self.w))`, is computable in
+        both and would count twice.) Weight penalties serve both graphs."""
+        losses = self._all_losses()
+        if getattr(self, "_training_graph", None) is None:
+            return losses
+        construction, replayed = self._graph_losses
+        other = construction if any(id(v) in fed for v in self._training_graph[0]) else replayed
+        return [loss for loss in losses if id(loss) not in other]
 
     def _trace_with(self, inputs, training):
         self.built = True
@@ -454,6 +489,29 @@ def _layers_between(model, outputs):
     return found
 
 
+def _branches_on_training(model):
+    """Whether a layer of the model, at any depth, is user code that takes `training`."""
+    return any(_call_spec(type(layer)).user_training for layer in model._nested_layers())
+
+
+def _add_loss_ids(model):
+    return {id(v) for layer in [model] + model._nested_layers() for v in layer._losses}
+
+
+@contextlib.contextmanager
+def _recent_losses_kept(model):
+    """`layer.losses` (the latest call's) stay those of the model's construction while the
+    training graph is replayed: its calls' add_loss values reach only the training step
+    (which picks the losses its own inputs compute), so nothing is counted twice."""
+    layers = [model] + model._nested_layers()
+    kept = [list(layer._recent_losses) for layer in layers]
+    try:
+        yield
+    finally:
+        for layer, losses in zip(layers, kept):
+            layer._recent_losses = losses
+
+
 def _count(weights):
     return int(sum(np.prod(w.shape) for w in weights))
 
@@ -602,7 +660,7 @@ class Sequential(Model):
                 raise ValueError(f"{self.name}: the model has no input shape yet; start it "
                                  "with pd.layers.Input(shape=...) or call it on data")
             self._ensure_graph(example)
-        return self.inputs, self.outputs
+        return self._functional_graph(training)
 
     def call(self, inputs, training=None):
         x = inputs

@@ -193,7 +193,7 @@ class Trainable(KerasTrainingAPI):
         fed by the data Variables `known` computes: those of other traces (another mode's
         graph, an eager call) read inputs it does not have."""
         fed = {id(v) for v in known}
-        return [loss for loss in self._all_losses()
+        return [loss for loss in self._losses_of_graph(fed)
                 if all(id(v) in fed for v in _data_inputs(loss))]
 
     def _metric_objects(self, outputs, losses, ys=None):

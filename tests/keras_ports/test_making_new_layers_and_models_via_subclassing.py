@@ -300,6 +300,19 @@ def test_privileged_training_argument():
     again = layer(x, training=True)
     assert not np.array_equal(again, dropped)  # a new draw on every call
 
+    # Beyond the guide: the layer inside a functional model trained with fit. fit runs its
+    # training branch (units dropped: a loss where none is due), predict and evaluate the
+    # inference one (nothing dropped: the exact fit), as in Keras 3.
+    inputs = pd.Input(shape=(1000,))
+    dense = layers.Dense(1, kernel_initializer=pd.initializers.Constant(0.001), use_bias=False)
+    model = pd.Model(inputs, dense(CustomDropout(0.5)(inputs)))
+    model.compile(optimizer=pd.optimizers.SGD(learning_rate=0.0), loss="mse")
+    targets = np.ones((4, 1), np.float32)
+    history = model.fit(x, targets, batch_size=4, epochs=2, verbose=0)
+    assert all(loss > 1e-5 for loss in history.history["loss"])  # variance 0.001 per sample
+    assert model.evaluate(x, targets, verbose=0) == pytest.approx(0.0, abs=1e-10)
+    np.testing.assert_allclose(model.predict(x, verbose=0), targets, rtol=1e-6)
+
 
 class Sampling(layers.Layer):
     """Uses (z_mean, z_log_var) to sample z, the vector encoding a digit."""

@@ -22,7 +22,8 @@ import numpy as np
 
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.executor import eval as run
-from paddle.lowlevel.graph import FLOATS, NAMES, Variable, as_dtype, data, forced_mode
+from paddle.lowlevel.graph import FLOATS, NAMES, Variable, apply, as_dtype, data, forced_mode
+from paddle.lowlevel.op import OPS
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.layers import parameter
 from paddle.lowlevel.ops.reduce import sum as sum_all
@@ -103,6 +104,10 @@ class _CallSpec:
         names = {p.name for p in params}
         self.training = "training" in names
         self.mask = "mask" in names
+        # `call` written outside paddle (a user's layer or model): it may branch on
+        # `training` in Python, where paddle's own layers switch mode inside the plan.
+        self.user_code = not (getattr(cls.call, "__module__", None) or "").startswith("paddle.")
+        self.user_training = self.training and self.user_code
 
     def bind(self, layer, args, kwargs):
         """(inputs, keyword arguments) from a call's arguments; positional arguments after
@@ -548,6 +553,8 @@ class Layer(KerasLayerAPI):
         finally:
             _CALL_TRAINING.pop()
             _CALL_INPUTS.pop()
+        if spec.user_code:
+            outputs = _distinct_from_inputs(outputs, flat)
         outs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
         if self.activity_regularizer is not None:
             for o in outs:
@@ -640,6 +647,20 @@ class Layer(KerasLayerAPI):
         # getattr: a layer whose __init__ raised (a bad argument) still has a repr.
         return (f"<{type(self).__name__} name={getattr(self, 'name', None)!r} "
                 f"built={getattr(self, 'built', False)}>")
+
+
+def _distinct_from_inputs(outputs, flat):
+    """A user's layer that returns one of its inputs as it is (`return inputs` outside
+    training) gets a copy of it instead (a same-dtype cast): each layer call then makes its
+    own Variable, so a model's replay (another mode's graph, a call on new inputs) finds and
+    re-runs that call, where the input itself would name the call as its own producer."""
+    def distinct(value):
+        if isinstance(value, Variable) and any(value is x for x in flat):
+            return apply(OPS["cast"], [value], {"dtype": value.dtype})
+        return value
+    if type(outputs) in (list, tuple):
+        return type(outputs)(distinct(o) for o in outputs)
+    return distinct(outputs)
 
 
 def _constraint(value, key, owner):
