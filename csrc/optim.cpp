@@ -211,6 +211,27 @@ void ftrl(Arrays params, Arrays grads, Arrays acc, Arrays lin, double lr, double
   });
 }
 
+// Keras 3 Adadelta: accumulated squared gradients and squared steps (both moving with rho)
+// scale each step; rms(x) = sqrt(x + eps).
+void adadelta(Arrays params, Arrays grads, Arrays acc_grad, Arrays acc_delta, double lr,
+              double rho, double eps) {
+  check_group(params, {{&grads, "grads", kRead}, {&acc_grad, "acc_grad", kWrite},
+                       {&acc_delta, "acc_delta", kWrite}}, "adadelta");
+  each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "adadelta", {
+      scalar_t *p = PD_PTR(params, i), *ag = PD_PTR(acc_grad, i), *ad = PD_PTR(acc_delta, i);
+      const scalar_t* g = PD_PTR(grads, i);
+      const scalar_t lr_ = lr, r = rho, ep = eps;
+      for (int64_t j = b; j < e; ++j) {
+        ag[j] = r * ag[j] + (1 - r) * g[j] * g[j];
+        const scalar_t delta = -(std::sqrt(ad[j] + ep) * g[j]) / std::sqrt(ag[j] + ep);
+        ad[j] = r * ad[j] + (1 - r) * delta * delta;
+        p[j] += lr_ * delta;
+      }
+    });
+  });
+}
+
 // Decoupled weight decay before an update, as Keras 3: p -= p * factor (factor = lr * wd).
 void decay_weights(Arrays params, double factor) {
   check_group(params, {}, "decay_weights");
@@ -276,6 +297,10 @@ void init_optim(py::module_& m) {
         py::arg("lr"), py::arg("lr_power"), py::arg("l1"), py::arg("l2"),
         py::arg("l2_shrinkage"), py::arg("beta"),
         "in-place FTRL over lists of tensors");
+  m.def("adadelta", &adadelta,
+        array_arg("params"), array_arg("grads"), array_arg("acc_grad"), array_arg("acc_delta"),
+        py::arg("lr"), py::arg("rho"), py::arg("eps"),
+        "in-place Adadelta over lists of tensors");
   m.def("decay_weights", &decay_weights, array_arg("params"), py::arg("factor"),
         "in-place p -= p * factor over lists of tensors");
 }

@@ -30,11 +30,19 @@ def user_location():
     """'file.py:line' of the innermost frame outside the paddle package, or ''."""
     frame = sys._getframe(1)
     while frame is not None:
-        path = os.path.abspath(frame.f_code.co_filename)
-        if not path.startswith(_PACKAGE_DIR + os.sep):
-            return f"{os.path.basename(path)}:{frame.f_lineno}"
+        where = source_location(frame.f_code.co_filename, frame.f_lineno)
+        if where:
+            return where
         frame = frame.f_back
     return ""
+
+
+def source_location(filename, line):
+    """'file.py:line' for a line of user code, '' for one inside the paddle package."""
+    path = os.path.abspath(filename)
+    if path.startswith(_PACKAGE_DIR + os.sep):
+        return ""
+    return f"{os.path.basename(path)}:{line}"
 
 
 def at_user(message):

@@ -18,6 +18,7 @@
 #define PD_LION 6
 #define PD_FTRL 7
 #define PD_DECAY 8
+#define PD_ADADELTA 9
 #define PD_COLUMNS 5
 
 template <typename T>
@@ -99,6 +100,14 @@ __device__ void update_one(i64 algo, const double* h, T* p, const T* gp, T* s0, 
       const T clipped = *s1 > l1 ? l1 : (*s1 < -l1 ? -l1 : *s1);
       *p = (clipped - *s1) / quadratic;
       *s0 = new_a;
+      break;
+    }
+    case PD_ADADELTA: {  // h: lr, rho, eps; slots acc_grad, acc_delta
+      const T lr = T(h[0]), r = T(h[1]), ep = T(h[2]);
+      *s0 = r * *s0 + (T(1) - r) * g * g;
+      const T delta = -(sqrt(*s1 + ep) * g) / sqrt(*s0 + ep);
+      *s1 = r * *s1 + (T(1) - r) * delta * delta;
+      *p += lr * delta;
       break;
     }
     default:  // PD_DECAY, h: lr * weight decay

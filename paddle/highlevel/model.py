@@ -208,19 +208,17 @@ class Model(Trainable, Layer):
 
     def _loose_parameters(self):
         """Parameters used by the model's graph that no layer owns (pd.Variable in call)."""
-        owned = {id(w) for layer in self.layers for w in layer.weights}
+        seen = {id(w) for layer in self.layers for w in layer.weights}  # owned, or found
         graphs = [self.outputs] if self.functional else [g[1] for g in self._graphs.values()]
-        found = []
-        for outputs in graphs:
-            for node in topological_nodes(outputs):
-                for v in node.inputs:
-                    if v.kind == "param" and id(v) not in owned and v not in found:
-                        found.append(v)
+        candidates = [v for outputs in graphs for node in topological_nodes(outputs)
+                      for v in node.inputs]
         if not self.functional:
-            for value in self.__dict__.values():
-                if isinstance(value, Variable) and value.kind == "param" and value not in found \
-                        and id(value) not in owned:
-                    found.append(value)
+            candidates += [v for v in self.__dict__.values() if isinstance(v, Variable)]
+        found = []
+        for v in candidates:
+            if v.kind == "param" and id(v) not in seen:
+                seen.add(id(v))
+                found.append(v)
         return found
 
     # ---- calling ------------------------------------------------------------------------

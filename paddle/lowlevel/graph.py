@@ -280,7 +280,9 @@ class Node:
 
 
 class Variable:
-    """A value in the graph: graph input, parameter, constant or op output.
+    """A value in the graph: graph input, parameter, constant or op output. Its operators
+    build ops; as in Keras 3, `a == b` and `a != b` are elementwise (`pd.equal`,
+    `pd.not_equal`), with identity as their truth value (`v in a_list` works).
 
     As a constructor, `pd.Variable(name, shape, dtype="float32", initializer=None,
     trainable=True)` makes a parameter, initialized at once (`"glorot_uniform"` by default,
@@ -293,6 +295,18 @@ class Variable:
         dtype: 'float32', 'float64', 'int64', 'int32' or 'bool'.
         trainable: whether `minimize(var_list=None)` updates it (parameters only).
 
+    Operators: `+ - * / ** @`, `-x`, `abs(x)`, `x[...]` and `< <= > >=` build ops. `a == b`
+    is the elementwise bool Variable `pd.equal(a, b)`, `a != b` is `pd.not_equal(a, b)`
+    (operands broadcast; a number or an array takes the Variable's dtype; no gradient flows
+    through them). Two things keep Variables usable as list members, dict keys and set
+    members: the op is built when the result is first used (by an op, `pd.eval`,
+    `.shape`...), so the comparisons Python makes itself (`v in a_list`, `index`, `remove`)
+    build nothing; and the truth value of `a == b` is identity (of `a != b`, its negation):
+    a Variable's values exist only when the graph runs, so `if a == b:` asks "the same
+    Variable?" (compute values with `pd.eval`). Any other Variable's truth value is a
+    TypeError. Hashing is identity; `v == None`, and comparisons with objects that are not
+    numbers or arrays, are Python's identity test (False).
+
     Example:
         >>> import numpy as np, paddle as pd
         >>> w = pd.Variable("w", shape=[2, 3], initializer="ones")
@@ -300,6 +314,14 @@ class Variable:
         6.0
         >>> w.set_value(np.zeros((2, 3), np.float32)); float(w.val().sum())
         0.0
+        >>> labels = pd.data("labels", shape=[None], dtype="int32")
+        >>> hits = labels == 3                  # elementwise, as pd.equal(labels, 3)
+        >>> hits.shape, hits.dtype
+        ((None,), 'bool')
+        >>> pd.eval(hits, {labels: np.array([3, 1, 3], np.int32)}).tolist()
+        [True, False, True]
+        >>> w in [labels, w], [labels, w].index(w), bool(w != labels)
+        (True, 1, True)
     """
 
     __array_priority__ = 100  # NumPy defers `array + Variable` to Variable.__radd__
@@ -326,7 +348,7 @@ class Variable:
         self.name = NAMES.unique(name, self)
         NAMES.params[self.name] = self
 
-    def _setup(self, name, shape, dtype, kind, node=None, index=0, value=None):
+    def _setup(self, name, shape, dtype, kind, node=None, index=0, value=None, location=None):
         self.name = name
         self.shape = shape
         self.dtype = dtype
@@ -335,12 +357,12 @@ class Variable:
         self.index = index
         self._value = value       # the array of a parameter or constant (updated in place)
         self.trainable = False
-        self.location = user_location()
+        self.location = location if location is not None else user_location()
 
     @classmethod
-    def _make(cls, name, shape, dtype, kind, node=None, index=0, value=None):
+    def _make(cls, name, shape, dtype, kind, node=None, index=0, value=None, location=None):
         var = object.__new__(cls)  # not cls.__new__: that makes (or reuses) a parameter
-        var._setup(name, shape, dtype, kind, node, index, value)
+        var._setup(name, shape, dtype, kind, node, index, value, location)
         return var
 
     @property
@@ -362,11 +384,8 @@ class Variable:
     def __repr__(self):
         return f"<Variable {self.name!r} shape={self.shape} dtype={self.dtype}>"
 
-    def __hash__(self):
+    def __hash__(self):  # identity: Variables are dict keys (feeds) and set members
         return id(self)
-
-    def __eq__(self, other):  # identity: Variables are dict keys (feeds); use pd.equal for math
-        return self is other
 
     def __bool__(self):
         raise TypeError(f"Variable {self.name!r} has no truth value while the graph is "
@@ -473,13 +492,17 @@ def constant(value, dtype=None, name="const"):
     return var
 
 
+# What ops take besides Variables: numbers and arrays of them (as_variable makes constants).
+NUMBERS = (bool, int, float, np.number, np.ndarray, list, tuple)
+
+
 def as_variable(x, like=None, where="op"):
     """`x` if it is a Variable, else a constant of `like`'s dtype (scalars and arrays)."""
     if isinstance(x, Variable):
         if like is not None and getattr(x, "_weak", False):
             return _settle_weak([like, x])[1]
         return x
-    if isinstance(x, (bool, int, float, np.number, np.ndarray, list, tuple)):
+    if isinstance(x, NUMBERS):
         array = _numbers(x, where)
         dtype = like.dtype if like is not None and array.dtype.kind in "biuf" else None
         if array.dtype.kind == "f" and (dtype is None or dtype in ("int64", "int32")):
@@ -529,13 +552,14 @@ def _settle_weak(inputs):
     return settled
 
 
-def apply(op, inputs, attrs=None):
+def apply(op, inputs, attrs=None, location=None):
     """Build a node of `op` on `inputs`: infer output shapes now, return the output
-    Variable (or a list when the op has several outputs)."""
+    Variable (or a list when the op has several outputs). `location` ('file.py:line')
+    names the user's line that asked for it, when that is not the current one."""
     attrs = attrs or {}
     if len(inputs) > 1 and any(getattr(v, "_weak", False) for v in inputs):
         inputs = _settle_weak(inputs)
-    location = user_location()
+    location = location or user_location()
     try:
         specs = op.infer(*[(v.shape, v.dtype) for v in inputs], **attrs)
     except (ShapeError, TypeError) as e:  # dtype rules raise TypeError: locate those too
@@ -545,6 +569,6 @@ def apply(op, inputs, attrs=None):
     node = Node(op, inputs, attrs, location)
     prefix = NAMES.full(op.name)
     outs = [Variable._make(f"{prefix}_{next(NAMES.op_counter)}", tuple(shape), dtype, "op",
-                           node, i) for i, (shape, dtype) in enumerate(specs)]
+                           node, i, location=location) for i, (shape, dtype) in enumerate(specs)]
     node.outputs_ref = tuple(weakref.ref(v) for v in outs)
     return outs[0] if single else outs

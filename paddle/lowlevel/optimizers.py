@@ -631,6 +631,37 @@ class Ftrl(Optimizer):
                 self.beta)
 
 
+class Adadelta(Optimizer):
+    """Adadelta (Keras 3): with `rms(x) = sqrt(x + epsilon)`,
+    `accumulated_grad = rho * accumulated_grad + (1 - rho) * g ** 2`,
+    `delta = -rms(accumulated_delta_var) * g / rms(accumulated_grad)`,
+    `accumulated_delta_var = rho * accumulated_delta_var + (1 - rho) * delta ** 2` and
+    `w += lr * delta`; one fused C++ update.
+
+    Args:
+        learning_rate: >= 0 (Keras 3's default 0.001; 1.0 is the original paper's).
+        rho: the decay of both moving averages, in [0, 1).
+        epsilon: > 0, inside the square roots.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.optimizers.Adadelta(learning_rate=1.0, rho=0.9).slot_names
+        ('accumulated_grad', 'accumulated_delta_var')
+    """
+
+    kernel = "adadelta"
+    slot_names = ("accumulated_grad", "accumulated_delta_var")
+
+    def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, weight_decay=None,
+                 clipnorm=None, clipvalue=None, global_clipnorm=None, name=None):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
+        self.rho = _fraction(rho, "rho", "Adadelta")
+        self.epsilon = _positive(epsilon, "epsilon", "Adadelta")
+
+    def hyper_args(self, step):
+        return (self.current_learning_rate(), self.rho, self.epsilon)
+
+
 def _slot_lists(self, variables):
     return [[self.slots(v)[s] for v in variables] for s in self.slot_names]
 
@@ -638,7 +669,7 @@ def _slot_lists(self, variables):
 Optimizer.kernel_lists = _slot_lists
 
 NAMES = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad,
-         "adamax": Adamax, "nadam": Nadam, "lion": Lion, "ftrl": Ftrl}
+         "adamax": Adamax, "nadam": Nadam, "lion": Lion, "ftrl": Ftrl, "adadelta": Adadelta}
 
 
 def get(identifier):

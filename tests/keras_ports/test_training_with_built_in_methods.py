@@ -231,11 +231,6 @@ class CategoricalTruePositives(pd.metrics.Metric):
         self.true_positives.assign(0.0)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "paddle's Variable == is identity, not Keras's elementwise equality: Variables are "
-    "dict keys (feeds) and list members all through paddle, so the guide's "
-    "`ops.cast(y_true, 'int32') == ops.cast(y_pred, 'int32')` is the Python bool False "
-    "and the metric counts 0 (pd.equal is the elementwise op)"))
 def test_custom_metrics(digits):
     x_train, y_train, *_ = digits
     model = get_uncompiled_model()

@@ -1,4 +1,4 @@
-"""Adamax, Nadam, Lion, Ftrl, RMSprop(centered), weight_decay on every optimizer and
+"""Adamax, Nadam, Lion, Ftrl, Adadelta, RMSprop(centered), weight_decay on every optimizer and
 gradient clipping, each against a NumPy transcription of Keras 3's update_step over several
 steps, in float32 and float64; their arguments checked; state saved and restored."""
 import math
@@ -84,6 +84,20 @@ def with_weight_decay(np_step, lr, wd):
     return step
 
 
+def np_adadelta(lr, rho=0.95, epsilon=1e-7):
+    def step(w, g, state, t):
+        acc_g = state.setdefault("accumulated_grad", np.zeros_like(w))
+        acc_d = state.setdefault("accumulated_delta_var", np.zeros_like(w))
+
+        def rms(x):
+            return np.sqrt(x + epsilon)
+        acc_g[...] = rho * acc_g + (1 - rho) * g * g
+        delta = -(rms(acc_d) * g) / rms(acc_g)
+        acc_d[...] = rho * acc_d + (1 - rho) * delta * delta
+        return w + lr(t) * delta
+    return step
+
+
 def np_clip_by_norm(g, c):
     return g * c / max(np.sqrt(np.sum(g * g)), c)
 
@@ -96,6 +110,11 @@ CASES = {
     "nadam_betas": (lambda: pd.optimizers.Nadam(0.05, beta_1=0.5, beta_2=0.9, epsilon=1e-3),
                     np_nadam(const(0.05), 0.5, 0.9, 1e-3)),
     "lion": (lambda: pd.optimizers.Lion(learning_rate=0.05), np_lion(const(0.05))),
+    "adadelta": (lambda: pd.optimizers.Adadelta(learning_rate=1.0), np_adadelta(const(1.0))),
+    "adadelta_rho": (lambda: pd.optimizers.Adadelta(0.5, rho=0.8, epsilon=1e-4),
+                     np_adadelta(const(0.5), 0.8, 1e-4)),
+    "adadelta_wd": (lambda: pd.optimizers.Adadelta(1.0, weight_decay=0.1),
+                    with_weight_decay(np_adadelta(const(1.0)), const(1.0), 0.1)),
     "lion_betas": (lambda: pd.optimizers.Lion(0.02, beta_1=0.5, beta_2=0.7),
                    np_lion(const(0.02), 0.5, 0.7)),
     "ftrl": (lambda: pd.optimizers.Ftrl(learning_rate=0.2), np_ftrl(const(0.2))),
@@ -197,7 +216,7 @@ def test_schedules_drive_the_new_optimizers():
          with_weight_decay(np_lion(lr), lr, 0.1), "float64")
 
 
-@pytest.mark.parametrize("name", ["adamax", "nadam", "lion", "ftrl"])
+@pytest.mark.parametrize("name", ["adamax", "nadam", "lion", "ftrl", "adadelta"])
 def test_by_name_and_config_round_trip(name):
     opt = pd.optimizers.get(name)
     assert type(opt).__name__.lower() == name
@@ -251,10 +270,33 @@ def test_nadam_resumes_from_saved_state(tmp_path):
     (lambda: pd.optimizers.Ftrl(l1_regularization_strength=-1),
      r"Ftrl: expected l1_regularization_strength >= 0"),
     (lambda: pd.optimizers.AdamW(weight_decay=None), r"AdamW: expected weight_decay >= 0"),
+    (lambda: pd.optimizers.Adadelta(rho=1.0), r"Adadelta: expected rho in \[0, 1\)"),
+    (lambda: pd.optimizers.Adadelta(epsilon=0.0), r"Adadelta: expected epsilon > 0"),
+    (lambda: pd.optimizers.Adadelta(learning_rate=-1.0),
+     r"Adadelta: expected a learning rate >= 0"),
 ])
 def test_bad_arguments(make, match):
     with pytest.raises(ValueError, match=match):
         make()
+
+
+# Keras 3.15.1 (JAX backend): keras.optimizers.Adadelta(**kwargs).apply([g], [w]) ten times
+# on the quadratic of test_optimizers (w from 0.3, g = 2 * SCALE * (w - TARGET)), float32.
+KERAS_ADADELTA = [
+    ({"learning_rate": 1.0},
+     [[0.3142575, 0.2854565, 0.3145558], [0.3145392, 0.2856298, 0.285489]]),
+    ({"learning_rate": 0.5, "rho": 0.8, "epsilon": 1e-4},
+     [[0.4047124, 0.175178, 0.4256484], [0.4245239, 0.1873064, 0.1774137]]),
+]
+
+
+@pytest.mark.parametrize("kwargs, expected", KERAS_ADADELTA)
+def test_adadelta_trajectory_matches_keras(kwargs, expected):
+    w, loss = quadratic("float32")
+    step = pd.optimizers.Adadelta(**kwargs).minimize(loss)
+    for _ in range(10):
+        pd.eval(step)
+    np.testing.assert_allclose(w.val(), expected, atol=2e-6)
 
 
 def test_ftrl_refuses_a_zero_learning_rate_at_run_time():

@@ -19,7 +19,7 @@ from paddle.backend.cuda.raw import Kernel, sequence
 from paddle.distributed import gradients as distributed_gradients
 
 ALGORITHMS = {"sgd": 0, "adam": 1, "rmsprop": 2, "adagrad": 3, "adamax": 4, "nadam": 5,
-              "lion": 6, "ftrl": 7, "decay": 8}
+              "lion": 6, "ftrl": 7, "decay": 8, "adadelta": 9}
 COLUMNS = 5  # parameter, gradient, three slots
 HYPER = 8  # scalars of an update; one more (the decay factor) follows them
 
@@ -94,6 +94,12 @@ def _update_one(algo, h, p, g, s0, s1, s2):
         quadratic = new_pow / lr + two * l2r
         p[...] = (np.clip(s1, -l1, l1) - s1) / quadratic
         s0[...] = new_a
+    elif algo == 9:
+        lr, r, ep = _typed(p.dtype, h[:3])
+        s0[...] = r * s0 + (one - r) * g * g
+        delta = -(np.sqrt(s1 + ep) * g) / np.sqrt(s0 + ep)
+        s1[...] = r * s1 + (one - r) * delta * delta
+        p += lr * delta
     else:
         p -= p * T(h[0])
 
@@ -119,7 +125,7 @@ def kernel_scalars(kind, args, has_velocity):
     if kind == "adamax":
         lr, b1, b2, eps, step = args
         return [lr / (1 - b1 ** step), b1, b2, eps]
-    if kind in ("nadam", "lion"):
+    if kind in ("nadam", "lion", "adadelta"):
         return list(args)
     if kind == "ftrl":
         lr, lr_power, l1, l2, shrinkage, beta = args

@@ -11,8 +11,11 @@ Example:
     [[1.0, 2.0, 4.0]]
 """
 import math
+import sys
+import weakref
 
-from paddle.lowlevel.graph import FLOATS, Variable, apply, as_dtype, as_variable
+from paddle.errors import source_location
+from paddle.lowlevel.graph import FLOATS, NUMBERS, Variable, apply, as_dtype, as_variable
 from paddle.lowlevel.op import OPS, Op, register
 from paddle.lowlevel.shapes import broadcast
 
@@ -342,6 +345,49 @@ def clip(x, clip_value_min, clip_value_max):
 
 # ---- operators on Variables -------------------------------------------------------------
 
+class Comparison(Variable):
+    """What `a == b` and `a != b` give when `a` is a Variable: the bool Variable of
+    `pd.equal(a, b)` / `pd.not_equal(a, b)`, built the first time one of its attributes
+    is read (by an op, `pd.eval`, `.shape`...), with identity as its truth value.
+
+    Python compares list members itself (`v in a_list`, `index`, `remove`, `count`), and
+    reads only the truth value: built then, the op would cost a node, a name and a shape
+    rule per member, and raise for members of unrelated shapes or dtypes."""
+
+    def __new__(cls, *args):
+        return object.__new__(cls)  # not Variable.__new__: that makes a parameter
+
+    def __init__(self, name, a, b, truth, caller):
+        self._pending = name, a, b, caller  # caller: (file, line) of the frame that compared
+        self._truth = truth
+
+    def __bool__(self):
+        return self._truth
+
+    def __getattr__(self, attr):
+        # Reached only for attributes not yet set: a built Variable's (name, shape, node...).
+        pending = self.__dict__.get("_pending")
+        if pending is None or attr.startswith("__"):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {attr!r}")
+        name, a, b, caller = pending
+        built = apply(OPS[name], list(_pair(a, b, name)), location=source_location(*caller))
+        del self._pending
+        self.__dict__.update(built.__dict__)
+        built.node.outputs_ref = (weakref.ref(self),)  # the node's output is this object
+        return getattr(self, attr)
+
+
+def _comparison(name, identical):
+    """The `==` (identical=True) or `!=` operator of Variables: a Comparison of op `name`."""
+    def operator(a, b):
+        if not isinstance(b, (Variable,) + NUMBERS):
+            return NotImplemented  # None, strings, objects: Python compares identity
+        frame = sys._getframe(1)
+        return Comparison(name, a, b, (a is b) == identical, (frame.f_code.co_filename,
+                                                               frame.f_lineno))
+    return operator
+
+
 def _install_operators():
     def swap(f):
         return lambda a, b: f(b, a)
@@ -354,6 +400,8 @@ def _install_operators():
     Variable.__abs__ = abs
     Variable.__gt__, Variable.__ge__ = greater, greater_equal
     Variable.__lt__, Variable.__le__ = less, less_equal
+    Variable.__eq__, Variable.__ne__ = _comparison("equal", True), \
+        _comparison("not_equal", False)
 
 
 _install_operators()

@@ -1,0 +1,108 @@
+"""Keras's utilities about symbolic tensors and global state, on paddle's graph:
+`is_keras_tensor`, `get_source_inputs`, `standardize_dtype`, `clear_session`.
+
+A Keras "KerasTensor" is a symbolic value of a model being built: in paddle, a graph
+Variable that is an input (`pd.Input`, `pd.data`) or computed from one. Parameters and
+constants are not (Keras's variables and backend tensors are not KerasTensors either).
+
+Example:
+    >>> import paddle as pd
+    >>> inp = pd.Input(shape=(3,))
+    >>> out = pd.layers.Dense(2)(inp)
+    >>> pd.utils.is_keras_tensor(out), pd.utils.get_source_inputs(out) == [inp]
+    (True, True)
+"""
+import gc
+
+import numpy as np
+
+from paddle.lowlevel.graph import NAMES, Variable
+
+# Keras 3's dtype names (keras.src.backend.common.dtypes.ALLOWED_DTYPES) and its map of
+# Python types.
+ALLOWED_DTYPES = ("float16", "float32", "float64", "uint8", "uint16", "uint32", "uint64",
+                  "int8", "int16", "int32", "int64", "bfloat16", "bool", "string",
+                  "float8_e4m3fn", "float8_e5m2", "complex64", "complex128")
+_PYTHON_DTYPES = {bool: "bool", int: "int32", float: "float32", str: "string",
+                  "int": "int32", complex: "complex64"}
+
+
+def is_keras_tensor(x):
+    """Whether `x` is a symbolic value of a graph being built: a data Variable
+    (`pd.Input`) or an op output that reads one."""
+    if not isinstance(x, Variable):
+        return False
+    return x.kind == "data" or (x.kind == "op" and bool(get_source_inputs(x)))
+
+
+def get_source_inputs(tensor):
+    """The data Variables (`pd.Input`s) that `tensor` is computed from, in the order the
+    graph first reads them; `[tensor]` for an input itself, as Keras.
+
+    Raises:
+        TypeError: tensor is not a Variable.
+    """
+    if not isinstance(tensor, Variable):
+        raise TypeError(f"get_source_inputs: expected a Variable (a symbolic tensor), received "
+                        f"{type(tensor).__name__}")
+    if tensor.kind == "data":
+        return [tensor]
+    from paddle.lowlevel.executor import topological_nodes
+    found, seen = [], set()
+    for node in topological_nodes([tensor]):
+        for v in node.inputs:
+            if v.kind == "data" and id(v) not in seen:
+                seen.add(id(v))
+                found.append(v)
+    return found
+
+
+def standardize_dtype(dtype):
+    """Keras 3's name of a dtype: None gives "float32" (Keras's floatx), Python's `int`,
+    `float`, `bool` give "int32", "float32", "bool", NumPy dtypes and types their names.
+    The name of a dtype paddle cannot compute in (float16, uint8, ...) is returned all the
+    same, as Keras does; paddle's ops take float32, float64, int32, int64 and bool.
+
+    Raises:
+        ValueError: not a dtype Keras knows (its message, "Invalid dtype: ...").
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.utils.standardize_dtype(float), pd.utils.standardize_dtype(np.int64)
+        ('float32', 'int64')
+    """
+    if dtype is None:
+        return "float32"
+    try:
+        dtype = _PYTHON_DTYPES.get(dtype, dtype)
+    except TypeError:  # unhashable
+        pass
+    if isinstance(dtype, np.dtype) or hasattr(dtype, "name") and not isinstance(dtype, str):
+        dtype = getattr(dtype, "name", dtype)
+    elif hasattr(dtype, "__name__"):
+        dtype = dtype.__name__
+    if not isinstance(dtype, str) or dtype not in ALLOWED_DTYPES:
+        raise ValueError(f"Invalid dtype: {dtype}")
+    return dtype
+
+
+def clear_session(free_memory=True):
+    """Forget the global names of layers and parameters, as Keras's `clear_session`: new
+    layers are named from "dense" again and parameters may take names of old ones. Objects
+    still alive keep their names (paddle holds names weakly, so models you drop free theirs
+    anyway). With `free_memory`, run Python's garbage collector too.
+
+    Example:
+        >>> import paddle as pd
+        >>> _ = [pd.layers.Dense(2, name=None) for _ in range(3)]
+        >>> pd.utils.clear_session()
+        >>> pd.layers.Dense(2).name
+        'dense'
+    """
+    if NAMES.prefix:
+        raise RuntimeError(f"clear_session: called inside pd.namespace("
+                           f"{'/'.join(NAMES.prefix)!r}); call it outside any namespace")
+    NAMES.taken.clear()
+    NAMES.params.clear()
+    if free_memory:
+        gc.collect()
