@@ -239,6 +239,18 @@ def test_a_pass_through_layer_keeps_the_layers_before_it():
     assert model(pd.Input(shape=(2,))).shape == (None, 1)  # the replay on new inputs
 
 
+def test_a_builtin_identity_layer_keeps_the_layers_before_it():
+    inp = pd.Input(shape=(2,))
+    first = pd.layers.Dense(2, name="first")
+    linear = pd.layers.Activation("linear", name="linear")
+    out = pd.layers.Dense(1, name="last")(linear(first(inp)))
+    model = pd.Model(inp, pd.layers.Add(name="join")([out, AddIfTraining(name="shift")(out)]))
+    assert [layer.name for layer in model.layers] == ["first", "linear", "last", "shift", "join"]
+    assert model(pd.Input(shape=(2,))).shape == (None, 1)
+    x = np.ones((3, 2), np.float32)
+    np.testing.assert_allclose(model(x, training=True), model(x) + 1.0, rtol=1e-6)
+
+
 def test_a_call_on_arrays_with_training_true_runs_the_training_branch():
     inp = pd.Input(shape=(2,))
     model = pd.Model(inp, AddIfTraining(5.0)(inp))

@@ -553,8 +553,7 @@ class Layer(KerasLayerAPI):
         finally:
             _CALL_TRAINING.pop()
             _CALL_INPUTS.pop()
-        if spec.user_code:
-            outputs = _distinct_from_inputs(outputs, flat)
+        outputs = _distinct_from_inputs(outputs, flat)
         outs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
         if self.activity_regularizer is not None:
             for o in outs:
@@ -650,10 +649,11 @@ class Layer(KerasLayerAPI):
 
 
 def _distinct_from_inputs(outputs, flat):
-    """A user's layer that returns one of its inputs as it is (`return inputs` outside
-    training) gets a copy of it instead (a same-dtype cast): each layer call then makes its
-    own Variable, so a model's replay (another mode's graph, a call on new inputs) finds and
-    re-runs that call, where the input itself would name the call as its own producer."""
+    """A layer call that returns one of its inputs as it is (a user's `return inputs`
+    outside training, `Activation("linear")`) returns a copy of it instead (a same-dtype
+    cast): each layer call then makes its own Variable, so a model's replay (another mode's
+    graph, a call on new inputs) and `model.layers` find that call and the ones before it,
+    where the input itself would name the call as its own producer."""
     def distinct(value):
         if isinstance(value, Variable) and any(value is x for x in flat):
             return apply(OPS["cast"], [value], {"dtype": value.dtype})
