@@ -154,7 +154,7 @@ def _model_entries(model, path, out, visited):
 
 
 def _layer_entries(layer, path, out, visited):
-    from paddle.highlevel.layers.recurrent import RNN
+    from paddle.highlevel.layers.recurrent import BaseRNN
     from paddle.highlevel.layers.attention import MultiHeadAttention
     if id(layer) in visited:
         return
@@ -162,7 +162,7 @@ def _layer_entries(layer, path, out, visited):
     if isinstance(layer, Model):
         _model_entries(layer, path, out, visited)
         return
-    if isinstance(layer, RNN):  # Keras keeps an RNN's weights in its cell
+    if isinstance(layer, BaseRNN):  # Keras keeps an RNN's weights in its cell
         out.extend((_join(path, "cell", "vars", str(i)), w) for i, w in enumerate(layer.weights))
         return
     if isinstance(layer, MultiHeadAttention):

@@ -600,6 +600,9 @@ class Sequential(Model):
 
     def add(self, layer):
         """Append a layer (or set the input with a `pd.layers.Input` Variable)."""
+        from paddle.highlevel.layers.core import InputLayer
+        if isinstance(layer, InputLayer):
+            layer = layer.output  # Keras's InputLayer: the Input it holds
         if isinstance(layer, Variable):
             if self._layers or self._input is not None:
                 raise ValueError("Sequential: an Input can only come first")

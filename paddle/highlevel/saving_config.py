@@ -412,7 +412,9 @@ def deserialize_layer(spec, custom_objects):
         _known(registered, custom_objects) else spec["class_name"]
     cls = lookup(name, custom_objects, builtin_layers(), "layer class")
     config = keras_layer_config(cls, spec.get("config") or {}, custom_objects)
-    return from_config(cls, config)
+    from paddle.highlevel.serialization import custom_object_scope
+    with custom_object_scope(dict(custom_objects or {})):  # for the layers a layer holds
+        return from_config(cls, config)                     # (an RNN's cell)
 
 
 def _known(name, custom_objects):

@@ -144,3 +144,38 @@ def test_dropout_and_embedding_errors():
     emb = layers.Embedding(3, 2)
     with pytest.raises(IndexError):
         emb(np.array([[0, 3]]))
+
+
+def test_identity_keeps_values_and_the_graph(tmp_path):
+    run_layer_test(layers.Identity, {}, (2, 3), (None, 3), 0)
+    inp = layers.Input(shape=(3,))
+    hidden = layers.Dense(3)(inp)
+    out = layers.Dense(2)(layers.Identity()(hidden))
+    model = pd.Model(inp, out)
+    # The Dense before the Identity stays in the model (its output is not handed back
+    # as the Identity's, which would rewrite that Variable's history).
+    assert [type(l).__name__ for l in model.layers] == ["Dense", "Identity", "Dense"]
+    x = RNG.normal(size=(2, 3)).astype(np.float32)
+    model.save(tmp_path / "m.keras")
+    np.testing.assert_array_equal(pd.load_model(tmp_path / "m.keras").predict(x, verbose=0),
+                                  model.predict(x, verbose=0))
+    pair = layers.Identity()([inp, inp])
+    assert [v.shape for v in pair] == [(None, 3), (None, 3)]
+    linear = layers.Dense(2)(layers.Activation("linear")(hidden))
+    assert len(pd.Model(inp, linear).layers) == 3  # the same for a linear Activation
+
+
+def test_input_layer():
+    model = pd.Sequential([layers.InputLayer(shape=(4,)), layers.Dense(2)])
+    assert model.inputs[0].shape == (None, 4) and model.predict(
+        np.ones((3, 4), np.float32), verbose=0).shape == (3, 2)
+    held = layers.InputLayer(batch_shape=(8, 5), dtype="int64", name="ids")
+    assert held.output.shape == (8, 5) and held.output.dtype == "int64"
+    assert held.get_config() == {"batch_shape": [8, 5], "dtype": "int64", "sparse": False,
+                                 "name": "ids"}
+    functional = pd.Model(held.output, layers.Embedding(10, 3)(held.output))
+    assert functional.outputs[0].shape == (8, 5, 3)
+    with pytest.raises(ValueError, match="InputLayer: paddle has no sparse or optional"):
+        layers.InputLayer(shape=(2,), sparse=True)
+    with pytest.raises(ValueError, match="Input: expected a shape"):
+        layers.InputLayer()

@@ -152,3 +152,55 @@ def test_dropout_noise_shape_must_fit_the_input():
         layers.Dropout(0.5, noise_shape=(None, 1))(pd.layers.Input(shape=(4, 5)))
     with pytest.raises(ValueError, match="received \\(None, 1, 7\\)"):
         layers.Dropout(0.5, noise_shape=(None, 1, 7))(pd.layers.Input(shape=(4, 5)))
+
+
+def test_spatial_dropout_3d():
+    run_layer_test(layers.SpatialDropout3D, {"rate": 0.3}, (2, 2, 3, 3, 4),
+                   (None, 2, 3, 3, 4), 0)
+    y = _training(layers.SpatialDropout3D(0.5), (16, 2, 3, 2, 32))()
+    assert np.all(y == y[:, :1, :1, :1, :]) and 0.3 < (y[:, 0, 0, 0] == 0).mean() < 0.7
+    y = _training(layers.SpatialDropout3D(0.5, data_format="channels_first"),
+                  (16, 32, 2, 3, 2))()
+    assert np.all(y == y[:, :, :1, :1, :1])
+
+
+def test_alpha_dropout_keeps_mean_and_variance():
+    run_layer_test(layers.AlphaDropout, {"rate": 0.2, "seed": 3}, (2, 5), (None, 5), 0)
+    x = np.random.default_rng(0).normal(size=(400, 500)).astype(np.float32)
+    inp = pd.data("x", shape=(None, 500))
+    y = pd.eval(layers.AlphaDropout(0.2)(inp), {inp: x}, training=True)
+    assert abs(y.mean()) < 0.02 and abs(y.std() - 1) < 0.02  # SELU's fixed point kept
+    # Keras's constants: the dropped value is a * alpha' + b (alpha' = -1.7581).
+    alpha_p = -1.6732632423543772 * 1.0507009873554805
+    a = ((1 - 0.2) * (1 + 0.2 * alpha_p ** 2)) ** -0.5
+    dropped = np.isclose(y, a * alpha_p - a * alpha_p * 0.2, atol=1e-5)
+    assert abs(dropped.mean() - 0.2) < 0.01
+    np.testing.assert_allclose(y[~dropped], a * x[~dropped] - a * alpha_p * 0.2, atol=1e-5)
+    np.testing.assert_array_equal(layers.AlphaDropout(0.2)(x), x)  # inference: identity
+    train_through(layers.AlphaDropout(0.2), (6,))
+
+
+def test_activity_regularization_adds_its_penalty():
+    layer = layers.ActivityRegularization(l1=0.5, l2=0.25)
+    inp = layers.Input(shape=(2,))
+    model = pd.Model(inp, layer(inp))
+    model.compile(optimizer="sgd", loss="mse")
+    x = np.array([[1.0, -2.0]], np.float32)
+    # mse 0 (y = x), penalty 0.5 * 3 + 0.25 * 5 = 2.75
+    assert model.evaluate(x, x, verbose=0) == pytest.approx(2.75)
+    config = layer.get_config()
+    assert config["l1"] == 0.5 and config["l2"] == 0.25 and "activity_regularizer" not in config
+    run_layer_test(layers.ActivityRegularization, {"l1": 0.1}, (2, 3), (None, 3), 0)
+
+
+@pytest.mark.parametrize("make, match", [
+    (lambda: layers.AlphaDropout(1.0), r"AlphaDropout: expected a rate in \[0, 1\)"),
+    (lambda: layers.AlphaDropout(0.1, noise_shape=(2, 0)), "AlphaDropout: expected "
+     "noise_shape"),
+    (lambda: layers.SpatialDropout3D(0.1, data_format="nhwc"), "expected data_format"),
+    (lambda: layers.ActivityRegularization(l1=-1), "ActivityRegularization: expected l1 to "
+     "be a number >= 0, received -1"),
+])
+def test_bad_arguments_of_the_newer_layers(make, match):
+    with pytest.raises(ValueError, match=match):
+        make()

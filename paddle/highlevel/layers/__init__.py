@@ -1,9 +1,12 @@
 """The layer catalogue (`pd.layers.*`), Keras names and defaults (channels_last)."""
 from paddle.highlevel.layers.base import Input, InputSpec, Layer  # noqa: F401
 from paddle.highlevel.layers.core import (  # noqa: F401
-    Activation, Dense, Flatten, Lambda, Masking, Permute, Reshape)
+    Activation, Dense, Flatten, Identity, InputLayer, Lambda, Masking, Permute, Reshape)
 from paddle.highlevel.layers.conv import (  # noqa: F401
     Conv1D, Conv2D, Conv2DTranspose, DepthwiseConv2D)
+from paddle.highlevel.layers.conv_composed import (  # noqa: F401
+    Conv1DTranspose, DepthwiseConv1D, SeparableConv1D, SeparableConv2D)
+from paddle.highlevel.layers.einsum_dense import EinsumDense  # noqa: F401
 from paddle.highlevel.layers.merge import (  # noqa: F401
     Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract, add, average,
     concatenate, dot, maximum, minimum, multiply, subtract)
@@ -13,14 +16,24 @@ from paddle.highlevel.layers.reshaping import (  # noqa: F401
     ZeroPadding2D)
 from paddle.highlevel.layers.wrappers import TimeDistributed  # noqa: F401
 from paddle.highlevel.layers.recurrent import GRU, LSTM, Bidirectional, SimpleRNN  # noqa: F401
-from paddle.highlevel.layers.attention import MultiHeadAttention  # noqa: F401
+from paddle.highlevel.layers.rnn_cells import (  # noqa: F401
+    RNN, GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells)
+from paddle.highlevel.layers.attention import (  # noqa: F401
+    AdditiveAttention, Attention, MultiHeadAttention)
 from paddle.highlevel.layers.pooling import (  # noqa: F401
     AveragePooling1D, AveragePooling2D, GlobalAveragePooling1D, GlobalAveragePooling2D,
     GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPooling1D, MaxPooling2D)
 from paddle.highlevel.layers.normalization import (  # noqa: F401
-    BatchNormalization, LayerNormalization)
+    BatchNormalization, GroupNormalization, LayerNormalization, RMSNormalization,
+    UnitNormalization)
 from paddle.highlevel.layers.regularization import (  # noqa: F401
-    Dropout, GaussianDropout, GaussianNoise, SpatialDropout1D, SpatialDropout2D)
+    ActivityRegularization, AlphaDropout, Dropout, GaussianDropout, GaussianNoise,
+    SpatialDropout1D, SpatialDropout2D, SpatialDropout3D)
+from paddle.highlevel.layers.preprocessing import (  # noqa: F401
+    CategoryEncoding, Discretization, Normalization, Rescaling)
+from paddle.highlevel.layers.image_preprocessing import (  # noqa: F401
+    CenterCrop, RandomBrightness, RandomContrast, RandomCrop, RandomFlip, Resizing)
+from paddle.highlevel.layers.image_affine import RandomTranslation, RandomZoom  # noqa: F401
 from paddle.highlevel.layers.embedding import Embedding  # noqa: F401
 
 # Keras's other names for the same classes (keras.layers.MaxPool2D is MaxPooling2D).
@@ -29,6 +42,8 @@ MaxPool1D, MaxPool2D = MaxPooling1D, MaxPooling2D
 GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2D
 GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
 Convolution1D, Convolution2D, Convolution2DTranspose = Conv1D, Conv2D, Conv2DTranspose
+Convolution1DTranspose = Conv1DTranspose
+SeparableConvolution1D, SeparableConvolution2D = SeparableConv1D, SeparableConv2D
 
 def serialize(layer):
     """Keras's `keras.layers.serialize`: the layer's `{"module", "class_name", "config",

@@ -1,4 +1,5 @@
-"""MultiHeadAttention, as Keras's (same arguments, weight shapes and results).
+"""MultiHeadAttention, Attention and AdditiveAttention, as Keras's (same arguments, weight
+shapes and results).
 
 Built from matmul, softmax, transpose and a sum. The projections multiply the sequence,
 given a head axis, by each head's kernel at once: (N, 1, T, dim) @ (heads, dim, key_dim)
@@ -19,7 +20,9 @@ from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
 from paddle.lowlevel.graph import constant
 from paddle.lowlevel.ops.activations import softmax
-from paddle.lowlevel.ops.math import cast
+from paddle.lowlevel.ops.math import cast, tanh
+from paddle.lowlevel.random import next_seed
+from paddle.random import SeedGenerator, keep_mask
 from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.reduce import sum as reduce_sum
 from paddle.lowlevel.ops.shape import expand_dims, reshape, transpose
@@ -196,3 +199,159 @@ class MultiHeadAttention(Layer):
                 "kernel_initializer": initializers.serialize(self.kernel_initializer),
                 "bias_initializer": initializers.serialize(self.bias_initializer)}
 
+
+
+class Attention(Layer):
+    """Dot-product attention (Luong style), Keras's `Attention`: called on `[query, value]`
+    or `[query, value, key]` of shapes (batch, Tq, dim), (batch, Tv, dim_v),
+    (batch, Tv, dim), it returns `softmax(scores) @ value`, (batch, Tq, dim_v).
+
+    scores are `query @ key^T` ("dot", times a learned `scale` with use_scale=True) or
+    `concat_score_weight * sum(tanh(scale * (query + key)))` ("concat"). Call arguments:
+    `mask=[query_mask, value_mask]` (boolean (batch, Tq) / (batch, Tv); taken from the
+    inputs' masks when not given: Embedding(mask_zero=True)), `return_attention_scores`
+    (also return the (batch, Tq, Tv) probabilities), `use_causal_mask` (position i
+    attends positions <= i only; needs known lengths), `training`.
+
+    Args:
+        use_scale: learn a scalar scale of the scores.
+        score_mode: "dot" or "concat".
+        dropout: dropout rate on the attention probabilities (training only).
+        seed: an int for a layer-own sequence of dropout masks, or None.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> q = np.array([[[1.0, 0.0]]], np.float32)
+        >>> v = np.array([[[1.0, 0.0], [0.0, 1.0]]], np.float32)
+        >>> out, scores = pd.layers.Attention()([q, v], return_attention_scores=True)
+        >>> [round(float(s), 4) for s in scores[0, 0]]
+        [0.7311, 0.2689]
+    """
+
+    def __init__(self, use_scale=False, score_mode="dot", dropout=0.0, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        where = type(self).__name__
+        self.use_scale = check_flag(use_scale, "use_scale", where)
+        if score_mode not in ("dot", "concat"):
+            raise ValueError(f"{where}: expected score_mode 'dot' or 'concat', received "
+                             f"{score_mode!r}")
+        self.score_mode = score_mode
+        if not isinstance(dropout, (int, float)) or isinstance(dropout, bool) or \
+                not 0 <= dropout < 1:
+            raise ValueError(f"{where}: expected a dropout rate in [0, 1), received "
+                             f"{dropout!r}")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or
+                                 seed < 0):
+            raise ValueError(f"{where}: expected an integer seed >= 0 or None, received "
+                             f"{seed!r}")
+        self.dropout, self.seed = float(dropout), seed
+        self._seed_fn = SeedGenerator(seed).next if seed is not None else next_seed
+
+    def _inputs(self, shapes):
+        """[query, value(, key)] shapes: rank 3, features known, key of value's length."""
+        if not isinstance(shapes, list) or len(shapes) not in (2, 3):
+            raise ValueError(at_user(f"{self.name}: expected the inputs as a list [query, "
+                                     f"value] or [query, value, key], received {shapes!r}"))
+        query, value = shapes[:2]
+        key = shapes[2] if len(shapes) == 3 else value
+        for label, shape in (("query", query), ("value", value), ("key", key)):
+            if len(shape) != 3 or shape[-1] is None:
+                raise ShapeError(at_user(f"{self.name}: expected the {label} of shape (batch, "
+                                         f"length, features), received {shape}"))
+        if query[-1] != key[-1]:
+            raise ShapeError(at_user(f"{self.name}: expected the query and the key to have "
+                                     f"the same features, received {query} and {key}"))
+        if None not in (key[1], value[1]) and key[1] != value[1]:
+            raise ShapeError(at_user(f"{self.name}: the key and the value must have one "
+                                     f"length, received {key} and {value}"))
+        return query, value, key
+
+    def build(self, input_shape):
+        self._inputs(input_shape)
+        self.scale = self.add_weight("scale", (), "ones") if self.use_scale else None
+        self.concat_score_weight = self.add_weight("concat_score_weight", (), "ones") \
+            if self.score_mode == "concat" else None
+
+    def scores(self, query, key):
+        if self.score_mode == "dot":
+            scores = matmul(query, key, transpose_b=True)
+            return scores * self.scale if self.scale is not None else scores
+        pairs = expand_dims(query, -2) + expand_dims(key, -3)   # (N, Tq, Tv, dim)
+        if self.scale is not None:
+            pairs = pairs * self.scale
+        return self.concat_score_weight * reduce_sum(tanh(pairs), axis=-1)
+
+    def call(self, inputs, mask=None, training=False, return_attention_scores=False,
+             use_causal_mask=False):
+        self._inputs([x.shape for x in inputs])
+        query, value = inputs[:2]
+        key = inputs[2] if len(inputs) == 3 else value
+        masks = list(mask) if isinstance(mask, (list, tuple)) else [mask, None]
+        q_mask, v_mask = (masks + [None, None])[:2]
+        scores = self.scores(query, key)
+        keep = None
+        if v_mask is not None:
+            keep = expand_dims(cast(v_mask, scores.dtype), -2)          # (N, 1, Tv)
+        if use_causal_mask:
+            t, s = query.shape[1], key.shape[1]
+            if t is None or s is None:
+                raise ShapeError(at_user(f"{self.name}: use_causal_mask needs known query and "
+                                         f"key lengths, received {t} and {s}"))
+            lower = constant(np.tril(np.ones((1, t, s))), dtype=scores.dtype)
+            keep = lower if keep is None else keep * lower
+        if keep is not None:  # Keras subtracts 1e9 from the scores of masked positions
+            scores = scores - (1.0 - keep) * 1e9
+        probs = softmax(scores, axis=-1)
+        weights = probs
+        if self.dropout > 0:
+            weights = probs * keep_mask(probs, self.dropout, (None,) * 3, self._seed_fn,
+                                        training_only=True)
+        out = matmul(weights, value)
+        if q_mask is not None:
+            out = out * expand_dims(cast(q_mask, out.dtype), -1)
+        return [out, probs] if return_attention_scores else out
+
+    def compute_mask(self, inputs, mask=None):
+        if isinstance(mask, (list, tuple)):
+            return mask[0]
+        return None
+
+    def get_config(self):
+        return {**super().get_config(), "use_scale": self.use_scale,
+                "score_mode": self.score_mode, "dropout": self.dropout, "seed": self.seed}
+
+
+class AdditiveAttention(Attention):
+    """Additive attention (Bahdanau style), Keras's `AdditiveAttention`: scores are
+    `sum(scale * tanh(query + key))` over the features, with a learned `scale` per feature
+    (use_scale=True, the default); otherwise as `Attention` (same call arguments).
+
+    Args:
+        use_scale: learn the per-feature scale (glorot_uniform initialized, as Keras).
+        dropout: dropout rate on the attention probabilities (training only).
+        seed: an int for a layer-own sequence of dropout masks, or None.
+
+    Example:
+        >>> import paddle as pd
+        >>> q, v = pd.layers.Input(shape=(4, 8)), pd.layers.Input(shape=(6, 8))
+        >>> pd.layers.AdditiveAttention()([q, v]).shape
+        (None, 4, 8)
+    """
+
+    def __init__(self, use_scale=True, dropout=0.0, seed=None, **kwargs):
+        kwargs.pop("score_mode", None)
+        super().__init__(use_scale=use_scale, dropout=dropout, seed=seed, **kwargs)
+
+    def build(self, input_shape):
+        query = self._inputs(input_shape)[0]
+        self.scale = self.add_weight("scale", (query[-1],), "glorot_uniform") \
+            if self.use_scale else None
+
+    def scores(self, query, key):
+        pairs = tanh(expand_dims(query, -2) + expand_dims(key, -3))   # (N, Tq, Tv, dim)
+        return reduce_sum(pairs * self.scale if self.scale is not None else pairs, axis=-1)
+
+    def get_config(self):
+        config = super().get_config()
+        del config["score_mode"]
+        return config

@@ -40,6 +40,17 @@ def check_flag(value, name, layer):
     raise ValueError(f"{layer}: expected {name} to be True or False, received {value!r}")
 
 
+def passthrough(x):
+    """x as a new Variable of the same values (a view, no copy): what a layer that changes
+    nothing returns, since a layer's output records the layer that made it and handing back
+    its input itself would rewrite the input's history (its producer lost from the model)."""
+    if isinstance(x, (list, tuple)):
+        return type(x)(passthrough(v) for v in x)
+    if isinstance(x, dict):
+        return {k: passthrough(v) for k, v in x.items()}
+    return apply(OPS["reshape_like"], [x, x])
+
+
 def snake_case(name):
     """Keras's default layer names: Conv2D -> conv2d, Conv2DTranspose -> conv2d_transpose,
     SimpleRNN -> simple_rnn (so names match those of a Keras model of the same layers)."""

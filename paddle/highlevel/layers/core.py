@@ -1,4 +1,5 @@
-"""Core layers: Dense, Activation, Flatten, Reshape, Permute, Lambda.
+"""Core layers: Dense, Activation, Flatten, Reshape, Permute, Lambda, Masking, Identity,
+InputLayer.
 
 Example:
     >>> import paddle as pd
@@ -9,12 +10,13 @@ Example:
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
 from paddle.lowlevel.layers import dense
-from paddle.lowlevel.graph import constant
+from paddle.lowlevel.graph import Variable, constant
 from paddle.lowlevel.ops.math import cast, greater, not_equal
 from paddle.lowlevel.ops.reduce import max as ll_max
 from paddle.lowlevel.ops.shape import expand_dims, flatten, reshape, transpose
 from paddle.highlevel import activations, regularizers
-from paddle.highlevel.layers.base import InputSpec, Layer, check_flag, regularizer_config
+from paddle.highlevel.layers.base import (
+    Input, InputSpec, Layer, check_flag, passthrough, regularizer_config)
 from paddle.highlevel.layers.bytecode import dump_function, load_function
 
 
@@ -100,7 +102,7 @@ class Activation(Layer):
         self._activation_name = serialize_activation(activation)
 
     def call(self, inputs, training=False):
-        return self.activation(inputs) if self.activation is not None else inputs
+        return self.activation(inputs) if self.activation is not None else passthrough(inputs)
 
     def get_config(self):
         return {**super().get_config(), "activation": self._activation_name}
@@ -263,3 +265,83 @@ class Masking(Layer):
 
     def get_config(self):
         return {**super().get_config(), "mask_value": self.mask_value}
+
+
+class Identity(Layer):
+    """Returns its inputs unchanged (a placeholder layer, as Keras's): a Variable, or a
+    list / dict of them.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.layers.Identity()(np.array([[1.0, 2.0]], np.float32)).tolist()
+        [[1.0, 2.0]]
+    """
+
+    supports_masking = True
+
+    def call(self, inputs):
+        return passthrough(inputs)
+
+
+class InputLayer(Layer):
+    """Keras's layer form of `pd.Input`: holds the input Variable as `output`.
+
+    `pd.Sequential([pd.layers.InputLayer(shape=(4,)), ...])` starts a model as
+    `pd.Input(shape=(4,))` does; `InputLayer(...).output` is the Input Variable for a
+    functional model. Called on a Variable, it returns it unchanged.
+
+    Args:
+        shape: the shape of one sample (without the batch axis).
+        batch_size: a fixed batch size, or None for any.
+        dtype: the input's dtype (default float32).
+        sparse: False only (paddle has no sparse inputs).
+        batch_shape: instead of `shape` and `batch_size`, the whole shape.
+        input_tensor: an existing Input Variable to wrap instead of a new one.
+        optional: False only (paddle has no optional inputs).
+        name: the input's name.
+
+    Example:
+        >>> import paddle as pd
+        >>> model = pd.Sequential([pd.layers.InputLayer(shape=(4,)), pd.layers.Dense(2)])
+        >>> model.inputs[0].shape, model.outputs[0].shape
+        ((None, 4), (None, 2))
+    """
+
+    def __init__(self, shape=None, batch_size=None, dtype=None, sparse=None,
+                 batch_shape=None, input_tensor=None, optional=False, name=None, **kwargs):
+        if sparse or optional:
+            raise ValueError(f"InputLayer: paddle has no sparse or optional inputs, received "
+                             f"sparse={sparse!r}, optional={optional!r}")
+        for key in ("input_shape", "batch_input_shape"):  # Keras 2 spellings
+            if key in kwargs and shape is None and batch_shape is None:
+                value = kwargs.pop(key)
+                shape, batch_shape = (value, None) if key == "input_shape" else (None, value)
+        super().__init__(name=name, **{k: v for k, v in kwargs.items() if k == "trainable"})
+        unknown = sorted(k for k in kwargs if k != "trainable")
+        if unknown:
+            raise TypeError(f"InputLayer: unexpected arguments {', '.join(unknown)}")
+        if input_tensor is not None:
+            if not isinstance(input_tensor, Variable) or not getattr(input_tensor, "_is_input",
+                                                                     False):
+                raise ValueError(f"InputLayer: expected input_tensor to be a pd.Input "
+                                 f"Variable, received {input_tensor!r}")
+            self._output = input_tensor
+        else:
+            self._output = Input(shape=shape, batch_size=batch_size,
+                                 dtype=dtype or "float32", batch_shape=batch_shape,
+                                 name=name or self.name)
+        self.batch_shape = tuple(self._output.shape)
+        self.dtype = self._output.dtype
+        self.built = True
+
+    @property
+    def output(self):
+        """The Input Variable."""
+        return self._output
+
+    def call(self, inputs):
+        return inputs
+
+    def get_config(self):
+        return {"batch_shape": list(self.batch_shape), "dtype": self.dtype, "sparse": False,
+                "name": self.name}

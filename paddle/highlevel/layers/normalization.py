@@ -1,5 +1,5 @@
-"""Normalization layers: BatchNormalization and LayerNormalization (Keras weights and
-defaults).
+"""Normalization layers: BatchNormalization, LayerNormalization, GroupNormalization,
+RMSNormalization and UnitNormalization (Keras weights and defaults).
 
 Example:
     >>> import paddle as pd
@@ -10,7 +10,8 @@ Example:
 """
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
-from paddle.lowlevel.ops.math import sqrt
+from paddle.lowlevel.ops.math import maximum, sqrt
+from paddle.lowlevel.ops.reduce import mean, sum as sum_
 from paddle.lowlevel.ops.norm import batch_norm, check_epsilon, check_momentum, layer_norm
 from paddle.lowlevel.ops.shape import reshape
 from paddle.highlevel.layers.base import InputSpec, Layer, check_flag
@@ -183,3 +184,177 @@ class LayerNormalization(_Normalization):
 
     def get_config(self):
         return self._config(("beta_initializer", "gamma_initializer"))
+
+
+def _axes_arg(axis, layer):
+    """An int or a non-empty list/tuple of ints, as given; ValueError naming the layer."""
+    axes = [axis] if isinstance(axis, int) and not isinstance(axis, bool) else list(axis) \
+        if isinstance(axis, (list, tuple)) else []
+    if not axes or any(not isinstance(a, int) or isinstance(a, bool) for a in axes):
+        raise ValueError(f"{layer}: expected an integer axis or a list of them, received "
+                         f"{axis!r}")
+    return axis if isinstance(axis, int) else list(axis)
+
+
+def _broadcast_shape(shape, axes):
+    """The shape a weight over `axes` (sorted, non-negative) takes to broadcast against an
+    input of `shape`: its sizes on those axes, 1 between them, nothing before the first."""
+    return tuple(shape[a] if a in axes else 1 for a in range(axes[0], len(shape)))
+
+
+class UnitNormalization(Layer):
+    """Scales each example to unit L2 norm over `axis`: `x / max(||x||, 1e-12)`, as Keras's
+    `x * min(rsqrt(sum(x**2)), 1e12)`.
+
+    Args:
+        axis: an int or a list of ints, the axes the norm is taken over (default -1).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.layers.UnitNormalization()(np.array([[3.0, 4.0]], np.float32)).tolist()
+        [[0.6000000238418579, 0.800000011920929]]
+    """
+
+    supports_masking = True
+
+    def __init__(self, axis=-1, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = _axes_arg(axis, "UnitNormalization")
+
+    def build(self, input_shape):
+        self._axes = sorted(set(_check_axis_range(self.axis, input_shape, self.name)))
+
+    def call(self, inputs):
+        squares = sum_(inputs * inputs, axis=self._axes, keepdims=True)
+        return inputs / sqrt(maximum(squares, 1e-24))  # min(rsqrt(s), 1 / 1e-12)
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis}
+
+
+def _check_axis_range(axis, shape, layer):
+    rank = len(shape)
+    out = []
+    for a in [axis] if isinstance(axis, int) else axis:
+        if not -rank <= a < rank:
+            raise ShapeError(at_user(f"{layer}: axis {axis} is out of range for an input of "
+                                     f"shape {shape}"))
+        out.append(a % rank)
+    return out
+
+
+class RMSNormalization(Layer):
+    """Root-mean-square normalization: `x / sqrt(mean(x**2 over axis) + epsilon) * scale`,
+    with a learned `scale` shaped like the normalized axes (Keras's weight, initialized to
+    ones).
+
+    Args:
+        axis: an int or a list of ints, the normalized axes (default -1).
+        epsilon: added to the mean square (default 1e-6, as Keras).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> y = pd.layers.RMSNormalization(epsilon=0.0)(np.array([[3.0, 4.0]], np.float32))
+        >>> [round(float(v), 4) for v in y[0]]
+        [0.8485, 1.1314]
+    """
+
+    def __init__(self, axis=-1, epsilon=1e-6, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = _axes_arg(axis, "RMSNormalization")
+        self.epsilon = check_epsilon(epsilon, "RMSNormalization")
+
+    def build(self, input_shape):
+        axes = _check_axis(self.axis, input_shape, self.name)
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"{self.name}: repeated axis in {self.axis}")
+        self._axes = sorted(axes)
+        self.scale = self.add_weight("scale", tuple(input_shape[a] for a in self._axes),
+                                     "ones")
+        self._scale_shape = _broadcast_shape(input_shape, self._axes)
+
+    def call(self, inputs):
+        mean_square = mean(inputs * inputs, axis=self._axes, keepdims=True)
+        return inputs / sqrt(mean_square + self.epsilon) * reshape(self.scale,
+                                                                   self._scale_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon}
+
+
+class GroupNormalization(_Normalization):
+    """Normalizes each example over groups of channels: the `axis` channels are split into
+    `groups` groups, and each group is normalized with its own mean and variance over the
+    group's channels and all other non-batch axes, then scaled by `gamma` and shifted by
+    `beta` per channel (Keras's layer; `groups=-1` is instance normalization,
+    `groups=1` layer normalization over all axes).
+
+    Args:
+        groups: the number of groups, dividing the number of channels (or -1: one group
+            per channel). Default 32.
+        axis: the channel axis (default -1).
+        epsilon: added to the variance (default 1e-3).
+        center, scale: learn an offset beta / a scale gamma, one per channel.
+        beta_initializer, gamma_initializer: names or initializer objects.
+
+    The non-batch sizes of the input must be known when the layer is built.
+
+    Example:
+        >>> import paddle as pd
+        >>> layer = pd.layers.GroupNormalization(groups=2)
+        >>> layer(pd.layers.Input(shape=(5, 4))).shape, [w.shape for w in layer.weights]
+        ((None, 5, 4), [(4,), (4,)])
+    """
+
+    def __init__(self, groups=32, axis=-1, epsilon=1e-3, center=True, scale=True,
+                 beta_initializer="zeros", gamma_initializer="ones", **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(groups, int) or isinstance(groups, bool) or \
+                (groups <= 0 and groups != -1):
+            raise ValueError(f"GroupNormalization: expected groups to be a positive integer "
+                             f"(or -1 for instance normalization), received {groups!r}")
+        if not isinstance(axis, int) or isinstance(axis, bool):
+            raise ValueError(f"GroupNormalization: expected an integer axis, received "
+                             f"{axis!r}")
+        self.groups, self.axis = groups, axis
+        self._init_common(epsilon, center, scale, {"beta_initializer": beta_initializer,
+                                                   "gamma_initializer": gamma_initializer})
+
+    def build(self, input_shape):
+        a, = _check_axis(self.axis, input_shape, self.name)
+        if a == 0:
+            raise ValueError(f"{self.name}: axis {self.axis} is the batch axis of an input of "
+                             f"shape {input_shape}; expected a channel axis")
+        if None in input_shape[1:]:
+            raise ShapeError(at_user(f"{self.name}: expected the non-batch sizes of the input "
+                                     f"to be known, received shape {input_shape}"))
+        channels = input_shape[a]
+        groups = channels if self.groups == -1 else self.groups
+        if channels % groups:
+            raise ValueError(f"{self.name}: expected groups ({groups}) to divide the number of "
+                             f"channels, received {channels} channels on axis {self.axis}")
+        self._axis, self._groups = a, groups
+        grouped = list(input_shape[1:])
+        grouped[a - 1:a] = [groups, channels // groups]
+        self._grouped_shape = (-1,) + tuple(grouped)
+        self._reduce = [i for i in range(1, len(grouped) + 1) if i != a]
+        self._shape = (-1,) + tuple(input_shape[1:])
+        self._channel_shape = _broadcast_shape(input_shape, [a])
+        self.gamma = self.add_weight("gamma", (channels,), self.gamma_initializer) \
+            if self.scale else None
+        self.beta = self.add_weight("beta", (channels,), self.beta_initializer) \
+            if self.center else None
+        self.input_spec = InputSpec(ndim=len(input_shape), axes={self.axis: channels})
+
+    def call(self, inputs):
+        x = reshape(inputs, self._grouped_shape)
+        centered = x - mean(x, axis=self._reduce, keepdims=True)
+        variance = mean(centered * centered, axis=self._reduce, keepdims=True)
+        y = reshape(centered / sqrt(variance + self.epsilon), self._shape)
+        if self.gamma is not None:
+            y = y * reshape(self.gamma, self._channel_shape)
+        return y + reshape(self.beta, self._channel_shape) if self.beta is not None else y
+
+    def get_config(self):
+        return {**self._config(("beta_initializer", "gamma_initializer")),
+                "groups": self.groups}

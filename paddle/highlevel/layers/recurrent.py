@@ -32,7 +32,7 @@ from paddle.highlevel.layers.core import serialize_activation
 
 # ---- the base of the recurrent layers -------------------------------------------------
 
-class RNN(Layer):
+class BaseRNN(Layer):
     """Shared by SimpleRNN, LSTM and GRU: arguments, input checks, state inputs, outputs.
 
     Arguments every recurrent layer takes besides its own (as Keras):
@@ -191,7 +191,7 @@ def reverse_time(x, where=None):
     return reverse(x, axis=1)
 
 
-class SimpleRNN(RNN):
+class SimpleRNN(BaseRNN):
     """Fully connected recurrence `h_t = activation(x_t @ kernel + h_{t-1} @ recurrent_kernel
     + bias)`.
 
@@ -264,7 +264,7 @@ class _ForgetBias:
                                self.initializer((2 * u,), dtype)])
 
 
-class _GatedRNN(RNN):
+class _GatedRNN(BaseRNN):
     """LSTM and GRU: the fused ops, whose activations are fixed (tanh and sigmoid)."""
 
     def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", **kwargs):
@@ -419,7 +419,7 @@ class Bidirectional(Layer):
         given = layer if isinstance(layer, dict) else None
         if isinstance(layer, dict):
             layer = _deserialize_rnn(layer)
-        if not isinstance(layer, RNN):
+        if not isinstance(layer, BaseRNN):
             raise TypeError(f"Bidirectional: expected a recurrent layer (SimpleRNN, LSTM, GRU), "
                             f"received {layer!r}")
         if merge_mode not in MERGE_MODES:

@@ -1,6 +1,8 @@
-"""Regularization layers: Dropout, SpatialDropout1D/2D, GaussianNoise, GaussianDropout.
+"""Regularization layers: Dropout, SpatialDropout1D/2D/3D, GaussianNoise, GaussianDropout,
+AlphaDropout and ActivityRegularization.
 
-Each draws its noise in C++ on every training run and is the identity at inference.
+Each noise layer draws its noise in C++ on every training run and is the identity at
+inference.
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -9,11 +11,13 @@ Example:
 """
 import numbers
 
+from paddle.lowlevel.ops.math import cast, greater_equal
 from paddle.lowlevel.ops.nn import dropout
 from paddle.lowlevel.ops.sampling import random as random_op
 from paddle.lowlevel.random import next_seed
 from paddle.random import SeedGenerator, keep_mask
-from paddle.highlevel.layers.base import InputSpec, Layer
+from paddle.highlevel import regularizers
+from paddle.highlevel.layers.base import InputSpec, Layer, passthrough
 
 
 class Dropout(Layer):
@@ -67,7 +71,7 @@ class Dropout(Layer):
         if self.noise_shape is None:
             return dropout(inputs, self.rate)  # the fused op
         if self.rate == 0:
-            return inputs
+            return passthrough(inputs)
         # Sizes equal to the input's are drawn per element, as None is.
         noise = [None if n != 1 else 1 for n in self.noise_shape]
         return inputs * keep_mask(inputs, self.rate, noise, next_seed, training_only=True)
@@ -145,14 +149,16 @@ class SpatialDropout1D(_Noise):
 
     def call(self, inputs, training=False):
         if self.rate == 0:
-            return inputs
+            return passthrough(inputs)
         noise = [None] + [1] * self.rank + [None]
         if self.data_format == "channels_first":
             noise = [None, None] + [1] * self.rank
         return inputs * keep_mask(inputs, self.rate, noise, self._seed_fn, training_only=True)
 
     def get_config(self):
-        return {**super().get_config(), "rate": self.rate}
+        config = {**super().get_config(), "rate": self.rate}
+        config.pop("trainable")  # Keras's spatial dropouts take no `trainable` (nor save it)
+        return config
 
 
 class SpatialDropout2D(SpatialDropout1D):
@@ -171,12 +177,116 @@ class SpatialDropout2D(SpatialDropout1D):
         super().__init__(rate, seed, **kwargs)
         data_format = "channels_last" if data_format is None else data_format
         if data_format not in ("channels_last", "channels_first"):
-            raise ValueError(f"SpatialDropout2D: expected data_format 'channels_last' or "
+            raise ValueError(f"{type(self).__name__}: expected data_format 'channels_last' or "
                              f"'channels_first', received {data_format!r}")
         self.data_format = data_format
 
     def get_config(self):
         return {**super().get_config(), "data_format": self.data_format}
+
+
+class SpatialDropout3D(SpatialDropout2D):
+    """Dropout of whole channels of volumes (noise shape (batch, 1, 1, 1, channels), or
+    (batch, channels, 1, 1, 1) with data_format="channels_first"); the identity at
+    inference.
+
+    Args:
+        rate: fraction of the channels to drop, in [0, 1).
+        data_format: "channels_last" (default) or "channels_first".
+        seed: an int for a layer-own sequence of masks, or None (paddle's random state).
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.SpatialDropout3D(0.2)(pd.layers.Input(shape=(4, 4, 4, 2))).shape
+        (None, 4, 4, 4, 2)
+    """
+
+    rank = 3
+
+
+class AlphaDropout(_Noise):
+    """Dropout that keeps the mean and variance of its inputs (for SELU networks): in
+    training, dropped inputs are set to SELU's negative saturation value and the result is
+    scaled and shifted back, as Keras does; the identity at inference.
+
+    Args:
+        rate: fraction of the inputs to drop, in [0, 1).
+        noise_shape: the shape of the mask, as Dropout's (None entries: the input's size).
+        seed: an int for a layer-own sequence of masks, or None (paddle's random state).
+
+    Raises:
+        ValueError: a rate outside [0, 1), a bad seed or noise_shape.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.layers.AlphaDropout(0.5)(np.ones((1, 3), np.float32)).tolist()  # inference
+        [[1.0, 1.0, 1.0]]
+    """
+
+    supports_masking = True
+    _ALPHA_P = -1.6732632423543772848170429916717 * 1.0507009873554804934193349852946
+
+    def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
+        super().__init__(seed, **kwargs)
+        self.rate = _rate(rate, "AlphaDropout")
+        self.noise_shape = _noise_shape(noise_shape, "AlphaDropout")
+
+    def build(self, input_shape):
+        if self.noise_shape is not None and len(self.noise_shape) != len(input_shape):
+            raise ValueError(f"{self.name}: expected a noise_shape of {len(input_shape)} "
+                             f"entries, received {self.noise_shape} for an input of shape "
+                             f"{tuple(input_shape)}")
+
+    def call(self, inputs, training=False):
+        if self.rate == 0:
+            return passthrough(inputs)
+        shape = (None,) * inputs.ndim if self.noise_shape is None else tuple(
+            None if n != 1 else 1 for n in self.noise_shape)
+        # kept: 1 or 0 in training runs; -1 outside them, which marks inference below.
+        draw = random_op(shape, "uniform", 0.0, 1.0, inputs.dtype, inputs, self._seed_fn,
+                         inference_value=-1.0)
+        kept = cast(greater_equal(draw, self.rate), inputs.dtype)
+        training_run = cast(greater_equal(draw, 0.0), inputs.dtype)
+        a = ((1 - self.rate) * (1 + self.rate * self._ALPHA_P ** 2)) ** -0.5
+        b = -a * self._ALPHA_P * self.rate
+        dropped = a * (inputs * kept + self._ALPHA_P * (1.0 - kept)) + b
+        return inputs * (1.0 - training_run) + dropped * training_run
+
+    def get_config(self):
+        noise = None if self.noise_shape is None else list(self.noise_shape)
+        return {**super().get_config(), "rate": self.rate, "noise_shape": noise}
+
+
+class ActivityRegularization(Layer):
+    """The identity, adding `l1 * sum(|x|) + l2 * sum(x**2)` of its inputs to the layer's
+    losses (Keras's activity regularization, a `pd.regularizers.L1L2` penalty).
+
+    Args:
+        l1, l2: the factors (floats >= 0).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> layer = pd.layers.ActivityRegularization(l1=0.5)
+        >>> layer(np.array([[1.0, -2.0]], np.float32)).tolist()
+        [[1.0, -2.0]]
+    """
+
+    supports_masking = True
+
+    def __init__(self, l1=0.0, l2=0.0, **kwargs):
+        kwargs.pop("activity_regularizer", None)  # ours is made from l1 and l2
+        l1 = regularizers._factor(l1, "l1", "ActivityRegularization")
+        l2 = regularizers._factor(l2, "l2", "ActivityRegularization")
+        super().__init__(activity_regularizer=regularizers.L1L2(l1=l1, l2=l2), **kwargs)
+        self.l1, self.l2 = l1, l2
+
+    def call(self, inputs):
+        return passthrough(inputs)
+
+    def get_config(self):
+        config = super().get_config()
+        config.pop("activity_regularizer", None)
+        return {**config, "l1": self.l1, "l2": self.l2}
 
 
 class GaussianNoise(_Noise):
@@ -199,7 +309,7 @@ class GaussianNoise(_Noise):
 
     def call(self, inputs, training=False):
         if self.stddev == 0:
-            return inputs
+            return passthrough(inputs)
         noise = random_op((None,) * inputs.ndim, "normal", 0.0, self.stddev, inputs.dtype,
                           inputs, self._seed_fn, inference_value=0.0)
         return inputs + noise
@@ -224,7 +334,7 @@ class GaussianDropout(_Noise):
 
     def call(self, inputs, training=False):
         if self.rate == 0:
-            return inputs
+            return passthrough(inputs)
         std = (self.rate / (1.0 - self.rate)) ** 0.5
         noise = random_op((None,) * inputs.ndim, "normal", 1.0, std, inputs.dtype, inputs,
                           self._seed_fn, inference_value=1.0)

@@ -1,0 +1,258 @@
+"""Convolution layers composed from the convolution ops: DepthwiseConv1D, SeparableConv1D,
+SeparableConv2D (a depthwise then a 1x1 pointwise convolution) and Conv1DTranspose (the 2-D
+transposed convolution on a height of 1). Weights are laid out as Keras's.
+
+Example:
+    >>> import paddle as pd
+    >>> x = pd.layers.Input(shape=(8, 8, 3))
+    >>> layer = pd.layers.SeparableConv2D(4, 3, depth_multiplier=2)
+    >>> layer(x).shape, [w.shape for w in layer.weights]
+    ((None, 6, 6, 4), [(3, 3, 3, 2), (1, 1, 6, 4), (4,)])
+"""
+from paddle.errors import ShapeError, at_user
+from paddle.lowlevel import initializers
+from paddle.lowlevel.ops.conv import conv1d, conv2d, conv2d_transpose
+from paddle.lowlevel.ops.shape import expand_dims, reshape, squeeze
+from paddle.highlevel import regularizers
+from paddle.highlevel.layers.base import InputSpec, regularizer_config
+from paddle.highlevel.layers.conv import _Conv, check_positive, int_tuple
+
+
+class _Depthwise(_Conv):
+    """Keras's depthwise arguments (depth_multiplier, depthwise_initializer /
+    _regularizer) over _Conv's kernel; the kernel is (k..., channels, depth_multiplier)."""
+
+    takes_filters = False
+    weight_constraints = {"depthwise_constraint": "kernel", "bias_constraint": "bias"}
+
+    def __init__(self, kernel_size, strides=1, padding="valid", depth_multiplier=1,
+                 data_format=None, dilation_rate=1, activation=None, use_bias=True,
+                 depthwise_initializer="glorot_uniform", bias_initializer="zeros",
+                 depthwise_regularizer=None, bias_regularizer=None, **kwargs):
+        where = type(self).__name__
+        for key in ("filters", "groups", "kernel_initializer", "kernel_regularizer"):
+            if key in kwargs:
+                raise TypeError(f"{where}: unexpected argument {key}")
+        super().__init__(None, kernel_size, strides, padding, data_format, dilation_rate,
+                         activation=activation, use_bias=use_bias,
+                         kernel_initializer=depthwise_initializer,
+                         bias_initializer=bias_initializer,
+                         kernel_regularizer=depthwise_regularizer,
+                         bias_regularizer=bias_regularizer, **kwargs)
+        self.depth_multiplier = check_positive(depth_multiplier, "depth_multiplier", where)
+
+    def kernel_shape(self, channels):
+        return self.kernel_size + (channels, self.depth_multiplier)
+
+    def out_channels(self, channels):
+        return channels * self.depth_multiplier
+
+    def depthwise(self, x, kernel, bias):
+        """The grouped convolution: (k..., C, M) is the buffer of grouped filters
+        (k..., 1, C * M), group c owning output channels c * M ... c * M + M - 1 (Keras's
+        order)."""
+        channels, multiplier = kernel.shape[-2:]
+        filters = reshape(kernel, self.kernel_size + (1, channels * multiplier))
+        if self.rank == 1:
+            return conv1d(x, filters, strides=self.strides[0], padding=self.padding,
+                          dilation=self.dilation_rate[0], groups=channels,
+                          data_format=self._format, bias=bias)
+        return conv2d(x, filters, strides=self.strides, padding=self.padding,
+                      dilation=self.dilation_rate, groups=channels, data_format=self._format,
+                      bias=bias)
+
+    def convolve(self, x, bias):
+        return self.depthwise(x, self.kernel, bias)
+
+    def get_config(self):
+        config = super().get_config()
+        for key in ("filters", "groups"):
+            del config[key]
+        config["depthwise_initializer"] = config.pop("kernel_initializer")
+        config["depthwise_regularizer"] = config.pop("kernel_regularizer")
+        return {**config, "depth_multiplier": self.depth_multiplier}
+
+
+class DepthwiseConv1D(_Depthwise):
+    """Depthwise 1-D convolution: each input channel of a (batch, steps, channels) input
+    convolved with its own `depth_multiplier` filters; kernel (k, channels,
+    depth_multiplier) as Keras's, output channels channels * depth_multiplier.
+
+    Args:
+        kernel_size, strides, dilation_rate: ints.
+        padding: "valid" or "same" (Keras's two).
+        depth_multiplier: filters per input channel.
+        data_format, activation, use_bias, bias_initializer: as Conv1D.
+        depthwise_initializer, depthwise_regularizer: the kernel's.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.DepthwiseConv1D(3, depth_multiplier=2)(pd.layers.Input(shape=(10, 4))).shape
+        (None, 8, 8)
+    """
+
+    rank = 1
+
+
+class _Separable(_Depthwise):
+    """A depthwise convolution, then a 1x1 convolution to `filters` channels with the
+    bias; weights depthwise_kernel, pointwise_kernel, bias (Keras's names and order)."""
+
+    weight_constraints = {"depthwise_constraint": "depthwise_kernel",
+                          "pointwise_constraint": "pointwise_kernel", "bias_constraint": "bias"}
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None,
+                 dilation_rate=1, depth_multiplier=1, activation=None, use_bias=True,
+                 depthwise_initializer="glorot_uniform", pointwise_initializer="glorot_uniform",
+                 bias_initializer="zeros", depthwise_regularizer=None,
+                 pointwise_regularizer=None, bias_regularizer=None, **kwargs):
+        super().__init__(kernel_size, strides, padding, depth_multiplier, data_format,
+                         dilation_rate, activation, use_bias, depthwise_initializer,
+                         bias_initializer, depthwise_regularizer, bias_regularizer, **kwargs)
+        self.filters = check_positive(filters, "filters", type(self).__name__)
+        self.pointwise_initializer = initializers.get(pointwise_initializer)
+        self.pointwise_regularizer = regularizers.get(pointwise_regularizer)
+
+    def build(self, input_shape):
+        ndim = self.rank + 2
+        if len(input_shape) != ndim:
+            raise ShapeError(at_user(f"{self.name}: expected an input of rank {ndim} (batch, "
+                                     f"{'spatial, ' * self.rank}channels), received shape "
+                                     f"{input_shape}"))
+        channels = input_shape[self._channel_axis]
+        if channels is None:
+            raise ShapeError(at_user(f"{self.name}: the channel axis of the input must be "
+                                     f"known, received shape {input_shape}"))
+        self.check_window(input_shape)
+        self.depthwise_kernel = self.add_weight(
+            "depthwise_kernel", self.kernel_size + (channels, self.depth_multiplier),
+            self.kernel_initializer, regularizer=self.kernel_regularizer)
+        self.pointwise_kernel = self.add_weight(
+            "pointwise_kernel", (1,) * self.rank + (channels * self.depth_multiplier,
+                                                    self.filters),
+            self.pointwise_initializer, regularizer=self.pointwise_regularizer)
+        self.bias = self.add_weight("bias", (self.filters,), self.bias_initializer,
+                                    regularizer=self.bias_regularizer) \
+            if self.use_bias else None
+        self.input_spec = InputSpec(ndim=ndim, axes={self._channel_axis: channels})
+
+    def convolve(self, x, bias):
+        y = self.depthwise(x, self.depthwise_kernel, None)
+        if self.rank == 1:
+            return conv1d(y, self.pointwise_kernel, data_format=self._format, bias=bias)
+        return conv2d(y, self.pointwise_kernel, data_format=self._format, bias=bias)
+
+    def get_config(self):
+        return {**super().get_config(), "filters": self.filters,
+                "pointwise_initializer": initializers.serialize(self.pointwise_initializer),
+                **regularizer_config(self, ("pointwise_regularizer",))}
+
+
+class SeparableConv1D(_Separable):
+    """Depthwise separable 1-D convolution: a depthwise convolution of each channel
+    (`depth_multiplier` filters each), then a pointwise (size-1) convolution to `filters`
+    channels, plus the bias and the activation.
+
+    Args:
+        filters: output channels.
+        kernel_size, strides, dilation_rate: ints.
+        padding: "valid" or "same" (Keras's two).
+        depth_multiplier: depthwise filters per input channel.
+        data_format, activation, use_bias, bias_initializer: as Conv1D.
+        depthwise_initializer, pointwise_initializer, depthwise_regularizer,
+            pointwise_regularizer, bias_regularizer: per weight.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.SeparableConv1D(5, 3, padding="same")(pd.layers.Input(shape=(10, 4))).shape
+        (None, 10, 5)
+    """
+
+    rank = 1
+
+
+class SeparableConv2D(_Separable):
+    """Depthwise separable 2-D convolution: a depthwise convolution of each channel
+    (`depth_multiplier` filters each), then a 1x1 convolution to `filters` channels, plus
+    the bias and the activation (Keras's weights: depthwise_kernel (kh, kw, C, M),
+    pointwise_kernel (1, 1, C * M, filters), bias).
+
+    Args:
+        filters: output channels.
+        kernel_size, strides, dilation_rate: ints or pairs.
+        padding: "valid" or "same".
+        depth_multiplier: depthwise filters per input channel.
+        data_format, activation, use_bias, bias_initializer: as Conv2D.
+        depthwise_initializer, pointwise_initializer, depthwise_regularizer,
+            pointwise_regularizer, bias_regularizer: per weight.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.SeparableConv2D(8, 3, strides=2)(pd.layers.Input(shape=(9, 9, 3))).shape
+        (None, 4, 4, 8)
+    """
+
+    rank = 2
+
+
+class Conv1DTranspose(_Conv):
+    """Transposed 1-D convolution (upsampling sequences); kernel (k, filters, channels) as
+    Keras's. It runs as the 2-D transposed convolution on a height of 1.
+
+    Args:
+        filters, kernel_size, strides, padding, data_format, dilation_rate, activation,
+            use_bias, kernel_initializer, bias_initializer: as Conv1D ("valid" or "same").
+        output_padding: None, or an int added to the output length, below `strides`.
+
+    Example:
+        >>> import paddle as pd
+        >>> x = pd.layers.Input(shape=(5, 3))
+        >>> pd.layers.Conv1DTranspose(4, 3, strides=2, padding="same")(x).shape
+        (None, 10, 4)
+    """
+
+    rank = 1
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid", output_padding=None,
+                 data_format=None, dilation_rate=1, **kwargs):
+        if "groups" in kwargs:
+            raise TypeError("Conv1DTranspose: unexpected argument groups")
+        super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
+                         **kwargs)
+        if output_padding is not None:
+            output_padding, = int_tuple(output_padding, 1, "output_padding",
+                                        "Conv1DTranspose", minimum=0)
+            if output_padding >= self.strides[0]:
+                raise ValueError(f"Conv1DTranspose: output_padding {output_padding} must be "
+                                 f"smaller than strides {self.strides[0]}")
+        self.output_padding = output_padding
+
+    def check_window(self, input_shape):
+        pass  # a transposed convolution grows its input: any window fits
+
+    def kernel_shape(self, channels):
+        return self.kernel_size + (self.filters, channels)
+
+    def convolve(self, x, bias):
+        last = self.data_format == "channels_last"
+        steps = x.shape[1] if last else x.shape[2]
+        out_shape = None
+        if self.output_padding is not None:
+            if steps is None:
+                raise ShapeError(at_user(f"{self.name}: output_padding needs a known number "
+                                         f"of steps, received shape {x.shape}"))
+            k = (self.kernel_size[0] - 1) * self.dilation_rate[0] + 1
+            pad = k // 2 if self.padding == "same" else 0
+            out_shape = (1, (steps - 1) * self.strides[0] + k - 2 * pad + self.output_padding)
+        image = expand_dims(x, 1 if last else 2)         # a height of 1
+        kernel = reshape(self.kernel, (1,) + self.kernel.shape)
+        y = conv2d_transpose(image, kernel, output_shape=out_shape,
+                             strides=(1, self.strides[0]), padding=self.padding,
+                             dilation=(1, self.dilation_rate[0]),
+                             data_format="NHWC" if last else "NCHW", bias=bias)
+        return squeeze(y, [1 if last else 2])
+
+    def get_config(self):
+        config = super().get_config()
+        del config["groups"]
+        return {**config, "output_padding": self.output_padding}

@@ -1,0 +1,169 @@
+"""EinsumDense: a dense layer whose product is an einsum equation, as Keras's, for the
+equations Keras's layers use: `"<input>,<kernel>-><output>"` where the kernel shares no
+axis with the batch (every kernel letter is contracted with the input or appears in the
+output), e.g. "ab,bc->ac", "abc,cd->abd", "abc,cde->abde" (multi-head projections) and
+"abcd,cde->abe". It runs as one matmul: the input's contracted axes are flattened
+against the kernel's, then the output axes put in order.
+
+Example:
+    >>> import paddle as pd
+    >>> layer = pd.layers.EinsumDense("abc,cde->abde", output_shape=(None, 4, 8))
+    >>> layer(pd.layers.Input(shape=(5, 16))).shape, layer.kernel.shape
+    ((None, 5, 4, 8), (16, 4, 8))
+"""
+import math
+import re
+
+from paddle.errors import ShapeError, at_user
+from paddle.lowlevel import initializers
+from paddle.lowlevel.ops.matmul import matmul
+from paddle.lowlevel.ops.shape import reshape, transpose
+from paddle.highlevel import regularizers
+from paddle.highlevel.layers.base import Layer, regularizer_config
+from paddle.highlevel.layers.core import get_activation, serialize_activation
+
+_EQUATION = re.compile(r"^([a-zA-Z]+),([a-zA-Z]+)->([a-zA-Z]+)$")
+
+
+def parse_equation(equation):
+    """(input letters, kernel letters, output letters); ValueError naming EinsumDense for
+    the forms it does not run."""
+    match = _EQUATION.match(equation.replace(" ", "")) if isinstance(equation, str) else None
+    if match is None:
+        raise ValueError(f"EinsumDense: expected an equation '<input>,<kernel>-><output>' of "
+                         f"letters (no '...'), received {equation!r}")
+    inp, ker, out = match.groups()
+    for spec in (inp, ker, out):
+        if len(set(spec)) != len(spec):
+            raise ValueError(f"EinsumDense: a letter repeats within {spec!r} of {equation!r}")
+    for letter in out:
+        if letter not in inp and letter not in ker:
+            raise ValueError(f"EinsumDense: output axis {letter!r} of {equation!r} is in "
+                             f"neither the input nor the kernel")
+    for letter in inp:
+        if letter not in out and letter not in ker:
+            raise ValueError(f"EinsumDense: input axis {letter!r} of {equation!r} is summed "
+                             "away without the kernel; only equations whose input axes are "
+                             "contracted with the kernel or kept are supported")
+    for letter in ker:
+        if letter in inp and letter in out:
+            raise ValueError(f"EinsumDense: kernel axis {letter!r} of {equation!r} is both "
+                             "contracted and kept (a batch axis of the kernel); not supported")
+    return inp, ker, out
+
+
+class EinsumDense(Layer):
+    """A dense layer with an einsum product `einsum(equation, inputs, kernel) + bias`,
+    then the activation (Keras's weights: kernel shaped by the equation; bias on
+    `bias_axes`).
+
+    Args:
+        equation: "<input>,<kernel>-><output>" (see the module docstring for the forms).
+        output_shape: the output's shape without the batch axis: an int for rank 2, or a
+            tuple (None where the size follows the input).
+        activation: name or callable (None: linear).
+        bias_axes: output letters the bias spans (None: no bias).
+        kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer,
+            kernel_constraint, bias_constraint: as Dense.
+
+    The input axes that are kept, other than the batch, must have known sizes unless the
+    batch is the only unknown one (the product flattens them).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> layer = pd.layers.EinsumDense("ab,bc->ac", output_shape=3, bias_axes="c")
+        >>> layer(np.ones((2, 4), np.float32)).shape
+        (2, 3)
+    """
+
+    weight_regularizers = {"kernel_regularizer": "kernel", "bias_regularizer": "bias"}
+    weight_constraints = {"kernel_constraint": "kernel", "bias_constraint": "bias"}
+
+    def __init__(self, equation, output_shape, activation=None, bias_axes=None,
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
+        super().__init__(**kwargs)
+        self.equation = equation
+        self._specs = parse_equation(equation)
+        out = self._specs[2]
+        shape = (output_shape,) if isinstance(output_shape, int) else output_shape
+        if not isinstance(shape, (list, tuple)) or len(shape) != len(out) - 1 or any(
+                d is not None and (not isinstance(d, int) or isinstance(d, bool) or d < 1)
+                for d in shape):
+            raise ValueError(f"EinsumDense: expected output_shape with {len(out) - 1} sizes "
+                             f"(ints >= 1 or None) for output {out!r}, received "
+                             f"{output_shape!r}")
+        self.partial_output_shape = tuple(shape)
+        if bias_axes is not None and (not isinstance(bias_axes, str) or
+                                      any(a not in out for a in bias_axes)):
+            raise ValueError(f"EinsumDense: expected bias_axes as letters of the output "
+                             f"{out!r}, received {bias_axes!r}")
+        self.bias_axes = bias_axes
+        self.activation = get_activation(activation)
+        self._activation_name = serialize_activation(activation)
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+
+    def build(self, input_shape):
+        inp, ker, out = self._specs
+        if len(input_shape) != len(inp):
+            raise ShapeError(at_user(f"{self.name}: expected an input of rank {len(inp)} for "
+                                     f"{self.equation!r}, received shape {input_shape}"))
+        sizes = dict(zip(inp, input_shape))
+        for letter, size in zip(out[1:], self.partial_output_shape):
+            known = sizes.get(letter)
+            if size is not None and known is not None and size != known:
+                raise ShapeError(at_user(f"{self.name}: output_shape says {letter!r} is "
+                                         f"{size}, the input has {known} (shape "
+                                         f"{input_shape})"))
+            if size is not None:
+                sizes[letter] = size
+        kernel_shape = tuple(sizes.get(letter) for letter in ker)
+        if None in kernel_shape:
+            raise ShapeError(at_user(f"{self.name}: the kernel {ker!r} of {self.equation!r} "
+                                     f"needs known sizes, found {kernel_shape} from the input "
+                                     f"{input_shape} and output_shape "
+                                     f"{self.partial_output_shape}"))
+        self._sizes = sizes
+        self.kernel = self.add_weight("kernel", kernel_shape, self.kernel_initializer)
+        self.bias = None
+        if self.bias_axes:
+            first = min(out.index(a) for a in self.bias_axes)
+            bias_shape = tuple(sizes[a] if a in self.bias_axes else 1 for a in out[first:])
+            self.bias = self.add_weight("bias", bias_shape, self.bias_initializer)
+
+    def call(self, inputs):
+        inp, ker, out = self._specs
+        contracted = [a for a in inp if a in ker]
+        kept = [a for a in inp if a not in ker]               # the input's output axes
+        free = [a for a in ker if a not in inp]               # the kernel's output axes
+        x = inputs
+        order = [inp.index(a) for a in kept + contracted]
+        if order != list(range(len(inp))):
+            x = transpose(x, order)
+        k = self.kernel
+        korder = [ker.index(a) for a in contracted + free]
+        if korder != list(range(len(ker))):
+            k = transpose(k, korder)
+        size = math.prod(self._sizes[a] for a in contracted)
+        width = math.prod(self._sizes[a] for a in free)
+        kept_shape = [x.shape[i] for i in range(len(kept))]
+        if sum(s is None for s in kept_shape) > 1:
+            raise ShapeError(at_user(f"{self.name}: {self.equation!r} flattens the input "
+                                     f"axes {''.join(kept)}; at most one of them may be "
+                                     f"unknown, received shape {inputs.shape}"))
+        flat = matmul(reshape(x, (-1, size)), reshape(k, (size, width)))
+        y = reshape(flat, [-1 if s is None else s for s in kept_shape] +
+                    [self._sizes[a] for a in free])
+        current = kept + free
+        if current != list(out):
+            y = transpose(y, [current.index(a) for a in out])
+        if self.bias is not None:
+            y = y + self.bias
+        return self.activation(y) if self.activation is not None else y
+
+    def get_config(self):
+        return {**super().get_config(), "equation": self.equation,
+                "output_shape": list(self.partial_output_shape),
+                "activation": self._activation_name, "bias_axes": self.bias_axes,
+                "kernel_initializer": initializers.serialize(self.kernel_initializer),
+                "bias_initializer": initializers.serialize(self.bias_initializer)}

@@ -1,0 +1,422 @@
+"""Image preprocessing and augmentation layers, as Keras's: Resizing, CenterCrop, and the
+random augmentations RandomFlip, RandomCrop, RandomBrightness, RandomContrast.
+
+Images are (batch, height, width, channels) (or channels first). The random layers draw
+anew on every training run (`fit`, `train_on_batch`, `pd.eval(..., training=True)`) and
+are the identity at inference (`predict`, `evaluate`, an eager call), the way Dropout is:
+each draw is a random op whose value outside training runs marks "inference", so one graph
+serves both. A `seed` gives a layer its own reproducible sequence of draws.
+
+Example:
+    >>> import numpy as np, paddle as pd
+    >>> images = np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1)
+    >>> pd.layers.Resizing(2, 2)(images)[0, :, :, 0].tolist()
+    [[2.5, 4.5], [10.5, 12.5]]
+"""
+import numbers
+
+import numpy as np
+
+from paddle.errors import ShapeError, at_user
+from paddle.lowlevel.graph import constant
+from paddle.lowlevel.ops.math import cast, clip, greater, greater_equal
+from paddle.lowlevel.ops.matmul import matmul
+from paddle.lowlevel.ops.reduce import mean
+from paddle.lowlevel.ops.sampling import random as random_op
+from paddle.lowlevel.ops.shape import gather, reverse, transpose
+from paddle.lowlevel.random import next_seed
+from paddle.random import SeedGenerator
+from paddle.highlevel.layers.base import InputSpec, Layer
+from paddle.highlevel.layers.conv import check_data_format
+
+
+def _size(value, what, layer):
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"{layer}: expected {what} to be an integer >= 1, received {value!r}")
+    return int(value)
+
+
+def _seed(value, layer):
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or
+                              not 0 <= value < 2 ** 63):
+        raise ValueError(f"{layer}: expected an integer seed in [0, 2**63) or None, received "
+                         f"{value!r}")
+    return value
+
+
+class _Image(Layer):
+    """Rank-4 images with known spatial sizes; the axes of height, width and channels."""
+
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.data_format = check_data_format(data_format, type(self).__name__)
+        self.input_spec = InputSpec(ndim=4)
+
+    @property
+    def _axes(self):
+        """(height axis, width axis)."""
+        return (1, 2) if self.data_format == "channels_last" else (2, 3)
+
+    def build(self, input_shape):
+        if len(input_shape) != 4:
+            raise ShapeError(at_user(f"{self.name}: expected images of rank 4 (batch, height, "
+                                     f"width, channels), received shape {input_shape}"))
+
+    def _hw(self, shape, need_known=True):
+        h, w = (shape[a] for a in self._axes)
+        if need_known and (h is None or w is None):
+            raise ShapeError(at_user(f"{self.name}: expected the image height and width to be "
+                                     f"known, received shape {shape}"))
+        return h, w
+
+    def get_config(self):
+        return {**super().get_config(), "data_format": self.data_format}
+
+
+class _RandomImage(_Image):
+    """A seed of its own (or paddle's random state) and a per-image draw that tells the
+    training runs from the others."""
+
+    def __init__(self, seed=None, data_format=None, **kwargs):
+        super().__init__(data_format=data_format, **kwargs)
+        self.seed = _seed(seed, type(self).__name__)
+        self._seed_fn = next_seed if seed is None else SeedGenerator(seed).next
+
+    def draw(self, images, per_image=True):
+        """Uniform [0, 1) draws, one per image (batch, 1, 1, 1) or one for the batch
+        (1, 1, 1, 1), in training runs; -1 outside them."""
+        shape = (None, 1, 1, 1) if per_image else (1, 1, 1, 1)
+        return random_op(shape, "uniform", 0.0, 1.0, images.dtype, images, self._seed_fn,
+                         inference_value=-1.0)
+
+    @staticmethod
+    def training_flag(u):
+        return cast(greater_equal(u, 0.0), u.dtype)
+
+    def get_config(self):
+        return {**super().get_config(), "seed": self.seed}
+
+
+# ---- resizing and cropping -------------------------------------------------------------
+
+def _interpolation_matrix(out_size, in_size, method):
+    """(out, in) weights: output pixel i reads input position (i + 0.5) * in / out - 0.5
+    (half-pixel centers, as Keras's resize), linearly between its two neighbours (edges
+    clamped) or from the nearest one."""
+    scale = in_size / out_size
+    m = np.zeros((out_size, in_size))
+    for i in range(out_size):
+        x = (i + 0.5) * scale - 0.5
+        if method == "nearest":
+            m[i, min(int(np.floor((i + 0.5) * scale)), in_size - 1)] = 1.0
+            continue
+        x = min(max(x, 0.0), in_size - 1)
+        lo = int(np.floor(x))
+        hi = min(lo + 1, in_size - 1)
+        m[i, lo] += 1.0 - (x - lo)
+        m[i, hi] += x - lo
+    return m
+
+
+class Resizing(_Image):
+    """Resizes images to (height, width) with bilinear or nearest interpolation (Keras's,
+    without antialiasing): two products with interpolation matrices, so the gradient flows
+    through it.
+
+    Args:
+        height, width: the output size.
+        interpolation: "bilinear" (default) or "nearest".
+        crop_to_aspect_ratio, pad_to_aspect_ratio: False only.
+        fill_mode, fill_value: used by pad_to_aspect_ratio only (kept for Keras).
+        antialias: False only.
+        data_format: "channels_last" (default) or "channels_first".
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.layers.Resizing(8, 6)(np.zeros((2, 4, 3, 3), np.float32)).shape
+        (2, 8, 6, 3)
+    """
+
+    def __init__(self, height, width, interpolation="bilinear", crop_to_aspect_ratio=False,
+                 pad_to_aspect_ratio=False, fill_mode="constant", fill_value=0.0,
+                 antialias=False, data_format=None, **kwargs):
+        super().__init__(data_format=data_format, **kwargs)
+        self.height = _size(height, "height", "Resizing")
+        self.width = _size(width, "width", "Resizing")
+        if interpolation not in ("bilinear", "nearest"):
+            raise ValueError(f"Resizing: expected interpolation 'bilinear' or 'nearest', "
+                             f"received {interpolation!r}")
+        for key, value in (("crop_to_aspect_ratio", crop_to_aspect_ratio),
+                           ("pad_to_aspect_ratio", pad_to_aspect_ratio),
+                           ("antialias", antialias)):
+            if value:
+                raise ValueError(f"Resizing: {key}=True is not supported, received "
+                                 f"{value!r}")
+        self.interpolation = interpolation
+        self.crop_to_aspect_ratio = self.pad_to_aspect_ratio = self.antialias = False
+        self.fill_mode, self.fill_value = fill_mode, fill_value
+
+    def call(self, inputs):
+        return resize(inputs, self.height, self.width, self.interpolation, self._axes,
+                      self._hw(inputs.shape))
+
+    def get_config(self):
+        return {**super().get_config(), "height": self.height, "width": self.width,
+                "interpolation": self.interpolation,
+                "crop_to_aspect_ratio": self.crop_to_aspect_ratio,
+                "pad_to_aspect_ratio": self.pad_to_aspect_ratio, "fill_mode": self.fill_mode,
+                "fill_value": self.fill_value, "antialias": self.antialias}
+
+
+def resize(images, height, width, method, axes, in_hw):
+    """images resized on `axes` (height, width) from sizes `in_hw`."""
+    if tuple(in_hw) == (height, width):
+        return images
+    dtype = images.dtype
+    rows = constant(_interpolation_matrix(height, in_hw[0], method), dtype=dtype)
+    cols = constant(_interpolation_matrix(width, in_hw[1], method).T, dtype=dtype)
+    if axes == (1, 2):  # NHWC -> NCHW for the two products, and back
+        x = transpose(images, (0, 3, 1, 2))
+        return transpose(matmul(matmul(rows, x), cols), (0, 2, 3, 1))
+    return matmul(matmul(rows, images), cols)
+
+
+def _crop(images, axes, starts, size):
+    """images[.., start:start + size, ..] on each of `axes` (static starts)."""
+    index = [slice(None)] * 4
+    for a, s, n in zip(axes, starts, size):
+        index[a] = slice(s, s + n)
+    return images[tuple(index)]
+
+
+def smart_resize(images, height, width, axes, in_hw):
+    """Keras's smart_resize: the largest centered window of the target's aspect ratio,
+    resized (bilinear) to (height, width)."""
+    h, w = in_hw
+    crop_h = max(min(h, int(float(w * height) / width)), 1)
+    crop_w = max(min(w, int(float(h * width) / height)), 1)
+    window = _crop(images, axes, (int((h - crop_h) / 2), int((w - crop_w) / 2)),
+                   (crop_h, crop_w))
+    return resize(window, height, width, "bilinear", axes, (crop_h, crop_w))
+
+
+class CenterCrop(_Image):
+    """Crops the center (height, width) of images (an odd margin leaves the extra pixel
+    on the bottom / right, as Keras); images smaller than that get Keras's smart resize
+    instead (the largest centered window of the target's aspect ratio, resized).
+
+    Args:
+        height, width: the output size.
+        data_format: "channels_last" (default) or "channels_first".
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> images = np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1)
+        >>> pd.layers.CenterCrop(2, 2)(images)[0, :, :, 0].tolist()
+        [[5.0, 6.0], [9.0, 10.0]]
+    """
+
+    def __init__(self, height, width, data_format=None, **kwargs):
+        super().__init__(data_format=data_format, **kwargs)
+        self.height = _size(height, "height", "CenterCrop")
+        self.width = _size(width, "width", "CenterCrop")
+
+    def call(self, inputs):
+        h, w = self._hw(inputs.shape)
+        if h < self.height or w < self.width:
+            return smart_resize(inputs, self.height, self.width, self._axes, (h, w))
+        return _crop(inputs, self._axes, ((h - self.height) // 2, (w - self.width) // 2),
+                     (self.height, self.width))
+
+    def get_config(self):
+        return {**super().get_config(), "height": self.height, "width": self.width}
+
+
+class RandomCrop(_RandomImage):
+    """In training, crops a random (height, width) window, one offset for the whole
+    batch (as Keras); at inference, the center crop (CenterCrop's, as Keras documents).
+    Images smaller than the window get CenterCrop's smart resize, in either mode.
+
+    Args:
+        height, width: the output size.
+        seed: an int for the layer's own sequence of draws, or None.
+        data_format: "channels_last" (default) or "channels_first".
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> images = np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1)
+        >>> pd.layers.RandomCrop(2, 2)(images)[0, :, :, 0].tolist()   # inference: center
+        [[5.0, 6.0], [9.0, 10.0]]
+    """
+
+    def __init__(self, height, width, seed=None, data_format=None, **kwargs):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self.height = _size(height, "height", "RandomCrop")
+        self.width = _size(width, "width", "RandomCrop")
+
+    def call(self, inputs):
+        h, w = self._hw(inputs.shape)
+        if h < self.height or w < self.width:
+            return smart_resize(inputs, self.height, self.width, self._axes, (h, w))
+        out = inputs
+        for axis, size, target in zip(self._axes, (h, w), (self.height, self.width)):
+            margin = size - target
+            if margin == 0:
+                continue
+            # An offset in [0, margin] in training runs, the center offset otherwise.
+            start = random_op((1,), "randint", 0, margin + 1, "int64", None, self._seed_fn,
+                              inference_value=margin // 2)
+            offsets = constant(np.arange(target, dtype=np.int64))
+            out = gather(out, start + offsets, axis=axis)
+        return out
+
+    def get_config(self):
+        return {**super().get_config(), "height": self.height, "width": self.width}
+
+
+# ---- random appearance and flips -------------------------------------------------------
+
+class RandomFlip(_RandomImage):
+    """In training, flips each image with probability 1/2: left-right ("horizontal"),
+    upside down ("vertical"), or both at once ("horizontal_and_vertical", the default, one
+    draw for both as in Keras); the identity at inference.
+
+    Args:
+        mode: "horizontal", "vertical" or "horizontal_and_vertical".
+        seed: an int for the layer's own sequence of draws, or None.
+        data_format: "channels_last" (default) or "channels_first".
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> inp = pd.data("images", shape=(None, 2, 2, 1))
+        >>> out = pd.layers.RandomFlip("horizontal")(inp)
+        >>> x = np.array([[[[1.0], [2.0]], [[3.0], [4.0]]]], np.float32)
+        >>> pd.eval(out, {inp: x})[0, :, :, 0].tolist()     # inference: the identity
+        [[1.0, 2.0], [3.0, 4.0]]
+    """
+
+    MODES = ("horizontal", "vertical", "horizontal_and_vertical")
+
+    def __init__(self, mode="horizontal_and_vertical", seed=None, data_format=None,
+                 **kwargs):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        if mode not in self.MODES:
+            raise ValueError(f"RandomFlip: expected mode in {self.MODES}, received {mode!r}")
+        self.mode = mode
+
+    def call(self, inputs):
+        flipped = inputs
+        if self.mode != "vertical":
+            flipped = reverse(flipped, axis=self._axes[1])
+        if self.mode != "horizontal":
+            flipped = reverse(flipped, axis=self._axes[0])
+        u = self.draw(inputs)  # flip where 0 <= u < 1/2 (never at inference: u = -1)
+        flip = cast(greater_equal(u, 0.0), inputs.dtype) * cast(greater(0.5, u), inputs.dtype)
+        return inputs * (1.0 - flip) + flipped * flip  # exact for flip in {0, 1}
+
+    def get_config(self):
+        return {**super().get_config(), "mode": self.mode}
+
+
+def blend(inputs, changed, flag):
+    """`changed` where flag is 1, `inputs` where it is 0, each exactly."""
+    return inputs * (1.0 - flag) + changed * flag
+
+
+def _value_range(value, layer):
+    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(
+            isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value) or \
+            not value[0] < value[1]:
+        raise ValueError(f"{layer}: expected value_range as (low, high) with low < high, "
+                         f"received {value!r}")
+    return (float(value[0]), float(value[1]))
+
+
+def _factor_pair(factor, layer, low, high):
+    """A number f -> (f, f), a pair as it is; each in [low, high]."""
+    pair = (factor, factor) if isinstance(factor, numbers.Real) and \
+        not isinstance(factor, bool) else factor
+    if not isinstance(pair, (list, tuple)) or len(pair) != 2 or not all(
+            isinstance(v, numbers.Real) and not isinstance(v, bool) and low <= v <= high
+            for v in pair):
+        raise ValueError(f"{layer}: expected factor as a number or a pair of numbers in "
+                         f"[{low}, {high}], received {factor!r}")
+    return pair
+
+
+class RandomBrightness(_RandomImage):
+    """In training, adds to each image a random delta drawn in
+    [lower, upper] * (value_range width), then clips to value_range; the identity at
+    inference.
+
+    Args:
+        factor: a number f in [0, 1] for [-f, f], or a pair (lower, upper) in [-1, 1].
+        value_range: the images' (low, high) range (default (0, 255)).
+        seed: an int for the layer's own sequence of draws, or None.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.RandomBrightness(0.2)(pd.layers.Input(shape=(8, 8, 3))).shape
+        (None, 8, 8, 3)
+    """
+
+    def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
+        super().__init__(seed=seed, **kwargs)
+        if isinstance(factor, numbers.Real) and not isinstance(factor, bool):
+            if not 0 <= factor <= 1:
+                raise ValueError(f"RandomBrightness: expected factor in [0, 1] (or a pair in "
+                                 f"[-1, 1]), received {factor!r}")
+            pair = (-float(factor), float(factor))
+        else:
+            pair = _factor_pair(factor, "RandomBrightness", -1.0, 1.0)
+        self.factor, self._range = factor, (float(min(pair)), float(max(pair)))
+        self.value_range = _value_range(value_range, "RandomBrightness")
+
+    def call(self, inputs):
+        u = self.draw(inputs)
+        lower, upper = self._range
+        low, high = self.value_range
+        delta = (lower + u * (upper - lower)) * (high - low)
+        bright = clip(inputs + delta, low, high)
+        return blend(inputs, bright, self.training_flag(u))
+
+    def get_config(self):
+        factor = list(self.factor) if isinstance(self.factor, (list, tuple)) else self.factor
+        return {**super().get_config(), "factor": factor,
+                "value_range": list(self.value_range)}
+
+
+class RandomContrast(_RandomImage):
+    """In training, scales each image's deviation from its per-channel mean by a random
+    factor in [1 - lower, 1 + upper], then clips to value_range (Keras's
+    `(x - mean) * factor + mean`); the identity at inference.
+
+    Args:
+        factor: a number f in [0, 1] for [1 - f, 1 + f], or a pair (lower, upper).
+        value_range: the images' (low, high) range (default (0, 255)).
+        seed: an int for the layer's own sequence of draws, or None.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.RandomContrast(0.5)(pd.layers.Input(shape=(8, 8, 3))).shape
+        (None, 8, 8, 3)
+    """
+
+    def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
+        super().__init__(seed=seed, **kwargs)
+        lower, upper = _factor_pair(factor, "RandomContrast", 0.0, 1.0)
+        self.factor, self._range = factor, (1.0 - lower, 1.0 + upper)
+        self.value_range = _value_range(value_range, "RandomContrast")
+
+    def call(self, inputs):
+        u = self.draw(inputs)
+        lower, upper = self._range
+        factor = lower + u * (upper - lower)
+        means = mean(inputs, axis=list(self._axes), keepdims=True)
+        contrast = clip((inputs - means) * factor + means, *self.value_range)
+        return blend(inputs, contrast, self.training_flag(u))
+
+    def get_config(self):
+        factor = list(self.factor) if isinstance(self.factor, (list, tuple)) else self.factor
+        return {**super().get_config(), "factor": factor,
+                "value_range": list(self.value_range)}

@@ -1,0 +1,77 @@
+"""The newer layers (normalization, separable and transposed convolutions, RNN cells,
+EinsumDense, preprocessing and augmentation) in Keras 3's native `.keras` files, both ways:
+Keras loads paddle's files and paddle loads Keras's, with the same predictions (runs when
+Keras 3 with the PyTorch or JAX backend is installed, skips otherwise)."""
+import os
+import warnings
+
+import h5py
+import numpy as np
+import pytest
+
+import paddle as pd
+
+if "KERAS_BACKEND" not in os.environ:  # PyTorch's or JAX's, whichever is installed
+    import importlib.util
+    os.environ["KERAS_BACKEND"] = "torch" if importlib.util.find_spec("torch") or \
+        not importlib.util.find_spec("jax") else "jax"
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    keras = pytest.importorskip("keras")
+if not keras.__version__.startswith("3.") or keras.backend.backend() not in ("torch", "jax"):
+    pytest.skip(f"needs Keras 3 on the PyTorch or JAX backend, found Keras "
+                f"{keras.__version__} on {keras.backend.backend()}", allow_module_level=True)
+
+RNG = np.random.default_rng(0)
+
+
+@pytest.fixture(autouse=True)
+def quiet():
+    with warnings.catch_warnings():  # Keras warns about the legacy format, torch about more
+        warnings.simplefilter("ignore")
+        yield
+
+
+def _cases(L):
+    return {
+        "normalization": ((6, 4), [L.GroupNormalization(2), L.RMSNormalization(),
+                                   L.UnitNormalization(), L.Flatten(), L.Dense(2)]),
+        "convolution": ((8, 8, 3), [L.SeparableConv2D(4, 3, depth_multiplier=2),
+                                    L.Reshape((36, 4)), L.Conv1DTranspose(3, 2, strides=2),
+                                    L.DepthwiseConv1D(3), L.SeparableConv1D(2, 2), L.Flatten()]),
+        "rnn_cells": ((5, 3), [L.RNN(L.LSTMCell(4), return_sequences=True),
+                               L.RNN([L.SimpleRNNCell(4), L.GRUCell(3)]), L.Dense(2)]),
+        "einsum": ((5, 6), [L.EinsumDense("abc,cde->abde", (None, 2, 3), bias_axes="de"),
+                            L.EinsumDense("abcd,cde->abe", (None, 4))]),
+        "preprocessing": ((6, 6, 3), [
+            L.Rescaling(0.5, 1.0), L.Resizing(4, 4), L.CenterCrop(3, 3), L.RandomFlip(),
+            L.RandomZoom(0.1), L.RandomTranslation(0.1, 0.1), L.RandomContrast(0.1),
+            L.RandomBrightness(0.1), L.Flatten(), L.Identity(), L.Dense(2)]),
+        "statistics": ((5, 4), [L.Normalization(mean=[1.0, 2.0, 3.0, 4.0],
+                                                variance=[1.0, 2.0, 3.0, 4.0]),
+                                L.Dense(3), L.AlphaDropout(0.1),
+                                L.ActivityRegularization(0.01), L.SpatialDropout1D(0.1)]),
+    }
+
+
+def _model(lib, case):
+    shape, layers = _cases(lib.layers)[case]
+    model = lib.Sequential([lib.layers.Input(shape=shape)] + layers)
+    for layer in model.layers:
+        layer.set_weights([RNG.standard_normal(np.shape(w)).astype(np.float32) * 0.3
+                           for w in layer.get_weights()])
+    return model, RNG.standard_normal((3,) + shape).astype(np.float32)
+
+
+@pytest.mark.parametrize("case", list(_cases(pd.layers)))
+def test_keras_files_both_ways(tmp_path, case):
+    k, x = _model(keras, case)
+    k.save(tmp_path / "keras.keras")
+    np.testing.assert_allclose(pd.load_model(tmp_path / "keras.keras").predict(x, verbose=0),
+                               k.predict(x, verbose=0), rtol=1e-4, atol=1e-5)
+    p, x = _model(pd, case)
+    p.save(tmp_path / "paddle.keras")
+    rebuilt = keras.saving.load_model(tmp_path / "paddle.keras")
+    assert [type(l).__name__ for l in rebuilt.layers] == [type(l).__name__ for l in p.layers]
+    np.testing.assert_allclose(rebuilt.predict(x, verbose=0), p.predict(x, verbose=0),
+                               rtol=1e-4, atol=1e-5)
