@@ -4502,9 +4502,59 @@ def catalog_cases():
         "pd.metrics.Precision(class_id=5).update_state(np.ones((2, 3)), np.ones((2, 3)))",
         "pd.losses.poisson(np.ones((2, 3)), np.ones((2, 4)))",
         "pd.metrics.AUC().update_state(np.ones((2, 3)), np.ones((2, 4)))",
+        "pd.losses.BinaryFocalCrossentropy(gamma=-1)",
+        "pd.losses.CategoricalFocalCrossentropy(alpha=float('nan'))",
+        "pd.losses.Dice(axis='all')", "pd.losses.Tversky(beta=-1)",
+        "pd.losses.Hinge(reduction='mean')", "pd.losses.CategoricalGeneralizedCrossEntropy(q=0)",
+        "pd.losses.categorical_generalized_cross_entropy(np.zeros((2, 3)), np.ones((2, 3)), 0.5)",
+        "pd.losses.deserialize({'config': {}})", "pd.metrics.deserialize(3)",
+        "pd.losses.dice(np.ones((2, 3)), np.ones((2, 3)), axis=5)",
+        "pd.losses.categorical_hinge(np.ones((2, 3)), np.ones((2, 4)))",
+        "pd.losses.binary_focal_crossentropy(np.ones((2, 3)), np.ones((2, 3), np.int64))",
+        "pd.metrics.R2Score(class_aggregation='mean')", "pd.metrics.R2Score(num_regressors=-1)",
+        "pd.metrics.R2Score().update_state(np.ones(4), np.ones(4))",
+        "pd.metrics.PearsonCorrelation(axis='x')",
+        "pd.metrics.BinaryCrossentropy(label_smoothing=2)",
+        "pd.metrics.Hinge().update_state(np.ones((2, 3)), np.ones((2, 4)))",
+        "pd.metrics.TruePositives(thresholds=[0.5, 1.5])",
+        "pd.metrics.FalseNegatives(thresholds=[])",
+        "pd.metrics.PrecisionAtRecall(1.5)", "pd.metrics.RecallAtPrecision(0.5, num_thresholds=0)",
+        "pd.metrics.SensitivityAtSpecificity(0.5, class_id=7).update_state(np.ones((2, 3)), np.ones((2, 3)))",
+        "pd.metrics.IoU(num_classes=3, target_class_ids=[3])", "pd.metrics.MeanIoU(num_classes=0)",
+        "pd.metrics.MeanIoU(num_classes=2, ignore_class='void')",
+        "pd.metrics.BinaryIoU(threshold=None)",
+        "pd.metrics.MeanIoU(num_classes=2).update_state(np.zeros(4), np.zeros(6))",
+        "pd.metrics.OneHotMeanIoU(num_classes=2, axis=3).update_state(np.eye(2), np.eye(2))",
     ]:
         name = call.split("(")[0].split(".")[-1]
         case("catalog.metrics", call[3:60], call, [name, _snake(name), "auc", "f1_score"])
+    # class ids outside [0, num_classes) leave the counts, as Keras: no error, a right result
+    case("catalog.metrics", "MeanIoU-ids-out-of-range", """
+        m = pd.metrics.MeanIoU(num_classes=3)
+        m.update_state(np.array([-5, 9, 1, 2]), np.array([1e9, -1, 1, 0]))
+        check(m.total_cm.sum() == 2 and m.total_cm[1, 1] == 1 and m.total_cm[2, 0] == 1,
+              "only the in-range pairs counted")
+        check(abs(m.result() - 1.0 / 3.0) < 1e-6, "the mean IoU of the counted pairs")""",
+         ["MeanIoU"], expect="ok")
+
+
+def activation_cases():
+    """pd.activations' newer functions with bad arguments and inputs: each error names the
+    function, the argument and the value."""
+    for call in [
+        "pd.activations.celu(np.ones(3, np.float32), alpha=0)",
+        "pd.activations.celu(np.ones(3, np.float32), alpha=float('nan'))",
+        "pd.activations.hard_shrink(np.ones(3, np.float32), threshold=-1)",
+        "pd.activations.soft_shrink(np.ones(3, np.float32), threshold='a')",
+        "pd.activations.squareplus(np.ones(3, np.float32), b=-4)",
+        "pd.activations.threshold(np.ones(3, np.float32), 0.5, None)",
+        "pd.activations.glu(np.ones(3, np.float32))",
+        "pd.activations.glu(np.ones((2, 4), np.float32), axis=2)",
+        "pd.activations.sparsemax(np.ones(3, np.float32), axis=True)",
+        "pd.activations.sparse_plus(np.arange(3))",
+    ]:
+        name = call.split("(")[0].split(".")[-1]
+        case("catalog.activations", call[15:60], call, [name])
 
 
 def watch_ship_cases():
@@ -4576,6 +4626,7 @@ GENERATORS = [
     reader_cases,
     internal_cases,
     catalog_cases,
+    activation_cases,
     watch_ship_cases,
     sweep_cases,
     sweep_more_cases,

@@ -24,9 +24,12 @@ from paddle.lowlevel.ops.math import tanh as _tanh_op
 from paddle.lowlevel.ops.math import relu as _relu
 from paddle.lowlevel.ops.math import greater
 
-__all__ = ["elu", "exponential", "gelu", "hard_sigmoid", "leaky_relu", "linear",
-           "log_softmax", "mish", "relu", "relu6", "selu", "sigmoid", "silu", "softmax",
-           "softplus", "softsign", "swish", "tanh", "get", "serialize", "deserialize"]
+__all__ = ["celu", "elu", "exponential", "gelu", "glu", "hard_shrink", "hard_sigmoid",
+           "hard_silu", "hard_swish", "hard_tanh", "leaky_relu", "linear", "log_sigmoid",
+           "log_softmax", "mish", "relu", "relu6", "selu", "sigmoid", "silu", "soft_shrink",
+           "softmax", "softplus", "softsign", "sparse_plus", "sparse_sigmoid", "sparsemax",
+           "squareplus", "swish", "tanh", "tanh_shrink", "threshold", "get", "serialize",
+           "deserialize"]
 
 
 def _float(x, name):
@@ -151,10 +154,23 @@ def tanh(x):
     """Hyperbolic tangent."""
     return _tanh_op(_float(x, "tanh"))
 
-ALL = {fn.__name__: fn for fn in (elu, exponential, gelu, hard_sigmoid, leaky_relu, linear,
+
+# Keras 3's newer ones live in their own module (piecewise, gated and sparse maps).
+from paddle.highlevel.activations_piecewise import (  # noqa: E402
+    celu, glu, hard_shrink, hard_silu, hard_swish, hard_tanh, log_sigmoid, soft_shrink,
+    sparse_plus, sparse_sigmoid, sparsemax, squareplus, tanh_shrink, threshold)
+
+# The names a layer's `activation=` takes (each works with the input alone).
+ALL = {fn.__name__: fn for fn in (celu, elu, exponential, gelu, glu, hard_shrink, hard_sigmoid,
+                                  hard_silu, hard_tanh, leaky_relu, linear, log_sigmoid,
                                   log_softmax, mish, relu, relu6, selu, sigmoid, silu,
-                                  softmax, softplus, softsign, tanh)}
+                                  soft_shrink, softmax, softplus, softsign, sparse_plus,
+                                  sparse_sigmoid, sparsemax, squareplus, tanh, tanh_shrink)}
 ALL["swish"] = silu
+ALL["hard_swish"] = hard_silu
+# Names `get` knows whose functions need more than the input (Keras's threshold needs its
+# threshold and default_value: a layer cannot call it with the input alone, in Keras too).
+WITH_ARGUMENTS = {"threshold": threshold}
 
 
 def get(identifier):
@@ -168,7 +184,7 @@ def get(identifier):
     if identifier is None:
         return linear
     if isinstance(identifier, str):
-        fn = ALL.get(identifier.lower())
+        fn = ALL.get(identifier.lower()) or WITH_ARGUMENTS.get(identifier.lower())
         if fn is None:
             raise ValueError(f"activation: unknown {identifier!r}; expected "
                              f"one of {', '.join(sorted(ALL))}, a callable or None")

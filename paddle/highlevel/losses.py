@@ -652,3 +652,63 @@ def serialize(loss):
     if type(loss).__name__ in _CLASSES and type(loss) is _CLASSES[type(loss).__name__]:
         return {"class_name": type(loss).__name__, "config": loss.get_config()}
     return loss.name
+
+
+def deserialize(name, custom_objects=None):
+    """The loss `serialize` (or Keras 3) described: a name or `{"class_name", "config"}`;
+    names and classes in `custom_objects` come first.
+
+    Args:
+        name: a loss name, or a dict with "class_name" and "config" (Keras's "module" and
+            "registered_name" keys are ignored).
+        custom_objects: {name: Loss class or function} of the user's own losses.
+    Returns:
+        A Loss object.
+    Raises:
+        ValueError: an unknown name or class.
+        TypeError: neither a name nor such a dict.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.losses.deserialize(pd.losses.serialize(pd.losses.Tversky(alpha=0.3))).alpha
+        0.3
+    """
+    custom = custom_objects or {}
+    if isinstance(name, str) and name in custom:
+        return get(custom[name])
+    if isinstance(name, dict) and name.get("class_name") in custom:
+        cls = custom[name["class_name"]]
+        if isinstance(cls, type):
+            return cls.from_config(name.get("config", {}))
+        return get(cls)
+    if not isinstance(name, (str, dict)):
+        raise TypeError(f"losses.deserialize: expected a name or a {{'class_name', 'config'}} "
+                        f"dict, received {name!r}")
+    if isinstance(name, dict) and "class_name" not in name:
+        raise ValueError(f"losses.deserialize: expected a 'class_name' key, received the keys "
+                         f"{sorted(name)}")
+    return get(name)
+
+
+# The hinge, focal and overlap losses live in their own module (they need the helpers above).
+from paddle.highlevel.losses_classification import (  # noqa: E402
+    BinaryFocalCrossentropy, CategoricalFocalCrossentropy, CategoricalGeneralizedCrossEntropy,
+    CategoricalHinge, Dice, Hinge, SquaredHinge, Tversky, binary_focal_crossentropy,
+    categorical_focal_crossentropy, categorical_generalized_cross_entropy, categorical_hinge,
+    dice, hinge, squared_hinge, tversky)
+
+_CLASSES.update({c.__name__: c for c in (Hinge, SquaredHinge, CategoricalHinge,
+                                         BinaryFocalCrossentropy, CategoricalFocalCrossentropy,
+                                         CategoricalGeneralizedCrossEntropy, Dice, Tversky)})
+_NAMES.update({"hinge": Hinge, "squared_hinge": SquaredHinge,
+               "categorical_hinge": CategoricalHinge,
+               "binary_focal_crossentropy": BinaryFocalCrossentropy,
+               "categorical_focal_crossentropy": CategoricalFocalCrossentropy,
+               "categorical_generalized_cross_entropy": CategoricalGeneralizedCrossEntropy,
+               "dice": Dice, "tversky": Tversky})
+_FUNCTIONS.update({hinge: Hinge, squared_hinge: SquaredHinge,
+                   categorical_hinge: CategoricalHinge,
+                   binary_focal_crossentropy: BinaryFocalCrossentropy,
+                   categorical_focal_crossentropy: CategoricalFocalCrossentropy,
+                   categorical_generalized_cross_entropy: CategoricalGeneralizedCrossEntropy,
+                   dice: Dice, tversky: Tversky})

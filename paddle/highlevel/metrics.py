@@ -638,9 +638,80 @@ def serialize(metric):
     return metric.name
 
 
+def deserialize(config, custom_objects=None):
+    """The metric `serialize` (or Keras 3) described: a name or `{"class_name", "config"}`;
+    names and classes in `custom_objects` come first.
+
+    Args:
+        config: a metric name, or a dict with "class_name" and "config" (Keras's "module"
+            and "registered_name" keys are ignored).
+        custom_objects: {name: Metric class or function} of the user's own metrics.
+    Returns:
+        A Metric.
+    Raises:
+        ValueError: an unknown name or class.
+        TypeError: neither a name nor such a dict.
+
+    Example:
+        >>> import paddle as pd
+        >>> m = pd.metrics.deserialize(pd.metrics.serialize(pd.metrics.MeanIoU(num_classes=3)))
+        >>> type(m).__name__, m.num_classes
+        ('MeanIoU', 3)
+    """
+    custom = custom_objects or {}
+    if isinstance(config, str) and config in custom:
+        return get(custom[config])
+    if isinstance(config, dict) and config.get("class_name") in custom:
+        cls = custom[config["class_name"]]
+        if isinstance(cls, type):
+            return cls.from_config(config.get("config", {}))
+        return get(cls)
+    if not isinstance(config, (str, dict)):
+        raise TypeError(f"metrics.deserialize: expected a name or a {{'class_name', 'config'}} "
+                        f"dict, received {config!r}")
+    if isinstance(config, dict) and "class_name" not in config:
+        raise ValueError(f"metrics.deserialize: expected a 'class_name' key, received the keys "
+                         f"{sorted(config)}")
+    return get(config)
+
+
 # The metrics computed from confusion counts live in their own module (they need it).
 from paddle.highlevel.metrics_confusion import (  # noqa: E402
     AUC, F1Score, FBetaScore, Precision, Recall)
 
 _CLASSES.update({c.__name__: c for c in (AUC, F1Score, FBetaScore, Precision, Recall)})
 _NAMES.update({"auc": AUC, "precision": Precision, "recall": Recall, "f1_score": F1Score})
+
+# Keras's metrics namespace holds the loss functions too (the same functions).
+from paddle.highlevel.losses import (  # noqa: E402,F401
+    binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy,
+    categorical_focal_crossentropy, categorical_hinge, hinge, huber, kl_divergence, log_cosh,
+    mean_absolute_error, mean_absolute_percentage_error, mean_squared_error,
+    mean_squared_logarithmic_error, poisson, sparse_categorical_crossentropy, squared_hinge)
+from paddle.highlevel.metrics_losses import (  # noqa: E402
+    BinaryCrossentropy, CategoricalCrossentropy, CategoricalHinge, Hinge,
+    SparseCategoricalCrossentropy, SquaredHinge)
+from paddle.highlevel.metrics_regression import (  # noqa: E402
+    ConcordanceCorrelation, PearsonCorrelation, R2Score, RootMeanSquaredError, Sum,
+    concordance_correlation, pearson_correlation)
+
+_LOSS_AND_REGRESSION = (BinaryCrossentropy, CategoricalCrossentropy,
+                        SparseCategoricalCrossentropy, Hinge, SquaredHinge, CategoricalHinge,
+                        RootMeanSquaredError, Sum, R2Score, PearsonCorrelation,
+                        ConcordanceCorrelation)
+_CLASSES.update({c.__name__: c for c in _LOSS_AND_REGRESSION})
+_NAMES.update({losses._snake(c.__name__): c for c in _LOSS_AND_REGRESSION
+               if c not in (Sum, R2Score)})
+_NAMES.update({"bce": BinaryCrossentropy, "r2_score": R2Score})
+from paddle.highlevel.metrics_thresholds import (  # noqa: E402
+    FalseNegatives, FalsePositives, PrecisionAtRecall, RecallAtPrecision,
+    SensitivityAtSpecificity, SpecificityAtSensitivity, TrueNegatives, TruePositives)
+from paddle.highlevel.metrics_iou import (  # noqa: E402
+    BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU)
+
+_COUNTS_AND_IOU = (TruePositives, FalsePositives, TrueNegatives, FalseNegatives,
+                   PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity,
+                   SpecificityAtSensitivity, IoU, MeanIoU, BinaryIoU, OneHotIoU, OneHotMeanIoU)
+_CLASSES.update({c.__name__: c for c in _COUNTS_AND_IOU})
+# Keras's names for the four counts (the others need arguments: no name builds them)
+_NAMES.update({losses._snake(c.__name__): c for c in _COUNTS_AND_IOU[:4]})

@@ -182,6 +182,22 @@ def deserialize(config, custom_objects=None):
     return get(config)
 
 
+def activity_penalty(regularizer, output, where):
+    """A layer's activity penalty on one output, divided by the batch size (its axis 0) as
+    Keras 3 does; a batch of 0 samples adds 0."""
+    value = penalty(regularizer, output, where)
+    if output.ndim == 0:
+        return value
+    from paddle.lowlevel.ops.math import maximum, ones_like
+    batch = output.shape[0]
+    if batch is None:  # known when the step runs: count the samples of one column
+        column = output[(slice(None),) + (0,) * (output.ndim - 1)]
+        batch = maximum(sum_(ones_like(column)), 1.0)
+    elif batch == 0:
+        return value * 0.0
+    return value / batch
+
+
 def penalty(regularizer, x, where):
     """`regularizer(x)` checked to be a float Variable (summed to a scalar): the error names
     the layer and the argument when a custom regularizer returns anything else."""

@@ -191,10 +191,10 @@ def test_activity_regularizer_follows_the_training_branch():
     model = pd.Model(inp, dense(AddIfTraining()(inp)))
     fit_loss, eval_loss = fit_and_evaluate(model)
     # The penalty of the training branch's outputs (2 each) in fit, of the inference
-    # branch's (1 each) in evaluate, once each: 4 + 0.1 * 16 and 1 + 0.1 * 4. Keras 3.15.1
-    # gives [4.4, 1.1]: it divides activity penalties by the batch size (4), paddle does not
-    # (a difference of its own, see tests/highlevel/test_losses_regularizers.py).
-    np.testing.assert_allclose([fit_loss, eval_loss], [5.6, 1.4], rtol=1e-6)
+    # branch's (1 each) in evaluate, once each, divided by the batch size (4) as Keras 3
+    # divides activity penalties: 4 + 0.1 * 16 / 4 and 1 + 0.1 * 4 / 4 (Keras 3.15.1 gives
+    # the same [4.4, 1.1]).
+    np.testing.assert_allclose([fit_loss, eval_loss], [4.4, 1.1], rtol=1e-6)
 
 
 def test_models_of_paddles_own_layers_keep_one_graph():

@@ -212,8 +212,9 @@ def test_unknown_optimizer_lists_the_valid_ones():
 def test_unknown_loss_lists_the_valid_ones():
     model = mlp()
     with pytest.raises(ValueError, match=r"Unknown loss 'msee'; expected one of "
-                                         r"binary_crossentropy, categorical_crossentropy, "
-                                         r".*mse, msle, poisson, sparse_categorical_crossentropy"):
+                                         r"binary_crossentropy, binary_focal_crossentropy, "
+                                         r"categorical_crossentropy, .*mse, msle, poisson, "
+                                         r"sparse_categorical_crossentropy, squared_hinge"):
         model.compile(optimizer="adam", loss="msee")
     with pytest.raises(ValueError, match="Unknown loss 'nope'"):
         model.compile(optimizer="adam", loss=["mse", "nope"])

@@ -35,12 +35,56 @@ def _mish(c, x, hint, axis):
 
 
 def _relu6(c, x, hint, axis):
+    return _clip(c, x, hint, 0.0, 6.0)
+
+
+def _clip(c, x, hint, low, high):
     low, high = (c.const(np.asarray(v, c.dtype), f"{hint}/{n}") for v, n in
-                 ((0.0, "min"), (6.0, "max")))
+                 ((low, "min"), (high, "max")))
     return c.node("Clip", [x, low, high], hint)
 
 
+def _scalar(c, value, hint):
+    return c.const([value], hint, c.dtype)
+
+
+def _sparse_plus(c, x, hint, axis):
+    # (clip(x, -1, 1) + 1) ** 2 / 4 + relu(x - 1), as paddle computes it
+    inner = c.node("Add", [_clip(c, x, hint, -1.0, 1.0), _scalar(c, 1.0, hint + "/one")], hint)
+    square = c.node("Mul", [c.node("Mul", [inner, inner], hint), _scalar(c, 0.25, hint + "/q")],
+                    hint)
+    rest = c.node("Relu", [c.node("Sub", [x, _scalar(c, 1.0, hint + "/one")], hint)], hint)
+    return c.node("Add", [square, rest], hint)
+
+
+def _sparse_sigmoid(c, x, hint, axis):
+    shifted = c.node("Add", [x, _scalar(c, 1.0, hint + "/one")], hint)
+    return c.node("Mul", [_clip(c, shifted, hint, 0.0, 2.0), _scalar(c, 0.5, hint + "/half")],
+                  hint)
+
+
+def _squareplus(c, x, hint, axis):
+    # (x + sqrt(x ** 2 + b)) / 2 with Keras's default b = 4 (the name takes no arguments)
+    root = c.node("Sqrt", [c.node("Add", [c.node("Mul", [x, x], hint),
+                                          _scalar(c, 4.0, hint + "/b")], hint)], hint)
+    return c.node("Mul", [c.node("Add", [x, root], hint), _scalar(c, 0.5, hint + "/half")],
+                  hint)
+
+
+# glu and sparsemax have no mapping: export names them in its error.
 ONNX_ACTIVATIONS = {
+    "celu": lambda c, x, hint, axis: c.node("Celu", [x], hint, alpha=1.0),
+    "hard_shrink": lambda c, x, hint, axis: c.node("Shrink", [x], hint, bias=0.0, lambd=0.5),
+    "soft_shrink": lambda c, x, hint, axis: c.node("Shrink", [x], hint, bias=0.5, lambd=0.5),
+    "hard_silu": lambda c, x, hint, axis: c.node("HardSwish", [x], hint),
+    "hard_swish": lambda c, x, hint, axis: c.node("HardSwish", [x], hint),
+    "hard_tanh": lambda c, x, hint, axis: _clip(c, x, hint, -1.0, 1.0),
+    "log_sigmoid": lambda c, x, hint, axis: c.node(
+        "Neg", [c.node("Softplus", [c.node("Neg", [x], hint)], hint)], hint),
+    "sparse_plus": _sparse_plus,
+    "sparse_sigmoid": _sparse_sigmoid,
+    "squareplus": _squareplus,
+    "tanh_shrink": lambda c, x, hint, axis: c.node("Sub", [x, c.node("Tanh", [x], hint)], hint),
     "relu": lambda c, x, hint, axis: c.node("Relu", [x], hint),
     "sigmoid": lambda c, x, hint, axis: c.node("Sigmoid", [x], hint),
     "tanh": lambda c, x, hint, axis: c.node("Tanh", [x], hint),

@@ -569,7 +569,7 @@ class Layer(KerasLayerAPI):
         if self.activity_regularizer is not None:
             for o in outs:
                 if isinstance(o, Variable) and o.dtype in ("float32", "float64"):
-                    self.add_loss(regularizers.penalty(
+                    self.add_loss(regularizers.activity_penalty(
                         self.activity_regularizer, o, f"{self.name}: activity_regularizer"))
         _set_output_masks(self, inputs, outputs, input_mask)
         recorded = dict(kwargs) if training is None else dict(kwargs, training=training)
