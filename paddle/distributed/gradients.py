@@ -177,13 +177,9 @@ class FlatGradients:
 
 def _same(a, b):
     """Whether two arrays (NumPy or CuPy) are the same memory seen the same way."""
-    return _address(a) == _address(b) and a.shape == b.shape and \
+    from paddle.lowlevel.executor import memory_span
+    return memory_span(a) == memory_span(b) and a.shape == b.shape and \
         a.strides == b.strides and a.dtype == b.dtype
-
-
-def _address(a):
-    face = getattr(a, "__cuda_array_interface__", None) or a.__array_interface__
-    return face["data"][0]
 
 
 def _describe_buffers(row):

@@ -332,7 +332,7 @@ class Program:
         for node in plan.nodes:
             ask = getattr(plan.kernels.get(node.op.name), "input_buffers", None)
             wanted = (ask(node) if ask is not None else None) or {}
-            spans = [_span(b) for b in wanted.values()]
+            spans = [memory_span(b) for b in wanted.values()]
             if any(lo < end and start < hi for lo, hi in spans for start, end in taken):
                 continue
             taken += spans
@@ -391,7 +391,7 @@ class Program:
             mirrors.written(self.written, dev)
 
 
-def _span(array):
+def memory_span(array):
     """[start, end) of the memory of a contiguous NumPy or CuPy array."""
     face = getattr(array, "__cuda_array_interface__", None) or array.__array_interface__
     start = face["data"][0]

@@ -98,7 +98,8 @@ class _Conv(Layer):
     def _channel_axis(self):
         return -1 if self.data_format == "channels_last" else 1
 
-    def build(self, input_shape):
+    def input_channels(self, input_shape):
+        """The input's channel count, after checking its rank and that the count is known."""
         ndim = self.rank + 2
         if len(input_shape) != ndim:
             raise ShapeError(at_user(f"{self.name}: expected an input of rank {ndim} (batch, "
@@ -108,6 +109,10 @@ class _Conv(Layer):
         if channels is None:
             raise ShapeError(at_user(f"{self.name}: the channel axis of the input must be "
                                      f"known, received shape {input_shape}"))
+        return channels
+
+    def build(self, input_shape):
+        channels = self.input_channels(input_shape)
         self.check_channels(channels, input_shape)
         self.check_window(input_shape)
         self.kernel = self.add_weight("kernel", self.kernel_shape(channels),
@@ -116,7 +121,7 @@ class _Conv(Layer):
         self.bias = self.add_weight("bias", (self.out_channels(channels),),
                                     self.bias_initializer, regularizer=self.bias_regularizer) \
             if self.use_bias else None
-        self.input_spec = InputSpec(ndim=ndim, axes={self._channel_axis: channels})
+        self.input_spec = InputSpec(ndim=self.rank + 2, axes={self._channel_axis: channels})
 
     def check_channels(self, channels, input_shape):
         if channels % self.groups:
@@ -284,7 +289,63 @@ class Conv2DTranspose(_Conv):
         return {**config, "output_padding": self.output_padding}
 
 
-class DepthwiseConv2D(_Conv):
+class _Depthwise(_Conv):
+    """Keras's depthwise arguments (depth_multiplier, depthwise_initializer /
+    _regularizer) over _Conv's kernel; the kernel is (k..., channels, depth_multiplier)."""
+
+    takes_filters = False
+    weight_constraints = {"depthwise_constraint": "kernel", "bias_constraint": "bias"}
+
+    def __init__(self, kernel_size, strides=1, padding="valid", depth_multiplier=1,
+                 data_format=None, dilation_rate=1, activation=None, use_bias=True,
+                 depthwise_initializer="glorot_uniform", bias_initializer="zeros",
+                 depthwise_regularizer=None, bias_regularizer=None, **kwargs):
+        where = type(self).__name__
+        for key in ("filters", "groups", "kernel_initializer", "kernel_regularizer"):
+            if key in kwargs:
+                raise TypeError(f"{where}: unexpected argument {key}")
+        super().__init__(None, kernel_size, strides, padding, data_format, dilation_rate,
+                         activation=activation, use_bias=use_bias,
+                         kernel_initializer=depthwise_initializer,
+                         bias_initializer=bias_initializer,
+                         kernel_regularizer=depthwise_regularizer,
+                         bias_regularizer=bias_regularizer, **kwargs)
+        self.depth_multiplier = check_positive(depth_multiplier, "depth_multiplier", where)
+
+    def kernel_shape(self, channels):
+        return self.kernel_size + (channels, self.depth_multiplier)
+
+    def out_channels(self, channels):
+        return channels * self.depth_multiplier
+
+    def depthwise(self, x, kernel, bias):
+        """The grouped convolution: (k..., C, M) is the buffer of grouped filters
+        (k..., 1, C * M), group c owning output channels c * M ... c * M + M - 1 (Keras's
+        order)."""
+        channels, multiplier = kernel.shape[-2:]
+        filters = reshape(kernel, self.kernel_size + (1, channels * multiplier))
+        if self.rank == 1:
+            return conv1d(x, filters, strides=self.strides[0], padding=self.padding,
+                          dilation=self.dilation_rate[0], groups=channels,
+                          data_format=self._format, bias=bias)
+        return conv2d(x, filters, strides=self.strides, padding=self.padding,
+                      dilation=self.dilation_rate, groups=channels, data_format=self._format,
+                      bias=bias)
+
+    def convolve(self, x, bias):
+        return self.depthwise(x, self.kernel, bias)
+
+    def get_config(self):
+        config = super().get_config()
+        for key in ("filters", "groups"):
+            del config[key]
+        config["depthwise_initializer"] = config.pop("kernel_initializer")
+        if "kernel_regularizer" in config:
+            config["depthwise_regularizer"] = config.pop("kernel_regularizer")
+        return {**config, "depth_multiplier": self.depth_multiplier}
+
+
+class DepthwiseConv2D(_Depthwise):
     """Depthwise 2-D convolution: each input channel convolved with its own filters.
 
     The kernel is (kh, kw, in_channels, depth_multiplier) as in Keras; the output has
@@ -304,45 +365,4 @@ class DepthwiseConv2D(_Conv):
         (None, 6, 6, 6)
     """
 
-    takes_filters = False
-    weight_constraints = {"depthwise_constraint": "kernel", "bias_constraint": "bias"}
-
-    def __init__(self, kernel_size, strides=1, padding="valid", depth_multiplier=1,
-                 data_format="channels_last", dilation_rate=1, activation=None, use_bias=True,
-                 depthwise_initializer="glorot_uniform", bias_initializer="zeros",
-                 depthwise_regularizer=None, bias_regularizer=None, **kwargs):
-        for key in ("filters", "groups", "kernel_initializer", "kernel_regularizer"):
-            if key in kwargs:
-                raise TypeError(f"DepthwiseConv2D: unexpected argument {key}")
-        super().__init__(None, kernel_size, strides, padding, data_format, dilation_rate,
-                         activation=activation, use_bias=use_bias,
-                         kernel_initializer=depthwise_initializer,
-                         bias_initializer=bias_initializer,
-                         kernel_regularizer=depthwise_regularizer,
-                         bias_regularizer=bias_regularizer, **kwargs)
-        self.depth_multiplier = check_positive(depth_multiplier, "depth_multiplier",
-                                               "DepthwiseConv2D")
-
-    def kernel_shape(self, channels):
-        return self.kernel_size + (channels, self.depth_multiplier)
-
-    def out_channels(self, channels):
-        return channels * self.depth_multiplier
-
-    def convolve(self, x, bias):
-        kh, kw, channels, multiplier = self.kernel.shape
-        # (kh, kw, C, M) and grouped conv filters (kh, kw, 1, C * M) are the same buffer:
-        # group c owns output channels c * M ... c * M + M - 1, the order Keras uses.
-        filters = reshape(self.kernel, (kh, kw, 1, channels * multiplier))
-        return conv2d(x, filters, strides=self.strides, padding=self.padding,
-                      dilation=self.dilation_rate, groups=channels, data_format=self._format,
-                      bias=bias)
-
-    def get_config(self):
-        config = super().get_config()
-        for key in ("filters", "groups"):
-            del config[key]
-        config["depthwise_initializer"] = config.pop("kernel_initializer")
-        if "kernel_regularizer" in config:
-            config["depthwise_regularizer"] = config.pop("kernel_regularizer")
-        return {**config, "depth_multiplier": self.depth_multiplier}
+    rank = 2

@@ -15,62 +15,7 @@ from paddle.lowlevel.ops.conv import conv1d, conv2d, conv2d_transpose
 from paddle.lowlevel.ops.shape import expand_dims, reshape, squeeze
 from paddle.highlevel import regularizers
 from paddle.highlevel.layers.base import InputSpec, regularizer_config
-from paddle.highlevel.layers.conv import _Conv, check_positive, int_tuple
-
-
-class _Depthwise(_Conv):
-    """Keras's depthwise arguments (depth_multiplier, depthwise_initializer /
-    _regularizer) over _Conv's kernel; the kernel is (k..., channels, depth_multiplier)."""
-
-    takes_filters = False
-    weight_constraints = {"depthwise_constraint": "kernel", "bias_constraint": "bias"}
-
-    def __init__(self, kernel_size, strides=1, padding="valid", depth_multiplier=1,
-                 data_format=None, dilation_rate=1, activation=None, use_bias=True,
-                 depthwise_initializer="glorot_uniform", bias_initializer="zeros",
-                 depthwise_regularizer=None, bias_regularizer=None, **kwargs):
-        where = type(self).__name__
-        for key in ("filters", "groups", "kernel_initializer", "kernel_regularizer"):
-            if key in kwargs:
-                raise TypeError(f"{where}: unexpected argument {key}")
-        super().__init__(None, kernel_size, strides, padding, data_format, dilation_rate,
-                         activation=activation, use_bias=use_bias,
-                         kernel_initializer=depthwise_initializer,
-                         bias_initializer=bias_initializer,
-                         kernel_regularizer=depthwise_regularizer,
-                         bias_regularizer=bias_regularizer, **kwargs)
-        self.depth_multiplier = check_positive(depth_multiplier, "depth_multiplier", where)
-
-    def kernel_shape(self, channels):
-        return self.kernel_size + (channels, self.depth_multiplier)
-
-    def out_channels(self, channels):
-        return channels * self.depth_multiplier
-
-    def depthwise(self, x, kernel, bias):
-        """The grouped convolution: (k..., C, M) is the buffer of grouped filters
-        (k..., 1, C * M), group c owning output channels c * M ... c * M + M - 1 (Keras's
-        order)."""
-        channels, multiplier = kernel.shape[-2:]
-        filters = reshape(kernel, self.kernel_size + (1, channels * multiplier))
-        if self.rank == 1:
-            return conv1d(x, filters, strides=self.strides[0], padding=self.padding,
-                          dilation=self.dilation_rate[0], groups=channels,
-                          data_format=self._format, bias=bias)
-        return conv2d(x, filters, strides=self.strides, padding=self.padding,
-                      dilation=self.dilation_rate, groups=channels, data_format=self._format,
-                      bias=bias)
-
-    def convolve(self, x, bias):
-        return self.depthwise(x, self.kernel, bias)
-
-    def get_config(self):
-        config = super().get_config()
-        for key in ("filters", "groups"):
-            del config[key]
-        config["depthwise_initializer"] = config.pop("kernel_initializer")
-        config["depthwise_regularizer"] = config.pop("kernel_regularizer")
-        return {**config, "depth_multiplier": self.depth_multiplier}
+from paddle.highlevel.layers.conv import _Conv, _Depthwise, check_positive, int_tuple
 
 
 class DepthwiseConv1D(_Depthwise):
@@ -114,15 +59,7 @@ class _Separable(_Depthwise):
         self.pointwise_regularizer = regularizers.get(pointwise_regularizer)
 
     def build(self, input_shape):
-        ndim = self.rank + 2
-        if len(input_shape) != ndim:
-            raise ShapeError(at_user(f"{self.name}: expected an input of rank {ndim} (batch, "
-                                     f"{'spatial, ' * self.rank}channels), received shape "
-                                     f"{input_shape}"))
-        channels = input_shape[self._channel_axis]
-        if channels is None:
-            raise ShapeError(at_user(f"{self.name}: the channel axis of the input must be "
-                                     f"known, received shape {input_shape}"))
+        channels = self.input_channels(input_shape)
         self.check_window(input_shape)
         self.depthwise_kernel = self.add_weight(
             "depthwise_kernel", self.kernel_size + (channels, self.depth_multiplier),
@@ -134,7 +71,7 @@ class _Separable(_Depthwise):
         self.bias = self.add_weight("bias", (self.filters,), self.bias_initializer,
                                     regularizer=self.bias_regularizer) \
             if self.use_bias else None
-        self.input_spec = InputSpec(ndim=ndim, axes={self._channel_axis: channels})
+        self.input_spec = InputSpec(ndim=self.rank + 2, axes={self._channel_axis: channels})
 
     def convolve(self, x, bias):
         y = self.depthwise(x, self.depthwise_kernel, None)

@@ -28,20 +28,13 @@ from paddle.lowlevel.random import next_seed
 from paddle.random import SeedGenerator
 from paddle.highlevel.layers.base import InputSpec, Layer
 from paddle.highlevel.layers.conv import check_data_format
+from paddle.highlevel.layers.regularization import _seed
 
 
 def _size(value, what, layer):
     if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
         raise ValueError(f"{layer}: expected {what} to be an integer >= 1, received {value!r}")
     return int(value)
-
-
-def _seed(value, layer):
-    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or
-                              not 0 <= value < 2 ** 63):
-        raise ValueError(f"{layer}: expected an integer seed in [0, 2**63) or None, received "
-                         f"{value!r}")
-    return value
 
 
 class _Image(Layer):
