@@ -1,7 +1,8 @@
 """Gradients averaged across ranks between the backward pass and the update.
 
 The update op of `Optimizer.minimize` (`apply_updates`) asks for `averaging(node, grads,
-device)` when its kernel is prepared. In a world of one process it gets None and the
+ctx.device)` when its kernel is prepared, on the CPU or a GPU alike (`device`: the backend
+whose arrays hold the gradients; `communicator` picks MPI or NCCL from it). In a world of one process it gets None and the
 kernel runs as before, without a single extra call. Otherwise:
 
 - the first time the op is prepared (its first plan), every rank checks that it built the
@@ -51,23 +52,25 @@ def average_over_ranks(grads):
     return out if isinstance(out, list) else [out]
 
 
-def average_kernel(node, ins, outs, device="cpu"):
-    """The run of an average_over_ranks node: the inputs averaged into the outputs."""
+def average_kernel(node, ins, outs, device):
+    """The run of an average_over_ranks node on `device` (a backend): the inputs
+    averaged into the outputs."""
     comm = communicator(device)
     layout = _LAYOUTS.get(node)
     if layout is None:
         layout = _LAYOUTS[node] = FlatGradients(node.inputs, comm)
     reduce = layout.bind(ins, comm)
     pairs = list(zip(layout.views, outs))
+    copyto = device.xp.copyto
 
     def run():
         reduce()
         for view, out in pairs:
-            np.copyto(out, view)
+            copyto(out, view)
     return run
 
 
-def averaging(node, grads, device="cpu"):
+def averaging(node, grads, device):
     """(reduce, grads) for an update op's kernel: `reduce()` averages the current
     gradients over the ranks into the returned arrays, which the update must read instead
     of `grads`. None when this process is alone."""
@@ -80,7 +83,7 @@ def averaging(node, grads, device="cpu"):
     return layout.bind(grads, comm), layout.views
 
 
-def input_buffers(node, device="cpu"):
+def input_buffers(node, device):
     """{input index: array} where an update op's gradients may be computed: their places in
     the flat buffer that `averaging` sums over the ranks, so that the step copies nothing
     before averaging. None when this process is alone (the executor then allocates as
@@ -104,21 +107,24 @@ def _update_layout(node, comm):
 
 
 def communicator(device):
-    """The communicator that averages gradients living on `device`.
+    """The communicator that averages gradients held by `device`: a backend (a kernel's
+    `ctx.device`), or a device name.
 
-    On the CPU, MPI (`paddle.distributed.mpi`). On a GPU (`gpu`, `gpu:<n>`), NCCL through
-    CuPy (`paddle.distributed.nccl`: one communicator per rank on `gpu:<local_rank>`, its
-    unique id broadcast over MPI), with the same `mean_buffer(count, dtype)` method (a
-    buffer with `.input` and `.output` arrays and a call that averages one into the
-    other): the CUDA backend's update kernel calls `averaging(node, grads, "gpu")` as the
-    CPU kernel does.
+    NumPy arrays (the CPU's, and those of the CUDA backend simulated on NumPy in tests and
+    CI) are averaged over MPI (`paddle.distributed.mpi`). CuPy arrays on a GPU (`gpu`,
+    `gpu:<n>`) over NCCL through CuPy (`paddle.distributed.nccl`: one communicator per rank
+    on `gpu:<local_rank>`, its unique id broadcast over MPI), which has the same
+    `mean_buffer(count, dtype)` method (a buffer with `.input` and `.output` arrays and a
+    call that averages one into the other): the update kernels of both backends call
+    `averaging(node, grads, ctx.device)` with the same code.
     """
-    if device == "cpu":
+    name = getattr(device, "name", device)
+    if name == "cpu" or getattr(device, "simulated", False):
         return _world.world().grads
-    if device == "gpu" or device.startswith("gpu:"):
+    if isinstance(name, str) and (name == "gpu" or name.startswith("gpu:")):
         return _world.world().gpu_grads()
     raise ValueError(f"averaging gradients: expected device 'cpu' or 'gpu', received "
-                     f"{device!r}")
+                     f"{name!r}")
 
 
 class FlatGradients:
@@ -213,10 +219,14 @@ def synchronize(node, comm):
 
 
 def _broadcast_into(comm, array):
+    """Rank 0's values in the host array `array`; its device copies (a GPU plan's) are
+    then stale, so the plans upload it again before their next run."""
+    from paddle.backend import mirrors
     buffer = array if array.flags.c_contiguous else np.ascontiguousarray(array)
     comm.broadcast_(buffer, 0, "broadcasting parameters from rank 0")
     if buffer is not array:
         np.copyto(array, buffer)
+    mirrors.host_written(array)
 
 
 __all__ = ["averaging", "average_over_ranks", "communicator", "DistributedError"]

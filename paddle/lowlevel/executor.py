@@ -278,7 +278,7 @@ class Program:
                 storage[own] = storage.get(_key(node.inputs[0]), _key(node.inputs[0])) \
                     if id(node) in aliasing else own
         pinned = {storage.get(_key(t), _key(t)) for t in map(_target_var, plan.targets)}
-        placed = self._placed(plan, specs, storage, pinned)
+        placed = self._placed(plan, specs, storage, pinned, dev)
         pool, owned = {}, {}
         self.steps, self.nodes = [], []
         hooks = Hooks()
@@ -319,10 +319,10 @@ class Program:
         self.runner = dev.runner(self.compute, self.updates, self.results, hooks)
 
     @staticmethod
-    def _placed(plan, specs, storage, pinned):
+    def _placed(plan, specs, storage, pinned, dev):
         """{storage: buffer} for the outputs some kernel wants computed straight into a
-        buffer of its own: a prepare function with an `input_buffers(node)` attribute
-        returns {input index: buffer} (the update op of a distributed run: the gradients
+        buffer of its own: a prepare function with an `input_buffers(node, device)`
+        attribute returns {input index: buffer} (arrays of `device`, the plan's backend) (the update op of a distributed run: the gradients
         go into the flat buffer that averages them over the ranks, so no copy packs them).
         Only an op's own output of the same shape and dtype is placed, each storage once;
         placed buffers are never handed to another output. Two nodes whose buffers overlap
@@ -331,7 +331,7 @@ class Program:
         placed, taken = {}, []
         for node in plan.nodes:
             ask = getattr(plan.kernels.get(node.op.name), "input_buffers", None)
-            wanted = (ask(node) if ask is not None else None) or {}
+            wanted = (ask(node, dev) if ask is not None else None) or {}
             spans = [memory_span(b) for b in wanted.values()]
             if any(lo < end and start < hi for lo, hi in spans for start, end in taken):
                 continue

@@ -4,6 +4,7 @@ dtype, several update ops sharing one window, and ranks that built different buf
 import os
 
 import numpy as np
+import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -135,7 +136,7 @@ def test_ranks_that_built_other_buffers_raise_on_every_rank(mpirun):
 
 
 IN_PLACE = """
-    import numpy, paddle as pd
+    import os, numpy, paddle as pd
     from paddle.distributed import gradients
 
     class CountingCopies:  # numpy, counting the copies that pack gradients into the buffer
@@ -153,6 +154,11 @@ IN_PLACE = """
             return numpy.copyto(*args, **kwargs)
 
     gradients.np = CountingCopies()
+    if os.environ["DEVICE"] == "simulated gpu":   # the CUDA backend on NumPy
+        from paddle.backend import cuda
+        simulation = cuda.simulated()
+        simulation.__enter__()
+        pd.set_device("gpu")
     pd.distributed.init()
     r = pd.distributed.rank()
     model = pd.Sequential([pd.layers.Input(shape=(6,)), pd.layers.Dense(8, activation="relu"),
@@ -166,9 +172,11 @@ IN_PLACE = """
 """
 
 
-def test_gradients_are_computed_in_the_averaging_buffer(mpirun):
-    """The executor places every gradient in the shared buffer: a step copies none."""
-    done = mpirun(IN_PLACE)
+@pytest.mark.parametrize("device", ["cpu", "simulated gpu"])
+def test_gradients_are_computed_in_the_averaging_buffer(mpirun, device):
+    """The executor places every gradient in the averaging buffer: a step copies none (on
+    the CPU, and with the GPU backend's update kernel)."""
+    done = mpirun(IN_PLACE, env={"DEVICE": device})
     assert done.returncode == 0, done.stdout + done.stderr
     for r in (0, 1):
         assert f"rank {r}: 0 copies" in done.stdout, done.stdout

@@ -108,6 +108,33 @@ def test_a_two_ranks_match_one_process_low_level(mpirun, tmp_path, dtype, tolera
     assert any(np.abs(start[k]).sum() > 0 for k in start.files)
 
 
+# The same script on the CUDA backend simulated on NumPy (CI has no GPU): the GPU update
+# kernel averages its gradients and places them in the averaging buffer, and the device
+# copies of the parameters take rank 0's values (the NCCL run is the `gpu` test below).
+SIMULATED_GPU = """
+    from paddle.backend import cuda
+    simulation = cuda.simulated()          # (kept: the block ends when it is collected)
+    simulation.__enter__()
+    import paddle
+    paddle.set_device("gpu")
+""" + LOWLEVEL
+
+
+@pytest.mark.parametrize("dtype, tolerance, optimizer", [
+    ("float64", 1e-10, "adam"), ("float32", 1e-5, "clipped")])
+def test_a_on_the_simulated_gpu_two_ranks_match_one_process(mpirun, tmp_path, dtype,
+                                                            tolerance, optimizer):
+    env = {"DTYPE": dtype, "OPT": optimizer}
+    done = mpirun(SIMULATED_GPU, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    one = mpirun(SIMULATED_GPU, env=env, plain=True)
+    assert one.returncode == 0, one.stdout + one.stderr
+    r0, r1 = (np.load(tmp_path / f"lowlevel_2_{r}.npz") for r in (0, 1))
+    alone = np.load(tmp_path / "lowlevel_1_0.npz")
+    assert _max_difference(r0, r1) == 0.0
+    assert _max_difference(r0, alone) < tolerance
+
+
 def test_a_fit_and_two_optimizers_match_one_process(mpirun, tmp_path):
     done = mpirun(FIT)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -467,7 +467,7 @@ def test_activations_on_integers_say_to_cast():
 # ---- outputs placed in buffers a kernel asks for (input_buffers) -----------------------
 
 def asking_for(monkeypatch, op_name, buffers_of):
-    """Gives `op_name`'s prepare function an `input_buffers(node)` attribute (as the update
+    """Gives `op_name`'s prepare function an `input_buffers(node, device)` attribute (as the update
     op has in a distributed run); records the input arrays each prepared node received."""
     prepare = cpu.KERNELS[op_name]
     received = []
@@ -484,7 +484,7 @@ def test_an_output_is_computed_in_the_buffer_its_reader_asks_for(monkeypatch):
     x = pd.data("x", shape=[3, 2])
     a = x * 2.0
     place = np.full((3, 2), -1.0, np.float32)
-    received = asking_for(monkeypatch, "exp", lambda node: {0: place})
+    received = asking_for(monkeypatch, "exp", lambda node, device: {0: place})
     out = pd.eval(pd.exp(a), {x: np.ones((3, 2), np.float32)})
     assert received[0][0] is place
     np.testing.assert_array_equal(place, np.full((3, 2), 2.0))    # `a` was written there
@@ -494,12 +494,12 @@ def test_an_output_is_computed_in_the_buffer_its_reader_asks_for(monkeypatch):
 def test_placement_is_skipped_where_it_cannot_hold(monkeypatch):
     x = pd.data("x", shape=[3, 2])
     wrong_shape = np.zeros((2, 3), np.float32)
-    received = asking_for(monkeypatch, "exp", lambda node: {0: wrong_shape})
+    received = asking_for(monkeypatch, "exp", lambda node, device: {0: wrong_shape})
     np.testing.assert_allclose(pd.eval(pd.exp(x * 2.0), {x: np.ones((3, 2), np.float32)}),
                                np.exp(2.0) * np.ones((3, 2)), rtol=1e-6)
     assert received[0][0] is not wrong_shape and not wrong_shape.any()
     leaf = np.zeros((3, 2), np.float32)            # a fed input is the caller's, not placed
-    received = asking_for(monkeypatch, "exp", lambda node: {0: leaf})
+    received = asking_for(monkeypatch, "exp", lambda node, device: {0: leaf})
     pd.eval(pd.exp(x), {x: np.ones((3, 2), np.float32)})
     assert received[-1][0] is not leaf and not leaf.any()
 
@@ -507,7 +507,7 @@ def test_placement_is_skipped_where_it_cannot_hold(monkeypatch):
 def test_two_readers_asking_for_overlapping_buffers_get_one(monkeypatch):
     x = pd.data("x", shape=[4])
     shared = np.zeros(4, np.float32)
-    received = asking_for(monkeypatch, "exp", lambda node: {0: shared})
+    received = asking_for(monkeypatch, "exp", lambda node, device: {0: shared})
     first, second = pd.exp(x * 2.0), pd.exp(x * 3.0)
     out = pd.eval([first, second], {x: np.ones(4, np.float32)})
     placed = [ins[0] is shared for ins in received]

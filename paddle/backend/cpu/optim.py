@@ -15,7 +15,7 @@ def _apply_updates(node, ins, outs, ctx):
     slot_lists = [[ctx.state(a, "slot") for a in slots]
                   for slots in opt.kernel_lists(node.inputs[:n])]
     update = getattr(_C, opt.kernel)
-    averaged = distributed_gradients.averaging(node, grads, "cpu")
+    averaged = distributed_gradients.averaging(node, grads, ctx.device)
     if averaged is not None:
         average, grads = averaged  # the update reads the averaged copies
     decayed = [p for p, v in zip(params, node.inputs[:n]) if opt.decays(v)]
@@ -48,4 +48,4 @@ _apply_updates.input_buffers = distributed_gradients.input_buffers
 
 @kernel("average_over_ranks")
 def _average_over_ranks(node, ins, outs, ctx):
-    return distributed_gradients.average_kernel(node, ins, outs, "cpu")
+    return distributed_gradients.average_kernel(node, ins, outs, ctx.device)

@@ -9,8 +9,10 @@ The step count moves after the run (`ctx.after_run`). The slots are the device c
 the optimizer's arrays (`ctx.state`).
 
 In a world of several processes the gradients are first averaged over the ranks, as on the
-CPU, through `distributed.gradients.averaging(node, grads, "gpu")` (NCCL:
-paddle/distributed/nccl.py); the update then reads the averaged copies.
+CPU, through `distributed.gradients.averaging(node, grads, ctx.device)` (NCCL:
+paddle/distributed/nccl.py; MPI on the device simulated on NumPy); the update then reads
+the averaged copies. As on the CPU, the executor computes the gradients straight into the
+buffer that averages them (`input_buffers`), so a step packs nothing.
 """
 import numpy as np
 
@@ -188,7 +190,7 @@ def _apply_updates(node, ins, outs, ctx):
         raise NotImplementedError(f"apply_updates: no CUDA update for {type(opt).__name__}")
     slot_lists = [[ctx.state(a, "slot") for a in lst]
                   for lst in opt.kernel_lists(node.inputs[:n])]
-    averaged = distributed_gradients.averaging(node, grads, "gpu")
+    averaged = distributed_gradients.averaging(node, grads, ctx.device)
     if averaged is not None:
         average, grads = averaged  # the update reads the averaged copies
     slots = [[lst[i] if lst else None for lst in slot_lists] for i in range(n)]
@@ -225,6 +227,11 @@ def _apply_updates(node, ins, outs, ctx):
     return sequence(launches)
 
 
+# In a distributed run the gradients are computed straight into the buffer that averages
+# them (the executor asks this before it allocates the plan's buffers).
+_apply_updates.input_buffers = distributed_gradients.input_buffers
+
+
 @kernel("average_over_ranks")
 def _average_over_ranks(node, ins, outs, ctx):
-    return distributed_gradients.average_kernel(node, ins, outs, "gpu")
+    return distributed_gradients.average_kernel(node, ins, outs, ctx.device)
