@@ -49,7 +49,11 @@ _DEVICE = ["cpu"]
 
 
 def parse_device(device):
-    """'cpu', 'gpu' or 'gpu:N' -> ('cpu', 0) / ('gpu', N); ValueError otherwise."""
+    """'cpu', 'gpu' or 'gpu:N' -> ('cpu', 0) / ('gpu', N); ValueError otherwise.
+
+    'gpu' with no index is this process's GPU: gpu:<local_rank> in a distributed job after
+    `pd.distributed.init()` (each rank of a machine its own GPU, as NCCL needs), gpu:0
+    otherwise."""
     if device is None:
         device = _DEVICE[0]
     if isinstance(device, tuple) and len(device) == 2:
@@ -57,8 +61,14 @@ def parse_device(device):
     m = re.fullmatch(r"(cpu|gpu|cuda)(?::(\d+))?", str(device).strip().lower())
     if not m:
         raise ValueError(f"device: expected 'cpu', 'gpu' or 'gpu:N', received {device!r}")
-    kind = "gpu" if m.group(1) in ("gpu", "cuda") else "cpu"
-    return kind, int(m.group(2) or 0)
+    if m.group(1) == "cpu":
+        return "cpu", int(m.group(2) or 0)
+    return "gpu", int(m.group(2)) if m.group(2) else _this_process_gpu()
+
+
+def _this_process_gpu():
+    from paddle.distributed import world
+    return world.local_rank()
 
 
 def set_device(device):
@@ -92,6 +102,8 @@ def backend_for(device):
     if kind == "cpu":
         return CPU
     from paddle.backend import cuda
+    if isinstance(device, str) and ":" not in device and index:  # 'gpu' of a rank
+        device = f"{device} = gpu:{index}, this rank's local rank"
     return cuda.backend(index, device)
 
 

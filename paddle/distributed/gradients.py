@@ -111,9 +111,9 @@ def communicator(device):
     `ctx.device`), or a device name.
 
     NumPy arrays (the CPU's, and those of the CUDA backend simulated on NumPy in tests and
-    CI) are averaged over MPI (`paddle.distributed.mpi`). CuPy arrays on a GPU (`gpu`,
-    `gpu:<n>`) over NCCL through CuPy (`paddle.distributed.nccl`: one communicator per rank
-    on `gpu:<local_rank>`, its unique id broadcast over MPI), which has the same
+    CI) are averaged over MPI (`paddle.distributed.mpi`). CuPy arrays on a GPU (`gpu:<n>`)
+    over NCCL through CuPy (`paddle.distributed.nccl`: one communicator per rank, on the
+    GPU of its gradients, its unique id broadcast over MPI), which has the same
     `mean_buffer(count, dtype)` method (a buffer with `.input` and `.output` arrays and a
     call that averages one into the other): the update kernels of both backends call
     `averaging(node, grads, ctx.device)` with the same code.
@@ -122,7 +122,8 @@ def communicator(device):
     if name == "cpu" or getattr(device, "simulated", False):
         return _world.world().grads
     if isinstance(name, str) and (name == "gpu" or name.startswith("gpu:")):
-        return _world.world().gpu_grads()
+        from paddle.backend import parse_device
+        return _world.world().gpu_grads(parse_device(name)[1])
     raise ValueError(f"averaging gradients: expected device 'cpu' or 'gpu', received "
                      f"{name!r}")
 

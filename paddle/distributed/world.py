@@ -57,12 +57,18 @@ class World:
         self.grads = comm.duplicate() if comm else None
         self._gpu_grads = None
 
-    def gpu_grads(self):
-        """The NCCL communicator for gradients on this rank's GPU (`gpu:<local_rank>`),
-        made on first use, on every rank at the same point (a collective)."""
+    def gpu_grads(self, index):
+        """The NCCL communicator for gradients on this rank's GPU, `gpu:<index>` (by
+        default its local rank: `pd.set_device("gpu")`), made on first use, on every rank
+        at the same point (a collective). A rank trains on one GPU."""
         if self._gpu_grads is None:
             from paddle.distributed.nccl import NCCLCommunicator
-            self._gpu_grads = NCCLCommunicator(self.grads, self.local_rank)
+            self._gpu_grads = NCCLCommunicator(self.grads, index)
+        elif self._gpu_grads.device.id != index:
+            raise DistributedError(
+                f"averaging gradients on gpu:{index}: rank {self.rank} already averages "
+                f"gradients on gpu:{self._gpu_grads.device.id}; expected one GPU per rank "
+                f"(pd.set_device('gpu') picks gpu:<local_rank>)")
         return self._gpu_grads
 
 

@@ -113,10 +113,12 @@ def test_a_two_ranks_match_one_process_low_level(mpirun, tmp_path, dtype, tolera
 # copies of the parameters take rank 0's values (the NCCL run is the `gpu` test below).
 SIMULATED_GPU = """
     from paddle.backend import cuda
-    simulation = cuda.simulated()          # (kept: the block ends when it is collected)
+    simulation = cuda.simulated(devices=2)  # (kept: the block ends when it is collected)
     simulation.__enter__()
     import paddle
-    paddle.set_device("gpu")
+    paddle.distributed.init()
+    paddle.set_device("gpu")                # each rank its own GPU: gpu:<local_rank>
+    print(f"rank {paddle.distributed.rank()} trains on {paddle.get_device()}", flush=True)
 """ + LOWLEVEL
 
 
@@ -129,10 +131,36 @@ def test_a_on_the_simulated_gpu_two_ranks_match_one_process(mpirun, tmp_path, dt
     assert done.returncode == 0, done.stdout + done.stderr
     one = mpirun(SIMULATED_GPU, env=env, plain=True)
     assert one.returncode == 0, one.stdout + one.stderr
+    assert "rank 0 trains on gpu:0" in done.stdout and "rank 1 trains on gpu:1" in done.stdout
+    assert "rank 0 trains on gpu:0" in one.stdout
     r0, r1 = (np.load(tmp_path / f"lowlevel_2_{r}.npz") for r in (0, 1))
     alone = np.load(tmp_path / "lowlevel_1_0.npz")
     assert _max_difference(r0, r1) == 0.0
     assert _max_difference(r0, alone) < tolerance
+
+
+ONE_GPU_TWO_RANKS = """
+    import paddle as pd
+    from paddle.backend import cuda
+    pd.distributed.init()
+    with cuda.simulated(devices=1):
+        pd.set_device("gpu:0")                 # an explicit index is kept
+        print(f"rank {pd.distributed.rank()}: {pd.get_device()}", flush=True)
+        try:
+            pd.set_device("gpu")
+            print(f"rank {pd.distributed.rank()}: gpu is {pd.get_device()}", flush=True)
+        except RuntimeError as e:
+            print(f"rank {pd.distributed.rank()}: {e}", flush=True)
+"""
+
+
+def test_gpu_means_the_local_ranks_gpu(mpirun):
+    done = mpirun(ONE_GPU_TWO_RANKS)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "rank 0: gpu:0" in done.stdout and "rank 1: gpu:0" in done.stdout
+    assert "rank 0: gpu is gpu:0" in done.stdout
+    assert "rank 1: device \"gpu = gpu:1, this rank's local rank\": expected a GPU index " \
+        "below 1 (the simulated devices), received 1" in done.stdout, done.stdout
 
 
 def test_a_fit_and_two_optimizers_match_one_process(mpirun, tmp_path):
