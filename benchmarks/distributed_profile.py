@@ -20,9 +20,10 @@ ratios that matter are formed within that run.
   Each step's CPU time (`time.thread_time`) is shown beside its wall time: on a machine
   other programs share, wall times include waiting for a core, CPU times do not.
 - `breakdown`: `train_on_batch` under `mpiexec -n 1` and `mpiexec -n 2`, each step cut into
-  forward + backward (the rest), packing the gradients into the flat buffer, waiting for
-  the slower rank (a barrier placed before the allreduce, so the allreduce's own time is
-  measured apart from the imbalance), the allreduce, the 1/size scaling, and the update.
+  forward + backward (the rest; also each rank's own, the slower and the faster), packing
+  the gradients into the flat buffer, waiting for the slower rank (a barrier placed before
+  the allreduce, so the allreduce's own time is measured apart from the imbalance), the
+  allreduce, the 1/size scaling, and the update.
 - `allreduce`: the gradients' flat float32 buffer summed over 2 ranks by paddle's
   communicator (`Iallreduce` polled), by a blocking `Allreduce`, and each rank's memcpy of
   the same buffer (a yardstick: a shared-memory allreduce copies it a few times).
@@ -44,6 +45,7 @@ ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 STEPS = int(os.environ.get("BENCH_STEPS", "40"))
 WARMUP = 5
 PHASES = ["step", "forward+backward", "pack", "wait", "average", "update", "step, CPU time"]
+SLOWER, FASTER = "  slower rank's", "  faster rank's"  # forward+backward, rank by rank
 
 
 # ---- instrumentation (only in this benchmark's processes) ----------------------------------
@@ -169,9 +171,14 @@ def mpi_worker(case, averaging):
     pd, steps, threads = timed_steps(case, shared_memory=averaging == "shared")
     table = medians(steps)
     rows = pd.distributed.allreduce(np.array([list(table.values())]), op="mean")
+    # Each rank's own forward + backward: the slower rank sets the pace of every step.
+    own = np.zeros(pd.distributed.size())
+    own[pd.distributed.rank()] = table["forward+backward"]
+    own = pd.distributed.allreduce(own, op="sum")
     if pd.distributed.rank() == 0:
-        print("RESULT " + json.dumps({"phases": dict(zip(table, rows[0].tolist())),
-                                      "threads": threads}), flush=True)
+        phases = dict(zip(table, rows[0].tolist()))
+        phases[SLOWER], phases[FASTER] = float(own.max()), float(own.min())
+        print("RESULT " + json.dumps({"phases": phases, "threads": threads}), flush=True)
 
 
 def allreduce_worker(case):
@@ -262,13 +269,14 @@ def breakdown(case):
             times[name].append(result(subprocess.run(command, env=environment(),
                                                      capture_output=True, text=True,
                                                      timeout=600))["phases"])
-    table = {name: dict(medians(t), **{"step, fastest": min(r["step, fastest"] for r in t)})
+    table = {name: dict(medians(t), **{"step, fastest": min(r["step, fastest"] for r in t)},
+                        **{p: statistics.median(r[p] for r in t) for p in (SLOWER, FASTER)})
              for name, t in times.items()}
     print(f"{case}, ms per step, mean of the ranks' medians, median over {ROUNDS} interleaved "
           f"rounds of {STEPS} steps (a barrier before averaging separates the wait for the "
           f"slower rank):")
     print(f"  {'phase':18}" + "".join(f"{name:>16}" for name in runs))
-    for p in PHASES + ["step, fastest"]:
+    for p in PHASES[:2] + [SLOWER, FASTER] + PHASES[2:] + ["step, fastest"]:
         print(f"  {p:18}" + "".join(f"{table[name][p] * 1e3:16.3f}" for name in runs))
     one = table["mpiexec -n 1"]["step"]
     print("  scaling efficiency (1-rank step / 2-rank step):" +
