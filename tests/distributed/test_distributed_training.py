@@ -139,6 +139,35 @@ def test_a_on_the_simulated_gpu_two_ranks_match_one_process(mpirun, tmp_path, dt
     assert _max_difference(r0, alone) < tolerance
 
 
+NCCL_GPUS = """
+    import paddle
+    paddle.distributed.init()
+    paddle.set_device("gpu")
+    print(f"rank {paddle.distributed.rank()} trains on {paddle.get_device()}", flush=True)
+""" + LOWLEVEL
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype, tolerance, optimizer", [
+    ("float64", 1e-10, "adam"), ("float32", 1e-5, "clipped")])
+def test_a_on_two_gpus_over_nccl_match_one_process(mpirun, tmp_path, dtype, tolerance,
+                                                   optimizer):
+    """The same check on real GPUs: the gradients averaged over NCCL, one GPU per rank."""
+    import cupy
+    if cupy.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("two ranks over NCCL need two GPUs; this machine has fewer")
+    env = {"DTYPE": dtype, "OPT": optimizer}
+    done = mpirun(NCCL_GPUS, env=env, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    one = mpirun(NCCL_GPUS, env=env, plain=True, timeout=300)
+    assert one.returncode == 0, one.stdout + one.stderr
+    assert "rank 0 trains on gpu:0" in done.stdout and "rank 1 trains on gpu:1" in done.stdout
+    r0, r1 = (np.load(tmp_path / f"lowlevel_2_{r}.npz") for r in (0, 1))
+    alone = np.load(tmp_path / "lowlevel_1_0.npz")
+    assert _max_difference(r0, r1) == 0.0
+    assert _max_difference(r0, alone) < tolerance
+
+
 ONE_GPU_TWO_RANKS = """
     import paddle as pd
     from paddle.backend import cuda
