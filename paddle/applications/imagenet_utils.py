@@ -21,6 +21,7 @@ from paddle.highlevel import activations, saving
 from paddle.highlevel.layers.base import Input
 from paddle.highlevel.saving_hdf5 import open_checkpoint
 from paddle.lowlevel.graph import Variable
+from paddle.utils.graph_utils import get_source_inputs
 
 CLASS_INDEX_FILE = "imagenet_class_index.json"
 CLASS_INDEX_URL = ("https://storage.googleapis.com/download.tensorflow.org/data/"
@@ -280,22 +281,8 @@ def image_input(who, input_tensor, input_shape):
     if len(input_tensor.shape) != 4:
         raise ValueError(f"{who}: expected input_tensor to be a batch of images (rank 4), "
                          f"received shape {input_tensor.shape}")
-    sources = _source_inputs(input_tensor)
+    sources = get_source_inputs(input_tensor)
     return input_tensor, sources[0] if len(sources) == 1 else sources
-
-
-def _source_inputs(var):
-    found, stack, seen = [], [var], set()
-    while stack:
-        v = stack.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        if v.kind == "data":
-            found.append(v)
-        elif v.node is not None:
-            stack.extend(reversed(v.node.inputs))
-    return found
 
 
 def correct_pad(inputs, kernel_size):

@@ -15,7 +15,7 @@ Example:
 import numbers
 
 from paddle import lowlevel as ll
-from paddle.highlevel.losses import EPSILON, Loss, _float_targets, _inputs, _smooth
+from paddle.highlevel.losses import EPSILON, Loss, _Simple, _float_targets, _inputs, _smooth
 
 __all__ = ["hinge", "squared_hinge", "categorical_hinge", "binary_focal_crossentropy",
            "categorical_focal_crossentropy", "categorical_generalized_cross_entropy", "dice",
@@ -310,7 +310,7 @@ def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
 
 # ---- Loss classes -----------------------------------------------------------------------
 
-class Hinge(Loss):
+class Hinge(_Simple):
     """The hinge loss of -1/1 (or 0/1) targets (see `hinge`).
 
     Example:
@@ -319,14 +319,13 @@ class Hinge(Loss):
         1.1
     """
 
+    fn = staticmethod(hinge)
+
     def __init__(self, reduction="sum_over_batch_size", name="hinge"):
         super().__init__(reduction, name)
 
-    def call(self, y_true, y_pred):
-        return hinge(y_true, y_pred)
 
-
-class SquaredHinge(Loss):
+class SquaredHinge(_Simple):
     """The squared hinge loss (see `squared_hinge`).
 
     Example:
@@ -335,14 +334,13 @@ class SquaredHinge(Loss):
         1.46
     """
 
+    fn = staticmethod(squared_hinge)
+
     def __init__(self, reduction="sum_over_batch_size", name="squared_hinge"):
         super().__init__(reduction, name)
 
-    def call(self, y_true, y_pred):
-        return squared_hinge(y_true, y_pred)
 
-
-class CategoricalHinge(Loss):
+class CategoricalHinge(_Simple):
     """The categorical hinge loss of one-hot targets (see `categorical_hinge`).
 
     Example:
@@ -352,11 +350,10 @@ class CategoricalHinge(Loss):
         1.2
     """
 
+    fn = staticmethod(categorical_hinge)
+
     def __init__(self, reduction="sum_over_batch_size", name="categorical_hinge"):
         super().__init__(reduction, name)
-
-    def call(self, y_true, y_pred):
-        return categorical_hinge(y_true, y_pred)
 
 
 class BinaryFocalCrossentropy(Loss):

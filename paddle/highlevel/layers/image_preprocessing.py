@@ -24,11 +24,9 @@ from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.reduce import mean
 from paddle.lowlevel.ops.sampling import random as random_op
 from paddle.lowlevel.ops.shape import gather, reverse, transpose
-from paddle.lowlevel.random import next_seed
-from paddle.random import SeedGenerator
 from paddle.highlevel.layers.base import InputSpec, Layer
 from paddle.highlevel.layers.conv import check_data_format
-from paddle.highlevel.layers.regularization import _seed
+from paddle.highlevel.layers.regularization import seeds
 
 
 def _size(value, what, layer):
@@ -72,8 +70,7 @@ class _RandomImage(_Image):
 
     def __init__(self, seed=None, data_format=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
-        self.seed = _seed(seed, type(self).__name__)
-        self._seed_fn = next_seed if seed is None else SeedGenerator(seed).next
+        self.seed, self._seed_fn = seeds(seed, type(self).__name__)
 
     def draw(self, images, per_image=True):
         """Uniform [0, 1) draws, one per image (batch, 1, 1, 1) or one for the batch

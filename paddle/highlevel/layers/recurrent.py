@@ -23,11 +23,11 @@ from paddle.lowlevel.ops.math import cast, zeros_like
 from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.recurrent import gru, lstm
 from paddle.lowlevel.ops.shape import concat, expand_dims, reverse, stack
-from paddle.lowlevel.random import next_seed
-from paddle.random import SeedGenerator, keep_mask
+from paddle.random import keep_mask
 from paddle.highlevel.layers.base import Layer, check_flag
 from paddle.highlevel.layers.conv import check_positive
 from paddle.highlevel.layers.core import serialize_activation
+from paddle.highlevel.layers.regularization import seeds
 
 
 # ---- the base of the recurrent layers -------------------------------------------------
@@ -74,11 +74,7 @@ class BaseRNN(Layer):
         cls = type(self).__name__
         self.dropout = _rate(dropout, "dropout", cls)
         self.recurrent_dropout = _rate(recurrent_dropout, "recurrent_dropout", cls)
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or
-                                 not 0 <= seed < 2 ** 63):
-            raise ValueError(f"{cls}: expected an integer seed >= 0 or None, received {seed!r}")
-        self.seed = seed
-        self._seed_fn = next_seed if seed is None else SeedGenerator(seed).next
+        self.seed, self._seed_fn = seeds(seed, cls)
         # paddle's fused kernels run the whole sequence in C++ either way: unroll changes
         # nothing but is accepted (and saved) as Keras's argument.
         self.unroll = check_flag(unroll, "unroll", cls)

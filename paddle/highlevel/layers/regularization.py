@@ -103,12 +103,16 @@ def _rate(value, layer):
     return float(value)
 
 
-def _seed(value, layer):
+def seeds(value, layer):
+    """(seed, seed function) of a layer that draws random numbers: the seed checked, and
+    what gives each draw its seed: a SeedGenerator of the layer's own when a seed is given
+    (a new draw each step, the same sequence in every run), paddle's random state
+    (pd.seed) without one."""
     if value is not None and (not isinstance(value, int) or isinstance(value, bool) or
                               not 0 <= value < 2 ** 63):
         raise ValueError(f"{layer}: expected an integer seed in [0, 2**63) or None, received "
                          f"{value!r}")
-    return value
+    return value, next_seed if value is None else SeedGenerator(value).next
 
 
 class _Noise(Layer):
@@ -118,8 +122,7 @@ class _Noise(Layer):
 
     def __init__(self, seed=None, **kwargs):
         super().__init__(**kwargs)
-        self.seed = _seed(seed, type(self).__name__)
-        self._seed_fn = next_seed if seed is None else SeedGenerator(seed).next
+        self.seed, self._seed_fn = seeds(seed, type(self).__name__)
 
     def get_config(self):
         return {**super().get_config(), "seed": self.seed}

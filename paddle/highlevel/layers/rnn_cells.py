@@ -23,12 +23,12 @@ from paddle.lowlevel.graph import Variable, constant
 from paddle.lowlevel.ops.math import cast, zeros_like
 from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.shape import expand_dims, stack
-from paddle.lowlevel.random import next_seed
-from paddle.random import SeedGenerator, keep_mask
+from paddle.random import keep_mask
 from paddle.highlevel.layers.base import Layer, check_flag, passthrough
 from paddle.highlevel.layers.conv import check_positive
 from paddle.highlevel.layers.core import get_activation, serialize_activation
 from paddle.highlevel.layers.recurrent import _ForgetBias, _rate, reverse_time
+from paddle.highlevel.layers.regularization import seeds
 
 
 # ---- cells ----------------------------------------------------------------------------
@@ -74,12 +74,7 @@ class _Cell(Layer):
         self.bias_initializer = initializers.get(bias_initializer)
         self.dropout = _rate(dropout, "dropout", cls)
         self.recurrent_dropout = _rate(recurrent_dropout, "recurrent_dropout", cls)
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or
-                                 not 0 <= seed < 2 ** 63):
-            raise ValueError(f"{cls}: expected an integer seed >= 0 or None, received "
-                             f"{seed!r}")
-        self.seed = seed
-        self._seed_fn = next_seed if seed is None else SeedGenerator(seed).next
+        self.seed, self._seed_fn = seeds(seed, cls)
         self.reset_dropout_mask()
 
     @property
