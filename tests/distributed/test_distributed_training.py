@@ -90,61 +90,58 @@ def _max_difference(a, b):
     return max(float(np.max(np.abs(a[k] - b[k]))) for k in a.files)
 
 
-@pytest.mark.parametrize("dtype, tolerance, optimizer", [
-    ("float64", 1e-10, "adam"), ("float32", 1e-5, "adam"), ("float64", 1e-10, "clipped"),
-    ("float64", 1e-10, "clipvalue")])
-def test_a_two_ranks_match_one_process_low_level(mpirun, tmp_path, dtype, tolerance,
-                                                 optimizer):
-    env = {"DTYPE": dtype, "OPT": optimizer}
-    done = mpirun(LOWLEVEL, env=env)
+def _two_ranks_against_one(mpirun, tmp_path, script, env, tolerance, timeout=None):
+    """Runs `script` on 2 ranks and alone; checks that the ranks end identical and close
+    to the one process; returns both runs."""
+    timeout = {} if timeout is None else {"timeout": timeout}
+    done = mpirun(script, env=env, **timeout)
     assert done.returncode == 0, done.stdout + done.stderr
-    one = mpirun(LOWLEVEL, env=env, plain=True)
+    one = mpirun(script, env=env, plain=True, **timeout)
     assert one.returncode == 0, one.stdout + one.stderr
     r0, r1 = (np.load(tmp_path / f"lowlevel_2_{r}.npz") for r in (0, 1))
     alone = np.load(tmp_path / "lowlevel_1_0.npz")
     assert _max_difference(r0, r1) == 0.0          # the ranks never drift apart
     assert _max_difference(r0, alone) < tolerance
+    return done, one
+
+
+@pytest.mark.parametrize("dtype, tolerance, optimizer", [
+    ("float64", 1e-10, "adam"), ("float32", 1e-5, "adam"), ("float64", 1e-10, "clipped"),
+    ("float64", 1e-10, "clipvalue")])
+def test_a_two_ranks_match_one_process_low_level(mpirun, tmp_path, dtype, tolerance,
+                                                 optimizer):
+    _two_ranks_against_one(mpirun, tmp_path, LOWLEVEL, {"DTYPE": dtype, "OPT": optimizer},
+                           tolerance)
     start = np.load(tmp_path / "lowlevel_1_0.npz")  # (and training moved them)
     assert any(np.abs(start[k]).sum() > 0 for k in start.files)
 
 
-# The same script on the CUDA backend simulated on NumPy (CI has no GPU): the GPU update
-# kernel averages its gradients and places them in the averaging buffer, and the device
-# copies of the parameters take rank 0's values (the NCCL run is the `gpu` test below).
+# The same script on GPUs, each rank on its own (`pd.set_device("gpu")`: gpu:<local_rank>).
+GPU_PER_RANK = """
+    import paddle
+    paddle.distributed.init()
+    paddle.set_device("gpu")
+    print(f"rank {paddle.distributed.rank()} trains on {paddle.get_device()}", flush=True)
+""" + LOWLEVEL
+
+# On the CUDA backend simulated on NumPy (CI has no GPU): the GPU update kernel averages
+# its gradients and places them in the averaging buffer, and the device copies of the
+# parameters take rank 0's values (the NCCL run is the `gpu` test below).
 SIMULATED_GPU = """
     from paddle.backend import cuda
     simulation = cuda.simulated(devices=2)  # (kept: the block ends when it is collected)
     simulation.__enter__()
-    import paddle
-    paddle.distributed.init()
-    paddle.set_device("gpu")                # each rank its own GPU: gpu:<local_rank>
-    print(f"rank {paddle.distributed.rank()} trains on {paddle.get_device()}", flush=True)
-""" + LOWLEVEL
+""" + GPU_PER_RANK
 
 
 @pytest.mark.parametrize("dtype, tolerance, optimizer", [
     ("float64", 1e-10, "adam"), ("float32", 1e-5, "clipped")])
 def test_a_on_the_simulated_gpu_two_ranks_match_one_process(mpirun, tmp_path, dtype,
                                                             tolerance, optimizer):
-    env = {"DTYPE": dtype, "OPT": optimizer}
-    done = mpirun(SIMULATED_GPU, env=env)
-    assert done.returncode == 0, done.stdout + done.stderr
-    one = mpirun(SIMULATED_GPU, env=env, plain=True)
-    assert one.returncode == 0, one.stdout + one.stderr
+    done, one = _two_ranks_against_one(mpirun, tmp_path, SIMULATED_GPU,
+                                       {"DTYPE": dtype, "OPT": optimizer}, tolerance)
     assert "rank 0 trains on gpu:0" in done.stdout and "rank 1 trains on gpu:1" in done.stdout
     assert "rank 0 trains on gpu:0" in one.stdout
-    r0, r1 = (np.load(tmp_path / f"lowlevel_2_{r}.npz") for r in (0, 1))
-    alone = np.load(tmp_path / "lowlevel_1_0.npz")
-    assert _max_difference(r0, r1) == 0.0
-    assert _max_difference(r0, alone) < tolerance
-
-
-NCCL_GPUS = """
-    import paddle
-    paddle.distributed.init()
-    paddle.set_device("gpu")
-    print(f"rank {paddle.distributed.rank()} trains on {paddle.get_device()}", flush=True)
-""" + LOWLEVEL
 
 
 @pytest.mark.gpu
@@ -156,16 +153,10 @@ def test_a_on_two_gpus_over_nccl_match_one_process(mpirun, tmp_path, dtype, tole
     import cupy
     if cupy.cuda.runtime.getDeviceCount() < 2:
         pytest.skip("two ranks over NCCL need two GPUs; this machine has fewer")
-    env = {"DTYPE": dtype, "OPT": optimizer}
-    done = mpirun(NCCL_GPUS, env=env, timeout=300)
-    assert done.returncode == 0, done.stdout + done.stderr
-    one = mpirun(NCCL_GPUS, env=env, plain=True, timeout=300)
-    assert one.returncode == 0, one.stdout + one.stderr
+    done, _ = _two_ranks_against_one(mpirun, tmp_path, GPU_PER_RANK,
+                                     {"DTYPE": dtype, "OPT": optimizer}, tolerance,
+                                     timeout=300)
     assert "rank 0 trains on gpu:0" in done.stdout and "rank 1 trains on gpu:1" in done.stdout
-    r0, r1 = (np.load(tmp_path / f"lowlevel_2_{r}.npz") for r in (0, 1))
-    alone = np.load(tmp_path / "lowlevel_1_0.npz")
-    assert _max_difference(r0, r1) == 0.0
-    assert _max_difference(r0, alone) < tolerance
 
 
 ONE_GPU_TWO_RANKS = """

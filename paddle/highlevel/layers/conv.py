@@ -225,7 +225,60 @@ class Conv2D(_Conv):
                       bias=bias)
 
 
-class Conv2DTranspose(_Conv):
+class _Transposed(_Conv):
+    """The transposed convolutions (Conv1DTranspose, Conv2DTranspose): no groups, kernel
+    (k..., filters, in_channels) as Keras, and an optional `output_padding` (an int for
+    rank 1, a tuple for rank 2) added to each output size, below its stride."""
+
+    def __init__(self, filters, kernel_size, strides, padding, output_padding, data_format,
+                 dilation_rate, **kwargs):
+        cls = type(self).__name__
+        if "groups" in kwargs:
+            raise TypeError(f"{cls}: unexpected argument groups")
+        super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
+                         **kwargs)
+        if output_padding is not None:
+            output_padding = int_tuple(output_padding, self.rank, "output_padding", cls,
+                                       minimum=0)
+            if any(p >= s for p, s in zip(output_padding, self.strides)):
+                shown = (output_padding, self.strides) if self.rank > 1 else \
+                    (output_padding[0], self.strides[0])
+                raise ValueError(f"{cls}: output_padding {shown[0]} must be smaller than "
+                                 f"strides {shown[1]}")
+            if self.rank == 1:
+                output_padding, = output_padding
+        self.output_padding = output_padding
+
+    def check_window(self, input_shape):
+        pass  # a transposed convolution grows its input: any window fits
+
+    def kernel_shape(self, channels):
+        return self.kernel_size + (self.filters, channels)
+
+    def output_sizes(self, spatial):
+        """Keras's deconv_output_length of each spatial size when output_padding is given,
+        else None (the op's own rule)."""
+        if self.output_padding is None:
+            return None
+        if None in spatial:
+            raise ShapeError(at_user(f"{self.name}: output_padding needs known spatial sizes, "
+                                     f"received {tuple(spatial)}"))
+        extra = (self.output_padding,) if self.rank == 1 else self.output_padding
+        out = []
+        for size, k, s, d, p in zip(spatial, self.kernel_size, self.strides,
+                                    self.dilation_rate, extra):
+            k = (k - 1) * d + 1
+            pad = k // 2 if self.padding == "same" else 0
+            out.append((size - 1) * s + k - 2 * pad + p)
+        return tuple(out)
+
+    def get_config(self):
+        config = super().get_config()
+        del config["groups"]
+        return {**config, "output_padding": self.output_padding}
+
+
+class Conv2DTranspose(_Transposed):
     """Transposed 2-D convolution (upsampling); kernel (kh, kw, filters, in_channels) as Keras.
 
     Args:
@@ -243,50 +296,15 @@ class Conv2DTranspose(_Conv):
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid", output_padding=None,
                  data_format="channels_last", dilation_rate=1, **kwargs):
-        if "groups" in kwargs:
-            raise TypeError("Conv2DTranspose: unexpected argument groups")
-        super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
-                         **kwargs)
-        if output_padding is not None:
-            output_padding = int_tuple(output_padding, 2, "output_padding", "Conv2DTranspose",
-                                       minimum=0)
-            if any(p >= s for p, s in zip(output_padding, self.strides)):
-                raise ValueError(f"Conv2DTranspose: output_padding {output_padding} must be "
-                                 f"smaller than strides {self.strides}")
-        self.output_padding = output_padding
-
-    def check_window(self, input_shape):
-        pass  # a transposed convolution grows its input: any window fits
-
-    def kernel_shape(self, channels):
-        return self.kernel_size + (self.filters, channels)
-
-    def _output_hw(self, spatial):
-        """Keras's deconv_output_length when output_padding is given, else the op's rule."""
-        if self.output_padding is None or None in spatial:
-            if self.output_padding is not None:
-                raise ShapeError(at_user(f"{self.name}: output_padding needs known spatial "
-                                         f"sizes, received {tuple(spatial)}"))
-            return None
-        out = []
-        for size, k, s, d, p in zip(spatial, self.kernel_size, self.strides,
-                                    self.dilation_rate, self.output_padding):
-            k = (k - 1) * d + 1
-            pad = k // 2 if self.padding == "same" else 0
-            out.append((size - 1) * s + k - 2 * pad + p)
-        return tuple(out)
+        super().__init__(filters, kernel_size, strides, padding, output_padding, data_format,
+                         dilation_rate, **kwargs)
 
     def convolve(self, x, bias):
         spatial = x.shape[1:3] if self.data_format == "channels_last" else x.shape[2:4]
-        return conv2d_transpose(x, self.kernel, output_shape=self._output_hw(spatial),
+        return conv2d_transpose(x, self.kernel, output_shape=self.output_sizes(spatial),
                                 strides=self.strides, padding=self.padding,
                                 dilation=self.dilation_rate, data_format=self._format,
                                 bias=bias)
-
-    def get_config(self):
-        config = super().get_config()
-        del config["groups"]
-        return {**config, "output_padding": self.output_padding}
 
 
 class _Depthwise(_Conv):

@@ -9,13 +9,12 @@ Example:
     >>> layer(x).shape, [w.shape for w in layer.weights]
     ((None, 6, 6, 4), [(3, 3, 3, 2), (1, 1, 6, 4), (4,)])
 """
-from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
 from paddle.lowlevel.ops.conv import conv1d, conv2d, conv2d_transpose
 from paddle.lowlevel.ops.shape import expand_dims, reshape, squeeze
 from paddle.highlevel import regularizers
 from paddle.highlevel.layers.base import InputSpec, regularizer_config
-from paddle.highlevel.layers.conv import _Conv, _Depthwise, check_positive, int_tuple
+from paddle.highlevel.layers.conv import _Depthwise, _Transposed, check_positive
 
 
 class DepthwiseConv1D(_Depthwise):
@@ -132,7 +131,7 @@ class SeparableConv2D(_Separable):
     rank = 2
 
 
-class Conv1DTranspose(_Conv):
+class Conv1DTranspose(_Transposed):
     """Transposed 1-D convolution (upsampling sequences); kernel (k, filters, channels) as
     Keras's. It runs as the 2-D transposed convolution on a height of 1.
 
@@ -152,35 +151,13 @@ class Conv1DTranspose(_Conv):
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid", output_padding=None,
                  data_format=None, dilation_rate=1, **kwargs):
-        if "groups" in kwargs:
-            raise TypeError("Conv1DTranspose: unexpected argument groups")
-        super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
-                         **kwargs)
-        if output_padding is not None:
-            output_padding, = int_tuple(output_padding, 1, "output_padding",
-                                        "Conv1DTranspose", minimum=0)
-            if output_padding >= self.strides[0]:
-                raise ValueError(f"Conv1DTranspose: output_padding {output_padding} must be "
-                                 f"smaller than strides {self.strides[0]}")
-        self.output_padding = output_padding
-
-    def check_window(self, input_shape):
-        pass  # a transposed convolution grows its input: any window fits
-
-    def kernel_shape(self, channels):
-        return self.kernel_size + (self.filters, channels)
+        super().__init__(filters, kernel_size, strides, padding, output_padding, data_format,
+                         dilation_rate, **kwargs)
 
     def convolve(self, x, bias):
         last = self.data_format == "channels_last"
-        steps = x.shape[1] if last else x.shape[2]
-        out_shape = None
-        if self.output_padding is not None:
-            if steps is None:
-                raise ShapeError(at_user(f"{self.name}: output_padding needs a known number "
-                                         f"of steps, received shape {x.shape}"))
-            k = (self.kernel_size[0] - 1) * self.dilation_rate[0] + 1
-            pad = k // 2 if self.padding == "same" else 0
-            out_shape = (1, (steps - 1) * self.strides[0] + k - 2 * pad + self.output_padding)
+        length = self.output_sizes([x.shape[1] if last else x.shape[2]])
+        out_shape = None if length is None else (1,) + length
         image = expand_dims(x, 1 if last else 2)         # a height of 1
         kernel = reshape(self.kernel, (1,) + self.kernel.shape)
         y = conv2d_transpose(image, kernel, output_shape=out_shape,
@@ -188,8 +165,3 @@ class Conv1DTranspose(_Conv):
                              dilation=(1, self.dilation_rate[0]),
                              data_format="NHWC" if last else "NCHW", bias=bias)
         return squeeze(y, [1 if last else 2])
-
-    def get_config(self):
-        config = super().get_config()
-        del config["groups"]
-        return {**config, "output_padding": self.output_padding}
