@@ -19,11 +19,14 @@ ratios that matter are formed within that run.
   hyperthread sibling, or by sharing a core) and copies of 32 MB (memory bandwidth).
   Each step's CPU time (`time.thread_time`) is shown beside its wall time: on a machine
   other programs share, wall times include waiting for a core, CPU times do not.
-- `breakdown`: `train_on_batch` under `mpiexec -n 1` and `mpiexec -n 2`, each step cut into
-  forward + backward (the rest; also each rank's own, the slower and the faster), packing
-  the gradients into the flat buffer, waiting for the slower rank (a barrier placed before
-  the allreduce, so the allreduce's own time is measured apart from the imbalance), the
-  allreduce, the 1/size scaling, and the update.
+- `breakdown`: `train_on_batch` under `mpiexec -n 1` and `mpiexec -n 2` (the gradients
+  averaged by an allreduce; through shared memory with every rank updating all the
+  parameters, "whole update"; and as paddle does on one machine, each rank updating its
+  share, "split update": paddle/distributed/sharding.py), each step cut into forward +
+  backward (the rest; also each rank's own, the slower and the faster), packing the
+  gradients into the flat buffer, waiting for the slower rank (a barrier placed before
+  the averaging, so its own time is measured apart from the imbalance), the averaging,
+  the update, and the exchange of the updated shares.
 - `allreduce`: the gradients' flat float32 buffer summed over 2 ranks by paddle's
   communicator (`Iallreduce` polled), by a blocking `Allreduce`, and each rank's memcpy of
   the same buffer (a yardstick: a shared-memory allreduce copies it a few times).
@@ -44,7 +47,8 @@ import distributed as bench  # noqa: E402  (models, data and the launcher's envi
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 STEPS = int(os.environ.get("BENCH_STEPS", "40"))
 WARMUP = 5
-PHASES = ["step", "forward+backward", "pack", "wait", "average", "update", "step, CPU time"]
+PHASES = ["step", "forward+backward", "pack", "wait", "average", "update", "exchange",
+          "step, CPU time"]
 SLOWER, FASTER = "  slower rank's", "  faster rank's"  # forward+backward, rank by rank
 
 
@@ -68,11 +72,13 @@ class Timers:
         self.current = {}
 
 
-def instrument(timers, shared_memory):
-    """Time the update kernel and the averaging of the gradients, phase by phase."""
+def instrument(timers, averaging):
+    """Time the update kernel and the averaging of the gradients, phase by phase
+    (`averaging`: "allreduce", "shared" or "whole": shared memory, the update not split)."""
     from paddle import _C
-    from paddle.distributed import gradients, mpi
-    mpi.SHARED_MEMORY = shared_memory
+    from paddle.distributed import gradients, mpi, sharding
+    mpi.SHARED_MEMORY = averaging != "allreduce"
+    sharding.ENABLED = averaging == "shared"
     clock = time.perf_counter
 
     adam = _C.adam
@@ -83,7 +89,7 @@ def instrument(timers, shared_memory):
         timers.add("update", clock() - t0)
     _C.adam = timed_adam  # looked up when the update kernel is prepared
 
-    def bind(self, grads, comm):
+    def bind(self, grads, comm, share_only=False):
         # The gradients the executor computed in place need no copy (as in paddle's bind).
         plan = [(mean, [(view, grads[i]) for view, i in zip(views, members)
                         if not gradients._same(view, grads[i])])
@@ -97,13 +103,25 @@ def instrument(timers, shared_memory):
                 t1 = clock()
                 comm.barrier("profile")
                 t2 = clock()
-                mean("averaging gradients")
+                (mean.mean_share if share_only else mean)("averaging gradients")
                 t3 = clock()
                 timers.add("pack", t1 - t0)
                 timers.add("wait", t2 - t1)
                 timers.add("average", t3 - t2)
         return reduce
     gradients.FlatGradients.bind = bind
+
+    shards_bind = sharding.Shards.bind
+
+    def bind_shards(self, params, grads):
+        reduce, exchange, means = shards_bind(self, params, grads)
+
+        def timed_exchange():
+            t0 = clock()
+            exchange()
+            timers.add("exchange", clock() - t0)
+        return reduce, timed_exchange, means
+    sharding.Shards.bind = bind_shards
 
 
 def build(case):
@@ -113,10 +131,10 @@ def build(case):
     return pd, model
 
 
-def timed_steps(case, start_at=None, shared_memory=True):
+def timed_steps(case, start_at=None, averaging="shared"):
     """Per-step phase times of STEPS training steps (after WARMUP), as a list of dicts."""
     timers = Timers()
-    instrument(timers, shared_memory)
+    instrument(timers, averaging)
     pd, model = build(case)
     x, y = bench.data(case, "nhwc")
     for _ in range(WARMUP):
@@ -168,7 +186,7 @@ def solo_worker(case, start_at):
 
 
 def mpi_worker(case, averaging):
-    pd, steps, threads = timed_steps(case, shared_memory=averaging == "shared")
+    pd, steps, threads = timed_steps(case, averaging=averaging)
     table = medians(steps)
     rows = pd.distributed.allreduce(np.array([list(table.values())]), op="mean")
     # Each rank's own forward + backward: the slower rank sets the pace of every step.
@@ -260,7 +278,7 @@ def ceiling(case):
 
 def breakdown(case):
     runs = {"mpiexec -n 1": (1, "shared"), "2, allreduce": (2, "allreduce"),
-            "2, shared mem.": (2, "shared")}
+            "2, whole update": (2, "whole"), "2, split update": (2, "shared")}
     times = {name: [] for name in runs}
     for _ in range(ROUNDS):
         for name, (n, averaging) in runs.items():

@@ -48,6 +48,11 @@ def active():
     return bool(_MIRRORS)
 
 
+def has_copy(host):
+    """Whether `host` has a copy on a device (a GPU plan reads or writes it)."""
+    return id(host) in _MIRRORS
+
+
 def on_host(host):
     """`host`, holding the current value: downloaded from its device copy when that is newer."""
     if not _MIRRORS or host is None:

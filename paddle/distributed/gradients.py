@@ -2,8 +2,9 @@
 
 The update op of `Optimizer.minimize` (`apply_updates`) asks for `averaging(node, grads,
 ctx.device)` when its kernel is prepared, on the CPU or a GPU alike (`device`: the backend
-whose arrays hold the gradients; `communicator` picks MPI or NCCL from it). In a world of one process it gets None and the
-kernel runs as before, without a single extra call. Otherwise:
+whose arrays hold the gradients; `communicator` picks MPI or NCCL from it). In a world of
+one process it gets None and the kernel runs as before, without a single extra call.
+Otherwise:
 
 - the first time the op is prepared (its first plan), every rank checks that it built the
   same parameters (shapes and dtypes, named on a mismatch), then rank 0's parameters —
@@ -13,7 +14,10 @@ kernel runs as before, without a single extra call. Otherwise:
   over the ranks at once (`comm.mean_buffer`: through shared memory when the ranks share
   one machine, else one allreduce), and hands the update views of the mean: a few large
   buffers per step, not one per parameter. The update then runs identically
-  on every rank, so parameters never drift apart.
+  on every rank, so parameters never drift apart;
+- or, on the CPU with every rank on one machine, the kernel first asks for `shards(node,
+  ctx.device)`: each rank then averages and updates only its share of the variables and
+  passes the result to the others (paddle/distributed/sharding.py).
 
 Layouts are kept per update op (not per feed shape), so a smaller last batch reuses them.
 
@@ -26,6 +30,7 @@ import weakref
 
 import numpy as np
 
+from paddle.distributed import sharding
 from paddle.distributed import world as _world
 from paddle.distributed.errors import DistributedError
 from paddle.lowlevel.op import Op, register
@@ -80,7 +85,19 @@ def averaging(node, grads, device):
     layout = _update_layout(node, comm)
     if layout is _AVERAGED_BEFORE:
         return None
+    sharding.check_private_slots(node)
     return layout.bind(grads, comm), layout.views
+
+
+def shards(node, device):
+    """The Shards of an update op (paddle/distributed/sharding.py) when each rank updates
+    only its share of the variables, or None (alone, or the update runs whole on every
+    rank: then `averaging` gives its gradients). Asked before the kernel reads the
+    optimizer's slots: the first call may move them into shared memory."""
+    if not _world.active() or node.attrs.get("averaged"):
+        return None
+    comm = communicator(device)
+    return sharding.shards(node, _update_layout(node, comm), comm, device)
 
 
 def input_buffers(node, device):
@@ -148,6 +165,7 @@ class FlatGradients:
         self.buffers = []
         self.views = [None] * len(variables)
         self.inputs = inputs = [None] * len(variables)
+        self.places = [None] * len(variables)  # (buffer index, offset, size) of each
         for dtype, members, count in buffers:
             mean = comm.mean_buffer(count, dtype)
             offset = 0
@@ -155,11 +173,13 @@ class FlatGradients:
                 shape, end = variables[i].shape, offset + sizes[i]
                 self.views[i] = mean.output[offset:end].reshape(shape)
                 inputs[i] = mean.input[offset:end].reshape(shape)
+                self.places[i] = (len(self.buffers), offset, sizes[i])
                 offset = end
             self.buffers.append((mean, members, [inputs[i] for i in members]))
 
-    def bind(self, grads, comm):
-        """A callable averaging these gradient arrays (a program's buffers) into the views."""
+    def bind(self, grads, comm, share_only=False):
+        """A callable averaging these gradient arrays (a program's buffers) into the views
+        (with `share_only`, only this rank's share of each: `SharedMean.mean_share`)."""
         plan = []
         for mean, members, inputs in self.buffers:
             sources = [grads[i] for i in members]
@@ -178,7 +198,7 @@ class FlatGradients:
                 else:
                     for view, g in pairs:
                         np.copyto(view, g)
-                mean("averaging gradients")
+                (mean.mean_share if share_only else mean)("averaging gradients")
         return reduce
 
 
@@ -230,4 +250,4 @@ def _broadcast_into(comm, array):
     mirrors.host_written(array)
 
 
-__all__ = ["averaging", "average_over_ranks", "communicator", "DistributedError"]
+__all__ = ["averaging", "average_over_ranks", "communicator", "shards", "DistributedError"]

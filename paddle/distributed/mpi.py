@@ -22,6 +22,9 @@ from paddle.distributed.polling import wait_until
 
 SHARED_MEMORY = True  # False: average gradients with an allreduce even on one machine
 ALIGN = 64        # bytes: segments and each rank's share start on their own cache line
+# Every shared window, kept for the life of the process: freeing one is collective
+# (MPI_Win_free), so it must never be left to one rank's garbage collector.
+_WINDOWS = []
 
 
 def launched_size():
@@ -105,15 +108,24 @@ class MPICommunicator:
         # writes the result before every rank has entered.
         key = (count, dtype.str)
         if key not in self._means:
-            # The window lives in /dev/shm (64 MB in a default Docker container): where it
-            # would take more than half of what is free on any rank, allreduce instead.
-            short = np.array([_shared_memory_free() < 2 * (self.size + 1) * count *
-                             dtype.itemsize], np.int64)
-            self.allreduce_(short, "averaging gradients (room in /dev/shm)", op="max")
-            if short[0]:
+            if not self.shared_room((self.size + 1) * count * dtype.itemsize,
+                                    "averaging gradients (room in /dev/shm)"):
                 return AllreduceMean(self, count, dtype)
             self._means[key] = SharedMean(self, count, dtype)
         return self._means[key]
+
+    def shared_room(self, nbytes, what):
+        """Whether every rank has room for `nbytes` more of shared windows. They live in
+        /dev/shm (64 MB in a default Docker container): a window that would take more than
+        half of what is free on any rank is refused. Collective."""
+        short = np.array([_shared_memory_free() < 2 * nbytes], np.int64)
+        self.allreduce_(short, what, op="max")
+        return not short[0]
+
+    def shared_array(self, count, dtype):
+        """A SharedArray of `count` elements of `dtype`: memory every rank maps, for ranks
+        that share one machine (where `mean_buffer` gives a SharedMean). Collective."""
+        return SharedArray(self, count, np.dtype(dtype))
 
     def allgather(self, row, what="allgather"):
         """Every rank's int64 vector `row` (all of one length), stacked: (size, len)."""
@@ -152,7 +164,26 @@ class AllreduceMean:
         self.output *= self.scale
 
 
-class SharedMean:
+class _Shared:
+    """Memory in an MPI-3 shared window, mapped by every rank of the machine."""
+
+    def __init__(self, comm, count, dtype, nbytes, segments):
+        """Allocates `nbytes` on this rank; `self.segments`: the first `segments` ranks'
+        memory, as `count` elements of `dtype` each."""
+        mpi = comm._mpi
+        self.comm = comm
+        self.window = mpi.Win.Allocate_shared(nbytes, dtype.itemsize, comm=comm.comm)
+        self.window.Lock_all(mpi.MODE_NOCHECK)  # one passive epoch: Sync() orders memory
+        _WINDOWS.append(self.window)
+        self.segments = [np.frombuffer(self.window.Shared_query(r)[0], dtype, count)
+                         for r in range(segments)]
+
+    def barrier(self, what):
+        """A barrier of the ranks that also orders their writes to the window."""
+        shared_barrier(self.comm, [self.window], what)
+
+
+class SharedMean(_Shared):
     """A buffer averaged through memory that every rank maps (an MPI-3 shared window).
 
     The window holds one segment per rank (its `.input`) and the result (`.output`, read by
@@ -160,35 +191,60 @@ class SharedMean:
     share of the segments, in rank order, into the result and scales it; barrier (the
     result is complete). The sum runs in rank order (for two ranks `a + b`, the bits an
     allreduce gives), every rank reads the same bits, and no message carries the data.
+
+    `mean_share(what)` is the call without its second barrier: only this rank's share of
+    `.output` (elements `lo:hi`) is then the mean, for an update split between the ranks
+    (paddle/distributed/sharding.py), whose own barrier follows.
     """
 
     def __init__(self, comm, count, dtype):
-        mpi = comm._mpi
-        self.comm = comm
-        stride = -(-count * dtype.itemsize // ALIGN) * ALIGN
-        self.window = mpi.Win.Allocate_shared(stride * (2 if comm.rank == 0 else 1),
-                                              dtype.itemsize, comm=comm.comm)
-        self.window.Lock_all(mpi.MODE_NOCHECK)  # one passive epoch: Sync() orders memory
-        segments = [np.frombuffer(self.window.Shared_query(r)[0], dtype, count)
-                    for r in range(comm.size)]
-        self.input = segments[comm.rank]
+        stride = _stride(count, dtype)
+        super().__init__(comm, count, dtype, stride * (2 if comm.rank == 0 else 1), comm.size)
+        self.input = self.segments[comm.rank]
         self.output = np.frombuffer(self.window.Shared_query(0)[0], dtype, count, stride)
-        step = ALIGN // dtype.itemsize if ALIGN % dtype.itemsize == 0 else 1
-        bounds = [min(count, count * r // comm.size // step * step) for r in range(comm.size)]
-        lo, hi = bounds[comm.rank], (bounds + [count])[comm.rank + 1]
-        self.share = [s[lo:hi] for s in segments]
-        self.result = self.output[lo:hi]
+        self.lo, self.hi = share_bounds(count, dtype, comm.rank, comm.size)
+        self.share = [s[self.lo:self.hi] for s in self.segments]
+        self.result = self.output[self.lo:self.hi]
         self.scale = 1.0 / comm.size
 
     def __call__(self, what):
-        self._barrier(what)
+        self.mean_share(what)
+        self.barrier(what)
+
+    def mean_share(self, what):
+        self.barrier(what)
         np.add(self.share[0], self.share[1], out=self.result)
         for s in self.share[2:]:
             self.result += s
         self.result *= self.scale
-        self._barrier(what)
 
-    def _barrier(self, what):
-        self.window.Sync()
-        self.comm.barrier(what)
-        self.window.Sync()
+
+class SharedArray(_Shared):
+    """`count` elements of `dtype` that every rank of the machine maps (`.array`): what
+    one rank writes, the others read after a `barrier`."""
+
+    def __init__(self, comm, count, dtype):
+        super().__init__(comm, count, dtype, _stride(count, dtype) if comm.rank == 0 else 0, 1)
+        self.array = self.segments[0]
+
+
+def shared_barrier(comm, windows, what):
+    """A barrier of the ranks that also orders their writes to these shared windows: what a
+    rank wrote before it, every rank reads after it."""
+    for w in windows:
+        w.Sync()
+    comm.barrier(what)
+    for w in windows:
+        w.Sync()
+
+
+def share_bounds(count, dtype, rank, size):
+    """Elements [lo, hi) of a buffer of `count` that `rank` of `size` sums (and updates):
+    contiguous shares in rank order, each starting on a cache line."""
+    step = ALIGN // dtype.itemsize if ALIGN % dtype.itemsize == 0 else 1
+    bounds = [min(count, count * r // size // step * step) for r in range(size)] + [count]
+    return bounds[rank], bounds[rank + 1]
+
+
+def _stride(count, dtype):
+    return -(-count * dtype.itemsize // ALIGN) * ALIGN

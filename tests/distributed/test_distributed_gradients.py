@@ -180,3 +180,56 @@ def test_gradients_are_computed_in_the_averaging_buffer(mpirun, device):
     assert done.returncode == 0, done.stdout + done.stderr
     for r in (0, 1):
         assert f"rank {r}: 0 copies" in done.stdout, done.stdout
+
+
+SPLIT_SWITCH = """
+    import os
+    from paddle.distributed import sharding
+    sharding.ENABLED = os.environ["UPDATE"] == "split"
+"""
+
+
+@pytest.mark.parametrize("n, optimizer", [(2, "decayed"), (3, "adam")])
+def test_split_and_whole_updates_train_alike(mpirun, tmp_path, n, optimizer):
+    """Each rank updating its share (then passing it on) gives the bits of every rank
+    updating everything: parameters and slots, on every rank."""
+    script = SPLIT_SWITCH + _lowlevel_script()
+    saved = {}
+    for update in ("split", "whole"):
+        done = mpirun(script, n=n, env={"DTYPE": "float32", "OPT": optimizer,
+                                        "UPDATE": update})
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert f"update split between the ranks: {update == 'split'}" in done.stdout
+        saved[update] = [dict(np.load(tmp_path / f"lowlevel_{n}_{r}.npz")) for r in range(n)]
+    reference = saved["whole"][0]
+    assert any(k.startswith("slot ") for k in reference)
+    for rank_saved in saved["split"] + saved["whole"]:
+        assert sorted(rank_saved) == sorted(reference)
+        for k in reference:
+            np.testing.assert_array_equal(rank_saved[k], reference[k], err_msg=k)
+
+
+def test_an_optimizer_split_on_the_cpu_then_used_on_a_gpu_raises(mpirun):
+    """Its slots are then shared by the ranks; an update every rank runs whole (the GPU
+    backend's) would write them at once on every rank: a clear error instead."""
+    done = mpirun("""
+        import numpy as np, paddle as pd
+        from paddle.backend import cuda
+        pd.distributed.init()
+        r = pd.distributed.rank()
+        model = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(2)])
+        model.compile(optimizer=pd.optimizers.Adam(0.1), loss="mse")
+        x, y = np.ones((4, 3), np.float32), np.ones((4, 2), np.float32)
+        model.train_on_batch(x, y)
+        with cuda.simulated(devices=2):
+            pd.set_device("gpu")
+            try:
+                model.train_on_batch(x, y)
+            except pd.distributed.DistributedError as e:
+                print(f"rank {r}: {e}", flush=True)
+    """)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for r in (0, 1):
+        assert f"rank {r}: updating with the optimizer 'adam': expected all its updates " \
+               f"on the CPU" in done.stdout and "received an update that every rank runs " \
+               "whole (on a GPU)" in done.stdout, done.stdout

@@ -30,7 +30,9 @@ LOWLEVEL = """
     loss = pd.mean(pd.softmax_cross_entropy(logits, y))
     optimizer = {"adam": pd.optimizers.Adam(0.01),    # global_clipnorm: of the averaged
                  "clipped": pd.optimizers.SGD(0.1, momentum=0.9, global_clipnorm=0.05),
-                 "clipvalue": pd.optimizers.RMSprop(0.01, clipvalue=0.01)}[os.environ["OPT"]]
+                 "clipvalue": pd.optimizers.RMSprop(0.01, clipvalue=0.01),
+                 "decayed": pd.optimizers.SGD(0.1, momentum=0.9, weight_decay=0.05),
+                 }[os.environ["OPT"]]
     step = optimizer.minimize(loss)
     rng = np.random.default_rng(0)
     X, Y = rng.normal(size=(20 * 64, 6)).astype(dtype), rng.integers(0, 3, 20 * 64)
@@ -38,7 +40,13 @@ LOWLEVEL = """
     for k in range(20):                      # rank r: its half of global batch k
         lo = k * 64 + r * per
         pd.eval([loss, step], {x: X[lo:lo + per], y: Y[lo:lo + per]})
-    np.savez(f"lowlevel_{n}_{r}.npz", **{v.name: v.val() for v in trainable_parameters(loss)})
+    saved = {v.name: v.val() for v in trainable_parameters(loss)}
+    for v in trainable_parameters(loss):     # the optimizer's state too (what a checkpoint holds)
+        saved.update({f"slot {v.name} {s}": a for s, a in optimizer.slots(v).items()})
+    np.savez(f"lowlevel_{n}_{r}.npz", **saved)
+    from paddle.distributed import sharding
+    print(f"rank {r}: update split between the ranks: {any(sharding._SHARDS.values())}",
+          flush=True)
 """
 
 FIT = """
@@ -107,13 +115,21 @@ def _two_ranks_against_one(mpirun, tmp_path, script, env, tolerance, timeout=Non
 
 @pytest.mark.parametrize("dtype, tolerance, optimizer", [
     ("float64", 1e-10, "adam"), ("float32", 1e-5, "adam"), ("float64", 1e-10, "clipped"),
-    ("float64", 1e-10, "clipvalue")])
+    ("float64", 1e-10, "clipvalue"), ("float64", 1e-10, "decayed")])
 def test_a_two_ranks_match_one_process_low_level(mpirun, tmp_path, dtype, tolerance,
                                                  optimizer):
-    _two_ranks_against_one(mpirun, tmp_path, LOWLEVEL, {"DTYPE": dtype, "OPT": optimizer},
-                           tolerance)
+    """Parameters and the optimizer's slots. Without clipping, each rank updates its share
+    of the variables (paddle/distributed/sharding.py): both ranks' slots must still be
+    whole and current."""
+    done, _ = _two_ranks_against_one(mpirun, tmp_path, LOWLEVEL,
+                                     {"DTYPE": dtype, "OPT": optimizer}, tolerance)
+    split = optimizer in ("adam", "decayed")
+    for r in (0, 1):
+        assert f"rank {r}: update split between the ranks: {split}" in done.stdout
     start = np.load(tmp_path / "lowlevel_1_0.npz")  # (and training moved them)
-    assert any(np.abs(start[k]).sum() > 0 for k in start.files)
+    slots = [k for k in start.files if k.startswith("slot ")]
+    assert len(slots) in (4, 8) and any(np.abs(start[k]).sum() > 0 for k in slots)
+    assert any(np.abs(start[k]).sum() > 0 for k in start.files if k not in slots)
 
 
 # The same script on GPUs, each rank on its own (`pd.set_device("gpu")`: gpu:<local_rank>).

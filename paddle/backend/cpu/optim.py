@@ -10,19 +10,29 @@ from paddle.distributed import gradients as distributed_gradients
 def _apply_updates(node, ins, outs, ctx):
     opt, n = node.attrs["optimizer"], node.attrs["n"]
     params, grads = ins[:n], ins[n:]
+    # Before the slots are read: a distributed update split between the ranks moves them
+    # into shared memory the first time.
+    shards = distributed_gradients.shards(node, ctx.device)
     # The slots through ctx.state: current on the host before each run (a GPU plan may
     # have updated them last), marked as written by the host after it.
     slot_lists = [[ctx.state(a, "slot") for a in slots]
                   for slots in opt.kernel_lists(node.inputs[:n])]
     update = getattr(_C, opt.kernel)
-    averaged = distributed_gradients.averaging(node, grads, ctx.device)
-    if averaged is not None:
-        average, grads = averaged  # the update reads the averaged copies
-    decayed = [p for p, v in zip(params, node.inputs[:n]) if opt.decays(v)]
+    decays = [opt.decays(v) for v in node.inputs[:n]]
     # Adam decays inside its own kernel when every variable decays; otherwise one C++ pass
     # over the decayed ones runs first (Keras 3: decay, then update).
-    fused = opt.fused_weight_decay and len(decayed) == n
-    separate = decayed if decayed and not fused else []
+    fused = opt.fused_weight_decay and all(decays)
+    average = exchange = None
+    if shards is not None:  # this rank averages and updates its share, then passes it on
+        average, exchange, grads = shards.bind(params, grads)
+        slot_lists = [shards.take(slots) for slots in slot_lists]
+        separate = [] if fused else shards.take(params, decays)
+        params = shards.take(params)
+    else:
+        averaged = distributed_gradients.averaging(node, grads, ctx.device)
+        if averaged is not None:
+            average, grads = averaged  # the update reads the averaged copies
+        separate = [] if fused else [p for p, d in zip(params, decays) if d]
 
     def run():
         args = opt.hyper_args(opt.iterations + 1, fused) if opt.fused_weight_decay else \
@@ -32,13 +42,15 @@ def _apply_updates(node, ins, outs, ctx):
         update(params, grads, *slot_lists, *args)
         opt.iterations += 1
 
-    if averaged is None:
+    if average is None:
         return run
 
-    def run_averaged():
+    def run_distributed():
         average()
         run()
-    return run_averaged
+        if exchange is not None:
+            exchange()
+    return run_distributed
 
 
 # In a distributed run the gradients are computed straight into the buffer that averages
