@@ -12,8 +12,10 @@ torch.set_num_threads(1)):
 
 - paddle, 1 process and 2 processes: `model.train_on_batch` after `pd.distributed.init()`,
   so each step of the 2-process job averages the gradients (through an MPI shared-memory
-  window, the ranks being on one machine); and 2 processes again with the allreduce that
-  ranks on several machines use (`MPI_Iallreduce`), for comparison;
+  window, the ranks being on one machine, and each rank updates its share of the
+  parameters: paddle/distributed/sharding.py); for comparison, 2 processes again with
+  every rank updating all the parameters ("whole upd."), and with the allreduce that
+  ranks on several machines use (`MPI_Iallreduce`, the update whole too);
 - PyTorch DDP, 1 and 2 processes: `DistributedDataParallel` over the gloo backend, ranks
   taken from the MPI launcher's environment (PyTorch only, never imported elsewhere;
   its columns are left out when it is not installed).
@@ -57,10 +59,11 @@ def data(case, layout):
 
 # ---- workers: each returns (step, allreduce of a float64 vector, barrier) --------------
 
-def paddle_worker(case, shared_memory=True):
+def paddle_worker(case, shared_memory=True, split_update=True):
     import paddle as pd
-    from paddle.distributed import mpi
+    from paddle.distributed import mpi, sharding
     mpi.SHARED_MEMORY = shared_memory
+    sharding.ENABLED = split_update
     pd.distributed.init(timeout=600)
     model = paddle_model(case)
     x, y = data(case, "nhwc")
@@ -111,6 +114,7 @@ def run_worker(side, case):
     step, allreduce, barrier, rank, size = (
         paddle_worker(case) if side == "paddle" else
         paddle_worker(case, shared_memory=False) if side == "paddle-allreduce" else
+        paddle_worker(case, split_update=False) if side == "paddle-whole" else
         torch_worker(case))
     for _ in range(3):  # build plans, warm caches
         step()
@@ -167,11 +171,13 @@ def main(cases):
     sides = ["paddle"] + (["torch"] if torch_available() else [])
     if "torch" not in sides:
         print("PyTorch (with gloo) is not installed: its columns are left out")
-    header = "case  batch/rank  paddle 1p  paddle 2p  efficiency  2p allreduce  efficiency"
+    header = "case  batch/rank  paddle 1p  paddle 2p  efficiency  2p whole upd.  efficiency" \
+        "  2p allreduce  efficiency"
     if "torch" in sides:
         header += "  torch 1p  torch 2p  torch eff.  paddle/torch (2p)"
     print(header + "   (samples/s, all ranks)")
-    jobs = [(s, n) for s in sides for n in (1, 2)] + [("paddle-allreduce", 2)]
+    jobs = [(s, n) for s in sides for n in (1, 2)] + [("paddle-whole", 2),
+                                                      ("paddle-allreduce", 2)]
     for case in cases:
         runs = {job: [] for job in jobs}
         for _ in range(REPEATS):  # the jobs take turns
@@ -181,6 +187,8 @@ def main(cases):
         r = {job: pick(values) for job, values in runs.items()}
         line = f"{case:4}  {BATCH:10}  {r['paddle', 1]:9.0f}  {r['paddle', 2]:9.0f}  " \
                f"{r['paddle', 2] / (2 * r['paddle', 1]):10.0%}  " \
+               f"{r['paddle-whole', 2]:13.0f}  " \
+               f"{r['paddle-whole', 2] / (2 * r['paddle', 1]):10.0%}  " \
                f"{r['paddle-allreduce', 2]:12.0f}  " \
                f"{r['paddle-allreduce', 2] / (2 * r['paddle', 1]):10.0%}"
         if "torch" in sides:
