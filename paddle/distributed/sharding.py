@@ -26,8 +26,9 @@ updated.
 
 Not sharded (the whole update runs on every rank, as before): ranks on several machines
 (the gradients come from an allreduce), GPUs, updates whose gradients are averaged before
-clipping (`average_over_ranks`), slots that a GPU plan also holds, and when /dev/shm has no
-room. `ENABLED = False` turns it off (benchmarks compare both).
+clipping (`average_over_ranks`), slots that a GPU plan also holds, optimizers without
+slots (plain SGD: no state to split, and its update is cheaper than the exchange), and
+when /dev/shm has no room. `ENABLED = False` turns it off (benchmarks compare both).
 """
 import weakref
 
@@ -48,7 +49,8 @@ def shards(node, layout, comm, device):
     if node in _SHARDS:
         return _SHARDS[node]
     slots = _slot_arrays(node)
-    fits = ENABLED and getattr(device, "name", None) == "cpu" and all(
+    fits = ENABLED and getattr(device, "name", None) == "cpu" and \
+        bool(node.attrs["optimizer"].slot_names) and all(
         isinstance(mean, mpi.SharedMean) for mean, _, _ in layout.buffers)
     if fits:  # every rank must agree: a slot held by a GPU plan is known only to its rank
         from paddle.backend import mirrors
