@@ -17,6 +17,8 @@ class Hooks:
         (a learning rate read from a schedule, an iteration counter);
     checks: (call index, flag buffer, error factory): after the run, a flag that is not
         zero raises the factory's exception, attributed to that call's op;
+    fed_checks: (call index, index buffer, limit, error factory): index checks that the
+        program runs on the host, before the run, where the buffer is a feed's;
     state: host arrays (optimizer slots) that the kernels use on the device: made current
         there before each run, and marked as written by the device after it;
     uncapturable: (call index, reason) of kernels that cannot run inside a CUDA graph;
@@ -25,6 +27,7 @@ class Hooks:
 
     def __init__(self):
         self.before, self.after, self.checks, self.state, self.uncapturable = [], [], [], [], []
+        self.fed_checks = []
         self.labels = []
 
 

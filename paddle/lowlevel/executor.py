@@ -317,6 +317,11 @@ class Program:
                         for t in plan.targets]
         hooks.labels = [n.op.name for n in self.nodes]
         self.runner = dev.runner(self.compute, self.updates, self.results, hooks)
+        feeds = [(k, memory_span(b), b.size) for k, b in enumerate(self.feeds)]
+        self.fed_checks = [(k, limit, error, index)
+                           for index, idx, limit, error in hooks.fed_checks
+                           for k, span, size in feeds
+                           if memory_span(idx) == span and idx.size == size]
 
     @staticmethod
     def _placed(plan, specs, storage, pinned, dev):
@@ -370,11 +375,15 @@ class Program:
     def run(self, arrays):
         """Feeds in (one copy each), the prepared calls, the results out (NumPy arrays)."""
         dev = self.device
-        with dev.activated():
-            mirrors.sync(self.stored, dev)
-            for buf, a in zip(self.feeds, arrays):
-                dev.upload(buf, a)
         try:
+            for k, limit, error, index in self.fed_checks:
+                self.runner.at = index  # (names the op if it raises)
+                _check_indices(arrays[k], limit, error)
+            self.runner.at = -1
+            with dev.activated():
+                mirrors.sync(self.stored, dev)
+                for buf, a in zip(self.feeds, arrays):
+                    dev.upload(buf, a)
             return self.runner.run()
         except Exception as e:
             step = self.runner.at
@@ -389,6 +398,15 @@ class Program:
             raise error from None
         finally:
             mirrors.written(self.written, dev)
+
+
+def _check_indices(fed, limit, error):
+    """Raise `error(value, position)` for the first element of the host array `fed` outside
+    [0, limit)."""
+    flat = fed.reshape(-1)
+    if flat.size and (flat.min() < 0 or flat.max() >= limit):
+        i = int(np.argmax((flat < 0) | (flat >= limit)))
+        raise error(int(flat[i]), i)
 
 
 def memory_span(array):
@@ -449,6 +467,13 @@ class KernelContext:
         """After each run, raise `error()` (attributed to this op) if the device buffer
         `flag` holds a non-zero value: a kernel's input check without a host sync."""
         self._hooks.checks.append((self._index, flag, error))
+
+    def check_indices(self, idx, limit, error):
+        """Where the index buffer `idx` is a feed's own buffer (or a view of all of it),
+        check the fed host array against [0, limit) before the run, so that a bad index
+        raises `error(value, position)` before anything runs (the updates included);
+        a kernel also checks `idx` on the device (`check`) for indices computed there."""
+        self._hooks.fed_checks.append((self._index, idx, limit, error))
 
     def not_capturable(self, reason):
         """This op cannot run inside a CUDA graph (say why): its plan runs op by op."""

@@ -2,6 +2,10 @@
 is outside its range (and the first such one) in device buffers; after the run the
 executor reads the flag and raises the same error as the CPU kernel, naming the op.
 
+By then the run has happened, updates included. So where the indices are fed (labels, token
+ids: the index buffer is the feed's), the program also checks the host array before
+uploading it (`ctx.check_indices`), and a bad fed index stops the step before it runs.
+
 The op's own computation never reads outside its operand meanwhile: NumPy's take runs
 with mode='clip' and CuPy's take wraps indices."""
 
@@ -30,6 +34,7 @@ def index_check(ctx, idx, limit, error):
         dev = ctx.device
         return error(int(dev.download(value)), int(dev.download(first)))
     ctx.check(flag, raised)
+    ctx.check_indices(idx, limit, error)
     return run
 
 

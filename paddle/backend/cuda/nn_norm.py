@@ -155,12 +155,15 @@ def _embedding(node, ins, outs, ctx):
     lookup = EMBEDDING.bind(xp, table.dtype, k * max(dim, 1), ids, table, out, bad, flag, k,
                             rows, dim)
 
-    def error():
+    def outside(bad_id, j):
         """csrc/nn/embedding.cpp's IndexError for the first id outside the table."""
-        j = int(ctx.device.download(bad)[0])
-        bad_id = int(ctx.device.download(ids.reshape(-1)[j:j + 1])[0])
         return IndexError(f"embedding: id {bad_id} at position {j} is outside the table's "
                           f"{rows} rows [0, {rows}): ids is {_shape_str(ids.shape)}, table is "
                           f"{_shape_str(table.shape)}")
+
+    def error():
+        j = int(ctx.device.download(bad)[0])
+        return outside(int(ctx.device.download(ids.reshape(-1)[j:j + 1])[0]), j)
     ctx.check(flag, error)
+    ctx.check_indices(ids, rows, outside)
     return sequence([lambda: bad.fill(k), lambda: flag.fill(0), lookup])

@@ -119,15 +119,40 @@ def test_a_feed_already_on_a_gpu_is_refused(gpu):
         pd.eval(x * 2.0, {x: DeviceArray()}, device="gpu")
 
 
-def test_an_index_outside_is_reported_after_the_run_naming_the_op(gpu):
+def test_a_computed_index_outside_is_reported_after_the_run_naming_the_op(gpu):
     table = pd.constant(np.arange(6.0).reshape(3, 2))
     ids = pd.data("dev_ids", shape=[None], dtype="int64")
-    y = pd.gather(table, ids)
+    y = pd.gather(table, ids + 1)       # indices made on the device: checked there
     with pytest.raises(IndexError, match=r"gather: index 7 at position 1 is outside \[0, 3\) "
                                          r"\(in gather, built at test_device.py:\d+\)"):
-        pd.eval(y, {ids: np.array([0, 7, 9])}, device="gpu")
-    assert pd.eval(y, {ids: np.array([2, 0])}, device="gpu").tolist() == [[4.0, 5.0],
-                                                                          [0.0, 1.0]]
+        pd.eval(y, {ids: np.array([-1, 6, 8])}, device="gpu")
+    assert pd.eval(y, {ids: np.array([1, -1])}, device="gpu").tolist() == [[4.0, 5.0],
+                                                                           [0.0, 1.0]]
+
+
+@pytest.mark.parametrize("op", ["gather", "labels", "embedding"])
+def test_a_fed_index_outside_stops_the_step_before_it_runs(gpu, op):
+    """Fed indices (token ids, class labels) are checked on the host before the upload:
+    the error is the CPU's, and the step's updates never run."""
+    w = pd.Variable(f"dev_table_{op}", shape=[3, 2], initializer="ones")
+    ids = pd.data(f"dev_fed_ids_{op}", shape=[None], dtype="int64")
+    if op == "labels":
+        loss = pd.mean(pd.softmax_cross_entropy(w, ids))
+        error = ValueError, r"label 5 at position 2 is outside the 2 classes \[0, 2\)"
+    elif op == "gather":
+        loss = pd.sum(pd.gather(w, ids))
+        error = IndexError, r"gather: index 5 at position 2 is outside \[0, 3\)"
+    else:
+        loss = pd.sum(pd.embedding(ids, w))
+        error = IndexError, r"embedding: id 5 at position 2 is outside the table's 3 rows"
+    optimizer = pd.optimizers.SGD(0.1)
+    step = optimizer.minimize(loss)
+    bad, good = np.array([0, 1, 5]), np.array([0, 1, 1])
+    with pytest.raises(error[0], match=error[1] + r".* \(in \w+, built at test_device.py:\d+\)"):
+        pd.eval([loss, step], {ids: bad}, device="gpu")
+    assert w.val().tolist() == [[1.0, 1.0]] * 3 and optimizer.iterations == 0
+    pd.eval([loss, step], {ids: good}, device="gpu")
+    assert optimizer.iterations == 1 and w.val()[1].tolist() != [1.0, 1.0]
 
 
 def test_out_of_memory_names_what_was_allocated(gpu):
