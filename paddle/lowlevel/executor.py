@@ -317,18 +317,38 @@ class Program:
                         for t in plan.targets]
         hooks.labels = [n.op.name for n in self.nodes]
         self.runner = dev.runner(self.compute, self.updates, self.results, hooks)
-        feeds = [(k, memory_span(b), b.size) for k, b in enumerate(self.feeds)]
-        self.fed_checks = [(k, limit, error, index)
+        self.fed_checks = [(fed, limit, error, index)
                            for index, idx, limit, error in hooks.fed_checks
-                           for k, span, size in feeds
-                           if memory_span(idx) == span and idx.size == size]
+                           for fed in [self._fed_source(plan, self.nodes[index], idx, value,
+                                                        aliasing)] if fed is not None]
+
+    @staticmethod
+    def _fed_source(plan, node, idx, value, aliasing):
+        """(feed index, casts) when the buffer `idx` that `node` reads holds a feed's values,
+        element for element: the feed itself, or the feed through views and casts (float
+        labels cast to int64), whose dtypes `casts` lists in order. None otherwise."""
+        span = memory_span(idx)
+        v = next((i for i in node.inputs if memory_span(value[_key(i)]) == span and
+                  value[_key(i)].size == idx.size), None)
+        casts = []
+        while v is not None and v.node is not None:
+            if v.node.op.name == "cast":
+                casts.insert(0, np.dtype(v.dtype))
+            elif id(v.node) not in aliasing:
+                return None
+            v = v.node.inputs[0]
+        for k, data in enumerate(plan.data):
+            if data is v:
+                return k, casts
+        return None
 
     @staticmethod
     def _placed(plan, specs, storage, pinned, dev):
         """{storage: buffer} for the outputs some kernel wants computed straight into a
         buffer of its own: a prepare function with an `input_buffers(node, device)`
-        attribute returns {input index: buffer} (arrays of `device`, the plan's backend) (the update op of a distributed run: the gradients
-        go into the flat buffer that averages them over the ranks, so no copy packs them).
+        attribute returns {input index: buffer} (arrays of `device`, the plan's backend;
+        the update op of a distributed run: the gradients go into the flat buffer that
+        averages them over the ranks, so no copy packs them).
         Only an op's own output of the same shape and dtype is placed, each storage once;
         placed buffers are never handed to another output. Two nodes whose buffers overlap
         (two optimizers' updates sharing one averaging buffer) are not both placed: each
@@ -376,9 +396,9 @@ class Program:
         """Feeds in (one copy each), the prepared calls, the results out (NumPy arrays)."""
         dev = self.device
         try:
-            for k, limit, error, index in self.fed_checks:
+            for (k, casts), limit, error, index in self.fed_checks:
                 self.runner.at = index  # (names the op if it raises)
-                _check_indices(arrays[k], limit, error)
+                _check_indices(arrays[k], casts, limit, error)
             self.runner.at = -1
             with dev.activated():
                 mirrors.sync(self.stored, dev)
@@ -400,10 +420,13 @@ class Program:
             mirrors.written(self.written, dev)
 
 
-def _check_indices(fed, limit, error):
-    """Raise `error(value, position)` for the first element of the host array `fed` outside
-    [0, limit)."""
+def _check_indices(fed, casts, limit, error):
+    """Raise `error(value, position)` for the first element of the host array `fed`, cast
+    to each dtype of `casts` in turn (as the device's cast op does), outside [0, limit)."""
     flat = fed.reshape(-1)
+    with np.errstate(invalid="ignore"):  # NaN to an integer: caught by the range check
+        for dtype in casts:
+            flat = flat.astype(dtype, casting="unsafe")
     if flat.size and (flat.min() < 0 or flat.max() >= limit):
         i = int(np.argmax((flat < 0) | (flat >= limit)))
         raise error(int(flat[i]), i)
@@ -469,10 +492,11 @@ class KernelContext:
         self._hooks.checks.append((self._index, flag, error))
 
     def check_indices(self, idx, limit, error):
-        """Where the index buffer `idx` is a feed's own buffer (or a view of all of it),
-        check the fed host array against [0, limit) before the run, so that a bad index
-        raises `error(value, position)` before anything runs (the updates included);
-        a kernel also checks `idx` on the device (`check`) for indices computed there."""
+        """Where the index buffer `idx` (one of the node's inputs, or a view of all of it)
+        holds a feed's values (the feed, through views and casts), check the fed host array
+        against [0, limit) before the run, so that a bad index raises `error(value,
+        position)` before anything runs (the updates included); a kernel also checks `idx`
+        on the device (`check`) for indices computed there."""
         self._hooks.fed_checks.append((self._index, idx, limit, error))
 
     def not_capturable(self, reason):

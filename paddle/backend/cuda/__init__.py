@@ -21,8 +21,8 @@ The contract of a kernel module (the CPU backend's, plus what a GPU needs):
   `ctx.check(flag, error)` for an input check without a host sync (the kernel writes a
   non-zero into the device buffer `flag`; after the run the executor raises `error()`
   naming the op), with `ctx.check_indices(idx, limit, error)` beside it for indices
-  (where `idx` is a feed's buffer, the fed host array is checked before the run, so a bad
-  label or token id stops the step before its updates); `ctx.not_capturable(reason)` for a kernel that can never be captured.
+  (where `idx` holds a feed's values, through reshapes and casts, the fed host array is
+  checked before the run, so a bad label or token id stops the step before its updates); `ctx.not_capturable(reason)` for a kernel that can never be captured.
 - `run` must be capturable in a CUDA graph (paddle/backend/cuda/graph.py): the calls of
   one run are recorded once and replayed, so inside `run`:
     * no host synchronization: no `.get()`, `float(x)`, `bool(x)`, `.item()`, `int(x)`,

@@ -3,8 +3,9 @@ is outside its range (and the first such one) in device buffers; after the run t
 executor reads the flag and raises the same error as the CPU kernel, naming the op.
 
 By then the run has happened, updates included. So where the indices are fed (labels, token
-ids: the index buffer is the feed's), the program also checks the host array before
-uploading it (`ctx.check_indices`), and a bad fed index stops the step before it runs.
+ids: the index buffer holds the feed's values, through reshapes and casts), the program
+also checks the host array before uploading it (`ctx.check_indices`), and a bad fed index
+stops the step before it runs.
 
 The op's own computation never reads outside its operand meanwhile: NumPy's take runs
 with mode='clip' and CuPy's take wraps indices."""

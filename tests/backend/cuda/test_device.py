@@ -130,13 +130,17 @@ def test_a_computed_index_outside_is_reported_after_the_run_naming_the_op(gpu):
                                                                            [0.0, 1.0]]
 
 
-@pytest.mark.parametrize("op", ["gather", "labels", "embedding"])
+@pytest.mark.parametrize("op", ["gather", "labels", "embedding", "cast"])
 def test_a_fed_index_outside_stops_the_step_before_it_runs(gpu, op):
-    """Fed indices (token ids, class labels) are checked on the host before the upload:
-    the error is the CPU's, and the step's updates never run."""
+    """Fed indices (token ids, class labels; also fed as floats, then cast on the device)
+    are checked on the host before the upload: the error is the CPU's, and the step's
+    updates never run."""
     w = pd.Variable(f"dev_table_{op}", shape=[3, 2], initializer="ones")
-    ids = pd.data(f"dev_fed_ids_{op}", shape=[None], dtype="int64")
-    if op == "labels":
+    ids = pd.data(f"dev_fed_ids_{op}", shape=[None], dtype="float32" if op == "cast" else "int64")
+    if op == "cast":                    # through a view and a cast: still the fed values
+        loss = pd.sum(pd.gather(w, pd.cast(pd.reshape(ids, [-1, 1]), "int64")))
+        error = IndexError, r"gather: index 5 at position 2 is outside \[0, 3\)"
+    elif op == "labels":
         loss = pd.mean(pd.softmax_cross_entropy(w, ids))
         error = ValueError, r"label 5 at position 2 is outside the 2 classes \[0, 2\)"
     elif op == "gather":
