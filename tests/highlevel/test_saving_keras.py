@@ -1,34 +1,15 @@
 """Keras interoperability of the HDF5 and .keras files, both ways (runs when Keras 3 with the
 PyTorch or JAX backend is installed, skips otherwise): paddle reads the weights of a Keras model of the
 same architecture, Keras reads paddle's weights and rebuilds paddle's models."""
-import os
-import warnings
-
 import h5py
 import numpy as np
 import pytest
 
 import paddle as pd
 
-if "KERAS_BACKEND" not in os.environ:  # PyTorch's or JAX's, whichever is installed
-    import importlib.util
-    os.environ["KERAS_BACKEND"] = "torch" if importlib.util.find_spec("torch") or \
-        not importlib.util.find_spec("jax") else "jax"
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    keras = pytest.importorskip("keras")
-if not keras.__version__.startswith("3.") or keras.backend.backend() not in ("torch", "jax"):
-    pytest.skip(f"needs Keras 3 on the PyTorch or JAX backend, found Keras "
-                f"{keras.__version__} on {keras.backend.backend()}", allow_module_level=True)
+from keras3 import keras, quiet  # noqa: F401  (quiet: an autouse fixture)
 
 RNG = np.random.default_rng(0)
-
-
-@pytest.fixture(autouse=True)
-def quiet():
-    with warnings.catch_warnings():  # Keras warns about the legacy format, torch about more
-        warnings.simplefilter("ignore")
-        yield
 
 
 def randomize(model):

@@ -2,34 +2,15 @@
 EinsumDense, preprocessing and augmentation) in Keras 3's native `.keras` files, both ways:
 Keras loads paddle's files and paddle loads Keras's, with the same predictions (runs when
 Keras 3 with the PyTorch or JAX backend is installed, skips otherwise)."""
-import os
-import warnings
-
 import h5py
 import numpy as np
 import pytest
 
 import paddle as pd
 
-if "KERAS_BACKEND" not in os.environ:  # PyTorch's or JAX's, whichever is installed
-    import importlib.util
-    os.environ["KERAS_BACKEND"] = "torch" if importlib.util.find_spec("torch") or \
-        not importlib.util.find_spec("jax") else "jax"
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    keras = pytest.importorskip("keras")
-if not keras.__version__.startswith("3.") or keras.backend.backend() not in ("torch", "jax"):
-    pytest.skip(f"needs Keras 3 on the PyTorch or JAX backend, found Keras "
-                f"{keras.__version__} on {keras.backend.backend()}", allow_module_level=True)
+from keras3 import keras, quiet  # noqa: F401  (quiet: an autouse fixture)
 
 RNG = np.random.default_rng(0)
-
-
-@pytest.fixture(autouse=True)
-def quiet():
-    with warnings.catch_warnings():  # Keras warns about the legacy format, torch about more
-        warnings.simplefilter("ignore")
-        yield
 
 
 def _cases(L):
