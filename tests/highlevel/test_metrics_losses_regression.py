@@ -9,6 +9,8 @@ import pytest
 import paddle as pd
 from paddle.highlevel import metrics
 
+from metric_test import check_over_batches
+
 RNG = np.random.default_rng(17)
 P = RNG.uniform(0.05, 0.95, (6, 3)).round(3).astype(np.float32)
 T01 = (RNG.uniform(size=(6, 3)) > 0.5).astype(np.float32)
@@ -48,23 +50,9 @@ CASES = [
 ]
 
 
-def _two_batches(m, t, p, w):
-    for rows in (slice(0, 4), slice(4, 6)):
-        m.update_state(t[rows], p[rows], sample_weight=None if w is None else w[rows])
-
-
 @pytest.mark.parametrize("key, make, t, p, w, expected", CASES, ids=[c[0] for c in CASES])
 def test_results_match_keras_over_batches_and_reset(key, make, t, p, w, expected):
-    m = make()
-    _two_batches(m, t, p, w)
-    np.testing.assert_allclose(m.result(), expected, rtol=2e-5, atol=2e-6)
-    m.reset_state()
-    _two_batches(m, t, p, w)  # a reset forgets the first pass: the same result again
-    np.testing.assert_allclose(m.result(), expected, rtol=2e-5, atol=2e-6)
-    config = m.get_config()
-    again = type(m).from_config(config)
-    assert again.get_config() == config
-    assert metrics.get(metrics.serialize(m)).get_config() == config
+    check_over_batches(make, t, p, w, expected, cut=4)
 
 
 def test_sum_over_batches_with_weights():

@@ -8,6 +8,8 @@ import pytest
 import paddle as pd
 from paddle.highlevel import metrics
 
+from metric_test import check_over_batches
+
 RNG = np.random.default_rng(18)
 P = RNG.uniform(size=(8, 3)).round(3).astype(np.float32)
 T = (RNG.uniform(size=(8, 3)) > 0.5).astype(np.float32)
@@ -56,23 +58,9 @@ CASES = [
 ]
 
 
-def _two_batches(m, t, p, w):
-    for rows in (slice(0, 5), slice(5, 8)):
-        m.update_state(t[rows], p[rows], sample_weight=None if w is None else w[rows])
-
-
 @pytest.mark.parametrize("key, make, t, p, w, expected", CASES, ids=[c[0] for c in CASES])
 def test_results_match_keras_over_batches_and_reset(key, make, t, p, w, expected):
-    m = make()
-    _two_batches(m, t, p, w)
-    np.testing.assert_allclose(m.result(), expected, rtol=2e-5, atol=2e-6)
-    m.reset_state()
-    _two_batches(m, t, p, w)
-    np.testing.assert_allclose(m.result(), expected, rtol=2e-5, atol=2e-6)
-    config = m.get_config()
-    assert type(m).from_config(config).get_config() == config
-    again = metrics.get(metrics.serialize(m))
-    assert type(again) is type(m) and again.get_config() == config
+    check_over_batches(make, t, p, w, expected, cut=5)
 
 
 def test_counts_against_numpy_with_per_element_weights():
