@@ -18,7 +18,6 @@ import numpy as np
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
 from paddle.lowlevel.graph import Variable, constant
-from paddle.lowlevel.layers import activation as get_activation
 from paddle.lowlevel.ops.math import cast, zeros_like
 from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.recurrent import gru, lstm
@@ -26,7 +25,7 @@ from paddle.lowlevel.ops.shape import concat, expand_dims, reverse, stack
 from paddle.random import keep_mask
 from paddle.highlevel.layers.base import Layer, check_flag
 from paddle.highlevel.layers.conv import check_positive
-from paddle.highlevel.layers.core import serialize_activation
+from paddle.highlevel.layers.core import get_activation, serialize_activation
 from paddle.highlevel.layers.regularization import seeds
 
 
@@ -72,21 +71,14 @@ class BaseRNN(Layer):
                  unroll=False, zero_output_for_mask=False, **kwargs):
         super().__init__(**kwargs)
         cls = type(self).__name__
-        self.dropout = _rate(dropout, "dropout", cls)
-        self.recurrent_dropout = _rate(recurrent_dropout, "recurrent_dropout", cls)
-        self.seed, self._seed_fn = seeds(seed, cls)
+        set_recurrent_arguments(self, units, activation, use_bias, kernel_initializer,
+                                recurrent_initializer, bias_initializer, dropout,
+                                recurrent_dropout, seed)
         # paddle's fused kernels run the whole sequence in C++ either way: unroll changes
         # nothing but is accepted (and saved) as Keras's argument.
         self.unroll = check_flag(unroll, "unroll", cls)
         self.zero_output_for_mask = check_flag(zero_output_for_mask, "zero_output_for_mask",
                                                cls)
-        self.units = check_positive(units, "units", cls)
-        self.activation = get_activation(activation)
-        self._activation_name = serialize_activation(activation)
-        self.use_bias = check_flag(use_bias, "use_bias", cls)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.recurrent_initializer = initializers.get(recurrent_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
         self.return_sequences = check_flag(return_sequences, "return_sequences", cls)
         self.return_state = check_flag(return_state, "return_state", cls)
         self.go_backwards = check_flag(go_backwards, "go_backwards", cls)
@@ -174,6 +166,24 @@ class BaseRNN(Layer):
         for key in self.initializer_keys:
             config[key] = initializers.serialize(getattr(self, key))
         return config
+
+
+def set_recurrent_arguments(layer, units, activation, use_bias, kernel_initializer,
+                            recurrent_initializer, bias_initializer, dropout,
+                            recurrent_dropout, seed):
+    """The arguments that the recurrent layers and their cells share, checked and set on
+    `layer` (Keras's names; the activation a function or None)."""
+    cls = type(layer).__name__
+    layer.units = check_positive(units, "units", cls)
+    layer.activation = get_activation(activation)
+    layer._activation_name = serialize_activation(activation)
+    layer.use_bias = check_flag(use_bias, "use_bias", cls)
+    layer.kernel_initializer = initializers.get(kernel_initializer)
+    layer.recurrent_initializer = initializers.get(recurrent_initializer)
+    layer.bias_initializer = initializers.get(bias_initializer)
+    layer.dropout = _rate(dropout, "dropout", cls)
+    layer.recurrent_dropout = _rate(recurrent_dropout, "recurrent_dropout", cls)
+    layer.seed, layer._seed_fn = seeds(seed, cls)
 
 
 def _rate(value, name, cls):

@@ -25,10 +25,9 @@ from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.shape import expand_dims, stack
 from paddle.random import keep_mask
 from paddle.highlevel.layers.base import Layer, check_flag, passthrough
-from paddle.highlevel.layers.conv import check_positive
 from paddle.highlevel.layers.core import get_activation, serialize_activation
-from paddle.highlevel.layers.recurrent import _ForgetBias, _rate, reverse_time
-from paddle.highlevel.layers.regularization import seeds
+from paddle.highlevel.layers.recurrent import _ForgetBias, reverse_time, \
+    set_recurrent_arguments
 
 
 # ---- cells ----------------------------------------------------------------------------
@@ -64,17 +63,9 @@ class _Cell(Layer):
                  bias_constraint=None, dropout=0.0,
                  recurrent_dropout=0.0, seed=None, **kwargs):
         super().__init__(**kwargs, **_weight_arguments(locals()))
-        cls = type(self).__name__
-        self.units = check_positive(units, "units", cls)
-        self.activation = get_activation(activation)
-        self._activation_name = serialize_activation(activation)
-        self.use_bias = check_flag(use_bias, "use_bias", cls)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.recurrent_initializer = initializers.get(recurrent_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.dropout = _rate(dropout, "dropout", cls)
-        self.recurrent_dropout = _rate(recurrent_dropout, "recurrent_dropout", cls)
-        self.seed, self._seed_fn = seeds(seed, cls)
+        set_recurrent_arguments(self, units, activation, use_bias, kernel_initializer,
+                                recurrent_initializer, bias_initializer, dropout,
+                                recurrent_dropout, seed)
         self.reset_dropout_mask()
 
     @property
