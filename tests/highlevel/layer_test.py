@@ -9,6 +9,7 @@ Example:
     >>> run_layer_test(pd.layers.Dense, {"units": 3}, (2, 4), (None, 3), 2)
 """
 import numpy as np
+import pytest
 
 import paddle as pd
 from paddle.highlevel import layers
@@ -128,3 +129,22 @@ def train_through(layer, input_shape, batch_size=4):
     assert not np.array_equal(first.kernel.val(), before), \
         f"no gradient reached the Dense before {layer.name}"
     return model
+
+
+def check_figures(y, shape, first, total, squares, atol=1e-4, total_abs=1e-3,
+                  squares_rel=None, squares_abs=None):
+    """An output against the figures Keras gave for it: its shape (unless None), its first
+    len(first) values (within atol), its sum (within total_abs) and its sum of squares
+    (pytest.approx with squares_rel and squares_abs)."""
+    if shape is not None:
+        assert y.shape == shape
+    np.testing.assert_allclose(y.reshape(-1)[:len(first)], first, atol=atol)
+    assert float(y.sum()) == pytest.approx(total, abs=total_abs)
+    assert float((y ** 2).sum()) == pytest.approx(squares, rel=squares_rel, abs=squares_abs)
+
+
+def set_sine_weights(layer, step):
+    """Weight i of n values: sin(step * arange(n) + i) / 2 (the Keras scripts that gave the
+    expected figures set the same)."""
+    layer.set_weights([(np.sin(np.arange(v.size) * step + i) * 0.5).reshape(v.shape)
+                       .astype(np.float32) for i, v in enumerate(layer.get_weights())])

@@ -6,17 +6,11 @@ import pytest
 
 import paddle as pd
 from paddle.highlevel import layers
-from layer_test import run_layer_test
+from layer_test import check_figures, run_layer_test, set_sine_weights
 
 RNG = np.random.default_rng(0)
 X2 = RNG.normal(size=(2, 6, 5, 3)).astype(np.float32)
 X1 = RNG.normal(size=(2, 7, 3)).astype(np.float32)
-
-
-def _set_weights(layer):
-    """Weight i of n values: sin(0.7 * arange(n) + i) / 2, the same in the Keras script."""
-    layer.set_weights([(np.sin(np.arange(v.size) * 0.7 + i) * 0.5).reshape(v.shape)
-                       .astype(np.float32) for i, v in enumerate(layer.get_weights())])
 
 
 KERAS = [  # (layer, input, output shape, first six outputs, sum, sum of squares)
@@ -40,12 +34,8 @@ KERAS = [  # (layer, input, output shape, first six outputs, sum, sum of squares
 def test_matches_keras(make, x, shape, first, total, squares):
     layer = make()
     layer(layers.Input(shape=x.shape[1:]))
-    _set_weights(layer)
-    y = layer(x)
-    assert y.shape == shape
-    np.testing.assert_allclose(y.reshape(-1)[:6], first, atol=1e-4)
-    assert float(y.sum()) == pytest.approx(total, abs=1e-3)
-    assert float((y ** 2).sum()) == pytest.approx(squares, rel=1e-4)
+    set_sine_weights(layer, 0.7)
+    check_figures(layer(x), shape, first, total, squares, squares_rel=1e-4)
 
 
 @pytest.mark.parametrize("cls, kwargs, shape, out, trainable", [

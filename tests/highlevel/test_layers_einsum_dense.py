@@ -6,18 +6,12 @@ import pytest
 
 import paddle as pd
 from paddle.highlevel import layers
-from layer_test import run_layer_test
+from layer_test import check_figures, run_layer_test, set_sine_weights
 
 RNG = np.random.default_rng(4)
 X3 = RNG.normal(size=(2, 5, 6)).astype(np.float32)
 X4 = RNG.normal(size=(2, 5, 3, 4)).astype(np.float32)
 X2 = X3[:, 0]
-
-
-def _set_weights(layer):
-    """Weight i of n values: sin(0.8 * arange(n) + i) / 2, the same in the Keras script."""
-    layer.set_weights([(np.sin(np.arange(v.size) * 0.8 + i) * 0.5).reshape(v.shape)
-                       .astype(np.float32) for i, v in enumerate(layer.get_weights())])
 
 
 KERAS = {  # name: (layer, input, weight shapes, output shape, first four, sum, squares)
@@ -45,12 +39,8 @@ def test_matches_keras(name):
     layer = make()
     layer(layers.Input(shape=x.shape[1:]))
     assert [w.shape for w in layer.weights] == weights
-    _set_weights(layer)
-    y = layer(x)
-    assert y.shape == shape
-    np.testing.assert_allclose(y.reshape(-1)[:4], first, atol=1e-4)
-    assert float(y.sum()) == pytest.approx(total, abs=1e-3)
-    assert float((y ** 2).sum()) == pytest.approx(squares, abs=1e-3)
+    set_sine_weights(layer, 0.8)
+    check_figures(layer(x), shape, first, total, squares, squares_abs=1e-3)
 
 
 @pytest.mark.parametrize("kwargs, shape, out, trainable", [

@@ -7,7 +7,7 @@ import pytest
 
 import paddle as pd
 from paddle.highlevel import layers
-from layer_test import run_layer_test
+from layer_test import check_figures, run_layer_test
 
 X = np.random.default_rng(3).uniform(0, 255, size=(2, 5, 7, 3)).astype(np.float32)
 
@@ -34,11 +34,8 @@ KERAS = {  # name: (layer, output shape, first four, sum, sum of squares)
 @pytest.mark.parametrize("name", KERAS)
 def test_matches_keras(name):
     make, shape, first, total, squares = KERAS[name]
-    y = make()(X)
-    assert y.shape == shape
-    np.testing.assert_allclose(y.reshape(-1)[:4], first, atol=1e-3)
-    assert float(y.sum()) == pytest.approx(total, abs=0.05)
-    assert float((y ** 2).sum()) == pytest.approx(squares, rel=1e-6)
+    check_figures(make()(X), shape, first, total, squares, atol=1e-3, total_abs=0.05,
+                  squares_rel=1e-6)
 
 
 def _runs(layer, x, count=1):

@@ -6,15 +6,9 @@ import pytest
 
 import paddle as pd
 from paddle.highlevel import layers
-from layer_test import run_layer_test
+from layer_test import check_figures, run_layer_test, set_sine_weights
 
 X = np.random.default_rng(2).normal(size=(2, 5, 3)).astype(np.float32)
-
-
-def _set_weights(layer):
-    """Weight i of n values: sin(0.9 * arange(n) + i) / 2, the same in the Keras script."""
-    layer.set_weights([(np.sin(np.arange(v.size) * 0.9 + i) * 0.5).reshape(v.shape)
-                       .astype(np.float32) for i, v in enumerate(layer.get_weights())])
 
 
 KERAS = {  # name: (layer, output shape, first five, sum, sum of squares)
@@ -37,12 +31,8 @@ def test_matches_keras(name):
     make, shape, first, total, squares = KERAS[name]
     layer = make()
     layer(layers.Input(shape=(5, 3)))
-    _set_weights(layer)
-    y = layer(X)
-    assert y.shape == shape
-    np.testing.assert_allclose(y.reshape(-1)[:5], first, atol=1e-4)
-    assert float(y.sum()) == pytest.approx(total, abs=1e-3)
-    assert float((y ** 2).sum()) == pytest.approx(squares, abs=1e-3)
+    set_sine_weights(layer, 0.9)
+    check_figures(layer(X), shape, first, total, squares, squares_abs=1e-3)
 
 
 @pytest.mark.parametrize("cell, fused", [(lambda: layers.LSTMCell(4), lambda: layers.LSTM(
