@@ -70,28 +70,17 @@ class BaseRNN(Layer):
                  go_backwards=False, dropout=0.0, recurrent_dropout=0.0, seed=None,
                  unroll=False, zero_output_for_mask=False, **kwargs):
         super().__init__(**kwargs)
-        cls = type(self).__name__
         set_recurrent_arguments(self, units, activation, use_bias, kernel_initializer,
                                 recurrent_initializer, bias_initializer, dropout,
                                 recurrent_dropout, seed)
         # paddle's fused kernels run the whole sequence in C++ either way: unroll changes
-        # nothing but is accepted (and saved) as Keras's argument.
-        self.unroll = check_flag(unroll, "unroll", cls)
-        self.zero_output_for_mask = check_flag(zero_output_for_mask, "zero_output_for_mask",
-                                               cls)
-        self.return_sequences = check_flag(return_sequences, "return_sequences", cls)
-        self.return_state = check_flag(return_state, "return_state", cls)
-        self.go_backwards = check_flag(go_backwards, "go_backwards", cls)
+        # nothing but is accepted (and saved) as Keras's argument (as RNN's).
+        set_sequence_arguments(self, return_sequences, return_state, go_backwards, unroll,
+                               zero_output_for_mask)
 
     def __call__(self, inputs, training=None, initial_state=None, **kwargs):
-        # The states travel as extra inputs ([x, *states]): the base records inputs for
-        # functional-model replay, while Variables in keyword arguments would be replayed
-        # as they were.
-        if initial_state is not None:
-            states = list(initial_state) if isinstance(initial_state, (list, tuple)) \
-                else [initial_state]
-            inputs = [inputs] + states
-        return super().__call__(inputs, training=training, **kwargs)
+        return super().__call__(with_states(inputs, initial_state), training=training,
+                                **kwargs)
 
     def _split(self, inputs):
         """(x, states or None) from what the base passes on."""
@@ -184,6 +173,29 @@ def set_recurrent_arguments(layer, units, activation, use_bias, kernel_initializ
     layer.dropout = _rate(dropout, "dropout", cls)
     layer.recurrent_dropout = _rate(recurrent_dropout, "recurrent_dropout", cls)
     layer.seed, layer._seed_fn = seeds(seed, cls)
+
+
+def set_sequence_arguments(layer, return_sequences, return_state, go_backwards, unroll,
+                           zero_output_for_mask):
+    """The flags that the recurrent layers and RNN share, checked and set on `layer`."""
+    cls = type(layer).__name__
+    layer.return_sequences = check_flag(return_sequences, "return_sequences", cls)
+    layer.return_state = check_flag(return_state, "return_state", cls)
+    layer.go_backwards = check_flag(go_backwards, "go_backwards", cls)
+    layer.unroll = check_flag(unroll, "unroll", cls)
+    layer.zero_output_for_mask = check_flag(zero_output_for_mask, "zero_output_for_mask",
+                                            cls)
+
+
+def with_states(inputs, initial_state):
+    """A recurrent layer's inputs with its initial states as extra inputs ([x, *states]):
+    the base Layer records inputs for functional-model replay, while Variables in keyword
+    arguments would be replayed as they were."""
+    if initial_state is None:
+        return inputs
+    states = list(initial_state) if isinstance(initial_state, (list, tuple)) \
+        else [initial_state]
+    return [inputs] + states
 
 
 def _rate(value, name, cls):

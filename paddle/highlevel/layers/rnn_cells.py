@@ -27,7 +27,7 @@ from paddle.random import keep_mask
 from paddle.highlevel.layers.base import Layer, check_flag, passthrough
 from paddle.highlevel.layers.core import get_activation, serialize_activation
 from paddle.highlevel.layers.recurrent import _ForgetBias, reverse_time, \
-    set_recurrent_arguments
+    set_recurrent_arguments, set_sequence_arguments, with_states
 
 
 # ---- cells ----------------------------------------------------------------------------
@@ -434,28 +434,20 @@ class RNN(Layer):
             cell = StackedRNNCells(list(cell))
         _check_cell(cell, "RNN")
         self.cell = cell
-        self.return_sequences = check_flag(return_sequences, "return_sequences", "RNN")
-        self.return_state = check_flag(return_state, "return_state", "RNN")
-        self.go_backwards = check_flag(go_backwards, "go_backwards", "RNN")
+        set_sequence_arguments(self, return_sequences, return_state, go_backwards, unroll,
+                               zero_output_for_mask)
         if check_flag(stateful, "stateful", "RNN"):
             raise ValueError("RNN: stateful=True is not supported (paddle keeps no state "
                              "between batches)")
         self.stateful = False
-        self.unroll = check_flag(unroll, "unroll", "RNN")
-        self.zero_output_for_mask = check_flag(zero_output_for_mask, "zero_output_for_mask",
-                                               "RNN")
 
     @property
     def state_size(self):
         return self.cell.state_size
 
     def __call__(self, inputs, training=None, initial_state=None, **kwargs):
-        # The states travel as extra inputs ([x, *states]), as the other recurrent layers'.
-        if initial_state is not None:
-            states = list(initial_state) if isinstance(initial_state, (list, tuple)) \
-                else [initial_state]
-            inputs = [inputs] + states
-        return super().__call__(inputs, training=training, **kwargs)
+        return super().__call__(with_states(inputs, initial_state), training=training,
+                                **kwargs)
 
     def build(self, input_shape):
         shape = input_shape[0] if isinstance(input_shape, list) else input_shape
