@@ -143,6 +143,16 @@ def test_seed_makes_gpu_runs_repeatable(on_gpu):
     assert not np.array_equal(runs[0][0], runs[0][1])  # new draws every step
 
 
+@pytest.mark.parametrize("guard", ["gather", "embedding"])
+def test_a_bad_computed_index_inside_a_replayed_graph_changes_nothing(on_gpu, guard):
+    """The updates' gate is a device flag the graph reads: a replayed step whose index
+    check fails raises with the weights, the slots and the step count unchanged."""
+    from backend.cuda.test_device import check_a_failed_step_changes_nothing
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a capture that fails warns: fail here
+        check_a_failed_step_changes_nothing(guard, good_steps=3)
+
+
 def test_device_out_of_memory_names_the_op(on_gpu):
     x = pd.data("gpu_oom_x", shape=[None, 1])
     w = pd.constant(np.ones((1, 1 << 17), np.float32))

@@ -6,7 +6,8 @@
 // tensor in the launch (tensors + 1 entries). A thread finds its tensor by binary search.
 // The step's scalars (learning rate, bias corrections: they change every step) are read
 // from `hyper` in device memory, which the host refreshes before each run, so a captured
-// CUDA graph updates with the current values.
+// CUDA graph updates with the current values. `proceed` (a device bool) is false in a run
+// whose index checks failed: then nothing is written.
 #include "common.cuh"
 
 #define PD_SGD 0
@@ -117,7 +118,8 @@ __device__ void update_one(i64 algo, const double* h, T* p, const T* gp, T* s0, 
 
 template <typename T>
 __global__ void apply_updates(const u64* table, const i64* offsets, i64 tensors, i64 total,
-                              const double* hyper, i64 algo) {
+                              const double* hyper, i64 algo, const bool* proceed) {
+  if (!*proceed) return;
   PD_LOOP(i, total) {
     i64 lo = 0, hi = tensors - 1;  // the last tensor starting at or before i
     while (lo < hi) {

@@ -4,7 +4,9 @@ A program hands its backend's `runner` the prepared calls of its compute ops and
 update ops (the stateful ones, run last), the buffers holding the results, and the hooks
 its kernels asked for (`Hooks`). A run calls the compute calls, copies the results out,
 calls the updates, then evaluates the deferred checks: every value a run returns is from
-before its updates. `at` holds the index of the call being run, so the executor can name
+before its updates. Where the update kernels asked for the gate (`Hooks.proceed`), a call
+between the two phases sets it from the compute calls' check flags, so a run whose checks
+failed raises without having written a parameter or slot, as when a CPU kernel raises. `at` holds the index of the call being run, so the executor can name
 the op an error came from. The CUDA backend's runner (paddle/backend/cuda/runner.py) keeps
 this order but replays the calls as one CUDA graph.
 """
@@ -15,20 +17,39 @@ class Hooks:
 
     before / after: host callables run around each run, never captured in a CUDA graph
         (a learning rate read from a schedule, an iteration counter);
-    checks: (call index, flag buffer, error factory): after the run, a flag that is not
-        zero raises the factory's exception, attributed to that call's op;
+    checks: (call index, flag buffer of one element, error factory): after the run, a flag
+        that is not zero raises the factory's exception, attributed to that call's op;
     fed_checks: (call index, index buffer, limit, error factory): index checks that the
         program runs on the host, before the run, where the buffer is a feed's;
     state: host arrays (optimizer slots) that the kernels use on the device: made current
         there before each run, and marked as written by the device after it;
     uncapturable: (call index, reason) of kernels that cannot run inside a CUDA graph;
-    labels: the op name of each call (compute, then updates), for messages.
+    labels: the op name of each call (compute, then updates), for messages;
+    proceed: None, or the device bool (shape ()) that the update kernels write under: True
+        unless a check flag of the compute calls is set (`gate`).
     """
 
     def __init__(self):
         self.before, self.after, self.checks, self.state, self.uncapturable = [], [], [], [], []
         self.fed_checks = []
         self.labels = []
+        self.proceed = None
+
+    def gate(self, xp, computed):
+        """The call that sets `proceed` to "no check flag of the first `computed` calls is
+        set", on the device (no host sync, so a CUDA graph captures it); None when no update
+        kernel asked for the gate."""
+        proceed = self.proceed
+        if proceed is None:
+            return None
+        flags = [flag.reshape(()) for index, flag, _ in self.checks if index < computed]
+
+        def run():
+            proceed.fill(False)
+            for flag in flags:
+                xp.logical_or(proceed, flag, out=proceed)
+            xp.logical_not(proceed, out=proceed)
+        return run
 
 
 class Runner:
@@ -39,6 +60,7 @@ class Runner:
         self.compute, self.updates = compute, updates
         self.results = results
         self.hooks = hooks
+        self.gate = hooks.gate(dev.xp, len(compute))
         self.at = -1  # index of the call running (compute first, then updates)
 
     def run(self):
@@ -49,6 +71,8 @@ class Runner:
         for self.at, fn in enumerate(self.compute):
             fn()
         results = [None if b is None else self.dev.download(b) for b in self.results]
+        if self.gate is not None:
+            self.gate()
         for self.at, fn in enumerate(self.updates, len(self.compute)):
             fn()
         self.check()

@@ -487,8 +487,8 @@ class KernelContext:
         self._hooks.after.append(fn)
 
     def check(self, flag, error):
-        """After each run, raise `error()` (attributed to this op) if the device buffer
-        `flag` holds a non-zero value: a kernel's input check without a host sync."""
+        """After each run, raise `error()` (attributed to this op) if the one-element device
+        buffer `flag` holds a non-zero value: a kernel's input check without a host sync."""
         self._hooks.checks.append((self._index, flag, error))
 
     def check_indices(self, idx, limit, error):
@@ -498,6 +498,16 @@ class KernelContext:
         position)` before anything runs (the updates included); a kernel also checks `idx`
         on the device (`check`) for indices computed there."""
         self._hooks.fed_checks.append((self._index, idx, limit, error))
+
+    def proceed(self):
+        """The device bool (shape ()) that an update kernel (a stateful op) writes under: it is
+        False in a run where a deferred check (`check`) of a compute op failed, so that run
+        raises with its parameters and slots unchanged, as on the CPU, whose kernels raise
+        before the updates run. One per program."""
+        if self._hooks.proceed is None:
+            self._hooks.proceed = self.empty((), bool)
+            self._hooks.proceed.fill(True)  # open until the runner's gate sets it
+        return self._hooks.proceed
 
     def not_capturable(self, reason):
         """This op cannot run inside a CUDA graph (say why): its plan runs op by op."""

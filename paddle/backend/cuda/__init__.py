@@ -22,7 +22,10 @@ The contract of a kernel module (the CPU backend's, plus what a GPU needs):
   non-zero into the device buffer `flag`; after the run the executor raises `error()`
   naming the op), with `ctx.check_indices(idx, limit, error)` beside it for indices
   (where `idx` holds a feed's values, through reshapes and casts, the fed host array is
-  checked before the run, so a bad label or token id stops the step before its updates); `ctx.not_capturable(reason)` for a kernel that can never be captured.
+  checked before the run, so a bad label or token id stops the step before its updates);
+  `ctx.proceed()` for a stateful kernel (an optimizer update, assign): a device bool it
+  writes under, False in a run where such a check failed, so that run changes no
+  parameter or slot; `ctx.not_capturable(reason)` for a kernel that can never be captured.
 - `run` must be capturable in a CUDA graph (paddle/backend/cuda/graph.py): the calls of
   one run are recorded once and replayed, so inside `run`:
     * no host synchronization: no `.get()`, `float(x)`, `bool(x)`, `.item()`, `int(x)`,

@@ -2,10 +2,12 @@
 is outside its range (and the first such one) in device buffers; after the run the
 executor reads the flag and raises the same error as the CPU kernel, naming the op.
 
-By then the run has happened, updates included. So where the indices are fed (labels, token
-ids: the index buffer holds the feed's values, through reshapes and casts), the program
-also checks the host array before uploading it (`ctx.check_indices`), and a bad fed index
-stops the step before it runs.
+Between the compute ops and the updates, the runner folds the flags into the updates' gate
+(`ctx.proceed()`, paddle/backend/runner.py `Hooks.gate`): the update kernels and assign
+write under it, so a run whose check failed raises with its parameters and slots as they
+were. Where the indices are fed (labels, token ids: the index buffer holds the feed's
+values, through reshapes and casts), the program also checks the host array before
+uploading it (`ctx.check_indices`), and a bad fed index stops the step before it runs.
 
 The op's own computation never reads outside its operand meanwhile: NumPy's take runs
 with mode='clip' and CuPy's take wraps indices."""

@@ -6,7 +6,8 @@ count) are computed on the host by the optimizer, as on the CPU, before each run
 (`ctx.before_run`), and uploaded into a small device buffer the kernel reads; so the
 launches themselves have nothing that changes per step and a CUDA graph can capture them.
 The step count moves after the run (`ctx.after_run`). The slots are the device copies of
-the optimizer's arrays (`ctx.state`).
+the optimizer's arrays (`ctx.state`). The kernel reads the updates' gate (`ctx.proceed()`)
+and writes nothing in a run whose index checks failed.
 
 In a world of several processes the gradients are first averaged over the ranks, as on the
 CPU, through `distributed.gradients.averaging(node, grads, ctx.device)` (NCCL:
@@ -30,10 +31,12 @@ def _typed(dtype, h):
     return [dtype.type(v) for v in h]
 
 
-def _update_ref(table, offsets, tensors, total, hyper, algo):
+def _update_ref(table, offsets, tensors, total, hyper, algo, proceed):
     """NumPy version of apply_updates: `table` is, per tensor, [param, grad, slots...] as
     arrays (None where absent) instead of device pointers."""
     assert int(offsets[tensors]) == total
+    if not proceed:
+        return
     for t in range(tensors):
         arrays = [None if a is None else a.reshape(-1) for a in table[t]]
         assert arrays[0].size == int(offsets[t + 1] - offsets[t])
@@ -156,9 +159,9 @@ class _Group:
             ctx.device.upload(self.offsets, offsets)
             self.columns = columns  # the arrays the pointers point into stay alive
 
-    def launch(self, xp, hyper, algo):
+    def launch(self, xp, hyper, algo, proceed):
         return APPLY_UPDATES.bind(xp, self.dtype, self.total, self.table, self.offsets,
-                                  self.tensors, self.total, hyper, algo)
+                                  self.tensors, self.total, hyper, algo, proceed)
 
 
 def _groups(ctx, rows):
@@ -221,9 +224,11 @@ def _apply_updates(node, ins, outs, ctx):
 
     ctx.before_run(step_scalars)
     ctx.after_run(counted)
+    proceed = ctx.proceed()
     launches = [average] if averaged is not None else []
-    launches += [g.launch(xp, hyper[HYPER:], ALGORITHMS["decay"]) for g in _groups(ctx, separate)]
-    launches += [g.launch(xp, hyper, ALGORITHMS[opt.kernel]) for g in _groups(ctx, rows)]
+    launches += [g.launch(xp, hyper[HYPER:], ALGORITHMS["decay"], proceed)
+                 for g in _groups(ctx, separate)]
+    launches += [g.launch(xp, hyper, ALGORITHMS[opt.kernel], proceed) for g in _groups(ctx, rows)]
     return sequence(launches)
 
 

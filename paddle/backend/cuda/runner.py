@@ -2,7 +2,8 @@
 
 The calls of a run are the compute calls, one device-side copy of the results into
 buffers of their own (the updates that follow may overwrite what the results were read
-from), then the update calls. Around them, on the host: the kernels' `before_run` hooks,
+from), the gate of the updates (`Hooks.gate`: no update writes after a failed index
+check), then the update calls. Around them, on the host: the kernels' `before_run` hooks,
 the feeds uploaded (by the program, before), the results downloaded, the deferred checks
 read, the `after_run` hooks. Simulated (NumPy), the same sequence runs op by op.
 """
@@ -29,6 +30,8 @@ class DeviceRunner(Runner):
             sequence.append((-1, snapshot))
         else:
             self.snapshots = results
+        if self.gate is not None:
+            sequence.append((-1, self.gate))
         sequence += list(enumerate(updates, n))
         self.sequence = sequence
         self.capture = None if dev.simulated else Capture(

@@ -1,5 +1,7 @@
 """CUDA kernel of assign (paddle/lowlevel/ops/state.py): a broadcasting copy into the
-parameter's device copy, which the executor then marks as the current one."""
+parameter's device copy, which the executor then marks as the current one. The copy is
+masked by the updates' gate (`ctx.proceed()`): a run whose index checks failed assigns
+nothing."""
 from paddle.backend.cuda import kernel
 
 
@@ -7,4 +9,5 @@ from paddle.backend.cuda import kernel
 def _assign(node, ins, outs, ctx):
     target, value = ins
     xp = ctx.xp
-    return lambda: xp.copyto(target, value)
+    proceed = ctx.proceed()
+    return lambda: xp.copyto(target, value, where=proceed)

@@ -130,6 +130,45 @@ def test_a_computed_index_outside_is_reported_after_the_run_naming_the_op(gpu):
                                                                            [0.0, 1.0]]
 
 
+@pytest.mark.parametrize("guard", ["gather", "embedding"])
+def test_a_computed_index_outside_leaves_parameters_and_slots_unchanged(simulated_gpu, guard):
+    """Indices made on the device are checked there (no host sync): the updates of that run
+    write under the gate the checks set, so the step raises with the weights, the optimizer's
+    slots, an assigned variable and the step count as they were, as on the CPU."""
+    check_a_failed_step_changes_nothing(guard, good_steps=1)
+
+
+def check_a_failed_step_changes_nothing(guard, good_steps):
+    """On the current device: `good_steps` training steps, then one whose computed index is
+    outside the table (it raises and changes nothing), then a good one (it updates). On a
+    GPU, from the third run on a step is a CUDA graph replay (tests/test_gpu.py)."""
+    w = pd.Variable(f"dev_gate_w_{guard}", shape=[3, 2], initializer="ones")
+    seen = pd.Variable(f"dev_gate_seen_{guard}", shape=[], initializer="zeros")
+    ids = pd.data(f"dev_gate_ids_{guard}", shape=[None], dtype="int64")
+    shifted = ids + 1                   # indices made on the device: not the fed values
+    rows = pd.gather(w, shifted) if guard == "gather" else pd.embedding(shifted, w)
+    loss = pd.sum(rows * rows)
+    optimizer = pd.optimizers.Adam(0.1)
+    step = optimizer.minimize(loss)
+    count = pd.assign(seen, seen + 1.0)
+    good, bad = np.array([0, 1]), np.array([0, 4])
+    for _ in range(good_steps):
+        pd.eval([loss, step, count], {ids: good})
+    weights = w.val().copy()
+    slots = {name: a.copy() for name, a in optimizer.slots(w).items()}
+    assert len(slots) == 2 and all(a.any() for a in slots.values())
+    with pytest.raises(IndexError, match=r"(index|id) 5 at position 1 .*\(in \w+, built at "
+                                         r"test_device.py:\d+\)"):
+        pd.eval([loss, step, count], {ids: bad})
+    np.testing.assert_array_equal(w.val(), weights)
+    for name, got in optimizer.slots(w).items():
+        np.testing.assert_array_equal(got, slots[name])
+    assert seen.val() == good_steps and optimizer.iterations == good_steps
+    pd.eval([loss, step, count], {ids: good})  # the gate opens again
+    assert seen.val() == good_steps + 1 and optimizer.iterations == good_steps + 1
+    assert not np.array_equal(w.val(), weights)
+
+
 @pytest.mark.parametrize("op", ["gather", "labels", "embedding", "cast"])
 def test_a_fed_index_outside_stops_the_step_before_it_runs(gpu, op):
     """Fed indices (token ids, class labels; also fed as floats, then cast on the device)
