@@ -1,19 +1,14 @@
-// Random draws on the device from a counter-based generator whose state lives on the
-// device, so a captured CUDA graph draws new numbers at every replay.
-//
-// A stream's state is two words, state[0] the key and state[1] the counter. A run draws
-// from seed = key + counter * 0x9E3779B97F4A7C15 (mod 2^64) exactly as csrc/random.cpp
-// draws from a seed (splitmix64 of (seed, element index); Box-Muller for normals), then
-// `advance` adds one to the counter, on the device, when the stream moves every run.
-// With counter 0 the draws are those of the CPU kernel for seed = key.
+// Random draws on the device from a counter-based generator whose seed lives in device
+// memory, so a captured CUDA graph draws new numbers at every replay: the host writes each
+// run's seed there before the run (paddle/backend/cuda/sampling.py). A run draws from
+// `*seed` exactly as csrc/random.cpp draws from a seed (splitmix64 of (seed, element
+// index); Box-Muller for normals): the CPU kernel's numbers.
 #include "common.cuh"
 
 #define PD_TWO_POW_53 9007199254740992.0
 #define PD_PI 3.14159265358979323846
 
-__device__ __forceinline__ u64 run_base(const u64* state) {
-  return splitmix64(state[0] + state[1] * 0x9E3779B97F4A7C15ull);
-}
+__device__ __forceinline__ u64 run_base(const u64* seed) { return splitmix64(*seed); }
 
 __device__ __forceinline__ double unit(u64 bits) { return double(bits >> 11) / PD_TWO_POW_53; }
 
@@ -34,8 +29,8 @@ __device__ __forceinline__ double truncated(u64 base, u64 i) {
 // kind: 0 uniform [a, b), 1 normal (a, b), 2 truncated normal, 3 randint [a, b), 4 keep
 // mask (b with probability 1 - a, else 0); as csrc/random.cpp.
 template <typename T>
-__global__ void random_fill(T* out, const u64* state, i64 n, i64 kind, double a, double b) {
-  const u64 base = run_base(state);
+__global__ void random_fill(T* out, const u64* seed, i64 n, i64 kind, double a, double b) {
+  const u64 base = run_base(seed);
   PD_LOOP(i, n) {
     const u64 k = (u64)i;
     double v;
@@ -53,9 +48,9 @@ __global__ void random_fill(T* out, const u64* state, i64 n, i64 kind, double a,
 // A permutation of 0..n-1 (Fisher-Yates, one draw per position): inherently sequential,
 // one thread does it (shuffles are of a batch's indices, not of large tensors).
 template <typename T>
-__global__ void random_permutation(T* out, const u64* state, i64 n) {
+__global__ void random_permutation(T* out, const u64* seed, i64 n) {
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
-  const u64 base = run_base(state);
+  const u64 base = run_base(seed);
   for (i64 i = 0; i < n; ++i) out[i] = T(i);
   for (i64 i = n - 1; i > 0; --i) {
     const i64 j = (i64)(splitmix64(base + (u64)i) % (u64)(i + 1));
@@ -68,8 +63,8 @@ __global__ void random_permutation(T* out, const u64* state, i64 n) {
 // Inverted dropout, as csrc/nn/norm.cpp: mask = keep / (1 - rate) where the 53-bit draw is
 // at least rate * 2^53, else 0; y = x * mask.
 template <typename T>
-__global__ void dropout(const T* x, T* y, T* mask, const u64* state, i64 n, double rate) {
-  const u64 base = run_base(state);
+__global__ void dropout(const T* x, T* y, T* mask, const u64* seed, i64 n, double rate) {
+  const u64 base = run_base(seed);
   const u64 threshold = (u64)(rate * PD_TWO_POW_53);
   const T keep = T(1.0 / (1.0 - rate));
   PD_LOOP(i, n) {
@@ -77,9 +72,4 @@ __global__ void dropout(const T* x, T* y, T* mask, const u64* state, i64 n, doub
     mask[i] = m;
     y[i] = x[i] * m;
   }
-}
-
-// The next run of the stream draws new numbers.
-extern "C" __global__ void advance(u64* state) {
-  if (blockIdx.x == 0 && threadIdx.x == 0) state[1] += 1;
 }

@@ -12,9 +12,6 @@ Example:
 import numpy as np
 
 _gen = np.random.default_rng()
-# Called after every pd.seed: generators kept elsewhere restart from the new state (the CUDA
-# backend's random streams, whose keys and counters live on the device).
-_after_seed = []
 
 
 def seed(n):
@@ -27,8 +24,6 @@ def seed(n):
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
         raise ValueError(f"seed: expected a non-negative integer, received {n!r}")
     _gen = np.random.default_rng(int(n))
-    for restart in list(_after_seed):
-        restart()
 
 
 def generator():

@@ -4,7 +4,7 @@ embedding.cu).
 Batch normalization is two launches each way: a block per channel reduces the statistics
 (in double, two passes, as csrc/nn/norm.cpp) and folds them into per-channel coefficients
 kept in a small workspace, then an elementwise kernel applies them. Dropout draws its mask
-from a device random stream (sampling.py). An embedding id outside the table is recorded on
+from a seed in device memory that the host writes before each run (sampling.py). An embedding id outside the table is recorded on
 the device and reported by the run's `check`, the same IndexError as on the CPU.
 """
 import numpy as np
@@ -124,7 +124,7 @@ def _dropout(node, ins, outs, ctx):
         raise ValueError(f"dropout: rate must be in [0, 1), received {rate}")
     from paddle.lowlevel.random import next_seed
     stream = stream_for(ctx, next_seed)
-    draw = DROPOUT.bind(xp, x.dtype, x.size, x, y, mask, stream.state, x.size, rate)
+    draw = DROPOUT.bind(xp, x.dtype, x.size, x, y, mask, stream.seed, x.size, rate)
     return stream.run(draw)
 
 

@@ -1,28 +1,21 @@
-"""CUDA kernels of the random op, and the device-side random streams that dropout shares
+"""CUDA kernels of the random op, and the device-side seeds that it and dropout draw from
 (csrc/cuda/sampling.cu).
 
-A stream is a key and a counter in device memory: a run draws from (key, counter) with
-csrc/random.cpp's generator, then a one-thread kernel advances the counter, so a run
-captured in a CUDA graph draws new numbers at each replay with no value from the host. The
-key is taken from the op's `seed_fn` when the kernel is prepared:
-
-- `seed_fn` is paddle's random state (`seed=None`, dropout): the key is its next seed;
-  after `pd.seed(n)` each such stream, before its next run (a `ctx.before_run` hook),
-  takes a new key from the new state and restarts its counter, so runs after `pd.seed(n)`
-  repeat;
-- a SeedGenerator's `next`: the key is its next seed, the counter moves every run;
-- anything else that gives the same seed twice (`seed=<int>`): the counter never moves and
-  every run draws the same numbers, those of the CPU kernel for that seed.
+A run of a random op draws from a seed in device memory with csrc/random.cpp's generator,
+bit for bit. The seed is the one the CPU kernel takes at that run, `seed_fn()` (paddle's
+random state for `seed=None` and dropout, a SeedGenerator's next seed, or a fixed
+`seed=<int>`): a `ctx.before_run` hook calls it on the host before each run and writes it
+into the device word when it changed. So a run captured in a CUDA graph draws new numbers
+at each replay (the graph reads the seed from device memory, never a captured constant);
+the GPU draws the CPU's numbers; `pd.seed(n)` repeats them; and restoring paddle's random
+state (a checkpoint's, `load_model`) resumes training with the draws it would have made.
 
 The NumPy references compute splitmix64 on uint64 arrays bit for bit as the kernels do.
 """
-import weakref
-
 import numpy as np
 
 from paddle.backend.cuda import kernel
 from paddle.backend.cuda.raw import Kernel, sequence
-from paddle.lowlevel import random as paddle_random
 from paddle.lowlevel.ops.sampling import KINDS
 
 _U = np.uint64
@@ -39,10 +32,9 @@ def splitmix64(z):
         return z ^ (z >> _U(31))
 
 
-def run_base(state):
-    """The stream's base for this run: splitmix64(key + counter * golden ratio)."""
-    with np.errstate(over="ignore"):
-        return splitmix64(state[0:1] + state[1:2] * GOLDEN)
+def run_base(seed):
+    """The base of a run's draws: splitmix64 of its seed (a uint64 array of one word)."""
+    return splitmix64(seed[0:1])
 
 
 def _unit(bits):
@@ -71,8 +63,8 @@ def _truncated(base, i):
     return z
 
 
-def _random_fill_ref(out, state, n, kind, a, b):
-    base, i = run_base(state), np.arange(n, dtype=_U)
+def _random_fill_ref(out, seed, n, kind, a, b):
+    base, i = run_base(seed), np.arange(n, dtype=_U)
     with np.errstate(over="ignore"):
         if kind == 0:
             v = a + (b - a) * _unit(splitmix64(base + i))
@@ -87,8 +79,8 @@ def _random_fill_ref(out, state, n, kind, a, b):
     out.reshape(-1)[:n] = v.astype(out.dtype)
 
 
-def _permutation_ref(out, state, n):
-    base = run_base(state)
+def _permutation_ref(out, seed, n):
+    base = run_base(seed)
     flat = out.reshape(-1)
     flat[:n] = np.arange(n)
     if n > 1:
@@ -99,8 +91,8 @@ def _permutation_ref(out, state, n):
             flat[i], flat[j] = flat[j], flat[i]
 
 
-def _dropout_ref(x, y, mask, state, n, rate):
-    base = run_base(state)
+def _dropout_ref(x, y, mask, seed, n, rate):
+    base = run_base(seed)
     threshold = _U(int(rate * TWO_POW_53))
     with np.errstate(over="ignore"):
         bits = splitmix64(base + np.arange(n, dtype=_U)) >> _U(11)
@@ -110,84 +102,48 @@ def _dropout_ref(x, y, mask, state, n, rate):
     np.multiply(x.reshape(-1)[:n], m, out=y.reshape(-1)[:n])
 
 
-def _advance_ref(state):
-    with np.errstate(over="ignore"):
-        state[1:2] += _U(1)
-
-
 ALL = ("float32", "float64", "int32", "int64")
 RANDOM_FILL = Kernel("sampling.cu", "random_fill", _random_fill_ref, dtypes=ALL)
 PERMUTATION = Kernel("sampling.cu", "random_permutation", _permutation_ref,
                      dtypes=("int32", "int64"))
 DROPOUT = Kernel("sampling.cu", "dropout", _dropout_ref)
-ADVANCE = Kernel("sampling.cu", "advance", _advance_ref, dtypes=None)
 
 
 class Stream:
-    """A random stream's state ([key, counter], uint64) in device memory.
+    """The seed of a random op's runs, one uint64 in device memory (`seed`), written before
+    each run from `seed_fn()` as the CPU kernel takes its seed (an upload only when the
+    seed changed: a fixed seed is written once).
 
     Args:
-        ctx: the prepare function's context (device buffers and uploads come from it).
-        key: the first key.
-        moves: whether the counter moves after each run's draws.
+        ctx: the prepare function's context (the device buffer and the hook come from it).
+        seed_fn: the op's seed function, called once per run, on the host.
     """
 
-    follows_pd_seed = False  # re-keyed from paddle's random state after pd.seed
-
-    def __init__(self, ctx, key, moves):
-        self.ctx, self.xp, self.moves = ctx, ctx.xp, moves
-        self.state = ctx.empty((2,), np.uint64)
-        self.reseeded = False  # pd.seed ran since the last draw: take a new key first
-        self.restart(key)
-
-    def restart(self, key):
-        """Key `key`, counter 0 (an upload from the host, between runs)."""
-        self.ctx.device.upload(self.state, np.array([int(key) % 2 ** 64, 0], dtype=np.uint64))
+    def __init__(self, ctx, seed_fn):
+        self.device, self.seed_fn = ctx.device, seed_fn
+        self.seed = ctx.empty((1,), np.uint64)
+        self.host = np.zeros(1, np.uint64)
+        self.written = None  # the seed the device word holds (None: none yet)
+        ctx.before_run(self.refresh)
 
     def refresh(self):
-        """Before a run: after pd.seed, a new key from paddle's new random state."""
-        if self.reseeded:
-            self.reseeded = False
-            self.restart(paddle_random.next_seed())
+        """Before a run: this run's seed into the device word."""
+        seed = int(self.seed_fn()) % 2 ** 64
+        if seed != self.written:
+            self.host[0] = seed
+            self.device.upload(self.seed, self.host)
+            self.written = seed
 
     def run(self, draw):
-        """The run of an op drawing with `draw` from this stream: the draws, then the counter
-        moved on the device; a stream following pd.seed refreshes its key before runs."""
-        if self.follows_pd_seed:
-            self.ctx.before_run(self.refresh)
-        advance = self.after_draw()
-        run = sequence([draw] if advance is None else [draw, advance])
-        run.stream = self  # for tests and debugging: the key and counter behind the draws
+        """The run of an op drawing with `draw` from this stream's seed."""
+        run = sequence([draw])
+        run.stream = self  # for tests and debugging: the seed behind the draws
         return run
-
-    def after_draw(self):
-        """The launch moving the counter after a run's draws (None for a fixed seed)."""
-        return ADVANCE.bind(self.xp, None, 1, self.state) if self.moves else None
-
-
-_FOLLOWING_PD_SEED = weakref.WeakSet()  # the streams keyed from paddle's random state
-
-
-def _mark_reseeded():
-    for stream in list(_FOLLOWING_PD_SEED):
-        stream.reseeded = True
-
-
-paddle_random._after_seed.append(_mark_reseeded)
 
 
 def stream_for(ctx, seed_fn):
-    """The device stream of an op whose CPU kernel calls `seed_fn()` at every run."""
-    from paddle.random import SeedGenerator
-    if seed_fn is paddle_random.next_seed:
-        stream = Stream(ctx, seed_fn(), True)
-        stream.follows_pd_seed = True
-        _FOLLOWING_PD_SEED.add(stream)
-        return stream
-    if isinstance(getattr(seed_fn, "__self__", None), SeedGenerator):
-        return Stream(ctx, seed_fn(), True)
-    first, second = seed_fn(), seed_fn()
-    return Stream(ctx, first, first != second)
+    """The device seed of an op whose CPU kernel calls `seed_fn()` at every run."""
+    return Stream(ctx, seed_fn)
 
 
 @kernel("random")
@@ -200,9 +156,9 @@ def _random(node, ins, outs, ctx):
     _check_parameters(attrs["kind"], a, b, out.dtype)
     stream = stream_for(ctx, attrs["seed_fn"])
     if attrs["kind"] == "permutation":
-        draw = PERMUTATION.bind(xp, out.dtype, 1, out, stream.state, out.size)
+        draw = PERMUTATION.bind(xp, out.dtype, 1, out, stream.seed, out.size)
     else:
-        draw = RANDOM_FILL.bind(xp, out.dtype, out.size, out, stream.state, out.size, code, a, b)
+        draw = RANDOM_FILL.bind(xp, out.dtype, out.size, out, stream.seed, out.size, code, a, b)
     return stream.run(draw)
 
 

@@ -9,7 +9,6 @@ import paddle as pd
 from backend.cuda import test_nn_conv, test_nn_pool, test_nn_recurrent
 from backend.cuda.simulated import Prepared, backend, run_node
 
-from paddle.backend.cuda import sampling
 from paddle.lowlevel.executor import topological_nodes
 
 pytestmark = pytest.mark.gpu
@@ -96,7 +95,7 @@ def test_random_kernels_draw_the_references_numbers(kind, dtype):
         pytest.skip(f"{kind} does not make {dtype} values")
     a, b = {"keep_mask": (0.3, 2.0), "randint": (-5.0, 9.0)}.get(kind, (0.5, 2.0))
     node = random((1000,), kind, a, b, dtype, seed_fn=pd.lowlevel.random.next_seed).node
-    (got, _), (want, _) = _both(node, repeat=3)  # the third run: counter 2
+    (got, _), (want, _) = _both(node, repeat=3)  # the third run: its seed from pd.seed(0)
     if kind in ("normal", "truncated_normal"):
         np.testing.assert_allclose(got[0], want[0], rtol=1e-12, atol=1e-12)
     else:
@@ -131,25 +130,34 @@ def _capture(prepared):
 
 
 def test_dropout_draws_new_numbers_at_each_graph_replay():
+    """Before each replay the host writes the run's seed (paddle's random state) into the
+    device word the captured kernel reads: every replay draws the CPU kernel's mask."""
     import cupy
+    from paddle import _C
     node = pd.dropout(pd.data("x", shape=(64, 33)), 0.5).node
     xs = cupy.ones((64, 33), cupy.float32)
     y, mask = cupy.zeros_like(xs), cupy.zeros_like(xs)
+    pd.seed(4)
     prepared = Prepared(node, [xs], [y, mask], backend("gpu"), training=True)
-    graph, stream = _capture(prepared)  # the warm-up drew counter 0
-    masks = []
+    for fn in prepared.hooks.before:  # the warm-up run's seed
+        fn()
+    graph, stream = _capture(prepared)
+    got = []
     for _ in range(3):
+        for fn in prepared.hooks.before:
+            fn()
         graph.launch(stream)
         stream.synchronize()
-        masks.append(cupy.asnumpy(mask))
-    assert not np.array_equal(masks[0], masks[1]) and not np.array_equal(masks[1], masks[2])
-    # The replays drew the stream's counters 1, 2, 3 of its key: the reference's numbers.
-    key = int(cupy.asnumpy(prepared.call.stream.state)[0])
-    for counter, got in enumerate(masks, 1):
-        ref_y, ref_mask = np.empty((64, 33), np.float32), np.empty((64, 33), np.float32)
-        sampling.DROPOUT.reference(np.ones((64, 33), np.float32), ref_y, ref_mask,
-                                   np.array([key, counter], np.uint64), 64 * 33, 0.5)
-        np.testing.assert_array_equal(got, ref_mask)
+        got.append((cupy.asnumpy(y), cupy.asnumpy(mask)))
+    assert not np.array_equal(got[0][1], got[1][1]) and not np.array_equal(got[1][1], got[2][1])
+    pd.seed(4)
+    pd.lowlevel.random.next_seed()  # the warm-up's
+    ones = np.ones((64, 33), np.float32)
+    for y_got, mask_got in got:
+        want_y, want_mask = np.empty_like(ones), np.empty_like(ones)
+        _C.dropout(ones, want_y, want_mask, 0.5, pd.lowlevel.random.next_seed())
+        np.testing.assert_array_equal(mask_got, want_mask)
+        np.testing.assert_array_equal(y_got, want_y)
 
 
 def test_adam_update_replayed_from_a_graph_follows_the_host_scalars():

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import paddle as pd
+from paddle import _C
 from backend.cuda.simulated import run_node
 
 
@@ -58,38 +59,40 @@ def test_batch_norm_refuses_constant_statistics_when_training():
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("rate", [0.0, 0.3, 0.9])
 def test_dropout_mask_is_the_cpp_mask_for_the_same_seed(rate, dtype):
-    """A stream at counter 0 draws what csrc/random.cpp's dropout draws for seed = key."""
+    """The kernel draws what csrc/random.cpp's dropout draws for the seed in its device word."""
     from paddle import _C
     from backend.cuda.simulated import context
     from paddle.backend.cuda.sampling import DROPOUT, Stream
     x = np.random.default_rng(0).standard_normal(1000).astype(dtype)
-    stream = Stream(context()[0], 12345, True)
+    stream = Stream(context()[0], lambda: 12345)
+    stream.refresh()
     y, mask = np.empty_like(x), np.empty_like(x)
-    DROPOUT.bind(np, x.dtype, x.size, x, y, mask, stream.state, x.size, rate)()
+    DROPOUT.bind(np, x.dtype, x.size, x, y, mask, stream.seed, x.size, rate)()
     y_cpu, mask_cpu = np.empty_like(x), np.empty_like(x)
     _C.dropout(x, y_cpu, mask_cpu, rate, 12345)
     np.testing.assert_array_equal(mask, mask_cpu)
     np.testing.assert_array_equal(y, y_cpu)
 
 
-def test_dropout_draws_anew_each_run_from_the_device_counter():
-    """One prepared kernel run twice: the counter moved on the device between the runs and
-    the second mask is the generator's at counter 1."""
+def test_dropout_draws_anew_each_run_the_cpus_mask():
+    """One prepared kernel run twice: before each run the host wrote that run's seed from
+    paddle's random state, the seed the CPU kernel takes, so the masks are the CPU's."""
     from backend.cuda.simulated import Prepared, backend
-    from paddle.backend.cuda.sampling import DROPOUT
     x = np.ones((8, 64), np.float32)
     node = pd.dropout(pd.data("x", shape=(8, 64)), 0.5).node
     y, mask = np.empty_like(x), np.empty_like(x)
+    pd.seed(9)
     prepared = Prepared(node, [x], [y, mask], backend("simulated"), training=True)
     prepared.run()
     first = mask.copy()
     prepared.run()
-    key, counter = prepared.call.stream.state.tolist()
-    assert counter == 2 and not np.array_equal(first, mask)
-    ref_y, ref_mask = np.empty_like(x), np.empty_like(x)
-    DROPOUT.reference(x, ref_y, ref_mask, np.array([key, 1], np.uint64), x.size, 0.5)
-    np.testing.assert_array_equal(mask, ref_mask)
-    np.testing.assert_array_equal(y, ref_y)
+    assert not np.array_equal(first, mask)
+    pd.seed(9)
+    for want in (first, mask):
+        cpu_y, cpu_mask = np.empty_like(x), np.empty_like(x)
+        _C.dropout(x, cpu_y, cpu_mask, 0.5, pd.lowlevel.random.next_seed())
+        np.testing.assert_array_equal(want, cpu_mask)
+    np.testing.assert_array_equal(y, cpu_y)
 
 
 def test_embedding_matches_cpp_and_checks_ids():

@@ -1,5 +1,6 @@
-"""The CUDA backend's random streams: the NumPy references draw csrc/random.cpp's numbers
-bit for bit at counter 0, the counter moves on the device, pd.seed restarts streams; and
+"""The CUDA backend's random draws: the NumPy references draw csrc/random.cpp's numbers bit
+for bit from a seed in device memory, which the host writes before each run from the op's
+seed function, as the CPU kernel takes its seed (so the GPU draws the CPU's numbers); and
 the random tests of tests/test_random.py run again on the simulated GPU."""
 import numpy as np
 import pytest
@@ -21,8 +22,11 @@ def _on_simulated_gpu(simulated_gpu):
     GPU."""
 
 
-def _stream(key, moves=True):
-    return sampling.Stream(context()[0], key, moves)
+def _stream(seed):
+    """A stream with a fixed seed, written into its device word."""
+    stream = sampling.Stream(context()[0], lambda: seed)
+    stream.refresh()
+    return stream
 
 
 def test_splitmix64_is_csrc_common():
@@ -34,13 +38,13 @@ def test_splitmix64_is_csrc_common():
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
 @pytest.mark.parametrize("kind,a,b", [(0, -2.0, 3.0), (1, 1.0, 2.0), (2, 0.0, 1.0),
                                       (3, -5.0, 7.0), (4, 0.3, 2.0)])
-def test_fill_at_counter_zero_is_the_cpp_fill(kind, a, b, dtype):
+def test_fill_is_the_cpp_fill(kind, a, b, dtype):
     if np.dtype(dtype).kind == "i" and kind != 3:
         pytest.skip("integers hold randint draws only")
     key = 987654321
     out, want = np.empty(5000, dtype), np.empty(5000, dtype)
     stream = _stream(key)
-    sampling.RANDOM_FILL.bind(np, out.dtype, out.size, out, stream.state, out.size, kind, a, b)()
+    sampling.RANDOM_FILL.bind(np, out.dtype, out.size, out, stream.seed, out.size, kind, a, b)()
     _C.random_fill(want, kind, a, b, key)
     if kind in (1, 2):  # log and cos of NumPy and of the C library may differ in the last bit
         np.testing.assert_allclose(out, want, rtol=1e-14, atol=1e-14)
@@ -52,45 +56,41 @@ def test_fill_at_counter_zero_is_the_cpp_fill(kind, a, b, dtype):
 def test_permutation_is_the_cpp_permutation(dtype):
     stream = _stream(42)
     out, want = np.empty(257, dtype), np.empty(257, dtype)
-    sampling.PERMUTATION.bind(np, out.dtype, 1, out, stream.state, out.size)()
+    sampling.PERMUTATION.bind(np, out.dtype, 1, out, stream.seed, out.size)()
     _C.random_fill(want, 5, 0.0, 0.0, 42)
     np.testing.assert_array_equal(out, want)
     assert sorted(out.tolist()) == list(range(257))
 
 
-def test_counter_moves_only_for_streams():
-    stream = _stream(1)
-    stream.after_draw()()
-    stream.after_draw()()
-    assert stream.state.tolist() == [1, 2]
-    assert _stream(1, moves=False).after_draw() is None
-
-
-def test_seed_kinds():
+def test_the_seed_is_written_before_each_run_and_uploaded_only_when_it_changes(monkeypatch):
     ctx, hooks = context()
-    moving = sampling.stream_for(ctx, pd.random.SeedGenerator(3).next)
+    uploads = []
+    upload = type(ctx.device).upload
+    monkeypatch.setattr(type(ctx.device), "upload",
+                        lambda dev, buf, host: uploads.append(int(host[0])) or upload(dev, buf, host))
+    generator = pd.random.SeedGenerator(3)
+    moving = sampling.stream_for(ctx, generator.next)
     fixed = sampling.stream_for(ctx, lambda: 11)
-    following = sampling.stream_for(ctx, pd.lowlevel.random.next_seed)
-    assert moving.moves and not moving.follows_pd_seed
-    assert not fixed.moves and fixed.state.tolist() == [11, 0]
-    assert following.moves and following.follows_pd_seed
-    pd.seed(4)
-    expected = pd.lowlevel.random.next_seed()
-    pd.seed(4)
-    assert following.reseeded
-    following.refresh()
-    assert following.state.tolist() == [expected, 0] and not following.reseeded
+    assert hooks.before == [moving.refresh, fixed.refresh]  # host work before each run
+    same = pd.random.SeedGenerator(3)
+    expected = [same.next() for _ in range(3)]
+    for want in expected:
+        for fn in hooks.before:
+            fn()
+        assert moving.seed.tolist() == [want] and fixed.seed.tolist() == [11]
+    assert uploads == [expected[0], 11] + expected[1:]  # the fixed seed once
 
 
-def test_only_streams_following_pd_seed_have_a_hook_before_the_run():
-    free = pd.random.uniform((3,)).node
-    fixed = pd.random.uniform((3,), seed=5).node
-    dev = backend("simulated")
-    assert len(Prepared(free, [], [np.empty(3, np.float32)], dev, True).hooks.before) == 1
-    assert not Prepared(fixed, [], [np.empty(3, np.float32)], dev, True).hooks.before
-    _, (a,) = run_node(fixed, "simulated")
-    _, (b,) = run_node(fixed, "cpu")
-    np.testing.assert_array_equal(a, b)  # a fixed seed draws the CPU's numbers
+@pytest.mark.parametrize("seed", [None, 5])
+def test_the_gpu_draws_the_cpus_numbers(seed):
+    """A random op's seed is the one the CPU kernel takes at the same run, so its draws are
+    the CPU's (here `seed=None`: paddle's random state after pd.seed, over three runs)."""
+    x = pd.random.uniform((4, 5), seed=seed)
+    gpu = [pd.eval(x) for _ in [pd.seed(2)] + [0] * 2]
+    cpu = [pd.eval(x, device="cpu") for _ in [pd.seed(2)] + [0] * 2]
+    for a, b in zip(gpu, cpu):
+        np.testing.assert_array_equal(a, b)
+    assert (seed is None) != np.array_equal(gpu[0], gpu[1])
 
 
 def test_pd_seed_repeats_a_prepared_streams_draws():
@@ -103,7 +103,7 @@ def test_pd_seed_repeats_a_prepared_streams_draws():
     prepared.run()
     second = out.copy()
     assert not np.array_equal(first, second)
-    pd.seed(11)  # the next run re-keys the stream from the new state, counter 0
+    pd.seed(11)  # the next run's seed comes from the new state
     prepared.run()
     np.testing.assert_array_equal(out, first)
     prepared.run()
