@@ -429,7 +429,7 @@ class Variable:
             [3.0, 6.0]
         """
         if self._value is not None:
-            return self._value.copy()
+            return self.val()
         if self.kind == "data":
             raise ValueError(f"numpy: {self.name!r} is a data Variable: its value is fed; "
                              "use eval(feeds) on what reads it")

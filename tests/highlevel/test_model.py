@@ -169,7 +169,7 @@ class ScaledNet(pd.Model):
         return self.head(pd.tanh(self.hidden(x))) * self.scale
 
 
-def test_subclassed_model_with_low_level_ops_and_a_variable(x4):
+def test_subclassed_model_with_low_level_ops_and_a_variable(x4, free_names):
     net = ScaledNet()
     out = net(x4)
     assert isinstance(out, np.ndarray) and out.shape == (6, 2)

@@ -199,7 +199,7 @@ def test_build_config_round_trip():
         pd.layers.Dense(2).build_from_config([None, 3])
 
 
-def test_dtypes_and_path():
+def test_dtypes_and_path(free_names):
     layer = pd.layers.Dense(2, dtype="float64", name="model_keras_api_dense")
     assert (layer.compute_dtype, layer.variable_dtype, layer.input_dtype) == ("float64",) * 3
     with pd.namespace("block"):

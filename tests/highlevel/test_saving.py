@@ -83,7 +83,7 @@ def test_uncompiled_model_and_include_optimizer_false(tmp_path):
         assert "training_config" not in f.attrs and "optimizer_weights" not in f
 
 
-def test_functional_round_trip_with_ops_shared_layers_and_loose_parameters(tmp_path):
+def test_functional_round_trip_with_ops_shared_layers_and_loose_parameters(tmp_path, free_names):
     ids = pd.Input(shape=(5,), dtype="int64", name="sv_ids")
     feats = pd.Input(shape=(6,), name="sv_feats")
     shared = pd.layers.Dense(4, activation="tanh")

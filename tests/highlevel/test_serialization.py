@@ -36,7 +36,7 @@ def copy_weights(src, dst):
 
 # ---- get_config / from_config / JSON / clone -------------------------------------------
 
-def test_functional_get_config_rebuilds_the_graph():
+def test_functional_get_config_rebuilds_the_graph(free_names):
     model = functional()
     config = model.get_config()
     assert set(config) >= {"layers", "input_layers", "output_layers"}

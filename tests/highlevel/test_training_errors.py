@@ -51,7 +51,7 @@ def test_wrong_input_rank_is_named(model, data):
         model.predict(x[:, :, None])
 
 
-def test_wrong_input_of_a_multi_input_model_names_that_input():
+def test_wrong_input_of_a_multi_input_model_names_that_input(free_names):
     a, b = pd.Input(shape=(3,), name="left_in"), pd.Input(shape=(2,), name="right_in")
     out = pd.layers.Dense(1)(pd.layers.Concatenate()([a, b]))
     model = pd.Model([a, b], out)
