@@ -10,7 +10,8 @@ DEVICE_FILES = {"test_activations.py", "test_math.py", "test_matmul.py", "test_r
                 "test_shape_ops.py", "test_loss_ops.py", "test_nn_conv.py", "test_nn_pool.py",
                 "test_nn_norm.py", "test_nn_dropout.py", "test_nn_embedding.py",
                 "test_nn_recurrent.py", "test_optimizers.py", "test_optimizers_keras.py",
-                "test_training.py"}
+                "test_training.py", "test_bad_input.py",
+                "test_variable_equality.py"}
 
 
 def pytest_generate_tests(metafunc):

@@ -33,8 +33,9 @@ def index_check(ctx, idx, limit, error):
             xp.argmax(low, out=first)
             xp.take(flat, first, out=value)
 
+    dev = ctx.device  # (not ctx, which holds the hooks that hold `raised`: no cycle)
+
     def raised():
-        dev = ctx.device
         return error(int(dev.download(value)), int(dev.download(first)))
     ctx.check(flag, raised)
     ctx.check_indices(idx, limit, error)

@@ -161,9 +161,11 @@ def _embedding(node, ins, outs, ctx):
                           f"{rows} rows [0, {rows}): ids is {_shape_str(ids.shape)}, table is "
                           f"{_shape_str(table.shape)}")
 
+    dev = ctx.device  # (not ctx, which holds the hooks that hold `error`: no cycle)
+
     def error():
-        j = int(ctx.device.download(bad)[0])
-        return outside(int(ctx.device.download(ids.reshape(-1)[j:j + 1])[0]), j)
+        j = int(dev.download(bad)[0])
+        return outside(int(dev.download(ids.reshape(-1)[j:j + 1])[0]), j)
     ctx.check(flag, error)
     ctx.check_indices(ids, rows, outside)
     return sequence([lambda: bad.fill(k), lambda: flag.fill(0), lookup])

@@ -209,6 +209,7 @@ def _apply_updates(node, ins, outs, ctx):
     # The step's scalars: HYPER values of the update, then the decay factor.
     hyper = ctx.empty((HYPER + 1,), np.float64)
     host = np.zeros(HYPER + 1)
+    dev = ctx.device  # (the hooks hold these closures, and ctx holds the hooks: no cycle)
 
     def step_scalars():
         args = opt.hyper_args(opt.iterations + 1, fused) if opt.fused_weight_decay else \
@@ -217,7 +218,7 @@ def _apply_updates(node, ins, outs, ctx):
         host[:len(values)] = values
         if separate:
             host[HYPER] = opt.current_learning_rate() * opt.weight_decay
-        ctx.device.upload(hyper, host)
+        dev.upload(hyper, host)
 
     def counted():
         opt.iterations += 1

@@ -169,6 +169,30 @@ def check_a_failed_step_changes_nothing(guard, good_steps):
     assert not np.array_equal(w.val(), weights)
 
 
+def test_a_dropped_training_graph_is_freed_without_the_garbage_collector(simulated_gpu):
+    """The GPU kernels' hooks (an optimizer's step scalars, the deferred index checks, the
+    random seeds) hold no cycle back to the plan: dropped, a training graph is freed by
+    reference counting, as on the CPU (tests/lowlevel/test_executor.py)."""
+    import gc
+    import weakref
+    gc.collect()
+    gc.disable()
+    try:
+        table = pd.Variable("dev_freed_table", shape=[5, 4], initializer="ones")
+        ids = pd.data("dev_freed_ids", shape=[None], dtype="int64")
+        labels = pd.data("dev_freed_labels", shape=[None], dtype="int64")
+        rows = pd.dropout(pd.embedding(ids + 0, table), 0.5)   # a computed id: checked there
+        loss = pd.mean(pd.softmax_cross_entropy(rows, labels))
+        step = pd.optimizers.Adam(0.1).minimize(loss)
+        pd.eval([loss, step], {ids: np.array([0, 3]), labels: np.array([1, 2])},
+                training=True)
+        refs = [weakref.ref(loss), weakref.ref(table)]
+        del table, ids, labels, rows, loss, step
+        assert [r() for r in refs] == [None, None]
+    finally:
+        gc.enable()
+
+
 @pytest.mark.parametrize("op", ["gather", "labels", "embedding", "cast"])
 def test_a_fed_index_outside_stops_the_step_before_it_runs(gpu, op):
     """Fed indices (token ids, class labels; also fed as floats, then cast on the device)
