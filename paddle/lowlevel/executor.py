@@ -414,6 +414,8 @@ class Program:
             try:
                 error = type(e)(f"{e} ({where})")
             except Exception:
+                if isinstance(e, MemoryError):  # CuPy's OutOfMemoryError takes sizes
+                    raise MemoryError(f"{e} ({where}, on device {dev.name})") from None
                 raise e from None
             raise error from None
         finally:

@@ -227,6 +227,24 @@ def test_out_of_memory_names_what_was_allocated(gpu):
         gpu.empty((1 << 50, 1 << 10), np.float32, "matmul (built at x.py:1)")
 
 
+def test_out_of_memory_while_a_step_runs_names_the_op(gpu, monkeypatch):
+    class OutOfMemoryError(MemoryError):  # as CuPy's: made from sizes, not from a message
+        def __init__(self, size, total):
+            super().__init__(f"Out of memory allocating {size:,} bytes "
+                             f"(allocated so far: {total:,} bytes).")
+
+    def exp_that_allocates(node, ins, outs, ctx):
+        def run():
+            raise OutOfMemoryError(1 << 33, 1 << 30)
+        return run
+    monkeypatch.setitem(cuda.KERNELS, "exp", exp_that_allocates)
+    x = pd.data("dev_oom_x", shape=[None])
+    with pytest.raises(MemoryError, match=r"Out of memory allocating 8,589,934,592 bytes .* "
+                                          r"\(in exp, built at test_device.py:\d+, on "
+                                          r"device gpu:0\)"):
+        pd.eval(pd.exp(x) + 1.0, {x: np.ones(3, np.float32)}, device="gpu")
+
+
 def test_device_copies_follow_their_host_arrays(gpu):
     a = np.arange(3.0)
     copy = mirrors.on_device(a, gpu, "a")
