@@ -179,7 +179,12 @@ class Plan:
             return self._run(feeds)
 
     def _run(self, feeds):
-        arrays = self._check_feeds(feeds)
+        try:
+            arrays = self._check_feeds(feeds)
+        except FeedError as e:
+            if self.device.is_host:
+                raise
+            raise FeedError(f"{e} (for a run on {self.device.name})") from None
         key = tuple(a.shape for a in arrays)
         program = self.specialized.get(key)
         if program is None:

@@ -102,11 +102,13 @@ def test_a_model_built_on_the_cpu_runs_on_the_gpu_and_back(gpu):
     np.testing.assert_allclose(on_gpu, on_cpu, rtol=1e-5, atol=1e-6)
 
 
-def test_feed_errors_are_the_cpus(gpu):
+def test_feed_errors_are_the_cpus_and_name_the_device(gpu):
     x = pd.data("dev_x5", shape=[None, 2], dtype="int64")
-    with pytest.raises(pd.FeedError, match="input 'dev_x5': expected int64, received float"):
+    with pytest.raises(pd.FeedError, match="input 'dev_x5': expected int64, received float.* "
+                                           r"\(for a run on gpu:0\)$"):
         pd.eval(x + 1, {x: np.ones((1, 2))}, device="gpu")
-    with pytest.raises(pd.FeedError, match=r"expected shape \(None, 2\), received \(1, 3\)"):
+    with pytest.raises(pd.FeedError, match=r"expected shape \(None, 2\), received \(1, 3\).*"
+                                           r"\(for a run on gpu:0\)$"):
         pd.eval(x + 1, {x: np.ones((1, 3), np.int64)}, device="gpu")
 
 
@@ -115,7 +117,8 @@ def test_a_feed_already_on_a_gpu_is_refused(gpu):
         __cuda_array_interface__ = {"shape": (1, 2), "typestr": "<f4", "version": 3}
     x = pd.data("dev_x6", shape=[None, 2])
     with pytest.raises(pd.FeedError, match="input 'dev_x6': expected a host array .*received "
-                                           r"a [\w.]*DeviceArray in GPU memory"):
+                                           r"a [\w.]*DeviceArray in GPU memory.*\(for a run "
+                                           r"on gpu:0\)$"):
         pd.eval(x * 2.0, {x: DeviceArray()}, device="gpu")
 
 
