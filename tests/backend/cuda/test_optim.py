@@ -23,13 +23,17 @@ def _problem(opt):
     return [a, b, c], loss, opt.minimize(loss)
 
 
-@pytest.mark.parametrize("make", [
+# One of each algorithm of csrc/cuda/optim.cu (and AdamW's decay inside Adam's kernel).
+OPTIMIZERS = [
     lambda: pd.optimizers.Adam(0.1), lambda: pd.optimizers.SGD(0.1, momentum=0.5),
     lambda: pd.optimizers.RMSprop(0.01, momentum=0.3, centered=True),
     lambda: pd.optimizers.Adamax(0.1), lambda: pd.optimizers.Nadam(0.1),
     lambda: pd.optimizers.Lion(0.01), lambda: pd.optimizers.Ftrl(0.1, beta=0.1),
     lambda: pd.optimizers.Adadelta(1.0, rho=0.9),
-    lambda: pd.optimizers.Adagrad(0.1), lambda: pd.optimizers.AdamW(0.1, weight_decay=0.2)])
+    lambda: pd.optimizers.Adagrad(0.1), lambda: pd.optimizers.AdamW(0.1, weight_decay=0.2)]
+
+
+@pytest.mark.parametrize("make", OPTIMIZERS)
 def test_mixed_dtypes_match_the_cpu(make):
     """float32 and float64 variables of one optimizer: two launches, the CPU's results."""
     results = []
