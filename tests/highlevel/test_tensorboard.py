@@ -34,7 +34,7 @@ def classifier():
     return model, x, y
 
 
-def test_epoch_scalars_learning_rate_histograms_and_graph(tmp_path):
+def test_epoch_scalars_learning_rate_histograms_and_graph(tmp_path, free_names):
     model, x, y = classifier()
     tb = pd.callbacks.TensorBoard(tmp_path / "logs", histogram_freq=2, update_freq=3)
     history = model.fit(x, y, batch_size=8, epochs=3, validation_data=(x[:16], y[:16]),
