@@ -6,8 +6,9 @@ its kernels asked for (`Hooks`). A run calls the compute calls, copies the resul
 calls the updates, then evaluates the deferred checks: every value a run returns is from
 before its updates. Where the update kernels asked for the gate (`Hooks.proceed`), a call
 between the two phases sets it from the compute calls' check flags, so a run whose checks
-failed raises without having written a parameter or slot, as when a CPU kernel raises. `at` holds the index of the call being run, so the executor can name
-the op an error came from. The CUDA backend's runner (paddle/backend/cuda/runner.py) keeps
+failed raises without having written a parameter or slot, as when a CPU kernel raises.
+`at` holds the index of the call being run, so the executor can name the op an error came
+from. The CUDA backend's runner (paddle/backend/cuda/runner.py) keeps
 this order but replays the calls as one CUDA graph.
 """
 

@@ -4,8 +4,9 @@ embedding.cu).
 Batch normalization is two launches each way: a block per channel reduces the statistics
 (in double, two passes, as csrc/nn/norm.cpp) and folds them into per-channel coefficients
 kept in a small workspace, then an elementwise kernel applies them. Dropout draws its mask
-from a seed in device memory that the host writes before each run (sampling.py). An embedding id outside the table is recorded on
-the device and reported by the run's `check`, the same IndexError as on the CPU.
+from a seed in device memory that the host writes before each run (sampling.py). An
+embedding id outside the table is recorded on the device and reported by the run's
+`check`, the same IndexError as on the CPU.
 """
 import numpy as np
 

@@ -66,8 +66,11 @@ def test_the_seed_is_written_before_each_run_and_uploaded_only_when_it_changes(m
     ctx, hooks = context()
     uploads = []
     upload = type(ctx.device).upload
-    monkeypatch.setattr(type(ctx.device), "upload",
-                        lambda dev, buf, host: uploads.append(int(host[0])) or upload(dev, buf, host))
+
+    def counted(dev, buf, host):
+        uploads.append(int(host[0]))
+        upload(dev, buf, host)
+    monkeypatch.setattr(type(ctx.device), "upload", counted)
     generator = pd.random.SeedGenerator(3)
     moving = sampling.stream_for(ctx, generator.next)
     fixed = sampling.stream_for(ctx, lambda: 11)
