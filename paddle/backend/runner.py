@@ -39,11 +39,11 @@ class Hooks:
     def gate(self, xp, computed):
         """The call that sets `proceed` to "no check flag of the first `computed` calls is
         set", on the device (no host sync, so a CUDA graph captures it); None when no update
-        kernel asked for the gate."""
+        kernel asked for the gate, or no compute call has a check (it stays open)."""
         proceed = self.proceed
-        if proceed is None:
-            return None
         flags = [flag.reshape(()) for index, flag, _ in self.checks if index < computed]
+        if proceed is None or not flags:
+            return None
 
         def run():
             proceed.fill(False)
