@@ -105,6 +105,17 @@ def size(shape):
     return n
 
 
+def around(shape, axis):
+    """(outer, size, inner): the elements before axis `axis`, its size, and the elements
+    after it, as a kernel walks a C-ordered array along one axis.
+
+    Example:
+        >>> around((2, 3, 4, 5), 1)
+        (2, 3, 20)
+    """
+    return size(shape[:axis]), shape[axis], size(shape[axis + 1:])
+
+
 def memory_bytes():
     """This machine's memory, RAM and swap, in bytes, or the process's address-space
     limit (RLIMIT_AS) when that is lower (None if neither can be told)."""

@@ -6,10 +6,8 @@ import numpy as np
 from paddle import _C
 from paddle.backend.cpu import kernel
 from paddle.lowlevel.random import next_seed
+from paddle.lowlevel.shapes import around
 
-
-def _around(shape, axis):
-    return int(np.prod(shape[:axis])), shape[axis], int(np.prod(shape[axis + 1:]))
 
 
 @kernel("batch_norm")
@@ -19,7 +17,7 @@ def _batch_norm(node, ins, outs, ctx):
         raise ValueError(f"batch_norm: a training run updates moving_mean and "
                          f"moving_variance in place: pass parameters (pd.Variable), not "
                          f"constants ({node.inputs[3].name!r}, {node.inputs[4].name!r})")
-    outer, c, inner = _around(x.shape, node.attrs["axis"])
+    outer, c, inner = around(x.shape, node.attrs["axis"])
     return partial(_C.batch_norm, x, scale, offset, mm, mv, *outs, outer, c, inner,
                    node.attrs["momentum"], node.attrs["epsilon"], bool(ctx.training))
 
@@ -27,7 +25,7 @@ def _batch_norm(node, ins, outs, ctx):
 @kernel("batch_norm_grad")
 def _batch_norm_grad(node, ins, outs, ctx):
     x = ins[0]
-    outer, c, inner = _around(x.shape, node.attrs["axis"])
+    outer, c, inner = around(x.shape, node.attrs["axis"])
     return partial(_C.batch_norm_grad, *ins, *outs, outer, c, inner, bool(ctx.training))
 
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from paddle import _C
 from paddle.backend.cpu import contiguous_strides, copy_spec, kernel
+from paddle.lowlevel.shapes import around
 
 
 def _sequence(calls):
@@ -91,14 +92,11 @@ def _slice_grad(node, ins, outs, ctx):
     return _sequence([partial(_C.fill, out, 0.0), partial(_C.strided_copy, g, out, spec)])
 
 
-def _around(shape, axis):
-    return int(np.prod(shape[:axis])), shape[axis], int(np.prod(shape[axis + 1:]))
-
 
 @kernel("gather")
 def _gather(node, ins, outs, ctx):
     x, idx = ins
-    outer, n, inner = _around(x.shape, node.attrs["axis"] % x.ndim)
+    outer, n, inner = around(x.shape, node.attrs["axis"] % x.ndim)
     return partial(_C.gather, x, idx, outs[0], outer, n, inner)
 
 
@@ -107,7 +105,7 @@ def _reverse(node, ins, outs, ctx):
     # The axis's size is concrete once the program is specialized: the reversed order is
     # a gather at indices made here, once per feed shape.
     x = ins[0]
-    outer, n, inner = _around(x.shape, node.attrs["axis"] % x.ndim)
+    outer, n, inner = around(x.shape, node.attrs["axis"] % x.ndim)
     order = np.arange(n - 1, -1, -1, dtype=np.int64)
     return partial(_C.gather, x, order, outs[0], outer, n, inner)
 
@@ -116,7 +114,7 @@ def _reverse(node, ins, outs, ctx):
 def _scatter_add(node, ins, outs, ctx):
     g, idx, _ = ins
     out = outs[0]
-    outer, n, inner = _around(out.shape, node.attrs["axis"] % out.ndim)
+    outer, n, inner = around(out.shape, node.attrs["axis"] % out.ndim)
     return partial(_C.scatter_add, g, idx, out, outer, n, inner)
 
 

@@ -13,13 +13,11 @@ import numpy as np
 from paddle.backend.cuda import kernel
 from paddle.backend.cuda.raw import Kernel, sequence
 from paddle.backend.cuda.sampling import DROPOUT, stream_for
+from paddle.lowlevel.shapes import around
 
 BLOCK = 256  # threads of the per-channel kernels (csrc/cuda/norm.cu's PD_BLOCK)
 MAX_CHANNEL_BLOCKS = 1 << 15
 
-
-def _around(shape, axis):
-    return int(np.prod(shape[:axis])), shape[axis], int(np.prod(shape[axis + 1:]))
 
 
 def _channels(x, outer, C, inner):
@@ -92,7 +90,7 @@ def _batch_norm(node, ins, outs, ctx):
         raise ValueError(f"batch_norm: a training run updates moving_mean and "
                          f"moving_variance in place: pass parameters (pd.Variable), not "
                          f"constants ({node.inputs[3].name!r}, {node.inputs[4].name!r})")
-    outer, C, inner = _around(x.shape, node.attrs["axis"])
+    outer, C, inner = around(x.shape, node.attrs["axis"])
     coefficients = ctx.empty((2, C), x.dtype)
     a, b = coefficients[0], coefficients[1]
     stats = STATS.bind(xp, x.dtype, BLOCK, x, scale, offset, mm, mv, mean, inv_std, a, b,
@@ -105,7 +103,7 @@ def _batch_norm(node, ins, outs, ctx):
 @kernel("batch_norm_grad")
 def _batch_norm_grad(node, ins, outs, ctx):
     xp, (x, scale, mean, inv_std, g), (dx, dscale, doffset) = ctx.xp, ins, outs
-    outer, C, inner = _around(x.shape, node.attrs["axis"])
+    outer, C, inner = around(x.shape, node.attrs["axis"])
     coefficients = ctx.empty((3, C), x.dtype)
     k, p, q = coefficients
     stats = GRAD_STATS.bind(xp, x.dtype, BLOCK, x, scale, mean, inv_std, g, dscale, doffset,

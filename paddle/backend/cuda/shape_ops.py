@@ -2,9 +2,15 @@
 between views made once, when the program is prepared.
 
 Views (reshape, flatten, squeeze, expand_dims) have no kernel: the plan aliases buffers.
+scatter_add (gather's and embedding's adjoint) is a CUDA C kernel of atomic additions
+(csrc/cuda/scatter.cu), so a training step that gathers stays capturable in a CUDA graph.
 """
+import numpy as np
+
 from paddle.backend.cuda import kernel
 from paddle.backend.cuda.checks import index_check, outside, take
+from paddle.backend.cuda.raw import Kernel
+from paddle.lowlevel.shapes import around
 
 
 def _sequence(calls):
@@ -92,36 +98,31 @@ def _reverse(node, ins, outs, ctx):
     return _copy(ctx.xp, outs[0], ctx.xp.flip(x, node.attrs["axis"] % x.ndim))
 
 
-def _scatter_add_reference(out, idx, g, axis):
-    import numpy as np
-    np.add.at(out, (slice(None),) * axis + (idx,), g)
+def _scatter_add_ref(g, idx, out, outer, k, inner, n):
+    """NumPy version of csrc/cuda/scatter.cu's scatter_add (out zeroed before)."""
+    np.add.at(out.reshape(outer, n, inner), (slice(None), idx.reshape(-1)),
+              g.reshape(outer, k, inner))
 
 
-def _scatter_add_cupy(cp):
-    import cupyx
-
-    def scatter(out, idx, g, axis):
-        cupyx.scatter_add(out, (slice(None),) * axis + (idx,), g)
-    return scatter
+SCATTER_ADD = Kernel("scatter.cu", "scatter_add", _scatter_add_ref)
 
 
 @kernel("scatter_add")
 def _scatter_add(node, ins, outs, ctx):
     g, idx, _ = ins
-    out = outs[0]
+    out, xp = outs[0], ctx.xp
     axis = node.attrs["axis"] % out.ndim
-    n = out.shape[axis]
+    outer, n, inner = around(out.shape, axis)
     check = index_check(ctx, idx, n, outside("scatter_add", n))
-    add = ctx.device.device_kernel("scatter_add", _scatter_add_cupy, _scatter_add_reference)
     # Clipped indices for the accumulation itself: an index outside never writes outside.
     safe = ctx.empty(idx.shape, "int64")
-    xp = ctx.xp
+    add = SCATTER_ADD.bind(xp, g.dtype, g.size, g, safe, out, outer, idx.size, inner, n)
 
     def run():
         check()
         xp.clip(idx, 0, n - 1, out=safe)
         out.fill(0)
-        add(out, safe, g, axis)
+        add()
     return run
 
 

@@ -87,6 +87,22 @@ def test_embedding_kernel_and_its_check(dtype):
         _both(node, bad)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("axis", [0, 1, 2])
+def test_scatter_add_kernel(axis, dtype):
+    """gather's adjoint: repeated indices add up (atomics), along any axis."""
+    shape = (4, 5, 3)
+    x = pd.data("x", shape=shape, dtype=dtype)
+    idx = np.array([[0, 2, 2], [shape[axis] - 1, 0, 2]])  # repeats
+    y = pd.gather(x, pd.constant(idx), axis=axis)
+    v = pd.constant(np.random.default_rng(3).standard_normal(y.shape), dtype)
+    (dx,) = pd.gradients(pd.sum(y * v), [x])
+    node = next(n for n in topological_nodes([dx]) if n.op.name == "scatter_add")
+    feeds = {x: np.random.default_rng(4).standard_normal(shape).astype(dtype)}
+    (got, _), (want, _) = _both(node, feeds)
+    _close(got, want, dtype)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
 @pytest.mark.parametrize("kind", ["uniform", "normal", "truncated_normal", "randint",
                                   "keep_mask", "permutation"])
