@@ -87,24 +87,9 @@ def test_fused_kernels_match_their_references():
 
 
 def test_digits_convnet_on_the_gpu_reaches_the_cpus_accuracy():
-    import digits_convnet as example
-    x_train, y_train = example.load(pd.dataset.digits.train())
-    x_test, y_test = example.load(pd.dataset.digits.test())
-    accuracy = {}
-    for device in ("cpu", "gpu"):
-        before = pd.get_device()
-        pd.set_device(device)
-        try:
-            pd.seed(0)
-            model = example.build_model()
-            model.compile(optimizer="adam", loss="sparse_categorical_crossentropy",
-                          metrics=["accuracy"])
-            model.fit(x_train, y_train, batch_size=32, epochs=15, verbose=0)
-            accuracy[device] = model.evaluate(x_test, y_test, batch_size=256,
-                                              return_dict=True, verbose=0)["accuracy"]
-        finally:
-            pd.set_device(before)
-    assert accuracy["gpu"] >= accuracy["cpu"] - 0.01, accuracy
+    from backend.cuda.test_models import digits_accuracy
+    cpu, gpu = digits_accuracy("cpu"), digits_accuracy("gpu")
+    assert gpu >= cpu - 0.01, (cpu, gpu)
 
 
 def test_convnet_saved_on_the_gpu_predicts_the_same_on_the_cpu_and_back(tmp_path):

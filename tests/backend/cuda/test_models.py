@@ -1,7 +1,11 @@
 """Whole models on the simulated GPU against the CPU: a convnet (convolution, batch
 normalization, both poolings, Adam) and a recurrent text model (embedding, LSTM, GRU,
 RMSprop) trained a few steps from the same weights reach the same weights; dropout draws
-on the device and trains."""
+on the device and trains; the digits convnet of examples/ reaches the CPU's accuracy."""
+import contextlib
+import os
+import sys
+
 import numpy as np
 import pytest
 
@@ -70,3 +74,30 @@ def test_dropout_trains_on_the_simulated_gpu_and_draws_anew_each_step():
     assert not np.array_equal(first, second)
     np.testing.assert_array_equal(a, b)
     assert set(np.unique(first).tolist()) == {0.0, 2.0}
+
+
+def digits_accuracy(device, simulated=False):
+    """The test accuracy of examples/digits_convnet.py's model trained 15 epochs on `device`
+    (on the simulated one with `simulated`)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples"))
+    import digits_convnet as example
+    x_train, y_train = example.load(pd.dataset.digits.train())
+    x_test, y_test = example.load(pd.dataset.digits.test())
+    with cuda.simulated() if simulated else contextlib.nullcontext():
+        before = pd.get_device()
+        pd.set_device(device)
+        try:
+            pd.seed(0)
+            model = example.build_model()
+            model.compile(optimizer="adam", loss="sparse_categorical_crossentropy",
+                          metrics=["accuracy"])
+            model.fit(x_train, y_train, batch_size=32, epochs=15, verbose=0)
+            return model.evaluate(x_test, y_test, batch_size=256, return_dict=True,
+                                  verbose=0)["accuracy"]
+        finally:
+            pd.set_device(before)
+
+
+def test_the_digits_convnet_on_the_simulated_gpu_reaches_the_cpus_accuracy():
+    cpu, gpu = digits_accuracy("cpu"), digits_accuracy("gpu", simulated=True)
+    assert gpu >= cpu - 0.01 and cpu > 0.9, (cpu, gpu)
