@@ -163,6 +163,12 @@ def _real_backend(index, as_given):
     return CudaBackend(index, cupy, stream)
 
 
+def host_copy_for(buffer, host):
+    """`host` as a C-contiguous array of `buffer`'s dtype and shape, as CuPy's `set` takes
+    it (np.ascontiguousarray would turn a 0-d array into shape (1,), which `set` refuses)."""
+    return np.asarray(host, dtype=buffer.dtype, order="C").reshape(buffer.shape)
+
+
 class CudaBackend:
     """A GPU: CuPy buffers on device `index`, the kernels of this package, a CUDA graph per
     program (simulated: NumPy buffers, the same kernels, op by op)."""
@@ -203,7 +209,7 @@ class CudaBackend:
         if self.simulated:
             np.copyto(buffer, host)
         else:
-            buffer.set(np.ascontiguousarray(host, dtype=buffer.dtype), stream=self.stream)
+            buffer.set(host_copy_for(buffer, host), stream=self.stream)
 
     def download(self, buffer):
         if self.simulated:

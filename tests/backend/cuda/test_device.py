@@ -341,3 +341,12 @@ def test_device_out_of_memory_is_a_memory_error(no_cached_backends, monkeypatch)
     with pytest.raises(MemoryError, match=r"param 'w': out of memory on device gpu:0 for an "
                                           r"array of shape \(1024, 1024\) \(float32\)"):
         dev.empty((1024, 1024), np.float32, "param 'w'")
+
+
+def test_an_upload_keeps_the_buffers_shape_zero_dimensional_included():
+    from paddle.backend.cuda import host_copy_for
+    for shape, host in (((), np.float64(3)), ((), np.array(3.0)), ((1,), [2.0]),
+                        ((2, 3), np.arange(6.0).reshape(3, 2).T)):
+        got = host_copy_for(np.empty(shape, np.float32), host)
+        assert got.shape == shape and got.dtype == np.float32 and got.flags.c_contiguous
+        np.testing.assert_array_equal(got, np.asarray(host, np.float32).reshape(shape))
