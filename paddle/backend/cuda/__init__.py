@@ -3,7 +3,7 @@
 Every prepare function here has the CPU backend's signature, `prepare(node, ins, outs, ctx)
 -> run`, and reaches arrays only through `ctx.xp`: `cupy` on an NVIDIA GPU, `numpy` when
 the backend is simulated on the CPU (tests and CI, which have no GPU). Library calls that
-both modules share (`xp.matmul`, reductions, elementwise ufuncs with `out=`) run unchanged
+both modules share (reductions, elementwise ufuncs with `out=`) run unchanged
 under either; a custom CUDA kernel (csrc/cuda/*.cu, through `cupy.RawKernel`) has a NumPy
 reference beside it that the simulated run uses and that the GPU tests compare it against.
 
@@ -35,6 +35,9 @@ The contract of a kernel module (the CPU backend's, plus what a GPU needs):
       `xp.copyto`); a call that returns a new array (`a + b`, `xp.take(...)` without
       `out`) allocates from CuPy's pool during the capture, and the replayed graph then
       writes memory the pool may have handed to someone else;
+    * no CuPy cuBLAS call (`xp.matmul`, `xp.dot`, `tensordot`, `einsum`...): CuPy
+      refuses cuBLAS while a stream is capturing. Every product goes through
+      `gemm.product(ctx, a, b, out)`, which calls cuBLAS directly (cublas.py);
     * no per-step host values: a Python number read in `run` is frozen into the graph at
       its captured value. Values that change per step (a step count, a learning rate, a
       random seed) live in device buffers, written by `before_run` hooks or by kernels.

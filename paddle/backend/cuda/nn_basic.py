@@ -1,12 +1,13 @@
 """CUDA kernels of matmul, reductions, the softmax family, losses and metrics.
 
-Products go to cuBLAS through `xp.matmul` (batched and broadcast included); reductions are
+Products go to cuBLAS through `gemm.product` (batched and broadcast included, capturable in
+a CUDA graph); reductions are
 CuPy's with `out=`; the softmax family is written as the CPU loops compute it (max, shifted
 exp, sum, one reciprocal), on scratch buffers made once per program.
 """
 import numpy as np
 
-from paddle.backend.cuda import kernel
+from paddle.backend.cuda import gemm, kernel
 from paddle.backend.cuda.checks import index_check, label_outside, take
 from paddle.lowlevel.shapes import normalize_axes
 
@@ -14,7 +15,7 @@ from paddle.lowlevel.shapes import normalize_axes
 @kernel("matmul")
 def _matmul(node, ins, outs, ctx):
     a, b = ins
-    out, xp = outs[0], ctx.xp
+    out = outs[0]
     ta, tb = node.attrs["transpose_a"], node.attrs["transpose_b"]
     a = a.reshape((1,) + a.shape) if a.ndim == 1 else a
     b = b.reshape(b.shape + (1,)) if b.ndim == 1 else b
@@ -27,7 +28,7 @@ def _matmul(node, ins, outs, ctx):
         a = a.reshape(-1, a.shape[-1])
     result = out.reshape(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) +
                          (a.shape[-2], b.shape[-1]))
-    return lambda: xp.matmul(a, b, out=result)
+    return gemm.product(ctx, a, b, result)
 
 
 def _reduced(out, x_shape, axes):

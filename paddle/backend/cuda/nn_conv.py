@@ -1,5 +1,6 @@
 """CUDA kernels of conv2d and its two adjoints: im2col / col2im (csrc/cuda/conv.cu) around
-cuBLAS products (`xp.matmul` into buffers allocated when the kernel is prepared).
+cuBLAS products (`gemm.product`, capturable, into buffers allocated when the kernel is
+prepared).
 
 CuPy 14 wraps no cuDNN; docs/gpu.md says why im2col + cuBLAS was chosen over NVIDIA's cuDNN
 frontend and what is to be measured. The geometry is csrc/nn/conv.cpp's spec. Images are
@@ -10,7 +11,7 @@ A 1x1 convolution with stride 1 and no padding needs no columns: its input is th
 import numpy as np
 
 from paddle.backend.cpu.nn_conv import conv_spec
-from paddle.backend.cuda import kernel
+from paddle.backend.cuda import gemm, kernel
 from paddle.backend.cuda.raw import Kernel, sequence
 
 COLUMN_BYTES = 1 << 26  # 64 MiB of columns per chunk of images
@@ -99,10 +100,6 @@ class Geometry:
         return buf, lambda: xp.copyto(buf, by_group)
 
 
-def _product(xp, a, b, out):
-    return lambda: xp.matmul(a, b, out=out)
-
-
 @kernel("conv2d")
 def _conv2d(node, ins, outs, ctx):
     xp, (x, f), bias, y = ctx.xp, ins[:2], (ins[2] if len(ins) > 2 else None), outs[0]
@@ -112,7 +109,7 @@ def _conv2d(node, ins, outs, ctx):
     if geo.P == 0:
         return sequence(steps)
     if geo.pointwise:
-        steps.append(_product(xp, x.reshape(geo.P, geo.C), f.reshape(geo.C, geo.CO), y2))
+        steps.append(gemm.product(ctx, x.reshape(geo.P, geo.C), f.reshape(geo.C, geo.CO), y2))
     else:
         cols = geo.columns(ctx, x.dtype)
         if geo.groups == 1:
@@ -126,9 +123,9 @@ def _conv2d(node, ins, outs, ctx):
             for g in range(geo.groups):
                 steps.append(geo.unroll(xp, x, cols, n0, images, g))
                 if geo.groups == 1:
-                    steps.append(_product(xp, cols[:rows], wg[0], y2[r0:r0 + rows]))
+                    steps.append(gemm.product(ctx, cols[:rows], wg[0], y2[r0:r0 + rows]))
                 else:
-                    steps.append(_product(xp, cols[:rows], wg[g], part[:rows]))
+                    steps.append(gemm.product(ctx, cols[:rows], wg[g], part[:rows]))
                     steps.append(_copy(xp, y2[r0:r0 + rows, g * geo.cog:(g + 1) * geo.cog],
                                        part[:rows]))
     if bias is not None:
@@ -150,7 +147,7 @@ def _backprop_input(node, ins, outs, ctx):
     wbuf, copy = geo.group_filters(ctx, f, transposed=True)  # (groups, cog, Kg)
     steps = [copy]
     if geo.pointwise:
-        steps.append(_product(xp, dy2, wbuf[0], dx.reshape(geo.P, geo.C)))
+        steps.append(gemm.product(ctx, dy2, wbuf[0], dx.reshape(geo.P, geo.C)))
         return sequence(steps)
     cols = geo.columns(ctx, dy.dtype)
     part = None if geo.groups == 1 else ctx.empty((geo.rows, geo.cog), dy.dtype)
@@ -163,7 +160,7 @@ def _backprop_input(node, ins, outs, ctx):
                 steps.append(_copy(xp, part[:rows], dy2[r0:r0 + rows,
                                                         g * geo.cog:(g + 1) * geo.cog]))
                 source = part[:rows]
-            steps.append(_product(xp, source, wbuf[g], cols[:rows]))
+            steps.append(gemm.product(ctx, source, wbuf[g], cols[:rows]))
             steps.append(geo.roll(xp, cols, dx, n0, images, g))
     return sequence(steps)
 
@@ -183,7 +180,7 @@ def _backprop_filter(node, ins, outs, ctx):
     if db is not None:
         steps.append(lambda: xp.sum(dy2, axis=0, out=db))
     if geo.pointwise:
-        steps.append(_product(xp, x.reshape(geo.P, geo.C).T, dy2, df.reshape(geo.C, geo.CO)))
+        steps.append(gemm.product(ctx, x.reshape(geo.P, geo.C).T, dy2, df.reshape(geo.C, geo.CO)))
         return sequence(steps)
     cols = geo.columns(ctx, x.dtype)
     # One (Kg, cog) sum per group; the first chunk writes it, later ones add theirs.
@@ -201,9 +198,9 @@ def _backprop_filter(node, ins, outs, ctx):
                                                         g * geo.cog:(g + 1) * geo.cog]))
                 source = part[:rows]
             if i == 0:
-                steps.append(_product(xp, cols[:rows].T, source, acc[g]))
+                steps.append(gemm.product(ctx, cols[:rows].T, source, acc[g]))
             else:
-                steps.append(_product(xp, cols[:rows].T, source, partial))
+                steps.append(gemm.product(ctx, cols[:rows].T, source, partial))
                 steps.append(_accumulate(xp, acc[g], partial))
     by_group = df.reshape(geo.Kg, geo.groups, geo.cog).transpose(1, 0, 2)
     steps.append(_copy(xp, by_group, acc))

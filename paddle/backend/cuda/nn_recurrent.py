@@ -13,7 +13,7 @@ the transposed weights the products read are copied into them at the start of ea
 import numpy as np
 
 from paddle.backend.cpu.nn_recurrent import GRU_CLASSIC, LSTM, _kind
-from paddle.backend.cuda import kernel
+from paddle.backend.cuda import gemm, kernel
 from paddle.backend.cuda.raw import Kernel, sequence
 
 
@@ -196,8 +196,7 @@ class _Net:
         return k.bind(self.xp, self.dtype, threads, *args)
 
     def product(self, a, b, out):
-        xp = self.xp
-        return lambda: xp.matmul(a, b, out=out)
+        return gemm.product(self.ctx, a, b, out)
 
     def copy(self, dst, src):
         xp = self.xp

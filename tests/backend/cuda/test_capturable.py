@@ -2,7 +2,7 @@
 (the simulated device re-runs Python callables, so it cannot see a host sync or an
 allocation that a real capture would freeze or refuse): no function or lambda nested in a
 kernel module's functions calls something that synchronizes with the host, reads a value
-back or allocates (paddle/backend/cuda/__init__.py, "run must be capturable"). The host
+back, allocates or goes through CuPy's cuBLAS wrappers (paddle/backend/cuda/__init__.py, "run must be capturable"). The host
 hooks a prepare function hands to the context (`ctx.before_run`, `after_run`, `check`,
 `check_indices`, an `index_check` error) run outside the graph and may."""
 import ast
@@ -13,7 +13,9 @@ import paddle.backend.cuda as cuda
 
 FORBIDDEN = {"float", "int", "bool", "item", "tolist", "get", "download", "download_into",
              "upload", "asnumpy", "nonzero", "empty", "empty_like", "zeros", "zeros_like",
-             "ones", "full", "array", "asarray", "ascontiguousarray", "copy"}
+             "ones", "full", "array", "asarray", "ascontiguousarray", "copy",
+             # CuPy's cuBLAS wrappers, which refuse a capturing stream (gemm.product instead)
+             "matmul", "dot", "tensordot", "einsum", "inner", "outer", "vdot", "kron"}
 HOOKS = {"before_run": 0, "after_run": 0, "check": 1, "check_indices": 2, "index_check": 3}
 
 
@@ -68,3 +70,13 @@ def test_no_kernel_module_syncs_or_allocates_inside_a_run():
         with open(path, encoding="utf-8") as f:
             found += violations(f.read(), os.path.basename(path))
     assert not found
+
+
+def test_the_check_finds_a_product_through_cupys_cublas():
+    source = '''
+def _prepare(node, ins, outs, ctx):
+    xp = ctx.xp
+    return lambda: xp.matmul(ins[0], ins[1], out=outs[0])
+'''
+    assert [(f, line, name) for _, f, line, name in violations(source)] == [
+        ("_prepare", 4, "matmul")]
