@@ -69,6 +69,7 @@ import importlib
 import numpy as np
 
 from paddle.backend import registrar
+from paddle.backend.cuda import raw
 from paddle.backend.cuda.runner import DeviceRunner
 
 KERNELS = {}
@@ -163,6 +164,7 @@ def _real_backend(index, as_given):
                            f"GPUs visible here), received {index}")
     with cupy.cuda.Device(index):
         stream = cupy.cuda.Stream(non_blocking=True)
+        raw.check_compiler(lambda: (cupy.arange(2, dtype=np.float32) * 2).sum(), as_given)
     return CudaBackend(index, cupy, stream)
 
 

@@ -33,7 +33,9 @@ import ctypes
 import ctypes.util
 import functools
 import glob
+import hashlib
 import os
+import re
 
 import numpy as np
 
@@ -71,12 +73,24 @@ def _options():
     return ("-std=c++14", f"-I{source_dir()}")
 
 
+def module_source(file):
+    """The code handed to CuPy for `file`: its source, then a comment with a digest of the
+    headers beside it (common.cuh). CuPy caches compiled kernels by their code and options,
+    not by what they include: without the digest, an edited header would keep being served
+    the kernels compiled from the old one."""
+    headers = hashlib.sha256()
+    for path in sorted(glob.glob(os.path.join(source_dir(), "*.cuh"))):
+        with open(path, "rb") as f:
+            headers.update(os.path.basename(path).encode() + b"\0" + f.read() + b"\0")
+    return f"{read_source(file)}\n// paddle headers: {headers.hexdigest()}\n"
+
+
 @functools.lru_cache(maxsize=None)
 def _module(file, device):
     """The file's RawModule on one device, compiled at its first use there."""
     import cupy
     with cupy.cuda.Device(device):
-        return cupy.RawModule(code=read_source(file), options=_options(),
+        return cupy.RawModule(code=module_source(file), options=_options(),
                               name_expressions=sorted(DECLARED.get(file, ())))
 
 
@@ -156,27 +170,63 @@ def _nothing():
     pass
 
 
+def check_compiler(probe, device):
+    """Run `probe()` (a small CuPy kernel): CuPy compiles its own kernels (elementwise,
+    reductions) at run time and needs the CUDA runtime's headers for it. RuntimeError naming
+    the device and what to install when it cannot, before any op fails with a compiler log."""
+    try:
+        probe()
+    except Exception as e:  # noqa: BLE001 - CuPy's compiler errors have no common base
+        text = f"{type(e).__name__}: {e}"
+        headers = re.search(r"header|\.h\b|include|CUDA_PATH|CUDA root", text, re.I)
+        need = ("the CUDA runtime headers (cuda_runtime.h, cuda_fp16.h): install the CUDA "
+                "toolkit and set CUDA_PATH to it, or pip install nvidia-cuda-runtime (CUDA 13) "
+                "or nvidia-cuda-runtime-cu12 (CUDA 12); see docs/gpu.md") if headers else \
+            "a working CuPy for this driver (see docs/gpu.md)"
+        raise RuntimeError(f"device {device!r}: CuPy cannot compile its GPU kernels ({text}); "
+                           f"it needs {need}") from None
+
+
 # ---- NVRTC alone: compile a source to PTX without a GPU ---------------------------------
 
-def _nvrtc():
-    """libnvrtc from the `nvidia-cuda-nvrtc-cu12` wheel or the system; None if absent."""
-    candidates = []
+def nvrtc_paths():
+    """{CUDA major: path} of the libnvrtc libraries found: NVIDIA's wheels (CUDA 12's
+    nvidia/cuda_nvrtc/lib, CUDA 13's nvidia/cu13/lib), then the system's."""
+    found = []
     try:
-        import nvidia.cuda_nvrtc
-        for base in nvidia.cuda_nvrtc.__path__:
-            candidates += sorted(glob.glob(os.path.join(base, "lib", "libnvrtc.so*")))
+        import nvidia
+        for base in nvidia.__path__:
+            found += sorted(glob.glob(os.path.join(base, "*", "lib", "libnvrtc.so.*")))
     except ImportError:
         pass
-    found = ctypes.util.find_library("nvrtc")
-    if found:
-        candidates.append(found)
-    for path in candidates:
-        if ".alt." in path or "builtins" in path:
+    system = ctypes.util.find_library("nvrtc")
+    if system:
+        found.append(system)
+    paths = {}
+    for path in found:
+        match = re.search(r"libnvrtc\.so\.(\d+)", os.path.basename(path))
+        if ".alt." in path or "builtins" in path or not match:
             continue
-        try:
-            return ctypes.CDLL(path)
-        except OSError:
-            continue
+        paths.setdefault(int(match.group(1)), path)
+    return paths
+
+
+@functools.lru_cache(maxsize=None)
+def _load(path):
+    try:
+        return ctypes.CDLL(path)
+    except OSError:
+        return None
+
+
+def _nvrtc(major=None):
+    """libnvrtc of CUDA `major` (None: the newest found), or None if absent."""
+    paths = nvrtc_paths()
+    for found in sorted(paths, reverse=True):
+        if major is None or found == major:
+            lib = _load(paths[found])
+            if lib is not None:
+                return lib
     return None
 
 
@@ -184,14 +234,26 @@ def nvrtc_available():
     return _nvrtc() is not None
 
 
-def compile_ptx(file, arch="sm_90"):
+def nvrtc_version(major=None):
+    """(major, minor) of the NVRTC `compile_ptx` uses (or of CUDA `major`'s)."""
+    lib = _nvrtc(major)
+    if lib is None:
+        return None
+    got = (ctypes.c_int(), ctypes.c_int())
+    lib.nvrtcVersion(ctypes.byref(got[0]), ctypes.byref(got[1]))
+    return got[0].value, got[1].value
+
+
+def compile_ptx(file, arch="sm_90", major=None):
     """PTX text of csrc/cuda/`file` compiled by NVRTC for `arch`, with every instantiation
     the Python side declares; RuntimeError with the compiler's log if it does not compile.
-    Needs libnvrtc, not a GPU."""
+    Needs libnvrtc (of CUDA `major`; None: the newest installed), not a GPU."""
     source, name = read_source(file), file
-    lib = _nvrtc()
+    lib = _nvrtc(major)
     if lib is None:
-        raise RuntimeError("compile_ptx: NVRTC was not found (pip install nvidia-cuda-nvrtc-cu12)")
+        raise RuntimeError(f"compile_ptx: NVRTC{'' if major is None else f' {major}'} was not "
+                           f"found (pip install nvidia-cuda-nvrtc for CUDA 13, "
+                           f"nvidia-cuda-nvrtc-cu12 for CUDA 12)")
     prog = ctypes.c_void_p()
     status = lib.nvrtcCreateProgram(ctypes.byref(prog), source.encode(), name.encode(), 0,
                                     None, None)

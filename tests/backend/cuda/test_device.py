@@ -271,7 +271,7 @@ def test_device_copies_follow_their_host_arrays(gpu):
 
 # ---- a real GPU that cannot be used: CuPy stand-ins --------------------------------------
 
-def fake_cupy(count=1, driver_error=None, oom=False):
+def fake_cupy(count=1, driver_error=None, oom=False, compile_error=None):
     cupy = types.ModuleType("cupy")
 
     class Runtime:
@@ -305,7 +305,11 @@ def fake_cupy(count=1, driver_error=None, oom=False):
     cupy.cuda = types.SimpleNamespace(runtime=Runtime, Device=Device, Stream=Stream,
                                       memory=types.SimpleNamespace(
                                           OutOfMemoryError=OutOfMemoryError))
-    cupy.empty = empty
+    def arange(*args, **kwargs):  # the backend's first kernel: CuPy compiles it
+        if compile_error:
+            raise RuntimeError(compile_error)
+        return np.arange(*args, **kwargs)
+    cupy.empty, cupy.arange = empty, arange
     return cupy
 
 
@@ -333,6 +337,15 @@ def test_a_device_index_that_does_not_exist(no_cached_backends, monkeypatch):
     with pytest.raises(RuntimeError, match=r"device 'gpu:2': expected a GPU index below 2 "
                                            r"\(the GPUs visible here\), received 2"):
         backend_for("gpu:2")
+
+
+def test_missing_cuda_headers_are_an_error_naming_the_device(no_cached_backends,
+                                                             monkeypatch):
+    monkeypatch.setitem(sys.modules, "cupy", fake_cupy(
+        compile_error="Failed to auto-detect CUDA root directory (set CUDA_PATH)"))
+    with pytest.raises(RuntimeError, match=r"device 'gpu:0': CuPy cannot compile its GPU "
+                                           r"kernels .*CUDA_PATH.*install the CUDA toolkit"):
+        backend_for("gpu:0")
 
 
 def test_device_out_of_memory_is_a_memory_error(no_cached_backends, monkeypatch):
