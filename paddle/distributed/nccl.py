@@ -15,6 +15,7 @@ of a captured step have no timeout).
 
 CuPy is imported when the communicator is made, never on `import paddle`.
 """
+import warnings
 
 import numpy as np
 
@@ -29,15 +30,20 @@ _DTYPES = {"float16": "NCCL_FLOAT16", "float32": "NCCL_FLOAT32", "float64": "NCC
 def _cupy():
     try:
         import cupy
-        from cupy.cuda import nccl
+        with warnings.catch_warnings(record=True) as said:  # CuPy warns when libnccl is absent
+            warnings.simplefilter("always")
+            from cupy.cuda import nccl
     except ImportError:
         raise RuntimeError("distributed training on 'gpu': averaging gradients needs CuPy "
                            "built with NCCL (pip install 'paddle-graph[gpu]'); train on "
                            "'cpu' (MPI) otherwise") from None
     if not nccl.available:
-        raise RuntimeError("distributed training on 'gpu': this CuPy has no NCCL "
-                           "(cupy.cuda.nccl.available is False); install NCCL for CUDA "
-                           "(pip install nvidia-nccl-cu12) or train on 'cpu' (MPI)")
+        major = cupy.cuda.runtime.runtimeGetVersion() // 1000
+        detail = "; ".join(str(w.message) for w in said)
+        raise RuntimeError(f"distributed training on 'gpu': this CuPy has no NCCL "
+                           f"(cupy.cuda.nccl.available is False"
+                           f"{': ' + detail if detail else ''}); install NCCL for CUDA "
+                           f"{major} (pip install nvidia-nccl-cu{major}) or train on 'cpu' (MPI)")
     return cupy, nccl
 
 

@@ -1,6 +1,7 @@
 """The GPU communicator (NCCL through CuPy): the error without CuPy, and on machines with
 GPUs, real MPI jobs of one rank per GPU (the `gpu` tests skip without one)."""
 import sys
+import warnings
 
 import pytest
 
@@ -45,6 +46,27 @@ def test_without_cupy_the_gpu_communicator_says_what_to_install(monkeypatch):
     from paddle.distributed import nccl
     monkeypatch.setitem(sys.modules, "cupy", None)  # `import cupy` raises ImportError
     with pytest.raises(RuntimeError, match=r"needs CuPy built with NCCL \(pip install"):
+        nccl.NCCLCommunicator(None, 0)
+
+
+def test_a_cupy_without_libnccl_is_an_error_naming_the_package_for_its_cuda(monkeypatch):
+    import types
+    from paddle.distributed import nccl
+
+    def missing(name):  # CuPy 14 warns, then says nccl is not available
+        if name != "nccl":
+            raise AttributeError(name)
+        warnings.warn("NCCL library could not be loaded (libnccl.so.2)", UserWarning)
+        return types.SimpleNamespace(available=False)
+    cuda = types.ModuleType("cupy.cuda")
+    cuda.__getattr__ = missing
+    cuda.runtime = types.SimpleNamespace(runtimeGetVersion=lambda: 13020)
+    cupy = types.ModuleType("cupy")
+    cupy.cuda = cuda
+    monkeypatch.setitem(sys.modules, "cupy", cupy)
+    monkeypatch.setitem(sys.modules, "cupy.cuda", cuda)
+    with pytest.raises(RuntimeError, match=r"no NCCL .*libnccl.so.2.*install NCCL for CUDA 13 "
+                                           r"\(pip install nvidia-nccl-cu13\)"):
         nccl.NCCLCommunicator(None, 0)
 
 
