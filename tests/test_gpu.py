@@ -139,11 +139,15 @@ def test_a_bad_computed_index_inside_a_replayed_graph_changes_nothing(on_gpu, gu
 
 
 def test_device_out_of_memory_names_the_op(on_gpu):
+    import cupy
+    total = cupy.cuda.Device(0).mem_info[1]
+    columns = 1 << 17
+    rows = -(-2 * total // (columns * 4))  # a product twice the size of the device's memory
     x = pd.data("gpu_oom_x", shape=[None, 1])
-    w = pd.constant(np.ones((1, 1 << 17), np.float32))
+    w = pd.constant(np.ones((1, columns), np.float32))
     y = pd.sum(x @ w)
     with pytest.raises(MemoryError, match="matmul.*out of memory on device gpu:0"):
-        pd.eval(y, {x: np.ones((1 << 18, 1), np.float32)})
+        pd.eval(y, {x: np.ones((rows, 1), np.float32)})
 
 
 def test_a_device_that_does_not_exist():

@@ -60,9 +60,11 @@ def run_node(node, name, feeds=None, training=False, repeat=1, seed=None):
     dev = backend(name)
     ins, specs = concrete(node, feeds, training)
     xp = dev.xp
-    ins = [xp.asarray(a.copy()) for a in ins]
-    outs = [xp.asarray(np.full(s, np.nan if np.dtype(d).kind == "f" else -7, dtype=d))
-            for s, d in specs]
+    with dev.activated():  # on the device's stream, in order with the kernel (a copy on
+        # CUDA's default stream could land after a kernel on a non-blocking stream ran)
+        ins = [xp.asarray(a.copy()) for a in ins]
+        outs = [xp.asarray(np.full(s, np.nan if np.dtype(d).kind == "f" else -7, dtype=d))
+                for s, d in specs]
     if seed is not None:
         pd.seed(seed)
     prepared = Prepared(node, ins, outs, dev, training)

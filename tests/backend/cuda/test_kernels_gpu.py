@@ -198,9 +198,10 @@ def test_update_replayed_from_a_graph_follows_the_host_scalars(make):
         n = node.attrs["n"]
         rng = np.random.default_rng(0)
         dev = backend(name)
-        params = [dev.xp.asarray(v.value.copy()) for v in node.inputs[:n]]
-        grads = [dev.xp.asarray(rng.standard_normal(v.shape).astype(v.dtype))
-                 for v in node.inputs[:n]]
+        with dev.activated():  # the copies on the stream the kernels run on
+            params = [dev.xp.asarray(v.value.copy()) for v in node.inputs[:n]]
+            grads = [dev.xp.asarray(rng.standard_normal(v.shape).astype(v.dtype))
+                     for v in node.inputs[:n]]
         prepared = Prepared(node, params + grads, [], dev, training=True)
         if name == "gpu":
             for fn in prepared.hooks.before:  # the scalars of the warm-up step
