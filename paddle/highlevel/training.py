@@ -21,7 +21,7 @@ from paddle.backend import backend_for
 from paddle.lowlevel import optimizers
 from paddle.lowlevel.executor import plan_for, topological_nodes
 from paddle.lowlevel.gradients import gradients
-from paddle.lowlevel.graph import Variable, constant, data
+from paddle.lowlevel.graph import Variable, building_scope, constant, data
 from paddle.highlevel import data_adapter
 from paddle.highlevel import losses as losses_module
 from paddle.highlevel import metrics as metrics_module
@@ -384,7 +384,8 @@ class Trainable(KerasTrainingAPI):
         if self._loss_arg is not None:
             if not ys:
                 raise ValueError(f"{self.name}: targets (y) are needed to compute the loss")
-            total, terms, losses = self._loss_terms(ys, outputs, sw)
+            with building_scope("loss"):  # how profiles name these ops
+                total, terms, losses = self._loss_terms(ys, outputs, sw)
         else:
             total, terms, losses = None, [], [None] * len(outputs)
         extra = self._losses_computable_from(feeds)
@@ -419,7 +420,8 @@ class Trainable(KerasTrainingAPI):
             reached = {id(v) for v in optimizers.trainable_parameters(total)}
             var_list = [w for w in self.trainable_weights if id(w) in reached]
             if var_list:
-                fetches.append(self.optimizer.minimize(total, var_list=var_list))
+                with building_scope("optimizer"):
+                    fetches.append(self.optimizer.minimize(total, var_list=var_list))
         return Step(feeds, fetches, kind == "train"), layout
 
     def _build_custom_step(self, kind, x, y, weighted):

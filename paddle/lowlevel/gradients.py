@@ -11,7 +11,7 @@ Example:
     [2.0, 4.0, 6.0]
 """
 from paddle.lowlevel.executor import topological_nodes
-from paddle.lowlevel.graph import FLOATS, Variable, as_variable, forced_mode
+from paddle.lowlevel.graph import FLOATS, Variable, as_variable, building_scope, forced_mode
 from paddle.lowlevel.ops.math import add, broadcast_to, ones_like
 
 
@@ -66,7 +66,8 @@ def gradients(ys, xs, grad_ys=None):
         out_grads = [_total(grads.get(id(o))) if o is not None else None for o in outs]
         if all(g is None for g in out_grads):
             continue
-        with forced_mode(node.mode):  # a forward op's forced mode holds for its gradient
+        # A forward op's forced mode holds for its gradient; its scope names the gradient.
+        with forced_mode(node.mode), building_scope(node.scope, absolute=True):
             in_grads = node.op.grad(node, out_grads)
         for x, g in zip(node.inputs, in_grads):
             if g is not None and (id(x) in wanted or id(x.node) in depends):

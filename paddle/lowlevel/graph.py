@@ -236,6 +236,33 @@ UPDATE_COLLECTORS = []
 _MODE = [None]
 
 
+# The layer calls (or other named scopes) being built: "model/block/dense", None outside.
+_SCOPE = [None]
+
+
+@contextlib.contextmanager
+def building_scope(name, absolute=False):
+    """Nodes built inside record `scope`: the enclosing scopes' path joined with `name`
+    (or `name` itself with absolute=True, as gradients do to file a node's gradient under
+    it). What a profile shows as the layer an op belongs to; it changes no computation.
+
+    Example:
+        >>> import paddle as pd
+        >>> from paddle.lowlevel.graph import building_scope
+        >>> x = pd.data("x", shape=[None, 2])
+        >>> with building_scope("block"), building_scope("dense"):
+        ...     y = pd.relu(x)
+        >>> y.node.scope
+        'block/dense'
+    """
+    outer = _SCOPE[-1]
+    _SCOPE.append(name if absolute or outer is None or name is None else f"{outer}/{name}")
+    try:
+        yield
+    finally:
+        _SCOPE.pop()
+
+
 @contextlib.contextmanager
 def forced_mode(training):
     """Ops built inside run in training mode (True), inference mode (False) or, with None,
@@ -263,7 +290,8 @@ class Node:
     """One application of an op: the op, its input Variables, its attributes, and the run
     mode it keeps (`mode`: None = the plan's, see `forced_mode`)."""
 
-    __slots__ = ("op", "inputs", "attrs", "outputs_ref", "location", "mode", "__weakref__")
+    __slots__ = ("op", "inputs", "attrs", "outputs_ref", "location", "mode", "scope",
+                 "__weakref__")
 
     def __init__(self, op, inputs, attrs, location):
         self.op = op
@@ -272,6 +300,7 @@ class Node:
         self.outputs_ref = ()
         self.location = location
         self.mode = _MODE[-1]
+        self.scope = _SCOPE[-1]  # the layer (path) whose call built it, for profiles
 
     @property
     def outputs(self):

@@ -22,7 +22,8 @@ import numpy as np
 
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.executor import eval as run
-from paddle.lowlevel.graph import FLOATS, NAMES, Variable, apply, as_dtype, data, forced_mode
+from paddle.lowlevel.graph import (FLOATS, NAMES, Variable, apply, as_dtype, building_scope, data,
+                                   forced_mode)
 from paddle.lowlevel.op import OPS
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.layers import parameter
@@ -559,7 +560,7 @@ class Layer(KerasLayerAPI):
         _CALL_TRAINING.append(value)
         _CALL_INPUTS.append(flat)
         try:
-            with forced_mode(training):
+            with forced_mode(training), building_scope(self.name):
                 outputs = self.call(inputs, **call_kwargs)
         finally:
             _CALL_TRAINING.pop()
