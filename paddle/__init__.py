@@ -34,7 +34,7 @@ from paddle.lowlevel.optimizers import Optimizer  # noqa: F401,E402
 from paddle.highlevel import (  # noqa: F401,E402
     activations, callbacks, constraints, layers, losses, metrics, regularizers)
 from paddle import models, ops, saving, utils  # noqa: F401,E402  (pd.ops: Keras's ops names)
-from paddle import applications  # noqa: F401,E402
+from paddle import applications, profiler  # noqa: F401,E402
 from paddle.highlevel.trainer import (  # noqa: F401,E402
     BeginEpochEvent, BeginStepEvent, EndEpochEvent, EndStepEvent, Inferencer, Trainer)
 

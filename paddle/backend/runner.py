@@ -13,6 +13,35 @@ this order but replays the calls as one CUDA graph.
 """
 
 
+import time
+
+# The profiles being recorded (paddle.profiler): while one is active, runs are timed call
+# by call (Runner.run_timed); otherwise the runners pay one empty-list test per run.
+RECORDERS = []
+
+
+class HostClock:
+    """Times calls on the host, where kernels run synchronously (the CPU, the simulated
+    GPU): (call index, start, end) in perf_counter nanoseconds."""
+
+    def __init__(self):
+        self.spans = []
+
+    def time(self, index, fn):
+        start = time.perf_counter_ns()
+        fn()
+        self.spans.append((index, start, time.perf_counter_ns()))
+
+    def finish(self):
+        return self.spans
+
+
+def record(device, hooks, spans):
+    """Hand a timed run's spans to every active profile."""
+    for recorder in RECORDERS:
+        recorder.add_run(device, hooks, spans)
+
+
 class Hooks:
     """What a program's kernels asked for beside their run callables (see `KernelContext`).
 
@@ -26,6 +55,8 @@ class Hooks:
         there before each run, and marked as written by the device after it;
     uncapturable: (call index, reason) of kernels that cannot run inside a CUDA graph;
     labels: the op name of each call (compute, then updates), for messages;
+    nodes, shapes: the node of each call and ([input shapes], [output shapes], dtype), for
+        profiles;
     proceed: None, or the device bool (shape ()) that the update kernels write under: True
         unless a check flag of the compute calls is set (`gate`).
     """
@@ -33,7 +64,7 @@ class Hooks:
     def __init__(self):
         self.before, self.after, self.checks, self.state, self.uncapturable = [], [], [], [], []
         self.fed_checks = []
-        self.labels = []
+        self.labels, self.nodes, self.shapes = [], [], []
         self.proceed = None
 
     def gate(self, xp, computed):
@@ -66,6 +97,8 @@ class Runner:
 
     def run(self):
         """Run once; the results as NumPy arrays (None for an update target)."""
+        if RECORDERS:
+            return self.run_timed(HostClock())
         self.at = -1
         for fn in self.hooks.before:
             fn()
@@ -79,6 +112,24 @@ class Runner:
         self.check()
         for fn in self.hooks.after:
             fn()
+        return results
+
+    def run_timed(self, clock):
+        """`run`, with each call timed by `clock` and the spans handed to the profiles."""
+        self.at = -1
+        for fn in self.hooks.before:
+            fn()
+        for self.at, fn in enumerate(self.compute):
+            clock.time(self.at, fn)
+        results = [None if b is None else self.dev.download(b) for b in self.results]
+        if self.gate is not None:
+            clock.time(-1, self.gate)
+        for self.at, fn in enumerate(self.updates, len(self.compute)):
+            clock.time(self.at, fn)
+        self.check()
+        for fn in self.hooks.after:
+            fn()
+        record(self.dev.name, self.hooks, clock.finish())
         return results
 
     def check(self):

@@ -301,6 +301,9 @@ class Program:
                 ctx = KernelContext(dev, training, node, hooks, len(self.steps))
                 self.steps.append(plan.kernels[node.op.name](node, ins, outs, ctx))
                 self.nodes.append(node)
+                hooks.shapes.append(([tuple(i.shape) for i in ins],
+                                     [tuple(o.shape) for o in outs], outs[0].dtype.name
+                                     if outs else (ins[0].dtype.name if ins else None)))
             value.update(((id(node), k), b) for k, b in enumerate(outs))
             done = [storage.get(_key(i), _key(i)) for i in node.inputs]
             for s in done:
@@ -321,6 +324,7 @@ class Program:
                         value[(id(t[0]), t[1]) if isinstance(t, tuple) else id(t)]
                         for t in plan.targets]
         hooks.labels = [n.op.name for n in self.nodes]
+        hooks.nodes = self.nodes
         self.runner = dev.runner(self.compute, self.updates, self.results, hooks)
         self.fed_checks = [(fed, limit, error, index)
                            for index, idx, limit, error in hooks.fed_checks

@@ -6,9 +6,14 @@ from), the gate of the updates (`Hooks.gate`: no update writes after a failed in
 check), then the update calls. Around them, on the host: the kernels' `before_run` hooks,
 the feeds uploaded (by the program, before), the results downloaded, the deferred checks
 read, the `after_run` hooks. Simulated (NumPy), the same sequence runs op by op.
+
+While a profile is recorded (paddle.profiler), runs go op by op instead of replaying the
+graph, each call between two CUDA events: the times are the kernels' own on the device.
 """
+import time
+
 from paddle.backend.cuda.graph import Capture
-from paddle.backend.runner import Runner
+from paddle.backend.runner import RECORDERS, HostClock, Runner, record
 
 
 class DeviceRunner(Runner):
@@ -38,6 +43,8 @@ class DeviceRunner(Runner):
             sequence, dev.stream, hooks.labels, hooks.uncapturable, dev.graph_memory)
 
     def run(self):
+        if RECORDERS:
+            return self.run_timed(HostClock() if self.dev.simulated else EventClock(self.dev))
         self.at = -1
         with self.dev.activated():
             for fn in self.hooks.before:
@@ -52,3 +59,43 @@ class DeviceRunner(Runner):
             for fn in self.hooks.after:
                 fn()
         return results
+
+    def run_timed(self, clock):
+        """One run op by op (no graph), each call timed; the spans go to the profiles."""
+        self.at = -1
+        with self.dev.activated():
+            for fn in self.hooks.before:
+                fn()
+            for self.at, fn in self.sequence:
+                clock.time(self.at, fn)
+            results = [None if b is None else self.dev.download(b) for b in self.snapshots]
+            self.check()
+            for fn in self.hooks.after:
+                fn()
+        record(self.dev.name, self.hooks, clock.finish())
+        return results
+
+
+class EventClock:
+    """Times calls on a GPU with CUDA events on the device's stream: (call index, start,
+    end) in nanoseconds on the host's perf_counter clock (the device's elapsed times laid
+    from the first event, which is taken with the host's time)."""
+
+    def __init__(self, dev):
+        self.cuda, self.stream, self.marks = dev.xp.cuda, dev.stream, []
+        self.origin = self.cuda.Event()
+        self.origin.record(self.stream)
+        self.host = time.perf_counter_ns()
+
+    def time(self, index, fn):
+        start, end = self.cuda.Event(), self.cuda.Event()
+        start.record(self.stream)
+        fn()
+        end.record(self.stream)
+        self.marks.append((index, start, end))
+
+    def finish(self):
+        self.stream.synchronize()
+        ns = lambda event: self.host + int(  # noqa: E731
+            self.cuda.get_elapsed_time(self.origin, event) * 1e6)
+        return [(index, ns(start), ns(end)) for index, start, end in self.marks]

@@ -14,6 +14,7 @@ import numpy as np
 
 from paddle.highlevel.callbacks.base import Callback
 from paddle.highlevel.progress import BOOKKEEPING
+from paddle.profiler import BatchProfiler
 
 OPTIONAL_REQUIREMENTS = ("tensorboard",)  # docstring examples run only where it is installed
 
@@ -51,6 +52,10 @@ class TensorBoard(Callback):
             values), or an integer N (every N batches).
         embeddings_freq, embeddings_metadata: Keras's projector arguments; only 0 and
             None (off) are accepted.
+        profile_batch: 0 (off), a train batch number (1-based, counted over the whole fit)
+            or a pair (first, last): those batches are profiled (paddle.profiler) and their
+            kernel timeline written to `train/plugins/profile/` for TensorBoard's profile
+            plugin; `callback.profile` holds the Profile after them.
 
     Raises:
         ImportError: the tensorboard package is missing (says how to install it).
@@ -69,7 +74,8 @@ class TensorBoard(Callback):
     """
 
     def __init__(self, log_dir="logs", histogram_freq=0, write_graph=True,
-                 update_freq="epoch", embeddings_freq=0, embeddings_metadata=None):
+                 update_freq="epoch", embeddings_freq=0, embeddings_metadata=None,
+                 profile_batch=0):
         super().__init__()
         # Keras's embedding-projector arguments: paddle writes no projector data, so only
         # their "off" values are accepted (keras-io passes embeddings_freq=0 explicitly).
@@ -100,6 +106,9 @@ class TensorBoard(Callback):
                              f">= 1, received {update_freq!r}")
         self.histogram_freq = int(histogram_freq)
         self.write_graph = bool(write_graph)
+        self.profile_batch = profile_batch
+        self._profiler = None if profile_batch in (0, None, "0", (0, 0)) else BatchProfiler(
+            profile_batch, self._write_profile, "TensorBoard profile_batch")
         self.update_freq = update_freq if update_freq == "epoch" else int(update_freq)
         self._writer_class, self._pb = _tensorboard()
         self._writers = {}
@@ -143,9 +152,17 @@ class TensorBoard(Callback):
 
     def on_train_end(self, logs=None):
         self._in_fit = False
+        if self._profiler is not None:
+            self._profiler.stop()
         self._close()
 
+    def on_train_batch_begin(self, batch, logs=None):
+        if self._profiler is not None:
+            self._profiler.batch_begin()
+
     def on_train_batch_end(self, batch, logs=None):
+        if self._profiler is not None:
+            self._profiler.batch_end()
         self._train_step += 1
         if self.update_freq == "epoch" or self._train_step % self.update_freq:
             return
@@ -171,6 +188,12 @@ class TensorBoard(Callback):
             self._write_histograms(epoch)
         for writer in self._writers.values():
             writer.flush()
+
+    def _write_profile(self, prof):
+        """The profiled batches' kernel timeline, where TensorBoard's profile plugin reads
+        it (log_dir/train/plugins/profile/<time>/<host>.trace.json.gz)."""
+        self.profile = prof
+        prof.export_tensorboard(os.path.join(self.log_dir, "train"))
 
     # ---- histograms and graph -----------------------------------------------------------
 
