@@ -59,6 +59,17 @@ class Event:
         return (self.end - self.start) / 1e9
 
 
+_GROUPS = {
+    "kernel": lambda e: (e.op, e.layer, e.location, tuple(map(tuple, e.inputs)), e.device),
+    "op": lambda e: (e.op, e.device),
+    "layer": lambda e: (e.layer, e.device)}
+
+
+def _clip(text, width):
+    """`text` cut to `width` characters, its end kept (the innermost layer of a path)."""
+    return text if len(text) <= width else "…" + text[-(width - 1):]
+
+
 class Profile:
     """The kernel calls recorded while it was active (`events`), and reports of them."""
 
@@ -83,15 +94,24 @@ class Profile:
                                      outputs=outs, dtype=dtype, device=device, start=start,
                                      end=end, run=self.runs, flops=cost, bytes=moved))
 
-    def summary(self):
-        """Rows grouped by (op, layer, line, shapes, device), the most time first: dicts
-        with op, layer, location, shapes, device, calls, seconds, share, flops, bytes."""
+    def summary(self, group_by="kernel"):
+        """Rows, the most time first: dicts with op, layer, location, shapes, device, calls,
+        seconds, share, flops, bytes. `group_by`: "kernel" (op, layer, line and shapes: one
+        row per kernel of the step), "op" (every call of an op together) or "layer"."""
+        if group_by not in _GROUPS:
+            raise ValueError(f"profile: expected group_by one of {sorted(_GROUPS)}, received "
+                             f"{group_by!r}")
         groups = {}
         for e in self.events:
-            key = (e.op, e.layer, e.location, tuple(map(tuple, e.inputs)), e.device)
+            key = _GROUPS[group_by](e)
             row = groups.setdefault(key, dict(op=e.op, layer=e.layer, location=e.location,
                                               shapes=e.inputs, device=e.device, calls=0,
                                               seconds=0.0, flops=None, bytes=None))
+            for field in ("op", "layer", "location"):  # what differs in a group: "(several)"
+                if row[field] != getattr(e, field):
+                    row[field] = "(several)"
+            if row["shapes"] != e.inputs:
+                row["shapes"] = []
             row["calls"] += 1
             row["seconds"] += e.seconds
             if e.flops is not None:
@@ -104,9 +124,9 @@ class Profile:
             r["share"] = r["seconds"] / total
         return rows
 
-    def table(self, limit=25):
-        """The summary as text: one line per group, the most time first."""
-        rows = self.summary()
+    def table(self, limit=25, group_by="kernel"):
+        """The summary as text: one line per group (see `summary`), the most time first."""
+        rows = self.summary(group_by)
         if not rows:
             return "paddle profile: no kernel ran inside the profile"
         device = rows[0]["device"]
@@ -115,7 +135,7 @@ class Profile:
         lines = [f"paddle profile: {self.runs} run(s), {len(self.events)} kernel calls, "
                  f"{total * 1e3:.2f} ms of kernels on {device} (peak used: "
                  f"{flops_peak / 1e9:.0f} GFLOP/s, {bandwidth_peak / 1e9:.1f} GB/s)",
-                 f"{'op':<24} {'layer':<18} {'calls':>5} {'total ms':>9} {'share':>6} "
+                 f"{'op':<24} {'layer':<22} {'calls':>5} {'total ms':>9} {'share':>6} "
                  f"{'GFLOP/s':>8} {'%peak':>6} {'GB/s':>7} {'%bw':>5}  shapes / built at"]
         for r in rows[:limit]:
             seconds = r["seconds"] or 1e-12
@@ -123,7 +143,7 @@ class Profile:
             speed = r["bytes"] / seconds if r["bytes"] else None
             shapes = " ".join("x".join(map(str, s)) or "()" for s in r["shapes"])
             lines.append(
-                f"{r['op'][:24]:<24} {(r['layer'] or '-')[:18]:<18} {r['calls']:>5} "
+                f"{r['op'][:24]:<24} {_clip(r['layer'] or '-', 22):<22} {r['calls']:>5} "
                 f"{r['seconds'] * 1e3:>9.3f} {r['share'] * 100:>5.1f}% "
                 + (f"{rate / 1e9:>8.2f} {rate / flops_peak * 100:>5.1f}%" if rate else
                    f"{'-':>8} {'-':>6}")

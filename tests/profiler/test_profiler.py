@@ -171,3 +171,19 @@ def test_costs_of_the_products():
     assert costs.flops("lstm", [(4, 10, 8), (8, 64), (16, 64), (64,)], [(4, 10, 16)], {}) \
         == 2 * 4 * 10 * 64 * (8 + 16)
     assert costs.flops("reshape", [(4, 4)], [(16,)], {}) is None
+
+
+def test_the_table_by_op_and_by_layer():
+    model, x, y = _model()
+    with pd.profiler.profile(peak_flops=1e12, peak_bandwidth=1e11) as prof:
+        model.train_on_batch(x, y)
+    by_op = {r["op"]: r for r in prof.summary("op")}
+    assert by_op["matmul"]["calls"] == sum(1 for e in prof.events if e.op == "matmul")
+    assert by_op["matmul"]["layer"] == "out" and by_op["matmul"]["shapes"] == []
+    by_layer = {r["layer"]: r for r in prof.summary("layer")}
+    assert by_layer["conv"]["op"] == "(several)" and by_layer["conv"]["calls"] > 1
+    assert sum(r["seconds"] for r in by_layer.values()) == pytest.approx(
+        sum(e.seconds for e in prof.events))
+    assert prof.table(group_by="op").splitlines()[2].split()[0] == prof.summary("op")[0]["op"]
+    with pytest.raises(ValueError, match="expected group_by one of"):
+        prof.summary("node")
