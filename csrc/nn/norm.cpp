@@ -1,9 +1,13 @@
 // Batch normalization: forward (batch or moving statistics) and its gradient.
 //
 // x is viewed as [outer, C, inner] with C the normalized channel axis (NHWC: inner = 1;
-// NCHW: outer = N, inner = H * W). Statistics are summed in double, per thread over a
-// slice of `outer`, then combined: two passes (mean, then squared deviations) so the
-// variance does not lose digits when the mean is large.
+// NCHW: outer = N, inner = H * W). The batch statistics take one pass over memory: x is
+// cut into blocks small enough to stay in the L1 cache (a few rows of every channel, or
+// one channel's run of `inner` values), each block's mean and squared deviations are
+// summed in double with two passes over the cached block (no digits lost when the mean is
+// large), and the blocks are merged with Chan's pairwise update, per thread, then across
+// threads. The gradient's two sums (of g, and of g * (x - mean)) share one pass too.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -17,39 +21,19 @@ struct Layout3 {
   int64_t size() const { return outer * C * inner; }
 };
 
-// acc[c] += sum over [outer, inner] of f(x[o, c, i], c), in double, over threads.
-template <typename T, typename F>
-void channel_sums(const Layout3& L, const T* x, std::vector<double>& acc, F f) {
-  const int threads = L.size() >= kParallelGrain ? max_threads() : 1;
-  std::vector<double> partial(size_t(threads) * L.C, 0.0);
-  _Pragma("omp parallel num_threads(threads)")
-  {
-    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-    double* mine = partial.data() + size_t(t) * L.C;
-    const int64_t o0 = L.outer * t / nt, o1 = L.outer * (t + 1) / nt;
-    for (int64_t o = o0; o < o1; ++o) {
-      const T* row = x + o * L.C * L.inner;
-      if (L.inner == 1) {
-        for (int64_t c = 0; c < L.C; ++c) mine[c] += f(row[c], c);
-      } else {
-        for (int64_t c = 0; c < L.C; ++c) {
-          double s = 0;
-          for (int64_t i = 0; i < L.inner; ++i) s += f(row[c * L.inner + i], c);
-          mine[c] += s;
-        }
-      }
-    }
-  }
-  acc.assign(L.C, 0.0);
-  for (int t = 0; t < threads; ++t)
-    for (int64_t c = 0; c < L.C; ++c) acc[c] += partial[size_t(t) * L.C + c];
-}
-
 // y[o, c, i] = x[o, c, i] * a[c] + b[c]
 template <typename T>
 void channel_affine(const Layout3& L, const T* x, const T* a, const T* b, T* y) {
   parallel_chunks(L.outer, L.size() >= kParallelGrain ? 1 : L.outer + 1,
                   [&](int64_t o0, int64_t o1) {
+    if (L.inner == 1) {  // NHWC: a row of channels, vectorized across them
+      for (int64_t o = o0; o < o1; ++o) {
+        const T* __restrict__ xr = x + o * L.C;
+        T* __restrict__ yr = y + o * L.C;
+        for (int64_t c = 0; c < L.C; ++c) yr[c] = xr[c] * a[c] + b[c];
+      }
+      return;
+    }
     for (int64_t o = o0; o < o1; ++o) {
       const int64_t base = o * L.C * L.inner;
       for (int64_t c = 0; c < L.C; ++c) {
@@ -61,24 +45,96 @@ void channel_affine(const Layout3& L, const T* x, const T* a, const T* b, T* y) 
   });
 }
 
+// Count, mean and sum of squared deviations of some values, in double; merging two is
+// Chan et al.'s pairwise update, exact in exact arithmetic and stable in floating point.
+struct Moments {
+  double n = 0, mean = 0, m2 = 0;
+  void merge(double nb, double mean_b, double m2_b) {
+    if (nb == 0) return;
+    const double total = n + nb, delta = mean_b - mean;
+    mean += delta * (nb / total);
+    m2 += m2_b + delta * delta * (n * nb / total);
+    n = total;
+  }
+};
+
+constexpr int64_t kBlockBytes = 16 << 10;  // a block of x stays in L1 for its two passes
+
+// Per-channel moments of x, one pass over memory (see the top of the file).
+template <typename T>
+std::vector<Moments> channel_moments(const Layout3& L, const T* x) {
+  const int64_t C = L.C;
+  const int threads = L.size() >= kParallelGrain ? max_threads() : 1;
+  std::vector<Moments> partial(size_t(threads) * C);
+  _Pragma("omp parallel num_threads(threads)")
+  {
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    Moments* mine = partial.data() + size_t(t) * C;
+    const int64_t o0 = L.outer * t / nt, o1 = L.outer * (t + 1) / nt;
+    if (L.inner == 1) {  // rows of C channels: a block is `rows` rows, all channels at once
+      const int64_t rows = std::max<int64_t>(1, kBlockBytes / int64_t(sizeof(T) * C));
+      std::vector<double> sum(C), sq(C);
+      for (int64_t r0 = o0; r0 < o1; r0 += rows) {
+        const int64_t r1 = std::min(o1, r0 + rows);
+        const double nb = double(r1 - r0);
+        std::fill(sum.begin(), sum.end(), 0.0);
+        std::fill(sq.begin(), sq.end(), 0.0);
+        double* __restrict__ su = sum.data();
+        double* __restrict__ sq2 = sq.data();
+        for (int64_t o = r0; o < r1; ++o) {
+          const T* __restrict__ row = x + o * C;
+          for (int64_t c = 0; c < C; ++c) su[c] += double(row[c]);
+        }
+        for (int64_t c = 0; c < C; ++c) su[c] /= nb;  // the block's mean
+        for (int64_t o = r0; o < r1; ++o) {
+          const T* __restrict__ row = x + o * C;
+          for (int64_t c = 0; c < C; ++c) {
+            const double d = double(row[c]) - su[c];
+            sq2[c] += d * d;
+          }
+        }
+        for (int64_t c = 0; c < C; ++c) mine[c].merge(nb, sum[c], sq[c]);
+      }
+    } else {  // a block is one channel's run of `inner` values
+      for (int64_t o = o0; o < o1; ++o)
+        for (int64_t c = 0; c < C; ++c) {
+          const T* run = x + (o * C + c) * L.inner;
+          double s = 0;
+          for (int64_t i = 0; i < L.inner; ++i) s += double(run[i]);
+          const double m = s / double(L.inner);
+          double q = 0;
+          for (int64_t i = 0; i < L.inner; ++i) {
+            const double d = double(run[i]) - m;
+            q += d * d;
+          }
+          mine[c].merge(double(L.inner), m, q);
+        }
+    }
+  }
+  std::vector<Moments> total(C);
+  for (int t = 0; t < threads; ++t)
+    for (int64_t c = 0; c < C; ++c) {
+      const Moments& m = partial[size_t(t) * C + c];
+      total[c].merge(m.n, m.mean, m.m2);
+    }
+  return total;
+}
+
 template <typename T>
 void batch_norm_typed(const Layout3& L, const T* x, const T* scale, const T* offset, T* mm,
                       T* mv, T* y, T* mean, T* inv_std, double momentum, double eps,
                       bool training) {
   const int64_t C = L.C;
   if (training) {
-    std::vector<double> s;
-    channel_sums(L, x, s, [](T v, int64_t) { return double(v); });
+    const std::vector<Moments> moments = channel_moments(L, x);
     const double count = double(L.outer * L.inner);
-    std::vector<double> mu(C);
-    for (int64_t c = 0; c < C; ++c) mu[c] = count > 0 ? s[c] / count : 0.0;
-    channel_sums(L, x, s, [&](T v, int64_t c) { double d = double(v) - mu[c]; return d * d; });
     for (int64_t c = 0; c < C; ++c) {
-      const double var = count > 0 ? s[c] / count : 0.0;  // biased, as Keras
-      mean[c] = T(mu[c]);
+      const double mu = count > 0 ? moments[c].mean : 0.0;
+      const double var = count > 0 ? moments[c].m2 / count : 0.0;  // biased, as Keras
+      mean[c] = T(mu);
       inv_std[c] = T(1.0 / std::sqrt(var + eps));
       if (count == 0) continue;  // an empty batch has no statistics to move toward
-      mm[c] = T(double(mm[c]) * momentum + mu[c] * (1.0 - momentum));
+      mm[c] = T(double(mm[c]) * momentum + mu * (1.0 - momentum));
       mv[c] = T(double(mv[c]) * momentum + var * (1.0 - momentum));
     }
   } else {
@@ -127,28 +183,44 @@ void batch_norm_grad_typed(const Layout3& L, const T* x, const T* scale, const T
                            const T* inv_std, const T* g, T* dx, T* dscale, T* doffset,
                            bool training) {
   const int64_t C = L.C;
-  std::vector<double> sg, sgx;
-  channel_sums(L, g, sg, [](T v, int64_t) { return double(v); });
-  // sum g * (x - mean): walk x and g together through their common offsets.
+  // sum g and sum g * (x - mean) per channel, in one pass over g and x.
+  std::vector<double> sg(C, 0.0), sgx(C, 0.0);
   {
     const int threads = L.size() >= kParallelGrain ? max_threads() : 1;
-    std::vector<double> partial(size_t(threads) * C, 0.0);
+    std::vector<double> partial(size_t(threads) * 2 * C, 0.0);
     _Pragma("omp parallel num_threads(threads)")
     {
       const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-      double* mine = partial.data() + size_t(t) * C;
-      for (int64_t o = L.outer * t / nt; o < L.outer * (t + 1) / nt; ++o)
-        for (int64_t c = 0; c < C; ++c) {
-          const int64_t base = (o * C + c) * L.inner;
-          double s = 0;
-          for (int64_t i = 0; i < L.inner; ++i)
-            s += double(g[base + i]) * (double(x[base + i]) - double(mean[c]));
-          mine[c] += s;
+      double* by_g = partial.data() + size_t(t) * 2 * C;
+      double* by_gx = by_g + C;
+      for (int64_t o = L.outer * t / nt; o < L.outer * (t + 1) / nt; ++o) {
+        if (L.inner == 1) {
+          const T* __restrict__ gr = g + o * C;
+          const T* __restrict__ xr = x + o * C;
+          for (int64_t c = 0; c < C; ++c) {
+            by_g[c] += double(gr[c]);
+            by_gx[c] += double(gr[c]) * (double(xr[c]) - double(mean[c]));
+          }
+        } else {
+          for (int64_t c = 0; c < C; ++c) {
+            const int64_t base = (o * C + c) * L.inner;
+            const double m = double(mean[c]);
+            double s = 0, sx = 0;
+            for (int64_t i = 0; i < L.inner; ++i) {
+              s += double(g[base + i]);
+              sx += double(g[base + i]) * (double(x[base + i]) - m);
+            }
+            by_g[c] += s;
+            by_gx[c] += sx;
+          }
         }
+      }
     }
-    sgx.assign(C, 0.0);
     for (int t = 0; t < threads; ++t)
-      for (int64_t c = 0; c < C; ++c) sgx[c] += partial[size_t(t) * C + c];
+      for (int64_t c = 0; c < C; ++c) {
+        sg[c] += partial[size_t(t) * 2 * C + c];
+        sgx[c] += partial[size_t(t) * 2 * C + C + c];
+      }
   }
   const double count = double(L.outer * L.inner);
   // dx = k * g + p * x + q per channel, with k = scale * inv_std and, when training,
@@ -171,6 +243,16 @@ void batch_norm_grad_typed(const Layout3& L, const T* x, const T* scale, const T
   }
   parallel_chunks(L.outer, L.size() >= kParallelGrain ? 1 : L.outer + 1,
                   [&](int64_t o0, int64_t o1) {
+    if (L.inner == 1) {  // NHWC: vectorized across the channels of a row
+      const T *__restrict__ kc = k.data(), *__restrict__ pc = p.data(), *__restrict__ qc = q.data();
+      for (int64_t o = o0; o < o1; ++o) {
+        const T* __restrict__ gr = g + o * C;
+        const T* __restrict__ xr = x + o * C;
+        T* __restrict__ dr = dx + o * C;
+        for (int64_t c = 0; c < C; ++c) dr[c] = kc[c] * gr[c] + pc[c] * xr[c] + qc[c];
+      }
+      return;
+    }
     for (int64_t o = o0; o < o1; ++o)
       for (int64_t c = 0; c < C; ++c) {
         const int64_t base = (o * C + c) * L.inner;

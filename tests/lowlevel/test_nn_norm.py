@@ -42,8 +42,34 @@ def test_batch_norm_training_and_inference(shape, axis):
     np.testing.assert_array_equal(mm.val(), before[0])
 
 
+@pytest.mark.parametrize("dtype,rtol", [("float64", 1e-9), ("float32", 2e-4)])
+@pytest.mark.parametrize("shape,axis", [((4099, 8), -1), ((40, 9, 17, 6), -1),
+                                        ((40, 6, 17, 9), 1)])
+def test_batch_norm_statistics_of_many_blocks_far_from_zero(shape, axis, dtype, rtol):
+    """Batches of many cache blocks and threads, each block's moments merged with the
+    others', on values whose mean (1e4) dwarfs their spread: the statistics keep their
+    digits (a one-pass sum of squares would lose them all in float64)."""
+    x = (rand(*shape) * 0.5 + 1e4).astype(dtype)
+    c = shape[axis]
+    mm = pd.Variable("mm", shape=[c], dtype=dtype, initializer="zeros", trainable=False)
+    mv = pd.Variable("mv", shape=[c], dtype=dtype, initializer="zeros", trainable=False)
+    xv = pd.data("x", shape=shape, dtype=dtype)
+    y = pd.batch_norm(xv, None, None, mm, mv, momentum=0.0, epsilon=0.0, axis=axis)
+    got = pd.eval(y, {xv: x}, training=True)
+    axes = tuple(a for a in range(x.ndim) if a != axis % x.ndim)
+    x64 = x.astype(np.float64)
+    np.testing.assert_allclose(mm.val(), x64.mean(axis=axes), rtol=1e-12 if dtype == "float64"
+                               else 1e-7)
+    np.testing.assert_allclose(mv.val(), x64.var(axis=axes), rtol=rtol)
+    # y = x * a + b in x's dtype: at 1e4 a float32 x carries ~1e-3 of rounding into y.
+    np.testing.assert_allclose(got, ref_batch_norm(x64, 1.0, 0.0, x64.mean(axis=axes),
+                                                   x64.var(axis=axes), 0.0, axis),
+                               rtol=rtol, atol=1e-8 if dtype == "float64" else 5e-3)
+
+
 @pytest.mark.parametrize("training", [True, False])
-@pytest.mark.parametrize("shape,axis", [((5, 3), -1), ((2, 3, 2, 2), 1)])
+@pytest.mark.parametrize("shape,axis", [((5, 3), -1), ((2, 3, 2, 2), 1), ((600, 70), -1),
+                                        ((3, 70, 200), 1)])
 def test_batch_norm_gradients(training, shape, axis):
     c = shape[axis]
     arrays = [rand(*shape) * 2 + 0.5, rand(c, seed=1), rand(c, seed=2), rand(c, seed=3),
