@@ -287,7 +287,8 @@ def _paddle_version():
 def _atomic_bytes(filepath, write, overwrite):
     """write(binary file) on a temporary file renamed over `filepath` (paddle/_atomic.py)."""
     from paddle.highlevel.saving_hdf5 import file_path
-    with atomic_path(file_path(filepath, "save"), overwrite, example="model.keras") as tmp:
+    with atomic_path(file_path(filepath, "save"), overwrite, example="model.keras",
+                     create_folder=False) as tmp:
         with open(tmp, "wb") as f:
             write(f)
 

@@ -77,8 +77,8 @@ def file_path(filepath, where):
 def atomic_write(filepath, write, overwrite=True):
     """Run write(h5py.File) on a temporary file beside `filepath`, fsync it, rename it over
     `filepath` (paddle/_atomic.py). On any failure the temporary file is removed and
-    `filepath` is untouched."""
-    with atomic_path(file_path(filepath, "save"), overwrite) as tmp:
+    `filepath` is untouched. The folder must exist (as in Keras)."""
+    with atomic_path(file_path(filepath, "save"), overwrite, create_folder=False) as tmp:
         with h5py.File(tmp, "w") as f:
             write(f)
             f.flush()

@@ -334,7 +334,7 @@ class Trainer:
             return
         # A unique temporary file, fsynced and renamed over the target (paddle/_atomic.py):
         # two saves at once both succeed, and a crash never leaves a half file.
-        with atomic_path(os.path.join(dirname, PARAMS_FILE)) as tmp:
+        with atomic_path(os.path.join(dirname, PARAMS_FILE), create_folder=True) as tmp:
             with h5py.File(tmp, "w") as f:
                 for p in _parameters(self.outputs):
                     f.create_dataset(p.name, data=p.value)
