@@ -168,8 +168,8 @@ class Machine:
 
     def _check_batch(self, where, x, y):
         """The C API's own checks: as many inputs as the model has, each with the input's
-        dtype (no silent cast of C memory), one batch size for every array. Plain loops:
-        this runs on every call."""
+        dtype (no silent cast of C memory), one batch size for every array, at least one
+        sample. Plain loops: this runs on every call."""
         if len(x) != len(self._dtypes):
             raise ValueError(f"{where}: the model has {len(self.inputs)} inputs, received "
                              f"n_inputs = {len(x)}")
@@ -185,6 +185,9 @@ class Machine:
         for a in y:
             if a.ndim == 0 or a.shape[0] != n:
                 self._batch_error(where, x, y)
+        if n == 0:
+            raise ValueError(f"{where}: the batch is empty (0 samples); expected at least "
+                             "one sample (nothing was run or changed)")
 
     @staticmethod
     def _batch_error(where, x, y):

@@ -483,6 +483,7 @@ class Trainable(KerasTrainingAPI):
         """Run one batch; returns what a _Tracker turns into logs."""
         if x:
             data_adapter.check_samples(x, y)
+            _check_not_empty(x, kind)
             if sw is not None and sw.shape != (len(x[0]),):  # (1,) would broadcast to all
                 raise ValueError(f"sample_weight: expected shape ({len(x[0])},), received "
                                  f"{sw.shape}")
@@ -515,6 +516,7 @@ class Trainable(KerasTrainingAPI):
         x, _ = self._batch_arrays(x, None)
         if x:
             data_adapter.check_samples(x, [])
+            _check_not_empty(x, "predict")
         step, layout = self._step("predict", x, [])
         if "rebuild" in layout:
             return layout["rebuild"](step(x))
@@ -679,6 +681,7 @@ class Trainable(KerasTrainingAPI):
             for step, (xb, _, _) in enumerate(source.epoch()):
                 cbs.on_predict_batch_begin(step)
                 data_adapter.check_samples(xb, [])
+                _check_not_empty(xb, "predict")
                 step_, layout = self._step("predict", xb, [])
                 chunks.append(step_(xb))
                 cbs.on_predict_batch_end(step, {"outputs": None})
@@ -895,6 +898,19 @@ def _arrays(x, what, names=None):
     if x is None:
         return []
     return data_adapter.as_arrays(data_adapter.as_list(x, names, what), what)
+
+
+_DOING = {"train": "training", "test": "evaluating", "predict": "predicting"}
+
+
+def _check_not_empty(x, kind):
+    """A batch of no samples is refused before anything runs: the step would count an
+    optimizer iteration and update nothing, and its mean loss would divide by zero."""
+    if len(x[0]) == 0:
+        name = "x" if len(x) == 1 else "x[0]"
+        raise ValueError(f"{_DOING[kind]} on an empty batch: {name} has shape "
+                         f"{tuple(x[0].shape)} (0 samples); expected at least one sample "
+                         "(nothing was run or changed)")
 
 
 def _check_whole_labels(labels, k, loss_name):

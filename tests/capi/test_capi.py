@@ -232,7 +232,7 @@ def test_d_bad_input_returns_codes_and_the_library_keeps_working(programs, files
               files / "foreign.txt", files / "weights.h5", files / "folder", gpu_code,
               cwd=tmp_path)
     assert "FAIL" not in out
-    assert out.splitlines()[-1] == "76 cases, 0 failed"
+    assert out.splitlines()[-1] == "81 cases, 0 failed"
     assert stat.S_ISFIFO(os.lstat(tmp_path / "pipe.h5").st_mode)
     assert sorted(os.listdir(tmp_path)) == ["pipe.h5"]
     # Messages are the Python exception's class and message.

@@ -133,6 +133,18 @@ int main(int argc, char** argv) {
   EXPECT(pd_model_evaluate(NULL, &x, 1, &y, 1, &loss), PD_INVALID_ARGUMENT,
          "the model is NULL");
 
+  /* An empty batch: refused before anything runs. */
+  pd_tensor x0 = good_x(), y0 = {PD_INT64, 1, {0}, labels};
+  x0.shape[0] = 0;
+  EXPECT(pd_model_train_on_batch(m, &x0, 1, &y0, 1, &loss), PD_INVALID_ARGUMENT,
+         "the batch is empty (0 samples)");
+  EXPECT(pd_model_evaluate(m, &x0, 1, &y0, 1, &loss), PD_INVALID_ARGUMENT,
+         "the batch is empty");
+  EXPECT(pd_model_forward_backward(m, &x0, 1, &y0, 1, &loss), PD_INVALID_ARGUMENT,
+         "the batch is empty");
+  EXPECT(pd_model_predict(m, &x0, 1, &out, 1), PD_INVALID_ARGUMENT, "the batch is empty");
+  TRUTH(loss == -1 && out.data == NULL);
+
   /* Parameters and gradients. */
   const char* name = "unchanged";
   EXPECT(pd_model_num_params(m, NULL), PD_INVALID_ARGUMENT, "n is NULL");
