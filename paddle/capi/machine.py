@@ -22,6 +22,7 @@ import os
 import numpy as np
 
 from paddle.errors import CheckpointError, ShapeError
+from paddle.lowlevel import stored_state
 
 # The pd_error codes of paddle_c.h.
 OK, INVALID_ARGUMENT, NOT_FOUND, SHAPE_ERROR, CHECKPOINT_ERROR, OUT_OF_MEMORY, INTERNAL = range(7)
@@ -131,13 +132,15 @@ class Machine:
         self._check_batch(where, x, y)
         self._check_compiled(where)
         step, weights = self._grad_step(x, y)
-        # A training run updates batch-normalization moving statistics in place.
-        saved = [(w, w.val()) for w in self.model.non_trainable_weights]
-        try:
-            values = step(x + y + [np.ones(len(x[0]), np.float32)])
-        finally:
-            for w, value in saved:
-                w.set_value(value)
+        # A training run updates batch-normalization moving statistics in place: put back
+        # before another thread's predict can see them.
+        with stored_state.LOCK:
+            saved = [(w, w.val()) for w in self.model.non_trainable_weights]
+            try:
+                values = step(x + y + [np.ones(len(x[0]), np.float32)])
+            finally:
+                for w, value in saved:
+                    w.set_value(value)
         self._grads = dict(zip(weights, values[1:]))
         return float(values[0])
 

@@ -41,7 +41,7 @@ import numpy as np
 
 from paddle._atomic import atomic_path
 from paddle.errors import CheckpointError
-from paddle.lowlevel import random, schedules
+from paddle.lowlevel import random, schedules, stored_state
 from paddle.highlevel import saving_compile, saving_config, saving_reader, serialization
 from paddle.highlevel.layers.base import Layer, snake_case
 from paddle.highlevel.model import Model, Sequential
@@ -492,4 +492,5 @@ def load_weights(model, path, skip_mismatch=False):
         pairs = _check_weights(model, weights, path, skip_mismatch)
         optimizer = getattr(model, "optimizer", None)
         state = _check_optimizer(model, optimizer, weights, path) if optimizer else []
-    _restore(pairs, optimizer, state)
+    with stored_state.LOCK:  # all at once for a predict or fit in another thread
+        _restore(pairs, optimizer, state)

@@ -36,7 +36,7 @@ import h5py
 import numpy as np
 
 from paddle.errors import CheckpointError
-from paddle.lowlevel import random
+from paddle.lowlevel import random, stored_state
 from paddle.lowlevel.optimizers import Optimizer
 from paddle.highlevel import saving_compile, saving_config, saving_hdf5
 from paddle.highlevel.saving_config import register_serializable  # noqa: F401  (public)
@@ -201,7 +201,8 @@ def load_weights(model, filepath, by_name=False, skip_mismatch=False):
         else:
             pairs = match_by_order(path, groups, top, saved)
         pairs, _, _ = _read_checked(saved, pairs, [], [])
-    _assign(pairs)
+    with stored_state.LOCK:  # all at once for a predict or fit in another thread
+        _assign(pairs)
 
 
 def restore_training_state(model, filepath):
@@ -223,15 +224,16 @@ def restore_training_state(model, filepath):
             if optimizer is not None else []
         own = _check_own_optimizers(path, model, saved.own_optimizers, groups, top)
         pairs, slots, own = _read_checked(saved, pairs, slots, own)
-    _assign(pairs)
-    if optimizer is not None:
-        _restore_optimizer(optimizer, saved.optimizer, slots)
-    for own_optimizer, state, own_slots in own:
-        _restore_optimizer(own_optimizer, state, own_slots)
-    state = saved.training_state
-    if state["rng_state"]:
-        random.set_state(state["rng_state"])
-    model._last_finished_epoch = state["last_finished_epoch"]
+    with stored_state.LOCK:  # all at once for a predict or fit in another thread
+        _assign(pairs)
+        if optimizer is not None:
+            _restore_optimizer(optimizer, saved.optimizer, slots)
+        for own_optimizer, state, own_slots in own:
+            _restore_optimizer(own_optimizer, state, own_slots)
+        state = saved.training_state
+        if state["rng_state"]:
+            random.set_state(state["rng_state"])
+        model._last_finished_epoch = state["last_finished_epoch"]
     return model._last_finished_epoch
 
 
