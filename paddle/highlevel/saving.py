@@ -58,15 +58,18 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True):
     compiled = include_optimizer and getattr(model, "compiled", False) and \
         getattr(model, "optimizer", None) is not None
     training = saving_config.dumps(saving_compile.training_config(model)) if compiled else None
-    state = saving_config.dumps({"last_finished_epoch": getattr(model, "_last_finished_epoch",
-                                                                None),
-                                 "rng_state": random.get_state()})
     groups, top = saving_config.weight_layout(model)
-    optimizer = saving_hdf5.optimizer_state(model.optimizer, groups, top) if compiled else None
-    own = [(name, saving_hdf5.optimizer_state(opt, groups, top))
-           for name, opt in _own_optimizers(model)] if compiled else []
+    with stored_state.LOCK:  # one snapshot, before or after a step of a fit elsewhere
+        state = saving_config.dumps({
+            "last_finished_epoch": getattr(model, "_last_finished_epoch", None),
+            "rng_state": random.get_state()})
+        weights = saving_hdf5.weight_values(groups, top)
+        optimizer = saving_hdf5.optimizer_state(model.optimizer, groups, top) \
+            if compiled else None
+        own = [(name, saving_hdf5.optimizer_state(opt, groups, top))
+               for name, opt in _own_optimizers(model)] if compiled else []
     atomic_write(filepath, lambda f: saving_hdf5.write_model(f, [config, training, state],
-                                                             groups, top, optimizer, own),
+                                                             weights, optimizer, own),
                  overwrite)
 
 
@@ -79,7 +82,9 @@ def save_weights(model, filepath, overwrite=True):
         keras_format.save_weights_h5(model, filepath, overwrite)
         return
     groups, top = saving_config.weight_layout(model)
-    atomic_write(filepath, lambda f: saving_hdf5.write_weights(f, groups, top), overwrite)
+    with stored_state.LOCK:  # one snapshot, before or after a step of a fit elsewhere
+        weights = saving_hdf5.weight_values(groups, top)
+    atomic_write(filepath, lambda f: saving_hdf5.write_weights(f, *weights), overwrite)
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):

@@ -1,6 +1,9 @@
-"""A model shared between threads: every plan run, `set_weights`, `get_weights` and
-`load_weights` hold one lock (paddle/lowlevel/stored_state.py), so a predict computes with
-one complete set of weights. Issue 25, item 13."""
+"""A model shared between threads (the contract in docs/security.md, "Threads"): every
+plan run, `set_weights`, `get_weights`, `load_weights` and a save's snapshot hold one lock
+(paddle/lowlevel/stored_state.py), so a predict computes with one complete set of weights
+and a save taken while another thread fits holds the state before or after one step,
+never a mix, and loads. Issue 25, items 5 and 13."""
+import os
 import sys
 import threading
 
@@ -75,3 +78,47 @@ def test_predict_sees_the_old_or_the_new_weights_never_a_mix(often_switching):
         t.join()
     assert not errors, errors
     assert len(runs) == 8 and not mixed, f"{len(mixed)} outputs matched neither: {mixed[:5]}"
+
+
+@pytest.mark.parametrize("name", ["m.h5", "m.keras", "w.h5", "w.weights.h5"])
+def test_saves_while_another_thread_fits_load_and_hold_the_state_of_one_step(
+        tmp_path, often_switching, name):
+    model = deep_model(3)
+    model.compile(optimizer="adam", loss="mse")
+    rng = np.random.default_rng(1)
+    x = rng.random((64, 6)).astype(np.float32)
+    y = rng.random((64, 2)).astype(np.float32)
+    states = {0: model.get_weights()}  # optimizer step -> the weights after it
+
+    class Record(pd.callbacks.Callback):
+        def on_train_batch_end(self, batch, logs=None):
+            states[model.optimizer.iterations] = model.get_weights()
+
+    threads, errors = in_threads(lambda _: model.fit(x, y, batch_size=4, epochs=40,
+                                                     verbose=0, callbacks=[Record()]), 1)
+    saved = []
+    whole = name.startswith("m.")
+    while threads[0].is_alive() and len(saved) < 25:
+        path = tmp_path / f"{len(saved)}_{name}"
+        model.save(path) if whole else model.save_weights(path)
+        saved.append(path)
+    threads[0].join()
+    assert not errors, errors
+    assert len(saved) >= 2
+    probe = deep_model(4)
+    probe.compile(optimizer="adam", loss="mse")
+    for path in saved:
+        if whole:
+            loaded = pd.load_model(path)  # checksums verified
+            step = loaded.optimizer.iterations
+        else:
+            probe.load_weights(path)
+            loaded = probe
+            step = probe.optimizer.iterations if name.endswith(".weights.h5") else None
+        weights = loaded.get_weights()
+        if step is None:  # a legacy weights file holds no step count: any step's weights
+            assert any(all(np.array_equal(a, b) for a, b in zip(weights, state))
+                       for state in states.values()), os.path.basename(path)
+            continue
+        for a, b in zip(weights, states[step]):
+            np.testing.assert_array_equal(a, b, err_msg=f"{path.name}: step {step}")
