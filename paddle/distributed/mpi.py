@@ -162,6 +162,7 @@ class MPICommunicator:
             missing = sorted(pending)
             for request in pending.values():
                 request.Cancel()
+                request.Wait()  # a cancelled receive completes at once
             raise CollectiveTimeout(
                 f"{what}: rank {self.rank} of {self.size} waited {timeout:g} s for "
                 f"{_ranks(missing)}, which did not arrive (here: "
