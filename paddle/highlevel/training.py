@@ -669,7 +669,10 @@ class Trainable(KerasTrainingAPI):
         return values[0] if len(values) == 1 else values
 
     def predict(self, x, batch_size=None, verbose=0, steps=None, callbacks=None):
-        """The model's outputs for every sample, as NumPy arrays (a list for several)."""
+        """The model's outputs for every sample, as NumPy arrays (a list for several).
+
+        Each batch is computed with one complete set of weights, even while another
+        thread runs set_weights or fit (docs/security.md, "Threads")."""
         n_in = len(self.inputs) if getattr(self, "inputs", None) else 1
         source = data_adapter.adapt(x, None, None, batch_size, False, steps, n_in,
                                     self._data_names())
