@@ -22,6 +22,7 @@ import os
 import numpy as np
 
 from paddle.errors import CheckpointError, ShapeError
+from paddle.lowlevel import stored_state
 
 # The pd_error codes of paddle_c.h.
 OK, INVALID_ARGUMENT, NOT_FOUND, SHAPE_ERROR, CHECKPOINT_ERROR, OUT_OF_MEMORY, INTERNAL = range(7)
@@ -131,13 +132,15 @@ class Machine:
         self._check_batch(where, x, y)
         self._check_compiled(where)
         step, weights = self._grad_step(x, y)
-        # A training run updates batch-normalization moving statistics in place.
-        saved = [(w, w.val()) for w in self.model.non_trainable_weights]
-        try:
-            values = step(x + y + [np.ones(len(x[0]), np.float32)])
-        finally:
-            for w, value in saved:
-                w.set_value(value)
+        # A training run updates batch-normalization moving statistics in place: put back
+        # before another thread's predict can see them.
+        with stored_state.LOCK:
+            saved = [(w, w.val()) for w in self.model.non_trainable_weights]
+            try:
+                values = step(x + y + [np.ones(len(x[0]), np.float32)])
+            finally:
+                for w, value in saved:
+                    w.set_value(value)
         self._grads = dict(zip(weights, values[1:]))
         return float(values[0])
 
@@ -168,8 +171,8 @@ class Machine:
 
     def _check_batch(self, where, x, y):
         """The C API's own checks: as many inputs as the model has, each with the input's
-        dtype (no silent cast of C memory), one batch size for every array. Plain loops:
-        this runs on every call."""
+        dtype (no silent cast of C memory), one batch size for every array, at least one
+        sample. Plain loops: this runs on every call."""
         if len(x) != len(self._dtypes):
             raise ValueError(f"{where}: the model has {len(self.inputs)} inputs, received "
                              f"n_inputs = {len(x)}")
@@ -185,6 +188,9 @@ class Machine:
         for a in y:
             if a.ndim == 0 or a.shape[0] != n:
                 self._batch_error(where, x, y)
+        if n == 0:
+            raise ValueError(f"{where}: the batch is empty (0 samples); expected at least "
+                             "one sample (nothing was run or changed)")
 
     @staticmethod
     def _batch_error(where, x, y):

@@ -21,6 +21,7 @@ from paddle.distributed.errors import CollectiveTimeout
 from paddle.distributed.polling import wait_until
 
 SHARED_MEMORY = True  # False: average gradients with an allreduce even on one machine
+ROLL_CALL_TAG = 2718  # the point-to-point messages of `roll_call` (no collective matches them)
 ALIGN = 64        # bytes: segments and each rank's share start on their own cache line
 # Every shared window, kept for the life of the process: freeing one is collective
 # (MPI_Win_free), so it must never be left to one rank's garbage collector.
@@ -137,9 +138,52 @@ class MPICommunicator:
     def barrier(self, what="barrier"):
         self._wait(self.comm.Ibarrier(), what)
 
+    def roll_call(self, row, what, timeout):
+        """Every rank's int64 vector `row` (all of one length), stacked (size, len), as
+        `allgather` gives it; but each rank tells every other one that it arrived, so a
+        rank waiting more than `timeout` seconds can name those that did not come
+        (CollectiveTimeout). For the start of `fit`, where every rank should arrive within
+        moments of the others: size - 1 small messages to and from each rank."""
+        row = np.ascontiguousarray(row, dtype=np.int64)
+        table = np.empty((self.size, row.size), np.int64)
+        table[self.rank] = row
+        others = [r for r in range(self.size) if r != self.rank]
+        # Receives first: a rank whose row arrived had posted its own receives already, so
+        # the sends below never wait for a rank that is here.
+        pending = {r: self.comm.Irecv(table[r], source=r, tag=ROLL_CALL_TAG) for r in others}
+        sends = [self.comm.Isend(row, dest=r, tag=ROLL_CALL_TAG) for r in others]
+
+        def arrived():
+            for r in [r for r, request in pending.items() if request.Test()]:
+                del pending[r]
+            return not pending
+
+        def timed_out():
+            missing = sorted(pending)
+            for request in pending.values():
+                request.Cancel()
+                request.Wait()  # a cancelled receive completes at once
+            raise CollectiveTimeout(
+                f"{what}: rank {self.rank} of {self.size} waited {timeout:g} s for "
+                f"{_ranks(missing)}, which did not arrive (here: "
+                f"{_ranks(sorted(set(range(self.size)) - set(missing)))}); "
+                f"{'it' if len(missing) == 1 else 'they'} may have stopped, be stuck before "
+                "this point, or not call fit, or call it with other data. The wait is set by "
+                "pd.distributed.init(first_step_timeout=...) or "
+                "PADDLE_DISTRIBUTED_FIRST_STEP_TIMEOUT")
+        wait_until(arrived, timeout, timed_out)
+        for request in sends:  # small messages to ranks that are here: done at once
+            self._wait(request, what)
+        return table
+
     def abort(self, code=1):
         """End every process of the job (after a rank failed)."""
         self._mpi.COMM_WORLD.Abort(code)
+
+
+def _ranks(ranks):
+    """'rank 1' or 'ranks 1, 3'."""
+    return f"rank{'s' if len(ranks) != 1 else ''} {', '.join(map(str, ranks))}"
 
 
 def _shared_memory_free():

@@ -14,6 +14,15 @@ results are averaged weighted by the samples each rank evaluated. Readers and it
 batches go through `pd.reader.shard` (batch i to rank i % size, the last incomplete round
 dropped).
 
+Agreement before the first step. When `fit` starts, the ranks tell each other what an
+epoch will be on each (the kind of data, its number of samples or batches, the batch size,
+the steps per epoch): one small message from every rank to every other, waited for
+`first_step_timeout` seconds (pd.distributed.init). Ranks that disagree raise
+DistributedError on every rank, saying what each has; a rank that does not arrive (stopped,
+stuck, or not calling fit) is named in the CollectiveTimeout of the others. Without this,
+ranks running different numbers of steps met only at the collective timeout, 5 minutes
+later, with a message that named no one.
+
 One voice. After every training batch the running logs are averaged over the ranks
 (one small allreduce), and after the callbacks ran, `stop_training` is agreed (any rank
 stopping stops all), so every rank's callbacks see the same numbers, take the same
@@ -26,18 +35,63 @@ from paddle.lowlevel.random import generator
 
 
 def for_fit(train, val):
-    """fit's training and validation sources, sharded for this rank."""
+    """fit's training and validation sources, sharded for this rank, once every rank has
+    arrived and agreed on what an epoch is (`agree_on_epochs`)."""
     w = _world.world()
-    return _sharded(train, w, "fit", True), None if val is None else \
+    agree_on_epochs(train, w)
+    return _sharded(train, w, "fit", True, agreed=True), None if val is None else \
         _sharded(val, w, "fit: validation data", False)
 
 
-def _sharded(source, w, what, training):
+SOURCES = ("arrays", "a PyDataset", "a reader or an iterable of batches")
+
+
+def agree_on_epochs(train, w):
+    """Before the first step: every rank arrives within `w.first_step_timeout` seconds
+    (CollectiveTimeout naming those that do not) and has the same `epoch_plan`
+    (DistributedError on every rank, saying what each has, otherwise)."""
+    table = w.control.roll_call(epoch_plan(train, w.size),
+                                "fit: the ranks agreeing on the steps of an epoch",
+                                w.first_step_timeout)
+    count = "samples" if table[0, 0] == 0 else "batches"
+    checks = (  # the kind first: the other columns mean the same on every rank after it
+        (0, "the kind of training data", lambda v: SOURCES[v]),
+        (1, f"the number of {count}", lambda v: f"{v} {count}"),
+        (2, "the batch size (every rank trains on batch_size samples a step)",
+         lambda v: f"batch_size={v}"),
+        (3, "the steps per epoch", lambda v: f"{v} steps"))
+    for column, what, describe in checks:
+        _world.check_table(table[:, [column]], f"fit: {what} on each rank",
+                           lambda row, describe=describe: describe(int(row[0])))
+
+
+def epoch_plan(source, size):
+    """[kind of source (an index in SOURCES), its samples (arrays) or batches (a
+    PyDataset), the batch size, the steps per epoch on each of `size` ranks] of a training
+    source; -1 where the source does not tell (a reader's length)."""
+    from paddle.highlevel.data_adapter import ArrayData, IndexedData
+    from paddle.utils.dataset import num_batches
+    if isinstance(source, ArrayData):
+        return [0, source.n, source.batch_size,
+                _steps(source.n // size, source.batch_size, source.max_steps)]
+    if isinstance(source, IndexedData):
+        n = num_batches(source.source)
+        return [1, n, -1, min(source.steps, n // size)]
+    return [2, -1, -1, -1 if source.steps is None else source.steps]
+
+
+def _steps(samples, batch_size, max_steps):
+    """Batches of `batch_size` in `samples`, at most `max_steps` (None: no limit)."""
+    full = -(-samples // batch_size)
+    return full if max_steps is None else min(max_steps, full)
+
+
+def _sharded(source, w, what, training, agreed=False):
     from paddle.highlevel.data_adapter import ArrayData, IndexedData
     if isinstance(source, ArrayData):
-        return ArrayShard(source, w, what, training)
+        return ArrayShard(source, w, what, training, agreed)
     if isinstance(source, IndexedData):
-        source.source = IndexShard(source.source, w, what)
+        source.source = IndexShard(source.source, w, what, agreed)
         source.steps = min(source.steps, len(source.source))
         return source
     source.shard = (w.rank, w.size, f"{what}: the data")
@@ -49,11 +103,12 @@ class IndexShard:
     i * size + rank of the source, the last incomplete round dropped (as pd.reader.shard),
     read by index so that no rank loads the others' batches."""
 
-    def __init__(self, source, w, what):
+    def __init__(self, source, w, what, agreed=False):
         from paddle.utils.dataset import num_batches
         n = num_batches(source)
-        _world.check_same(w.control, f"{what}: the number of batches on each rank", [n],
-                          lambda row: f"{row[0]} batches")
+        if not agreed:  # (fit's training data was: agree_on_epochs)
+            _world.check_same(w.control, f"{what}: the number of batches on each rank", [n],
+                              lambda row: f"{row[0]} batches")
         if 0 < n < w.size:
             raise ValueError(f"{what}: {n} batch(es) cannot be shared among {w.size} ranks: "
                              f"every rank needs at least one")
@@ -72,10 +127,11 @@ class IndexShard:
 class ArrayShard:
     """This rank's batches of an ArrayData (see the module docstring for the rule)."""
 
-    def __init__(self, data, w, what, training):
+    def __init__(self, data, w, what, training, agreed=False):
         n, size = data.n, w.size
-        _world.check_same(w.control, f"{what}: the number of samples on each rank", [n],
-                          lambda row: f"{row[0]} samples")
+        if not agreed:  # (fit's training data was: agree_on_epochs)
+            _world.check_same(w.control, f"{what}: the number of samples on each rank", [n],
+                              lambda row: f"{row[0]} samples")
         if n < size:
             raise ValueError(f"{what}: {n} sample(s) cannot be shared among {size} ranks: "
                              f"every rank needs at least one (use fewer processes or more "
@@ -83,8 +139,7 @@ class ArrayShard:
         self.data, self.world = data, w
         self.used = n - n % size if training else n
         self.local = len(range(w.rank, self.used, size))
-        full = -(-self.local // data.batch_size)
-        self.steps = full if data.max_steps is None else min(data.max_steps, full)
+        self.steps = _steps(self.local, data.batch_size, data.max_steps)
 
     def epoch(self):
         d, w = self.data, self.world

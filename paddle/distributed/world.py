@@ -8,7 +8,9 @@ which every collective returns its input. The same script therefore runs unchang
 In a world of several processes, an exception that reaches the top of any rank prints
 that rank's traceback and aborts the whole job (`MPI_Abort`), so the other ranks do not
 wait for it forever in a collective; and every collective gives up after `timeout`
-seconds with `CollectiveTimeout` on the ranks that waited.
+seconds with `CollectiveTimeout` on the ranks that waited. Where every rank should arrive
+within moments of the others, at the start of `fit` (before its first step), they wait
+`first_step_timeout` seconds only, and the ranks that did not arrive are named.
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -31,6 +33,7 @@ from paddle.distributed.errors import DistributedError
 from paddle.distributed import mpi
 
 DEFAULT_TIMEOUT = 300.0
+DEFAULT_FIRST_STEP_TIMEOUT = 60.0
 ABORT_DELAY = 1.0  # seconds between printing a failed rank's traceback and aborting
 MAX_RANK = 32  # dimensions a signature row can describe
 
@@ -41,14 +44,18 @@ class World:
     Attributes:
         rank, size, local_rank: as the functions of the same names.
         timeout: seconds a collective may wait (math.inf: no limit).
+        first_step_timeout: seconds the ranks wait for each other at the start of `fit`
+            (never more than `timeout`).
         comm: collectives of the public API (None in a world of one process);
         control: the training loop's own messages (logs, flags, data orders);
         grads: gradients and the first broadcast of parameters (on the CPU; GPU
             gradients travel over NCCL, `gpu_grads()`).
     """
 
-    def __init__(self, timeout, comm=None, local_rank=0):
+    def __init__(self, timeout, comm=None, local_rank=0, first_step_timeout=None):
         self.timeout = timeout
+        self.first_step_timeout = min(timeout, DEFAULT_FIRST_STEP_TIMEOUT
+                                      if first_step_timeout is None else first_step_timeout)
         self.comm = comm
         self.rank = comm.rank if comm else 0
         self.size = comm.size if comm else 1
@@ -75,7 +82,7 @@ class World:
 _WORLD = None
 
 
-def init(timeout=None):
+def init(timeout=None, first_step_timeout=None):
     """Join the job this process was launched in (a world of one process otherwise).
 
     Call it once, at the top of the script, on every rank. Calling it again with the same
@@ -85,23 +92,33 @@ def init(timeout=None):
         timeout: seconds a collective (an allreduce of gradients, a barrier, ...) may wait
             for the other ranks before raising `CollectiveTimeout`; `math.inf` never gives
             up. Default: `$PADDLE_DISTRIBUTED_TIMEOUT`, or 300.
+        first_step_timeout: seconds the ranks wait for each other at the start of `fit`,
+            where they agree on the steps of an epoch: a rank that does not arrive by then
+            (it stopped, is stuck, or never calls fit) is named in the `CollectiveTimeout`
+            of the others. At most `timeout`. Default:
+            `$PADDLE_DISTRIBUTED_FIRST_STEP_TIMEOUT`, or 60.
 
     Raises:
-        DistributedError: init was already called with another timeout.
+        DistributedError: init was already called with other timeouts.
         ImportError: launched by mpiexec with several processes but mpi4py is missing
             (each process would otherwise train alone on all the data).
         ValueError: a timeout that is not a positive number.
     """
     global _WORLD
-    timeout = _resolve_timeout(timeout)
+    timeout = _resolve_timeout(timeout, "timeout", "PADDLE_DISTRIBUTED_TIMEOUT",
+                               DEFAULT_TIMEOUT)
+    first = _resolve_timeout(first_step_timeout, "first_step_timeout",
+                             "PADDLE_DISTRIBUTED_FIRST_STEP_TIMEOUT", DEFAULT_FIRST_STEP_TIMEOUT)
     if _WORLD is not None:
-        if timeout != _WORLD.timeout:
-            raise DistributedError(f"init: already initialized with timeout={_WORLD.timeout:g}; "
-                                   f"received timeout={timeout:g} (call init() once, at the "
-                                   "top of the script)")
+        if timeout != _WORLD.timeout or min(first, timeout) != _WORLD.first_step_timeout:
+            raise DistributedError(
+                f"init: already initialized with timeout={_WORLD.timeout:g}, "
+                f"first_step_timeout={_WORLD.first_step_timeout:g}; received "
+                f"timeout={timeout:g}, first_step_timeout={min(first, timeout):g} (call "
+                "init() once, at the top of the script)")
         return
     if mpi.launched_size() <= 1:
-        _WORLD = World(timeout)
+        _WORLD = World(timeout, first_step_timeout=first)
         return
     try:
         import mpi4py  # noqa: F401
@@ -110,21 +127,21 @@ def init(timeout=None):
                           f"{mpi.launched_size()} processes, but mpi4py is not installed; "
                           f"install it with pip install 'paddle-graph[mpi]'") from None
     comm, local_rank = mpi.MPICommunicator.world(None if math.isinf(timeout) else timeout)
-    world = World(timeout, comm, local_rank)
+    world = World(timeout, comm, local_rank, first)
     if world.size > 1:
         _install_excepthook(world)
     else:
-        world = World(timeout)  # mpiexec -n 1: nothing to talk to
+        world = World(timeout, first_step_timeout=first)  # mpiexec -n 1: no one to talk to
     _WORLD = world
 
 
-def _resolve_timeout(timeout):
-    where = "init: timeout"
+def _resolve_timeout(timeout, name, variable, default):
+    where = f"init: {name}"
     if timeout is None:
-        text = os.environ.get("PADDLE_DISTRIBUTED_TIMEOUT")
+        text = os.environ.get(variable)
         if not text:
-            return DEFAULT_TIMEOUT
-        where = "PADDLE_DISTRIBUTED_TIMEOUT"
+            return default
+        where = variable
         try:
             timeout = float(text)
         except ValueError:
@@ -341,7 +358,12 @@ def check_same_arrays(comm, what, arrays, names=None):
 
 def check_same(comm, what, values, describe):
     """Raise DistributedError on every rank unless every rank passed the same ints."""
-    table = comm.allgather(np.asarray(values, np.int64), what)
+    check_table(comm.allgather(np.asarray(values, np.int64), what), what, describe)
+
+
+def check_table(table, what, describe):
+    """Raise DistributedError unless the rows of `table` (one per rank, as `allgather`
+    stacks them) are all the same; describe(row) says what a rank has."""
     if (table != table[0]).any():
-        held = ", ".join(f"rank {r} has {describe(table[r])}" for r in range(comm.size))
+        held = ", ".join(f"rank {r} has {describe(table[r])}" for r in range(len(table)))
         raise DistributedError(f"{what}: the ranks disagree: {held}")

@@ -41,7 +41,7 @@ import numpy as np
 
 from paddle._atomic import atomic_path
 from paddle.errors import CheckpointError
-from paddle.lowlevel import random, schedules
+from paddle.lowlevel import random, schedules, stored_state
 from paddle.highlevel import saving_compile, saving_config, saving_reader, serialization
 from paddle.highlevel.layers.base import Layer, snake_case
 from paddle.highlevel.model import Model, Sequential
@@ -227,41 +227,59 @@ def _optimizer_built(model, optimizer):
 
 # ---- writing ----------------------------------------------------------------------------
 
-def _weights_bytes(model, include_optimizer=True):
+def _weights_bytes(snapshot, name):
     buffer = io.BytesIO()
     with h5py.File(buffer, "w") as f:
-        _write_weights(f, model, include_optimizer)
+        _write_weights(f, snapshot, name)
     return buffer.getvalue()
 
 
-def _write_weights(f, model, include_optimizer):
-    for path, var in weight_entries(model):
-        group = f.require_group(path.rsplit("/", 1)[0])
-        group.create_dataset(path.rsplit("/", 1)[1], data=var.val())
+def _snapshot(model, include_optimizer):
+    """What a save writes of the model's state, copied at once (under stored_state.LOCK:
+    before or after a step of a fit in another thread, never within): {"datasets":
+    [(dataset path, array)] of the weights and, when built, the optimizer's variables, in
+    Keras 3's order; "optimizer": its name or None; "rng_state": paddle's random state}."""
+    entries = weight_entries(model)
     optimizer = getattr(model, "optimizer", None) if include_optimizer else None
-    if optimizer is not None and _optimizer_built(model, optimizer):
-        group = f.require_group("optimizer/vars")
-        group.attrs["name"] = optimizer.name
-        for path, kind, w, slot in optimizer_entries(model, optimizer):
-            key = path.rsplit("/", 1)[1]
-            if kind == "iterations":
-                group.create_dataset(key, data=np.int64(optimizer.iterations))
-            elif kind == "learning_rate":
-                group.create_dataset(key, data=np.float32(optimizer.learning_rate))
-            else:
-                group.create_dataset(key, data=optimizer.slots(w)[slot])
-    f.require_group("vars").attrs["name"] = model.name
+    if optimizer is not None and not _optimizer_built(model, optimizer):
+        optimizer = None
+    with stored_state.LOCK:
+        datasets = [(path, var.val()) for path, var in entries]
+        if optimizer is not None:
+            datasets += [(path, _optimizer_value(optimizer, kind, w, slot))
+                         for path, kind, w, slot in optimizer_entries(model, optimizer)]
+        return {"datasets": datasets, "rng_state": random.get_state(),
+                "optimizer": None if optimizer is None else optimizer.name}
+
+
+def _optimizer_value(optimizer, kind, weight, slot):
+    if kind == "iterations":
+        return np.int64(optimizer.iterations)
+    if kind == "learning_rate":
+        return np.float32(optimizer.learning_rate)
+    return optimizer.slots(weight)[slot].copy()
+
+
+def _write_weights(f, snapshot, name):
+    """Keras 3's weights layout of a `_snapshot`, for the model called `name`."""
+    if snapshot["optimizer"] is not None:
+        f.require_group("optimizer/vars").attrs["name"] = snapshot["optimizer"]
+    for path, value in snapshot["datasets"]:
+        folder, key = path.rsplit("/", 1)
+        f.require_group(folder).create_dataset(key, data=value)
+    f.require_group("vars").attrs["name"] = name
 
 
 def save_keras(model, filepath, overwrite=True, include_optimizer=True):
     """Write `model` as a Keras 3 `.keras` zip, atomically."""
     config = keras_config(model, compile_config=include_optimizer)
+    snapshot = _snapshot(model, include_optimizer)
     config["paddle_training_state"] = {
         "last_finished_epoch": getattr(model, "_last_finished_epoch", None),
-        "rng_state": random.get_state()}
+        "rng_state": snapshot["rng_state"]}
     metadata = {"keras_version": KERAS_VERSION, "paddle_version": _paddle_version(),
                 "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
-    weights = _weights_bytes(model, include_optimizer)
+    weights = _weights_bytes(snapshot, model.name)
 
     def write(f):
         with zipfile.ZipFile(f, "w") as zf:  # stored, as Keras writes it
@@ -273,9 +291,11 @@ def save_keras(model, filepath, overwrite=True, include_optimizer=True):
 
 def save_weights_h5(model, filepath, overwrite=True):
     """Write Keras 3's `.weights.h5`: the weights and, when built, the optimizer's state."""
+    snapshot = _snapshot(model, True)
+
     def write(f):
         with h5py.File(f, "w") as h5:
-            _write_weights(h5, model, True)
+            _write_weights(h5, snapshot, model.name)
     _atomic_bytes(filepath, write, overwrite)
 
 
@@ -287,7 +307,8 @@ def _paddle_version():
 def _atomic_bytes(filepath, write, overwrite):
     """write(binary file) on a temporary file renamed over `filepath` (paddle/_atomic.py)."""
     from paddle.highlevel.saving_hdf5 import file_path
-    with atomic_path(file_path(filepath, "save"), overwrite, example="model.keras") as tmp:
+    with atomic_path(file_path(filepath, "save"), overwrite, example="model.keras",
+                     create_folder=False) as tmp:
         with open(tmp, "wb") as f:
             write(f)
 
@@ -491,4 +512,5 @@ def load_weights(model, path, skip_mismatch=False):
         pairs = _check_weights(model, weights, path, skip_mismatch)
         optimizer = getattr(model, "optimizer", None)
         state = _check_optimizer(model, optimizer, weights, path) if optimizer else []
-    _restore(pairs, optimizer, state)
+    with stored_state.LOCK:  # all at once for a predict or fit in another thread
+        _restore(pairs, optimizer, state)

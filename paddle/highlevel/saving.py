@@ -36,7 +36,7 @@ import h5py
 import numpy as np
 
 from paddle.errors import CheckpointError
-from paddle.lowlevel import random
+from paddle.lowlevel import random, stored_state
 from paddle.lowlevel.optimizers import Optimizer
 from paddle.highlevel import saving_compile, saving_config, saving_hdf5
 from paddle.highlevel.saving_config import register_serializable  # noqa: F401  (public)
@@ -58,15 +58,18 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True):
     compiled = include_optimizer and getattr(model, "compiled", False) and \
         getattr(model, "optimizer", None) is not None
     training = saving_config.dumps(saving_compile.training_config(model)) if compiled else None
-    state = saving_config.dumps({"last_finished_epoch": getattr(model, "_last_finished_epoch",
-                                                                None),
-                                 "rng_state": random.get_state()})
     groups, top = saving_config.weight_layout(model)
-    optimizer = saving_hdf5.optimizer_state(model.optimizer, groups, top) if compiled else None
-    own = [(name, saving_hdf5.optimizer_state(opt, groups, top))
-           for name, opt in _own_optimizers(model)] if compiled else []
+    with stored_state.LOCK:  # one snapshot, before or after a step of a fit elsewhere
+        state = saving_config.dumps({
+            "last_finished_epoch": getattr(model, "_last_finished_epoch", None),
+            "rng_state": random.get_state()})
+        weights = saving_hdf5.weight_values(groups, top)
+        optimizer = saving_hdf5.optimizer_state(model.optimizer, groups, top) \
+            if compiled else None
+        own = [(name, saving_hdf5.optimizer_state(opt, groups, top))
+               for name, opt in _own_optimizers(model)] if compiled else []
     atomic_write(filepath, lambda f: saving_hdf5.write_model(f, [config, training, state],
-                                                             groups, top, optimizer, own),
+                                                             weights, optimizer, own),
                  overwrite)
 
 
@@ -79,7 +82,9 @@ def save_weights(model, filepath, overwrite=True):
         keras_format.save_weights_h5(model, filepath, overwrite)
         return
     groups, top = saving_config.weight_layout(model)
-    atomic_write(filepath, lambda f: saving_hdf5.write_weights(f, groups, top), overwrite)
+    with stored_state.LOCK:  # one snapshot, before or after a step of a fit elsewhere
+        weights = saving_hdf5.weight_values(groups, top)
+    atomic_write(filepath, lambda f: saving_hdf5.write_weights(f, *weights), overwrite)
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
@@ -201,7 +206,8 @@ def load_weights(model, filepath, by_name=False, skip_mismatch=False):
         else:
             pairs = match_by_order(path, groups, top, saved)
         pairs, _, _ = _read_checked(saved, pairs, [], [])
-    _assign(pairs)
+    with stored_state.LOCK:  # all at once for a predict or fit in another thread
+        _assign(pairs)
 
 
 def restore_training_state(model, filepath):
@@ -223,15 +229,16 @@ def restore_training_state(model, filepath):
             if optimizer is not None else []
         own = _check_own_optimizers(path, model, saved.own_optimizers, groups, top)
         pairs, slots, own = _read_checked(saved, pairs, slots, own)
-    _assign(pairs)
-    if optimizer is not None:
-        _restore_optimizer(optimizer, saved.optimizer, slots)
-    for own_optimizer, state, own_slots in own:
-        _restore_optimizer(own_optimizer, state, own_slots)
-    state = saved.training_state
-    if state["rng_state"]:
-        random.set_state(state["rng_state"])
-    model._last_finished_epoch = state["last_finished_epoch"]
+    with stored_state.LOCK:  # all at once for a predict or fit in another thread
+        _assign(pairs)
+        if optimizer is not None:
+            _restore_optimizer(optimizer, saved.optimizer, slots)
+        for own_optimizer, state, own_slots in own:
+            _restore_optimizer(own_optimizer, state, own_slots)
+        state = saved.training_state
+        if state["rng_state"]:
+            random.set_state(state["rng_state"])
+        model._last_finished_epoch = state["last_finished_epoch"]
     return model._last_finished_epoch
 
 

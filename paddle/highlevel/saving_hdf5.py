@@ -41,16 +41,17 @@ TOP_LEVEL = "top_level_model_weights"
 OWN_OPTIMIZERS = "paddle_optimizers"  # optimizers a custom train_step owns, by attribute
 
 
-def write_model(f, texts, groups, top, optimizer, own=()):
+def write_model(f, texts, weights, optimizer, own=()):
     """A whole-model file: the JSON texts (model_config, training_config or None,
-    paddle_training_state), the weights, the optimizer state (or None), and the states of
-    the optimizers a custom train_step owns, [(model attribute, state)], under
-    `paddle_optimizers/<attribute>` (a group Keras does not know, and ignores)."""
+    paddle_training_state), the weights (`weight_values`), the optimizer state
+    (`optimizer_state`, or None), and the states of the optimizers a custom train_step
+    owns, [(model attribute, state)], under `paddle_optimizers/<attribute>` (a group Keras
+    does not know, and ignores). The checksums hash the very arrays written."""
     write_versions(f)
     for name, text in zip(("model_config", "training_config", "paddle_training_state"), texts):
         if text is not None:
             write_text(f, name, text)
-    write_weights(f.create_group("model_weights"), groups, top)
+    write_weights(f.create_group("model_weights"), *weights)
     if optimizer is not None:
         write_optimizer(f.create_group("optimizer_weights"), *optimizer)
     for attribute, state in own:
@@ -77,8 +78,8 @@ def file_path(filepath, where):
 def atomic_write(filepath, write, overwrite=True):
     """Run write(h5py.File) on a temporary file beside `filepath`, fsync it, rename it over
     `filepath` (paddle/_atomic.py). On any failure the temporary file is removed and
-    `filepath` is untouched."""
-    with atomic_path(file_path(filepath, "save"), overwrite) as tmp:
+    `filepath` is untouched. The folder must exist (as in Keras)."""
+    with atomic_path(file_path(filepath, "save"), overwrite, create_folder=False) as tmp:
         with h5py.File(tmp, "w") as f:
             write(f)
             f.flush()
@@ -146,14 +147,21 @@ def read_text(obj, name):
     return b"".join(parts).decode("utf8") if parts else None
 
 
-def write_weights(group, groups, top):
-    layers = [(name, _named_values(weights)) for name, weights in groups]
+def weight_values(groups, top):
+    """(layers, top) as `write_weights` takes them: [(layer name, [(weight name,
+    array)])] and [(weight name, array)], the arrays copies of the current values. Taken
+    under paddle/lowlevel/stored_state.LOCK, it is one consistent snapshot."""
+    return ([(name, _named_values(weights)) for name, weights in groups],
+            _named_values(top))
+
+
+def write_weights(group, layers, top):
+    """The `model_weights` layout of `weight_values`' snapshot, and its checksum."""
     save_attributes(group, "layer_names", [name for name, _ in layers])
     write_versions(group)
     # Sorted as Keras does, so no group name is created before one it prefixes.
     for name, values in sorted(layers, key=lambda g: g[0]):
         _write_subset(group.create_group(name), values)
-    top = _named_values(top)
     _write_subset(group.create_group(TOP_LEVEL), top)
     group.attrs["paddle_weights_checksum"] = np.bytes_(_digest_weights(layers, top))
 
@@ -246,12 +254,13 @@ def _add_state(add, state):
 
 
 def optimizer_state(optimizer, groups, top):
-    """(optimizer name, iterations, [(weight index, slot, array, weight name)])."""
+    """(optimizer name, iterations, [(weight index, slot, array, weight name)]), the
+    arrays copies: with `weight_values`, under stored_state.LOCK, one snapshot."""
     flat = [w for _, ws in groups for w in ws] + list(top)
     has = {id(v) for v in optimizer.variables()}
-    slots = [(i, slot, value, w.name) for i, w in enumerate(flat) if id(w) in has
+    slots = [(i, slot, value.copy(), w.name) for i, w in enumerate(flat) if id(w) in has
              for slot, value in optimizer.slots(w).items()]
-    return optimizer.name, optimizer.iterations, slots
+    return optimizer.name, int(optimizer.iterations), slots
 
 
 def write_optimizer(group, name, iterations, slots):

@@ -33,6 +33,7 @@ from paddle import backend
 from paddle._atomic import atomic_path
 from paddle.distributed.world import is_chief
 from paddle.errors import CheckpointError, FeedError
+from paddle.lowlevel import stored_state
 from paddle.lowlevel.executor import eval as run
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import FLOATS, Variable, fresh_names
@@ -334,10 +335,13 @@ class Trainer:
             return
         # A unique temporary file, fsynced and renamed over the target (paddle/_atomic.py):
         # two saves at once both succeed, and a crash never leaves a half file.
-        with atomic_path(os.path.join(dirname, PARAMS_FILE)) as tmp:
+        parameters = _parameters(self.outputs)
+        with stored_state.LOCK:  # one snapshot, before or after a step in another thread
+            values = [(p.name, p.val()) for p in parameters]
+        with atomic_path(os.path.join(dirname, PARAMS_FILE), create_folder=True) as tmp:
             with h5py.File(tmp, "w") as f:
-                for p in _parameters(self.outputs):
-                    f.create_dataset(p.name, data=p.value)
+                for name, value in values:
+                    f.create_dataset(name, data=value)
 
     def stop(self):
         """End training after the current step (from inside the event handler); the

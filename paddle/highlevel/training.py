@@ -485,6 +485,7 @@ class Trainable(KerasTrainingAPI):
         """Run one batch; returns what a _Tracker turns into logs."""
         if x:
             data_adapter.check_samples(x, y)
+            _check_not_empty(x, kind)
             if sw is not None and sw.shape != (len(x[0]),):  # (1,) would broadcast to all
                 raise ValueError(f"sample_weight: expected shape ({len(x[0])},), received "
                                  f"{sw.shape}")
@@ -517,6 +518,7 @@ class Trainable(KerasTrainingAPI):
         x, _ = self._batch_arrays(x, None)
         if x:
             data_adapter.check_samples(x, [])
+            _check_not_empty(x, "predict")
         step, layout = self._step("predict", x, [])
         if "rebuild" in layout:
             return layout["rebuild"](step(x))
@@ -669,7 +671,10 @@ class Trainable(KerasTrainingAPI):
         return values[0] if len(values) == 1 else values
 
     def predict(self, x, batch_size=None, verbose=0, steps=None, callbacks=None):
-        """The model's outputs for every sample, as NumPy arrays (a list for several)."""
+        """The model's outputs for every sample, as NumPy arrays (a list for several).
+
+        Each batch is computed with one complete set of weights, even while another
+        thread runs set_weights or fit (docs/security.md, "Threads")."""
         n_in = len(self.inputs) if getattr(self, "inputs", None) else 1
         source = data_adapter.adapt(x, None, None, batch_size, False, steps, n_in,
                                     self._data_names())
@@ -681,6 +686,7 @@ class Trainable(KerasTrainingAPI):
             for step, (xb, _, _) in enumerate(source.epoch()):
                 cbs.on_predict_batch_begin(step)
                 data_adapter.check_samples(xb, [])
+                _check_not_empty(xb, "predict")
                 step_, layout = self._step("predict", xb, [])
                 chunks.append(step_(xb))
                 cbs.on_predict_batch_end(step, {"outputs": None})
@@ -897,6 +903,19 @@ def _arrays(x, what, names=None):
     if x is None:
         return []
     return data_adapter.as_arrays(data_adapter.as_list(x, names, what), what)
+
+
+_DOING = {"train": "training", "test": "evaluating", "predict": "predicting"}
+
+
+def _check_not_empty(x, kind):
+    """A batch of no samples is refused before anything runs: the step would count an
+    optimizer iteration and update nothing, and its mean loss would divide by zero."""
+    if len(x[0]) == 0:
+        name = "x" if len(x) == 1 else "x[0]"
+        raise ValueError(f"{_DOING[kind]} on an empty batch: {name} has shape "
+                         f"{tuple(x[0].shape)} (0 samples); expected at least one sample "
+                         "(nothing was run or changed)")
 
 
 def _check_whole_labels(labels, k, loss_name):

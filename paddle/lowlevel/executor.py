@@ -13,7 +13,6 @@ Example:
     >>> pd.eval(y, {x: np.array([[1.0, 2.0], [3.0, 4.0]])}).tolist()
     [5.0, 25.0]
 """
-import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -25,6 +24,7 @@ from paddle.backend import mirrors
 from paddle.backend.runner import Hooks
 from paddle.errors import FeedError, ShapeError
 from paddle.lowlevel.graph import Variable, converted
+from paddle.lowlevel import stored_state
 from paddle.lowlevel.op import fmt_shape
 
 MAX_SPECIALIZATIONS = 8
@@ -32,8 +32,8 @@ MAX_SPECIALIZATIONS = 8
 # One run at a time, whatever the thread: a program's buffers are shared by every call, so
 # two threads running the same plan overwrote each other's feeds and intermediates between
 # kernel calls (kernels hold the GIL, so nothing runs in parallel that this serializes).
-# Reentrant: a callable a run invokes (a learning-rate schedule) may itself evaluate.
-_RUN_LOCK = threading.RLock()
+# The same lock guards the stored values (stored_state.py): a run sees one set of them.
+_RUN_LOCK = stored_state.LOCK
 
 
 def eval(targets, feeds=None, training=False, device=None):  # noqa: A001

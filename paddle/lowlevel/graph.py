@@ -19,6 +19,7 @@ import numpy as np
 
 from paddle.backend import mirrors
 from paddle.errors import ShapeError, at_user, user_location
+from paddle.lowlevel import stored_state
 from paddle.lowlevel.shapes import check_fits
 
 DTYPES = ("float32", "float64", "int64", "int32", "bool")
@@ -425,10 +426,16 @@ class Variable:
         if self._value is None:
             raise ValueError(f"val: {self.name!r} is a {self.kind} Variable and has no stored "
                              "value; use pd.eval(var, feeds) to compute it")
-        return mirrors.on_host(self._value).copy()
+        with stored_state.LOCK:  # never half-updated by a run in another thread
+            return mirrors.on_host(self._value).copy()
 
     def set_value(self, array):
         """Overwrite a parameter's value in place (same shape; cast to its dtype)."""
+        self.assign_checked(self.checked_value(array))
+
+    def checked_value(self, array):
+        """`array` as set_value would store it (this parameter's shape, cast to its dtype);
+        errors as set_value's. Check several values with it before assigning any."""
         if self.kind != "param":
             raise ValueError(f"set_value: {self.name!r} is a {self.kind} Variable; only "
                              "parameters can be assigned")
@@ -439,8 +446,13 @@ class Variable:
         if not np.can_cast(array.dtype, self.dtype, "same_kind") and array.dtype != bool:
             raise ValueError(f"set_value: {self.name!r} is {self.dtype}, received "
                              f"{array.dtype}")
-        np.copyto(self._value, converted(array, self.dtype, f"set_value: {self.name!r}"))
-        mirrors.host_written(self._value)  # device copies are uploaded again before use
+        return converted(array, self.dtype, f"set_value: {self.name!r}")
+
+    def assign_checked(self, value):
+        """Store a value `checked_value` returned."""
+        with stored_state.LOCK:  # never between two kernels of a run in another thread
+            np.copyto(self._value, value)
+            mirrors.host_written(self._value)  # device copies are uploaded again before use
 
     def eval(self, feeds=None, training=False):
         """Compute this Variable: shorthand for `pd.eval(self, feeds, training)`."""

@@ -8,7 +8,7 @@ import math
 import numbers
 import os
 
-from paddle.utils.model_plot import write_atomically
+from paddle._atomic import write_bytes
 
 OPTIONAL_REQUIREMENTS = ("matplotlib",)  # docstring examples run only where it is installed
 
@@ -109,5 +109,5 @@ def plot_history(history, to_file="history.png", metrics=None, dpi=100):
     from io import BytesIO
     buffer = BytesIO()
     figure.savefig(buffer, format="jpeg" if ext == "jpg" else ext)
-    write_atomically(path, buffer.getvalue(), who)
+    write_bytes(path, buffer.getvalue(), who)
     return figure

@@ -9,8 +9,8 @@ merges are drawn as the DAG they are; a nested model is one node, or with
 """
 import os
 import shutil
-import tempfile
 
+from paddle._atomic import write_bytes
 from paddle.highlevel.layer_graph import layer_graph
 
 OPTIONAL_REQUIREMENTS = ("pydot",)  # docstring examples run only where it is installed
@@ -183,25 +183,5 @@ def plot_model(model, to_file="model.png", show_shapes=False, show_layer_names=T
         if shutil.which("dot") is None:
             raise ImportError(f"{who}: {DOT_MISSING}")
         data = dot.create(prog="dot", format="jpeg" if ext == "jpg" else ext)
-    write_atomically(path, data, who)
+    write_bytes(path, data, who)
     return dot
-
-
-def write_atomically(path, data, who):
-    """Writes bytes to a temporary file beside `path`, then renames it to `path`."""
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=os.path.basename(path))
-    except OSError as e:
-        raise OSError(f"{who}: cannot write {path!r}: {e.strerror or e}") from e
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # as open() would have made it (mkstemp makes 0600)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise

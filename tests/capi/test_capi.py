@@ -7,6 +7,7 @@ Python, (c) forward_backward + an SGD written in C matches SGD in Python, (d) ev
 input returns its code and the program keeps working, (e) two C threads predict at once.
 """
 import os
+import stat
 import subprocess
 import sys
 import sysconfig
@@ -226,11 +227,14 @@ def test_c_forward_backward_and_hand_sgd_match_python_sgd(programs, files, tmp_p
 
 def test_d_bad_input_returns_codes_and_the_library_keeps_working(programs, files, tmp_path):
     gpu_code = machine.OK if pd.backend.cuda.available else machine.NOT_FOUND
+    os.mkfifo(tmp_path / "pipe.h5")  # a save onto it is refused (issue 25, item 4)
     out = run(programs["bad_input"], files / "convnet.h5", files / "uncompiled.h5",
               files / "foreign.txt", files / "weights.h5", files / "folder", gpu_code,
               cwd=tmp_path)
     assert "FAIL" not in out
-    assert out.splitlines()[-1] == "74 cases, 0 failed"
+    assert out.splitlines()[-1] == "81 cases, 0 failed"
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "pipe.h5").st_mode)
+    assert sorted(os.listdir(tmp_path)) == ["pipe.h5"]
     # Messages are the Python exception's class and message.
     assert "ok 3 pd_model_predict(m, &x, 1, &out, 1) -> ShapeError: " in out
     assert "ok 2 pd_model_get_param(m, \"nope\", &w) -> KeyError: pd_model_get_param: " in out

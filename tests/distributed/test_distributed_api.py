@@ -15,6 +15,7 @@ def fresh_world(monkeypatch):
     """No world yet (as in a script before init); restored after the test."""
     monkeypatch.setattr(dist_world, "_WORLD", None)
     monkeypatch.delenv("PADDLE_DISTRIBUTED_TIMEOUT", raising=False)
+    monkeypatch.delenv("PADDLE_DISTRIBUTED_FIRST_STEP_TIMEOUT", raising=False)
 
 
 # ---- one process ----------------------------------------------------------------------
@@ -67,6 +68,29 @@ def test_timeout_from_environment(fresh_world, monkeypatch):
     monkeypatch.setattr(dist_world, "_WORLD", None)
     monkeypatch.delenv("PADDLE_DISTRIBUTED_TIMEOUT")
     pd.distributed.init(timeout=math.inf)
+
+
+def test_first_step_timeout(fresh_world, monkeypatch):
+    pd.distributed.init()
+    assert dist_world.world().first_step_timeout == 60.0
+    monkeypatch.setattr(dist_world, "_WORLD", None)
+    monkeypatch.setenv("PADDLE_DISTRIBUTED_FIRST_STEP_TIMEOUT", "2.5")
+    pd.distributed.init()
+    assert dist_world.world().first_step_timeout == 2.5
+    with pytest.raises(pd.distributed.DistributedError, match="first_step_timeout=2.5; "
+                                                              "received .*first_step_timeout=4"):
+        pd.distributed.init(first_step_timeout=4)
+    monkeypatch.setattr(dist_world, "_WORLD", None)
+    pd.distributed.init(timeout=1, first_step_timeout=30)  # never longer than the timeout
+    assert dist_world.world().first_step_timeout == 1.0
+    monkeypatch.setattr(dist_world, "_WORLD", None)
+    with pytest.raises(ValueError, match="init: first_step_timeout: expected a number of "
+                                         "seconds > 0"):
+        pd.distributed.init(first_step_timeout=0)
+    monkeypatch.setenv("PADDLE_DISTRIBUTED_FIRST_STEP_TIMEOUT", "soon")
+    with pytest.raises(ValueError, match="PADDLE_DISTRIBUTED_FIRST_STEP_TIMEOUT: expected a "
+                                         "number of seconds, received 'soon'"):
+        pd.distributed.init()
 
 
 def test_bad_collective_arguments(fresh_world):

@@ -421,6 +421,57 @@ def test_different_data_or_parameters_on_ranks_raise_on_every_rank(mpirun):
         assert "rank 0 has (3, 2) float32, rank 1 has (3, 3) float32" in done.stdout
 
 
+def test_ranks_agree_on_the_epoch_before_the_first_step(mpirun):
+    # A batch_size or steps_per_epoch of its own on one rank made the ranks run different
+    # step counts, and the job ended only at the collective timeout (issue 25, item 10).
+    done = mpirun("""
+        import numpy as np, paddle as pd
+        pd.distributed.init()
+        r = pd.distributed.rank()
+        model = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(1)])
+        model.compile(optimizer="sgd", loss="mse")
+        x, y = np.ones((40, 3), np.float32), np.ones((40, 1), np.float32)
+        batches = [(x[:4], y[:4])] * 10
+        for kwargs in ({"x": x, "y": y, "batch_size": 4 + r},
+                       {"x": x, "y": y, "batch_size": 4, "steps_per_epoch": 2 + r},
+                       {"x": x, "y": y} if r == 0 else {"x": batches}):
+            try:
+                model.fit(**kwargs, verbose=0)
+            except pd.distributed.DistributedError as e:
+                print(f"rank {r}: {type(e).__name__}: {e}", flush=True)
+        print(f"rank {r}: steps {model.optimizer.iterations}", flush=True)
+    """, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for r in (0, 1):
+        assert f"rank {r}: DistributedError: fit: the batch size (every rank trains on " \
+               "batch_size samples a step) on each rank: the ranks disagree: rank 0 has " \
+               "batch_size=4, rank 1 has batch_size=5" in done.stdout, done.stdout
+        assert f"rank {r}: DistributedError: fit: the steps per epoch on each rank: the " \
+               "ranks disagree: rank 0 has 2 steps, rank 1 has 3 steps" in done.stdout
+        assert f"rank {r}: DistributedError: fit: the kind of training data on each rank: " \
+               "the ranks disagree: rank 0 has arrays, rank 1 has a reader or an iterable " \
+               "of batches" in done.stdout
+        assert f"rank {r}: steps 0" in done.stdout  # no step ran anywhere
+
+
+@pytest.mark.parametrize("how", ["init", "environment"])
+def test_a_rank_that_never_calls_fit_is_named_within_the_first_step_timeout(mpirun, how):
+    done = mpirun(f"""
+        import time, numpy as np, paddle as pd
+        pd.distributed.init({"first_step_timeout=1.5" if how == "init" else ""})
+        if pd.distributed.rank() == 1:
+            time.sleep(100)   # never calls fit: rank 0 must not wait 5 minutes for it
+        model = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(1)])
+        model.compile(optimizer="sgd", loss="mse")
+        model.fit(np.ones((8, 3), np.float32), np.ones((8, 1), np.float32), verbose=0)
+    """, timeout=60, env={"PADDLE_DISTRIBUTED_FIRST_STEP_TIMEOUT": "1.5"} if how != "init"
+        else None)
+    assert done.returncode != 0
+    assert "CollectiveTimeout: fit: the ranks agreeing on the steps of an epoch: rank 0 of " \
+           "2 waited 1.5 s for rank 1, which did not arrive (here: rank 0)" in done.stderr, \
+        done.stdout + done.stderr
+
+
 def test_distributed_mnist_example(mpirun, tmp_path):
     script = os.path.join(ROOT, "examples", "distributed_mnist.py")
     if not os.path.exists(script):  # tests run against the installed package, not the tree

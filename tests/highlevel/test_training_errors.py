@@ -339,3 +339,74 @@ def test_terminate_on_nan_stops_at_the_first_invalid_loss(data, capsys):
 def test_nan_inputs_predict_nan_rather_than_failing(model):
     out = model.predict(np.full((3, 4), np.nan, np.float32))
     assert out.shape == (3, 1) and np.isnan(out).all()
+
+
+# ---- empty batches (issue 25, item 9) -----------------------------------------------------
+
+class OwnStep(pd.Model):
+    """A subclassed model with its own train_step and test_step."""
+
+    def __init__(self):
+        super().__init__()
+        self.dense = pd.layers.Dense(1)
+
+    def call(self, x):
+        return self.dense(x)
+
+    def train_step(self, data):
+        x, y = data
+        loss = pd.mean(pd.square(self(x, training=True) - y))
+        self.optimizer.minimize(loss, var_list=self.trainable_weights)
+        return {"loss": loss}
+
+    def test_step(self, data):
+        x, y = data
+        return {"loss": pd.mean(pd.square(self(x) - y))}
+
+
+def state_of(model):
+    return ([w.val() for w in model.weights], model.optimizer.iterations,
+            [m.result() for m in model.metrics] if model.metrics else [])
+
+
+def assert_same_state(before, after):
+    for a, b in zip(before[0], after[0]):
+        np.testing.assert_array_equal(a, b)
+    assert before[1:] == after[1:]
+
+
+@pytest.mark.parametrize("kind", ["built-in", "own step"])
+@pytest.mark.parametrize("call", ["train_on_batch", "test_on_batch", "predict_on_batch",
+                                  "fit on batches", "evaluate on batches",
+                                  "predict on batches"])
+def test_an_empty_batch_is_a_value_error_that_changes_nothing(data, kind, call):
+    x, y = data
+    model = mlp() if kind == "built-in" else OwnStep()
+    model.compile("adam", "mse", metrics=["mae"])
+    model.train_on_batch(x, y)  # built, with optimizer state and metric values
+    before = state_of(model)
+    empty = [(x[:0], y[:0])]
+    run = {"train_on_batch": lambda: model.train_on_batch(x[:0], y[:0]),
+           "test_on_batch": lambda: model.test_on_batch(x[:0], y[:0]),
+           "predict_on_batch": lambda: model.predict_on_batch(x[:0]),
+           "fit on batches": lambda: model.fit(empty, verbose=0),
+           "evaluate on batches": lambda: model.evaluate(empty, verbose=0),
+           "predict on batches": lambda: model.predict(iter([x[:0]]))}[call]
+    with pytest.raises(ValueError, match=r"on an empty batch: x has shape \(0, 4\) "
+                                         r"\(0 samples\); expected at least one sample"):
+        run()
+    after = state_of(model)
+    if call.endswith("batches"):  # fit and evaluate start by resetting the metrics (Keras)
+        before, after = before[:2], after[:2]
+    assert_same_state(before, after)
+
+
+def test_an_empty_first_batch_builds_nothing_and_counts_no_step(data):
+    x, y = data
+    model = mlp()
+    model.compile("sgd", "mse")
+    with pytest.raises(ValueError, match="training on an empty batch"):
+        model.train_on_batch(x[:0], y[:0])
+    assert model.optimizer.iterations == 0
+    model.train_on_batch(x, y)
+    assert model.optimizer.iterations == 1

@@ -54,7 +54,8 @@ typedef struct pd_error {
 
 enum {
   PD_OK = 0,
-  PD_INVALID_ARGUMENT = 1, /* a NULL pointer, a bad dtype/rank/count/index, a bad value */
+  PD_INVALID_ARGUMENT = 1, /* a NULL pointer, a bad dtype/rank/count/index, a bad value,
+                              an empty batch (0 samples) */
   PD_NOT_FOUND = 2,        /* no such file, parameter name or device */
   PD_SHAPE_ERROR = 3,      /* shapes that do not fit the model (inputs, targets, params) */
   PD_CHECKPOINT_ERROR = 4, /* a damaged or foreign file, one that does not fit, or a file

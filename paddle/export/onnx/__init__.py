@@ -9,6 +9,7 @@ onnxruntime to run the file).
 """
 import numpy as np
 
+from paddle._atomic import write_bytes
 from paddle.export.onnx.converter import MAPPERS, ExportError  # noqa: F401
 
 OPTIONAL_REQUIREMENTS = ("onnx", "onnxruntime")  # docstring examples need both
@@ -64,7 +65,6 @@ def export_onnx(model, filepath, opset_version=OPSET):
     """
     from paddle.highlevel.layer_graph import model_io, producers
     from paddle.highlevel.model import Model
-    from paddle.utils.model_plot import write_atomically
     from paddle.export.onnx.converter import Converter, KERAS
     if not isinstance(model, Model):
         raise TypeError(f"export: expected a pd.Model, received {type(model).__name__}")
@@ -103,7 +103,7 @@ def export_onnx(model, filepath, opset_version=OPSET):
     except onnx.checker.ValidationError as e:
         raise ExportError(f"export: {model.name}: the ONNX graph does not pass "
                           f"onnx.checker: {e}") from e
-    write_atomically(filepath, proto.SerializeToString(), "export")
+    write_bytes(filepath, proto.SerializeToString(), "export")
     return proto
 
 

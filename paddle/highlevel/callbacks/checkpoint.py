@@ -156,6 +156,8 @@ class BackupAndRestore(Callback):
 
     def on_epoch_end(self, epoch, logs=None):
         self._last_epoch = epoch
+        if world.is_chief():  # the folder is created as needed (saves create none)
+            os.makedirs(self.backup_dir, exist_ok=True)
         self.model.save(self.path)
 
     def on_train_end(self, logs=None):

@@ -21,6 +21,7 @@ import weakref
 import numpy as np
 
 from paddle.errors import ShapeError, at_user
+from paddle.lowlevel import stored_state
 from paddle.lowlevel.executor import eval as run
 from paddle.lowlevel.graph import (FLOATS, NAMES, Variable, apply, as_dtype, building_scope, data,
                                    forced_mode)
@@ -469,11 +470,16 @@ class Layer(KerasLayerAPI):
             layer.trainable = value
 
     def get_weights(self):
-        """The weights' values as NumPy arrays, in `weights` order."""
-        return [w.val() for w in self.weights]
+        """The weights' values as NumPy arrays, in `weights` order: one set, taken between
+        two steps of a `fit` or `set_weights` running in another thread."""
+        weights = self.weights
+        with stored_state.LOCK:
+            return [w.val() for w in weights]
 
     def set_weights(self, weights):
-        """Assign values in `weights` order; shapes must match."""
+        """Assign values in `weights` order; shapes must match. All of them at once for
+        other threads: a `predict` running meanwhile computes with the old weights or the
+        new ones, never a mix (docs/security.md, "Threads")."""
         mine = self.weights
         if len(weights) != len(mine):
             raise ValueError(f"{self.name}: set_weights expected {len(mine)} arrays, received "
@@ -482,8 +488,10 @@ class Layer(KerasLayerAPI):
             if np.shape(value) != w.shape:
                 raise ShapeError(f"{self.name}: weight {w.name!r} has shape {w.shape}, received "
                                  f"{np.shape(value)}")
-        for w, value in zip(mine, weights):
-            w.set_value(value)
+        values = [w.checked_value(value) for w, value in zip(mine, weights)]  # all, first
+        with stored_state.LOCK:
+            for w, value in zip(mine, values):
+                w.assign_checked(value)
 
     def count_params(self):
         return int(sum(np.prod(w.shape) for w in self.weights))

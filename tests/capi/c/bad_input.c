@@ -2,8 +2,8 @@
    every bad call returns its documented code with a message saying what was wrong, and
    the library keeps working afterwards. MODEL is a compiled convnet on (8, 8, 1) images
    with 10 classes; FOREIGN is a text file; WEIGHTS an HDF5 file from save_weights;
-   GPU_CODE what pd_set_device("gpu") returns on this machine. Prints one line per case;
-   exits 1 when any case failed. */
+   GPU_CODE what pd_set_device("gpu") returns on this machine; the working folder holds a
+   FIFO named pipe.h5. Prints one line per case; exits 1 when any case failed. */
 #include "common.h"
 
 static int cases = 0, failures = 0;
@@ -133,6 +133,18 @@ int main(int argc, char** argv) {
   EXPECT(pd_model_evaluate(NULL, &x, 1, &y, 1, &loss), PD_INVALID_ARGUMENT,
          "the model is NULL");
 
+  /* An empty batch: refused before anything runs. */
+  pd_tensor x0 = good_x(), y0 = {PD_INT64, 1, {0}, labels};
+  x0.shape[0] = 0;
+  EXPECT(pd_model_train_on_batch(m, &x0, 1, &y0, 1, &loss), PD_INVALID_ARGUMENT,
+         "the batch is empty (0 samples)");
+  EXPECT(pd_model_evaluate(m, &x0, 1, &y0, 1, &loss), PD_INVALID_ARGUMENT,
+         "the batch is empty");
+  EXPECT(pd_model_forward_backward(m, &x0, 1, &y0, 1, &loss), PD_INVALID_ARGUMENT,
+         "the batch is empty");
+  EXPECT(pd_model_predict(m, &x0, 1, &out, 1), PD_INVALID_ARGUMENT, "the batch is empty");
+  TRUTH(loss == -1 && out.data == NULL);
+
   /* Parameters and gradients. */
   const char* name = "unchanged";
   EXPECT(pd_model_num_params(m, NULL), PD_INVALID_ARGUMENT, "n is NULL");
@@ -164,7 +176,10 @@ int main(int argc, char** argv) {
   /* Saving. */
   char bad_path[4096];
   snprintf(bad_path, sizeof bad_path, "%s/m.h5", foreign); /* under a file */
-  EXPECT(pd_model_save(m, bad_path), PD_CHECKPOINT_ERROR, "File exists");
+  EXPECT(pd_model_save(m, bad_path), PD_CHECKPOINT_ERROR, "is not a folder");
+  EXPECT(pd_model_save(m, "no/such/folder/m.h5"), PD_NOT_FOUND, "does not exist");
+  /* The test made pipe.h5 a FIFO in the working folder: refused, and left a FIFO. */
+  EXPECT(pd_model_save(m, "pipe.h5"), PD_CHECKPOINT_ERROR, "is a FIFO");
   EXPECT(pd_model_save(m, NULL), PD_INVALID_ARGUMENT, "path is NULL");
   EXPECT(pd_model_save(NULL, bad_path), PD_INVALID_ARGUMENT, "the model is NULL");
   pd_model_free(NULL);
