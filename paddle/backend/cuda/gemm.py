@@ -171,6 +171,7 @@ def _call(ctx, transa, transb, m, n, k, a, lda, sa, b, ldb, sb, c, ldc, sc, coun
         lib.gemm(handle, transa, transb, m, n, k, alpha, pa, lda, sa, pb, ldb, sb, beta, pc,
                  ldc, sc, count, dtype, where)
     run.scalars = (one, zero)  # alpha and beta live as long as the step
+    run.arrays = (a, b, c)  # so do the buffers behind the pointers
     return run
 
 

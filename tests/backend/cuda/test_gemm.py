@@ -170,3 +170,40 @@ def test_every_layout_matches_numpy_on_the_gpu_and_replays_from_a_graph(dtype):
         for name, a, b, out in cases:
             np.testing.assert_allclose(out.get(), _expected(a, b, cupy), rtol=tol, atol=tol,
                                        err_msg=f"{name} (replayed)")
+
+
+def test_a_gpu_product_keeps_its_buffers_alive(monkeypatch):
+    """The cuBLAS call holds raw pointers: the step must hold the arrays behind them, or a
+    buffer only the product reads is freed and its memory handed to another program (seen
+    on an H200: two CNNs trained in turn, an illegal address in the second)."""
+    import gc
+    import weakref
+
+    class FakeArray:
+        dtype = np.dtype(np.float32)
+
+        def __init__(self, ptr):
+            self.data = types.SimpleNamespace(ptr=ptr)
+
+    class FakeLibrary:
+        calls = []
+
+        def bind(self, device, stream, where):
+            return "handle", lambda: None
+
+        def gemm(self, *args):
+            self.calls.append(args)
+
+    library = FakeLibrary()
+    monkeypatch.setattr(gemm, "_LIBRARY", [library])
+    device = types.SimpleNamespace(simulated=False, index=0, stream=None, name="gpu:0")
+    ctx = types.SimpleNamespace(device=device, node=None)
+    arrays = [FakeArray(ptr) for ptr in (256, 512, 768)]
+    alive = [weakref.ref(a) for a in arrays]
+    step = gemm._call(ctx, cublas.OP_N, cublas.OP_N, 2, 3, 4, *arrays[:1], 2, 0, arrays[1],
+                      4, 0, arrays[2], 2, 0, 1, "dense (built at m.py:1)")
+    del arrays
+    gc.collect()
+    assert all(ref() is not None for ref in alive)
+    step()
+    assert [library.calls[0][i] for i in (7, 10, 14)] == [256, 512, 768]
