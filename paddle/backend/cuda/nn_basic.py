@@ -42,10 +42,12 @@ def _reduction(xp, code, x, out, axes, scale):
         return lambda: xp.copyto(view, x)
     view = _reduced(out, x.shape, axes)
     axis = tuple(axes)
+    # The arrays' own methods: on an H200, CuPy 14.2's module-level `cupy.min(x, axis=...,
+    # out=...)` raised a TypeError (NumPy's `equal` on a dtype) where `max` did not.
     if code == "max":
-        return lambda: xp.max(x, axis=axis, out=view)
+        return lambda: x.max(axis=axis, out=view)
     if code == "min":
-        return lambda: xp.min(x, axis=axis, out=view)
+        return lambda: x.min(axis=axis, out=view)
     if scale == 1.0:
         return lambda: xp.sum(x, axis=axis, dtype=out.dtype, out=view)
     factor = out.dtype.type(scale)
