@@ -142,12 +142,23 @@ def test_device_out_of_memory_names_the_op(on_gpu):
     import cupy
     total = cupy.cuda.Device(0).mem_info[1]
     columns = 1 << 17
-    rows = -(-2 * total // (columns * 4))  # a product twice the size of the device's memory
-    x = pd.data("gpu_oom_x", shape=[None, 1])
-    w = pd.constant(np.ones((1, columns), np.float32))
-    y = pd.sum(x @ w)
+    rows = -(-6 * total // (10 * columns * 4))  # each product 60% of the device's memory:
+    x = pd.data("gpu_oom_x", shape=[None, 1])  # the second does not fit beside the first
+    w1 = pd.constant(np.ones((1, columns), np.float32))
+    w2 = pd.constant(np.ones((1, columns + 1), np.float32))
+    y = pd.sum(x @ w1) + pd.sum(x @ w2)
     with pytest.raises(MemoryError, match="matmul.*out of memory on device gpu:0"):
         pd.eval(y, {x: np.ones((rows, 1), np.float32)})
+
+
+def test_an_array_larger_than_the_device_names_the_op_and_the_device(on_gpu):
+    import cupy
+    total = cupy.cuda.Device(0).mem_info[1]
+    columns = 1 << 17
+    x = pd.data("gpu_huge_x", shape=[None, 1])
+    y = pd.sum(x @ pd.constant(np.ones((1, columns), np.float32)))
+    with pytest.raises(MemoryError, match=r"matmul.*needs .*, more than device gpu:0's"):
+        pd.eval(y, {x: np.ones((-(-2 * total // (columns * 4)), 1), np.float32)})
 
 
 def test_a_device_that_does_not_exist():

@@ -192,6 +192,14 @@ def check_fits(shape, dtype, where):
         _BUDGET.total = total + need
 
 
+def check_fits_device(shape, dtype, where, device, capacity):
+    """MemoryError naming `where` when an array of `shape` is larger than the whole memory
+    (`capacity` bytes) of `device`, before the device's allocator is asked."""
+    if math.prod(shape) * np.dtype(dtype).itemsize > capacity:
+        raise MemoryError(f"{_needs(shape, dtype, where)}, more than device {device}'s "
+                          f"{_human(capacity)} of memory")
+
+
 def allocate(shape, dtype, where):
     """np.empty(shape, dtype), with check_fits's error when it cannot be."""
     check_fits(shape, dtype, where)

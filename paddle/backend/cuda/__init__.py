@@ -186,6 +186,7 @@ class CudaBackend:
         self.simulated = xp is np
         self.name = f"gpu:{index}"
         self._kernels = {}
+        self._capacity = None  # the device's total memory in bytes, read at first use
 
     def activated(self):
         """A context in which CuPy works on this device and its stream (simulated: NumPy
@@ -198,11 +199,14 @@ class CudaBackend:
         return stack
 
     def empty(self, shape, dtype, where):
-        from paddle.lowlevel.shapes import check_fits
+        from paddle.lowlevel.shapes import check_fits, check_fits_device
         dtype = np.dtype(dtype)
         if self.simulated:
             check_fits(shape, dtype, where)
             return np.empty(shape, dtype)
+        if self._capacity is None:
+            self._capacity = int(self.xp.cuda.Device(self.index).mem_info[1])
+        check_fits_device(shape, dtype, where, self.name, self._capacity)
         try:
             with self.activated():
                 return self.xp.empty(shape, dtype)

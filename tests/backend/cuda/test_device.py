@@ -285,6 +285,8 @@ def fake_cupy(count=1, driver_error=None, oom=False, compile_error=None):
         pass
 
     class Device:
+        mem_info = (8 << 30, 16 << 30)  # free, total
+
         def __init__(self, index):
             pass
 
@@ -346,6 +348,17 @@ def test_missing_cuda_headers_are_an_error_naming_the_device(no_cached_backends,
     with pytest.raises(RuntimeError, match=r"device 'gpu:0': CuPy cannot compile its GPU "
                                            r"kernels .*CUDA_PATH.*install the CUDA toolkit"):
         backend_for("gpu:0")
+
+
+def test_an_array_larger_than_the_device_is_refused_before_cupy_is_asked(
+        no_cached_backends, monkeypatch):
+    monkeypatch.setitem(sys.modules, "cupy", fake_cupy())
+    dev = backend_for("gpu")
+    with pytest.raises(MemoryError, match=r"^param 'w': an array of shape \(1099511627776,\) "
+                                          r"\(float32\) needs 4.0 TiB, more than device "
+                                          r"gpu:0's 16.0 GiB of memory$"):
+        dev.empty((1 << 40,), np.float32, "param 'w'")
+    assert dev.empty((4, 4), np.float32, "fits").shape == (4, 4)
 
 
 def test_device_out_of_memory_is_a_memory_error(no_cached_backends, monkeypatch):
