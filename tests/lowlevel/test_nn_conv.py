@@ -235,8 +235,10 @@ def test_short_windows_on_narrower_vectors(tmp_path, vector_bytes):
     want = ref_conv2d(x, w, *geometry) + b
     g = rand(*want.shape, seed=29)
     np.savez(tmp_path / "in.npz", x=x, w=w, b=b, g=g)
+    paths = [str(Path(pd.__file__).parents[1])] + \
+        [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]  # NumPy's too
     env = dict(os.environ, PADDLE_CONV_VECTOR_BYTES=vector_bytes,
-               PYTHONPATH=str(Path(pd.__file__).parents[1]))
+               PYTHONPATH=os.pathsep.join(paths))
     subprocess.run([sys.executable, "-c", NARROW_SCRIPT, str(tmp_path / "in.npz"),
                     str(tmp_path / "out.npz")], env=env, check=True,
                    cwd=str(Path(pd.__file__).parents[1]))  # not a checkout's uncompiled tree
