@@ -282,7 +282,13 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
         return tuple(deserialize_keras_object(v, custom_objects, safe_mode)
                      for v in inner["value"])
     if name == "__numpy__":
-        return np.array(inner["value"], dtype=inner["dtype"])
+        from paddle.highlevel.saving_config import plain_array
+        inner = inner if isinstance(inner, dict) else {}
+        try:  # plain numbers only: no object, structured or sub-array dtype
+            return plain_array(inner.get("value"), inner.get("dtype"),
+                               "deserialize_keras_object: a __numpy__ array", kinds="biufc")
+        except CheckpointError as e:
+            raise ValueError(str(e)) from None
     if name == "function":
         found = get_registered_object(inner, custom_objects) or _builtin_function(inner)
         if found is None:
