@@ -647,7 +647,8 @@ def _apply_saved_op(name, config, args):
                               f"inputs or attributes: {str(config)[:120]}")
     try:
         out = apply(op, args[0], {a: _decode(v) for a, v in saved.items()})
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as e:
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError,
+            CheckpointError) as e:  # CheckpointError: an array attribute's dtype (_decode)
         raise CheckpointError(f"the model config's op {name!r} ({op.name}) cannot take the "
                               f"saved attributes {str(saved)[:120]}: {type(e).__name__}: "
                               f"{e}") from None
