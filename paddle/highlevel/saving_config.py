@@ -372,7 +372,7 @@ def plain_array(value, dtype, where, kinds="biuf"):
         >>> plain_array([1], "(10000,10000)f4", "a constant")
         Traceback (most recent call last):
             ...
-        paddle.errors.CheckpointError: a constant: expected a dtype of plain numbers (bool, int, float), received '(10000,10000)f4'
+        paddle.errors.CheckpointError: a constant: expected a dtype of plain numbers (bool, int, uint, float), received '(10000,10000)f4'
     """
     if not isinstance(dtype, str) or len(dtype) > 32:
         raise CheckpointError(f"{where}: expected a dtype name such as 'float32', received "
@@ -423,13 +423,17 @@ def model_from_config(spec, custom_objects=None, safe_mode=True):
 
     Every weight the config asks for must fit in this machine's memory, all of them
     together too (a config naming units=400_000_000 is small), else CheckpointError
-    before the allocation."""
+    before the allocation; a config nested past Python's recursion limit is a
+    CheckpointError too."""
     with safe_mode_scope(safe_mode), memory_budget():
         try:
             return _rebuild_model(spec, custom_objects)
         except MemoryError as e:
             raise CheckpointError(f"the model config asks for more memory than this "
                                   f"machine has ({e})") from None
+        except RecursionError:
+            raise CheckpointError("the model config nests its models or layers too deeply "
+                                  "to rebuild (Python's recursion limit was reached)") from None
 
 
 def _rebuild_model(spec, custom_objects):

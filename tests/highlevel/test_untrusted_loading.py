@@ -11,10 +11,19 @@ import numpy as np
 import pytest
 
 import paddle as pd
+from paddle.capi import machine
 from paddle.highlevel.serialization import deserialize_keras_object
 from untrusted import edit_model_config, layer_entries, run_probe
 
 GIB = 1 << 30
+
+
+@pytest.fixture
+def once(device):
+    """For a probe in a fresh interpreter, which runs on the CPU whatever the device: once
+    is enough."""
+    if device != "cpu":
+        pytest.skip("the probe runs in a fresh interpreter, on the CPU")
 
 
 # ---- config values decoded to arrays (#25 item 6) -----------------------------------------
@@ -39,7 +48,7 @@ def set_constant_dtype(path, dtype):
 
 
 @pytest.mark.parametrize("dtype", ["(10000,10000)f4", "O", "f4,f4", "U10"])
-def test_a_config_constant_of_a_dtype_that_is_no_plain_number_is_refused(tmp_path, dtype):
+def test_a_config_constant_of_a_dtype_that_is_no_plain_number_is_refused(tmp_path, dtype, once):
     """"(10000,10000)f4" made each of the three values a 400 MB block (1.2 GB, over the
     probe's 1 GiB limit) before constant() looked at the dtype."""
     path = constant_model_file(tmp_path)
@@ -70,3 +79,245 @@ def test_a_numpy_config_of_plain_numbers_round_trips():
         back = deserialize_keras_object({"class_name": "__numpy__",
                                          "config": {"value": value.tolist(), "dtype": value.dtype.name}})
         assert back.dtype == value.dtype and np.array_equal(back, value)
+
+
+# ---- .keras members: sizes from the architecture, not from the zip (#25 item 2) ----------
+
+def small_keras(tmp_path, compiled=False, name="small.keras"):
+    model = pd.Sequential([pd.Input(shape=(3,)), pd.layers.Dense(2)])
+    if compiled:
+        model.compile(optimizer="adam", loss="mse")
+        model.fit(np.ones((4, 3), np.float32), np.ones((4, 2), np.float32), verbose=0)
+    path = tmp_path / name
+    model.save(path)
+    return model, path
+
+
+def members(path):
+    import zipfile
+    with zipfile.ZipFile(path) as zf:
+        return {name: zf.read(name) for name in zf.namelist()}
+
+
+def write_members(path, contents):
+    import zipfile
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in contents.items():
+            zf.writestr(name, data)
+
+
+def bomb_keras(tmp_path, expanded):
+    """The issue's file: a small model whose model.weights.h5 is `expanded` bytes of zeros
+    deflated to about a thousandth, the central directory declaring a compressed size of
+    expanded / 50 (under the old 100:1 ratio check)."""
+    import struct
+    import zipfile
+    _, good = small_keras(tmp_path)
+    path = tmp_path / "bomb.keras"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in members(good).items():
+            if name != "model.weights.h5":
+                zf.writestr(name, data)
+        info = zipfile.ZipInfo("model.weights.h5")
+        info.compress_type, info.file_size = zipfile.ZIP_DEFLATED, expanded
+        with zf.open(info, "w") as out:
+            block = bytes(1 << 20)
+            for _ in range(expanded >> 20):
+                out.write(block)
+    stored = set_central_size(path, "model.weights.h5", compressed=expanded // 50)
+    assert stored < expanded // 200
+    return path
+
+
+def set_central_size(path, name, compressed=None, expanded=None):
+    """Overwrite the sizes the zip's central directory declares for member `name` (as
+    an attacker edits them); returns the compressed size it declared before."""
+    import struct
+    raw = bytearray(path.read_bytes())
+    entry = raw.index(b"PK\x01\x02")
+    while raw[entry + 46:entry + 46 + len(name)] != name.encode():
+        entry = raw.index(b"PK\x01\x02", entry + 4)
+    before, = struct.unpack_from("<I", raw, entry + 20)
+    if compressed is not None:
+        struct.pack_into("<I", raw, entry + 20, compressed)
+    if expanded is not None:
+        struct.pack_into("<I", raw, entry + 24, expanded)
+    path.write_bytes(bytes(raw))
+    return before
+
+
+def test_a_keras_zip_bomb_that_understates_its_compressed_size_is_refused(tmp_path, once):
+    """1 GiB of weights declared for a model with 8 numbers: refused at once, under a
+    1.5 GiB address-space limit (it read 1 GiB, then made a 2.1 GB copy: MemoryError)."""
+    path = bomb_keras(tmp_path, 1 << 30)
+    assert path.stat().st_size < 4 << 20
+    output = run_probe(f"""
+        import resource, time
+        from paddle.capi import machine
+        start = time.monotonic()
+        expect_checkpoint_error(lambda: pd.load_model({str(path)!r}))
+        try:
+            machine.load({str(path)!r})
+        except Exception as e:
+            print("C API code", machine.code_of(e))
+        print("seconds", round(time.monotonic() - start, 1))
+        print("peak MB", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10)
+    """, limit=3 * GIB // 2)
+    assert "CheckpointError:" in output and "model.weights.h5 declares 1073741824 bytes, over the " \
+        "limit of" in output, output
+    assert f"C API code {machine.CHECKPOINT_ERROR}" in output, output
+    assert float(output.split("seconds")[1].split()[0]) < 10, output
+    assert int(output.split("peak MB")[1].split()[0]) < 600, output
+
+
+def test_a_keras_member_is_decompressed_no_further_than_its_limit(tmp_path):
+    """However the zip declares its sizes, no more than the limit is decompressed: a
+    central directory that understates the expanded size stops the stream there (and
+    fails its CRC), one that states it is refused from the statement."""
+    from paddle.highlevel import keras_format
+    path = tmp_path / "m.keras"
+    write_members(path, {"config.json": b"{}", "model.weights.h5": bytes(10 << 20)})
+    with pytest.raises(pd.CheckpointError, match="declares 10485760 bytes, over the limit of 1048576"):
+        keras_format.read_weights(str(path), 1 << 20)
+    set_central_size(path, "model.weights.h5", expanded=1000)
+    with pytest.raises(pd.CheckpointError, match="truncated or damaged.*CRC"):
+        keras_format.read_weights(str(path), 1 << 20)
+
+
+def test_the_weights_limit_follows_the_architecture(tmp_path):
+    from paddle.highlevel import keras_format
+    small = pd.Sequential([pd.Input(shape=(3,)), pd.layers.Dense(2)])
+    big = pd.Sequential([pd.Input(shape=(1000,)), pd.layers.Dense(1000)])
+    assert keras_format.weights_limit(small) < 4 << 20
+    # each number, its optimizer slots, at up to 8 bytes
+    assert keras_format.weights_limit(big) >= 4 * 8 * (1000 * 1000 + 1000)
+    model, path = small_keras(tmp_path, compiled=True)
+    assert len(members(path)["model.weights.h5"]) < keras_format.weights_limit(model)
+    x = np.ones((2, 3), np.float32)
+    np.testing.assert_array_equal(pd.load_model(path).predict(x, verbose=0), model.predict(x, verbose=0))
+
+
+def test_a_keras_member_compressed_otherwise_than_stored_or_deflated_is_refused(tmp_path):
+    import zipfile
+    _, good = small_keras(tmp_path)
+    path = tmp_path / "bz.keras"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_BZIP2) as zf:
+        for name, data in members(good).items():
+            zf.writestr(name, data)
+    with pytest.raises(pd.CheckpointError, match="compressed with method 12; a .keras file's members "
+                                                 "are stored or deflated"):
+        pd.load_model(path)
+
+
+# ---- .keras loads fail with CheckpointError, as .h5 loads do (#25 item 8) ----------------
+
+def test_a_keras_config_nested_200000_deep_is_a_checkpoint_error(tmp_path, once):
+    """A 14 KB config.json nested 200,000 deep: json's RecursionError was bare (C API:
+    PD_INTERNAL); now a CheckpointError and PD_CHECKPOINT_ERROR."""
+    _, good = small_keras(tmp_path)
+    contents = members(good)
+    contents["config.json"] = b'{"class_name": "Sequential", "config": ' + b"[" * 200_000 + \
+        b"]" * 200_000 + b"}"
+    path = tmp_path / "deep.keras"
+    write_members(path, contents)
+    assert path.stat().st_size < 64 << 10
+    output = run_probe(f"""
+        from paddle.capi import machine
+        expect_checkpoint_error(lambda: pd.load_model({str(path)!r}))
+        try:
+            machine.load({str(path)!r})
+        except Exception as e:
+            print("C API code", machine.code_of(e))
+    """, limit=2 * GIB)
+    assert "CheckpointError:" in output and "nested too deeply to load" in output, output
+    assert f"C API code {machine.CHECKPOINT_ERROR}" in output, output
+
+
+def test_memory_and_recursion_errors_in_any_load_are_checkpoint_errors(tmp_path, monkeypatch):
+    """Whatever runs out during a load (.keras or .h5, load_model or load_weights)."""
+    from paddle.highlevel import saving_config
+    _, keras_path = small_keras(tmp_path)
+    h5_path = tmp_path / "m.h5"
+    pd.load_model(keras_path).save(h5_path)
+    for error in (MemoryError("no room"), RecursionError("maximum recursion depth exceeded")):
+        def fail(*args, **kwargs):
+            raise error
+        monkeypatch.setattr(saving_config, "_rebuild_model", fail)
+        for path in (keras_path, h5_path):
+            with pytest.raises(pd.CheckpointError) as caught:
+                pd.load_model(path)
+            assert str(path) in str(caught.value)
+            assert machine.code_of(caught.value) == machine.CHECKPOINT_ERROR
+        monkeypatch.undo()
+    model = pd.load_model(keras_path)
+    monkeypatch.setattr(pd.highlevel.keras_format, "_check_weights",
+                        lambda *a, **k: (_ for _ in ()).throw(MemoryError("no room")))
+    with pytest.raises(pd.CheckpointError, match="more memory than this process may use"):
+        model.load_weights(keras_path)
+
+
+def edit_keras_config(path, edit):
+    contents = members(path)
+    config = json.loads(contents["config.json"])
+    edit(config)
+    contents["config.json"] = json.dumps(config).encode()
+    write_members(path, contents)
+
+
+@pytest.mark.parametrize("rng_state", [
+    {"bit_generator": "PCG64", "state": "not a dict"},
+    {"bit_generator": "PCG64", "state": {"state": "x", "inc": 1}, "has_uint32": 0, "uinteger": 0},
+    [1, 2, 3],
+    "PCG64",
+])
+def test_a_malformed_random_state_in_a_keras_file_is_a_checkpoint_error(tmp_path, rng_state):
+    _, path = small_keras(tmp_path, compiled=True)
+    edit_keras_config(path, lambda c: c["paddle_training_state"].update(rng_state=rng_state))
+    before = pd.random.get_state() if hasattr(pd.random, "get_state") else None
+    with pytest.raises(pd.CheckpointError, match="the saved random state is damaged"):
+        pd.load_model(path)
+    if before is not None:
+        assert pd.random.get_state() == before
+
+
+def test_a_training_state_that_is_no_object_is_a_checkpoint_error(tmp_path):
+    _, path = small_keras(tmp_path, compiled=True)
+    edit_keras_config(path, lambda c: c.update(paddle_training_state=[1, 2]))
+    with pytest.raises(pd.CheckpointError, match="paddle_training_state is list, expected an object"):
+        pd.load_model(path)
+
+
+def set_optimizer_value(path, index, value):
+    import io
+    import h5py
+    contents = members(path)
+    buffer = io.BytesIO(contents["model.weights.h5"])
+    with h5py.File(buffer, "r+") as f:
+        del f[f"optimizer/vars/{index}"]
+        f[f"optimizer/vars/{index}"] = value
+    contents["model.weights.h5"] = buffer.getvalue()
+    write_members(path, contents)
+
+
+@pytest.mark.parametrize("index, value, message", [
+    (1, np.float32("nan"), "learning rate optimizer/vars/1 is nan, expected a finite non-negative"),
+    (1, np.float32("inf"), "learning rate optimizer/vars/1 is inf"),
+    (1, np.float32(-0.5), "learning rate optimizer/vars/1 is -0.5"),
+    (0, np.float64("nan"), "step count optimizer/vars/0 is .*expected a non-negative integer"),
+    (0, np.int64(-3), "step count optimizer/vars/0 is .*expected a non-negative integer"),
+])
+def test_a_damaged_optimizer_state_in_a_keras_file_is_a_checkpoint_error(tmp_path, index, value,
+                                                                         message):
+    model, path = small_keras(tmp_path, compiled=True)
+    set_optimizer_value(path, index, value)
+    with pytest.raises(pd.CheckpointError, match=message):
+        pd.load_model(path)
+    before = [w.copy() for w in model.get_weights()]
+    rate, steps = model.optimizer.learning_rate, model.optimizer.iterations
+    model.set_weights([w + 1 for w in before])
+    changed = model.get_weights()
+    with pytest.raises(pd.CheckpointError, match=message):
+        model.load_weights(path)  # nothing assigned: weights, rate and steps as they were
+    for a, b in zip(changed, model.get_weights()):
+        np.testing.assert_array_equal(a, b)
+    assert (model.optimizer.learning_rate, model.optimizer.iterations) == (rate, steps)
