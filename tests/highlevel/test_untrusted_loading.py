@@ -321,3 +321,51 @@ def test_a_damaged_optimizer_state_in_a_keras_file_is_a_checkpoint_error(tmp_pat
     for a, b in zip(changed, model.get_weights()):
         np.testing.assert_array_equal(a, b)
     assert (model.optimizer.learning_rate, model.optimizer.iterations) == (rate, steps)
+
+
+# ---- nested models load in time linear in their depth (#25 item 3) ------------------------
+
+def test_models_nested_200_deep_load_with_each_model_asked_for_its_weights_once(tmp_path, once):
+    """Model.weights asked every layer for its weights twice (once for the list, once to
+    find the parameters no layer owns): loading doubled at each level of nesting, 40 s at
+    depth 22. Depth 200, as a legacy .h5 without paddle's checksums (as Keras writes it)
+    and as .keras, in a fresh interpreter whose timeout would catch the old behaviour."""
+    output = run_probe(f"""
+        import time, h5py
+        from paddle.highlevel.layers.base import Layer
+        DEPTH = 200
+        model = pd.Sequential([pd.Input(shape=(3,)), pd.layers.Dense(2)])
+        for _ in range(DEPTH):
+            model = pd.Sequential([pd.Input(shape=(3,)), model])
+        calls = [0]
+        weights = Layer.weights.fget
+        def counted(self):
+            calls[0] += 1
+            return weights(self)
+        Layer.weights = property(counted)
+        for name in ("nested.h5", "nested.keras"):
+            path = {str(tmp_path)!r} + "/" + name
+            model.save(path)
+            if name.endswith(".h5"):
+                with h5py.File(path, "r+") as f:
+                    del f.attrs["paddle_checksum"]
+                    del f["model_weights"].attrs["paddle_weights_checksum"]
+            calls[0] = 0
+            start = time.monotonic()
+            loaded = pd.load_model(path)
+            seconds = time.monotonic() - start
+            inner = loaded
+            for _ in range(DEPTH):
+                inner = inner.layers[0]
+            assert type(inner.layers[0]).__name__ == "Dense"
+            during_load = calls[0]
+            calls[0] = 0
+            assert len(loaded.weights) == 2 and len(loaded.trainable_weights) == 2
+            print(name, "weights calls", during_load, calls[0], "seconds", round(seconds, 2))
+    """, timeout=120)
+    for name in ("nested.h5", "nested.keras"):
+        line = next(l for l in output.splitlines() if l.startswith(name))
+        during_load, two_queries = int(line.split()[3]), int(line.split()[4])
+        seconds = float(line.split()[-1])
+        assert during_load <= 4 * 201 and two_queries <= 4 * 201, line  # linear in the depth
+        assert seconds < 10, line
