@@ -728,5 +728,5 @@ def _safe_unless_told():
     """Rebuilding a model from a config refuses a Lambda's bytecode, as Keras 3's
     from_config does, unless a caller's safe_mode_scope(False) (load_model(...,
     safe_mode=False)) says the config is trusted."""
-    from paddle.highlevel.layers.bytecode import in_safe_mode, safe_mode_scope
-    return safe_mode_scope(in_safe_mode() is not False)
+    from paddle.highlevel.layers.bytecode import inherited_scope
+    return inherited_scope(True)

@@ -29,7 +29,7 @@ from paddle.lowlevel.op import OPS
 from paddle.lowlevel.shapes import check_fits, memory_budget
 from paddle.highlevel import layers as layers_module
 from paddle.highlevel.layers.base import Input, Layer
-from paddle.highlevel.layers.bytecode import safe_mode_scope
+from paddle.highlevel.layers.bytecode import inherited_scope
 from paddle.highlevel.model import Model, Sequential
 
 OP_CLASS = "__paddle_op__"         # a low-level op applied between layers
@@ -419,13 +419,17 @@ def model_from_config(spec, custom_objects=None, safe_mode=True):
     configs (with "module" and "registered_name") are read too.
 
     safe_mode: refuse configs holding Python bytecode (a Lambda's function), which would
-    run when rebuilt; False loads them (only for configs you trust).
+    run when rebuilt; False loads them (only for configs you trust). Called within a
+    loader (a custom class's from_config during pd.load_model), the loader's safe_mode
+    wins, so the caller's choice reaches every nested model.
 
     Every weight the config asks for must fit in this machine's memory, all of them
     together too (a config naming units=400_000_000 is small), else CheckpointError
     before the allocation; a config nested past Python's recursion limit is a
     CheckpointError too."""
-    with safe_mode_scope(safe_mode), memory_budget():
+    if not isinstance(safe_mode, bool):
+        raise TypeError(f"safe_mode must be True or False, received {safe_mode!r}")
+    with inherited_scope(safe_mode), memory_budget():
         try:
             return _rebuild_model(spec, custom_objects)
         except MemoryError as e:

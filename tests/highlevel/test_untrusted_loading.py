@@ -369,3 +369,110 @@ def test_models_nested_200_deep_load_with_each_model_asked_for_its_weights_once(
         seconds = float(line.split()[-1])
         assert during_load <= 4 * 201 and two_queries <= 4 * 201, line  # linear in the depth
         assert seconds < 10, line
+
+
+# ---- Lambda bytecode reached through a wrapper's from_config (#25 item 11) ---------------
+
+def foreign_function(marker):
+    """A Lambda's function config as a file brings it: bytecode this process never made
+    into a config (compiled from source here, marshalled by hand), which touches `marker`
+    when it runs."""
+    import base64
+    import marshal
+    from paddle.highlevel.layers import bytecode
+    source = f"lambda x: (open({str(marker)!r}, 'w').close(), x)[1]"
+    code = compile(source, "<file>", "eval").co_consts[0]
+    return {"class_name": bytecode.FUNCTION_CLASS, "config": {
+        "code": base64.b64encode(marshal.dumps(code)).decode("ascii"), "defaults": [],
+        "closure": [], "module": "no.such.module", "python": bytecode.PYTHON}}
+
+
+def lambda_entry(marker):
+    return {"class_name": "Lambda", "config": {"name": "lam", "function": foreign_function(marker),
+                                               "arguments": {}}}
+
+
+def wrapper_configs(marker):
+    """{wrapper: (class, config)} of each layer that rebuilds a layer given in its config."""
+    return {
+        "TimeDistributed": (pd.layers.TimeDistributed, {"layer": lambda_entry(marker)}),
+        "RNN": (pd.layers.RNN, {"cell": lambda_entry(marker)}),
+        "StackedRNNCells": (pd.layers.StackedRNNCells, {"cells": [lambda_entry(marker)]}),
+    }
+
+
+@pytest.mark.parametrize("wrapper", ["TimeDistributed", "RNN", "StackedRNNCells"])
+def test_a_wrappers_from_config_refuses_foreign_bytecode_outside_a_trusting_loader(tmp_path, wrapper):
+    """As Keras 3, whose Lambda.from_config fails closed outside a SafeModeScope: the
+    wrapper's from_config used to rebuild the Lambda from the file's bytecode."""
+    from paddle.highlevel.layers.bytecode import safe_mode_scope
+    marker = tmp_path / "ran"
+    cls, config = wrapper_configs(marker)[wrapper]
+    with pytest.raises(pd.CheckpointError, match="Lambda layer 'lam': its function is stored as "
+                                                 "Python bytecode that this process did not write"):
+        cls.from_config(json.loads(json.dumps(config)))
+    with safe_mode_scope(True), pytest.raises(pd.CheckpointError, match="refused in safe mode"):
+        cls.from_config(json.loads(json.dumps(config)))
+    with pytest.raises(ValueError, match="refused in safe mode"):
+        deserialize_keras_object({"class_name": wrapper, "config": config})
+    assert not marker.exists()
+
+
+def test_a_trusting_caller_rebuilds_the_wrapped_lambda(tmp_path):
+    from paddle.highlevel.layers.bytecode import safe_mode_scope
+    marker = tmp_path / "ran"
+    cls, config = wrapper_configs(marker)["TimeDistributed"]
+    with safe_mode_scope(False):
+        layer = cls.from_config(json.loads(json.dumps(config)))
+    assert not marker.exists()  # rebuilt, not run
+    layer(np.ones((1, 2, 3), np.float32))
+    assert marker.exists()
+    again = deserialize_keras_object({"class_name": "TimeDistributed", "config": config},
+                                     safe_mode=False)
+    assert isinstance(again.layer, pd.layers.Lambda)
+
+
+def test_an_enclosing_loaders_safe_mode_wins_over_a_nested_call(tmp_path):
+    """A custom class's from_config that deserializes with safe_mode=False, run by
+    load_model(safe_mode=True): the caller's choice reaches it (as Keras 3)."""
+    from paddle.highlevel.layers.bytecode import safe_mode_scope
+    marker = tmp_path / "ran"
+    config = {"class_name": "TimeDistributed", "config": wrapper_configs(marker)["TimeDistributed"][1]}
+    with safe_mode_scope(True):
+        with pytest.raises(ValueError, match="refused in safe mode"):
+            deserialize_keras_object(config, safe_mode=False)
+        with pytest.raises(pd.CheckpointError, match="refused in safe mode"):
+            from paddle.highlevel import saving_config
+            saving_config.model_from_config(
+                {"class_name": "Sequential", "config": {"layers": [
+                    {"class_name": "InputLayer", "config": {"batch_shape": [None, 2, 3]}},
+                    config]}}, safe_mode=False)
+    assert not marker.exists()
+
+
+def test_a_models_own_lambdas_round_trip_through_their_wrappers():
+    """A config this process made of its own function gives that function back."""
+    scale = 3.0
+    inner = pd.layers.Lambda(lambda v: v * scale)
+    wrapped = pd.layers.TimeDistributed(inner)
+    again = pd.layers.TimeDistributed.from_config(wrapped.get_config())
+    assert again.layer.function is inner.function
+    x = np.ones((1, 2, 3), np.float32)
+    np.testing.assert_allclose(again(x), x * 3.0)
+    # a config whose closure was changed is no longer that function: refused
+    config = wrapped.get_config()
+    config["layer"]["config"]["function"]["config"]["closure"] = [4.0]
+    with pytest.raises(pd.CheckpointError, match="this process did not write"):
+        pd.layers.TimeDistributed.from_config(config)
+
+
+def test_load_model_refuses_a_lambda_inside_a_wrapper_by_default(tmp_path):
+    model = pd.Sequential([pd.Input(shape=(2, 3)),
+                           pd.layers.TimeDistributed(pd.layers.Lambda(lambda v: v * 2.0))])
+    for name in ("wrapped.h5", "wrapped.keras"):
+        model.save(tmp_path / name)
+        with pytest.raises(pd.CheckpointError, match="refused in safe mode"):
+            pd.load_model(tmp_path / name)
+        loaded = pd.load_model(tmp_path / name, safe_mode=False)
+        x = np.ones((1, 2, 3), np.float32)
+        np.testing.assert_allclose(loaded.predict(x, verbose=0), x * 2.0)
