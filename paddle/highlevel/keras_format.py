@@ -37,6 +37,7 @@ import math
 import os
 import warnings
 import zipfile
+import zlib
 
 import h5py
 import numpy as np
@@ -350,7 +351,7 @@ def _open_archive(path):
     except CheckpointError:
         raise
     except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError,
-            NotImplementedError) as e:  # RuntimeError: an encrypted member
+            NotImplementedError, zlib.error) as e:  # RuntimeError: an encrypted member
         raise CheckpointError(f"cannot read {path!r} as a .keras file (truncated or "
                               f"damaged?): {type(e).__name__}: {e}") from e
 

@@ -184,6 +184,21 @@ def test_a_keras_member_is_decompressed_no_further_than_its_limit(tmp_path):
         keras_format.read_weights(str(path), 1 << 20)
 
 
+def test_a_keras_member_whose_deflate_stream_is_corrupt_is_a_checkpoint_error(tmp_path):
+    import zipfile
+    _, good = small_keras(tmp_path)
+    path = tmp_path / "corrupt.keras"
+    write_members(path, members(good))
+    raw = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as zf:
+        info = zf.getinfo("model.weights.h5")
+    start = info.header_offset + 30 + len(info.filename) + len(info.extra)
+    raw[start:start + 64] = b"\xff" * 64  # an invalid deflate block
+    path.write_bytes(bytes(raw))
+    with pytest.raises(pd.CheckpointError, match="cannot read .* as a .keras file"):
+        pd.load_model(path)
+
+
 def test_the_weights_limit_follows_the_architecture(tmp_path):
     from paddle.highlevel import keras_format
     small = pd.Sequential([pd.Input(shape=(3,)), pd.layers.Dense(2)])
