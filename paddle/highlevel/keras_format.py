@@ -430,12 +430,25 @@ class WeightsFile:
         return len(node) if isinstance(node, h5py.Group) else 0
 
 
-def _open_weights(data, path):
+@contextlib.contextmanager
+def _open_weights(source, path):
+    """The weights file (model.weights.h5's bytes, or a .weights.h5 path) opened for the
+    block; h5py's errors inside it (a damaged file) are CheckpointErrors naming `path`,
+    as saving_reader.open_file makes them for .h5 checkpoints."""
+    what = "model.weights.h5" if isinstance(source, bytes) else "the weights file"
     try:
-        return h5py.File(io.BytesIO(data), "r")
+        f = h5py.File(io.BytesIO(source) if isinstance(source, bytes) else source, "r")
     except (OSError, ValueError) as e:
-        raise CheckpointError(f"{path}: model.weights.h5 is not a readable HDF5 file: "
-                              f"{e}") from e
+        raise CheckpointError(f"{path}: {what} is not a readable HDF5 file: {e}") from e
+    with f:
+        try:
+            yield f
+        except CheckpointError:
+            raise
+        except (OSError, KeyError, ValueError, TypeError, RuntimeError, AttributeError,
+                IndexError) as e:
+            raise CheckpointError(f"cannot read {what} of {path!r} (truncated or "
+                                  f"damaged?): {type(e).__name__}: {e}") from e
 
 
 def _check_weights(model, weights, path, skip_mismatch=False):
@@ -576,14 +589,8 @@ def load_weights(model, path, skip_mismatch=False):
 
 
 def _load_weights(model, path, skip_mismatch):
-    if zipfile.is_zipfile(path):
-        f = _open_weights(read_weights(path, weights_limit(model)), path)
-    else:
-        try:
-            f = h5py.File(path, "r")
-        except (OSError, ValueError) as e:
-            raise CheckpointError(f"cannot read {path!r} as a weights file: {e}") from e
-    with f:
+    source = read_weights(path, weights_limit(model)) if zipfile.is_zipfile(path) else path
+    with _open_weights(source, path) as f:
         weights = WeightsFile(f, path)
         if "layers" not in f and "_layer_checkpoint_dependencies" not in f and \
                 weights.count("vars") == 0:

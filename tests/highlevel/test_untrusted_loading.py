@@ -199,6 +199,35 @@ def test_a_keras_member_whose_deflate_stream_is_corrupt_is_a_checkpoint_error(tm
         pd.load_model(path)
 
 
+def test_a_damaged_weights_member_is_a_checkpoint_error(tmp_path, once):
+    """model.weights.h5 with 32 bytes overwritten at offsets across it: every load ends
+    in a CheckpointError (or loads, where the bytes did not matter), never in h5py's own
+    KeyError or RuntimeError; in a fresh interpreter, since libhdf5 parses the damage."""
+    model, good = small_keras(tmp_path, compiled=True)
+    contents = members(good)
+    weights = contents["model.weights.h5"]
+    paths = []
+    for k, offset in enumerate(range(512, len(weights) - 32, max(1, (len(weights) - 544) // 24))):
+        damaged = dict(contents, **{"model.weights.h5": weights[:offset] + b"\xa5" * 32 +
+                                    weights[offset + 32:]})
+        paths.append(str(tmp_path / f"damaged{k}.keras"))
+        write_members(tmp_path / f"damaged{k}.keras", damaged)
+    output = run_probe(f"""
+        import numpy as np
+        for path in {paths!r}:
+            for load in (lambda: pd.load_model(path),
+                         lambda: pd.load_model(path, compile=False).load_weights(path)):
+                try:
+                    load()
+                except pd.CheckpointError:
+                    pass
+                except Exception as e:
+                    print("BARE", path, type(e).__name__, e)
+        print("done", len({paths!r}))
+    """, limit=2 * GIB)
+    assert "BARE" not in output and f"done {len(paths)}" in output, output
+
+
 def test_the_weights_limit_follows_the_architecture(tmp_path):
     from paddle.highlevel import keras_format
     small = pd.Sequential([pd.Input(shape=(3,)), pd.layers.Dense(2)])
