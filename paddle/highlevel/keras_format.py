@@ -45,6 +45,7 @@ import numpy as np
 from paddle._atomic import atomic_path
 from paddle.errors import CheckpointError
 from paddle.lowlevel import random, schedules
+from paddle.lowlevel.shapes import memory_bytes
 from paddle.highlevel import saving_compile, saving_config, saving_hdf5, saving_reader, \
     serialization
 from paddle.highlevel.layers.base import Layer, snake_case
@@ -589,7 +590,10 @@ def load_weights(model, path, skip_mismatch=False):
 
 
 def _load_weights(model, path, skip_mismatch):
-    source = read_weights(path, weights_limit(model)) if zipfile.is_zipfile(path) else path
+    limit = weights_limit(model)
+    if skip_mismatch:  # the file may hold other, larger layers: only memory bounds it
+        limit = max(limit, memory_bytes() or limit)
+    source = read_weights(path, limit) if zipfile.is_zipfile(path) else path
     with _open_weights(source, path) as f:
         weights = WeightsFile(f, path)
         if "layers" not in f and "_layer_checkpoint_dependencies" not in f and \

@@ -241,6 +241,21 @@ def test_the_weights_limit_follows_the_architecture(tmp_path):
     np.testing.assert_array_equal(pd.load_model(path).predict(x, verbose=0), model.predict(x, verbose=0))
 
 
+def test_skip_mismatch_reads_a_file_larger_than_the_model(tmp_path):
+    """With skip_mismatch the file may hold layers larger than the model's, as Keras
+    allows: only the machine's memory bounds it then."""
+    big = pd.Sequential([pd.Input(shape=(3,)), pd.layers.Dense(2), pd.layers.Dense(400_000)])
+    big.save(tmp_path / "big.keras")
+    small = pd.Sequential([pd.Input(shape=(3,)), pd.layers.Dense(2), pd.layers.Dense(1)])
+    from paddle.highlevel import keras_format
+    assert len(members(tmp_path / "big.keras")["model.weights.h5"]) > keras_format.weights_limit(small)
+    with pytest.raises(pd.CheckpointError, match="more than it can hold for this model|over the limit"):
+        small.load_weights(tmp_path / "big.keras")
+    with pytest.warns(UserWarning, match="skipping"):
+        small.load_weights(tmp_path / "big.keras", skip_mismatch=True)
+    np.testing.assert_array_equal(small.layers[0].get_weights()[0], big.layers[0].get_weights()[0])
+
+
 def test_a_keras_member_compressed_otherwise_than_stored_or_deflated_is_refused(tmp_path):
     import zipfile
     _, good = small_keras(tmp_path)
