@@ -11,6 +11,7 @@ import gzip
 import hashlib
 import http.client
 import os
+import stat
 import sys
 import time
 import urllib.request
@@ -28,6 +29,9 @@ TIMEOUT_SECONDS = 15
 # every few seconds, or sending without end, must not keep a download alive forever.
 DEADLINE_SECONDS = 30 * 60
 MAX_DOWNLOAD_BYTES = 4 << 30
+# DEFLATE expands at most 1032 to 1 (a 258-byte match per code of under 2 bits): what a
+# gzipped file may declare beyond that is a lie, refused before anything is read.
+MAX_GZIP_RATIO = 1032
 
 def urlopen(url, timeout):
     """`urllib.request.urlopen`, looked up at call time: a test that replaces either this
@@ -82,8 +86,10 @@ def md5file(path):
 def fetch(dataset, filename, urls=(), md5=None, alternatives=()):
     """The path of a data file in the cache, downloading it first when it is missing.
 
-    A file already in the cache is trusted as it is (its checksum is not checked, so
-    files copied in by hand, or unpacked, work); its reader reports a broken format.
+    A file already in the cache is used without its checksum (so files copied in by
+    hand, or unpacked, work), but it is checked as a download is for the rest: it must
+    be a regular file of at most MAX_DOWNLOAD_BYTES. Its reader then validates its
+    contents as it does a download's (docs/security.md).
 
     Args:
         dataset: the data set's folder under `data_home()`, e.g. "mnist".
@@ -98,7 +104,8 @@ def fetch(dataset, filename, urls=(), md5=None, alternatives=()):
 
     Raises:
         DatasetError: the file is missing and could not be downloaded (the message says
-            where to put it), or the download did not match its MD5.
+            where to put it), the download did not match its MD5, or the cached file is
+            not a regular file or is larger than a download may be.
 
     Example:
         >>> import os, tempfile
@@ -113,8 +120,8 @@ def fetch(dataset, filename, urls=(), md5=None, alternatives=()):
     folder = os.path.join(data_home(), dataset)
     path = os.path.join(folder, filename)
     for name in (filename, *alternatives):
-        if os.path.isfile(os.path.join(folder, name)):
-            return os.path.join(folder, name)
+        if os.path.exists(os.path.join(folder, name)):
+            return _checked_cached(os.path.join(folder, name))
     failures = []
     for url in urls:
         try:
@@ -127,6 +134,22 @@ def fetch(dataset, filename, urls=(), md5=None, alternatives=()):
     raise DatasetError(
         f"{dataset}: {filename} is missing{tried}. Download it yourself and save it as "
         f"{path}{also}, or set PADDLE_DATA_HOME to the folder that holds {dataset}/")
+
+
+def _checked_cached(path):
+    """`path`, a file found in the cache, once it is what a download could have left: a
+    regular file (a FIFO or a device such as /dev/zero would never end) within
+    MAX_DOWNLOAD_BYTES."""
+    with reading(path):
+        info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise DatasetError(f"{path} is not a regular file (a data file is downloaded as "
+                           f"one); delete it to download it again")
+    if info.st_size > MAX_DOWNLOAD_BYTES:
+        raise DatasetError(f"{path} holds {info.st_size} bytes, more than the "
+                           f"{MAX_DOWNLOAD_BYTES} a data file may have; delete it to "
+                           f"download it again")
+    return path
 
 
 def _download(url, path, md5):
@@ -166,17 +189,23 @@ def _copy_limited(response, out, url):
         out.write(chunk)
 
 
-def read_maybe_gzip(path):
+def read_maybe_gzip(path, max_bytes=MAX_DOWNLOAD_BYTES):
     """The bytes of a file, decompressed when it is gzipped (whatever its name says).
+
+    Decompression stops past `max_bytes`: a small gzip bomb cannot fill the memory.
+    A reader of a format with a header uses `open_maybe_gzip` and `read_exactly`
+    instead, to read no more than its header declares.
 
     Args:
         path: the file.
+        max_bytes: the most (decompressed) bytes the file may hold.
 
     Returns:
         bytes.
 
     Raises:
-        DatasetError: the file cannot be read or its gzip stream is corrupt or truncated.
+        DatasetError: the file cannot be read, its gzip stream is corrupt or truncated,
+            or it holds more than `max_bytes`.
 
     Example:
         >>> import gzip, os, tempfile
@@ -187,12 +216,75 @@ def read_maybe_gzip(path):
         >>> common.read_maybe_gzip(path)
         b'hello'
     """
-    with reading(path):
-        with open(path, "rb") as f:
-            data = f.read()
-        if data[:2] == b"\x1f\x8b":
-            data = gzip.decompress(data)
+    with reading(path), open_maybe_gzip(path) as (stream, _):
+        data = read_exactly(stream, max_bytes)
+        if stream.read(1):
+            raise DatasetError(f"{path} holds more than {max_bytes} bytes (decompressed), "
+                               "more than a data file may have")
     return data
+
+
+@contextlib.contextmanager
+def open_maybe_gzip(path):
+    """The file's bytes as a stream, decompressed as they are read when it is gzipped.
+
+    Use inside `reading(path)`, which turns the errors of a corrupt file into a
+    `DatasetError`.
+
+    Args:
+        path: the file.
+
+    Returns:
+        A context manager giving (binary stream, capacity): capacity is the most bytes
+        the stream can give, the file's size, or MAX_GZIP_RATIO times it when gzipped.
+
+    Example:
+        >>> import gzip, os, tempfile
+        >>> from paddle.dataset import common
+        >>> path = os.path.join(tempfile.mkdtemp(), "a.gz")
+        >>> with open(path, "wb") as f:
+        ...     _ = f.write(gzip.compress(b"hello"))
+        >>> with common.open_maybe_gzip(path) as (stream, capacity):
+        ...     stream.read(2), capacity > 5
+        (b'he', True)
+    """
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        if f.read(2) != b"\x1f\x8b":
+            f.seek(0)
+            yield f, size
+            return
+        f.seek(0)
+        with gzip.GzipFile(fileobj=f, mode="rb") as stream:
+            yield stream, size * MAX_GZIP_RATIO
+
+
+def read_exactly(stream, count, block=1 << 20):
+    """Up to `count` bytes of `stream` (fewer only when it ends first), read a block at a
+    time: the memory used follows what the stream holds, not what a header claims.
+
+    Args:
+        stream: a binary stream.
+        count: how many bytes to read.
+        block: the most bytes read at once.
+
+    Returns:
+        bytes, `count` of them unless the stream ended first.
+
+    Example:
+        >>> import io
+        >>> from paddle.dataset import common
+        >>> common.read_exactly(io.BytesIO(b"abcdef"), 4), common.read_exactly(io.BytesIO(b"ab"), 4)
+        (b'abcd', b'ab')
+    """
+    chunks, held = [], 0
+    while held < count:
+        chunk = stream.read(min(block, count - held))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        held += len(chunk)
+    return b"".join(chunks)
 
 
 @contextlib.contextmanager

@@ -5,6 +5,7 @@ Reads the four standard IDX files from `$PADDLE_DATA_HOME/mnist/`, gzipped
 the gzipped ones when none is there. Samples are `(image, label)`: the image a float32
 vector of 784 pixels scaled to [-1, 1], the label an int in 0..9.
 """
+import io
 import math
 import struct
 
@@ -74,11 +75,8 @@ def _reader(prefix):
     labels_path = _fetch(f"{prefix}-labels-idx1-ubyte")
 
     def mnist_reader():
-        images = read_idx(images_path, _IMAGES_MAGIC)
+        images = read_idx(images_path, _IMAGES_MAGIC, item_shape=(_SIDE, _SIDE))
         labels = read_idx(labels_path, _LABELS_MAGIC)
-        if images.shape[1:] != (_SIDE, _SIDE):
-            raise DatasetError(f"mnist: {images_path} holds images of {images.shape[1:]} pixels, "
-                               f"expected ({_SIDE}, {_SIDE})")
         if len(images) != len(labels):
             raise DatasetError(f"mnist: {images_path} holds {len(images)} images but "
                                f"{labels_path} holds {len(labels)} labels")
@@ -93,19 +91,26 @@ def _fetch(stem):
                         md5=MD5[stem], alternatives=(stem,))
 
 
-def read_idx(path, magic):
+def read_idx(path, magic, item_shape=None):
     """Read an IDX file of unsigned bytes, gzipped or not, into a uint8 array.
+
+    The header is read first, and then exactly the bytes it declares: a gzipped file is
+    decompressed no further than that (a small file declaring a few labels cannot expand
+    to gigabytes), and a declared size beyond what the file can hold is refused before
+    any data is read.
 
     Args:
         path: the file.
         magic: the expected magic number: 0x803 for images (3 dimensions), 0x801 for labels.
+        item_shape: when given, the dimensions after the first that the header must declare
+            (checked before the data is read).
 
     Returns:
         A uint8 array with the dimensions the header declares.
 
     Raises:
-        DatasetError: the file is unreadable, has another magic number, or its size does
-            not match its header.
+        DatasetError: the file is unreadable, has another magic number or item shape, or
+            holds fewer or more bytes than its header declares.
 
     Example:
         >>> import os, struct, tempfile
@@ -116,23 +121,48 @@ def read_idx(path, magic):
         >>> mnist.read_idx(path, 0x801).tolist()
         [7, 2, 1]
     """
-    data = common.read_maybe_gzip(path)
-    if len(data) < 4:
-        raise DatasetError(f"mnist: {path} is not an IDX file: {len(data)} bytes, too short for a header")
-    found, = struct.unpack(">I", data[:4])
+    with common.reading(path), common.open_maybe_gzip(path) as (stream, capacity):
+        shape, header = _read_header(stream, path, magic)
+        if item_shape is not None and shape[1:] != tuple(item_shape):
+            raise DatasetError(f"mnist: {path} holds {_kind(magic)} of {shape[1:]} pixels, "
+                               f"expected {tuple(item_shape)}")
+        expected = math.prod(shape)  # Python ints: np.prod would wrap around for huge dims
+        if expected > capacity - header:
+            raise DatasetError(f"mnist: {path} is truncated or corrupt: its header declares "
+                               f"{shape} = {expected} bytes of data, the file holds "
+                               f"{_at_most(stream, capacity - header)}")
+        data = common.read_exactly(stream, expected)
+        if len(data) != expected:
+            raise DatasetError(f"mnist: {path} is truncated or corrupt: its header declares "
+                               f"{shape} = {expected} bytes of data, the file holds {len(data)}")
+        if stream.read(1):
+            raise DatasetError(f"mnist: {path} is corrupt: it holds more than the {expected} "
+                               f"bytes of data its header declares {shape}")
+    return np.frombuffer(data, dtype=np.uint8).reshape(shape)
+
+
+def _read_header(stream, path, magic):
+    """(declared shape, header size in bytes) of an IDX stream, read up to its data."""
+    head = common.read_exactly(stream, 4)
+    if len(head) < 4:
+        raise DatasetError(f"mnist: {path} is not an IDX file: {len(head)} bytes, too short "
+                           f"for a header")
+    found, = struct.unpack(">I", head)
     if found != magic:
         raise DatasetError(f"mnist: {path} has magic number {found:#06x}, expected {magic:#06x} "
                            f"(an IDX file of {_kind(magic)})")
     ndim = magic & 0xFF
     header = 4 + 4 * ndim
-    if len(data) < header:
-        raise DatasetError(f"mnist: {path} is truncated: {len(data)} bytes, the header alone needs {header}")
-    shape = struct.unpack(f">{ndim}I", data[4:header])
-    expected = math.prod(shape)  # Python ints: np.prod would wrap around for huge dims
-    if len(data) - header != expected:
-        raise DatasetError(f"mnist: {path} is truncated or corrupt: its header declares {shape} "
-                           f"= {expected} bytes of data, the file holds {len(data) - header}")
-    return np.frombuffer(data, dtype=np.uint8, offset=header).reshape(shape)
+    dims = common.read_exactly(stream, header - 4)
+    if len(dims) < header - 4:
+        raise DatasetError(f"mnist: {path} is truncated: {4 + len(dims)} bytes, the header "
+                           f"alone needs {header}")
+    return struct.unpack(f">{ndim}I", dims), header
+
+
+def _at_most(stream, capacity):
+    """How much data a stream of at most `capacity` bytes holds, for a message."""
+    return capacity if isinstance(stream, io.BufferedReader) else f"at most {capacity} (gzipped)"
 
 
 def _kind(magic):

@@ -29,12 +29,15 @@ Example:
     >>> bool(np.array_equal(pd.load_model(path).predict(x), model.predict(x)))
     True
 """
+import contextlib
 import datetime
 import io
 import json
+import math
 import os
 import warnings
 import zipfile
+import zlib
 
 import h5py
 import numpy as np
@@ -42,15 +45,21 @@ import numpy as np
 from paddle._atomic import atomic_path
 from paddle.errors import CheckpointError
 from paddle.lowlevel import random, schedules, stored_state
-from paddle.highlevel import saving_compile, saving_config, saving_reader, serialization
+from paddle.lowlevel.shapes import memory_bytes
+from paddle.highlevel import saving_compile, saving_config, saving_hdf5, saving_reader, \
+    serialization
 from paddle.highlevel.layers.base import Layer, snake_case
 from paddle.highlevel.model import Model, Sequential
 
 CONFIG, METADATA, WEIGHTS = "config.json", "metadata.json", "model.weights.h5"
 KERAS_VERSION = "3.15.1"           # the Keras version whose layout these files follow
 MAX_JSON_BYTES = 64 << 20          # config.json / metadata.json
-MAX_WEIGHTS_BYTES = 16 << 30       # model.weights.h5
-MAX_RATIO = 100                    # uncompressed / stored size, beyond which it is a bomb
+# model.weights.h5 may expand to what the model's weights can fill: each number and up to
+# MAX_SLOTS optimizer slots of it (Adam with amsgrad keeps three), at up to 8 bytes each,
+# plus HDF5's headers, a generous HDF5_OVERHEAD per dataset and per layer's group.
+MAX_SLOTS = 3
+HDF5_OVERHEAD = 64 << 10
+BLOCK = 1 << 20                    # members are decompressed a block at a time
 INTERLEAVED = ("Adam", "AdamW", "Adamax", "Nadam")  # slots per variable, not per slot name
 
 
@@ -320,7 +329,30 @@ def is_keras_zip(path):
 
 
 def read_archive(path):
-    """(config dict, weights bytes) of a .keras file, every member checked first."""
+    """The config dict of a .keras file, every member name checked first; its weights are
+    read by `read_weights` once the model they must fit is known."""
+    with _open_archive(path) as (zf, infos):
+        text = _read_member(zf, infos[CONFIG], MAX_JSON_BYTES, path)
+    try:
+        config = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise CheckpointError(f"{path}: config.json is not valid JSON ({e})") from e
+    if not isinstance(config, dict) or "class_name" not in config:
+        raise CheckpointError(f"{path}: config.json does not describe a model")
+    return config
+
+
+def read_weights(path, limit):
+    """The bytes of a .keras file's model.weights.h5, decompressed no further than `limit`
+    (`weights_limit` of the model they are for)."""
+    with _open_archive(path) as (zf, infos):
+        return _read_member(zf, infos[WEIGHTS], limit, path)
+
+
+@contextlib.contextmanager
+def _open_archive(path):
+    """(open ZipFile, {name: ZipInfo}) once every member name is safe and config.json and
+    model.weights.h5 are there; the zip's errors inside the block are CheckpointErrors."""
     if not os.path.exists(path):
         raise CheckpointError(f"no model file at {path!r}")
     if os.path.isdir(path):
@@ -328,7 +360,7 @@ def read_archive(path):
     try:
         with zipfile.ZipFile(path) as zf:
             infos = {info.filename: info for info in zf.infolist()}
-            for name, info in infos.items():
+            for name in infos:
                 if name.startswith(("/", "\\")) or ".." in name.replace("\\", "/").split("/") \
                         or ":" in name:
                     raise CheckpointError(f"{path}: the .keras file holds the unsafe member "
@@ -337,30 +369,59 @@ def read_archive(path):
                 if name not in infos:
                     raise CheckpointError(f"{path}: not a Keras 3 model file: the zip has no "
                                           f"{name} (members: {sorted(infos)[:10]})")
-            config = json.loads(_read_member(zf, infos[CONFIG], MAX_JSON_BYTES, path))
-            weights = _read_member(zf, infos[WEIGHTS], MAX_WEIGHTS_BYTES, path)
+            yield zf, infos
     except CheckpointError:
         raise
-    except (zipfile.BadZipFile, OSError, ValueError, UnicodeDecodeError, EOFError) as e:
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError,
+            NotImplementedError, zlib.error) as e:  # RuntimeError: an encrypted member
         raise CheckpointError(f"cannot read {path!r} as a .keras file (truncated or "
                               f"damaged?): {type(e).__name__}: {e}") from e
-    if not isinstance(config, dict) or "class_name" not in config:
-        raise CheckpointError(f"{path}: config.json does not describe a model")
-    return config, weights
 
 
 def _read_member(zf, info, limit, path):
-    if info.file_size > limit:
+    """A member's bytes, decompressed a block at a time and refused as soon as they pass
+    `limit`. The sizes a zip declares are not trusted: a central directory can understate
+    a member's compressed size, or its expanded size."""
+    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        raise CheckpointError(f"{path}: member {info.filename} is compressed with method "
+                              f"{info.compress_type}; a .keras file's members are stored or "
+                              "deflated")
+    if info.file_size > limit:  # a quick refusal; the stream below is the check
         raise CheckpointError(f"{path}: member {info.filename} declares {info.file_size} "
                               f"bytes, over the limit of {limit}")
-    if info.file_size > (1 << 20) and info.file_size > MAX_RATIO * max(info.compress_size, 1):
-        raise CheckpointError(f"{path}: member {info.filename} expands {info.file_size} bytes "
-                              f"from {info.compress_size}: refused as a decompression bomb")
+    chunks, total = [], 0
     with zf.open(info) as f:
-        data = f.read(limit + 1)
-    if len(data) > limit:
-        raise CheckpointError(f"{path}: member {info.filename} is over {limit} bytes")
-    return data
+        while chunk := f.read(BLOCK):
+            total += len(chunk)
+            if total > limit:
+                raise CheckpointError(f"{path}: member {info.filename} expands past {limit} "
+                                      "bytes, more than it can hold for this model: refused "
+                                      "as a decompression bomb")
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def weights_limit(model):
+    """The most bytes model.weights.h5 may hold for `model`: each weight and up to
+    MAX_SLOTS optimizer slots of it at 8 bytes a number, with HDF5_OVERHEAD per dataset
+    and per layer."""
+    entries = weight_entries(model)
+    numbers = sum(math.prod(var.shape) for _, var in entries)
+    datasets = (1 + MAX_SLOTS) * len(entries) + 2  # the optimizer's iterations and rate
+    return (1 + MAX_SLOTS) * 8 * numbers + HDF5_OVERHEAD * (datasets + _count_layers(model) + 16)
+
+
+def _count_layers(model):
+    """The layers of a model, nested ones included (each may have a group in the file)."""
+    count, pending, seen = 0, [model], set()
+    while pending:
+        layer = pending.pop()
+        if id(layer) in seen:
+            continue
+        seen.add(id(layer))
+        count += 1
+        pending.extend(layer._sublayers())
+    return count
 
 
 class WeightsFile:
@@ -391,12 +452,25 @@ class WeightsFile:
         return len(node) if isinstance(node, h5py.Group) else 0
 
 
-def _open_weights(data, path):
+@contextlib.contextmanager
+def _open_weights(source, path):
+    """The weights file (model.weights.h5's bytes, or a .weights.h5 path) opened for the
+    block; h5py's errors inside it (a damaged file) are CheckpointErrors naming `path`,
+    as saving_reader.open_file makes them for .h5 checkpoints."""
+    what = "model.weights.h5" if isinstance(source, bytes) else "the weights file"
     try:
-        return h5py.File(io.BytesIO(data), "r")
+        f = h5py.File(io.BytesIO(source) if isinstance(source, bytes) else source, "r")
     except (OSError, ValueError) as e:
-        raise CheckpointError(f"{path}: model.weights.h5 is not a readable HDF5 file: "
-                              f"{e}") from e
+        raise CheckpointError(f"{path}: {what} is not a readable HDF5 file: {e}") from e
+    with f:
+        try:
+            yield f
+        except CheckpointError:
+            raise
+        except (OSError, KeyError, ValueError, TypeError, RuntimeError, AttributeError,
+                IndexError) as e:
+            raise CheckpointError(f"cannot read {what} of {path!r} (truncated or "
+                                  f"damaged?): {type(e).__name__}: {e}") from e
 
 
 def _check_weights(model, weights, path, skip_mismatch=False):
@@ -436,13 +510,40 @@ def _check_optimizer(model, optimizer, weights, path):
     out = []
     for key, kind, w, slot in entries:
         if kind == "iterations":
-            value = weights.get(key, ())
-            out.append((kind, None, None, int(value)))
+            out.append((kind, None, None, _saved_iterations(weights.get(key, ()), key, path)))
         elif kind == "learning_rate":
-            out.append((kind, None, None, float(weights.get(key, ()))))
+            out.append((kind, None, None, _saved_rate(weights.get(key, ()), key, path)))
         else:
             out.append((kind, w, slot, weights.get(key, w.shape, f"{slot} of {w.name!r}")))
     return out
+
+
+def _saved_iterations(value, key, path):
+    """The optimizer's step count from the file: a non-negative integer."""
+    if value.dtype.kind not in "iu" or int(value) < 0:
+        raise CheckpointError(f"{path}: the optimizer's step count {key} is {value!r}, "
+                              "expected a non-negative integer")
+    return int(value)
+
+
+def _saved_rate(value, key, path):
+    """The learning rate from the file: a finite non-negative number (the optimizer would
+    refuse anything else when it is set, after the weights)."""
+    rate = float(value)
+    if not (math.isfinite(rate) and rate >= 0):
+        raise CheckpointError(f"{path}: the optimizer's learning rate {key} is {rate}, "
+                              "expected a finite non-negative number")
+    return rate
+
+
+def _saved_training_state(config, path):
+    """{"last_finished_epoch", "rng_state"} of config.json, checked (on a scratch
+    generator for the random state) before anything is built or assigned."""
+    state = config.get("paddle_training_state") or {}
+    if not isinstance(state, dict):
+        raise CheckpointError(f"{path}: config.json's paddle_training_state is "
+                              f"{type(state).__name__}, expected an object")
+    return saving_hdf5._training_state(state, path)  # the .h5 loader's own check
 
 
 def _restore(pairs, optimizer, state):
@@ -461,49 +562,60 @@ def _restore(pairs, optimizer, state):
 
 def load_keras(path, custom_objects=None, compile=True, safe_mode=True):
     """The model of a `.keras` file (paddle's or Keras 3's)."""
-    config, data = read_archive(path)
+    with saving_reader.load_errors(path):
+        config = read_archive(path)
+        saved_state = _saved_training_state(config, path)
+        model = _rebuild(config, path, custom_objects, safe_mode)
+        training = _paddle_training_config(config) if compile else None
+        if training is not None:
+            _compile(model, training, path, custom_objects)
+        data = read_weights(path, weights_limit(model))
+        with _open_weights(data, path) as f:
+            weights = WeightsFile(f, path)
+            pairs = _check_weights(model, weights, path)
+            state = _check_optimizer(model, model.optimizer, weights, path) \
+                if training is not None else []
+    _restore(pairs, model.optimizer, state)
+    if compile and saved_state["rng_state"]:
+        random.set_state(saved_state["rng_state"])
+    model._last_finished_epoch = saved_state["last_finished_epoch"]
+    return model
+
+
+def _rebuild(config, path, custom_objects, safe_mode):
     try:
-        model = saving_config.model_from_config(config, custom_objects, safe_mode=safe_mode)
+        return saving_config.model_from_config(config, custom_objects, safe_mode=safe_mode)
     except CheckpointError as e:
         raise CheckpointError(f"{path}: {e}") from e
     except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
         raise CheckpointError(f"{path}: could not rebuild the model from its config "
                               f"({type(e).__name__}: {e})") from e
-    training = _paddle_training_config(config) if compile else None
-    if training is not None:
-        try:
-            args = saving_compile.compile_args(training, model, custom_objects)
-            model.compile(**args)
-        except CheckpointError as e:
-            raise CheckpointError(f"{path}: {e}") from e
-        except (ValueError, TypeError, KeyError) as e:
-            raise CheckpointError(f"{path}: could not compile the model as it was saved "
-                                  f"({type(e).__name__}: {e}); load with compile=False") from e
-    with _open_weights(data, path) as f:
-        weights = WeightsFile(f, path)
-        pairs = _check_weights(model, weights, path)
-        state = _check_optimizer(model, model.optimizer, weights, path) \
-            if training is not None else []
-    _restore(pairs, model.optimizer, state)
-    saved_state = config.get("paddle_training_state") or {}
-    if compile and saved_state.get("rng_state"):
-        random.set_state(saved_state["rng_state"])
-    model._last_finished_epoch = saved_state.get("last_finished_epoch")
-    return model
+
+
+def _compile(model, training, path, custom_objects):
+    try:
+        args = saving_compile.compile_args(training, model, custom_objects)
+        model.compile(**args)
+    except CheckpointError as e:
+        raise CheckpointError(f"{path}: {e}") from e
+    except (ValueError, TypeError, KeyError) as e:
+        raise CheckpointError(f"{path}: could not compile the model as it was saved "
+                              f"({type(e).__name__}: {e}); load with compile=False") from e
 
 
 def load_weights(model, path, skip_mismatch=False):
     """Weights (and, as Keras 3 does, the optimizer state of a compiled model) from a
     `.keras` or `.weights.h5` file."""
-    if zipfile.is_zipfile(path):
-        _, data = read_archive(path)
-        f = _open_weights(data, path)
-    else:
-        try:
-            f = h5py.File(path, "r")
-        except (OSError, ValueError) as e:
-            raise CheckpointError(f"cannot read {path!r} as a weights file: {e}") from e
-    with f:
+    with saving_reader.load_errors(path):
+        _load_weights(model, path, skip_mismatch)
+
+
+def _load_weights(model, path, skip_mismatch):
+    limit = weights_limit(model)
+    if skip_mismatch:  # the file may hold other, larger layers: only memory bounds it
+        limit = max(limit, memory_bytes() or limit)
+    source = read_weights(path, limit) if zipfile.is_zipfile(path) else path
+    with _open_weights(source, path) as f:
         weights = WeightsFile(f, path)
         if "layers" not in f and "_layer_checkpoint_dependencies" not in f and \
                 weights.count("vars") == 0:

@@ -11,6 +11,7 @@ Example:
 """
 import collections
 import contextlib
+import threading
 
 import numpy as np
 
@@ -176,39 +177,43 @@ class Model(Trainable, Layer):
     def trainable_weights(self):
         if not self._trainable:
             return []
-        seen, out = set(), []
-        for w in [w for layer in self.layers for w in layer.trainable_weights] + \
-                [v for v in self._loose_parameters() if v.trainable]:
-            if id(w) not in seen:
-                seen.add(id(w))
-                out.append(w)
-        return out
+        with _weights_query():
+            seen, out = set(), []
+            for w in [w for layer in self.layers for w in layer.trainable_weights] + \
+                    [v for v in self._loose_parameters() if v.trainable]:
+                if id(w) not in seen:
+                    seen.add(id(w))
+                    out.append(w)
+            return out
 
     @property
     def weights(self):
         """Every weight in Keras 3's order: layer by layer (see `Layer.weights`), then the
         parameters the model's graph uses that no layer owns."""
-        seen, out = set(), []
-        for w in Layer.weights.fget(self) + self._loose_parameters():
-            if id(w) not in seen:
-                seen.add(id(w))
-                out.append(w)
-        return out
+        with _weights_query() as known:
+            if id(self) not in known:
+                owned = Layer.weights.fget(self)
+                known[id(self)] = owned + self._loose_parameters(owned)
+            return list(known[id(self)])
 
     @property
     def non_trainable_weights(self):
-        trainable = {id(w) for w in self.trainable_weights}
-        seen, out = set(), []
-        every = [w for layer in self.layers for w in layer.weights] + self._loose_parameters()
-        for w in every:
-            if id(w) not in trainable and id(w) not in seen:
-                seen.add(id(w))
-                out.append(w)
-        return out
+        with _weights_query():
+            trainable = {id(w) for w in self.trainable_weights}
+            seen, out = set(), []
+            owned = [w for layer in self.layers for w in layer.weights]
+            for w in owned + self._loose_parameters(owned):
+                if id(w) not in trainable and id(w) not in seen:
+                    seen.add(id(w))
+                    out.append(w)
+            return out
 
-    def _loose_parameters(self):
-        """Parameters used by the model's graph that no layer owns (pd.Variable in call)."""
-        seen = {id(w) for layer in self.layers for w in layer.weights}  # owned, or found
+    def _loose_parameters(self, owned=None):
+        """Parameters used by the model's graph that no layer owns (pd.Variable in call);
+        `owned`, when the caller has them, the layers' weights (else computed here)."""
+        if owned is None:
+            owned = [w for layer in self.layers for w in layer.weights]
+        seen = {id(w) for w in owned}  # owned, or found
         graphs = [self.outputs] if self.functional else [g[1] for g in self._graphs.values()]
         candidates = [v for outputs in graphs for node in topological_nodes(outputs)
                       for v in node.inputs]
@@ -461,6 +466,25 @@ class Model(Trainable, Layer):
         export_model(self, filepath, format, **options)
 
 
+_QUERY = threading.local()
+
+
+@contextlib.contextmanager
+def _weights_query():
+    """One question about a model's weights (`weights`, `trainable_weights`, ...): within
+    it, each nested model's `weights` is computed once ({id(model): weights}). Asked
+    again by every level above it (for the list, then for the parameters no layer owns),
+    nested models made the work double at each level: 20 nested models took 20 s."""
+    if getattr(_QUERY, "known", None) is not None:
+        yield _QUERY.known
+        return
+    _QUERY.known = {}
+    try:
+        yield _QUERY.known
+    finally:
+        _QUERY.known = None
+
+
 def _layers_between(model, outputs):
     """The layers whose calls produced `outputs`, inputs first. A nested model counts as one
     layer: the walk goes from a layer call's outputs to its inputs, never inside it."""
@@ -704,5 +728,5 @@ def _safe_unless_told():
     """Rebuilding a model from a config refuses a Lambda's bytecode, as Keras 3's
     from_config does, unless a caller's safe_mode_scope(False) (load_model(...,
     safe_mode=False)) says the config is trusted."""
-    from paddle.highlevel.layers.bytecode import in_safe_mode, safe_mode_scope
-    return safe_mode_scope(in_safe_mode() is not False)
+    from paddle.highlevel.layers.bytecode import inherited_scope
+    return inherited_scope(True)

@@ -26,10 +26,10 @@ import numpy as np
 from paddle.errors import CheckpointError, ShapeError
 from paddle.lowlevel.graph import DTYPES, Node, Variable, apply, constant, data
 from paddle.lowlevel.op import OPS
-from paddle.lowlevel.shapes import memory_budget
+from paddle.lowlevel.shapes import check_fits, memory_budget
 from paddle.highlevel import layers as layers_module
 from paddle.highlevel.layers.base import Input, Layer
-from paddle.highlevel.layers.bytecode import safe_mode_scope
+from paddle.highlevel.layers.bytecode import inherited_scope
 from paddle.highlevel.model import Model, Sequential
 
 OP_CLASS = "__paddle_op__"         # a low-level op applied between layers
@@ -352,11 +352,60 @@ def _decode(value):
         if "__tuple__" in value:
             return tuple(_decode(v) for v in value["__tuple__"])
         if "__ndarray__" in value:
-            dtype = np.dtype(value["dtype"])
-            if dtype.kind not in "biuf":  # an object array would carry anything
-                raise ValueError(f"an array attribute of dtype {dtype} (numbers only)")
-            return np.array(value["__ndarray__"], dtype=dtype)
+            return plain_array(value["__ndarray__"], value.get("dtype"), "an array attribute")
     return value
+
+
+def plain_array(value, dtype, where, kinds="biuf"):
+    """np.array(value, dtype=dtype) for a value read from a config, made only once the
+    dtype is plain numbers of the given kinds (an object array would carry anything; a
+    structured or sub-array dtype such as "(10000,10000)f4" multiplies the size of
+    every element beyond what the config shows) and the array fits in memory.
+
+    Raises:
+        CheckpointError: naming `where`, the dtype or the value received.
+
+    Example:
+        >>> from paddle.highlevel.saving_config import plain_array
+        >>> plain_array([[1, 2]], "float32", "a constant").dtype.name
+        'float32'
+        >>> plain_array([1], "(10000,10000)f4", "a constant")
+        Traceback (most recent call last):
+            ...
+        paddle.errors.CheckpointError: a constant: expected a dtype of plain numbers (bool, int, uint, float), received '(10000,10000)f4'
+    """
+    if not isinstance(dtype, str) or len(dtype) > 32:
+        raise CheckpointError(f"{where}: expected a dtype name such as 'float32', received "
+                              f"{str(dtype)[:40]!r}")
+    try:
+        parsed = np.dtype(dtype)
+    except (TypeError, ValueError) as e:
+        raise CheckpointError(f"{where}: unknown dtype {dtype!r} ({e})") from None
+    if parsed.kind not in kinds or parsed.fields is not None or parsed.subdtype is not None \
+            or parsed.metadata:
+        names = {"b": "bool", "i": "int", "u": "uint", "f": "float", "c": "complex"}
+        raise CheckpointError(f"{where}: expected a dtype of plain numbers "
+                              f"({', '.join(names[k] for k in kinds)}), received {dtype!r}")
+    try:
+        check_fits(_nested_shape(value), parsed, where)
+        return np.array(value, dtype=parsed)
+    except MemoryError as e:
+        raise CheckpointError(str(e)) from None
+    except (TypeError, ValueError, OverflowError) as e:
+        raise CheckpointError(f"{where}: cannot make a {dtype} array of {str(value)[:80]} "
+                              f"({type(e).__name__}: {e})") from None
+
+
+def _nested_shape(value):
+    """The shape nested lists declare along their first elements (NumPy refuses ragged
+    ones when it builds the array)."""
+    shape = []
+    while isinstance(value, (list, tuple)) and len(shape) < 64:
+        shape.append(len(value))
+        if not value:
+            break
+        value = value[0]
+    return tuple(shape)
 
 
 def _encode_attrs(node):
@@ -370,17 +419,25 @@ def model_from_config(spec, custom_objects=None, safe_mode=True):
     configs (with "module" and "registered_name") are read too.
 
     safe_mode: refuse configs holding Python bytecode (a Lambda's function), which would
-    run when rebuilt; False loads them (only for configs you trust).
+    run when rebuilt; False loads them (only for configs you trust). Called within a
+    loader (a custom class's from_config during pd.load_model), the loader's safe_mode
+    wins, so the caller's choice reaches every nested model.
 
     Every weight the config asks for must fit in this machine's memory, all of them
     together too (a config naming units=400_000_000 is small), else CheckpointError
-    before the allocation."""
-    with safe_mode_scope(safe_mode), memory_budget():
+    before the allocation; a config nested past Python's recursion limit is a
+    CheckpointError too."""
+    if not isinstance(safe_mode, bool):
+        raise TypeError(f"safe_mode must be True or False, received {safe_mode!r}")
+    with inherited_scope(safe_mode), memory_budget():
         try:
             return _rebuild_model(spec, custom_objects)
         except MemoryError as e:
             raise CheckpointError(f"the model config asks for more memory than this "
                                   f"machine has ({e})") from None
+        except RecursionError:
+            raise CheckpointError("the model config nests its models or layers too deeply "
+                                  "to rebuild (Python's recursion limit was reached)") from None
 
 
 def _rebuild_model(spec, custom_objects):
@@ -548,7 +605,8 @@ def _functional_from_config(config, custom_objects, make_layer=None):
             return [resolve(r) for r in ref]
         kind, c = ref.get("class_name"), ref.get("config", {})
         if kind == CONSTANT_CLASS:
-            return constant(np.array(c["value"], dtype=c["dtype"]), dtype=c["dtype"])
+            value = plain_array(c.get("value"), c.get("dtype"), "the model config's constant")
+            return constant(value, dtype=value.dtype.name)
         if kind == VARIABLE_CLASS:
             if c["index"] not in params:
                 params[c["index"]] = Variable(c["name"], tuple(c["shape"]), c["dtype"],
@@ -597,7 +655,8 @@ def _apply_saved_op(name, config, args):
                               f"inputs or attributes: {str(config)[:120]}")
     try:
         out = apply(op, args[0], {a: _decode(v) for a, v in saved.items()})
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as e:
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError,
+            CheckpointError) as e:  # CheckpointError: an array attribute's dtype (_decode)
         raise CheckpointError(f"the model config's op {name!r} ({op.name}) cannot take the "
                               f"saved attributes {str(saved)[:120]}: {type(e).__name__}: "
                               f"{e}") from None

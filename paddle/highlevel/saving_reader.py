@@ -41,17 +41,46 @@ def open_file(path, hint="model.save and model.save_weights write HDF5"):
         raise CheckpointError(f"no checkpoint file at {path!r}")
     if os.path.isdir(path):
         raise CheckpointError(f"{path!r} is a folder, not a checkpoint file")
+    with load_errors(path):
+        try:
+            if not h5py.is_hdf5(path):
+                raise CheckpointError(f"{path!r} is not an HDF5 file ({hint})")
+            with h5py.File(path, "r") as f:
+                yield f
+        except CheckpointError:
+            raise
+        except (OSError, KeyError, ValueError, TypeError, RuntimeError, AttributeError,
+                IndexError) as e:
+            raise CheckpointError(f"cannot read {path!r} (truncated or damaged?): "
+                                  f"{type(e).__name__}: {e}") from e
+
+
+@contextlib.contextmanager
+def load_errors(path):
+    """Within the block (a whole load), running out of memory or of stack is a
+    CheckpointError naming the file: whatever a file makes paddle do (a config nested
+    200,000 deep for json's or Python's recursion limit, an allocation past the
+    process's limit), its loader fails with the loader's error, which the C API reports
+    as PD_CHECKPOINT_ERROR.
+
+    Example:
+        >>> from paddle.highlevel import saving_reader
+        >>> try:
+        ...     with saving_reader.load_errors("m.keras"):
+        ...         raise RecursionError("maximum recursion depth exceeded")
+        ... except Exception as e:
+        ...     print(type(e).__name__)
+        CheckpointError
+    """
     try:
-        if not h5py.is_hdf5(path):
-            raise CheckpointError(f"{path!r} is not an HDF5 file ({hint})")
-        with h5py.File(path, "r") as f:
-            yield f
-    except CheckpointError:
-        raise
-    except (OSError, KeyError, ValueError, TypeError, RuntimeError, AttributeError,
-            IndexError) as e:
-        raise CheckpointError(f"cannot read {path!r} (truncated or damaged?): "
-                              f"{type(e).__name__}: {e}") from e
+        yield
+    except RecursionError:
+        # from None: the chained traceback would hold every frame of the recursion.
+        raise CheckpointError(f"{path!r} is nested too deeply to load (Python's recursion "
+                              "limit was reached while reading it); refused") from None
+    except MemoryError as e:
+        raise CheckpointError(f"{path!r}: loading it needs more memory than this process "
+                              f"may use ({e or 'MemoryError'}); refused") from e
 
 
 def find(group, name, path):

@@ -255,7 +255,8 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
         config: a config dict (or list, or plain value; a str naming a custom object gives
             that object).
         custom_objects: {name: class or function} for custom classes.
-        safe_mode: refuse Lambda layers holding Python bytecode (as Keras 3).
+        safe_mode: refuse Lambda layers holding Python bytecode (as Keras 3); within an
+            enclosing loader or `safe_mode_scope`, that scope's choice wins.
     Raises:
         TypeError / ValueError: an unknown class name (naming it and where to register it).
 
@@ -282,7 +283,13 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
         return tuple(deserialize_keras_object(v, custom_objects, safe_mode)
                      for v in inner["value"])
     if name == "__numpy__":
-        return np.array(inner["value"], dtype=inner["dtype"])
+        from paddle.highlevel.saving_config import plain_array
+        inner = inner if isinstance(inner, dict) else {}
+        try:  # plain numbers only: no object, structured or sub-array dtype
+            return plain_array(inner.get("value"), inner.get("dtype"),
+                               "deserialize_keras_object: a __numpy__ array", kinds="biufc")
+        except CheckpointError as e:
+            raise ValueError(str(e)) from None
     if name == "function":
         found = get_registered_object(inner, custom_objects) or _builtin_function(inner)
         if found is None:
@@ -298,6 +305,7 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
 
 def _deserialize_class(config, custom_objects, safe_mode):
     from paddle.highlevel import constraints, losses, metrics, regularizers, saving_config
+    from paddle.highlevel.layers.bytecode import inherited_scope
     from paddle.lowlevel import initializers, optimizers
     name = config.get("registered_name") or config["class_name"]
     module = config.get("module") or ""
@@ -307,8 +315,7 @@ def _deserialize_class(config, custom_objects, safe_mode):
             (name in layers and module in ("", "keras", "keras.layers")) or \
             (name in custom and isinstance(custom[name], type) and
              _is_layer(custom[name])):
-        from paddle.highlevel.layers.bytecode import safe_mode_scope
-        with CustomObjectScope(custom), safe_mode_scope(bool(safe_mode)):
+        with CustomObjectScope(custom), inherited_scope(safe_mode):
             return saving_config.model_from_config(config, custom, safe_mode=bool(safe_mode)) \
                 if _is_model_entry(config, custom) else \
                 saving_config.deserialize_layer(config, custom)
@@ -326,10 +333,11 @@ def _deserialize_class(config, custom_objects, safe_mode):
         raise TypeError(f"deserialize_keras_object: unknown class {config['class_name']!r} "
                         f"(module {module!r}): pass it in custom_objects or register it with "
                         "pd.saving.register_keras_serializable")
-    inner = deserialize_keras_object(config["config"], custom_objects, safe_mode)
-    if hasattr(found, "from_config"):
-        return found.from_config(inner)
-    return found(**inner)
+    with inherited_scope(safe_mode):  # for what found.from_config deserializes itself
+        inner = deserialize_keras_object(config["config"], custom_objects, safe_mode)
+        if hasattr(found, "from_config"):
+            return found.from_config(inner)
+        return found(**inner)
 
 
 def _is_layer(cls):

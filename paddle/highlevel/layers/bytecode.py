@@ -31,6 +31,7 @@ import marshal
 import sys
 import threading
 import types
+import weakref
 
 from paddle.errors import CheckpointError
 
@@ -53,9 +54,13 @@ _CONSTANT_TYPES = (type(None), bool, int, float, complex, str, bytes, type(Ellip
 def safe_mode_scope(safe_mode):
     """Within the block, configs holding bytecode are refused (True) or loaded (False).
 
-    Loaders (`pd.load_model`, `model_from_config`) open this scope with their `safe_mode`
-    argument; outside any scope a Lambda built from a config loads its bytecode, as
-    Keras's `Lambda.from_config` does.
+    Loaders (`pd.load_model`, `model_from_config`, `deserialize_keras_object`) open this
+    scope with their `safe_mode` argument, or keep the scope of the loader they run in
+    (`inherited_scope`), so the caller's choice reaches every nested deserialization: a
+    wrapper's or a custom class's `from_config` included. Outside any scope, a Lambda
+    rebuilt from a config gets back a function this process turned into that config
+    (`Lambda.from_config(lam.get_config())`); other bytecode is refused, as Keras 3's
+    `Lambda.from_config` refuses it outside a scope.
     """
     if not isinstance(safe_mode, bool):
         raise TypeError(f"safe_mode must be True or False, received {safe_mode!r}")
@@ -72,6 +77,15 @@ def in_safe_mode():
     return getattr(_STATE, "safe_mode", None)
 
 
+def inherited_scope(safe_mode):
+    """The scope of a nested deserialization: an enclosing scope's choice wins (the
+    caller of `pd.load_model(..., safe_mode=...)` decides for everything the file holds,
+    as Keras 3's `deserialize_keras_object` keeps an enclosing SafeModeScope);
+    `safe_mode` applies when there is none."""
+    outer = in_safe_mode()
+    return safe_mode_scope(bool(safe_mode) if outer is None else outer)
+
+
 # ---- dumping and loading ----------------------------------------------------------------
 
 def dump_function(function):
@@ -80,21 +94,59 @@ def dump_function(function):
     if code is None:
         raise TypeError(f"Lambda: cannot serialize {function!r}: only Python functions")
     closure = [c.cell_contents for c in function.__closure__ or ()]
-    return {"class_name": FUNCTION_CLASS, "config": {
+    spec = {"class_name": FUNCTION_CLASS, "config": {
         "code": base64.b64encode(marshal.dumps(code)).decode("ascii"),
         "defaults": list(function.__defaults__ or ()), "closure": closure,
         "module": function.__module__, "python": PYTHON}}
+    _remember(spec["config"], function)
+    return spec
+
+
+# Functions this process turned into configs (or loaded from trusted ones), by their
+# marshalled code: a config given back unchanged is the caller's own function, not code
+# from a file. Weak: a function no longer alive is forgotten.
+_OWN = weakref.WeakValueDictionary()
+
+
+def _remember(config, function):
+    _OWN[config["code"]] = function
+
+
+def _own_function(config):
+    """The live function whose config `config` is, unchanged, or None."""
+    function = _OWN.get(config.get("code"))
+    if function is None:
+        return None
+    closure = [c.cell_contents for c in function.__closure__ or ()]
+    same = _equal(list(config.get("defaults") or ()), list(function.__defaults__ or ())) and \
+        _equal(list(config.get("closure") or ()), closure)
+    return function if same else None
+
+
+def _equal(a, b):
+    """a == b for config values (arrays compare by identity: their == is elementwise)."""
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        try:
+            if x is not y and not bool(x == y):
+                return False
+        except (TypeError, ValueError):
+            return False
+    return True
 
 
 def load_function(spec, layer_name):
     """The function `dump_function` described, its bytecode checked first.
 
     Raises:
-        CheckpointError: in safe mode (always); or the bytecode is from another Python
-            version, does not unmarshal, or fails a check.
+        CheckpointError: in safe mode (always); outside any scope, for bytecode this
+            process did not write; or the bytecode is from another Python version, does
+            not unmarshal, or fails a check.
     """
     where = f"Lambda layer {layer_name!r}"
-    if in_safe_mode():
+    safe_mode = in_safe_mode()
+    if safe_mode:
         raise CheckpointError(
             f"{where}: its function is stored as Python bytecode, and loading it runs that "
             "code; this is refused in safe mode. If you trust the file, load it with "
@@ -103,6 +155,17 @@ def load_function(spec, layer_name):
     if not isinstance(config, dict) or not isinstance(config.get("code"), str):
         raise CheckpointError(f"{where}: expected the function as {{'code': base64 text, "
                               f"...}}, received {str(spec)[:80]!r}")
+    if safe_mode is None:  # no loader said whether the config is trusted
+        own = _own_function(config)
+        if own is None:
+            raise CheckpointError(
+                f"{where}: its function is stored as Python bytecode that this process did "
+                "not write, and loading it runs that code; outside a loader's "
+                "safe_mode=False this is refused (as Keras 3's Lambda.from_config refuses "
+                "it). If you trust the config, rebuild it within "
+                "paddle.highlevel.layers.bytecode.safe_mode_scope(False), or load its file "
+                "with safe_mode=False")
+        return own
     saved_by = config.get("python", PYTHON)
     if saved_by != PYTHON:
         raise CheckpointError(f"{where}: the function's bytecode was saved by Python "
@@ -116,7 +179,9 @@ def load_function(spec, layer_name):
         raise CheckpointError(f"{where}: expected a code object in the function's bytecode, "
                               f"received {type(code).__name__}")
     code = checked_code(code, where)
-    return _make_function(code, config, where)
+    function = _make_function(code, config, where)
+    _remember(config, function)  # trusted by the caller: its config may be given back
+    return function
 
 
 def _make_function(code, config, where):

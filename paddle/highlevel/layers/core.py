@@ -194,8 +194,10 @@ class Lambda(Layer):
     `CheckpointError`, never a crash (see docs/security.md).
 
     Raises:
-        CheckpointError: built from a config inside a loader's safe mode, or from
-            bytecode that fails its checks.
+        CheckpointError: built from a config inside a loader's safe mode; outside any
+            loader, from bytecode this process did not turn into a config (a layer
+            holding a Lambda, such as TimeDistributed, rebuilt from a file's config);
+            or from bytecode that fails its checks.
 
     Example:
         >>> import numpy as np, paddle as pd
