@@ -11,12 +11,34 @@ docs/architecture.md for how a call travels from user code to the C++ kernels.
 import numpy as _numpy  # noqa: F401
 import scipy_openblas32 as _scipy_openblas32  # noqa: F401
 
-from paddle import _C  # noqa: F401
-from paddle.errors import (  # noqa: F401
+
+def _import_core():
+    """paddle._C, or an ImportError that says what to do when it is not built: most often
+    Python found the source tree (a clone's root comes first on sys.path), not the installed
+    package."""
+    import glob
+    import os
+    try:
+        from paddle import _C
+    except ImportError:
+        folder = os.path.dirname(os.path.abspath(__file__))
+        if glob.glob(os.path.join(folder, "_C.*")):
+            raise  # built, but it does not load: the loader's own message says why
+        raise ImportError(
+            f"paddle: the C++ core paddle._C is not built in {folder}: Python imported the "
+            f"unbuilt source tree (the current folder comes first on sys.path), not an "
+            f"installed paddle. Either run from another folder (`cd` out of the repository "
+            f"root; the tests: `.venv/bin/pytest tests`), or build the core in place: "
+            f"`pip install -e .` (or `python setup.py build_ext --inplace`).") from None
+    return _C
+
+
+_C = _import_core()
+from paddle.errors import (  # noqa: F401,E402
     CheckpointError, ExportError, FeedError, PaddleError, ShapeError)
-from paddle.lowlevel import *  # noqa: F401,F403
-from paddle.backend import get_device, set_device  # noqa: F401
-from paddle import backend as _backend  # noqa: F401
+from paddle.lowlevel import *  # noqa: F401,F403,E402
+from paddle.backend import get_device, set_device  # noqa: F401,E402
+from paddle import backend as _backend  # noqa: F401,E402
 from paddle.backend import cpu as _cpu  # noqa: F401,E402  (fills the CPU kernel table)
 from paddle import dataset, distributed, reader, utils  # noqa: F401,E402
 # pd.random is the Keras-style module (paddle/random.py), not the low-level random state
