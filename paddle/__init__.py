@@ -53,8 +53,11 @@ from paddle.highlevel.metrics import Metric  # noqa: F401,E402
 from paddle.highlevel.regularizers import Regularizer  # noqa: F401,E402
 from paddle.lowlevel.initializers import Initializer  # noqa: F401,E402
 from paddle.lowlevel.optimizers import Optimizer  # noqa: F401,E402
-from paddle.highlevel import (  # noqa: F401,E402
-    activations, callbacks, constraints, layers, losses, metrics, regularizers)
+# Keras's namespaces as importable modules (`from paddle.layers import Dense`), each
+# re-exporting the module of paddle.highlevel or paddle.lowlevel where the code lives.
+from paddle import (  # noqa: F401,E402
+    activations, callbacks, constraints, initializers, layers, losses, metrics, optimizers,
+    regularizers)
 from paddle import models, ops, saving, utils  # noqa: F401,E402  (pd.ops: Keras's ops names)
 from paddle import applications  # noqa: F401,E402
 from paddle.highlevel.trainer import (  # noqa: F401,E402
