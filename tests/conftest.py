@@ -24,7 +24,8 @@ def pytest_terminal_summary(terminalreporter):
     if reasons:
         total = sum(reasons.values())
         common = "; ".join(f"{reason} ({n})" for reason, n in reasons.most_common(3))
-        more = f"; {len(reasons) - 3} other reasons" if len(reasons) > 3 else ""
+        others = len(reasons) - 3
+        more = f"; {others} other reason{'s' if others > 1 else ''}" if others > 0 else ""
         terminalreporter.write_line(f"{total} skipped: {common}{more} (-rs lists each)")
 
 
