@@ -65,6 +65,8 @@ def _not_hdf5(path, hint):
     read as a zip first, so here it is neither) and what it holds instead."""
     expected = "a .keras file (a zip archive) nor an HDF5 file" \
         if str(path).endswith(".keras") else "an HDF5 file"
+    if not os.path.isfile(path):  # reading a pipe or a device could block: not opened
+        return f"{path!r} is not {expected}: it is a pipe, a socket or a device ({hint})"
     return f"{path!r} is not {expected}: it holds {describe_contents(path)} ({hint})"
 
 
@@ -76,7 +78,7 @@ MAGIC = ((b"PK\x03\x04", "a zip archive"), (b"\x89HDF\r\n\x1a\n", "an HDF5 file"
 
 
 def describe_contents(path):
-    """What the file at `path` holds, in words, from its first bytes: 'nothing (an empty
+    """What the regular file at `path` holds, in words, from its first bytes: 'nothing (an empty
     file)', 'a zip archive', 'JSON text ...', 'text ...' or 'N bytes of an unknown format'.
 
     Example:

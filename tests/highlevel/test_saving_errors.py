@@ -1,4 +1,6 @@
 """Bad checkpoints and models that cannot be saved: clear errors, nothing half-loaded."""
+import os
+
 import h5py
 import numpy as np
 import pytest
@@ -75,6 +77,16 @@ def test_a_file_of_another_format_is_named_for_what_it_holds(tmp_path, load, nam
     with pytest.raises(pd.CheckpointError, match=found) as info:
         load(tmp_path / name)
     assert name in str(info.value) and "model.save('m.keras') writes a .keras zip" in str(info.value)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+@pytest.mark.parametrize("load", LOADERS.values(), ids=LOADERS.keys())
+def test_a_pipe_is_refused_without_reading_it(tmp_path, load):
+    # Reading a pipe to say what it holds would wait for a writer forever.
+    os.mkfifo(tmp_path / "pipe.keras")
+    with pytest.raises(pd.CheckpointError, match=r"pipe.keras' is not a \.keras file .*: it is "
+                                                 r"a pipe, a socket or a device"):
+        load(tmp_path / "pipe.keras")
 
 
 @pytest.mark.parametrize("name", ["model", "model.weights", "model.txt", "model.keras.bak"])
