@@ -76,7 +76,8 @@ def test_a_file_of_another_format_is_named_for_what_it_holds(tmp_path, load, nam
     (tmp_path / name).write_bytes(data)
     with pytest.raises(pd.CheckpointError, match=found) as info:
         load(tmp_path / name)
-    assert name in str(info.value) and "model.save('m.keras') writes a .keras zip" in str(info.value)
+    message = str(info.value)
+    assert name in message and "model.save('m.keras') writes a .keras zip" in message
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
