@@ -20,7 +20,8 @@ def _classes(module, exclude=()):
 
 SECTIONS = [
     ("Graph and evaluation", pd, ["data", "Variable", "constant", "namespace", "get_variable",
-                                  "eval", "gradients", "seed", "set_device", "get_device"]),
+                                  "eval", "gradients", "seed", "set_device", "get_device",
+                                  "set_num_threads", "get_num_threads"]),
     ("Layer functions", pd, ["fc"]),
     ("Creation (Keras's names)", pd, ["shape", "ones", "zeros", "full", "arange"]),
     ("Math", pd, ["add", "sub", "mul", "div", "pow", "neg", "abs", "exp", "log", "log1p",

@@ -21,6 +21,11 @@ class CheckpointError(PaddleError, OSError):
     """A checkpoint file that is missing, unreadable or does not fit the model."""
 
 
+class CheckpointNotFoundError(CheckpointError, FileNotFoundError):
+    """A checkpoint path with no file: a `CheckpointError` that is also Python's
+    `FileNotFoundError`, as for any missing file (`except FileNotFoundError` catches it)."""
+
+
 class ExportError(PaddleError, ValueError):
     """A model that cannot be exported (`model.export`): not built, or holding a layer or
     op the format has no mapping for; the message names the model and the layer."""

@@ -22,7 +22,8 @@ from paddle.highlevel.serialization import (  # noqa: F401
 
 
 def save_model(model, filepath, overwrite=True, include_optimizer=True):
-    """`model.save(filepath, ...)`: a `.keras` name gets Keras 3's zip, others HDF5."""
+    """`model.save(filepath, ...)`: a `.keras` name gets Keras 3's zip, `.h5` / `.hdf5`
+    HDF5 (another name is a ValueError, as in Keras 3)."""
     from paddle.highlevel.model import Model
     if not isinstance(model, Model):
         raise TypeError(f"save_model: expected a model, received {type(model).__name__}")

@@ -1,5 +1,6 @@
 """The top level is the public API: Keras's op names are functions, pd.activations is
 Keras's activations module, pd.ops Keras's ops namespace, and no internal module leaks."""
+import importlib
 import types
 
 import numpy as np
@@ -140,6 +141,65 @@ def test_kerass_other_layer_names_are_the_same_classes():
     assert pd.layers.MaxPool2D(2)(x).tolist() == pd.layers.MaxPooling2D(2)(x).tolist()
     # Saved under the class's own name, which Keras knows too.
     assert pd.layers.AvgPool2D(2).get_config()["name"].startswith("average_pooling2d")
+
+
+def _namespaces(module):
+    return sorted(n for n in dir(module) if not n.startswith("_")
+                  and isinstance(getattr(module, n), types.ModuleType))
+
+
+def test_every_namespace_of_pd_imports_as_a_module_of_that_name():
+    # Keras-style imports (`from paddle.layers import Dense`, `import paddle.callbacks`) used
+    # to raise ModuleNotFoundError for the namespaces that were attributes only.
+    names = _namespaces(pd)
+    assert {"layers", "callbacks", "optimizers", "losses", "metrics", "activations",
+            "initializers", "regularizers", "constraints"} <= set(names)
+    for name in names:
+        assert importlib.import_module(f"paddle.{name}") is getattr(pd, name), name
+    # Keras's nested namespace: keras.optimizers.schedules.
+    schedules = importlib.import_module("paddle.optimizers.schedules")
+    assert schedules is pd.optimizers.schedules
+    assert schedules.ExponentialDecay is pd.lowlevel.schedules.ExponentialDecay
+
+
+@pytest.mark.parametrize("statement, name", [
+    ("from paddle.layers import Dense", "Dense"),
+    ("from paddle.callbacks import EarlyStopping", "EarlyStopping"),
+    ("from paddle.optimizers import Adam", "Adam"),
+    ("from paddle.optimizers.schedules import CosineDecay", "CosineDecay"),
+    ("from paddle.losses import SparseCategoricalCrossentropy", "SparseCategoricalCrossentropy"),
+    ("from paddle.metrics import SparseCategoricalAccuracy", "SparseCategoricalAccuracy"),
+    ("from paddle.activations import relu", "relu"),
+    ("from paddle.initializers import GlorotUniform", "GlorotUniform"),
+    ("from paddle.regularizers import L2", "L2"),
+    ("from paddle.constraints import MaxNorm", "MaxNorm"),
+])
+def test_kerass_import_statements_give_the_objects_of_pd(statement, name):
+    scope = {}
+    exec(statement, scope)
+    module = statement.split()[1]
+    assert scope[name] is getattr(importlib.import_module(module), name)
+    assert scope[name] is getattr(eval(module.replace("paddle", "pd", 1)), name)
+
+
+def test_the_keras_style_modules_re_export_every_public_name_of_their_home():
+    # They re-export (no second implementation): each name is the very object of the module
+    # where the code lives, and none is missing.
+    homes = {pd.layers: pd.highlevel.layers, pd.callbacks: pd.highlevel.callbacks,
+             pd.losses: pd.highlevel.losses, pd.metrics: pd.highlevel.metrics,
+             pd.regularizers: pd.highlevel.regularizers,
+             pd.constraints: pd.highlevel.constraints,
+             pd.initializers: pd.lowlevel.initializers, pd.optimizers: pd.lowlevel.optimizers,
+             pd.optimizers.schedules: pd.lowlevel.schedules}
+    for module, home in homes.items():
+        public = [n for n in dir(home) if not n.startswith("_")]
+        missing = [n for n in public if not hasattr(module, n)]
+        assert not missing, f"{module.__name__} lacks {missing} of {home.__name__}"
+        for n in public:
+            if n != "schedules":  # pd.optimizers.schedules is the Keras-style module
+                assert getattr(module, n) is getattr(home, n), f"{module.__name__}.{n}"
+    for n in pd.highlevel.activations.__all__ + ["ALL"]:
+        assert getattr(pd.activations, n) is getattr(pd.highlevel.activations, n), n
 
 
 def test_kerass_base_classes_are_at_the_top_level():

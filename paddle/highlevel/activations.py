@@ -15,6 +15,7 @@ Example:
 import numbers
 
 from paddle.lowlevel.graph import FLOATS, as_variable
+from paddle.lowlevel.layers import register_activations
 from paddle.lowlevel.ops import activations as _ops
 from paddle.lowlevel.ops.math import abs as _abs
 from paddle.lowlevel.ops.math import exp as _exp
@@ -171,6 +172,7 @@ ALL["hard_swish"] = hard_silu
 # Names `get` knows whose functions need more than the input (Keras's threshold needs its
 # threshold and default_value: a layer cannot call it with the input alone, in Keras too).
 WITH_ARGUMENTS = {"threshold": threshold}
+register_activations(ALL)  # pd.fc(act=...) takes these names too
 
 
 def get(identifier):

@@ -428,9 +428,10 @@ class Model(Trainable, Layer):
     def save(self, filepath, overwrite=True, include_optimizer=True):
         """Write the whole model to one file, atomically: architecture, weights, optimizer
         state, compile settings and training position. A name ending in `.keras` gets Keras
-        3's native zip, any other name Keras's legacy HDF5 layout (docs/saving.md).
-        `pd.load_model(filepath)` gives it back. In distributed training only rank 0
-        writes (the ranks hold the same weights); on the others this does nothing."""
+        3's native zip, `.h5` or `.hdf5` Keras's legacy HDF5 layout (docs/saving.md); any
+        other name raises ValueError, as in Keras 3. `pd.load_model(filepath)` gives it
+        back. In distributed training only rank 0 writes (the ranks hold the same weights);
+        on the others this does nothing."""
         from paddle.highlevel import saving
         if is_chief():
             saving.save_model(self, filepath, overwrite, include_optimizer)

@@ -46,10 +46,27 @@ from paddle.lowlevel.shapes import memory_budget
 
 # ---- public entry points ----------------------------------------------------------------
 
+MODEL_FILE_EXTENSIONS = (".keras", ".h5", ".hdf5")
+
+
+def check_model_file_name(filepath, who="model.save"):
+    """As Keras 3: a model file's name ends in `.keras` (Keras 3's zip) or `.h5`/`.hdf5`
+    (the legacy HDF5 layout); any other name is a ValueError naming `who`, before anything
+    is written (rather than a file whose format its name does not say). A folder is left
+    to the writer, which says it is one."""
+    name = _name(filepath)
+    if name and not name.endswith(MODEL_FILE_EXTENSIONS) and not os.path.isdir(name):
+        raise ValueError(f"{who}: expected a file name ending in .keras (Keras 3's format, "
+                         f"recommended) or .h5 / .hdf5 (the legacy HDF5 layout), received "
+                         f"filepath={name!r}; use model.export(filepath) for ONNX")
+
+
 def save_model(model, filepath, overwrite=True, include_optimizer=True):
     """Write the architecture, weights, optimizer state, compile settings and training
     position of `model` to one file (atomically): a name ending in `.keras` gets Keras 3's
-    native zip (keras_format.py), any other name the legacy HDF5 layout."""
+    native zip (keras_format.py), `.h5` or `.hdf5` the legacy HDF5 layout; any other name
+    is a ValueError, as in Keras 3."""
+    check_model_file_name(filepath)
     if _is_keras_name(filepath):
         from paddle.highlevel import keras_format
         keras_format.save_keras(model, filepath, overwrite, include_optimizer)
@@ -104,7 +121,8 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     Returns:
         The model, predicting as the saved one did.
     Raises:
-        CheckpointError: a missing, damaged or foreign file, an unknown custom class,
+        CheckpointError: a missing file (a FileNotFoundError too), a damaged or foreign
+            file (the message says what it holds), an unknown custom class,
             weights that do not fit the architecture, or (with safe_mode) a Lambda's
             bytecode. docs/security.md says what loading an untrusted file risks.
 

@@ -22,29 +22,35 @@ Example:
 """
 import contextlib
 import os
+import zipfile
 
 import h5py
 import numpy as np
 
-from paddle.errors import CheckpointError
+from paddle.errors import CheckpointError, CheckpointNotFoundError
 from paddle.lowlevel.shapes import check_fits
 
 NUMERIC_KINDS = "biuf"
 
 
+SAVE_HINT = ("model.save('m.keras') writes a .keras zip archive, model.save('m.h5') and "
+             "model.save_weights('m.h5') write HDF5")
+
+
 @contextlib.contextmanager
-def open_file(path, hint="model.save and model.save_weights write HDF5"):
+def open_file(path, hint=SAVE_HINT):
     """The HDF5 file at `path`, opened read-only; h5py's errors inside the block (a
-    truncated or damaged file) become CheckpointErrors naming it. `hint` completes the
-    message for a file that is not HDF5 at all."""
+    truncated or damaged file) become CheckpointErrors naming it. A missing file is a
+    CheckpointNotFoundError (a FileNotFoundError too). `hint` completes the message for a
+    file that is not HDF5 at all, which names what the file holds instead."""
     if not os.path.exists(path):
-        raise CheckpointError(f"no checkpoint file at {path!r}")
+        raise CheckpointNotFoundError(f"no checkpoint file at {path!r}")
     if os.path.isdir(path):
         raise CheckpointError(f"{path!r} is a folder, not a checkpoint file")
     with load_errors(path):
         try:
             if not h5py.is_hdf5(path):
-                raise CheckpointError(f"{path!r} is not an HDF5 file ({hint})")
+                raise CheckpointError(_not_hdf5(path, hint))
             with h5py.File(path, "r") as f:
                 yield f
         except CheckpointError:
@@ -81,6 +87,60 @@ def load_errors(path):
     except MemoryError as e:
         raise CheckpointError(f"{path!r}: loading it needs more memory than this process "
                               f"may use ({e or 'MemoryError'}); refused") from e
+
+
+def _not_hdf5(path, hint):
+    """The message for a file that is not HDF5: what its name promised (a `.keras` name is
+    read as a zip first, so here it is neither) and what it holds instead."""
+    expected = "a .keras file (a zip archive) nor an HDF5 file" \
+        if str(path).endswith(".keras") else "an HDF5 file"
+    if not os.path.isfile(path):  # reading a pipe or a device could block: not opened
+        return f"{path!r} is not {expected}: it is a pipe, a socket or a device ({hint})"
+    return f"{path!r} is not {expected}: it holds {describe_contents(path)} ({hint})"
+
+
+# Leading bytes of the formats a checkpoint path most often holds by mistake.
+MAGIC = ((b"PK\x03\x04", "a zip archive"), (b"\x89HDF\r\n\x1a\n", "an HDF5 file"),
+         (b"\x1f\x8b", "gzip-compressed data"), (b"\x93NUMPY", "a NumPy .npy array"),
+         (b"\x80\x02", "a Python pickle"), (b"\x80\x03", "a Python pickle"),
+         (b"\x80\x04", "a Python pickle"), (b"\x80\x05", "a Python pickle"))
+
+
+def describe_contents(path):
+    """What the regular file at `path` holds, in words, from its first bytes: 'nothing (an empty
+    file)', 'a zip archive', 'JSON text ...', 'text ...' or 'N bytes of an unknown format'.
+
+    Example:
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "m.keras")
+        >>> with open(path, "w") as f:
+        ...     _ = f.write("not a model")
+        >>> describe_contents(path)
+        "text ('not a model')"
+    """
+    with open(path, "rb") as f:
+        head = f.read(256)
+    if not head:
+        return "nothing (an empty file)"
+    for magic, name in MAGIC:
+        if head.startswith(magic):
+            return name if _whole(name, path) else f"the start of {name}, truncated or damaged"
+    text = head.decode("utf-8", errors="replace")[:-1]  # the last may be a cut character
+    if not all(c.isprintable() or c.isspace() for c in text) or "\ufffd" in text:
+        return f"{os.path.getsize(path)} bytes of an unknown format (starting {head[:8]!r})"
+    text = head.decode("utf-8", errors="replace")
+    kind = "JSON text" if text.lstrip().startswith(("{", "[")) else "text"
+    return f"{kind} ({text[:40].strip()!r}{'...' if len(text) > 40 else ''})"
+
+
+def _whole(name, path):
+    """Whether a file that starts as `name` reads as one (a zip or HDF5 file cut short does
+    not: its directory or superblock is gone)."""
+    if name == "a zip archive":
+        return zipfile.is_zipfile(path)
+    if name == "an HDF5 file":
+        return h5py.is_hdf5(path)
+    return True
 
 
 def find(group, name, path):

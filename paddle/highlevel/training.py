@@ -399,7 +399,8 @@ class Trainable(KerasTrainingAPI):
         fetches = [total] + ([t for _, t, _ in terms] if len(terms) > 1 else [])
         layout = {"loss_names": [n for n, _, _ in terms] if len(terms) > 1 else [],
                   "metrics": [],
-                  "integer_targets": [(k, loss.name) for k, loss in enumerate(losses)
+                  "integer_targets": [(k, loss.name, outputs[k].shape)
+                                      for k, loss in enumerate(losses)
                                       if loss is not None and loss.integer_targets]}
         for label, metric, k in metrics:
             mask = masked_weights(outputs[k], None, mean=False)
@@ -479,6 +480,29 @@ class Trainable(KerasTrainingAPI):
             ones = self._ones[n] = np.ones(n, np.float32)
         return ones
 
+    def _integer_targets(self):
+        """[(target index, loss name, output shape)] of the outputs whose compiled loss takes
+        class labels, or [] when the outputs are not known before a first batch (a
+        subclassed model)."""
+        outputs = getattr(self, "outputs", None)
+        if not outputs or self._loss_arg is None:
+            return []
+        names = self._output_names(outputs)
+        losses = [losses_module.get(l) if l is not None else None
+                  for l in self._per_output(self._loss_arg, names, "losses")]
+        return [(k, loss.name, outputs[k].shape) for k, loss in enumerate(losses)
+                if loss is not None and loss.integer_targets]
+
+    def _check_class_labels(self, source, what="y"):
+        """Every class label of in-memory data, once, before the first step: an error gives
+        the position in the user's own array (a batch's would be shuffled)."""
+        if not isinstance(source, data_adapter.ArrayData) or not source.y:
+            return
+        for k, loss_name, shape in self._integer_targets():
+            if k < len(source.y):
+                target = what if len(source.y) == 1 else f"{what}[{k}]"
+                _check_label_range(source.y[k], target, loss_name, shape)
+
     # ---- one batch ----------------------------------------------------------------------
 
     def _run_batch(self, kind, x, y, sw=None, class_weight=None):
@@ -491,8 +515,10 @@ class Trainable(KerasTrainingAPI):
                                  f"{sw.shape}")
         weighted = sw is not None or class_weight is not None
         step, layout = self._step(kind, x, y, weighted and _overrides(self, f"{kind}_step"))
-        for k, loss_name in layout.get("integer_targets", ()):
+        for k, loss_name, shape in layout.get("integer_targets", ()):
             _check_whole_labels(y[k], k, loss_name)
+            _check_label_range(y[k], _target_name(k, len(y)), loss_name, shape,
+                               " in this batch")
         n = len(x[0])
         values = step(x + y + [self._sample_weights(n, sw, y, class_weight)])
         if "custom" in layout:
@@ -557,6 +583,7 @@ class Trainable(KerasTrainingAPI):
         names = self._data_names()
         train = data_adapter.adapt(x, y, sample_weight, batch_size, shuffle, steps_per_epoch,
                                    n_in, names)
+        self._check_class_labels(train)  # before the split: positions in the user's y
         val = None
         if validation_split:
             if not isinstance(train, data_adapter.ArrayData):
@@ -567,6 +594,7 @@ class Trainable(KerasTrainingAPI):
             val = data_adapter.adapt(vx, vy, vsw, batch_size if validation_batch_size is None
                                      else validation_batch_size, False, validation_steps, n_in,
                                      names)
+            self._check_class_labels(val, "validation_data[1]")
         agreement = None
         if distributed.active():  # shards, averaged logs, one voice (distributed/training.py)
             from paddle.distributed import training as distributed_training
@@ -655,6 +683,7 @@ class Trainable(KerasTrainingAPI):
         n_in = len(self.inputs) if getattr(self, "inputs", None) else 1
         source = data_adapter.adapt(x, y, sample_weight, batch_size, False, steps, n_in,
                                     self._data_names())
+        self._check_class_labels(source)
         cbs = CallbackList(callbacks, model=self, add_progbar=verbose != 0, verbose=verbose,
                            epochs=1, steps=source.steps)
         cbs.on_test_begin()
@@ -927,6 +956,30 @@ def _check_whole_labels(labels, k, loss_name):
         bad = float(labels[~whole][0])
         raise ValueError(f"{loss_name}: expected class indices as targets, received {bad!r} "
                          f"in target {k} (a {labels.dtype} array); it would be truncated")
+
+
+def _target_name(k, count):
+    return "y" if count == 1 else f"y[{k}]"
+
+
+def _check_label_range(labels, name, loss_name, shape, context=""):
+    """Class labels must index the class axis of the model's output. Checked on the labels
+    as the user gave them (`name` says how they reach them: "y", "validation_data[1]"), so
+    that the message is in their terms: the kernel's would give a position inside a
+    shuffled batch, or name an internal op (one_hot)."""
+    classes = shape[-1] if shape else None
+    if not isinstance(classes, int) or not labels.size or labels.dtype.kind not in "iuf":
+        return
+    outside = (labels < 0) | (labels >= classes)
+    if not outside.any():
+        return
+    index = np.unravel_index(int(np.argmax(outside)), labels.shape)
+    position = ", ".join(str(int(i)) for i in index)
+    bad = labels[index].item()
+    raise ValueError(
+        f"{loss_name}: label {bad} at position {position} is outside the {classes} classes "
+        f"[0, {classes}) of the model's output (shape {tuple(shape)}): {name}[{position}] "
+        f"is {bad}{context}; class labels run from 0 to {classes - 1}")
 
 
 def _weights(sample_weight):

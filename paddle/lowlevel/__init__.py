@@ -17,8 +17,8 @@ from paddle.lowlevel.random import seed  # noqa: F401
 
 optimizers.schedules = schedules
 
-# What `from paddle.lowlevel import *` gives `pd`: functions and classes, and the two
-# public modules; never the internal ones (graph, executor, ops, the op families...).
-__all__ = sorted([name for name, value in list(globals().items())
-                  if not name.startswith("_") and not isinstance(value, _types.ModuleType)]
-                 + ["initializers", "optimizers"])
+# What `from paddle.lowlevel import *` gives `pd`: functions and classes, never modules
+# (pd.initializers and pd.optimizers are paddle/initializers.py and paddle/optimizers/,
+# which re-export these two).
+__all__ = sorted(name for name, value in list(globals().items())
+                 if not name.startswith("_") and not isinstance(value, _types.ModuleType))

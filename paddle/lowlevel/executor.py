@@ -13,6 +13,7 @@ Example:
     >>> pd.eval(y, {x: np.array([[1.0, 2.0], [3.0, 4.0]])}).tolist()
     [5.0, 25.0]
 """
+import difflib
 import weakref
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -22,8 +23,8 @@ import numpy as np
 from paddle import backend
 from paddle.backend import mirrors
 from paddle.backend.runner import Hooks
-from paddle.errors import FeedError, ShapeError
-from paddle.lowlevel.graph import Variable, converted
+from paddle.errors import FeedError, ShapeError, at_user
+from paddle.lowlevel.graph import NAMES, Variable, converted
 from paddle.lowlevel import stored_state
 from paddle.lowlevel.op import fmt_shape
 
@@ -67,6 +68,7 @@ def eval(targets, feeds=None, training=False, device=None):  # noqa: A001
         return []
     _check_feed_keys(feeds)
     plan = plan_for(targets, bool(training), device)
+    _check_feed_names(feeds, plan)
     results = plan.run(feeds or {})
     return results[0] if single else results
 
@@ -86,6 +88,28 @@ def _check_feed_keys(feeds):
         elif not isinstance(k, str):
             raise TypeError(f"eval: feeds are keyed by pd.data Variables or their names, "
                             f"received the key {k!r}")
+
+
+def _check_feed_names(feeds, plan):
+    """A name key that names no pd.data input but looks like the name of one the targets
+    need is a misspelling ('xx' for 'x'): it would be ignored, so it raises. Names of live
+    inputs the targets do not need, and names like none of theirs, are allowed (one feed
+    dict for several evals); an input left unfed is reported by Plan.run, with the names
+    that matched nothing."""
+    if not feeds:
+        return
+    needed = [v.name for v in plan.data]
+    for key in _unknown_names(feeds):
+        near = difflib.get_close_matches(key, needed, n=1)
+        if near:
+            raise FeedError(at_user(
+                f"eval: the feed key {key!r} names no pd.data input (did you mean "
+                f"{near[0]!r}?); the targets need {', '.join(map(repr, needed))}"))
+
+
+def _unknown_names(feeds):
+    """The name keys of `feeds` that name no live pd.data input."""
+    return [k for k in feeds if isinstance(k, str) and k not in NAMES.data]
 
 
 def plan_for(targets, training, device):
@@ -206,9 +230,12 @@ class Plan:
                 if by_name is None:
                     by_name = {k: val for k, val in feeds.items() if isinstance(k, str)}
                 if v.name not in by_name:
+                    unknown = _unknown_names(feeds)
+                    also = (f"; the feed keys {', '.join(map(repr, unknown))} name no "
+                            "pd.data input") if unknown else ""
                     raise FeedError(f"eval: the targets need the input {v.name!r} "
                                     f"(shape {fmt_shape(v.shape)}, {v.dtype}, created at "
-                                    f"{v.location or '?'}), which was not fed")
+                                    f"{v.location or '?'}), which was not fed{also}")
                 value = by_name[v.name]
             arrays.append(check_feed(v, value))
         return arrays

@@ -90,6 +90,7 @@ class _Names:
         self.reuse = []            # stack of (reuse flag, per-block scope counters)
         self.taken = weakref.WeakValueDictionary()    # full name -> owner
         self.params = weakref.WeakValueDictionary()   # full name -> parameter Variable
+        self.data = weakref.WeakValueDictionary()     # full name -> a live pd.data input
         self.op_counter = itertools.count()
 
     def full(self, name):
@@ -492,8 +493,10 @@ def data(name, shape, dtype="float32"):
     """
     if not isinstance(name, str) or not name:
         raise ValueError(f"data: expected a non-empty name, received {name!r}")
-    return Variable._make(NAMES.full(name), as_shape(shape, f"data {name!r}"),
-                          as_dtype(dtype, f"data {name!r}"), "data")
+    var = Variable._make(NAMES.full(name), as_shape(shape, f"data {name!r}"),
+                         as_dtype(dtype, f"data {name!r}"), "data")
+    NAMES.data[var.name] = var  # so that a feed key naming no input is caught (eval)
+    return var
 
 
 def constant(value, dtype=None, name="const"):

@@ -24,6 +24,16 @@ ACTIVATIONS = {name: getattr(activations, name) for name in activations.__all__}
 ACTIVATIONS["linear"] = None
 
 
+def register_activations(table):
+    """Adds {name: function} to the names `fc` takes (not replacing one it has). The
+    catalogue of Keras's activations (paddle/highlevel/activations.py, built from these
+    ops) registers its names here when it is imported, as `import paddle` does, so
+    `pd.fc(act=...)` takes every name `Dense(activation=...)` takes, and the low level
+    imports nothing of the high level."""
+    for name, fn in table.items():
+        ACTIVATIONS.setdefault(name, fn)
+
+
 def activation(act):
     """The activation function for a name, a callable, or None (identity)."""
     if act is None or callable(act):

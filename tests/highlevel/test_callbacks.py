@@ -1,5 +1,6 @@
 """Callbacks driven by hand through a CallbackList on a fake model, and progress output."""
 import math
+import re
 
 import numpy as np
 import pytest
@@ -400,6 +401,65 @@ def test_validation_inside_fit_draws_no_bar_of_its_own(terminal, capsys):
     cbs.on_epoch_end(0, {"loss": 0.5, "val_loss": 0.25})
     cbs.on_train_end()
     assert capsys.readouterr().out.splitlines()[0].endswith("loss: 0.5000 - val_loss: 0.2500")
+
+
+def test_progress_bar_fits_an_80_column_terminal(terminal, capsys, monkeypatch):
+    # In 80 columns the bar cut the values off, then repeated them on a line without the
+    # epoch. Now: the bar line fits; values that do not fit beside it get the next line,
+    # once, whole.
+    terminal(True)
+    monkeypatch.setenv("COLUMNS", "80")
+    logs = {"loss": 0.25, "accuracy": 0.9, "val_loss": 0.3, "val_accuracy": 0.875}
+    bar = progress.Progress(total=50, verbose=1, title="Epoch 3/20")
+    bar.update(7, logs)
+    bar.bar.refresh()  # a live frame (tqdm draws at most ten a second)
+    bar.update(50, logs)
+    bar.close(logs)
+    err = capsys.readouterr().err
+    frames = [frame for chunk in err.split("\r") for frame in chunk.split("\n") if frame]
+    values = progress.format_logs(logs)
+    assert all(len(frame) < 80 for frame in frames), [f for f in frames if len(f) >= 80]
+    live = [f for f in frames if "7/50" in f]
+    assert live and live[-1].rstrip().endswith(" - loss: 0.2500 - ...")  # the first that fit
+    assert err.count(values) == 1
+    assert f"\n{progress.VALUES_INDENT}{values}\n" in err  # below the epoch's own bar line
+    last_bar = err.split(f"\n{progress.VALUES_INDENT}{values}")[0].split("\r")[-1]
+    assert last_bar.startswith("Epoch 3/20 50/50 ") and "/step - " in last_bar
+
+
+def test_progress_bar_keeps_the_values_on_its_line_when_they_fit(terminal, capsys):
+    terminal(True)  # 100 columns
+    bar = progress.Progress(total=3, verbose=1, title="Epoch 1/1")
+    bar.update(3, {"loss": 0.5})
+    bar.close({"loss": 0.5, "accuracy": 0.75})
+    err = capsys.readouterr().err
+    last = err.rstrip("\n").split("\r")[-1]
+    assert last.startswith("Epoch 1/1 3/3 ") and last.rstrip().endswith(
+        "s - loss: 0.5000 - accuracy: 0.7500")
+    assert progress.VALUES_INDENT + "loss" not in err
+
+
+TIME = r"(<1us|\d+us|\d+ms|\d\.\ds|\d+s|\d+m\d\ds)"
+
+
+def test_progress_shows_the_time_a_step_takes_in_a_unit_that_suits_it(terminal, capsys):
+    # Tiny models showed "0.0s" an epoch and "13129.08step/s".
+    terminal(False)
+    fit(make([], verbose=1, epochs=2, steps=3, add_progbar=True), EPOCHS, steps=3)
+    terminal(True)
+    fit(make([], verbose=1, epochs=1, steps=3, add_progbar=True), EPOCHS[:1], steps=3)
+    out, err = capsys.readouterr()
+    for line in out.splitlines():
+        assert re.match(rf"^Epoch \d/2 - 3/3 - {TIME}/step - {TIME} - loss: ", line), line
+    assert re.search(rf"Epoch 1/1 3/3 \S+ {TIME}/step - {TIME}", err), err
+    assert "step/s" not in out + err and "0.0s" not in out + err
+
+
+@pytest.mark.parametrize("seconds, text", [
+    (2e-7, "<1us"), (8.5e-4, "850us"), (0.012, "12ms"), (0.9994, "999ms"), (1.234, "1.2s"),
+    (45.2, "45s"), (125.0, "2m05s"), (3725.0, "1h02m05s")])
+def test_format_duration_picks_the_unit(seconds, text):
+    assert progress.format_duration(seconds) == text
 
 
 def test_format_logs_uses_scientific_notation_for_tiny_values():

@@ -1,4 +1,6 @@
 """Bad checkpoints and models that cannot be saved: clear errors, nothing half-loaded."""
+import os
+
 import h5py
 import numpy as np
 import pytest
@@ -44,6 +46,77 @@ def test_not_hdf5(tmp_path, load):
     (tmp_path / "empty.h5").write_bytes(b"")
     with pytest.raises(pd.CheckpointError, match="not an HDF5 file"):
         load(tmp_path / "empty.h5")
+
+
+@pytest.mark.parametrize("load", LOADERS.values(), ids=LOADERS.keys())
+def test_a_missing_file_is_a_file_not_found_error(tmp_path, load):
+    # `except FileNotFoundError` catches it, as for any missing file; it is a CheckpointError
+    # too.
+    with pytest.raises(FileNotFoundError, match="no checkpoint file at .*nope.keras") as info:
+        load(tmp_path / "nope.keras")
+    assert isinstance(info.value, pd.CheckpointError)
+
+
+@pytest.mark.parametrize("load", LOADERS.values(), ids=LOADERS.keys())
+@pytest.mark.parametrize("name, data, found", [
+    ("garbage.keras", b"garbage", r"is not a \.keras file \(a zip archive\) nor an HDF5 file: "
+                                  r"it holds text \('garbage'\)"),
+    ("notes.h5", b"these are not weights\n", r"is not an HDF5 file: it holds text "
+                                             r"\('these are not weights'\)"),
+    ("empty.keras", b"", r"nor an HDF5 file: it holds nothing \(an empty file\)"),
+    ("config.h5", b'{"class_name": "Sequential"}', r"it holds JSON text"),
+    ("cut.keras", b"PK\x03\x04" + bytes(60), r"it holds the start of a zip archive, truncated "
+                                               r"or damaged"),
+    ("array.h5", b"\x93NUMPY\x01\x00", r"it holds a NumPy \.npy array"),
+    ("blob.keras", bytes(range(200, 256)), r"it holds 56 bytes of an unknown format"),
+])
+def test_a_file_of_another_format_is_named_for_what_it_holds(tmp_path, load, name, data, found):
+    # load_model("garbage.keras") used to say "not an HDF5 file (model.save and
+    # model.save_weights write HDF5)", though model.save("m.keras") writes a zip.
+    (tmp_path / name).write_bytes(data)
+    with pytest.raises(pd.CheckpointError, match=found) as info:
+        load(tmp_path / name)
+    message = str(info.value)
+    assert name in message and "model.save('m.keras') writes a .keras zip" in message
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+@pytest.mark.parametrize("load", LOADERS.values(), ids=LOADERS.keys())
+def test_a_pipe_is_refused_without_reading_it(tmp_path, load):
+    # Reading a pipe to say what it holds would wait for a writer forever.
+    os.mkfifo(tmp_path / "pipe.keras")
+    with pytest.raises(pd.CheckpointError, match=r"pipe.keras' is not a \.keras file .*: it is "
+                                                 r"a pipe, a socket or a device"):
+        load(tmp_path / "pipe.keras")
+
+
+@pytest.mark.parametrize("name", ["model", "model.weights", "model.txt", "model.keras.bak"])
+def test_save_without_a_known_extension_raises_as_keras_3_does(tmp_path, name):
+    # model.save("model_noext") silently wrote HDF5; Keras 3 raises ValueError.
+    with pytest.raises(ValueError, match=rf"^model\.save: expected a file name ending in "
+                                         rf"\.keras .* or \.h5 / \.hdf5 .*received "
+                                         rf"filepath='.*{name}'"):
+        mlp().save(tmp_path / name)
+    with pytest.raises(ValueError, match="model.save: expected a file name ending in .keras"):
+        pd.saving.save_model(mlp(), str(tmp_path / name))
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_save_with_a_known_extension_writes_that_format(tmp_path):
+    model = mlp()
+    for name in ("m.keras", "m.h5", "m.hdf5"):
+        model.save(tmp_path / name)
+        np.testing.assert_allclose(pd.load_model(tmp_path / name).predict(X), model.predict(X))
+    assert h5py.is_hdf5(tmp_path / "m.hdf5") and not h5py.is_hdf5(tmp_path / "m.keras")
+
+
+def test_model_checkpoint_refuses_a_model_file_name_without_a_known_extension(tmp_path):
+    # As Keras 3, when the callback is made, not after the first epoch's training.
+    with pytest.raises(ValueError, match="^ModelCheckpoint: expected a file name ending in "
+                                         r"\.keras"):
+        pd.callbacks.ModelCheckpoint(str(tmp_path / "ckpt-{epoch}"))
+    pd.callbacks.ModelCheckpoint(str(tmp_path / "ckpt-{epoch}.keras"))
+    pd.callbacks.ModelCheckpoint(str(tmp_path / "ckpt-{epoch}"), save_weights_only=True)
 
 
 @pytest.mark.parametrize("load", LOADERS.values(), ids=LOADERS.keys())

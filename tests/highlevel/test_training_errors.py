@@ -127,6 +127,35 @@ def test_labels_outside_the_classes_are_a_python_error(data):
             model.fit(x, np.full(20, bad), verbose=0)
 
 
+def test_a_label_outside_the_classes_is_named_by_its_place_in_the_users_y(data):
+    # It said "one_hot: index 10 at position 1": a position inside a shuffled batch, in the
+    # words of an op the user never called.
+    x, _ = data
+    y = np.zeros(20, np.int64)
+    y[13] = 10
+    model = mlp(n_out=3)
+    model.compile("sgd", "sparse_categorical_crossentropy")
+    expected = (r"^sparse_categorical_crossentropy: label 10 at position 13 is outside the 3 "
+                r"classes \[0, 3\) of the model's output \(shape \(None, 3\)\): {}\[13\] is "
+                r"10{}; class labels run from 0 to 2$")
+    with pytest.raises(ValueError, match=expected.format("y", "")):
+        model.fit(x, y, batch_size=4, shuffle=True, verbose=0)
+    with pytest.raises(ValueError, match=expected.format("y", "")):
+        model.fit(x, y, validation_split=0.5, verbose=0)  # in the validation part
+    with pytest.raises(ValueError, match=expected.format(r"validation_data\[1\]", "")):
+        model.fit(x, np.zeros(20, np.int64), validation_data=(x, y), verbose=0)
+    with pytest.raises(ValueError, match=expected.format("y", "")):
+        model.evaluate(x, y, verbose=0)
+    with pytest.raises(ValueError, match=expected.format("y", " in this batch")):
+        model.train_on_batch(x, y)
+    with pytest.raises(ValueError, match="label 10 at position 1 .*: y\\[1\\] is 10 in this batch"):
+        model.fit([(x[12:16], y[12:16])], verbose=0)  # batches of the user's own
+    for call in (lambda: model.fit(x, y, verbose=0), lambda: model.evaluate(x, y, verbose=0)):
+        with pytest.raises(ValueError) as info:
+            call()
+        assert "one_hot" not in str(info.value)
+
+
 # ---- data ---------------------------------------------------------------------------------
 
 def test_x_and_y_lengths_must_match(model, data):

@@ -170,6 +170,23 @@ def test_unused_feeds_are_allowed():
     np.testing.assert_array_equal(got, [2.0, 2.0])
 
 
+def test_a_misspelt_feed_name_raises_naming_it():
+    # feeds={"xx": X, x: X} ignored "xx" without a word.
+    x = pd.data("x", shape=[None, 2])
+    feeds = {"xx": np.ones((1, 2)), x: np.ones((1, 2))}
+    with pytest.raises(pd.FeedError, match=r"^eval: the feed key 'xx' names no pd.data input "
+                                           r"\(did you mean 'x'\?\); the targets need 'x' "
+                                           r"\(at test_executor.py:\d+\)$"):
+        pd.eval(x * 2.0, feeds)
+
+
+def test_an_unfed_input_names_the_feed_keys_that_matched_nothing():
+    x = pd.data("x", shape=[None, 2])
+    with pytest.raises(pd.FeedError, match=r"which was not fed; the feed keys 'inputs' name no "
+                                           r"pd.data input$"):
+        pd.eval(x * 2.0, {"inputs": np.ones((1, 2))})
+
+
 # ---- targets ----------------------------------------------------------------------------
 
 def test_targets_single_list_tuple_leaves_and_repeats():

@@ -620,3 +620,15 @@ def test_numpy_gives_values_as_keras_variables_do():
         x.numpy()
     with pytest.raises(pd.FeedError, match="numpy_probe_x"):
         (x * w).numpy()
+
+
+@pytest.mark.parametrize("name", sorted(pd.activations.ALL))
+def test_fc_takes_every_activation_name_dense_takes(name):
+    # pd.fc(act="relu6") was refused though Dense(activation="relu6") accepted it.
+    x = pd.data("fc_act_x", shape=[None, 4])
+    xs = np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32)
+    with pd.namespace(f"fc_act_{name}"):
+        y = pd.fc(x, size=4, act=name)
+    w, b = (pd.get_variable(f"fc_act_{name}/fc_0/{p}").val() for p in ("w", "b"))
+    want = pd.eval(pd.activations.get(name)(pd.constant(xs @ w + b)))  # Dense's function
+    np.testing.assert_allclose(pd.eval(y, {x: xs}), want, rtol=1e-5, atol=1e-6)

@@ -15,6 +15,7 @@ The children are forked from a fresh interpreter that has run no kernel: libgomp
 fork-safe, and a child forked after its parent started OpenMP threads waits forever for
 them in its first parallel region.
 """
+import faulthandler
 import functools
 import json
 import mmap
@@ -578,18 +579,37 @@ def test_the_generators_legitimate_call_is_accepted(name):
         pd._C.set_omp_threads(threads)
 
 
+def _crash_at_call_2(calls, progress, first, last):
+    """A child that dies of SIGSEGV at call 2, on purpose and silently: the fault handler
+    (pytest enables it, and a fork inherits it) would print "Fatal Python error:
+    Segmentation fault" and the stack into a passing run's output."""
+    faulthandler.disable()
+    for i in range(first, last):
+        progress.seek(0)
+        progress.write(struct.pack("q", i))
+        if i == 2:
+            os.kill(os.getpid(), signal.SIGSEGV)
+    os._exit(0)
+
+
 def test_the_harness_reports_a_child_killed_by_a_signal():
     # The fuzz test below can fail: a call that crashes is found and named.
-    def crash_at_call_2(calls, progress, first, last):
-        for i in range(first, last):
-            progress.seek(0)
-            progress.write(struct.pack("q", i))
-            if i == 2:
-                os.kill(os.getpid(), signal.SIGSEGV)
-        os._exit(0)
-
     calls = [("fill", i) for i in range(5)]
-    assert run_calls(calls, crash_at_call_2) == [(("fill", 2), "killed by SIGSEGV")]
+    assert run_calls(calls, _crash_at_call_2) == [(("fill", 2), "killed by SIGSEGV")]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_the_child_killed_on_purpose_prints_nothing():
+    # Under a fault handler (as under pytest), the crash the harness test causes on purpose
+    # must not print "Fatal Python error: Segmentation fault" into a passing run.
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import test_native_fuzz as t; "
+            "print(t.run_calls([('fill', i) for i in range(5)], t._crash_at_call_2))")
+    done = subprocess.run([sys.executable, "-X", "faulthandler", "-c", code,
+                           str(Path(__file__).parent)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "killed by SIGSEGV" in done.stdout
+    assert done.stderr == "", f"the child killed on purpose wrote to stderr:\n{done.stderr}"
 
 
 def main():

@@ -2,7 +2,7 @@
 import os
 
 from paddle.distributed import training, world
-from paddle.highlevel import progress
+from paddle.highlevel import progress, saving
 from paddle.highlevel.callbacks.base import Callback
 from paddle.highlevel.callbacks.monitor import _improved, _monitored, _resolve_mode
 
@@ -25,7 +25,8 @@ class ModelCheckpoint(Callback):
         save_freq: "epoch", or a number of batches between saves.
         initial_value_threshold: the value to beat first with save_best_only.
     Raises:
-        ValueError: an unknown mode or save_freq.
+        ValueError: an unknown mode or save_freq, or (without save_weights_only) a file
+            name that does not end in .keras, .h5 or .hdf5.
         KeyError: (when saving) the template names a key that is not in the logs.
 
     Example:
@@ -45,6 +46,8 @@ class ModelCheckpoint(Callback):
         self.verbose = verbose
         self.save_best_only = bool(save_best_only)
         self.save_weights_only = bool(save_weights_only)
+        if not self.save_weights_only:  # as Keras 3, before training rather than after it
+            saving.check_model_file_name(self.filepath, "ModelCheckpoint")
         self.mode = _resolve_mode(mode, monitor, "ModelCheckpoint")
         if save_freq != "epoch" and (isinstance(save_freq, bool) or
                                      not isinstance(save_freq, int) or save_freq < 1):
