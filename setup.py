@@ -76,12 +76,12 @@ class BuildExt(build_ext):
 
 class BuildPy(build_py):
     """Also copies the CUDA C sources (csrc/cuda/*.cu, *.cuh), which the GPU backend compiles
-    at run time with NVRTC, into the package (paddle/backend/cuda/cu/), so an installed
+    at run time with NVRTC, into the package (paddle/devices/cuda/cu/), so an installed
     paddle finds them."""
 
     def run(self):
         super().run()
-        target = os.path.join(self.build_lib, "paddle", "backend", "cuda", "cu")
+        target = os.path.join(self.build_lib, "paddle", "devices", "cuda", "cu")
         os.makedirs(target, exist_ok=True)
         for source in sorted(glob.glob(os.path.join("csrc", "cuda", "*.cu*"))):
             self.copy_file(source, os.path.join(target, os.path.basename(source)))

@@ -156,7 +156,7 @@ def worker(fw, models, simulated=False):
     """Serve `fw`'s steps: a line 'model batch seconds' in, a JSON rate (or error) out. With
     `simulated`, paddle's "gpu" is the CUDA backend's code on NumPy (a check, no GPU)."""
     if simulated:
-        from paddle.backend import cuda
+        from paddle.devices import cuda
         with cuda.simulated():
             return _serve(fw, models)
     return _serve(fw, models)
@@ -189,7 +189,7 @@ def _serve(fw, models):
 
 def gpu_missing():
     """Why the benchmark cannot run here (None when paddle sees a usable GPU)."""
-    from paddle.backend import cuda
+    from paddle.devices import cuda
     if not cuda.available:
         return "no usable NVIDIA GPU (CuPy missing, no driver or no device)"
     try:

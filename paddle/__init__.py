@@ -75,11 +75,11 @@ _C = _import_core()
 from paddle.errors import (  # noqa: F401,E402
     CheckpointError, ExportError, FeedError, PaddleError, ShapeError)
 from paddle.lowlevel import *  # noqa: F401,F403,E402
-from paddle.backend import get_device, set_device  # noqa: F401,E402
-from paddle import backend as _backend  # noqa: F401,E402
-from paddle.backend import cpu as _cpu  # noqa: F401,E402  (fills the CPU kernel table)
-from paddle.backend.cpu import threads as _threads  # noqa: E402
-from paddle.backend.cpu.threads import get_num_threads, set_num_threads  # noqa: F401,E402
+from paddle.devices import get_device, set_device  # noqa: F401,E402
+from paddle import devices  # noqa: F401,E402  (pd.devices: the CPU and the GPUs)
+from paddle.devices import cpu as _cpu  # noqa: F401,E402  (fills the CPU kernel table)
+from paddle.devices.cpu import threads as _threads  # noqa: E402
+from paddle.devices.cpu.threads import get_num_threads, set_num_threads  # noqa: F401,E402
 _threads.apply_default()  # under MPI: the cores shared among this machine's ranks
 from paddle import dataset, distributed, reader, utils  # noqa: F401,E402
 # pd.random is the Keras-style module (paddle/random.py), not the low-level random state

@@ -8,7 +8,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 
 def pytest_collection_modifyitems(config, items):
-    from paddle.backend import cuda
+    from paddle.devices import cuda
     if cuda.available:
         return
     skip = pytest.mark.skip(reason="marked gpu: needs an NVIDIA GPU and CuPy")

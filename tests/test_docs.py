@@ -100,7 +100,7 @@ def code_blocks(document):
 
 
 def _gpu():
-    from paddle.backend import cuda
+    from paddle.devices import cuda
     return cuda.available
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import paddle as pd
-from paddle.backend import backend_for, cuda
+from paddle.devices import backend_for, cuda
 
 pytestmark = pytest.mark.gpu
 
@@ -69,7 +69,7 @@ def test_a_program_becomes_one_cuda_graph(on_gpu):
 
 def test_fused_kernels_match_their_references():
     import cupy
-    from paddle.backend.cuda import elementwise
+    from paddle.devices.cuda import elementwise
     dev = backend_for("gpu")
     rng = np.random.default_rng(1)
     for dtype in (np.float32, np.float64):
@@ -87,7 +87,7 @@ def test_fused_kernels_match_their_references():
 
 
 def test_digits_convnet_on_the_gpu_reaches_the_cpus_accuracy():
-    from backend.cuda.test_models import digits_accuracy
+    from devices.cuda.test_models import digits_accuracy
     cpu, gpu = digits_accuracy("cpu"), digits_accuracy("gpu")
     assert gpu >= cpu - 0.01, (cpu, gpu)
 
@@ -132,7 +132,7 @@ def test_seed_makes_gpu_runs_repeatable(on_gpu):
 def test_a_bad_computed_index_inside_a_replayed_graph_changes_nothing(on_gpu, guard):
     """The updates' gate is a device flag the graph reads: a replayed step whose index
     check fails raises with the weights, the slots and the step count unchanged."""
-    from backend.cuda.test_device import check_a_failed_step_changes_nothing
+    from devices.cuda.test_device import check_a_failed_step_changes_nothing
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a capture that fails warns: fail here
         check_a_failed_step_changes_nothing(guard, good_steps=3)

@@ -119,7 +119,7 @@ def test_a_quiet_run_says_what_was_skipped_and_why(tmp_path):
                            str(tmp_path)], cwd=tmp_path, env=env, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
-    from paddle.backend import cuda
+    from paddle.devices import cuda
     expected = ("1 skipped: needs a download (1)" if cuda.available else
                 "3 skipped: marked gpu: needs an NVIDIA GPU and CuPy (2); needs a download (1) "
                 "(-rs lists each)")

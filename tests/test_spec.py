@@ -706,7 +706,7 @@ def test_devices_cpu():
 
 
 def test_devices_gpu_without_a_gpu_says_so():
-    from paddle.backend import cuda
+    from paddle.devices import cuda
     if cuda.available:
         pytest.skip("a GPU and CuPy are present")
     before = pd.get_device()
@@ -2499,7 +2499,7 @@ def test_trainer_events_and_stop():
 
 
 def test_trainer_place_gpu_without_gpu_says_so():
-    from paddle.backend import cuda
+    from paddle.devices import cuda
     if cuda.available:
         pytest.skip("a GPU is present")
 

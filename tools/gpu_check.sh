@@ -14,7 +14,7 @@
 #   build   paddle built in place (python setup.py build_ext --inplace; build.log)
 #   smoke   tools/gpu_smoke.py: kernels compile and load, products and steps captured as
 #           CUDA graphs, GPU steps equal the CPU's (smoke.log)
-#   core    the most telling `gpu` tests: tests/test_gpu.py, tests/backend/cuda (core.log)
+#   core    the most telling `gpu` tests: tests/test_gpu.py, tests/devices/cuda (core.log)
 #   bench   benchmarks/gpu.py: paddle beside PyTorch eager and JAX jit (bench.log)
 #   all     every `gpu` test of the suite, in parallel when pytest-xdist is there (all.log)
 # The exit status is the number of stages that failed. docs/gpu.md says what to expect.
@@ -110,7 +110,7 @@ stage env 60 environment
 export PYTHONPATH=$SITE:$PYTHONPATH
 if stage build 300 build; then
   stage smoke 120 "$PY" tools/gpu_smoke.py
-  stage core 150 "$PY" -m pytest tests/test_gpu.py tests/backend/cuda "${PYTEST[@]}"
+  stage core 150 "$PY" -m pytest tests/test_gpu.py tests/devices/cuda "${PYTEST[@]}"
   stage bench 150 env BENCH_FRAMEWORKS=paddle,torch,jax BENCH_ROUNDS=2 BENCH_SECONDS=1 \
     "$PY" benchmarks/gpu.py
   stage all 240 "$PY" -m pytest tests "${PYTEST[@]}" "${XDIST[@]}"

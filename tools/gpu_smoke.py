@@ -8,7 +8,7 @@ passed). tools/gpu_check.sh runs it right after the build.
 
 Steps: versions; CuPy compiles a kernel (it needs the CUDA headers); a CuPy sequence with
 no product captured as a CUDA graph and replayed; every csrc/cuda/*.cu compiled by NVRTC
-and loaded; paddle's products (cuBLAS called directly, paddle/backend/cuda/gemm.py) in
+and loaded; paddle's products (cuBLAS called directly, paddle/devices/cuda/gemm.py) in
 every layout, captured and replayed; an MLP, a CNN and an LSTM trained a few steps on the
 GPU against the same steps on the CPU, each step one CUDA graph; the MLP's steps per second.
 """
@@ -82,8 +82,8 @@ def cupy_checks():
 
 def paddle_checks():
     import paddle as pd
-    from paddle.backend import backend_for, cuda
-    from paddle.backend.cuda import gemm, raw
+    from paddle.devices import backend_for, cuda
+    from paddle.devices.cuda import gemm, raw
 
     step("paddle sees the GPU", lambda: cuda.available or SIM or "no")
     context = cuda.simulated() if SIM else None

@@ -139,7 +139,7 @@ def communicator(device):
     if name == "cpu" or getattr(device, "simulated", False):
         return _world.world().grads
     if isinstance(name, str) and (name == "gpu" or name.startswith("gpu:")):
-        from paddle.backend import parse_device
+        from paddle.devices import parse_device
         return _world.world().gpu_grads(parse_device(name)[1])
     raise ValueError(f"averaging gradients: expected device 'cpu' or 'gpu', received "
                      f"{name!r}")
@@ -242,7 +242,7 @@ def synchronize(node, comm):
 def _broadcast_into(comm, array):
     """Rank 0's values in the host array `array`; its device copies (a GPU plan's) are
     then stale, so the plans upload it again before their next run."""
-    from paddle.backend import mirrors
+    from paddle.devices import mirrors
     buffer = array if array.flags.c_contiguous else np.ascontiguousarray(array)
     comm.broadcast_(buffer, 0, "broadcasting parameters from rank 0")
     if buffer is not array:

@@ -3,7 +3,7 @@ parameters, then the ranks pass their shares to each other through shared memory
 
 Where every rank runs on one machine, gradients are averaged through a shared window
 (`mpi.SharedMean`), and each rank sums only its 1/size share of them. On the CPU, the
-update op's kernel (paddle/backend/cpu/optim.py) then updates only those elements: every
+update op's kernel (paddle/devices/cpu/optim.py) then updates only those elements: every
 optimizer of paddle updates an element from that element alone (its parameter, mean
 gradient and slots, and scalars every rank shares), so a share's update gives the bits the
 whole update gives. A step is then
@@ -53,7 +53,7 @@ def shards(node, layout, comm, device):
         bool(node.attrs["optimizer"].slot_names) and all(
         isinstance(mean, mpi.SharedMean) for mean, _, _ in layout.buffers)
     if fits:  # every rank must agree: a slot held by a GPU plan is known only to its rank
-        from paddle.backend import mirrors
+        from paddle.devices import mirrors
         held = np.array([any(mirrors.has_copy(a) for a in slots)], np.int64)
         comm.allreduce_(held, "sharding the update (slots on a GPU)", op="max")
         fits = not held[0]

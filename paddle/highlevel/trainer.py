@@ -29,7 +29,7 @@ import os
 import h5py
 import numpy as np
 
-from paddle import backend
+from paddle import devices
 from paddle._atomic import atomic_path
 from paddle.distributed.world import is_chief
 from paddle.errors import CheckpointError, FeedError
@@ -158,12 +158,12 @@ def _checked_batches(reader, inputs, where):
 @contextlib.contextmanager
 def _default_device(place):
     """Run with `place` as the default device: fit builds its steps on the default one."""
-    saved = backend.get_device()
-    backend.set_device(place)
+    saved = devices.get_device()
+    devices.set_device(place)
     try:
         yield
     finally:
-        backend.set_device(saved)
+        devices.set_device(saved)
 
 
 def load_params(params, dirname):
@@ -254,7 +254,7 @@ class Trainer:
     """
 
     def __init__(self, train_func, optimizer_func, place="cpu", param_path=None):
-        backend.kernels_for(place)  # an unusable place fails now, saying why
+        devices.kernels_for(place)  # an unusable place fails now, saying why
         self.place = place
         if not callable(train_func):
             raise TypeError(f"Trainer: train_func must be a function that builds the network, "
@@ -403,7 +403,7 @@ class Inferencer:
     """
 
     def __init__(self, infer_func, param_path, place="cpu"):
-        backend.kernels_for(place)
+        devices.kernels_for(place)
         self.place = place
         if not callable(infer_func):
             raise TypeError(f"Inferencer: infer_func must be a function that builds the "

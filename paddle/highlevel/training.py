@@ -17,7 +17,7 @@ Example:
 import numpy as np
 
 from paddle import lowlevel as ll
-from paddle.backend import backend_for
+from paddle.devices import backend_for
 from paddle.lowlevel import optimizers
 from paddle.lowlevel.executor import plan_for, topological_nodes
 from paddle.lowlevel.gradients import gradients

@@ -2,7 +2,7 @@
 
 Data flow: user code builds Variables (graph.py) by calling ops (ops/), each op inferring
 its output shape at once (op.py); `eval` (executor.py) compiles the nodes the targets need
-into a plan and runs it on the device's kernels (paddle/backend/).
+into a plan and runs it on the device's kernels (paddle/devices/).
 """
 import types as _types
 

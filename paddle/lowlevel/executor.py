@@ -20,9 +20,9 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from paddle import backend
-from paddle.backend import mirrors
-from paddle.backend.runner import Hooks
+from paddle import devices
+from paddle.devices import mirrors
+from paddle.devices.runner import Hooks
 from paddle.errors import FeedError, ShapeError, at_user
 from paddle.lowlevel.graph import NAMES, Variable, converted
 from paddle.lowlevel import stored_state
@@ -116,7 +116,7 @@ def plan_for(targets, training, device):
     """The cached Plan for these targets on `device` ('cpu', 'gpu:N', None: the default),
     built on first use; kept on one of the targets so that it lives exactly as long as the
     graph does."""
-    device = backend.backend_for(device)
+    device = devices.backend_for(device)
     key = (tuple(id(t) for t in targets), training, device)
     for t in targets:
         plan = t.__dict__.get("_plans", {}).get(key)
@@ -176,8 +176,8 @@ class Plan:
     def __init__(self, targets, training, device):
         self.target_refs = [weakref.ref(t) for t in targets]
         self.training = training
-        self.device = device  # its backend (paddle/backend)
-        self.kernels = backend.kernels_for(device)
+        self.device = device  # its backend (paddle/devices)
+        self.kernels = devices.kernels_for(device)
         self.nodes = topological_nodes(targets)
         self.late = late_nodes(self.nodes)  # the update phase, after the results are copied
         # Inputs the nodes read: data (fed), parameters and constants (their own arrays).
@@ -281,7 +281,7 @@ class Program:
     storage goes back to a pool once its last reader is prepared, and a later output of
     the same shape and dtype takes the buffer over; leaves and results are never reused.
     Buffers are the device's (`plan.device`): stored values (parameters, constants) are
-    their copies there (paddle/backend/mirrors.py), fed values are uploaded once per run.
+    their copies there (paddle/devices/mirrors.py), fed values are uploaded once per run.
     """
 
     def __init__(self, plan, feed_shapes):

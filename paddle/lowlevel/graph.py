@@ -17,7 +17,7 @@ import weakref
 
 import numpy as np
 
-from paddle.backend import mirrors
+from paddle.devices import mirrors
 from paddle.errors import ShapeError, at_user, user_location
 from paddle.lowlevel import stored_state
 from paddle.lowlevel.shapes import check_fits

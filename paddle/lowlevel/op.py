@@ -3,7 +3,7 @@
 Each op is a subclass of `Op` registered once. `infer` maps input (shape, dtype) pairs to
 the output's (None dims allowed) and raises ShapeError quoting the operands; `grad` builds
 the input gradients from other ops, so gradients of gradients come free; the kernel that
-runs it lives in the backend under the op's name (paddle/backend/cpu/).
+runs it lives in the backend under the op's name (paddle/devices/cpu/).
 
 Example (what paddle.lowlevel.ops.math does for `neg`):
     >>> from paddle.lowlevel.op import Op, register

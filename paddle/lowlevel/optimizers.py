@@ -19,7 +19,7 @@ import weakref
 
 import numpy as np
 
-from paddle.backend import mirrors
+from paddle.devices import mirrors
 from paddle.distributed import gradients as distributed_gradients
 from paddle.distributed import world as distributed
 from paddle.lowlevel import schedules

@@ -39,7 +39,7 @@ import os
 import socket
 import time
 
-from paddle.backend import runner
+from paddle.devices import runner
 from paddle.profiler.costs import bytes_moved, flops
 from paddle.profiler.peak import machine_peak
 
@@ -78,7 +78,7 @@ class Profile:
         self.peak_flops, self.peak_bandwidth = peak_flops, peak_bandwidth
 
     def add_run(self, device, hooks, spans):
-        """Called by the runners after each timed run (paddle/backend/runner.py)."""
+        """Called by the runners after each timed run (paddle/devices/runner.py)."""
         self.runs += 1
         for index, start, end in spans:
             if 0 <= index < len(hooks.nodes):

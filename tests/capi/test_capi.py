@@ -226,7 +226,7 @@ def test_c_forward_backward_and_hand_sgd_match_python_sgd(programs, files, tmp_p
 
 
 def test_d_bad_input_returns_codes_and_the_library_keeps_working(programs, files, tmp_path):
-    gpu_code = machine.OK if pd.backend.cuda.available else machine.NOT_FOUND
+    gpu_code = machine.OK if pd.devices.cuda.available else machine.NOT_FOUND
     os.mkfifo(tmp_path / "pipe.h5")  # a save onto it is refused (issue 25, item 4)
     out = run(programs["bad_input"], files / "convnet.h5", files / "uncompiled.h5",
               files / "foreign.txt", files / "weights.h5", files / "folder", gpu_code,

@@ -155,7 +155,7 @@ IN_PLACE = """
 
     gradients.np = CountingCopies()
     if os.environ["DEVICE"] == "simulated gpu":   # the CUDA backend on NumPy
-        from paddle.backend import cuda
+        from paddle.devices import cuda
         simulation = cuda.simulated()
         simulation.__enter__()
         pd.set_device("gpu")
@@ -214,7 +214,7 @@ def test_an_optimizer_split_on_the_cpu_then_used_on_a_gpu_raises(mpirun):
     backend's) would write them at once on every rank: a clear error instead."""
     done = mpirun("""
         import numpy as np, paddle as pd
-        from paddle.backend import cuda
+        from paddle.devices import cuda
         pd.distributed.init()
         r = pd.distributed.rank()
         model = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(2)])

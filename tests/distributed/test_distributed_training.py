@@ -146,7 +146,7 @@ GPU_PER_RANK = """
 # its gradients and places them in the averaging buffer, and the device copies of the
 # parameters take rank 0's values (the NCCL run is the `gpu` test below).
 SIMULATED_GPU = """
-    from paddle.backend import cuda
+    from paddle.devices import cuda
     simulation = cuda.simulated(devices=2)  # (kept: the block ends when it is collected)
     simulation.__enter__()
 """ + GPU_PER_RANK
@@ -179,7 +179,7 @@ def test_a_on_two_gpus_over_nccl_match_one_process(mpirun, tmp_path, dtype, tole
 
 ONE_GPU_TWO_RANKS = """
     import paddle as pd
-    from paddle.backend import cuda
+    from paddle.devices import cuda
     pd.distributed.init()
     with cuda.simulated(devices=1):
         pd.set_device("gpu:0")                 # an explicit index is kept

@@ -10,7 +10,7 @@ import gc
 
 import pytest
 
-from devices import DEVICES, device_fixture
+from on_devices import DEVICES, device_fixture
 
 OWN_DEVICES = {"test_devices.py", "test_trainer.py"}
 

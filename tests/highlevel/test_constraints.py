@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import paddle as pd
-from paddle.backend import cuda
+from paddle.devices import cuda
 
 C = pd.constraints
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import paddle as pd
-from paddle.backend import cuda
+from paddle.devices import cuda
 
 
 @pytest.fixture(params=["simulated_gpu", pytest.param("gpu", marks=pytest.mark.gpu)])

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import paddle as pd
-from paddle import backend
+from paddle import devices
 from paddle.errors import CheckpointError, FeedError, ShapeError
 from gradcheck import check_gradients
 
@@ -349,7 +349,7 @@ def test_a_handler_error_propagates_and_the_default_device_is_restored():
 
     with pytest.raises(RuntimeError, match="from the handler"):
         trainer.train(1, handler, reader_of(x, y), FEED)
-    assert backend.get_device() == "cpu"
+    assert devices.get_device() == "cpu"
 
 
 # ---- feed_order and readers ---------------------------------------------------------------
@@ -464,7 +464,7 @@ def test_bad_functions_and_places():
 
 
 def test_gpu_place_without_a_gpu_says_why():
-    from paddle.backend import cuda
+    from paddle.devices import cuda
     if cuda.available:
         pytest.skip("a GPU is available")
     with pytest.raises(RuntimeError, match="device 'gpu'"):

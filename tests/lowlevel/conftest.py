@@ -4,7 +4,7 @@ on NumPy, and a real GPU (marked `gpu`, skipped without one).
 Files listed in DEVICE_FILES are parametrized; a file is added once the CUDA backend has
 kernels for all the ops it tests.
 """
-from devices import DEVICES, device_fixture
+from on_devices import DEVICES, device_fixture
 
 DEVICE_FILES = {"test_activations.py", "test_math.py", "test_matmul.py", "test_reduce.py",
                 "test_shape_ops.py", "test_loss_ops.py", "test_nn_conv.py", "test_nn_pool.py",

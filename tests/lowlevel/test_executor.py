@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import paddle as pd
-from paddle.backend import cpu
+from paddle.devices import cpu
 from paddle.lowlevel import executor
 
 RNG = np.random.default_rng(6)

@@ -9,7 +9,7 @@ import pytest
 
 import paddle as pd
 from gradcheck import check_gradients
-from paddle.backend.cpu import nn_conv
+from paddle.devices.cpu import nn_conv
 
 
 # ---- NumPy references ---------------------------------------------------------------------

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import paddle as pd
-from paddle.backend import cuda, runner
+from paddle.devices import cuda, runner
 from paddle.profiler import costs
 
 
