@@ -11,7 +11,7 @@ import paddle as pd
 PUBLIC_MODULES = {"activations", "backend", "callbacks", "dataset", "distributed", "errors",
                   "highlevel", "initializers", "layers", "losses", "lowlevel", "metrics",
                   "ops", "optimizers", "random", "reader", "regularizers", "constraints", "utils",
-                  "saving",
+                  "saving", "profiler",
                   "models", "capi", "export", "applications"}
 # capi: the C API's flags and Python half, on import; export: Keras 3's keras.export, the
 # home of model.export's formats; applications: Keras 3's keras.applications
