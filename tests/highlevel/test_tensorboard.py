@@ -18,7 +18,10 @@ def read(path):
 
 
 def scalars(runs, tag):
-    return [e.step for e in runs.Scalars(tag)], [e.value for e in runs.Scalars(tag)]
+    """(steps, values) in the order they were written: a run's files are read in name
+    order, and two files opened in the same second sort by a counter compared as text."""
+    events = sorted(runs.Scalars(tag), key=lambda e: e.wall_time)
+    return [e.step for e in events], [e.value for e in events]
 
 
 def classifier():

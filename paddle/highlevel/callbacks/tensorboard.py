@@ -74,8 +74,8 @@ class TensorBoard(Callback):
     """
 
     def __init__(self, log_dir="logs", histogram_freq=0, write_graph=True,
-                 update_freq="epoch", embeddings_freq=0, embeddings_metadata=None,
-                 profile_batch=0):
+                 update_freq="epoch", profile_batch=0, embeddings_freq=0,
+                 embeddings_metadata=None):
         super().__init__()
         # Keras's embedding-projector arguments: paddle writes no projector data, so only
         # their "off" values are accepted (keras-io passes embeddings_freq=0 explicitly).

@@ -121,9 +121,9 @@ int main(int argc, char** argv) {
   EXPECT(pd_model_train_on_batch(m, &x, 1, &y3, 1, &loss), PD_SHAPE_ERROR,
          "x[0] has 2, y[0] has 3");
   EXPECT(pd_model_train_on_batch(m, &x, 1, &y_bad, 1, &loss), PD_INVALID_ARGUMENT,
-         "class labels must lie in [0, 10)");
+         "is outside the 10 classes [0, 10)");
   EXPECT(pd_model_evaluate(m, &x, 1, &y_bad, 1, &loss), PD_INVALID_ARGUMENT,
-         "class labels must lie in [0, 10)");
+         "is outside the 10 classes [0, 10)");
   EXPECT(pd_model_forward_backward(m, &x, 1, &y_bad, 1, &loss), PD_INVALID_ARGUMENT,
          "class labels must lie in [0, 10)");
   EXPECT(pd_model_train_on_batch(m, &x, -1, &y, 1, &loss), PD_INVALID_ARGUMENT, "nx is -1");
