@@ -91,20 +91,22 @@ def _check_feed_keys(feeds):
 
 
 def _check_feed_names(feeds, plan):
-    """A name key that names no pd.data input but looks like the name of one the targets
-    need is a misspelling ('xx' for 'x'): it would be ignored, so it raises. Names of live
-    inputs the targets do not need, and names like none of theirs, are allowed (one feed
-    dict for several evals); an input left unfed is reported by Plan.run, with the names
-    that matched nothing."""
+    """A name key that names no live pd.data input would be ignored: it raises, naming the
+    key, the closest name the targets need ('xx' for 'x') and what they need. Names of live
+    inputs the targets do not need are allowed (one feed dict for several evals); while an
+    input is left unfed, Plan.run reports that instead, naming the keys that matched
+    nothing."""
     if not feeds:
         return
     needed = [v.name for v in plan.data]
+    if any(v not in feeds and v.name not in feeds for v in plan.data):
+        return  # an input is unfed: Plan.run says so, naming the keys that matched nothing
     for key in _unknown_names(feeds):
         near = difflib.get_close_matches(key, needed, n=1)
-        if near:
-            raise FeedError(at_user(
-                f"eval: the feed key {key!r} names no pd.data input (did you mean "
-                f"{near[0]!r}?); the targets need {', '.join(map(repr, needed))}"))
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        wanted = ", ".join(map(repr, needed)) or "no input"
+        raise FeedError(at_user(f"eval: the feed key {key!r} names no pd.data input{hint}; "
+                                f"the targets need {wanted}"))
 
 
 def _unknown_names(feeds):

@@ -166,8 +166,17 @@ def test_bad_feeds_and_targets():
 def test_unused_feeds_are_allowed():
     x = pd.data("x", shape=[2])
     other = pd.data("other", shape=[5])
-    got = pd.eval(x * 2.0, {x: np.ones(2), other: np.zeros(5), "unrelated": 1})
+    got = pd.eval(x * 2.0, {x: np.ones(2), other: np.zeros(5), "other": np.zeros(5)})
     np.testing.assert_array_equal(got, [2.0, 2.0])
+
+
+def test_a_feed_name_of_no_input_raises_naming_it():
+    # Issue #28: a key that names no pd.data input at all was ignored without a word.
+    x = pd.data("x", shape=[2])
+    with pytest.raises(pd.FeedError, match=r"^eval: the feed key 'unrelated' names no pd.data "
+                                           r"input; the targets need 'x' \(at "
+                                           r"test_executor.py:\d+\)$"):
+        pd.eval(x * 2.0, {x: np.ones(2), "unrelated": 1})
 
 
 def test_a_misspelt_feed_name_raises_naming_it():

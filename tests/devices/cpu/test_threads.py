@@ -4,6 +4,7 @@ run 3-14x slower)."""
 import os
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import pytest
@@ -69,7 +70,8 @@ def _threads_in_a_fresh_process(**environ):
            if k != "OMP_NUM_THREADS" and k not in threads.LOCAL_RANKS_VARIABLES}
     env.update(environ)
     done = subprocess.run([sys.executable, "-c", "import paddle; print(paddle.get_num_threads())"],
-                          env=env, capture_output=True, text=True, timeout=120)
+                          env=env, capture_output=True, text=True, timeout=120,
+                          cwd=tempfile.gettempdir())  # the installed paddle, not a checkout's
     assert done.returncode == 0, done.stderr
     return int(done.stdout)
 
