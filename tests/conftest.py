@@ -6,6 +6,13 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
+# NumPy's own OpenBLAS runs single-threaded in the tests, as paddle's does (csrc/module.cpp):
+# the tests' arrays are small, and on a busy 2-core machine two BLAS threads that spin while
+# they wait for each other made the simulated GPU (NumPy) up to five times slower (the
+# digits convnet test: 4 s on idle cores, 89 s under a load of 6, 34 s with one thread).
+# Set before anything imports NumPy (OpenBLAS reads it once); the user's setting wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 
 def pytest_collection_modifyitems(config, items):
     from paddle.devices import cuda

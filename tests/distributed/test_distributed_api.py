@@ -167,6 +167,7 @@ def test_two_ranks_with_different_shapes_or_dtypes_raise_on_every_rank(mpirun):
                "array: rank 0 has (2, 2) float64, rank 1 has (2, 3) float64" in done.stdout
 
 
+@pytest.mark.slow
 def test_collective_timeout_raises_and_ends_the_job(mpirun):
     done = mpirun("""
         import time, numpy as np, paddle as pd

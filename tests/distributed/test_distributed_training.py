@@ -454,6 +454,7 @@ def test_ranks_agree_on_the_epoch_before_the_first_step(mpirun):
         assert f"rank {r}: steps 0" in done.stdout  # no step ran anywhere
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["init", "environment"])
 def test_a_rank_that_never_calls_fit_is_named_within_the_first_step_timeout(mpirun, how):
     done = mpirun(f"""

@@ -146,6 +146,7 @@ def set_central_size(path, name, compressed=None, expanded=None):
     return before
 
 
+@pytest.mark.slow
 def test_a_keras_zip_bomb_that_understates_its_compressed_size_is_refused(tmp_path, once):
     """1 GiB of weights declared for a model with 8 numbers: refused at once, under a
     1.5 GiB address-space limit (it read 1 GiB, then made a 2.1 GB copy: MemoryError)."""
@@ -385,6 +386,7 @@ def test_a_damaged_optimizer_state_in_a_keras_file_is_a_checkpoint_error(tmp_pat
 
 # ---- nested models load in time linear in their depth (#25 item 3) ------------------------
 
+@pytest.mark.slow
 def test_models_nested_200_deep_load_with_each_model_asked_for_its_weights_once(tmp_path, once):
     """Model.weights asked every layer for its weights twice (once for the list, once to
     find the parameters no layer owns): loading doubled at each level of nesting, 40 s at

@@ -30,6 +30,7 @@ KERAS_SUMMARY = [
 KERAS_TOTAL = 2_757_761
 
 
+@pytest.mark.slow
 def test_bidirectional_lstm_imdb():
     gc.collect()  # layer names are global and held weakly: free the names earlier tests took
     pd.utils.set_random_seed(0)

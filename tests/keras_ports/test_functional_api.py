@@ -430,6 +430,7 @@ def test_shared_layers():
     np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.slow
 def test_extract_and_reuse_nodes():
     # keras.applications.VGG19() downloads ImageNet weights (its default weights="imagenet");
     # offline, paddle's VGG19 refuses to download, so the guide's model is built with

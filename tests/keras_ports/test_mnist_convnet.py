@@ -10,6 +10,7 @@ parameter counts), that the model learns (loss falls, test accuracy far above ch
 import gc
 
 import numpy as np
+import pytest
 
 import paddle as pd
 from paddle import layers
@@ -29,6 +30,7 @@ KERAS_SUMMARY = [
 ]
 
 
+@pytest.mark.slow
 def test_mnist_convnet():
     gc.collect()  # layer names are global and held weakly: free the names earlier tests took
     pd.utils.set_random_seed(0)

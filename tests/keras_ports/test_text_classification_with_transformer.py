@@ -12,6 +12,7 @@ custom layers' parameter counts included), that it learns, and the custom layers
 import gc
 
 import numpy as np
+import pytest
 
 import paddle as pd
 from paddle import layers, ops
@@ -82,6 +83,7 @@ class TokenAndPositionEmbedding(layers.Layer):
 # ---- end of the program's layers ----
 
 
+@pytest.mark.slow
 def test_text_classification_with_transformer():
     gc.collect()  # layer names are global and held weakly: free the names earlier tests took
     pd.utils.set_random_seed(0)

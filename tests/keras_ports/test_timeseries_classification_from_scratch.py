@@ -87,6 +87,7 @@ def make_model(input_shape):
 # ---- end of the program's functions ----
 
 
+@pytest.mark.slow
 def test_timeseries_classification_from_scratch(tmp_path, monkeypatch):
     gc.collect()  # layer names are global and held weakly: free the names earlier tests took
     pd.utils.set_random_seed(0)

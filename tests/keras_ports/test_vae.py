@@ -20,6 +20,7 @@ ranges of what `plot_latent_space` and `plot_label_clusters` predict.
 import gc
 
 import numpy as np
+import pytest
 
 import paddle as pd
 from paddle import layers
@@ -108,6 +109,7 @@ class VAE(pd.Model):
 # ---- end of the program's classes ----
 
 
+@pytest.mark.slow
 def test_vae():
     gc.collect()  # layer names are global and held weakly: free the names earlier tests took
     pd.utils.set_random_seed(0)

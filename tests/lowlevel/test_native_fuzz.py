@@ -623,6 +623,7 @@ def main():
     print(_describe(failures), file=sys.stderr)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 def test_no_function_of_the_native_module_crashes_on_hostile_arguments():
     root = str(Path(pd.__file__).resolve().parent.parent)

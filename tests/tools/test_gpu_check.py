@@ -11,6 +11,7 @@ import pytest
 TOOLS = os.path.join(os.path.dirname(__file__), "..", "..", "tools")
 
 
+@pytest.mark.slow
 def test_the_smoke_script_passes_on_the_simulated_gpu():
     done = subprocess.run([sys.executable, os.path.join(TOOLS, "gpu_smoke.py"), "--simulated"],
                           capture_output=True, text=True, timeout=300)

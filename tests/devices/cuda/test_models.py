@@ -98,6 +98,7 @@ def digits_accuracy(device, simulated=False):
             pd.set_device(before)
 
 
+@pytest.mark.slow
 def test_the_digits_convnet_on_the_simulated_gpu_reaches_the_cpus_accuracy():
     cpu, gpu = digits_accuracy("cpu"), digits_accuracy("gpu", simulated=True)
     assert gpu >= cpu - 0.01 and cpu > 0.9, (cpu, gpu)
