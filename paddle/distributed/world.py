@@ -29,8 +29,9 @@ import warnings
 
 import numpy as np
 
-from paddle.distributed.errors import DistributedError
+from paddle.devices import default as default_device
 from paddle.distributed import mpi
+from paddle.distributed.errors import DistributedError
 
 DEFAULT_TIMEOUT = 300.0
 DEFAULT_FIRST_STEP_TIMEOUT = 60.0
@@ -119,6 +120,7 @@ def init(timeout=None, first_step_timeout=None):
         return
     if mpi.launched_size() <= 1:
         _WORLD = World(timeout, first_step_timeout=first)
+        default_device.set_process_gpu(0)
         return
     try:
         import mpi4py  # noqa: F401
@@ -133,6 +135,7 @@ def init(timeout=None, first_step_timeout=None):
     else:
         world = World(timeout, first_step_timeout=first)  # mpiexec -n 1: no one to talk to
     _WORLD = world
+    default_device.set_process_gpu(world.local_rank)  # 'gpu' is gpu:<local_rank> from now on
 
 
 def _resolve_timeout(timeout, name, variable, default):

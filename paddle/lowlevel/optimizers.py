@@ -20,8 +20,7 @@ import weakref
 import numpy as np
 
 from paddle.devices import mirrors
-from paddle.distributed import gradients as distributed_gradients
-from paddle.distributed import world as distributed
+from paddle.devices.context import KernelContext
 from paddle.lowlevel import schedules
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import FLOATS, UPDATE_COLLECTORS, Variable, apply
@@ -78,6 +77,23 @@ class ApplyUpdates(Op):
 
     def grad(self, node, g):
         return [None] * len(node.inputs)
+
+
+@register
+class AverageOverRanks(Op):
+    """The mean over the ranks of each input (gradients), in one message per dtype (its
+    kernel asks `ctx.collectives`: paddle/distributed/gradients.py)."""
+
+    name = "average_over_ranks"
+
+    def infer(self, *inputs):
+        return [(tuple(shape), dtype) for shape, dtype in inputs]
+
+
+def _average_over_ranks(grads):
+    """The gradient Variables averaged over the ranks (a list, in the same order)."""
+    out = apply(OPS["average_over_ranks"], list(grads))
+    return out if isinstance(out, list) else [out]
 
 
 class Optimizer:
@@ -217,10 +233,11 @@ class Optimizer:
         grads = [g for g, _ in kept]
         variables = [v for _, v in kept]
         attrs = {"optimizer": self, "n": len(variables)}
-        if (self.clipnorm or self.global_clipnorm or self.clipvalue) and distributed.active():
+        if (self.clipnorm or self.global_clipnorm or self.clipvalue) and \
+                KernelContext.collectives.active():
             # Clip the gradients of the global batch, as one process would: averaged first
             # (the update op then averages nothing; paddle/distributed/gradients.py).
-            grads = distributed_gradients.average_over_ranks(grads)
+            grads = _average_over_ranks(grads)
             attrs["averaged"] = True
         grads = self._clip_gradients(grads)
         for v in variables:

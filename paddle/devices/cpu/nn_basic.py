@@ -4,7 +4,8 @@ from functools import partial
 import numpy as np
 
 from paddle import _C
-from paddle.devices.cpu import kernel, reduce_passes
+from paddle.devices.cpu.layouts import reduce_passes
+from paddle.devices.cpu.table import kernel
 from paddle.lowlevel.shapes import normalize_axes
 
 

@@ -9,8 +9,8 @@ from functools import partial
 import numpy as np
 
 from paddle import _C
-from paddle.devices.cpu import kernel
-from paddle.lowlevel.ops.conv import axis_pads
+from paddle.devices.cpu.table import kernel
+from paddle.lowlevel.shapes import axis_pads
 
 # A block's column buffer and output rows should stay in a core's L2 cache (1-2 MiB on
 # current CPUs) while its GEMM runs: thin layers are limited by the output, wide ones by

@@ -4,7 +4,7 @@ from functools import partial
 import numpy as np
 
 from paddle import _C
-from paddle.devices.cpu import kernel
+from paddle.devices.cpu.table import kernel
 from paddle.lowlevel.random import next_seed
 from paddle.lowlevel.shapes import around
 

@@ -4,8 +4,8 @@ from functools import partial
 import numpy as np
 
 from paddle import _C
-from paddle.devices.cpu import kernel
-from paddle.lowlevel.ops.conv import axis_pads
+from paddle.devices.cpu.table import kernel
+from paddle.lowlevel.shapes import axis_pads
 
 
 def pool_spec(x_shape, y_shape, attrs):

@@ -4,7 +4,7 @@ from functools import partial
 import numpy as np
 
 from paddle import _C
-from paddle.devices.cpu import kernel
+from paddle.devices.cpu.table import kernel
 
 LSTM, GRU, GRU_CLASSIC = 0, 1, 2
 

@@ -7,7 +7,8 @@ from functools import partial
 import numpy as np
 
 from paddle import _C
-from paddle.devices.cpu import contiguous_strides, copy_spec, kernel
+from paddle.devices.cpu.layouts import contiguous_strides, copy_spec
+from paddle.devices.cpu.table import kernel
 from paddle.lowlevel.shapes import around
 
 

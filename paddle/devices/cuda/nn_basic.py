@@ -7,8 +7,9 @@ exp, sum, one reciprocal), on scratch buffers made once per program.
 """
 import numpy as np
 
-from paddle.devices.cuda import gemm, kernel
+from paddle.devices.cuda import gemm
 from paddle.devices.cuda.checks import index_check, label_outside, take
+from paddle.devices.cuda.table import kernel
 from paddle.lowlevel.shapes import normalize_axes
 
 

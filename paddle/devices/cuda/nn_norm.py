@@ -10,9 +10,9 @@ embedding id outside the table is recorded on the device and reported by the run
 """
 import numpy as np
 
-from paddle.devices.cuda import kernel
 from paddle.devices.cuda.raw import Kernel, sequence
 from paddle.devices.cuda.sampling import DROPOUT, stream_for
+from paddle.devices.cuda.table import kernel
 from paddle.lowlevel.shapes import around
 
 BLOCK = 256  # threads of the per-channel kernels (csrc/cuda/norm.cu's PD_BLOCK)

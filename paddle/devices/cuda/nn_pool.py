@@ -7,8 +7,8 @@ operations (one pass per window position), so a simulated run checks the index l
 import numpy as np
 
 from paddle.devices.cpu.nn_pool import pool_spec
-from paddle.devices.cuda import kernel
 from paddle.devices.cuda.raw import Kernel
+from paddle.devices.cuda.table import kernel
 
 
 def _windows(OH, OW, KH, KW, sh, sw, pt, pl, H, W):

@@ -7,9 +7,9 @@ scatter_add (gather's and embedding's adjoint) is a CUDA C kernel of atomic addi
 """
 import numpy as np
 
-from paddle.devices.cuda import kernel
 from paddle.devices.cuda.checks import index_check, outside, take
 from paddle.devices.cuda.raw import Kernel
+from paddle.devices.cuda.table import kernel
 from paddle.lowlevel.shapes import around
 
 
