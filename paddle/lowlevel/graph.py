@@ -187,6 +187,49 @@ def fresh_names():
             NAMES.params.setdefault(name, var)
 
 
+# The inputs of the layer calls under way (innermost last): pd.random, pd.ones and the
+# like take a size known only at run time (a None of `ops.shape(x)`) from the input of the
+# call they are built in; a custom train_step / test_step counts as a call on its data.
+_CALL_INPUTS = []
+
+
+def current_call_inputs():
+    """The input Variables of the innermost layer call being built ([] outside calls)."""
+    return list(_CALL_INPUTS[-1]) if _CALL_INPUTS else []
+
+
+def in_call():
+    """Whether a layer call (or a traced train_step / test_step) is being built."""
+    return bool(_CALL_INPUTS)
+
+
+@contextlib.contextmanager
+def call_inputs(variables):
+    """Code run inside sees `variables` as the inputs of the call under way (how a layer's
+    call, or a traced train_step, lets `pd.random.normal((ops.shape(x)[0], 2))` find its
+    batch size)."""
+    _CALL_INPUTS.append(list(variables))
+    try:
+        yield
+    finally:
+        _CALL_INPUTS.pop()
+
+
+def call_input_like(shape):
+    """The input of the layer call (or custom train_step / test_step) under way that the
+    None sizes of `shape` are read from at run time: the first of the same rank with those
+    axes unknown or, when only axis 0 (the batch) is None, the first whose axis 0 is
+    unknown. None when there is none."""
+    inputs = [v for v in current_call_inputs() if isinstance(v, Variable)]
+    for v in inputs:
+        if v.ndim == len(shape) and all(
+                v.shape[i] is None for i, d in enumerate(shape) if d is None):
+            return v
+    if [i for i, d in enumerate(shape) if d is None] == [0]:
+        return next((v for v in inputs if v.ndim >= 1 and v.shape[0] is None), None)
+    return None
+
+
 def initial_value(init, shape, dtype, where):
     """A parameter's first value: `init(shape, dtype)` as a C-contiguous array (rank 0 kept);
     MemoryError naming `where` for a shape beyond this machine's memory (NumPy's error
