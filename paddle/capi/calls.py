@@ -8,21 +8,27 @@ message.
 
 Example (what `pd_model_load` + `pd_model_predict` do):
     >>> import os, tempfile, numpy as np, paddle as pd
-    >>> from paddle.capi import machine
+    >>> from paddle.capi import calls
     >>> path = os.path.join(tempfile.mkdtemp(), "m.h5")
     >>> pd.Sequential([pd.layers.Input(shape=(2,)), pd.layers.Dense(1)]).save(path)
-    >>> m = machine.load(path)
+    >>> m = calls.load(path)
     >>> [o.shape for o in m.predict([np.ones((4, 2), np.float32)])]
     [(4, 1)]
-    >>> machine.code_of(FileNotFoundError("x")) == machine.NOT_FOUND
+    >>> calls.code_of(FileNotFoundError("x")) == calls.NOT_FOUND
     True
 """
 import os
 
 import numpy as np
 
+from paddle import devices
 from paddle.errors import CheckpointError, ShapeError
+from paddle.highlevel.model import _check_input
+from paddle.highlevel.saving import load_model
+from paddle.highlevel.training import Step
 from paddle.lowlevel import stored_state
+from paddle.lowlevel.gradients import gradients
+from paddle.lowlevel.graph import data, fresh_names
 
 # The pd_error codes of paddle_c.h.
 OK, INVALID_ARGUMENT, NOT_FOUND, SHAPE_ERROR, CHECKPOINT_ERROR, OUT_OF_MEMORY, INTERNAL = range(7)
@@ -61,31 +67,28 @@ def _coded(exc, code):
 def set_device(device):
     """pd_set_device: ValueError for a string that names no device, PD_NOT_FOUND for a
     device this machine does not have."""
-    import paddle
     try:
-        paddle.set_device(device)
+        devices.set_device(device)
     except RuntimeError as e:  # a real device name, not available here
         raise _coded(e, NOT_FOUND)
 
 
 def load(path):
-    """pd_model_load: a Machine over `pd.load_model(path)`. Loaded with a fresh name
+    """pd_model_load: a LoadedModel over `pd.load_model(path)`. Loaded with a fresh name
     registry, so its parameters are named as in a new process ('dense/kernel', never
     'dense/kernel_1' because another model with those names is alive): every model loaded
     from one file has the same names."""
-    from paddle.highlevel.saving import load_model
-    from paddle.lowlevel.graph import fresh_names
     try:
         with fresh_names():
             model = load_model(path)
-        return Machine(model)
+        return LoadedModel(model)
     except CheckpointError as e:
         if not os.path.lexists(path):
             raise _coded(e, NOT_FOUND)
         raise
 
 
-class Machine:
+class LoadedModel:
     """A loaded model as the C API sees it: batches in, arrays and losses out, parameters
     and the gradients of the last forward/backward pass by name."""
 
@@ -147,10 +150,6 @@ class Machine:
     def _grad_step(self, x, y):
         """A Step fetching the loss and the gradients, built once per batch signature from
         the same loss terms `train_on_batch` builds."""
-        from paddle.highlevel.model import _check_input
-        from paddle.highlevel.training import Step
-        from paddle.lowlevel.graph import data
-        from paddle.lowlevel.gradients import gradients
         key = (tuple((a.shape[1:], a.dtype.kind) for a in x),
                tuple((a.shape[1:], a.dtype.kind) for a in y))
         found = self._grad_steps.get(key)
