@@ -19,7 +19,7 @@ import numpy as np
 
 from paddle.devices import mirrors
 from paddle.errors import ShapeError, at_user, user_location
-from paddle.lowlevel import stored_state
+from paddle.lowlevel import initializers, stored_state
 from paddle.lowlevel.shapes import check_fits
 
 DTYPES = ("float32", "float64", "int64", "int32", "bool")
@@ -406,7 +406,6 @@ class Variable:
         return super().__new__(cls)
 
     def __init__(self, name, shape, dtype="float32", initializer=None, trainable=True):
-        from paddle.lowlevel import initializers
         if "kind" in self.__dict__:  # an existing parameter that __new__ fetched under reuse
             return
         shape = as_shape(shape, f"Variable {name!r}")
@@ -500,7 +499,7 @@ class Variable:
 
     def eval(self, feeds=None, training=False):
         """Compute this Variable: shorthand for `pd.eval(self, feeds, training)`."""
-        from paddle.lowlevel.executor import eval as run
+        from paddle.lowlevel.executor import eval as run  # the executor imports this module
         return run(self, feeds, training=training)
 
     def numpy(self):

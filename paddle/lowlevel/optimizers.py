@@ -26,6 +26,9 @@ from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import FLOATS, UPDATE_COLLECTORS, Variable, apply
 from paddle.lowlevel.gradients import gradients
 from paddle.lowlevel.op import OPS, Op, register
+from paddle.lowlevel.ops.math import clip, maximum, sqrt
+from paddle.lowlevel.ops.reduce import sum as reduce_sum
+from paddle.lowlevel.ops.state import after_updates
 
 
 _COLLECTORS = UPDATE_COLLECTORS  # lists receiving every update op built while active
@@ -284,8 +287,6 @@ class Optimizer:
 
     def _clip_gradients(self, grads):
         """Keras 3's clipping, as ops on the gradient Variables (one kind applies)."""
-        from paddle.lowlevel.ops.math import clip, maximum, sqrt
-        from paddle.lowlevel.ops.reduce import sum as reduce_sum
         if self.clipnorm:
             c = self.clipnorm
             return [g * (c / maximum(sqrt(reduce_sum(g * g)), c)) for g in grads]
@@ -350,7 +351,6 @@ def _constrained(update, variables):
     variable with a `constraint` (`add_weight(constraint=...)`, a layer's
     `kernel_constraint`...), `assign(w, constraint(w))` on the updated weight, built from
     ops (so every device runs it). The update itself when no variable has one."""
-    from paddle.lowlevel.ops.state import after_updates
     assigns = []
     for v in variables:
         constraint = getattr(v, "constraint", None)

@@ -169,7 +169,7 @@ def memory_bytes():
 
 def _address_space_limit():
     try:
-        import resource
+        import resource  # Unix only
         soft, _ = resource.getrlimit(resource.RLIMIT_AS)
     except (ImportError, OSError, ValueError, AttributeError):
         return None

@@ -143,7 +143,7 @@ def backend(index, as_given="gpu"):
 
 def _real_backend(index, as_given):
     try:
-        import cupy
+        import cupy  # optional: only a real GPU gets here
     except Exception as e:
         raise RuntimeError(f"device {as_given!r}: expected CuPy for the GPU backend, but it "
                            f"cannot be imported ({type(e).__name__}: {e}); install "

@@ -13,6 +13,7 @@ import numpy as np
 from paddle.devices.cuda.raw import Kernel, sequence
 from paddle.devices.cuda.sampling import DROPOUT, stream_for
 from paddle.devices.cuda.table import kernel
+from paddle.lowlevel.random import next_seed
 from paddle.lowlevel.shapes import around
 
 BLOCK = 256  # threads of the per-channel kernels (csrc/cuda/norm.cu's PD_BLOCK)
@@ -121,7 +122,6 @@ def _dropout(node, ins, outs, ctx):
     rate = float(node.attrs["rate"])
     if not 0.0 <= rate < 1.0:
         raise ValueError(f"dropout: rate must be in [0, 1), received {rate}")
-    from paddle.lowlevel.random import next_seed
     stream = stream_for(ctx, next_seed)
     draw = DROPOUT.bind(xp, x.dtype, x.size, x, y, mask, stream.seed, x.size, rate)
     return stream.run(draw)
