@@ -6,6 +6,6 @@ with the buffers into a `functools.partial` of the C++ function, so running a st
 one C++ call.
 """
 from paddle.devices.cpu import (  # noqa: F401
-    elementwise, nn_basic, nn_conv, nn_norm, nn_pool, nn_recurrent, optim, sampling, shape_ops,
-    state)
+    activations, conv, elementwise, losses, matmul, nn, norm, optim, pool, recurrent, reduce,
+    sampling, shape, state)
 from paddle.devices.cpu.table import KERNELS  # noqa: F401

@@ -252,5 +252,5 @@ class CudaBackend:
 
 
 from paddle.devices.cuda import (  # noqa: E402,F401
-    elementwise, nn_basic, nn_conv, nn_norm, nn_pool, nn_recurrent, optim, sampling, shape_ops,
-    state)
+    activations, conv, elementwise, losses, matmul, nn, norm, optim, pool, recurrent, reduce,
+    sampling, shape, state)

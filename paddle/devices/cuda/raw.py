@@ -22,7 +22,7 @@ Example:
     >>> from paddle.devices.cuda import raw
     >>> "conv.cu" in raw.sources()
     True
-    >>> from paddle.devices.cuda.nn_pool import AVG_FORWARD
+    >>> from paddle.devices.cuda.pool import AVG_FORWARD
     >>> x, y = np.arange(8.0).reshape(1, 2, 2, 2), np.empty((1, 1, 1, 2))
     >>> spec = (1, 2, 2, 2, 1, 1, 2, 2, 2, 2, 0, 0)  # N H W C OH OW KH KW sh sw pt pl
     >>> AVG_FORWARD.bind(np, x.dtype, y.size, x, y, *spec)()  # the NumPy reference runs

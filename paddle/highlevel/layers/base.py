@@ -27,7 +27,7 @@ from paddle.lowlevel.graph import (FLOATS, NAMES, Variable, apply, as_dtype, bui
                                    call_inputs, data, forced_mode, in_call)
 from paddle.lowlevel.op import OPS
 from paddle.lowlevel.ops.math import cast
-from paddle.lowlevel.layers import parameter
+from paddle.lowlevel.layer_functions import parameter
 from paddle.lowlevel.ops.reduce import sum as sum_all
 from paddle.highlevel import constraints, regularizers
 from paddle.highlevel.layers.keras_api import KerasLayerAPI

@@ -43,7 +43,7 @@ def test_a_broken_source_is_reported(tmp_path, monkeypatch):
 
 
 def test_bind_checks_the_dtype():
-    from paddle.devices.cuda.nn_pool import AVG_FORWARD
+    from paddle.devices.cuda.pool import AVG_FORWARD
     with pytest.raises(TypeError, match="expected one of"):
         AVG_FORWARD.bind(np, np.int32, 1, None, None)
 

@@ -1,4 +1,5 @@
-"""CPU kernels of matmul, reductions, the softmax family, losses and metrics."""
+"""CPU kernels of the reductions (paddle/lowlevel/ops/reduce.py, and sum_to of math.py):
+one C++ reduce call per pass over the reduced axes (layouts.reduce_passes)."""
 from functools import partial
 
 import numpy as np
@@ -7,28 +8,6 @@ from paddle import _C
 from paddle.devices.cpu.layouts import reduce_passes
 from paddle.devices.cpu.table import kernel
 from paddle.lowlevel.shapes import normalize_axes
-
-
-@kernel("matmul")
-def _matmul(node, ins, outs, ctx):
-    a, b = ins
-    ta, tb = node.attrs["transpose_a"], node.attrs["transpose_b"]
-    sa = (1,) + a.shape if a.ndim == 1 else a.shape
-    sb = b.shape + (1,) if b.ndim == 1 else b.shape
-    m, k = (sa[-1], sa[-2]) if ta else (sa[-2], sa[-1])
-    n = sb[-2] if tb else sb[-1]
-    batch = np.broadcast_shapes(sa[:-2], sb[:-2])
-    # Offsets of each batch's matrix in a and b; broadcast dims repeat one offset.
-    a_idx = np.broadcast_to(np.arange(int(np.prod(sa[:-2]))).reshape(sa[:-2] or ()), batch)
-    b_idx = np.broadcast_to(np.arange(int(np.prod(sb[:-2]))).reshape(sb[:-2] or ()), batch)
-    a_off = a_idx.reshape(-1) * (sa[-1] * sa[-2])
-    b_off = b_idx.reshape(-1) * (sb[-1] * sb[-2])
-    # A batch of x against one shared matrix is one big product: rows stack up.
-    if len(batch) and sb[:-2] == () and not ta:
-        a_off, m = a_off[:1], m * a_off.size
-    spec = np.array([a_off.size, m, n, k, int(ta), int(tb), *a_off, *b_off[:a_off.size]],
-                    dtype=np.int64)
-    return partial(_C.matmul, a, b, outs[0], spec)
 
 
 def _run_passes(code, x, out, passes, scale):
@@ -78,18 +57,3 @@ def _argmax(node, ins, outs, ctx):
     a = node.attrs["axis"] % x.ndim
     outer, inner = int(np.prod(x.shape[:a])), int(np.prod(x.shape[a + 1:]))
     return partial(_C.argmax, x, outs[0], outer, x.shape[a], inner)
-
-
-@kernel("softmax", "log_softmax")
-def _softmax(node, ins, outs, ctx):
-    return partial(_C.softmax, ins[0], outs[0], ins[0].shape[-1], node.op.name == "log_softmax")
-
-
-@kernel("softmax_cross_entropy")
-def _softmax_xent(node, ins, outs, ctx):
-    return partial(_C.softmax_cross_entropy, ins[0], ins[1], outs[0], ins[0].shape[-1])
-
-
-@kernel("in_top_k")
-def _in_top_k(node, ins, outs, ctx):
-    return partial(_C.in_top_k, ins[0], ins[1], outs[0], ins[0].shape[-1], node.attrs["k"])

@@ -6,7 +6,7 @@ import pytest
 import paddle as pd
 from devices.cuda.simulated import run_node
 
-from paddle.devices.cuda import nn_recurrent  # noqa: F401 (registers the kernels)
+from paddle.devices.cuda import recurrent  # noqa: F401 (registers the kernels)
 from paddle.lowlevel.executor import topological_nodes
 
 

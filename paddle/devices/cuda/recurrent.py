@@ -12,7 +12,7 @@ the transposed weights the products read are copied into them at the start of ea
 """
 import numpy as np
 
-from paddle.devices.cpu.nn_recurrent import GRU_CLASSIC, LSTM, _kind
+from paddle.devices.cpu.recurrent import GRU_CLASSIC, LSTM, _kind
 from paddle.devices.cuda import gemm
 from paddle.devices.cuda.raw import Kernel, sequence
 from paddle.devices.cuda.table import kernel

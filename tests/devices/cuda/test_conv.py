@@ -6,7 +6,7 @@ import pytest
 import paddle as pd
 from devices.cuda.simulated import run_node
 
-from paddle.devices.cuda import nn_conv
+from paddle.devices.cuda import conv
 
 
 CASES = [  # x shape, filter shape, strides, padding, dilation, groups
@@ -57,9 +57,9 @@ def test_forward_and_adjoints_match_cpp(case, dtype, rtol):
 def test_chunks_of_images(monkeypatch):
     """A column buffer smaller than the batch's: the images go through in several chunks,
     and the filter gradient adds the chunks' products."""
-    monkeypatch.setattr(nn_conv, "COLUMN_BYTES", 2 * 5 * 6 * 9 * 2 * 8)  # 2 images per chunk
+    monkeypatch.setattr(conv, "COLUMN_BYTES", 2 * 5 * 6 * 9 * 2 * 8)  # 2 images per chunk
     x, f, y, feeds = _conv((5, 7, 8, 2), (3, 3, 2, 3), 1, "valid", 1, 1)
-    geo = nn_conv.Geometry((5, 7, 8, 2), (3, 3, 2, 3), y.shape, y.node.attrs, 8)
+    geo = conv.Geometry((5, 7, 8, 2), (3, 3, 2, 3), y.shape, y.node.attrs, 8)
     assert geo.chunks == [(0, 2), (2, 2), (4, 1)]
     _compare(y.node, feeds, 1e-12)
     dx, df = pd.gradients(pd.sum(y * y), [x, f])
@@ -80,7 +80,7 @@ def test_im2col_reference_by_definition():
     """The reference unrolls windows as the definition says (taps in padding are zeros)."""
     rng = np.random.default_rng(4)
     x = rng.standard_normal((2, 4, 5, 2))
-    geo = nn_conv.Geometry(x.shape, (3, 3, 2, 1), (2, 4, 5, 1),
+    geo = conv.Geometry(x.shape, (3, 3, 2, 1), (2, 4, 5, 1),
                            {"strides": (1, 1), "dilation": (1, 1), "padding": "same",
                             "groups": 1}, 8)
     cols = np.full((geo.rows, geo.Kg), np.nan)

@@ -10,7 +10,7 @@ A 1x1 convolution with stride 1 and no padding needs no columns: its input is th
 """
 import numpy as np
 
-from paddle.devices.cpu.nn_conv import conv_spec
+from paddle.devices.cpu.conv import conv_spec
 from paddle.devices.cuda import gemm
 from paddle.devices.cuda.raw import Kernel, sequence
 from paddle.devices.cuda.table import kernel

@@ -1,13 +1,9 @@
-"""CPU kernels of batch_norm, dropout and embedding (csrc/nn/norm.cpp, embedding.cpp)."""
+"""CPU kernels of batch_norm and its gradient (csrc/nn/norm.cpp)."""
 from functools import partial
-
-import numpy as np
 
 from paddle import _C
 from paddle.devices.cpu.table import kernel
-from paddle.lowlevel.random import next_seed
 from paddle.lowlevel.shapes import around
-
 
 
 @kernel("batch_norm")
@@ -27,19 +23,3 @@ def _batch_norm_grad(node, ins, outs, ctx):
     x = ins[0]
     outer, c, inner = around(x.shape, node.attrs["axis"])
     return partial(_C.batch_norm_grad, *ins, *outs, outer, c, inner, bool(ctx.training))
-
-
-@kernel("dropout")
-def _dropout(node, ins, outs, ctx):
-    x, (y, mask) = ins[0], outs
-    if not ctx.training:
-        return partial(_C.dropout, x, y, mask, 0.0, 0)
-    rate = node.attrs["rate"]
-    # A fresh seed every run, from paddle's random state: reproducible under pd.seed.
-    return lambda: _C.dropout(x, y, mask, rate, next_seed())
-
-
-@kernel("embedding")
-def _embedding(node, ins, outs, ctx):
-    ids, table = ins
-    return partial(_C.embedding, ids, table, outs[0])

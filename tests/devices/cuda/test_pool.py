@@ -7,7 +7,7 @@ import paddle as pd
 from devices.cuda.simulated import run_node
 from lowlevel.test_nn_pool import CASES, rand
 
-from paddle.devices.cuda import nn_pool
+from paddle.devices.cuda import pool
 
 
 def _pool(kind, xs, k, s, padding, dtype):
@@ -64,8 +64,8 @@ def test_max_nan_wins_and_stays():
 def test_reference_is_the_kernel_signature():
     """Each kernel's reference takes the kernel's parameters (buffers, then the spec)."""
     import inspect
-    for k in (nn_pool.MAX_FORWARD, nn_pool.AVG_FORWARD, nn_pool.MAX_GRAD, nn_pool.MAX_SELECT,
-              nn_pool.AVG_GRAD):
+    for k in (pool.MAX_FORWARD, pool.AVG_FORWARD, pool.MAX_GRAD, pool.MAX_SELECT,
+              pool.AVG_GRAD):
         params = list(inspect.signature(k.reference).parameters)
         assert params[-12:] == ["N", "H", "W", "C", "OH", "OW", "KH", "KW", "sh", "sw", "pt",
                                 "pl"], k.name

@@ -6,7 +6,7 @@ operations (one pass per window position), so a simulated run checks the index l
 """
 import numpy as np
 
-from paddle.devices.cpu.nn_pool import pool_spec
+from paddle.devices.cpu.pool import pool_spec
 from paddle.devices.cuda.raw import Kernel
 from paddle.devices.cuda.table import kernel
 
