@@ -1,5 +1,5 @@
 """conv2d and its adjoints on the CUDA backend (im2col / col2im kernels around products)
-against the C++ kernels. (tests/lowlevel/test_nn_conv.py runs on the simulated GPU too.)"""
+against the C++ kernels. (tests/lowlevel/ops/test_conv.py runs on the simulated GPU too.)"""
 import numpy as np
 import pytest
 

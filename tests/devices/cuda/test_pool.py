@@ -1,11 +1,11 @@
 """Pooling on the CUDA backend: kernels (NumPy references here, the CUDA kernels on a GPU)
-against the C++ kernels. (tests/lowlevel/test_nn_pool.py runs on the simulated GPU too.)"""
+against the C++ kernels. (tests/lowlevel/ops/test_pool.py runs on the simulated GPU too.)"""
 import numpy as np
 import pytest
 
 import paddle as pd
 from devices.cuda.simulated import run_node
-from lowlevel.test_nn_pool import CASES, rand
+from lowlevel.ops.test_pool import CASES, rand
 
 from paddle.devices.cuda import pool
 

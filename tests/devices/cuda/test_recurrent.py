@@ -1,5 +1,5 @@
 """lstm and gru on the CUDA backend (cell kernels per step between products) against the
-C++ kernels. (tests/lowlevel/test_nn_recurrent.py runs on the simulated GPU too.)"""
+C++ kernels. (tests/lowlevel/ops/test_recurrent.py runs on the simulated GPU too.)"""
 import numpy as np
 import pytest
 

@@ -169,7 +169,7 @@ def test_label_outside_the_classes_names_it(name, bad):
     with pytest.raises((ValueError, IndexError)) as info:
         pd.eval(loss, {x: LOGITS.astype(np.float32), y: labels})
     msg = str(info.value)
-    assert str(bad) in msg and "test_loss_ops.py:" in msg
+    assert str(bad) in msg and "test_losses.py:" in msg
 
 
 def test_label_check_also_guards_the_gradient():
@@ -185,12 +185,12 @@ def test_label_errors_at_construction():
     x, _ = inputs("float32")
     with pytest.raises(TypeError, match="integer"):
         pd.softmax_cross_entropy(x, pd.data("f", shape=[None], dtype="float32"))
-    with pytest.raises(pd.ShapeError, match="test_loss_ops.py:"):
+    with pytest.raises(pd.ShapeError, match="test_losses.py:"):
         pd.softmax_cross_entropy(x, pd.data("w", shape=[None, 2], dtype="int64"))
-    with pytest.raises(pd.ShapeError, match="test_loss_ops.py:"):
+    with pytest.raises(pd.ShapeError, match="test_losses.py:"):
         pd.softmax_cross_entropy(pd.data("s", shape=[5, C]), pd.data("l", shape=[4],
                                                                      dtype="int64"))
-    with pytest.raises(pd.ShapeError, match="test_loss_ops.py:"):
+    with pytest.raises(pd.ShapeError, match="test_losses.py:"):
         pd.mse(x, pd.data("t", shape=[None, C + 1]))
     with pytest.raises(ValueError, match="known size"):
         pd.cross_entropy(pd.data("q", shape=[None, None]), pd.data("l2", shape=[None],

@@ -453,9 +453,9 @@ def test_bad_padding_and_format():
 
 
 def test_error_names_the_users_line():
-    with pytest.raises(pd.ShapeError, match=r"\(at test_nn_conv.py:\d+\)"):
+    with pytest.raises(pd.ShapeError, match=r"\(at test_conv.py:\d+\)"):
         pd.conv2d(_x(), pd.constant(np.ones((3, 3, 3, 4))), strides=0)
-    with pytest.raises(pd.ShapeError, match=r"\(at test_nn_conv.py:\d+\)"):
+    with pytest.raises(pd.ShapeError, match=r"\(at test_conv.py:\d+\)"):
         pd.conv2d(_x((None, 2, 2, 3)), pd.constant(np.ones((3, 3, 3, 4), np.float32)))
 
 

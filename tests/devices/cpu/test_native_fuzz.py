@@ -9,7 +9,7 @@ arrays, zero-size and wrong-size arrays, spec and index entries that are negativ
 made to overflow 32- and 64-bit arithmetic, and wrong argument counts. The calls are
 seeded: PADDLE_NATIVE_FUZZ_CALLS (calls per function, default 60) and
 PADDLE_NATIVE_FUZZ_SEED set a larger or different run (`python
-tests/lowlevel/test_native_fuzz.py` runs it alone).
+tests/devices/cpu/test_native_fuzz.py` runs it alone).
 
 The children are forked from a fresh interpreter that has run no kernel: libgomp is not
 fork-safe, and a child forked after its parent started OpenMP threads waits forever for
