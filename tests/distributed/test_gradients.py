@@ -12,7 +12,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def _lowlevel_script():
     import importlib.util
     spec = importlib.util.spec_from_file_location(
-        "training_tests", os.path.join(HERE, "test_distributed_training.py"))
+        "training_tests", os.path.join(HERE, "test_training.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.LOWLEVEL
