@@ -3,10 +3,11 @@
 A backend is an object that the executor asks for everything that depends on the device,
 so that the executor itself has no device branch:
 
-- `kernels`: a dict from op name to `prepare(node, ins, outs, ctx) -> run`: given a node
-  and its concrete input and output buffers, it does every check and precomputation once,
-  when the plan is built, and returns a no-argument callable that runs the kernel on those
-  buffers each time the plan runs;
+- `kernels`: its kernel table (paddle/devices/kernel_table.py), from op name (or the op's
+  family) to `prepare(node, ins, outs, ctx) -> run`: given a node, its concrete input and
+  output buffers and the kernel context (paddle/devices/context.py), it does every check
+  and precomputation once, when the plan is built, and returns a no-argument callable that
+  runs the kernel on those buffers each time the plan runs;
 - `xp`: the array module of its buffers (NumPy on the CPU, CuPy on a GPU);
 - `empty(shape, dtype, where)`: a buffer (MemoryError naming `where` when it cannot be);
 - `upload(buffer, host)` / `download(buffer)` / `download_into(host, buffer)`: copies
@@ -16,7 +17,12 @@ so that the executor itself has no device branch:
   CUDA graph on a GPU, paddle/devices/cuda/graph.py).
 
 Stored state (parameters, optimizer slots, batch-norm statistics) lives on the device of
-the plan that uses it; paddle/devices/mirrors.py keeps the host copy in step.
+the plan that uses it; paddle/devices/mirrors.py keeps the host copy in step. The default
+device and device names are paddle/devices/default.py's.
+
+This package imports only paddle/lowlevel/op.py, paddle/lowlevel/shapes.py and
+paddle/lowlevel/random.py of the low level (what kernels share with the ops), and never
+paddle.distributed, which reaches the kernels through the kernel context.
 
 Example:
     >>> import paddle as pd

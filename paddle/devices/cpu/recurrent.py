@@ -9,7 +9,8 @@ from paddle.devices.cpu.table import kernel
 LSTM, GRU, GRU_CLASSIC = 0, 1, 2
 
 
-def _kind(node):
+def cell_kind(node):
+    """The C++ cell of an lstm or gru node (LSTM, GRU or GRU_CLASSIC; the CUDA kernels too)."""
     if node.op.name.startswith("lstm"):
         return LSTM
     return GRU if node.attrs["reset_after"] else GRU_CLASSIC
@@ -37,7 +38,7 @@ def _extras(node, rest, x, units, kind):
 @kernel("lstm", "gru")
 def _rnn(node, ins, outs, ctx):
     x, w, r, b = ins[:4]
-    kind, units = _kind(node), r.shape[0]
+    kind, units = cell_kind(node), r.shape[0]
     states, mask, rdrop = _extras(node, ins[4:], x, units, kind)
     none = np.empty(0, dtype=x.dtype)
     if kind == LSTM:
@@ -50,7 +51,7 @@ def _rnn(node, ins, outs, ctx):
 
 @kernel("lstm_grad", "gru_grad")
 def _rnn_grad(node, ins, outs, ctx):
-    kind = _kind(node)
+    kind = cell_kind(node)
     none = np.empty(0, dtype=ins[0].dtype)
     if kind == LSTM:
         x, w, r, hs, cs, gates, dhs, dcs = ins[:8]

@@ -12,7 +12,7 @@ the transposed weights the products read are copied into them at the start of ea
 """
 import numpy as np
 
-from paddle.devices.cpu.recurrent import GRU_CLASSIC, LSTM, _kind
+from paddle.devices.cpu.recurrent import GRU_CLASSIC, LSTM, cell_kind
 from paddle.devices.cuda import gemm
 from paddle.devices.cuda.raw import Kernel, sequence
 from paddle.devices.cuda.table import kernel
@@ -172,7 +172,7 @@ class _Net:
     def __init__(self, node, ctx, x, r, rest):
         self.ctx, self.xp = ctx, ctx.xp
         xp = self.xp
-        self.kind = _kind(node)
+        self.kind = cell_kind(node)
         self.N, self.T, self.F = x.shape
         self.U = r.shape[0]
         self.G = 4 if self.kind == LSTM else 3
@@ -247,7 +247,7 @@ def _rnn(node, ins, outs, ctx):
 @kernel("lstm_grad", "gru_grad")
 def _rnn_grad(node, ins, outs, ctx):
     xp = ctx.xp
-    if _kind(node) == LSTM:
+    if cell_kind(node) == LSTM:
         x, w, r, hs, cs, gates, dhs, dcs = ins[:8]
         rest, (dx, dw, dr, db, dh0, dc0) = ins[8:], outs
     else:
