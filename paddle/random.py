@@ -40,7 +40,7 @@ import numpy as np
 from paddle.errors import at_user
 from paddle.lowlevel import random as _state
 from paddle.lowlevel.creation import VariableShape
-from paddle.lowlevel.graph import FLOATS, Variable, as_dtype, as_variable
+from paddle.lowlevel.graph import FLOATS, Variable, as_dtype, as_variable, call_input_like
 from paddle.lowlevel.ops.sampling import random as _draw, sizes_from
 from paddle.lowlevel.ops.shape import gather
 
@@ -131,7 +131,7 @@ def _shape(shape, like, where):
     if like is not None:
         like = as_variable(like, where=where)
     elif None in shape:
-        like = _from_call(shape)
+        like = call_input_like(shape)
     if None in shape and (like is None or sizes_from(shape, like.shape) is None):
         got = "no like=" if like is None else f"like= of shape {like.shape}"
         raise ValueError(at_user(f"{where}: the shape {shape} has None sizes, which need like= "
@@ -139,22 +139,6 @@ def _shape(shape, like, where):
                                  f"(the batch) is None (or a layer call or train_step whose "
                                  f"input has one); received {got}"))
     return shape, like
-
-
-def _from_call(shape):
-    """The input of the layer call (or custom train_step / test_step) under way that the
-    None sizes of `shape` are read from at run time: the first of the same rank with those
-    axes unknown or, when only axis 0 (the batch) is None, the first whose axis 0 is
-    unknown. None when there is none."""
-    from paddle.highlevel.layers.base import current_call_inputs
-    inputs = [v for v in current_call_inputs() if isinstance(v, Variable)]
-    for v in inputs:
-        if v.ndim == len(shape) and all(
-                v.shape[i] is None for i, d in enumerate(shape) if d is None):
-            return v
-    if [i for i, d in enumerate(shape) if d is None] == [0]:
-        return next((v for v in inputs if v.ndim >= 1 and v.shape[0] is None), None)
-    return None
 
 
 def _float_dtype(dtype, where):

@@ -1,7 +1,7 @@
 // libpaddle_c: the C99 API of paddle_c.h, over the Python package through an embedded
 // interpreter (pybind11's embed.h). There is one implementation of every op and layer: each
 // pd_ call takes the GIL, wraps the caller's memory in NumPy views and calls the
-// Python half, paddle/capi/machine.py, which drives the same Model methods a Python user
+// Python half, paddle/capi/calls.py, which drives the same Model methods a Python user
 // calls. Nothing leaves a pd_ function but a pd_error: every entry point catches
 // everything.
 //
@@ -40,7 +40,7 @@ namespace py = pybind11;
 struct pd_model {
   static constexpr uint64_t kMagic = 0x6c65646f6d5f6470ULL;  // "pd_model"
   uint64_t magic = kMagic;
-  py::object machine;               // a paddle.capi.machine.Machine
+  py::object loaded;                // a paddle.capi.calls.LoadedModel
   std::vector<std::string> names;   // trainable parameter names, in model order
 };
 
@@ -137,8 +137,8 @@ void start_interpreter(const std::string& python) {
   }
 }
 
-// paddle.capi.machine, imported from <parent>; needs the GIL.
-py::object import_machine(const std::string& parent) {
+// paddle.capi.calls, imported from <parent>; needs the GIL.
+py::object import_calls(const std::string& parent) {
   py::list path = py::module_::import("sys").attr("path");
   if (!path.contains(parent)) path.insert(0, parent);
   py::module_ paddle = py::module_::import("paddle");
@@ -147,7 +147,7 @@ py::object import_machine(const std::string& parent) {
     throw Failure{PD_INTERNAL, "pd_init: libpaddle_c belongs to the paddle package in " +
                                    parent + ", but Python imported the one in " + found};
   }
-  return py::module_::import("paddle.capi.machine");
+  return py::module_::import("paddle.capi.calls");
 }
 
 struct Gil {
@@ -159,16 +159,16 @@ struct Gil {
 };
 
 std::mutex g_start_mutex;
-std::atomic<py::object*> g_machine{nullptr};  // the module; never freed (no finalization)
+std::atomic<py::object*> g_calls{nullptr};  // the module; never freed (no finalization)
 
 pd_error from_python(py::error_already_set& e);
 
 // Starts Python (once) and imports the package (until it succeeds). Returns without the
 // GIL: after the start it is released so that any thread can take it.
 pd_error ensure_started() {
-  if (g_machine.load(std::memory_order_acquire) != nullptr) return ok();
+  if (g_calls.load(std::memory_order_acquire) != nullptr) return ok();
   std::lock_guard<std::mutex> lock(g_start_mutex);
-  if (g_machine.load(std::memory_order_acquire) != nullptr) return ok();
+  if (g_calls.load(std::memory_order_acquire) != nullptr) return ok();
   std::string parent = package_parent();
   bool ours = !Py_IsInitialized();
   if (ours) start_interpreter(python_for(parent));  // returns holding the GIL
@@ -176,7 +176,7 @@ pd_error ensure_started() {
   if (!ours) state = PyGILState_Ensure();
   pd_error status = ok();
   try {
-    g_machine.store(new py::object(import_machine(parent)), std::memory_order_release);
+    g_calls.store(new py::object(import_calls(parent)), std::memory_order_release);
   } catch (py::error_already_set& e) {
     status = from_python(e);
     std::string message = std::string("pd_init: import paddle failed: ") + status.msg;
@@ -194,14 +194,14 @@ pd_error ensure_started() {
   return status;
 }
 
-py::object& machine_module() { return *g_machine.load(std::memory_order_acquire); }
+py::object& calls_module() { return *g_calls.load(std::memory_order_acquire); }
 
-// The Python exception as a pd_error: code and 'Class: message' from machine.py. GIL held.
+// The Python exception as a pd_error: code and 'Class: message' from calls.py. GIL held.
 pd_error from_python(py::error_already_set& e) {
   int32_t code = PD_INTERNAL;
   std::string message;
   try {
-    py::object* module = g_machine.load(std::memory_order_acquire);
+    py::object* module = g_calls.load(std::memory_order_acquire);
     if (module == nullptr) throw Failure{PD_INTERNAL, ""};  // paddle is not imported (yet)
     code = module->attr("code_of")(e.value()).cast<int32_t>();
     message = module->attr("describe")(e.value()).cast<std::string>();
@@ -355,7 +355,7 @@ py::list views_of(const pd_tensor* tensors, int32_t n, const char* where, const 
   return out;
 }
 
-// A library-owned copy of a C-contiguous NumPy array of one of the four dtypes (machine.py
+// A library-owned copy of a C-contiguous NumPy array of one of the four dtypes (calls.py
 // guarantees both).
 pd_tensor copy_out(py::handle obj) {
   py::array array = py::reinterpret_borrow<py::array>(obj);
@@ -390,7 +390,7 @@ pd_error run_batch(const char* where, const char* method, pd_model* m, const pd_
     pd_model& model = model_of(m, where);
     py::list xs = views_of(x, nx, where, "x", "nx");
     py::list ys = views_of(y, ny, where, "y", "ny");
-    double value = model.machine.attr(method)(xs, ys).cast<double>();
+    double value = model.loaded.attr(method)(xs, ys).cast<double>();
     if (loss != nullptr) *loss = value;
   });
 }
@@ -408,7 +408,7 @@ pd_error pd_init(void) {
 pd_error pd_set_device(const char* device) {
   return guarded([&] {
     not_null(device, "pd_set_device", "device");
-    machine_module().attr("set_device")(py::str(device));
+    calls_module().attr("set_device")(py::str(device));
   });
 }
 
@@ -417,12 +417,12 @@ pd_error pd_model_load(const char* path, pd_model** out) {
   return guarded([&] {
     not_null(out, "pd_model_load", "out");
     not_null(path, "pd_model_load", "path");
-    py::object machine = machine_module().attr("load")(py::str(path));
+    py::object loaded = calls_module().attr("load")(py::str(path));
     auto model = std::make_unique<pd_model>();
-    for (py::handle name : machine.attr("param_names")) {
+    for (py::handle name : loaded.attr("param_names")) {
       model->names.push_back(name.cast<std::string>());
     }
-    model->machine = std::move(machine);
+    model->loaded = std::move(loaded);
     *out = model.release();
   });
 }
@@ -431,7 +431,7 @@ pd_error pd_model_save(pd_model* m, const char* path) {
   return guarded([&] {
     pd_model& model = model_of(m, "pd_model_save");
     not_null(path, "pd_model_save", "path");
-    model.machine.attr("save")(py::str(path));
+    model.loaded.attr("save")(py::str(path));
   });
 }
 
@@ -439,7 +439,7 @@ void pd_model_free(pd_model* m) {
   if (m == nullptr || m->magic != pd_model::kMagic) return;
   guarded([&] {
     m->magic = 0;
-    delete m;  // drops the Machine with the GIL held
+    delete m;  // drops the LoadedModel with the GIL held
   });
 }
 
@@ -453,7 +453,7 @@ pd_error pd_model_num_outputs(pd_model* m, int32_t* n) {
   return guarded([&] {
     pd_model& model = model_of(m, "pd_model_num_outputs");
     not_null(n, "pd_model_num_outputs", "n");
-    *n = model.machine.attr("num_outputs").cast<int32_t>();
+    *n = model.loaded.attr("num_outputs").cast<int32_t>();
   });
 }
 
@@ -469,7 +469,7 @@ pd_error pd_model_predict(pd_model* m, const pd_tensor* inputs, int32_t n_inputs
                                              ": outputs is NULL or n_outputs (" +
                                              std::to_string(n_outputs) + ") is negative"};
     }
-    py::list results = model.machine.attr("predict")(xs, n_outputs);
+    py::list results = model.loaded.attr("predict")(xs, n_outputs);
     if (static_cast<int32_t>(results.size()) != n_outputs) {
       throw Failure{PD_INTERNAL,
                     std::string(where) + ": the model returned another number of outputs"};
@@ -528,7 +528,7 @@ pd_error pd_model_get_param(pd_model* m, const char* name, pd_tensor* out) {
     pd_model& model = model_of(m, "pd_model_get_param");
     not_null(name, "pd_model_get_param", "name");
     not_null(out, "pd_model_get_param", "out");
-    *out = copy_out(model.machine.attr("get_param")(py::str(name)));
+    *out = copy_out(model.loaded.attr("get_param")(py::str(name)));
   });
 }
 
@@ -538,7 +538,7 @@ pd_error pd_model_set_param(pd_model* m, const char* name, const pd_tensor* valu
     not_null(name, "pd_model_set_param", "name");
     not_null(value, "pd_model_set_param", "value");
     py::array array = view_of(*value, "pd_model_set_param", "value", -1);
-    model.machine.attr("set_param")(py::str(name), array);
+    model.loaded.attr("set_param")(py::str(name), array);
   });
 }
 
@@ -548,7 +548,7 @@ pd_error pd_model_get_grad(pd_model* m, const char* name, pd_tensor* out) {
     pd_model& model = model_of(m, "pd_model_get_grad");
     not_null(name, "pd_model_get_grad", "name");
     not_null(out, "pd_model_get_grad", "out");
-    *out = copy_out(model.machine.attr("get_grad")(py::str(name)));
+    *out = copy_out(model.loaded.attr("get_grad")(py::str(name)));
   });
 }
 

@@ -3,7 +3,7 @@ compiler needs to use them.
 
     cc -std=c99 prog.c $(python -m paddle.capi --cflags) $(python -m paddle.capi --libs)
 
-The library embeds this Python and drives this package (see `paddle.capi.machine` and
+The library embeds this Python and drives this package (see `paddle.capi.calls` and
 docs/c_api.md). `--libs` gives the library folder, an rpath to it and `-lpaddle_c`, so the
 program runs without LD_LIBRARY_PATH, PYTHONPATH or PYTHONHOME.
 

@@ -64,7 +64,7 @@ def _reader(train):
 
 def _load_digits_function():
     try:
-        from sklearn.datasets import load_digits
+        from sklearn.datasets import load_digits  # optional: only this dataset needs it
     except ImportError as error:
         raise ImportError("paddle.dataset.digits reads the digits that scikit-learn ships, and "
                           "scikit-learn is not installed: pip install scikit-learn") from error

@@ -3,10 +3,11 @@
 A backend is an object that the executor asks for everything that depends on the device,
 so that the executor itself has no device branch:
 
-- `kernels`: a dict from op name to `prepare(node, ins, outs, ctx) -> run`: given a node
-  and its concrete input and output buffers, it does every check and precomputation once,
-  when the plan is built, and returns a no-argument callable that runs the kernel on those
-  buffers each time the plan runs;
+- `kernels`: its kernel table (paddle/devices/kernel_table.py), from op name (or the op's
+  family) to `prepare(node, ins, outs, ctx) -> run`: given a node, its concrete input and
+  output buffers and the kernel context (paddle/devices/context.py), it does every check
+  and precomputation once, when the plan is built, and returns a no-argument callable that
+  runs the kernel on those buffers each time the plan runs;
 - `xp`: the array module of its buffers (NumPy on the CPU, CuPy on a GPU);
 - `empty(shape, dtype, where)`: a buffer (MemoryError naming `where` when it cannot be);
 - `upload(buffer, host)` / `download(buffer)` / `download_into(host, buffer)`: copies
@@ -16,7 +17,12 @@ so that the executor itself has no device branch:
   CUDA graph on a GPU, paddle/devices/cuda/graph.py).
 
 Stored state (parameters, optimizer slots, batch-norm statistics) lives on the device of
-the plan that uses it; paddle/devices/mirrors.py keeps the host copy in step.
+the plan that uses it; paddle/devices/mirrors.py keeps the host copy in step. The default
+device and device names are paddle/devices/default.py's.
+
+This package imports only paddle/lowlevel/op.py, paddle/lowlevel/shapes.py and
+paddle/lowlevel/random.py of the low level (what kernels share with the ops), and never
+paddle.distributed, which reaches the kernels through the kernel context.
 
 Example:
     >>> import paddle as pd
@@ -27,48 +33,13 @@ Example:
     'cpu'
 """
 import contextlib
-import re
 
 import numpy as np
 
+from paddle.devices import cpu
+from paddle.devices.default import get_device, parse_device, restore
 from paddle.devices.runner import Runner
-
-
-def registrar(table):
-    """The `@kernel("name", ...)` decorator of a backend: registers a prepare function in
-    `table` (the backend's KERNELS) under one or more op names."""
-    def kernel(*names):
-        def deco(fn):
-            for name in names:
-                table[name] = fn
-            return fn
-        return deco
-    return kernel
-
-_DEVICE = ["cpu"]
-
-
-def parse_device(device):
-    """'cpu', 'gpu' or 'gpu:N' -> ('cpu', 0) / ('gpu', N); ValueError otherwise.
-
-    'gpu' with no index is this process's GPU: gpu:<local_rank> in a distributed job after
-    `pd.distributed.init()` (each rank of a machine its own GPU, as NCCL needs), gpu:0
-    otherwise."""
-    if device is None:
-        device = _DEVICE[0]
-    if isinstance(device, tuple) and len(device) == 2:
-        return device
-    m = re.fullmatch(r"(cpu|gpu|cuda)(?::(\d+))?", str(device).strip().lower())
-    if not m:
-        raise ValueError(f"device: expected 'cpu', 'gpu' or 'gpu:N', received {device!r}")
-    if m.group(1) == "cpu":
-        return "cpu", int(m.group(2) or 0)
-    return "gpu", int(m.group(2)) if m.group(2) else _this_process_gpu()
-
-
-def _this_process_gpu():
-    from paddle.distributed import world
-    return world.local_rank()
+from paddle.lowlevel.shapes import allocate
 
 
 def set_device(device):
@@ -81,19 +52,14 @@ def set_device(device):
     kind, index = parse_device(device)
     if kind == "gpu":
         backend_for(device)  # fails now, with the reason, if no GPU can be used
-    _DEVICE[0] = "cpu" if kind == "cpu" else f"gpu:{index}"
-
-
-def get_device():
-    """The default device, 'cpu' or 'gpu:N'."""
-    return _DEVICE[0]
+    restore("cpu" if kind == "cpu" else f"gpu:{index}")
 
 
 def backend_for(device):
     """The backend object of a device ('cpu', 'gpu:N', a parsed pair, a backend, or None:
     the default)."""
     if device is None:
-        device = _DEVICE[0]
+        device = get_device()
     if device == "cpu":
         return CPU
     if hasattr(device, "is_host"):  # a backend already
@@ -101,7 +67,7 @@ def backend_for(device):
     kind, index = parse_device(device)
     if kind == "cpu":
         return CPU
-    from paddle.devices import cuda
+    from paddle.devices import cuda  # CuPy (optional, slow to load) only when a GPU is asked for
     if isinstance(device, str) and ":" not in device and index:  # 'gpu' of a rank
         device = f"{device} = gpu:{index}, this rank's local rank"
     return cuda.backend(index, device)
@@ -119,17 +85,13 @@ class CpuBackend:
     is_host = True
     xp = np
 
-    @property
-    def kernels(self):
-        from paddle.devices import cpu
-        return cpu.KERNELS
+    kernels = cpu.KERNELS
 
     def activated(self):
         """The context buffers are made and kernels run in (the host needs none)."""
         return contextlib.nullcontext()
 
     def empty(self, shape, dtype, where):
-        from paddle.lowlevel.shapes import allocate
         return allocate(shape, dtype, where)
 
     def upload(self, buffer, host):

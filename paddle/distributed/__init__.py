@@ -14,6 +14,7 @@ Example:
     >>> pd.distributed.size()
     1
 """
+from paddle.distributed import gradients as _gradients  # noqa: F401 (sets ctx.collectives)
 from paddle.distributed.errors import CollectiveTimeout, DistributedError  # noqa: F401
 from paddle.distributed.world import (  # noqa: F401
     active, allreduce, barrier, broadcast, init, is_chief, local_rank, rank, size)

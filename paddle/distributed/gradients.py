@@ -1,9 +1,11 @@
 """Gradients averaged across ranks between the backward pass and the update.
 
-The update op of `Optimizer.minimize` (`apply_updates`) asks for `averaging(node, grads,
-ctx.device)` when its kernel is prepared, on the CPU or a GPU alike (`device`: the backend
-whose arrays hold the gradients; `communicator` picks MPI or NCCL from it). In a world of
-one process it gets None and the kernel runs as before, without a single extra call.
+This module sets the kernels' collectives (`KernelContext.collectives`,
+paddle/devices/context.py) when imported: the update op of `Optimizer.minimize`
+(`apply_updates`) asks `ctx.collectives.averaging(node, grads, ctx.device)` when its kernel
+is prepared, on the CPU or a GPU alike (`device`: the backend whose arrays hold the
+gradients; `communicator` picks MPI or NCCL from it). In a world of one process it gets
+None and the kernel runs as before, without a single extra call.
 Otherwise:
 
 - the first time the op is prepared (its first plan), every rank checks that it built the
@@ -30,31 +32,16 @@ import weakref
 
 import numpy as np
 
+from paddle.devices import mirrors
+from paddle.devices.context import KernelContext
+from paddle.devices.default import parse_device
 from paddle.distributed import sharding
 from paddle.distributed import world as _world
 from paddle.distributed.errors import DistributedError
-from paddle.lowlevel.op import Op, register
+from paddle.lowlevel.executor import memory_span, topological_nodes
 
 _LAYOUTS = weakref.WeakKeyDictionary()  # update or average node -> FlatGradients
 _AVERAGED_BEFORE = object()  # layout of an update op whose gradients come averaged
-
-
-@register
-class AverageOverRanks(Op):
-    """The mean over the ranks of each input (gradients), in one message per dtype."""
-
-    name = "average_over_ranks"
-
-    def infer(self, *inputs):
-        return [(tuple(shape), dtype) for shape, dtype in inputs]
-
-
-def average_over_ranks(grads):
-    """The gradient Variables averaged over the ranks (a list, in the same order)."""
-    from paddle.lowlevel.graph import apply
-    from paddle.lowlevel.op import OPS
-    out = apply(OPS["average_over_ranks"], list(grads))
-    return out if isinstance(out, list) else [out]
 
 
 def average_kernel(node, ins, outs, device):
@@ -139,7 +126,6 @@ def communicator(device):
     if name == "cpu" or getattr(device, "simulated", False):
         return _world.world().grads
     if isinstance(name, str) and (name == "gpu" or name.startswith("gpu:")):
-        from paddle.devices import parse_device
         return _world.world().gpu_grads(parse_device(name)[1])
     raise ValueError(f"averaging gradients: expected device 'cpu' or 'gpu', received "
                      f"{name!r}")
@@ -204,7 +190,6 @@ class FlatGradients:
 
 def _same(a, b):
     """Whether two arrays (NumPy or CuPy) are the same memory seen the same way."""
-    from paddle.lowlevel.executor import memory_span
     return memory_span(a) == memory_span(b) and a.shape == b.shape and \
         a.strides == b.strides and a.dtype == b.dtype
 
@@ -217,7 +202,6 @@ def _describe_buffers(row):
 def synchronize(node, comm):
     """Check that every rank built the same parameters, then give every rank rank 0's
     parameters and optimizer state."""
-    from paddle.lowlevel.executor import topological_nodes
     optimizer, n = node.attrs["optimizer"], node.attrs["n"]
     params, seen = [], set()
     for v in [*node.inputs[:n], *(i for m in topological_nodes(node.inputs) for i in m.inputs)]:
@@ -242,7 +226,6 @@ def synchronize(node, comm):
 def _broadcast_into(comm, array):
     """Rank 0's values in the host array `array`; its device copies (a GPU plan's) are
     then stale, so the plans upload it again before their next run."""
-    from paddle.devices import mirrors
     buffer = array if array.flags.c_contiguous else np.ascontiguousarray(array)
     comm.broadcast_(buffer, 0, "broadcasting parameters from rank 0")
     if buffer is not array:
@@ -250,4 +233,27 @@ def _broadcast_into(comm, array):
     mirrors.host_written(array)
 
 
-__all__ = ["averaging", "average_over_ranks", "communicator", "shards", "DistributedError"]
+class RankCollectives:
+    """The kernels' collectives (`ctx.collectives`) once paddle.distributed is imported:
+    this module's functions, which answer as `Alone` does until `init()` joins a world of
+    several processes."""
+
+    def active(self):
+        return _world.active()
+
+    def averaging(self, node, grads, device):
+        return averaging(node, grads, device)
+
+    def shards(self, node, device):
+        return shards(node, device)
+
+    def input_buffers(self, node, device):
+        return input_buffers(node, device)
+
+    def average_kernel(self, node, ins, outs, device):
+        return average_kernel(node, ins, outs, device)
+
+
+KernelContext.collectives = RankCollectives()
+
+__all__ = ["averaging", "communicator", "shards", "DistributedError"]

@@ -15,6 +15,8 @@ mpi4py is imported when a communicator is made (`pd.distributed.init()` under `m
 never on `import paddle`.
 """
 
+import os
+
 import numpy as np
 
 from paddle.distributed.errors import CollectiveTimeout
@@ -32,7 +34,6 @@ def launched_size():
     """The world size announced by a process manager (mpiexec of MPICH or Open MPI, Slurm's
     PMI), or 1 when this process was not started by one. Read from the environment, so
     that deciding needs no MPI library."""
-    import os
     for var in ("PMI_SIZE", "OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS"):
         value = os.environ.get(var)
         if value and value.isdigit():
@@ -50,7 +51,7 @@ class MPICommunicator:
     """
 
     def __init__(self, comm, timeout):
-        from mpi4py import MPI
+        from mpi4py import MPI  # optional: only a job of several processes needs it
         self._mpi = MPI
         self.comm = comm
         self.rank, self.size = comm.Get_rank(), comm.Get_size()
@@ -62,7 +63,7 @@ class MPICommunicator:
     def world(cls, timeout):
         """A communicator over every process of the job, and this process's local rank
         (its rank among the processes of the same machine)."""
-        from mpi4py import MPI
+        from mpi4py import MPI  # optional: only a job of several processes needs it
         comm = MPI.COMM_WORLD.Dup()
         local = MPI.COMM_WORLD.Split_type(MPI.COMM_TYPE_SHARED)
         local_rank = local.Get_rank()
@@ -187,7 +188,6 @@ def _ranks(ranks):
 
 
 def _shared_memory_free():
-    import os
     try:
         st = os.statvfs("/dev/shm")
     except OSError:

@@ -29,7 +29,7 @@ _DTYPES = {"float16": "NCCL_FLOAT16", "float32": "NCCL_FLOAT32", "float64": "NCC
 
 def _cupy():
     try:
-        import cupy
+        import cupy  # optional: only ranks on GPUs get here
         with warnings.catch_warnings(record=True) as said:  # CuPy warns when libnccl is absent
             warnings.simplefilter("always")
             from cupy.cuda import nccl

@@ -34,6 +34,7 @@ import weakref
 
 import numpy as np
 
+from paddle.devices import mirrors
 from paddle.distributed import mpi
 from paddle.distributed.errors import DistributedError
 
@@ -53,7 +54,6 @@ def shards(node, layout, comm, device):
         bool(node.attrs["optimizer"].slot_names) and all(
         isinstance(mean, mpi.SharedMean) for mean, _, _ in layout.buffers)
     if fits:  # every rank must agree: a slot held by a GPU plan is known only to its rank
-        from paddle.devices import mirrors
         held = np.array([any(mirrors.has_copy(a) for a in slots)], np.int64)
         comm.allreduce_(held, "sharding the update (slots on a GPU)", op="max")
         fits = not held[0]

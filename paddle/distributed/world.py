@@ -29,8 +29,10 @@ import warnings
 
 import numpy as np
 
-from paddle.distributed.errors import DistributedError
+from paddle.devices import default as default_device
 from paddle.distributed import mpi
+from paddle.distributed.errors import DistributedError
+from paddle.distributed.nccl import NCCLCommunicator
 
 DEFAULT_TIMEOUT = 300.0
 DEFAULT_FIRST_STEP_TIMEOUT = 60.0
@@ -69,7 +71,6 @@ class World:
         default its local rank: `pd.set_device("gpu")`), made on first use, on every rank
         at the same point (a collective). A rank trains on one GPU."""
         if self._gpu_grads is None:
-            from paddle.distributed.nccl import NCCLCommunicator
             self._gpu_grads = NCCLCommunicator(self.grads, index)
         elif self._gpu_grads.device.id != index:
             raise DistributedError(
@@ -119,9 +120,10 @@ def init(timeout=None, first_step_timeout=None):
         return
     if mpi.launched_size() <= 1:
         _WORLD = World(timeout, first_step_timeout=first)
+        default_device.set_process_gpu(0)
         return
     try:
-        import mpi4py  # noqa: F401
+        import mpi4py  # noqa: F401 (optional: only a job of several processes needs it)
     except ImportError:
         raise ImportError(f"init: this process was launched by an MPI process manager with "
                           f"{mpi.launched_size()} processes, but mpi4py is not installed; "
@@ -133,6 +135,7 @@ def init(timeout=None, first_step_timeout=None):
     else:
         world = World(timeout, first_step_timeout=first)  # mpiexec -n 1: no one to talk to
     _WORLD = world
+    default_device.set_process_gpu(world.local_rank)  # 'gpu' is gpu:<local_rank> from now on
 
 
 def _resolve_timeout(timeout, name, variable, default):

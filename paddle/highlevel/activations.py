@@ -15,7 +15,7 @@ Example:
 import numbers
 
 from paddle.lowlevel.graph import FLOATS, as_variable
-from paddle.lowlevel.layers import register_activations
+from paddle.lowlevel.layer_functions import register_activations
 from paddle.lowlevel.ops import activations as _ops
 from paddle.lowlevel.ops.math import abs as _abs
 from paddle.lowlevel.ops.math import exp as _exp

@@ -85,7 +85,7 @@ class Metric:
         """
         from paddle.lowlevel import initializers
         from paddle.lowlevel.graph import NAMES
-        from paddle.lowlevel.layers import parameter
+        from paddle.lowlevel.layer_functions import parameter
         init = initializers.get(initializer)
         full = NAMES.full(f"{self.name}/{name or 'variable'}")
         shape = tuple(shape) if isinstance(shape, (list, tuple)) else \

@@ -355,7 +355,7 @@ def _is_model_entry(config, custom):
 
 
 def _builtin_function(name):
-    from paddle.lowlevel.layers import ACTIVATIONS
+    from paddle.lowlevel.layer_functions import ACTIVATIONS
     from paddle.highlevel import losses
     bare = name.split(">", 1)[-1] if isinstance(name, str) else name
     if bare in ACTIVATIONS:

@@ -21,12 +21,11 @@ from paddle.devices import backend_for
 from paddle.lowlevel import optimizers
 from paddle.lowlevel.executor import plan_for, topological_nodes
 from paddle.lowlevel.gradients import gradients
-from paddle.lowlevel.graph import Variable, building_scope, constant, data
+from paddle.lowlevel.graph import Variable, building_scope, call_inputs, constant, data
 from paddle.highlevel import data_adapter
 from paddle.highlevel import losses as losses_module
 from paddle.highlevel import metrics as metrics_module
 from paddle.highlevel.callbacks import CallbackList
-from paddle.highlevel.layers.base import call_inputs
 from paddle.highlevel.training_api import KerasTrainingAPI
 from paddle import distributed
 

@@ -28,7 +28,7 @@ import numbers
 
 import numpy as np
 
-from paddle.lowlevel.graph import Variable, data
+from paddle.lowlevel.graph import Variable, call_inputs, data
 
 
 class KerasTrainingAPI:
@@ -214,7 +214,6 @@ class KerasTrainingAPI:
 
     def _build_custom_predict(self, x):
         """Trace the user's predict_step once on data Variables shaped like the batch."""
-        from paddle.highlevel.layers.base import call_inputs
         from paddle.highlevel.training import Step, _one
         like = self.inputs if self.functional and len(self.inputs) == len(x) else None
         xs = [data(f"x_{i}", (None,) + a.shape[1:], like[i].dtype if like else

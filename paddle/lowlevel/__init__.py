@@ -11,7 +11,7 @@ from paddle.lowlevel.creation import arange, full, ones, shape, zeros  # noqa: F
 from paddle.lowlevel.executor import eval  # noqa: F401
 from paddle.lowlevel.gradients import gradients  # noqa: F401
 from paddle.lowlevel.graph import Variable, constant, data, get_variable, namespace  # noqa: F401
-from paddle.lowlevel.layers import fc  # noqa: F401
+from paddle.lowlevel.layer_functions import fc  # noqa: F401
 from paddle.lowlevel.ops import *  # noqa: F401,F403
 from paddle.lowlevel.random import seed  # noqa: F401
 

@@ -15,7 +15,7 @@ import numbers
 
 import numpy as np
 
-from paddle.lowlevel.graph import Variable, apply, as_dtype, as_shape, constant
+from paddle.lowlevel.graph import Variable, apply, as_dtype, as_shape, call_input_like, constant
 from paddle.lowlevel.op import OPS
 
 
@@ -52,8 +52,8 @@ def _filled(shape, value, dtype, where):
     value_shape, shape, dtype = shape, _shape(shape, where), as_dtype(dtype, where)
     if None not in shape:
         return constant(np.full(shape, value), dtype=dtype)
-    from paddle.random import _from_call  # the inputs of the call under way (high level)
-    like = value_shape.variable if isinstance(value_shape, VariableShape) else _from_call(shape)
+    like = value_shape.variable if isinstance(value_shape, VariableShape) else \
+        call_input_like(shape)
     if like is None:
         raise ValueError(f"{where}: expected a fully known shape, or None sizes inside a "
                          f"layer call or train_step whose input has them, received {shape}")

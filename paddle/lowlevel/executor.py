@@ -22,6 +22,7 @@ import numpy as np
 
 from paddle import devices
 from paddle.devices import mirrors
+from paddle.devices.context import KernelContext
 from paddle.devices.runner import Hooks
 from paddle.errors import FeedError, ShapeError, at_user
 from paddle.lowlevel.graph import NAMES, Variable, converted
@@ -489,69 +490,6 @@ def _target_var(t):
 class _Output:
     def __init__(self, node, index):
         self.node, self.index = node, index
-
-
-class KernelContext:
-    """What a prepare function may ask about the run it prepares (`ctx`).
-
-    Attributes:
-        xp: the array module of the buffers (numpy, or cupy on a GPU).
-        training: whether the node runs in training mode.
-        device: the backend (`device.name` is 'cpu' or 'gpu:N').
-        node: the node being prepared.
-    """
-
-    def __init__(self, device, training, node, hooks, index):
-        self.device, self.xp, self.training, self.node = device, device.xp, training, node
-        self._hooks, self._index = hooks, index
-
-    def empty(self, shape, dtype):
-        """A scratch buffer on the device, made now (MemoryError naming the op)."""
-        where = f"{self.node.op.name} (built at {self.node.location or '?'})"
-        return self.device.empty(tuple(shape), np.dtype(dtype), where)
-
-    def state(self, host, name="state"):
-        """The device copy of a host array the kernel updates in place across runs (an
-        optimizer slot): current on the device before each run, and marked as written by
-        the device after it (the host reads it back on demand)."""
-        self._hooks.state.append(host)
-        return mirrors.on_device(host, self.device, f"{self.node.op.name} {name}")
-
-    def before_run(self, fn):
-        """Call `fn()` on the host before each run (outside any CUDA graph): per-step host
-        values (a learning rate) are written into device buffers here."""
-        self._hooks.before.append(fn)
-
-    def after_run(self, fn):
-        """Call `fn()` on the host after each run (an iteration counter)."""
-        self._hooks.after.append(fn)
-
-    def check(self, flag, error):
-        """After each run, raise `error()` (attributed to this op) if the one-element device
-        buffer `flag` holds a non-zero value: a kernel's input check without a host sync."""
-        self._hooks.checks.append((self._index, flag, error))
-
-    def check_indices(self, idx, limit, error):
-        """Where the index buffer `idx` (one of the node's inputs, or a view of all of it)
-        holds a feed's values (the feed, through views and casts), check the fed host array
-        against [0, limit) before the run, so that a bad index raises `error(value,
-        position)` before anything runs (the updates included); a kernel also checks `idx`
-        on the device (`check`) for indices computed there."""
-        self._hooks.fed_checks.append((self._index, idx, limit, error))
-
-    def proceed(self):
-        """The device bool (shape ()) that an update kernel (a stateful op) writes under: it is
-        False in a run where a deferred check (`check`) of a compute op failed, so that run
-        raises with its parameters and slots unchanged, as on the CPU, whose kernels raise
-        before the updates run. One per program."""
-        if self._hooks.proceed is None:
-            self._hooks.proceed = self.empty((), bool)
-            self._hooks.proceed.fill(True)  # open until the runner's gate sets it
-        return self._hooks.proceed
-
-    def not_capturable(self, reason):
-        """This op cannot run inside a CUDA graph (say why): its plan runs op by op."""
-        self._hooks.uncapturable.append((self._index, reason))
 
 
 def _take(dev, pool, shape, dtype, node):

@@ -19,7 +19,7 @@ import numpy as np
 
 from paddle.devices import mirrors
 from paddle.errors import ShapeError, at_user, user_location
-from paddle.lowlevel import stored_state
+from paddle.lowlevel import initializers, stored_state
 from paddle.lowlevel.shapes import check_fits
 
 DTYPES = ("float32", "float64", "int64", "int32", "bool")
@@ -185,6 +185,49 @@ def fresh_names():
             NAMES.taken.setdefault(name, owner)
         for name, var in list(made_params.items()):
             NAMES.params.setdefault(name, var)
+
+
+# The inputs of the layer calls under way (innermost last): pd.random, pd.ones and the
+# like take a size known only at run time (a None of `ops.shape(x)`) from the input of the
+# call they are built in; a custom train_step / test_step counts as a call on its data.
+_CALL_INPUTS = []
+
+
+def current_call_inputs():
+    """The input Variables of the innermost layer call being built ([] outside calls)."""
+    return list(_CALL_INPUTS[-1]) if _CALL_INPUTS else []
+
+
+def in_call():
+    """Whether a layer call (or a traced train_step / test_step) is being built."""
+    return bool(_CALL_INPUTS)
+
+
+@contextlib.contextmanager
+def call_inputs(variables):
+    """Code run inside sees `variables` as the inputs of the call under way (how a layer's
+    call, or a traced train_step, lets `pd.random.normal((ops.shape(x)[0], 2))` find its
+    batch size)."""
+    _CALL_INPUTS.append(list(variables))
+    try:
+        yield
+    finally:
+        _CALL_INPUTS.pop()
+
+
+def call_input_like(shape):
+    """The input of the layer call (or custom train_step / test_step) under way that the
+    None sizes of `shape` are read from at run time: the first of the same rank with those
+    axes unknown or, when only axis 0 (the batch) is None, the first whose axis 0 is
+    unknown. None when there is none."""
+    inputs = [v for v in current_call_inputs() if isinstance(v, Variable)]
+    for v in inputs:
+        if v.ndim == len(shape) and all(
+                v.shape[i] is None for i, d in enumerate(shape) if d is None):
+            return v
+    if [i for i, d in enumerate(shape) if d is None] == [0]:
+        return next((v for v in inputs if v.ndim >= 1 and v.shape[0] is None), None)
+    return None
 
 
 def initial_value(init, shape, dtype, where):
@@ -363,7 +406,6 @@ class Variable:
         return super().__new__(cls)
 
     def __init__(self, name, shape, dtype="float32", initializer=None, trainable=True):
-        from paddle.lowlevel import initializers
         if "kind" in self.__dict__:  # an existing parameter that __new__ fetched under reuse
             return
         shape = as_shape(shape, f"Variable {name!r}")
@@ -457,7 +499,7 @@ class Variable:
 
     def eval(self, feeds=None, training=False):
         """Compute this Variable: shorthand for `pd.eval(self, feeds, training)`."""
-        from paddle.lowlevel.executor import eval as run
+        from paddle.lowlevel.executor import eval as run  # the executor imports this module
         return run(self, feeds, training=training)
 
     def numpy(self):

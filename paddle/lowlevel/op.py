@@ -3,7 +3,9 @@
 Each op is a subclass of `Op` registered once. `infer` maps input (shape, dtype) pairs to
 the output's (None dims allowed) and raises ShapeError quoting the operands; `grad` builds
 the input gradients from other ops, so gradients of gradients come free; the kernel that
-runs it lives in the backend under the op's name (paddle/devices/cpu/).
+runs it lives in the backend under the op's name, or under its `family` (paddle/devices/cpu/).
+Kernels know ops by these names and by the vocabulary below (`FAMILIES`, `RANDOM_KINDS`),
+never by importing op classes: this module and paddle/lowlevel/shapes.py lie below both.
 
 Example (what paddle.lowlevel.ops.math does for `neg`):
     >>> from paddle.lowlevel.op import Op, register
@@ -19,18 +21,30 @@ from paddle.errors import ShapeError
 
 OPS = {}
 
+# The kernel families: every op of a family runs on the same kernel of a backend, which reads
+# the op's `code` (the C++ loop; the elementwise ops of paddle/lowlevel/ops/math.py).
+FAMILIES = ("unary", "binary", "compare")
+
+# The draws of the random op (paddle/lowlevel/ops/sampling.py), in the order of the kernels'
+# codes. keep_mask: b with probability 1 - a, else 0 (dropout's mask, a = rate,
+# b = 1 / (1 - rate)); permutation: 0..n-1 in a random order (1-D integers).
+RANDOM_KINDS = ("uniform", "normal", "truncated_normal", "randint", "keep_mask", "permutation")
+
 
 class Op:
     """Base class of every op.
 
     Class attributes:
         name: the op's name, also the name of its kernel in every backend.
+        family: one of FAMILIES when the op runs on its family's kernel (a backend may
+            still give it a kernel of its own name); None: a kernel of its own.
         view: the output is the input's buffer under another shape (no kernel runs).
         stateful: the op changes Variables in place (optimizer updates); it runs after
             every other op of a plan and is never cached away.
     """
 
     name = None
+    family = None
     view = False
     stateful = False
 

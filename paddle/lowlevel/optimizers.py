@@ -20,13 +20,15 @@ import weakref
 import numpy as np
 
 from paddle.devices import mirrors
-from paddle.distributed import gradients as distributed_gradients
-from paddle.distributed import world as distributed
+from paddle.devices.context import KernelContext
 from paddle.lowlevel import schedules
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import FLOATS, UPDATE_COLLECTORS, Variable, apply
 from paddle.lowlevel.gradients import gradients
 from paddle.lowlevel.op import OPS, Op, register
+from paddle.lowlevel.ops.math import clip, maximum, sqrt
+from paddle.lowlevel.ops.reduce import sum as reduce_sum
+from paddle.lowlevel.ops.state import after_updates
 
 
 _COLLECTORS = UPDATE_COLLECTORS  # lists receiving every update op built while active
@@ -78,6 +80,23 @@ class ApplyUpdates(Op):
 
     def grad(self, node, g):
         return [None] * len(node.inputs)
+
+
+@register
+class AverageOverRanks(Op):
+    """The mean over the ranks of each input (gradients), in one message per dtype (its
+    kernel asks `ctx.collectives`: paddle/distributed/gradients.py)."""
+
+    name = "average_over_ranks"
+
+    def infer(self, *inputs):
+        return [(tuple(shape), dtype) for shape, dtype in inputs]
+
+
+def _average_over_ranks(grads):
+    """The gradient Variables averaged over the ranks (a list, in the same order)."""
+    out = apply(OPS["average_over_ranks"], list(grads))
+    return out if isinstance(out, list) else [out]
 
 
 class Optimizer:
@@ -217,10 +236,11 @@ class Optimizer:
         grads = [g for g, _ in kept]
         variables = [v for _, v in kept]
         attrs = {"optimizer": self, "n": len(variables)}
-        if (self.clipnorm or self.global_clipnorm or self.clipvalue) and distributed.active():
+        if (self.clipnorm or self.global_clipnorm or self.clipvalue) and \
+                KernelContext.collectives.active():
             # Clip the gradients of the global batch, as one process would: averaged first
             # (the update op then averages nothing; paddle/distributed/gradients.py).
-            grads = distributed_gradients.average_over_ranks(grads)
+            grads = _average_over_ranks(grads)
             attrs["averaged"] = True
         grads = self._clip_gradients(grads)
         for v in variables:
@@ -267,8 +287,6 @@ class Optimizer:
 
     def _clip_gradients(self, grads):
         """Keras 3's clipping, as ops on the gradient Variables (one kind applies)."""
-        from paddle.lowlevel.ops.math import clip, maximum, sqrt
-        from paddle.lowlevel.ops.reduce import sum as reduce_sum
         if self.clipnorm:
             c = self.clipnorm
             return [g * (c / maximum(sqrt(reduce_sum(g * g)), c)) for g in grads]
@@ -333,7 +351,6 @@ def _constrained(update, variables):
     variable with a `constraint` (`add_weight(constraint=...)`, a layer's
     `kernel_constraint`...), `assign(w, constraint(w))` on the updated weight, built from
     ops (so every device runs it). The update itself when no variable has one."""
-    from paddle.lowlevel.ops.state import after_updates
     assigns = []
     for v in variables:
         constraint = getattr(v, "constraint", None)

@@ -116,6 +116,37 @@ def around(shape, axis):
     return size(shape[:axis]), shape[axis], size(shape[axis + 1:])
 
 
+def sizes_from(shape, like_shape):
+    """`shape` with its None sizes read from `like_shape`: axis by axis when the ranks are
+    equal; when only axis 0 is None (a batch of anything), from `like_shape`'s axis 0 at
+    any rank. None when `like_shape` cannot give them."""
+    if len(like_shape) == len(shape):
+        return tuple(like_shape[i] if d is None else d for i, d in enumerate(shape))
+    if len(like_shape) >= 1 and [i for i, d in enumerate(shape) if d is None] == [0]:
+        return (like_shape[0],) + tuple(shape[1:])
+    return None
+
+
+# ---- windows (convolutions and pooling) ------------------------------------------------
+
+def same_pads(size, k, stride, dilation):
+    """TensorFlow's 'same' padding: (before, after), the odd one after."""
+    eff = (k - 1) * dilation + 1
+    total = max((-(-size // stride) - 1) * stride + eff - size, 0)
+    return total // 2, total - total // 2
+
+
+def axis_pads(padding, axis, size, k, stride, dilation):
+    """(before, after) padding of one spatial axis (0: height, 1: width) of known size."""
+    if padding == "valid":
+        return 0, 0
+    if padding == "same":
+        return same_pads(size, k, stride, dilation)
+    return padding[axis]
+
+
+# ---- memory ---------------------------------------------------------------------------
+
 def memory_bytes():
     """This machine's memory, RAM and swap, in bytes, or the process's address-space
     limit (RLIMIT_AS) when that is lower (None if neither can be told)."""
@@ -138,7 +169,7 @@ def memory_bytes():
 
 def _address_space_limit():
     try:
-        import resource
+        import resource  # Unix only
         soft, _ = resource.getrlimit(resource.RLIMIT_AS)
     except (ImportError, OSError, ValueError, AttributeError):
         return None

@@ -17,7 +17,7 @@ import pytest
 
 import paddle as pd
 import paddle.capi
-from paddle.capi import machine
+from paddle.capi import calls
 
 pytestmark = pytest.mark.skipif(
     not sysconfig.get_config_var("Py_ENABLE_SHARED"),
@@ -123,14 +123,14 @@ def test_flags_from_the_command_line(tmp_path):
 
 
 def test_error_codes_by_exception_class():
-    assert machine.code_of(pd.ShapeError("s")) == machine.SHAPE_ERROR
-    assert machine.code_of(pd.CheckpointError("c")) == machine.CHECKPOINT_ERROR
-    assert machine.code_of(KeyError("k")) == machine.NOT_FOUND
-    assert machine.code_of(TypeError("t")) == machine.INVALID_ARGUMENT
-    assert machine.code_of(MemoryError()) == machine.OUT_OF_MEMORY
-    assert machine.code_of(PermissionError("p")) == machine.CHECKPOINT_ERROR
-    assert machine.code_of(RuntimeError("r")) == machine.INTERNAL
-    assert machine.describe(KeyError("no parameter named 'w'")) == \
+    assert calls.code_of(pd.ShapeError("s")) == calls.SHAPE_ERROR
+    assert calls.code_of(pd.CheckpointError("c")) == calls.CHECKPOINT_ERROR
+    assert calls.code_of(KeyError("k")) == calls.NOT_FOUND
+    assert calls.code_of(TypeError("t")) == calls.INVALID_ARGUMENT
+    assert calls.code_of(MemoryError()) == calls.OUT_OF_MEMORY
+    assert calls.code_of(PermissionError("p")) == calls.CHECKPOINT_ERROR
+    assert calls.code_of(RuntimeError("r")) == calls.INTERNAL
+    assert calls.describe(KeyError("no parameter named 'w'")) == \
         "KeyError: no parameter named 'w'"
 
 
@@ -197,14 +197,14 @@ def test_b_train_on_batch_from_c_trains_as_python(programs, files, tmp_path):
 def test_c_forward_backward_and_hand_sgd_match_python_sgd(programs, files, tmp_path):
     steps, batch, lr = 5, 16, 0.05
     # Loaded as the C API loads (parameters named as in a fresh process, as C sees them).
-    original = machine.load(str(files / "bn_sgd.h5")).model
+    original = calls.load(str(files / "bn_sgd.h5")).model
     stats = [w.name for w in original.non_trainable_weights]
     assert any("moving_mean" in s for s in stats)
     run(programs["hand_sgd"], files / "bn_sgd.h5", files / "x.f32", files / "y.i64", steps,
         batch, lr, tmp_path, *stats, cwd=tmp_path)
     x = np.fromfile(files / "x.f32", np.float32).reshape(-1, 8, 8, 1)
     y = np.fromfile(files / "y.i64", np.int64)
-    model = machine.load(str(files / "bn_sgd.h5")).model
+    model = calls.load(str(files / "bn_sgd.h5")).model
     losses = [model.train_on_batch(x[s * batch:(s + 1) * batch], y[s * batch:(s + 1) * batch])
               for s in range(steps)]
     from_c = np.fromfile(tmp_path / "losses.f64")
@@ -226,7 +226,7 @@ def test_c_forward_backward_and_hand_sgd_match_python_sgd(programs, files, tmp_p
 
 
 def test_d_bad_input_returns_codes_and_the_library_keeps_working(programs, files, tmp_path):
-    gpu_code = machine.OK if pd.devices.cuda.available else machine.NOT_FOUND
+    gpu_code = calls.OK if pd.devices.cuda.available else calls.NOT_FOUND
     os.mkfifo(tmp_path / "pipe.h5")  # a save onto it is refused (issue 25, item 4)
     out = run(programs["bad_input"], files / "convnet.h5", files / "uncompiled.h5",
               files / "foreign.txt", files / "weights.h5", files / "folder", gpu_code,

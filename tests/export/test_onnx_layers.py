@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import paddle as pd
-from paddle.lowlevel.layers import ACTIVATIONS as LOWLEVEL
+from paddle.lowlevel.layer_functions import ACTIVATIONS as LOWLEVEL
 
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import paddle as pd
-from paddle.capi import machine
+from paddle.capi import calls
 from paddle.highlevel.serialization import deserialize_keras_object
 from untrusted import edit_model_config, layer_entries, run_probe
 
@@ -154,20 +154,20 @@ def test_a_keras_zip_bomb_that_understates_its_compressed_size_is_refused(tmp_pa
     assert path.stat().st_size < 4 << 20
     output = run_probe(f"""
         import resource, time
-        from paddle.capi import machine
+        from paddle.capi import calls
         start = time.monotonic()
         expect_checkpoint_error(lambda: pd.load_model({str(path)!r}))
         try:
-            machine.load({str(path)!r})
+            calls.load({str(path)!r})
         except Exception as e:
-            print("C API code", machine.code_of(e))
+            print("C API code", calls.code_of(e))
         print("seconds", round(time.monotonic() - start, 1))
         print("peak MB", int(next(line.split()[1] for line in open("/proc/self/status")
                                  if line.startswith("VmHWM"))) >> 10)  # this process's own
     """, limit=3 * GIB // 2)
     assert "CheckpointError:" in output and "model.weights.h5 declares 1073741824 bytes, over the " \
         "limit of" in output, output
-    assert f"C API code {machine.CHECKPOINT_ERROR}" in output, output
+    assert f"C API code {calls.CHECKPOINT_ERROR}" in output, output
     assert float(output.split("seconds")[1].split()[0]) < 10, output
     assert int(output.split("peak MB")[1].split()[0]) < 600, output
 
@@ -283,15 +283,15 @@ def test_a_keras_config_nested_200000_deep_is_a_checkpoint_error(tmp_path, once)
     write_members(path, contents)
     assert path.stat().st_size < 64 << 10
     output = run_probe(f"""
-        from paddle.capi import machine
+        from paddle.capi import calls
         expect_checkpoint_error(lambda: pd.load_model({str(path)!r}))
         try:
-            machine.load({str(path)!r})
+            calls.load({str(path)!r})
         except Exception as e:
-            print("C API code", machine.code_of(e))
+            print("C API code", calls.code_of(e))
     """, limit=2 * GIB)
     assert "CheckpointError:" in output and "nested too deeply to load" in output, output
-    assert f"C API code {machine.CHECKPOINT_ERROR}" in output, output
+    assert f"C API code {calls.CHECKPOINT_ERROR}" in output, output
 
 
 def test_memory_and_recursion_errors_in_any_load_are_checkpoint_errors(tmp_path, monkeypatch):
@@ -308,7 +308,7 @@ def test_memory_and_recursion_errors_in_any_load_are_checkpoint_errors(tmp_path,
             with pytest.raises(pd.CheckpointError) as caught:
                 pd.load_model(path)
             assert str(path) in str(caught.value)
-            assert machine.code_of(caught.value) == machine.CHECKPOINT_ERROR
+            assert calls.code_of(caught.value) == calls.CHECKPOINT_ERROR
         monkeypatch.undo()
     model = pd.load_model(keras_path)
     monkeypatch.setattr(pd.highlevel.keras_format, "_check_weights",

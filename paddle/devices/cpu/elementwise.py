@@ -2,32 +2,25 @@
 from functools import partial
 
 from paddle import _C
-from paddle.devices.cpu import KERNELS, copy_spec, broadcast_strides, contiguous_strides, kernel, layout
-from paddle.lowlevel.op import OPS
-from paddle.lowlevel.ops.math import Binary, Compare, Unary
+from paddle.devices.cpu.layouts import broadcast_strides, contiguous_strides, copy_spec, layout
+from paddle.devices.cpu.table import kernel
 
 
+@kernel(family="unary")
 def _unary(node, ins, outs, ctx):
     return partial(_C.unary, node.op.code, ins[0], outs[0])
 
 
+@kernel(family="binary")
 def _binary(node, ins, outs, ctx):
     return partial(_C.binary, node.op.code, ins[0], ins[1], outs[0],
                    layout(outs[0].shape, ins[0].shape, ins[1].shape))
 
 
+@kernel(family="compare")
 def _compare(node, ins, outs, ctx):
     return partial(_C.compare, node.op.code, ins[0], ins[1], outs[0],
                    layout(outs[0].shape, ins[0].shape, ins[1].shape))
-
-
-for _name, _op in OPS.items():
-    if isinstance(_op, Unary):
-        KERNELS[_name] = _unary
-    elif isinstance(_op, Binary):
-        KERNELS[_name] = _binary
-    elif isinstance(_op, Compare):
-        KERNELS[_name] = _compare
 
 
 @kernel("where")

@@ -1,9 +1,10 @@
 """CPU kernel of the update op: one fused C++ call per run for all of an optimizer's
 variables (paddle/lowlevel/optimizers.py). In a distributed world the gradients are first
-averaged over the ranks (paddle/distributed/gradients.py); alone, nothing is added."""
+averaged over the ranks, through `ctx.collectives` (paddle/distributed/gradients.py);
+alone, nothing is added."""
 from paddle import _C
-from paddle.devices.cpu import kernel
-from paddle.distributed import gradients as distributed_gradients
+from paddle.devices.context import gradient_buffers
+from paddle.devices.cpu.table import kernel
 
 
 @kernel("apply_updates")
@@ -12,7 +13,7 @@ def _apply_updates(node, ins, outs, ctx):
     params, grads = ins[:n], ins[n:]
     # Before the slots are read: a distributed update split between the ranks moves them
     # into shared memory the first time.
-    shards = distributed_gradients.shards(node, ctx.device)
+    shards = ctx.collectives.shards(node, ctx.device)
     # The slots through ctx.state: current on the host before each run (a GPU plan may
     # have updated them last), marked as written by the host after it.
     slot_lists = [[ctx.state(a, "slot") for a in slots]
@@ -29,7 +30,7 @@ def _apply_updates(node, ins, outs, ctx):
         separate = [] if fused else shards.take(params, decays)
         params = shards.take(params)
     else:
-        averaged = distributed_gradients.averaging(node, grads, ctx.device)
+        averaged = ctx.collectives.averaging(node, grads, ctx.device)
         if averaged is not None:
             average, grads = averaged  # the update reads the averaged copies
         separate = [] if fused else [p for p, d in zip(params, decays) if d]
@@ -55,9 +56,9 @@ def _apply_updates(node, ins, outs, ctx):
 
 # In a distributed run the gradients are computed straight into the buffer that averages
 # them (the executor asks this before it allocates the plan's buffers).
-_apply_updates.input_buffers = distributed_gradients.input_buffers
+_apply_updates.input_buffers = gradient_buffers
 
 
 @kernel("average_over_ranks")
 def _average_over_ranks(node, ins, outs, ctx):
-    return distributed_gradients.average_kernel(node, ins, outs, ctx.device)
+    return ctx.collectives.average_kernel(node, ins, outs, ctx.device)

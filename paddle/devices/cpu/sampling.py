@@ -3,8 +3,8 @@ run, so pd.seed and SeedGenerators make the draws reproducible."""
 from functools import partial
 
 from paddle import _C
-from paddle.devices.cpu import kernel
-from paddle.lowlevel.ops.sampling import KINDS
+from paddle.devices.cpu.table import kernel
+from paddle.lowlevel.op import RANDOM_KINDS
 
 
 @kernel("random")
@@ -12,5 +12,6 @@ def _random(node, ins, outs, ctx):
     attrs, out = node.attrs, outs[0]
     if attrs["inference_value"] is not None and not ctx.training:
         return partial(_C.fill, out, float(attrs["inference_value"]))
-    code, a, b, seed_fn = KINDS.index(attrs["kind"]), attrs["a"], attrs["b"], attrs["seed_fn"]
+    code, seed_fn = RANDOM_KINDS.index(attrs["kind"]), attrs["seed_fn"]
+    a, b = attrs["a"], attrs["b"]
     return lambda: _C.random_fill(out, code, a, b, seed_fn())

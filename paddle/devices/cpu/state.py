@@ -3,7 +3,8 @@ parameter's own array (csrc/copy.cpp strided_copy)."""
 from functools import partial
 
 from paddle import _C
-from paddle.devices.cpu import broadcast_strides, contiguous_strides, copy_spec, kernel
+from paddle.devices.cpu.layouts import broadcast_strides, contiguous_strides, copy_spec
+from paddle.devices.cpu.table import kernel
 
 
 @kernel("assign")

@@ -12,7 +12,7 @@ The contract of a kernel module (the CPU backend's, plus what a GPU needs):
 - `prepare(node, ins, outs, ctx)` runs once per program (per feed shapes): ins and outs
   are arrays of `ctx.xp`; it checks, precomputes, allocates what it needs and returns
   `run`, a no-argument callable.
-- `ctx` (paddle.lowlevel.executor.KernelContext) gives `xp`, `training`, `device`
+- `ctx` (paddle.devices.context.KernelContext) gives `xp`, `training`, `device`
   (`device.name`: 'gpu:N'), `node`, and: `ctx.empty(shape, dtype)` for scratch buffers;
   `ctx.state(host_array)` for the device copy of host state the kernel updates in place
   (optimizer slots; parameters and batch-norm statistics are inputs and already device
@@ -47,8 +47,8 @@ The contract of a kernel module (the CPU backend's, plus what a GPU needs):
   as `raw.Kernel(file, name, reference)` (paddle/devices/cuda/raw.py: compiled once per
   device with NVRTC, each beside a NumPy reference taking the same arguments).
 
-Modules here fill KERNELS for one family of ops each, as the CPU backend's do, and are
-imported at the end of this file (one line: add a new module to `_MODULES`).
+Modules here fill the kernel table (table.py) for one family of ops each, as the CPU
+backend's do, and are imported at the end of this file (add a new module there).
 
 Tests run whole plans on the simulated device: `with cuda.simulated(): pd.eval(...,
 device="gpu")` (or `pd.set_device("gpu")` inside the block; tests/lowlevel/conftest.py
@@ -64,15 +64,14 @@ Example:
     [[0.0, 2.0]]
 """
 import contextlib
-import importlib
 
 import numpy as np
 
-from paddle.devices import registrar
+from paddle.devices import default
 from paddle.devices.cuda import raw
 from paddle.devices.cuda.runner import DeviceRunner
-
-KERNELS = {}
+from paddle.devices.cuda.table import KERNELS
+from paddle.lowlevel.shapes import check_fits, check_fits_device
 
 
 def _gpu_visible():
@@ -84,9 +83,6 @@ def _gpu_visible():
 
 
 available = _gpu_visible()  # a real GPU can be used (the `gpu` tests run only then)
-
-
-kernel = registrar(KERNELS)  # @kernel("op", ...) registers a prepare function
 
 
 _SIMULATED = []  # the number of simulated devices while `simulated()` is active
@@ -112,17 +108,16 @@ def simulated(devices=1):
         >>> pd.get_device()
         'cpu'
     """
-    import paddle.devices as choice  # the current device (the parameter has the name)
     if not isinstance(devices, int) or devices < 1:
         raise ValueError(f"simulated: expected a positive number of devices, received "
                          f"{devices!r}")
-    before = choice.get_device()
+    before = default.get_device()
     _SIMULATED.append(devices)
     try:
         yield
     finally:
         _SIMULATED.pop()
-        choice._DEVICE[0] = before
+        default.restore(before)
 
 
 _BACKENDS = {}
@@ -148,7 +143,7 @@ def backend(index, as_given="gpu"):
 
 def _real_backend(index, as_given):
     try:
-        import cupy
+        import cupy  # optional: only a real GPU gets here
     except Exception as e:
         raise RuntimeError(f"device {as_given!r}: expected CuPy for the GPU backend, but it "
                            f"cannot be imported ({type(e).__name__}: {e}); install "
@@ -199,7 +194,6 @@ class CudaBackend:
         return stack
 
     def empty(self, shape, dtype, where):
-        from paddle.lowlevel.shapes import check_fits, check_fits_device
         dtype = np.dtype(dtype)
         if self.simulated:
             check_fits(shape, dtype, where)
@@ -257,7 +251,6 @@ class CudaBackend:
         return f"<backend {self.name}{' (simulated)' if self.simulated else ''}>"
 
 
-_MODULES = ["elementwise", "shape_ops", "state", "nn_basic", "nn_conv", "nn_pool", "nn_norm",
-            "nn_recurrent", "optim", "sampling"]
-for _name in _MODULES:
-    importlib.import_module(f"paddle.devices.cuda.{_name}")
+from paddle.devices.cuda import (  # noqa: E402,F401
+    activations, conv, elementwise, losses, matmul, nn, norm, optim, pool, recurrent, reduce,
+    sampling, shape, state)

@@ -82,13 +82,13 @@ def _loaded_path(stem):
 def library_path():
     """The libcublas that CuPy uses (loaded by CuPy first), else the one NVIDIA's
     path finder or the CUDA toolkit provides. RuntimeError saying what to install if none."""
-    import cupy
+    import cupy  # optional: only a real GPU gets here
     cupy.cuda.device.get_cublas_handle()  # makes CuPy load its libcublas
     path = _loaded_path("libcublas.so")
     if path:
         return path
     try:
-        from cuda.pathfinder import load_nvidia_dynamic_lib
+        from cuda.pathfinder import load_nvidia_dynamic_lib  # optional (cuda-pathfinder)
         return load_nvidia_dynamic_lib("cublas").abs_path
     except Exception:  # not installed, or an older cuda-pathfinder
         pass
@@ -122,7 +122,7 @@ class Cublas:
         """The handle of GPU `device` (an index), made with its workspace on first use."""
         found = self._devices.get(device)
         if found is None:
-            import cupy
+            import cupy  # optional: only a real GPU gets here
             with cupy.cuda.Device(device):
                 handle = ctypes.c_void_p()
                 check_status(self.lib.cublasCreate_v2(ctypes.byref(handle)), "cublasCreate",

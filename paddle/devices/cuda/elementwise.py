@@ -5,9 +5,7 @@ import math
 
 import numpy as np
 
-from paddle.devices.cuda import KERNELS, kernel
-from paddle.lowlevel.op import OPS
-from paddle.lowlevel.ops.math import Binary, Compare, Unary
+from paddle.devices.cuda.table import kernel
 
 
 def _sigmoid_reference(x, out):
@@ -59,6 +57,9 @@ def _relu(node, ins, outs, ctx):
     return lambda: xp.maximum(x, zero, out=out)
 
 
+@kernel(family="unary")
+@kernel(family="binary")
+@kernel(family="compare")
 def _elementwise(node, ins, outs, ctx):
     name, out = node.op.name, outs[0]
     if name == "relu":
@@ -68,11 +69,6 @@ def _elementwise(node, ins, outs, ctx):
         return lambda: fn(*ins, out)
     ufunc = getattr(ctx.xp, _UFUNCS[name])
     return lambda: ufunc(*ins, out=out)
-
-
-for _name, _op in OPS.items():
-    if isinstance(_op, (Unary, Binary, Compare)):
-        KERNELS[_name] = _elementwise
 
 
 @kernel("where")

@@ -10,16 +10,16 @@ the optimizer's arrays (`ctx.state`). The kernel reads the updates' gate (`ctx.p
 and writes nothing in a run whose index checks failed.
 
 In a world of several processes the gradients are first averaged over the ranks, as on the
-CPU, through `distributed.gradients.averaging(node, grads, ctx.device)` (NCCL:
+CPU, through `ctx.collectives.averaging(node, grads, ctx.device)` (NCCL:
 paddle/distributed/nccl.py; MPI on the device simulated on NumPy); the update then reads
 the averaged copies. As on the CPU, the executor computes the gradients straight into the
 buffer that averages them (`input_buffers`), so a step packs nothing.
 """
 import numpy as np
 
-from paddle.devices.cuda import kernel
+from paddle.devices.context import gradient_buffers
 from paddle.devices.cuda.raw import Kernel, sequence
-from paddle.distributed import gradients as distributed_gradients
+from paddle.devices.cuda.table import kernel
 
 ALGORITHMS = {"sgd": 0, "adam": 1, "rmsprop": 2, "adagrad": 3, "adamax": 4, "nadam": 5,
               "lion": 6, "ftrl": 7, "decay": 8, "adadelta": 9}
@@ -193,7 +193,7 @@ def _apply_updates(node, ins, outs, ctx):
         raise NotImplementedError(f"apply_updates: no CUDA update for {type(opt).__name__}")
     slot_lists = [[ctx.state(a, "slot") for a in lst]
                   for lst in opt.kernel_lists(node.inputs[:n])]
-    averaged = distributed_gradients.averaging(node, grads, ctx.device)
+    averaged = ctx.collectives.averaging(node, grads, ctx.device)
     if averaged is not None:
         average, grads = averaged  # the update reads the averaged copies
     slots = [[lst[i] if lst else None for lst in slot_lists] for i in range(n)]
@@ -235,9 +235,9 @@ def _apply_updates(node, ins, outs, ctx):
 
 # In a distributed run the gradients are computed straight into the buffer that averages
 # them (the executor asks this before it allocates the plan's buffers).
-_apply_updates.input_buffers = distributed_gradients.input_buffers
+_apply_updates.input_buffers = gradient_buffers
 
 
 @kernel("average_over_ranks")
 def _average_over_ranks(node, ins, outs, ctx):
-    return distributed_gradients.average_kernel(node, ins, outs, ctx.device)
+    return ctx.collectives.average_kernel(node, ins, outs, ctx.device)

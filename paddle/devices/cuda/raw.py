@@ -22,7 +22,7 @@ Example:
     >>> from paddle.devices.cuda import raw
     >>> "conv.cu" in raw.sources()
     True
-    >>> from paddle.devices.cuda.nn_pool import AVG_FORWARD
+    >>> from paddle.devices.cuda.pool import AVG_FORWARD
     >>> x, y = np.arange(8.0).reshape(1, 2, 2, 2), np.empty((1, 1, 1, 2))
     >>> spec = (1, 2, 2, 2, 1, 1, 2, 2, 2, 2, 0, 0)  # N H W C OH OW KH KW sh sw pt pl
     >>> AVG_FORWARD.bind(np, x.dtype, y.size, x, y, *spec)()  # the NumPy reference runs
@@ -88,7 +88,7 @@ def module_source(file):
 @functools.lru_cache(maxsize=None)
 def _module(file, device):
     """The file's RawModule on one device, compiled at its first use there."""
-    import cupy
+    import cupy  # optional: only a real GPU gets here
     with cupy.cuda.Device(device):
         return cupy.RawModule(code=module_source(file), options=_options(),
                               name_expressions=sorted(DECLARED.get(file, ())))
@@ -107,7 +107,7 @@ def expression(name, dtype):
 
 def function(file, name, dtype):
     """The compiled `cupy.RawKernel` of `name` for `dtype` on the current device."""
-    import cupy
+    import cupy  # optional: only a real GPU gets here
     return _module(file, cupy.cuda.Device().id).get_function(expression(name, dtype))
 
 
@@ -194,7 +194,7 @@ def nvrtc_paths():
     nvidia/cuda_nvrtc/lib, CUDA 13's nvidia/cu13/lib), then the system's."""
     found = []
     try:
-        import nvidia
+        import nvidia  # optional: NVIDIA's wheels (nvidia-*-cu12/13), where installed
         for base in nvidia.__path__:
             found += sorted(glob.glob(os.path.join(base, "*", "lib", "libnvrtc.so.*")))
     except ImportError:

@@ -14,9 +14,9 @@ The NumPy references compute splitmix64 on uint64 arrays bit for bit as the kern
 """
 import numpy as np
 
-from paddle.devices.cuda import kernel
 from paddle.devices.cuda.raw import Kernel, sequence
-from paddle.lowlevel.ops.sampling import KINDS
+from paddle.devices.cuda.table import kernel
+from paddle.lowlevel.op import RANDOM_KINDS
 
 _U = np.uint64
 GOLDEN = _U(0x9E3779B97F4A7C15)
@@ -152,7 +152,7 @@ def _random(node, ins, outs, ctx):
     if attrs["inference_value"] is not None and not ctx.training:
         value = attrs["inference_value"]
         return lambda: out.fill(value)
-    code, a, b = KINDS.index(attrs["kind"]), float(attrs["a"]), float(attrs["b"])
+    code, a, b = RANDOM_KINDS.index(attrs["kind"]), float(attrs["a"]), float(attrs["b"])
     _check_parameters(attrs["kind"], a, b, out.dtype)
     stream = stream_for(ctx, attrs["seed_fn"])
     if attrs["kind"] == "permutation":

@@ -2,7 +2,7 @@
 parameter's device copy, which the executor then marks as the current one. The copy is
 masked by the updates' gate (`ctx.proceed()`): a run whose index checks failed assigns
 nothing."""
-from paddle.devices.cuda import kernel
+from paddle.devices.cuda.table import kernel
 
 
 @kernel("assign")

@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from paddle.highlevel import activations as highlevel_activations
-from paddle.lowlevel.layers import ACTIVATIONS as LOWLEVEL
+from paddle.lowlevel.layer_functions import ACTIVATIONS as LOWLEVEL
 from paddle.highlevel.layers.core import Activation
 from paddle.export.onnx.converter import cf_axis, maps
 

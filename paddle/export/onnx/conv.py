@@ -7,7 +7,7 @@ in it, so consecutive convolutions and pools need no transposes between them.
 """
 import numpy as np
 
-from paddle.lowlevel.ops.conv import same_pads
+from paddle.lowlevel.shapes import same_pads
 from paddle.highlevel.layers.conv import Conv1D, Conv2D, Conv2DTranspose, DepthwiseConv2D
 from paddle.export.onnx.activations import apply_activation
 from paddle.export.onnx.converter import CF, KERAS, maps

@@ -23,11 +23,11 @@ import numpy as np
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import stored_state
 from paddle.lowlevel.executor import eval as run
-from paddle.lowlevel.graph import (FLOATS, NAMES, Variable, apply, as_dtype, building_scope, data,
-                                   forced_mode)
+from paddle.lowlevel.graph import (FLOATS, NAMES, Variable, apply, as_dtype, building_scope,
+                                   call_inputs, data, forced_mode, in_call)
 from paddle.lowlevel.op import OPS
 from paddle.lowlevel.ops.math import cast
-from paddle.lowlevel.layers import parameter
+from paddle.lowlevel.layer_functions import parameter
 from paddle.lowlevel.ops.reduce import sum as sum_all
 from paddle.highlevel import constraints, regularizers
 from paddle.highlevel.layers.keras_api import KerasLayerAPI
@@ -63,28 +63,6 @@ def snake_case(name):
 # The `training` value of the layer calls in progress (innermost last): a layer called
 # without one inherits its caller's, as in Keras. None: the run decides.
 _CALL_TRAINING = [None]
-# The inputs of the layer calls under way (innermost last): pd.random, pd.ones and the
-# like take a size known only at run time (a None of `ops.shape(x)`) from the input of the
-# call they are built in; a custom train_step / test_step counts as a call on its data.
-_CALL_INPUTS = []
-
-
-def current_call_inputs():
-    """The input Variables of the innermost layer call being built ([] outside calls)."""
-    return list(_CALL_INPUTS[-1]) if _CALL_INPUTS else []
-
-
-@contextlib.contextmanager
-def call_inputs(variables):
-    """Code run inside sees `variables` as the inputs of the call under way (how a traced
-    train_step lets `pd.random.normal((ops.shape(x)[0], 2))` find its batch size)."""
-    _CALL_INPUTS.append(list(variables))
-    try:
-        yield
-    finally:
-        _CALL_INPUTS.pop()
-
-
 @contextlib.contextmanager
 def call_context(training):
     """Layers called inside receive `training` in `call` (unless given one explicitly),
@@ -563,16 +541,14 @@ class Layer(KerasLayerAPI):
         input_mask = kwargs.get("mask", _input_masks(inputs, flat))
         if spec.mask and "mask" not in kwargs and input_mask is not None:
             call_kwargs["mask"] = input_mask  # Keras's implicit mask, from the inputs
-        if not _CALL_INPUTS:  # an outermost call: `losses` lists this call's alone
+        if not in_call():  # an outermost call: `losses` lists this call's alone
             self._clear_recent_losses()
         _CALL_TRAINING.append(value)
-        _CALL_INPUTS.append(flat)
         try:
-            with forced_mode(training), building_scope(self.name):
+            with call_inputs(flat), forced_mode(training), building_scope(self.name):
                 outputs = self.call(inputs, **call_kwargs)
         finally:
             _CALL_TRAINING.pop()
-            _CALL_INPUTS.pop()
         outputs = _distinct_from_inputs(outputs, flat)
         outs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
         if self.activity_regularizer is not None:

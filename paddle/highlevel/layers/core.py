@@ -9,7 +9,7 @@ Example:
 """
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
-from paddle.lowlevel.layers import dense
+from paddle.lowlevel.layer_functions import dense
 from paddle.lowlevel.graph import Variable, constant
 from paddle.lowlevel.ops.math import cast, greater, not_equal
 from paddle.lowlevel.ops.reduce import max as ll_max

@@ -22,7 +22,7 @@ from paddle.lowlevel.graph import FLOATS, apply, as_variable
 from paddle.lowlevel.op import OPS, Op, fmt_shape, register
 from paddle.lowlevel.ops.math import broadcast_to
 from paddle.lowlevel.ops.shape import expand_dims, squeeze, transpose
-from paddle.lowlevel.shapes import is_int, located
+from paddle.lowlevel.shapes import axis_pads, is_int, located
 
 # ---- geometry shared with pooling -----------------------------------------------------
 
@@ -67,22 +67,6 @@ def conv_padding(padding, op):
         raise ValueError(f"{op}: expected padding 'valid', 'same', an int >= 0 or pairs "
                          f"((top, bottom), (left, right)) of ints >= 0, received {padding!r}")
     return tuple(tuple(int(v) for v in p) for p in pairs)
-
-
-def same_pads(size, k, stride, dilation):
-    """TensorFlow's 'same' padding: (before, after), the odd one after."""
-    eff = (k - 1) * dilation + 1
-    total = max((-(-size // stride) - 1) * stride + eff - size, 0)
-    return total // 2, total - total // 2
-
-
-def axis_pads(padding, axis, size, k, stride, dilation):
-    """(before, after) padding of one spatial axis (0: height, 1: width) of known size."""
-    if padding == "valid":
-        return 0, 0
-    if padding == "same":
-        return same_pads(size, k, stride, dilation)
-    return padding[axis]
 
 
 def out_size(padding, axis, size, k, stride, dilation):

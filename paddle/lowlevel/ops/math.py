@@ -17,7 +17,7 @@ import weakref
 from paddle.errors import source_location
 from paddle.lowlevel.graph import FLOATS, NUMBERS, Variable, apply, as_dtype, as_variable
 from paddle.lowlevel.op import OPS, Op, register
-from paddle.lowlevel.shapes import broadcast
+from paddle.lowlevel.shapes import broadcast, sizes_from
 
 
 def _float_only(op, x):
@@ -30,6 +30,7 @@ def _float_only(op, x):
 class Unary(Op):
     """y = f(x) elementwise; `code` selects the C++ loop, `dx` builds the gradient."""
 
+    family = "unary"
     code = None
     floats_only = True
 
@@ -106,6 +107,7 @@ erf = _unary("erf", 11, lambda x, y, g: g * _SQRT_2_OVER_PI * exp(-square(x)))
 class Binary(Op):
     """y = f(a, b) with broadcasting; `da`/`db` give the gradients before summing back."""
 
+    family = "binary"
     code = None
     floats_only = False
 
@@ -168,6 +170,7 @@ minimum = _binary("minimum", 6, lambda a, b, y, g: where(less_equal(a, b), g, 0.
 class Compare(Op):
     """bool y = a <op> b with broadcasting; no gradient flows through a comparison."""
 
+    family = "compare"
     code = None
 
     def infer(self, a, b):
@@ -242,7 +245,7 @@ def cast(x, dtype):
 @register
 class FullLike(Op):
     """A tensor of x's shape and dtype filled with a value; x's values are not read. With
-    `shape` (None where x gives the size at run time, see `sampling.sizes_from`) and
+    `shape` (None where x gives the size at run time, see `shapes.sizes_from`) and
     `dtype`, a tensor of that shape and dtype instead: `pd.ones((ops.shape(x)[0], 1))`."""
 
     name = "full_like"
@@ -250,7 +253,6 @@ class FullLike(Op):
     def infer(self, x, value, shape=None, dtype=None):
         if shape is None:
             return x
-        from paddle.lowlevel.ops.sampling import sizes_from
         sized = sizes_from(shape, x[0])
         if sized is None:
             self.fail(f"the shape {tuple(shape)} has None sizes that x cannot give", ("x", x[0]))

@@ -1,7 +1,8 @@
 """Matrix product: batched, leading dims broadcast as NumPy, optional transposes."""
-from paddle.lowlevel.graph import FLOATS, apply
+from paddle.lowlevel.graph import FLOATS, Variable, apply
 from paddle.lowlevel.op import OPS, Op, register
 from paddle.lowlevel.ops.math import _pair, sum_to
+from paddle.lowlevel.ops.shape import expand_dims, reshape_like
 from paddle.lowlevel.shapes import broadcast
 
 
@@ -28,7 +29,6 @@ class MatMul(Op):
         return out, da
 
     def grad(self, node, g):
-        from paddle.lowlevel.ops.shape import expand_dims, reshape_like
         x, y = node.inputs
         g = g[0]
         ta, tb = node.attrs.get("transpose_a", False), node.attrs.get("transpose_b", False)
@@ -76,10 +76,5 @@ def matmul(x, y, transpose_a=False, transpose_b=False):
                                          "transpose_b": bool(transpose_b) and y.ndim > 1})
 
 
-def _install():
-    from paddle.lowlevel.graph import Variable
-    Variable.__matmul__ = matmul
-    Variable.__rmatmul__ = lambda a, b: matmul(b, a)
-
-
-_install()
+Variable.__matmul__ = matmul
+Variable.__rmatmul__ = lambda a, b: matmul(b, a)

@@ -21,7 +21,7 @@ Example:
 from paddle.errors import ShapeError
 from paddle.lowlevel.graph import FLOATS, apply, as_variable
 from paddle.lowlevel.op import OPS, Op, register
-from paddle.lowlevel.ops.math import zeros_like
+from paddle.lowlevel.ops.math import cast, zeros_like
 from paddle.lowlevel.ops.norm import keep_siblings
 from paddle.lowlevel.shapes import located
 
@@ -179,7 +179,6 @@ def _states(initial_state, count, op, like):
 
 def _extras(x, mask, rdrop, op):
     """The optional mask and recurrent dropout inputs, as x's float dtype, and their flags."""
-    from paddle.lowlevel.ops.math import cast
     extras = []
     for value in (mask, rdrop):
         if value is not None:

@@ -4,6 +4,7 @@ from types import SimpleNamespace
 from paddle.lowlevel.graph import FLOATS, apply, as_variable
 from paddle.lowlevel.op import OPS, Op, register
 from paddle.lowlevel.ops.math import broadcast_to, cast, equal, sum_to
+from paddle.lowlevel.ops.shape import expand_dims, reshape
 from paddle.lowlevel.shapes import normalize_axes, normalize_axis
 
 
@@ -35,7 +36,6 @@ class Reduction(Op):
         x = node.inputs[0]
         if node.attrs.get("keepdims", False):
             return v
-        from paddle.lowlevel.ops.shape import expand_dims
         for a in normalize_axes(self, node.attrs.get("axis"), x.ndim):
             v = expand_dims(v, a)
         return v
@@ -147,7 +147,6 @@ class ArgMax(Op):
 def argmax(x, axis=-1, keepdims=False):
     """int64 index of the largest value along `axis` (the first on ties); axis=None: the
     index into the flattened x, as NumPy."""
-    from paddle.lowlevel.ops.shape import expand_dims, reshape
     x = as_variable(x, where="argmax")
     if axis is None:
         out = apply(OPS["argmax"], [reshape(x, [-1])], {"axis": 0})

@@ -13,23 +13,8 @@ Example:
     (None, 1)
 """
 from paddle.lowlevel.graph import DTYPES, FLOATS, apply, as_dtype
-from paddle.lowlevel.op import OPS, Op, register
-
-# keep_mask: b with probability 1 - a, else 0 (dropout's mask, a = rate, b = 1 / (1 - rate));
-# permutation: 0..n-1 in a random order (1-D integers).
-KINDS = ("uniform", "normal", "truncated_normal", "randint", "keep_mask", "permutation")
-
-
-def sizes_from(shape, like_shape):
-    """`shape` with its None sizes read from `like_shape`: axis by axis when the ranks are
-    equal; when only axis 0 is None (a batch of anything), from `like_shape`'s axis 0 at
-    any rank. None when `like_shape` cannot give them."""
-    if len(like_shape) == len(shape):
-        return tuple(like_shape[i] if d is None else d for i, d in enumerate(shape))
-    if len(like_shape) >= 1 and [i for i, d in enumerate(shape) if d is None] == [0]:
-        return (like_shape[0],) + tuple(shape[1:])
-    return None
-
+from paddle.lowlevel.op import OPS, RANDOM_KINDS, Op, register
+from paddle.lowlevel.shapes import sizes_from
 
 @register
 class Random(Op):
@@ -65,7 +50,7 @@ def random(shape, kind, a, b, dtype="float32", like=None, seed_fn=None, inferenc
 
     Args:
         shape: sizes (ints >= 0), None where the size comes from `like` at run time.
-        kind: one of KINDS.
+        kind: one of RANDOM_KINDS (paddle/lowlevel/op.py).
         a, b: (minval, maxval) for uniform and randint, (mean, stddev) for the normals,
             (rate, kept value) for keep_mask.
         dtype: a float dtype ('int32' / 'int64' for randint).
@@ -74,8 +59,8 @@ def random(shape, kind, a, b, dtype="float32", like=None, seed_fn=None, inferenc
         inference_value: fill this outside training runs (None: draw in every run).
         like_axis: for a 1-D output, the axis of `like` whose size it has.
     """
-    if kind not in KINDS:
-        raise ValueError(f"random: expected a kind in {KINDS}, received {kind!r}")
+    if kind not in RANDOM_KINDS:
+        raise ValueError(f"random: expected a kind in {RANDOM_KINDS}, received {kind!r}")
     dtype = as_dtype(dtype, "random")
     if dtype not in (DTYPES if kind == "randint" else ("int32", "int64")
                      if kind == "permutation" else FLOATS):

@@ -19,6 +19,7 @@ import numpy as np
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.graph import Variable, apply, as_dtype, as_variable
 from paddle.lowlevel.op import OPS, Op, fmt_shape, register
+from paddle.lowlevel.ops.math import cast, zeros_like
 from paddle.lowlevel.shapes import int_list, is_int, located, normalize_axis, size
 
 
@@ -252,7 +253,6 @@ class Split(Op):
         return [(x[0][:a] + (d,) + x[0][a + 1:], x[1]) for d in dims]
 
     def grad(self, node, g):
-        from paddle.lowlevel.ops.math import zeros_like
         likes = node.outputs if node.attrs.get("sizes") is not None else node.inputs[1:]
         if any(like is None for like in likes):  # a piece nobody kept: split again for its shape
             likes = apply(OPS["split"], list(node.inputs), dict(node.attrs))
@@ -434,7 +434,6 @@ def gather(x, indices, axis=0):
     x = as_variable(x, where="gather")
     indices = as_variable(indices, where="gather")
     if indices.dtype == "int32":
-        from paddle.lowlevel.ops.math import cast
         indices = cast(indices, "int64")
     return apply(OPS["gather"], [x, indices], {"axis": axis})
 
@@ -479,7 +478,6 @@ def one_hot(indices, depth=None, dtype="float32", *, num_classes=None):
         raise TypeError(at_user("one_hot: expected a numeric dtype, received bool"))
     indices = as_variable(indices, where="one_hot")
     if indices.dtype == "int32":
-        from paddle.lowlevel.ops.math import cast
         indices = cast(indices, "int64")
     return apply(OPS["one_hot"], [indices], {"depth": int(depth),
                                              "dtype": as_dtype(dtype, "one_hot")})

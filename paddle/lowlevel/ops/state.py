@@ -15,6 +15,9 @@ Example:
     >>> float(total.val())
     6.0
 """
+import numpy as np
+
+from paddle.lowlevel.executor import eval as run, topological_nodes
 from paddle.lowlevel.graph import UPDATE_COLLECTORS, Variable, apply, as_variable
 from paddle.lowlevel.op import OPS, Op, register
 from paddle.lowlevel.shapes import broadcast
@@ -121,15 +124,12 @@ def _eager_or_graph(var, value, where):
     if isinstance(value, Variable) and (UPDATE_COLLECTORS or _reads_data(value)):
         return assign(var, value)
     if isinstance(value, Variable):
-        from paddle.lowlevel.executor import eval as run
         value = run(value)
-    import numpy as np
     var.set_value(np.broadcast_to(np.asarray(value, dtype=var.dtype), var.shape))
     return var
 
 
 def _reads_data(value):
-    from paddle.lowlevel.executor import topological_nodes
     return value.kind == "data" or any(
         v.kind == "data" for n in topological_nodes([value]) for v in n.inputs)
 

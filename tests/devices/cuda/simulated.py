@@ -2,7 +2,7 @@
 on NumPy, or a real GPU), to compare the two kernels on the same inputs.
 
 `run_node` makes the node's concrete inputs (evaluated on the CPU), prepares its kernel on
-the chosen backend through the executor's own KernelContext, and runs it as the runner
+the chosen backend through the KernelContext the executor makes, and runs it as the runner
 does: the `before_run` hooks, the call, the deferred checks, the `after_run` hooks.
 """
 import contextlib
@@ -11,8 +11,8 @@ import numpy as np
 
 import paddle as pd
 from paddle.devices import CPU, cuda
+from paddle.devices.context import KernelContext
 from paddle.devices.runner import Hooks
-from paddle.lowlevel.executor import KernelContext
 
 
 def backend(name):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import paddle as pd
-from devices.cuda import test_nn_conv, test_nn_pool, test_nn_recurrent, test_optim
+from devices.cuda import test_conv, test_optim, test_pool, test_recurrent
 from devices.cuda.simulated import Prepared, backend, run_node
 
 from paddle.lowlevel.executor import topological_nodes
@@ -32,9 +32,9 @@ def _close(got, want, dtype):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("case", test_nn_conv.CASES)
+@pytest.mark.parametrize("case", test_conv.CASES)
 def test_conv_kernels(case, dtype):
-    x, f, y, feeds = test_nn_conv._conv(*case, dtype=dtype, bias=True)
+    x, f, y, feeds = test_conv._conv(*case, dtype=dtype, bias=True)
     dx, df = pd.gradients(pd.sum(y * y), [x, f])
     for node in (y.node, dx.node, df.node):
         (got, _), (want, _) = _both(node, feeds)
@@ -43,13 +43,13 @@ def test_conv_kernels(case, dtype):
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("kind", ["max", "avg"])
-@pytest.mark.parametrize("xs,k,s,padding", test_nn_pool.CASES)
+@pytest.mark.parametrize("xs,k,s,padding", test_pool.CASES)
 def test_pool_kernels(kind, xs, k, s, padding, dtype):
     x = pd.data("x", shape=xs, dtype=dtype)
     y = (pd.max_pool2d if kind == "max" else pd.avg_pool2d)(x, k, s, padding)
     v = pd.constant(np.random.default_rng(1).standard_normal(xs), dtype)
     (dx,) = pd.gradients(pd.sum(y * y), [x])
-    feeds = {x: test_nn_pool.rand(*xs).astype(dtype)}
+    feeds = {x: test_pool.rand(*xs).astype(dtype)}
     nodes = [y.node, dx.node]
     if kind == "max":
         (gg,) = pd.gradients(pd.sum(dx * v), [x])
@@ -62,7 +62,7 @@ def test_pool_kernels(kind, xs, k, s, padding, dtype):
 @pytest.mark.parametrize("training", [True, False])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_batch_norm_kernels(training, dtype):
-    from devices.cuda.test_nn_norm import _bn_graph
+    from devices.cuda.test_norm import _bn_graph
     x, y, feeds = _bn_graph((300, 4, 3, 5), 1, dtype)
     (got, got_ins), (want, want_ins) = _both(y.node, feeds, training)
     _close(got + got_ins[3:5], want + want_ins[3:5], dtype)
@@ -124,7 +124,7 @@ def test_random_kernels_draw_the_references_numbers(kind, dtype):
 @pytest.mark.parametrize("kind", ["lstm", "gru", "gru_classic"])
 @pytest.mark.parametrize("use_mask,use_rdrop", [(False, False), (True, True)])
 def test_recurrent_kernels(kind, use_mask, use_rdrop, dtype):
-    x, out, feeds = test_nn_recurrent._graph(kind, 5, 6, 7, 8, dtype, True, use_mask,
+    x, out, feeds = test_recurrent._graph(kind, 5, 6, 7, 8, dtype, True, use_mask,
                                              use_rdrop)
     outs = list(out)
     (got, _), (want, _) = _both(outs[0].node, feeds)

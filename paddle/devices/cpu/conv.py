@@ -1,0 +1,72 @@
+"""CPU kernels of conv2d and its two adjoints (csrc/nn/conv.cpp).
+
+prepare turns the node's attributes and the concrete shapes into the C++ geometry spec,
+sizes the block of output positions each GEMM works on, and allocates the workspace
+(column buffers, per-thread filter-gradient copies) once per plan.
+"""
+from functools import partial
+
+import numpy as np
+
+from paddle import _C
+from paddle.devices.cpu.table import kernel
+from paddle.lowlevel.shapes import axis_pads
+
+# A block's column buffer and output rows should stay in a core's L2 cache (1-2 MiB on
+# current CPUs) while its GEMM runs: thin layers are limited by the output, wide ones by
+# the columns; bigger blocks amortize the BLAS's packing of the filters.
+COLUMN_BYTES = 1 << 20
+OUTPUT_BYTES = 1 << 18
+
+
+def conv_spec(x_shape, f_shape, y_shape, attrs, itemsize):
+    """int64 spec of csrc/nn/conv.cpp for input x_shape (NHWC), filters and output."""
+    n, h, w, c = x_shape
+    kh, kw, cg, co = f_shape
+    oh, ow = y_shape[1:3]
+    (sh, sw), (dh, dw) = attrs["strides"], attrs["dilation"]
+    pt, _ = axis_pads(attrs["padding"], 0, h, kh, sh, dh)
+    pl, _ = axis_pads(attrs["padding"], 1, w, kw, sw, dw)
+    positions = n * oh * ow
+    # Big enough blocks for the BLAS, at least two per thread to balance the load.
+    target = max(64, min(COLUMN_BYTES // (kh * kw * cg * itemsize),
+                         OUTPUT_BYTES // (co * itemsize)))
+    target = max(min(target, -(-positions // (2 * _C.omp_threads()))), 1)
+    return np.array([n, h, w, c, oh, ow, co, kh, kw, sh, sw, dh, dw, pt, pl, attrs["groups"],
+                     target], dtype=np.int64)
+
+
+def _workspace(spec, dtype, filter_grad):
+    return np.empty(max(_C.conv2d_workspace(spec, filter_grad), 1), dtype=dtype)
+
+
+def _none(like):
+    """The empty array that stands for an absent optional operand in csrc/nn/conv.cpp."""
+    return np.empty(0, dtype=like.dtype)
+
+
+@kernel("conv2d")
+def _conv2d(node, ins, outs, ctx):
+    x, f = ins[:2]
+    bias = ins[2] if len(ins) > 2 else _none(x)
+    y = outs[0]
+    spec = conv_spec(x.shape, f.shape, y.shape, node.attrs, x.itemsize)
+    return partial(_C.conv2d, x, f, bias, y, spec, _workspace(spec, x.dtype, False))
+
+
+@kernel("conv2d_backprop_input", "conv2d_transpose")
+def _backprop_input(node, ins, outs, ctx):
+    g, f = ins[:2]
+    dx = outs[0]
+    spec = conv_spec(dx.shape, f.shape, g.shape, node.attrs, g.itemsize)
+    return partial(_C.conv2d_backprop_input, g, f, dx, spec, _workspace(spec, g.dtype, False))
+
+
+@kernel("conv2d_backprop_filter")
+def _backprop_filter(node, ins, outs, ctx):
+    x, g = ins[:2]
+    df = outs[0]
+    db = outs[1] if len(outs) > 1 else _none(x)
+    spec = conv_spec(x.shape, df.shape, g.shape, node.attrs, x.itemsize)
+    return partial(_C.conv2d_backprop_filter, x, g, df, db, spec,
+                   _workspace(spec, x.dtype, True))

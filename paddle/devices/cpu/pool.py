@@ -1,0 +1,50 @@
+"""CPU kernels of max and average pooling and their gradients (csrc/nn/pool.cpp)."""
+from functools import partial
+
+import numpy as np
+
+from paddle import _C
+from paddle.devices.cpu.table import kernel
+from paddle.lowlevel.shapes import axis_pads
+
+
+def pool_spec(x_shape, y_shape, attrs):
+    """int64 spec of csrc/nn/pool.cpp for NHWC input and output shapes."""
+    n, h, w, c = x_shape
+    (kh, kw), (sh, sw) = attrs["pool_size"], attrs["strides"]
+    pt, _ = axis_pads(attrs["padding"], 0, h, kh, sh, 1)
+    pl, _ = axis_pads(attrs["padding"], 1, w, kw, sw, 1)
+    return np.array([n, h, w, c, y_shape[1], y_shape[2], kh, kw, sh, sw, pt, pl], dtype=np.int64)
+
+
+@kernel("max_pool2d")
+def _max_pool(node, ins, outs, ctx):
+    y, where = outs
+    return partial(_C.max_pool2d, ins[0], y, where, pool_spec(ins[0].shape, y.shape, node.attrs))
+
+
+@kernel("avg_pool2d")
+def _avg_pool(node, ins, outs, ctx):
+    return partial(_C.avg_pool2d, ins[0], outs[0],
+                   pool_spec(ins[0].shape, outs[0].shape, node.attrs))
+
+
+@kernel("max_pool2d_grad")
+def _max_pool_grad(node, ins, outs, ctx):
+    g, where, _ = ins
+    dx = outs[0]
+    return partial(_C.max_pool2d_grad, g, where, dx, pool_spec(dx.shape, g.shape, node.attrs))
+
+
+@kernel("max_pool2d_select")
+def _max_pool_select(node, ins, outs, ctx):
+    gg, where = ins
+    spec = pool_spec(gg.shape, outs[0].shape, node.attrs)
+    return partial(_C.max_pool2d_select, gg, where, outs[0], spec)
+
+
+@kernel("avg_pool2d_grad")
+def _avg_pool_grad(node, ins, outs, ctx):
+    g = ins[0]
+    spec = pool_spec(outs[0].shape, g.shape, node.attrs)
+    return partial(_C.avg_pool2d_grad, g, outs[0], spec)
