@@ -73,7 +73,7 @@ def load(path):
     registry, so its parameters are named as in a new process ('dense/kernel', never
     'dense/kernel_1' because another model with those names is alive): every model loaded
     from one file has the same names."""
-    from paddle.highlevel.saving import load_model
+    from paddle.highlevel.saving.api import load_model
     from paddle.lowlevel.graph import fresh_names
     try:
         with fresh_names():
@@ -147,7 +147,7 @@ class Machine:
     def _grad_step(self, x, y):
         """A Step fetching the loss and the gradients, built once per batch signature from
         the same loss terms `train_on_batch` builds."""
-        from paddle.highlevel.model import _check_input
+        from paddle.highlevel.models.model import _check_input
         from paddle.highlevel.training import Step
         from paddle.lowlevel.graph import data
         from paddle.lowlevel.gradients import gradients

@@ -20,6 +20,7 @@ import numbers
 from paddle.lowlevel.graph import FLOATS, Variable
 from paddle.lowlevel.ops.math import abs as abs_, square
 from paddle.lowlevel.ops.reduce import sum as sum_
+from paddle.highlevel.saving.registry import register_family as _register_family
 
 
 class Regularizer:
@@ -213,3 +214,6 @@ def penalty(regularizer, x, where):
         raise TypeError(f"{where}: expected the regularizer to return a float Variable, "
                         f"received {value!r}")
     return sum_(value) if value.ndim else value
+
+
+_register_family("keras.regularizers", globals())

@@ -13,6 +13,7 @@ import os
 import numpy as np
 
 from paddle.highlevel.callbacks.base import Callback
+from paddle.highlevel.models.layer_graph import layer_graph
 from paddle.highlevel.progress import BOOKKEEPING
 from paddle.profiler import BatchProfiler
 
@@ -206,7 +207,6 @@ class TensorBoard(Callback):
                 step=int(epoch), summary=pb.Summary(value=values)))
 
     def _write_graph(self):
-        from paddle.highlevel.layer_graph import layer_graph
         try:
             graph = layer_graph(self.model, "TensorBoard")
         except (ValueError, AttributeError):
