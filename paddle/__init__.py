@@ -105,4 +105,4 @@ from paddle import export  # noqa: F401,E402  (registers the exporters Model.exp
 from paddle.highlevel.trainer import (  # noqa: F401,E402
     BeginEpochEvent, BeginStepEvent, EndEpochEvent, EndStepEvent, Inferencer, Trainer)
 
-__version__ = "0.1.0"
+from paddle._version import __version__  # noqa: F401,E402

@@ -25,7 +25,7 @@ DOT_MISSING = ("Graphviz's `dot` program was not found on PATH, and plot_model n
 
 def _pydot(who):
     try:
-        import pydot
+        import pydot  # an optional dependency (drawing only)
     except ImportError:
         raise ImportError(f"{who}: the 'pydot' package is not installed; install it with "
                           "pip install 'paddle-graph[plot]' (or pip install pydot)") from None

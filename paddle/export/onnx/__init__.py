@@ -24,7 +24,7 @@ OPSET = 17  # LayerNormalization's first opset; ONNX Runtime 1.16 and later run 
 
 def _onnx():
     try:
-        import onnx
+        import onnx  # an optional dependency (the "onnx" extra)
     except ImportError:
         raise ImportError("export: the 'onnx' package is not installed; install it with "
                           "pip install 'paddle-graph[onnx]' (or pip install onnx)") from None

@@ -32,6 +32,8 @@ import sys
 import types
 import weakref
 
+import numpy
+
 from paddle.errors import CheckpointError
 from paddle.highlevel.saving.serialization import in_safe_mode
 
@@ -155,9 +157,10 @@ def _make_function(code, config, where):
                               f"{len(closure)} values")
     module = sys.modules.get(config.get("module") or "") \
         if isinstance(config.get("module"), str) else None
-    import numpy
-    import paddle
-    scope = dict(vars(module)) if module is not None else {"pd": paddle, "np": numpy}
+    # The root package is loaded by now (it loads this module); it is found, not imported,
+    # so that this module stays below it.
+    scope = dict(vars(module)) if module is not None else {"pd": sys.modules["paddle"],
+                                                           "np": numpy}
     cells = tuple(types.CellType(v) for v in closure) or None
     return types.FunctionType(code, scope, code.co_name, tuple(defaults) or None, cells)
 

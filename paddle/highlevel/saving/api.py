@@ -24,7 +24,7 @@ import zipfile
 import h5py
 
 from paddle.highlevel.models.model import Model
-from paddle.highlevel.saving import keras_v3, legacy_hdf5
+from paddle.highlevel.saving import compiling, keras_v3, legacy_hdf5
 from paddle.highlevel.saving.formats import (
     SAVING, check_model_file_name, is_keras_name, is_keras_weights_name)
 from paddle.highlevel.saving.hdf5_file import file_path
@@ -169,6 +169,18 @@ def to_json(model, **kwargs):
     return keras_v3.dumps(keras_v3.keras_config(model, compile_config=False), **kwargs)
 
 
+def compile_config(model):
+    """`model.get_compile_config()`: the compile arguments in Keras 3's `compile_config`."""
+    return keras_v3._keras_compile_config(model, compiling.training_config(model))
+
+
+def compile_args_from_config(model, config):
+    """The `model.compile` arguments of a Keras 3 `compile_config` dict."""
+    training = keras_v3._paddle_training_config({"compile_config": config})
+    return compiling.compile_args(training, model)
+
+
 # The floors below reach these through formats.SAVING (they cannot import this module).
 SAVING.update(save_model=save_model, save_weights=save_weights, load_weights=load_weights,
-              restore_training_state=restore_training_state, to_json=to_json)
+              restore_training_state=restore_training_state, to_json=to_json,
+              compile_config=compile_config, compile_args_from_config=compile_args_from_config)

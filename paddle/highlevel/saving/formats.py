@@ -21,8 +21,9 @@ import os
 MODEL_FILE_EXTENSIONS = (".keras", ".h5", ".hdf5")
 
 # What the saving floor does for the floors below it: "save_model", "save_weights",
-# "load_weights", "restore_training_state", "to_json", "model_config",
-# "functional_from_config", "sequential_from_config", "serialize_layer".
+# "load_weights", "restore_training_state", "to_json", "compile_config",
+# "compile_args_from_config" (api.py); "model_config", "functional_from_config",
+# "sequential_from_config", "serialize_layer" (architecture.py).
 SAVING = {}
 
 

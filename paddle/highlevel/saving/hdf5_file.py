@@ -31,6 +31,7 @@ import h5py
 import numpy as np
 
 from paddle._atomic import atomic_path
+from paddle._version import __version__
 from paddle.errors import CheckpointError
 from paddle.highlevel.saving import hdf5_reader
 
@@ -86,7 +87,6 @@ def atomic_write(filepath, write, overwrite=True):
 
 
 def write_versions(obj):
-    from paddle import __version__
     obj.attrs["backend"] = np.bytes_(BACKEND)
     obj.attrs["keras_version"] = np.bytes_(KERAS_VERSION)
     obj.attrs["paddle_version"] = np.bytes_(__version__)

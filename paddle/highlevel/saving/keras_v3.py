@@ -43,6 +43,7 @@ import h5py
 import numpy as np
 
 from paddle._atomic import atomic_path
+from paddle._version import __version__
 from paddle.errors import CheckpointError
 from paddle.lowlevel import random, schedules, stored_state
 from paddle.lowlevel.shapes import memory_bytes
@@ -287,7 +288,7 @@ def save_keras(model, filepath, overwrite=True, include_optimizer=True):
     config["paddle_training_state"] = {
         "last_finished_epoch": getattr(model, "_last_finished_epoch", None),
         "rng_state": snapshot["rng_state"]}
-    metadata = {"keras_version": KERAS_VERSION, "paddle_version": _paddle_version(),
+    metadata = {"keras_version": KERAS_VERSION, "paddle_version": __version__,
                 "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
     weights = _weights_bytes(snapshot, model.name)
 
@@ -307,11 +308,6 @@ def save_weights_h5(model, filepath, overwrite=True):
         with h5py.File(f, "w") as h5:
             _write_weights(h5, snapshot, model.name)
     _atomic_bytes(filepath, write, overwrite)
-
-
-def _paddle_version():
-    from paddle import __version__
-    return __version__
 
 
 def _atomic_bytes(filepath, write, overwrite):
