@@ -6,7 +6,8 @@ Example:
     >>> pd.models.clone_model(model).outputs[0].shape
     (None, 1)
 """
-from paddle.highlevel.model import Model, Sequential  # noqa: F401
-from paddle.highlevel.saving import load_model  # noqa: F401
-from paddle.highlevel.serialization import clone_model, model_from_json  # noqa: F401
+from paddle.highlevel.models.model import Model  # noqa: F401
+from paddle.highlevel.models.sequential import Sequential  # noqa: F401
+from paddle.highlevel.saving.api import load_model, model_from_json  # noqa: F401
+from paddle.highlevel.saving.cloning import clone_model  # noqa: F401
 from paddle.saving import save_model  # noqa: F401

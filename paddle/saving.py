@@ -14,17 +14,18 @@ Example:
     >>> pd.saving.load_model(path).outputs[0].shape
     (None, 1)
 """
-from paddle.highlevel.saving import load_model  # noqa: F401
-from paddle.highlevel.serialization import (  # noqa: F401
-    CustomObjectScope, custom_object_scope, deserialize_keras_object, get_custom_objects,
-    get_registered_name, get_registered_object, register_keras_serializable,
-    serialize_keras_object)
+from paddle.highlevel.models.model import Model
+from paddle.highlevel.saving.api import load_model  # noqa: F401
+from paddle.highlevel.saving.registry import (  # noqa: F401
+    CustomObjectScope, custom_object_scope, get_custom_objects, get_registered_name,
+    get_registered_object, register_keras_serializable)
+from paddle.highlevel.saving.serialization import (  # noqa: F401
+    deserialize_keras_object, serialize_keras_object)
 
 
 def save_model(model, filepath, overwrite=True, include_optimizer=True):
     """`model.save(filepath, ...)`: a `.keras` name gets Keras 3's zip, `.h5` / `.hdf5`
     HDF5 (another name is a ValueError, as in Keras 3)."""
-    from paddle.highlevel.model import Model
     if not isinstance(model, Model):
         raise TypeError(f"save_model: expected a model, received {type(model).__name__}")
     model.save(filepath, overwrite=overwrite, include_optimizer=include_optimizer)

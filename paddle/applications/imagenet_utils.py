@@ -12,14 +12,14 @@ import hashlib
 import json
 import os
 import warnings
-import zipfile
 
 import numpy as np
 
 from paddle.errors import CheckpointError
-from paddle.highlevel import activations, saving
+from paddle.highlevel import activations
 from paddle.highlevel.layers.base import Input
-from paddle.highlevel.saving_hdf5 import open_checkpoint
+from paddle.highlevel.saving.api import is_keras3_file
+from paddle.highlevel.saving.hdf5_file import open_checkpoint
 from paddle.lowlevel.graph import Variable
 from paddle.utils.graph_utils import get_source_inputs
 
@@ -323,7 +323,7 @@ def load_weights(model, who, path):
     other. Keras 3 files (`.keras`, `.weights.h5`) are found by name anyway."""
     if path is None:
         return model
-    if zipfile.is_zipfile(path) or saving._keras3_weights(path):
+    if is_keras3_file(path):
         model.load_weights(path)
         return model
     with open_checkpoint(path, full=False) as saved:

@@ -7,7 +7,7 @@ import numpy as np
 
 from paddle.applications import imagenet_utils
 from paddle.highlevel import layers
-from paddle.highlevel.model import Model
+from paddle.highlevel.models.model import Model
 
 WEIGHTS_URL = "https://storage.googleapis.com/tensorflow/keras-applications/mobilenet_v2/{}"
 SIZES = (96, 128, 160, 192, 224)           # the input sides ImageNet weights exist for

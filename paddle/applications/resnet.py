@@ -3,7 +3,7 @@ Keras's `keras.applications.resnet`: the same layers, layer names and parameter 
 Keras's weights files load into it."""
 from paddle.applications import imagenet_utils
 from paddle.highlevel import layers
-from paddle.highlevel.model import Model
+from paddle.highlevel.models.model import Model
 
 WEIGHTS_URL = "https://storage.googleapis.com/tensorflow/keras-applications/resnet/{}"
 WEIGHTS_HASHES = {"resnet50": ("2cb95161c43110f7111970584f804107",

@@ -3,7 +3,7 @@ Recognition", ICLR 2015), as Keras's `keras.applications.vgg16`: the same layers
 names and parameter counts, so Keras's weights files load into it."""
 from paddle.applications import imagenet_utils
 from paddle.highlevel import layers
-from paddle.highlevel.model import Model
+from paddle.highlevel.models.model import Model
 
 WEIGHTS_URL = ("https://storage.googleapis.com/tensorflow/keras-applications/vgg16/"
                "vgg16_weights_tf_dim_ordering_tf_kernels{}.h5")

@@ -23,8 +23,8 @@ import numpy as np
 
 from paddle import devices
 from paddle.errors import CheckpointError, ShapeError
-from paddle.highlevel.model import _check_input
-from paddle.highlevel.saving import load_model
+from paddle.highlevel.models.model import _check_input
+from paddle.highlevel.saving.api import load_model
 from paddle.highlevel.training import Step
 from paddle.lowlevel import stored_state
 from paddle.lowlevel.gradients import gradients

@@ -21,6 +21,10 @@ import numbers
 from paddle.lowlevel.graph import FLOATS, Variable
 from paddle.lowlevel.ops.math import clip, maximum, sqrt, square
 from paddle.lowlevel.ops.reduce import sum as sum_
+from paddle.highlevel.saving.registry import register_family as _register_family
+from paddle.highlevel.saving.serialization import (
+    deserialize_keras_object as _deserialize_keras_object,
+    serialize_keras_object as _serialize_keras_object)
 
 EPSILON = 1e-7  # Keras's backend.epsilon(), added to the norms before dividing
 
@@ -227,8 +231,7 @@ def serialize(constraint):
     """
     if constraint is None:
         return None
-    from paddle.highlevel.serialization import serialize_keras_object
-    return serialize_keras_object(constraint)
+    return _serialize_keras_object(constraint)
 
 
 def deserialize(config, custom_objects=None):
@@ -247,6 +250,7 @@ def deserialize(config, custom_objects=None):
     if not isinstance(config, dict) or "class_name" not in config:
         raise ValueError(f"constraint: expected a config dict with 'class_name' (from "
                          f"pd.constraints.serialize) or a name, received {config!r}")
-    from paddle.highlevel.serialization import deserialize_keras_object
-    return deserialize_keras_object(config, custom_objects)
+    return _deserialize_keras_object(config, custom_objects)
 
+
+_register_family("keras.constraints", globals(), CLASSES)

@@ -15,6 +15,7 @@ Example:
 """
 from paddle import lowlevel as ll
 from paddle import errors
+from paddle.highlevel.saving.registry import register_family as _register_family
 from paddle.lowlevel.graph import FLOATS, Variable, as_variable
 from paddle.lowlevel.ops.shape import match_shape
 
@@ -712,3 +713,7 @@ _FUNCTIONS.update({hinge: Hinge, squared_hinge: SquaredHinge,
                    categorical_focal_crossentropy: CategoricalFocalCrossentropy,
                    categorical_generalized_cross_entropy: CategoricalGeneralizedCrossEntropy,
                    dice: Dice, tversky: Tversky})
+
+
+# The serialization code finds this family's classes by name here (it imports no family).
+_register_family("keras.losses", globals())

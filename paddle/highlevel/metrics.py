@@ -18,6 +18,7 @@ import numpy as np
 
 from paddle import lowlevel as ll
 from paddle.highlevel import losses
+from paddle.highlevel.saving.registry import register_family as _register_family
 from paddle.lowlevel.graph import Variable, as_variable
 
 
@@ -715,3 +716,7 @@ _COUNTS_AND_IOU = (TruePositives, FalsePositives, TrueNegatives, FalseNegatives,
 _CLASSES.update({c.__name__: c for c in _COUNTS_AND_IOU})
 # Keras's names for the four counts (the others need arguments: no name builds them)
 _NAMES.update({losses._snake(c.__name__): c for c in _COUNTS_AND_IOU[:4]})
+
+
+# The serialization code finds this family's classes by name here (it imports no family).
+_register_family("keras.metrics", globals())

@@ -17,9 +17,10 @@ Example:
 import math
 import numbers
 
-from paddle.lowlevel.graph import FLOATS, Variable
-from paddle.lowlevel.ops.math import abs as abs_, square
+from paddle.lowlevel.graph import FLOATS, Variable, constant
+from paddle.lowlevel.ops.math import abs as abs_, maximum, ones_like, square
 from paddle.lowlevel.ops.reduce import sum as sum_
+from paddle.highlevel.saving.registry import register_family as _register_family
 
 
 class Regularizer:
@@ -188,7 +189,6 @@ def activity_penalty(regularizer, output, where):
     value = penalty(regularizer, output, where)
     if output.ndim == 0:
         return value
-    from paddle.lowlevel.ops.math import maximum, ones_like
     batch = output.shape[0]
     if batch is None:  # known when the step runs: count the samples of one column
         column = output[(slice(None),) + (0,) * (output.ndim - 1)]
@@ -207,9 +207,11 @@ def penalty(regularizer, x, where):
         raise type(e)(f"{where}: the regularizer {regularizer!r} failed on {x.name!r}: "
                       f"{e}") from None
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        from paddle.lowlevel.graph import constant
         return constant(float(value))
     if not isinstance(value, Variable) or value.dtype not in FLOATS:
         raise TypeError(f"{where}: expected the regularizer to return a float Variable, "
                         f"received {value!r}")
     return sum_(value) if value.ndim else value
+
+
+_register_family("keras.regularizers", globals())

@@ -38,9 +38,9 @@ from paddle.lowlevel.executor import eval as run
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import FLOATS, Variable, fresh_names
 from paddle.lowlevel.optimizers import Optimizer, trainable_parameters
-from paddle.highlevel import saving_reader
+from paddle.highlevel.saving import hdf5_reader as saving_reader
 from paddle.highlevel.callbacks import Callback
-from paddle.highlevel.model import Model
+from paddle.highlevel.models.model import Model
 from paddle.reader.arrays import iter_batches
 
 PARAMS_FILE = "params.h5"

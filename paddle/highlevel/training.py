@@ -372,7 +372,7 @@ class Trainable(KerasTrainingAPI):
         if len(x) != len(inputs):
             raise ValueError(f"{self.name}: the model has {len(inputs)} inputs but {len(x)} "
                              "input arrays were given")
-        from paddle.highlevel.model import _check_input
+        from paddle.highlevel.models.model import _check_input
         for v, a in zip(inputs, x):  # once per input signature: the step is cached
             _check_input(self, v, a.shape)
         if kind == "predict":
@@ -893,7 +893,7 @@ def masked_weights(output, sample_weight, mean):
 
 
 def _overrides(obj, method):
-    from paddle.highlevel.model import Model
+    from paddle.highlevel.models.model import Model
     return getattr(type(obj), method, None) is not getattr(Model, method, None)
 
 

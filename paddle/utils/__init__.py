@@ -36,7 +36,8 @@ from paddle.utils.numerical import normalize, to_categorical  # noqa: F401
 from paddle.utils.seeding import set_random_seed  # noqa: F401
 from paddle.utils.sequence import pad_sequences  # noqa: F401
 # keras.utils has the serialization registry too (the same functions as pd.saving's).
-from paddle.highlevel.serialization import (  # noqa: F401,E402
-    CustomObjectScope, custom_object_scope, deserialize_keras_object, get_custom_objects,
-    get_registered_name, get_registered_object, register_keras_serializable,
-    serialize_keras_object)
+from paddle.highlevel.saving.registry import (  # noqa: F401,E402
+    CustomObjectScope, custom_object_scope, get_custom_objects, get_registered_name,
+    get_registered_object, register_keras_serializable)
+from paddle.highlevel.saving.serialization import (  # noqa: F401,E402
+    deserialize_keras_object, serialize_keras_object)

@@ -1,6 +1,6 @@
 """Pictures of models: `plot_model` and `model_to_dot`, as Keras's, with pydot and Graphviz.
 
-The model is read as a graph of layers (`paddle.highlevel.layer_graph`): one node per
+The model is read as a graph of layers (`paddle.highlevel.models.layer_graph`): one node per
 layer and per input, named as the layer, and one edge per connection, so branches and
 merges are drawn as the DAG they are; a nested model is one node, or with
 `expand_nested=True` a box holding its own layers. pydot builds the DOT source and Graphviz's
@@ -11,7 +11,8 @@ import os
 import shutil
 
 from paddle._atomic import write_bytes
-from paddle.highlevel.layer_graph import layer_graph
+from paddle.highlevel.models.model import Model
+from paddle.highlevel.models.layer_graph import layer_graph
 
 OPTIONAL_REQUIREMENTS = ("pydot",)  # docstring examples run only where it is installed
 
@@ -24,7 +25,7 @@ DOT_MISSING = ("Graphviz's `dot` program was not found on PATH, and plot_model n
 
 def _pydot(who):
     try:
-        import pydot
+        import pydot  # an optional dependency (drawing only)
     except ImportError:
         raise ImportError(f"{who}: the 'pydot' package is not installed; install it with "
                           "pip install 'paddle-graph[plot]' (or pip install pydot)") from None
@@ -32,7 +33,6 @@ def _pydot(who):
 
 
 def _check_model(model, who):
-    from paddle.highlevel.model import Model
     if not isinstance(model, Model):
         raise TypeError(f"{who}: expected a pd.Model (Sequential, functional or subclassed), "
                         f"received {type(model).__name__}")
@@ -106,7 +106,6 @@ def _to_dot(model, show_shapes, show_layer_names, rankdir, expand_nested, dpi, s
 def _add_model(pydot, container, model, prefix, options, expand_nested, who):
     """Adds the model's nodes and edges to `container` (a Dot or a cluster); returns
     ({GraphNode: (entry node ids, exit node ids)}, graph)."""
-    from paddle.highlevel.model import Model
     graph = layer_graph(model, who)
     ends = {}
     for node in graph.nodes:

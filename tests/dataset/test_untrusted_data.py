@@ -3,7 +3,7 @@ server that trickles or never stops, partial downloads left by killed processes,
 CIFAR pickles, cached files that are no regular files, and gzip bombs.
 
 Every crafted file is built here; those that crashed or filled the memory are read in a
-fresh interpreter under an address-space limit (highlevel/untrusted.py's run_probe)."""
+fresh interpreter under an address-space limit (highlevel/saving/untrusted.py's run_probe)."""
 import io
 import os
 import pickle
@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from highlevel.untrusted import run_probe  # tests/ is on sys.path (tests/conftest.py)
+from highlevel.saving.untrusted import run_probe  # tests/ is on sys.path (tests/conftest.py)
 from paddle.dataset import common, mnist
 from paddle.dataset.common import DatasetError
 

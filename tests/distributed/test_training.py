@@ -222,14 +222,14 @@ def test_a_fit_and_two_optimizers_match_one_process(mpirun, tmp_path):
 
 CALLBACKS = """
     import json, os, numpy as np, paddle as pd
-    from paddle.highlevel import saving
+    from paddle.highlevel.saving import formats
     pd.distributed.init()
     r, n = pd.distributed.rank(), pd.distributed.size()
-    real_save = saving.save_model
+    real_save = formats.SAVING["save_model"]
     def save_model(model, path, *args, **kwargs):
         print(f"rank {r} writes {os.path.basename(path)}", flush=True)
         real_save(model, path, *args, **kwargs)
-    saving.save_model = save_model
+    formats.SAVING["save_model"] = save_model
     pd.seed(0)
     rng = np.random.default_rng(2)
     X = rng.normal(size=(301, 5)).astype(np.float32)

@@ -10,7 +10,13 @@ onnxruntime to run the file).
 import numpy as np
 
 from paddle._atomic import write_bytes
-from paddle.export.onnx.converter import MAPPERS, ExportError  # noqa: F401
+from paddle.lowlevel.graph import FLOATS
+from paddle.highlevel.models.layer_graph import model_io, producer, producers
+from paddle.highlevel.models.model import EXPORTERS, Model
+from paddle.export.onnx.converter import KERAS, MAPPERS, Converter, ExportError  # noqa: F401
+# The family modules register their layers' mappings in MAPPERS when imported.
+from paddle.export.onnx import (  # noqa: F401
+    activations, conv, core, merge, normalization, pooling, recurrent)
 
 OPTIONAL_REQUIREMENTS = ("onnx", "onnxruntime")  # docstring examples need both
 OPSET = 17  # LayerNormalization's first opset; ONNX Runtime 1.16 and later run it
@@ -18,18 +24,11 @@ OPSET = 17  # LayerNormalization's first opset; ONNX Runtime 1.16 and later run 
 
 def _onnx():
     try:
-        import onnx
+        import onnx  # an optional dependency (the "onnx" extra)
     except ImportError:
         raise ImportError("export: the 'onnx' package is not installed; install it with "
                           "pip install 'paddle-graph[onnx]' (or pip install onnx)") from None
     return onnx
-
-
-def _mappings():
-    """Imports the family modules, which register their mappings in MAPPERS."""
-    from paddle.export.onnx import (activations, conv, core, merge,  # noqa: F401
-                                    normalization, pooling, recurrent)
-    return MAPPERS
 
 
 def export_onnx(model, filepath, opset_version=OPSET):
@@ -63,9 +62,6 @@ def export_onnx(model, filepath, opset_version=OPSET):
         >>> bool(np.allclose(probs, model.predict(x), atol=1e-6))
         True
     """
-    from paddle.highlevel.layer_graph import model_io, producers
-    from paddle.highlevel.model import Model
-    from paddle.export.onnx.converter import Converter, KERAS
     if not isinstance(model, Model):
         raise TypeError(f"export: expected a pd.Model, received {type(model).__name__}")
     if not isinstance(opset_version, int) or isinstance(opset_version, bool) or \
@@ -73,7 +69,6 @@ def export_onnx(model, filepath, opset_version=OPSET):
         raise ValueError(f"export: expected opset_version >= {OPSET}, received "
                          f"{opset_version!r}")
     onnx = _onnx()
-    _mappings()
     try:
         inputs, outputs = model_io(model, "export")
     except ValueError as e:
@@ -126,7 +121,6 @@ def _convert(c, model, var, produced):
     """Converts what `var` needs, then the layer call that makes it."""
     if id(var) in c.values:
         return
-    from paddle.highlevel.layer_graph import producer
     history = producer(var, model, produced)
     if history is None:
         if var.kind == "data":
@@ -141,7 +135,6 @@ def _convert(c, model, var, produced):
     ins, outs, kwargs = layer._inbound[call]
     for v in ins:
         _convert(c, model, v, produced)
-    from paddle.highlevel.model import Model
     if isinstance(layer, Model):
         _convert_nested(c, layer, ins, outs)
     else:
@@ -167,7 +160,6 @@ class _Cast:
 def _cast_integer_inputs(c, layer, ins):
     """Integer inputs cast to the layer's float dtype, as the layer does when it is called
     (`Layer._cast_integer_inputs`: Keras's implicit cast)."""
-    from paddle.lowlevel.graph import FLOATS
     weights = getattr(layer, "_weights", [])
     if not getattr(layer, "casts_integer_inputs", False) or \
             not any(w.dtype in FLOATS for w in weights):
@@ -186,7 +178,6 @@ def _cast_integer_inputs(c, layer, ins):
 
 def _convert_nested(c, inner, ins, outs):
     """A nested model's call: its own graph converted on the call's inputs."""
-    from paddle.highlevel.layer_graph import model_io, producers
     try:
         inner_ins, inner_outs = model_io(inner, "export")
     except ValueError as e:
@@ -205,3 +196,6 @@ def _convert_nested(c, inner, ins, outs):
     for out, tensor in zip(outs, results):
         c.values[id(out)] = tensor
         c.keep.append(out)
+
+
+EXPORTERS["onnx"] = export_onnx  # what model.export(path, format="onnx") calls

@@ -2,7 +2,8 @@
 import os
 
 from paddle.distributed import training, world
-from paddle.highlevel import progress, saving
+from paddle.highlevel import progress
+from paddle.highlevel.saving.formats import check_model_file_name, saving
 from paddle.highlevel.callbacks.base import Callback
 from paddle.highlevel.callbacks.monitor import _improved, _monitored, _resolve_mode
 
@@ -47,7 +48,7 @@ class ModelCheckpoint(Callback):
         self.save_best_only = bool(save_best_only)
         self.save_weights_only = bool(save_weights_only)
         if not self.save_weights_only:  # as Keras 3, before training rather than after it
-            saving.check_model_file_name(self.filepath, "ModelCheckpoint")
+            check_model_file_name(self.filepath, "ModelCheckpoint")
         self.mode = _resolve_mode(mode, monitor, "ModelCheckpoint")
         if save_freq != "epoch" and (isinstance(save_freq, bool) or
                                      not isinstance(save_freq, int) or save_freq < 1):
@@ -150,8 +151,7 @@ class BackupAndRestore(Callback):
     def on_train_begin(self, logs=None):
         self._last_epoch = None
         if training.chief_decides(os.path.exists(self.path)):
-            from paddle.highlevel import saving
-            last = saving.restore_training_state(self.model, self.path)
+            last = saving("restore_training_state")(self.model, self.path)
             if last is not None:
                 self._last_epoch = last
                 self.model._initial_epoch = max(getattr(self.model, "_initial_epoch", 0),

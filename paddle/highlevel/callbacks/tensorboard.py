@@ -13,6 +13,7 @@ import os
 import numpy as np
 
 from paddle.highlevel.callbacks.base import Callback
+from paddle.highlevel.models.layer_graph import layer_graph
 from paddle.highlevel.progress import BOOKKEEPING
 from paddle.profiler import BatchProfiler
 
@@ -21,7 +22,7 @@ OPTIONAL_REQUIREMENTS = ("tensorboard",)  # docstring examples run only where it
 
 def _tensorboard():
     """The writer class and the proto modules; ImportError saying how to install them."""
-    try:
+    try:  # an optional dependency (the "tensorboard" extra)
         from tensorboard.compat.proto import (attr_value_pb2, event_pb2, graph_pb2,
                                               node_def_pb2, summary_pb2, tensor_shape_pb2)
         from tensorboard.summary.writer.event_file_writer import EventFileWriter
@@ -206,7 +207,6 @@ class TensorBoard(Callback):
                 step=int(epoch), summary=pb.Summary(value=values)))
 
     def _write_graph(self):
-        from paddle.highlevel.layer_graph import layer_graph
         try:
             graph = layer_graph(self.model, "TensorBoard")
         except (ValueError, AttributeError):

@@ -35,6 +35,10 @@ from paddle.highlevel.layers.image_preprocessing import (  # noqa: F401
     CenterCrop, RandomBrightness, RandomContrast, RandomCrop, RandomFlip, Resizing)
 from paddle.highlevel.layers.image_affine import RandomTranslation, RandomZoom  # noqa: F401
 from paddle.highlevel.layers.embedding import Embedding  # noqa: F401
+from paddle.highlevel.saving.registry import register_family as _register_family
+from paddle.highlevel.saving.serialization import (
+    deserialize_keras_object as _deserialize_keras_object,
+    serialize_keras_object as _serialize_keras_object)
 
 # Keras's other names for the same classes (keras.layers.MaxPool2D is MaxPooling2D).
 AvgPool1D, AvgPool2D = AveragePooling1D, AveragePooling2D
@@ -55,22 +59,23 @@ def serialize(layer):
         >>> pd.layers.deserialize(config).units
         4
     """
-    from paddle.highlevel.serialization import serialize_keras_object
     if not isinstance(layer, Layer):
         raise TypeError(f"layers.serialize: expected a layer, received "
                         f"{type(layer).__name__}")
-    return serialize_keras_object(layer)
+    return _serialize_keras_object(layer)
 
 
 def deserialize(config, custom_objects=None):
     """Keras's `keras.layers.deserialize`: a new layer from `serialize`'s dict (custom
     classes registered, in a custom object scope, or in `custom_objects`)."""
-    from paddle.highlevel.serialization import deserialize_keras_object
     if not isinstance(config, dict) or "class_name" not in config:
         raise ValueError(f"layers.deserialize: expected a dict with 'class_name' and "
                          f"'config', received {config!r}")
-    layer = deserialize_keras_object(config, custom_objects=custom_objects)
+    layer = _deserialize_keras_object(config, custom_objects=custom_objects)
     if not isinstance(layer, Layer):
         raise ValueError(f"layers.deserialize: {config['class_name']!r} is not a layer "
                          f"(received a {type(layer).__name__})")
     return layer
+
+
+_register_family("keras.layers", globals())

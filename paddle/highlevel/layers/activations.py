@@ -14,7 +14,8 @@ from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
 from paddle.lowlevel.graph import as_variable
 from paddle.lowlevel.ops.activations import elu, leaky_relu, softmax
-from paddle.lowlevel.ops.math import cast, clip, greater, relu
+from paddle.lowlevel.ops.math import cast, clip, exp, greater, relu
+from paddle.lowlevel.ops.reduce import max as reduce_max, sum as reduce_sum
 from paddle.highlevel import regularizers
 from paddle.highlevel.layers.base import InputSpec, Layer, regularizer_config
 
@@ -205,8 +206,6 @@ class Softmax(Layer):
 
 def _softmax_over(x, axes, name):
     """Softmax over several axes: exp(x - max) / sum over them."""
-    from paddle.lowlevel.ops.math import exp
-    from paddle.lowlevel.ops.reduce import max as reduce_max, sum as reduce_sum
     rank = x.ndim
     if not all(-rank <= a < rank for a in axes):
         raise ShapeError(at_user(f"{name}: axes {axes} are not all axes of an input of rank "

@@ -13,11 +13,12 @@ the code and every code object nested in it; anything wrong is a `CheckpointErro
 
 Example:
     >>> from paddle.highlevel.layers import bytecode
+    >>> from paddle.highlevel.saving.serialization import safe_mode_scope
     >>> spec = bytecode.dump_function(lambda x, k=2: x * k)
-    >>> with bytecode.safe_mode_scope(False):
+    >>> with safe_mode_scope(False):
     ...     bytecode.load_function(spec, "lambda")(3)
     6
-    >>> with bytecode.safe_mode_scope(True):
+    >>> with safe_mode_scope(True):
     ...     bytecode.load_function(spec, "lambda")
     Traceback (most recent call last):
         ...
@@ -25,20 +26,19 @@ Example:
 """
 import base64
 import binascii
-import contextlib
 import dis
 import marshal
 import sys
-import threading
 import types
 import weakref
 
+import numpy
+
 from paddle.errors import CheckpointError
+from paddle.highlevel.saving.serialization import in_safe_mode
 
 FUNCTION_CLASS = "__function__"
 PYTHON = f"{sys.version_info[0]}.{sys.version_info[1]}"  # marshal's format is per version
-
-_STATE = threading.local()
 
 # Instructions after which execution does not fall through to the next one.
 _NO_FALLTHROUGH = {"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE",
@@ -46,44 +46,6 @@ _NO_FALLTHROUGH = {"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE",
                    "JUMP_ABSOLUTE", "JUMP", "JUMP_NO_INTERRUPT"}
 _JUMPS = set(dis.hasjrel) | set(dis.hasjabs)
 _CONSTANT_TYPES = (type(None), bool, int, float, complex, str, bytes, type(Ellipsis))
-
-
-# ---- safe mode --------------------------------------------------------------------------
-
-@contextlib.contextmanager
-def safe_mode_scope(safe_mode):
-    """Within the block, configs holding bytecode are refused (True) or loaded (False).
-
-    Loaders (`pd.load_model`, `model_from_config`, `deserialize_keras_object`) open this
-    scope with their `safe_mode` argument, or keep the scope of the loader they run in
-    (`inherited_scope`), so the caller's choice reaches every nested deserialization: a
-    wrapper's or a custom class's `from_config` included. Outside any scope, a Lambda
-    rebuilt from a config gets back a function this process turned into that config
-    (`Lambda.from_config(lam.get_config())`); other bytecode is refused, as Keras 3's
-    `Lambda.from_config` refuses it outside a scope.
-    """
-    if not isinstance(safe_mode, bool):
-        raise TypeError(f"safe_mode must be True or False, received {safe_mode!r}")
-    saved = getattr(_STATE, "safe_mode", None)
-    _STATE.safe_mode = safe_mode
-    try:
-        yield
-    finally:
-        _STATE.safe_mode = saved
-
-
-def in_safe_mode():
-    """True or False inside a `safe_mode_scope`, None outside any."""
-    return getattr(_STATE, "safe_mode", None)
-
-
-def inherited_scope(safe_mode):
-    """The scope of a nested deserialization: an enclosing scope's choice wins (the
-    caller of `pd.load_model(..., safe_mode=...)` decides for everything the file holds,
-    as Keras 3's `deserialize_keras_object` keeps an enclosing SafeModeScope);
-    `safe_mode` applies when there is none."""
-    outer = in_safe_mode()
-    return safe_mode_scope(bool(safe_mode) if outer is None else outer)
 
 
 # ---- dumping and loading ----------------------------------------------------------------
@@ -163,7 +125,7 @@ def load_function(spec, layer_name):
                 "not write, and loading it runs that code; outside a loader's "
                 "safe_mode=False this is refused (as Keras 3's Lambda.from_config refuses "
                 "it). If you trust the config, rebuild it within "
-                "paddle.highlevel.layers.bytecode.safe_mode_scope(False), or load its file "
+                "paddle.highlevel.saving.serialization.safe_mode_scope(False), or load its file "
                 "with safe_mode=False")
         return own
     saved_by = config.get("python", PYTHON)
@@ -195,9 +157,10 @@ def _make_function(code, config, where):
                               f"{len(closure)} values")
     module = sys.modules.get(config.get("module") or "") \
         if isinstance(config.get("module"), str) else None
-    import numpy
-    import paddle
-    scope = dict(vars(module)) if module is not None else {"pd": paddle, "np": numpy}
+    # The root package is loaded by now (it loads this module); it is found, not imported,
+    # so that this module stays below it.
+    scope = dict(vars(module)) if module is not None else {"pd": sys.modules["paddle"],
+                                                           "np": numpy}
     cells = tuple(types.CellType(v) for v in closure) or None
     return types.FunctionType(code, scope, code.co_name, tuple(defaults) or None, cells)
 

@@ -14,6 +14,7 @@ from paddle.lowlevel.graph import Variable, constant
 from paddle.lowlevel.ops.math import cast, greater, not_equal
 from paddle.lowlevel.ops.reduce import max as ll_max
 from paddle.lowlevel.ops.shape import expand_dims, flatten, reshape, transpose
+from paddle.lowlevel.shapes import size
 from paddle.highlevel import activations, regularizers
 from paddle.highlevel.layers.base import (
     Input, InputSpec, Layer, check_flag, passthrough, regularizer_config)
@@ -131,7 +132,6 @@ class Reshape(Layer):
     def call(self, inputs, training=False):
         if -1 in self.target_shape:
             return _reshape_batch(inputs, self.target_shape)
-        from paddle.lowlevel.shapes import size
         # Per example: a batch that happens to divide would otherwise be reshaped across
         # examples ((6, 7) to (-1, 3, 2) gives 7 "examples" made of pieces of the 6).
         rest, want = size(inputs.shape[1:]), size(self.target_shape)
@@ -147,7 +147,6 @@ class Reshape(Layer):
 
 def _reshape_batch(x, target):
     """A -1 in the target: inferred from the known sizes, the batch axis kept as it is."""
-    from paddle.lowlevel.shapes import size
     rest = size(x.shape[1:])
     known = 1
     for d in target:

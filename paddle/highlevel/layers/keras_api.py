@@ -17,6 +17,7 @@ import numpy as np
 
 from paddle.errors import ShapeError
 from paddle.lowlevel.graph import NAMES
+from paddle.highlevel.saving.registry import family_namespace
 
 
 class KerasLayerAPI:
@@ -148,10 +149,10 @@ class KerasLayerAPI:
         """The state Variables of the metrics this layer holds as attributes (those of
         `add_variable`; paddle's built-in metrics keep their state in Python and have
         none). A model lists those of `model.metrics`."""
-        from paddle.highlevel.metrics import Metric
+        metric = family_namespace("keras.metrics").get("Metric")  # metrics sit above layers
         found = []
         for value in vars(self).values():
-            if isinstance(value, Metric):
+            if metric is not None and isinstance(value, metric):
                 found.extend(value.variables)
         return found
 

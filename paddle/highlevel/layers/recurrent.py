@@ -27,6 +27,7 @@ from paddle.highlevel.layers.base import Layer, check_flag
 from paddle.highlevel.layers.conv import check_positive
 from paddle.highlevel.layers.core import get_activation, serialize_activation
 from paddle.highlevel.layers.regularization import seeds
+from paddle.highlevel.saving.serialization import keras_layer_config
 
 
 # ---- the base of the recurrent layers -------------------------------------------------
@@ -505,5 +506,5 @@ def _deserialize_rnn(config):
     if name not in classes:
         raise ValueError(f"Bidirectional: unknown recurrent layer class {name!r}; expected "
                          f"one of {sorted(classes)}")
-    from paddle.highlevel.saving_config import keras_layer_config  # Keras 3's extra keys
-    return classes[name].from_config(keras_layer_config(classes[name], config["config"]))
+    return classes[name].from_config(  # Keras 3's extra keys dropped
+        keras_layer_config(classes[name], config["config"]))

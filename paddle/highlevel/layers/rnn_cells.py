@@ -28,6 +28,7 @@ from paddle.highlevel.layers.base import Layer, check_flag, passthrough
 from paddle.highlevel.layers.core import get_activation, serialize_activation
 from paddle.highlevel.layers.recurrent import _ForgetBias, reverse_time, \
     set_recurrent_arguments, set_sequence_arguments, with_states
+from paddle.highlevel.saving.serialization import deserialize_layer, serialize_keras_object
 
 
 # ---- cells ----------------------------------------------------------------------------
@@ -363,7 +364,6 @@ class StackedRNNCells(Layer):
         return inputs, new_states
 
     def get_config(self):
-        from paddle.highlevel.serialization import serialize_keras_object
         return {**super().get_config(),
                 "cells": [serialize_keras_object(c) for c in self.cells]}
 
@@ -371,7 +371,6 @@ class StackedRNNCells(Layer):
 def _deserialize_cell(config):
     """A cell from its saved entry (paddle's or Keras 3's), custom cells found in the open
     custom_object_scope (load_model opens one with its custom_objects)."""
-    from paddle.highlevel.saving_config import deserialize_layer
     return deserialize_layer(config, None)
 
 
@@ -526,7 +525,6 @@ class RNN(Layer):
         return output
 
     def get_config(self):
-        from paddle.highlevel.serialization import serialize_keras_object
         return {**super().get_config(), "return_sequences": self.return_sequences,
                 "return_state": self.return_state, "go_backwards": self.go_backwards,
                 "stateful": self.stateful, "unroll": self.unroll,

@@ -10,6 +10,7 @@ Example:
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.ops.shape import reshape
 from paddle.highlevel.layers.base import Layer
+from paddle.highlevel.saving.serialization import deserialize_layer
 
 
 class TimeDistributed(Layer):
@@ -35,7 +36,6 @@ class TimeDistributed(Layer):
     def __init__(self, layer, **kwargs):
         super().__init__(**kwargs)
         if isinstance(layer, dict):
-            from paddle.highlevel.saving_config import deserialize_layer
             layer = deserialize_layer(layer, None)
         if not isinstance(layer, Layer):
             raise TypeError(f"TimeDistributed: expected a Layer, received "

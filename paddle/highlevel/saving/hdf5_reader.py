@@ -12,12 +12,12 @@ the object.
 
 Example:
     >>> import os, tempfile, h5py, numpy as np
-    >>> from paddle.highlevel import saving_reader
+    >>> from paddle.highlevel.saving import hdf5_reader
     >>> path = os.path.join(tempfile.mkdtemp(), "p.h5")
     >>> with h5py.File(path, "w") as f:
     ...     f["fc_0/w"] = np.ones((2, 3), np.float32)
-    >>> with saving_reader.open_file(path) as f:
-    ...     float(saving_reader.read(saving_reader.dataset(f, "fc_0/w", path), (2, 3), path).sum())
+    >>> with hdf5_reader.open_file(path) as f:
+    ...     float(hdf5_reader.read(hdf5_reader.dataset(f, "fc_0/w", path), (2, 3), path).sum())
     6.0
 """
 import contextlib
@@ -70,9 +70,9 @@ def load_errors(path):
     as PD_CHECKPOINT_ERROR.
 
     Example:
-        >>> from paddle.highlevel import saving_reader
+        >>> from paddle.highlevel.saving import hdf5_reader
         >>> try:
-        ...     with saving_reader.load_errors("m.keras"):
+        ...     with hdf5_reader.load_errors("m.keras"):
         ...         raise RecursionError("maximum recursion depth exceeded")
         ... except Exception as e:
         ...     print(type(e).__name__)

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import paddle as pd
-from paddle.highlevel import saving_hdf5
-from paddle.highlevel.saving_config import register_serializable
+from paddle.highlevel.saving import hdf5_file
+from paddle.highlevel.saving.registry import register_serializable
 
 RNG = np.random.default_rng(0)
 X = RNG.standard_normal((48, 6)).astype(np.float32)
@@ -112,7 +112,7 @@ def test_functional_round_trip_with_ops_shared_layers_and_loose_parameters(tmp_p
     assert sorted(before.values()) == pytest.approx(sorted(after.values()))
     with h5py.File(tmp_path / "f.h5", "r") as f:
         top = f["model_weights/top_level_model_weights"]
-        assert saving_hdf5.load_attributes(top, "weight_names") == ["sv_scale"]
+        assert hdf5_file.load_attributes(top, "weight_names") == ["sv_scale"]
         config = json.loads(f.attrs["model_config"])
     assert config["class_name"] == "Functional"
     entries = config["config"]["layers"]
@@ -286,9 +286,9 @@ def test_large_config_is_split_into_chunks(tmp_path):
 def test_long_name_lists_are_split_as_keras_does(tmp_path):
     names = [f"layer_{i:05d}_" + "n" * 50 for i in range(2500)]
     with h5py.File(tmp_path / "a.h5", "w") as f:
-        saving_hdf5.save_attributes(f, "names", names)
+        hdf5_file.save_attributes(f, "names", names)
         assert "names" not in f.attrs and "names0" in f.attrs and "names2" in f.attrs
-        assert saving_hdf5.load_attributes(f, "names") == names
+        assert hdf5_file.load_attributes(f, "names") == names
 
 
 @pytest.mark.parametrize("make", [
@@ -340,9 +340,9 @@ def test_layout_is_keras_legacy_hdf5(tmp_path):
         assert training["loss"] == "mse"
         assert training["optimizer_config"]["class_name"] == "Adam"
         group = f["model_weights"]
-        assert saving_hdf5.load_attributes(group, "layer_names") == \
+        assert hdf5_file.load_attributes(group, "layer_names") == \
             [conv.name, bn.name, flat.name, dense.name]
-        names = [saving_hdf5.load_attributes(group[l.name], "weight_names") for l in model.layers]
+        names = [hdf5_file.load_attributes(group[l.name], "weight_names") for l in model.layers]
         assert [n.rsplit("/", 1)[1] for n in names[0]] == ["kernel", "bias"]
         assert [n.rsplit("/", 1)[1] for n in names[1]] == \
             ["gamma", "beta", "moving_mean", "moving_variance"]
@@ -350,7 +350,7 @@ def test_layout_is_keras_legacy_hdf5(tmp_path):
         assert group[conv.name][names[0][0]].shape == (3, 3, 3, 4)
         np.testing.assert_array_equal(group[dense.name][names[3][0]][()], dense.kernel.val())
         opt = f["optimizer_weights"]
-        opt_names = saving_hdf5.load_attributes(opt, "weight_names")
+        opt_names = hdf5_file.load_attributes(opt, "weight_names")
         assert opt_names[0].endswith("iterations") and opt[opt_names[0]][()] == 1
         assert len(opt_names) == 1 + 2 * len(model.trainable_weights)
 
@@ -531,7 +531,7 @@ def test_failed_save_leaves_the_previous_file_and_no_temporary(tmp_path, monkeyp
 
     def broken(*args):
         raise OSError("disk full")
-    monkeypatch.setattr(saving_hdf5, "write_weights", broken)
+    monkeypatch.setattr(hdf5_file, "write_weights", broken)
     model.fit(X, Y, epochs=1, verbose=0)
     with pytest.raises(OSError, match="disk full"):
         model.save(path)

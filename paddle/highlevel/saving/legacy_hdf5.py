@@ -3,8 +3,8 @@
 
 A file written by `model.save` holds (see docs/saving.md for a listing):
 
-- root attributes `model_config` (JSON, saving_config.py), `training_config` (JSON,
-  saving_compile.py; when compiled), `backend`, `keras_version`, `paddle_version` and
+- root attributes `model_config` (JSON, architecture.py), `training_config` (JSON,
+  compiling.py; when compiled), `backend`, `keras_version`, `paddle_version` and
   `paddle_training_state` (last finished epoch and paddle's random state);
 - group `model_weights`: attribute `layer_names`, one group per layer with attribute
   `weight_names` and one dataset per weight, in Keras order, then
@@ -13,7 +13,7 @@ A file written by `model.save` holds (see docs/saving.md for a listing):
   group `paddle_optimizers`: the same for each optimizer the model holds as an attribute
   besides `model.optimizer` (a custom train_step's own, by attribute name).
 
-The file format itself (attributes, groups, checksums, atomic writes) is saving_hdf5.py.
+The file format itself (attributes, groups, checksums, atomic writes) is hdf5_file.py.
 `save_weights` writes the `model_weights` part at the root of its file, as Keras does;
 `load_weights` reads either kind of file, Keras's included. Writes are atomic: a temporary
 file in the same folder, flushed and fsynced, then renamed over the target. Reads check the
@@ -28,125 +28,61 @@ Example:
     >>> bool(np.array_equal(pd.load_model(path).predict(x), model.predict(x)))
     True
 """
-import os
 import warnings
-import zipfile
 
-import h5py
 import numpy as np
 
 from paddle.errors import CheckpointError
 from paddle.lowlevel import random, stored_state
 from paddle.lowlevel.optimizers import Optimizer
-from paddle.highlevel import saving_compile, saving_config, saving_hdf5
-from paddle.highlevel.saving_config import register_serializable  # noqa: F401  (public)
-from paddle.highlevel.saving_hdf5 import TOP_LEVEL, atomic_write, file_path, open_checkpoint
 from paddle.lowlevel.shapes import memory_budget
+from paddle.highlevel.saving import architecture, compiling, hdf5_file
+from paddle.highlevel.saving.hdf5_file import TOP_LEVEL, atomic_write, file_path, open_checkpoint
 
 
-# ---- public entry points ----------------------------------------------------------------
-
-MODEL_FILE_EXTENSIONS = (".keras", ".h5", ".hdf5")
-
-
-def check_model_file_name(filepath, who="model.save"):
-    """As Keras 3: a model file's name ends in `.keras` (Keras 3's zip) or `.h5`/`.hdf5`
-    (the legacy HDF5 layout); any other name is a ValueError naming `who`, before anything
-    is written (rather than a file whose format its name does not say). A folder is left
-    to the writer, which says it is one."""
-    name = _name(filepath)
-    if name and not name.endswith(MODEL_FILE_EXTENSIONS) and not os.path.isdir(name):
-        raise ValueError(f"{who}: expected a file name ending in .keras (Keras 3's format, "
-                         f"recommended) or .h5 / .hdf5 (the legacy HDF5 layout), received "
-                         f"filepath={name!r}; use model.export(filepath) for ONNX")
-
+# ---- writing ---------------------------------------------------------------------------
 
 def save_model(model, filepath, overwrite=True, include_optimizer=True):
     """Write the architecture, weights, optimizer state, compile settings and training
-    position of `model` to one file (atomically): a name ending in `.keras` gets Keras 3's
-    native zip (keras_format.py), `.h5` or `.hdf5` the legacy HDF5 layout; any other name
-    is a ValueError, as in Keras 3."""
-    check_model_file_name(filepath)
-    if _is_keras_name(filepath):
-        from paddle.highlevel import keras_format
-        keras_format.save_keras(model, filepath, overwrite, include_optimizer)
-        return
-    config = saving_config.dumps(saving_config.model_config(model))
+    position of `model` to one HDF5 file in Keras's legacy layout (atomically)."""
+    config = architecture.dumps(architecture.model_config(model))
     compiled = include_optimizer and getattr(model, "compiled", False) and \
         getattr(model, "optimizer", None) is not None
-    training = saving_config.dumps(saving_compile.training_config(model)) if compiled else None
-    groups, top = saving_config.weight_layout(model)
+    training = architecture.dumps(compiling.training_config(model)) if compiled else None
+    groups, top = architecture.weight_layout(model)
     with stored_state.LOCK:  # one snapshot, before or after a step of a fit elsewhere
-        state = saving_config.dumps({
+        state = architecture.dumps({
             "last_finished_epoch": getattr(model, "_last_finished_epoch", None),
             "rng_state": random.get_state()})
-        weights = saving_hdf5.weight_values(groups, top)
-        optimizer = saving_hdf5.optimizer_state(model.optimizer, groups, top) \
+        weights = hdf5_file.weight_values(groups, top)
+        optimizer = hdf5_file.optimizer_state(model.optimizer, groups, top) \
             if compiled else None
-        own = [(name, saving_hdf5.optimizer_state(opt, groups, top))
+        own = [(name, hdf5_file.optimizer_state(opt, groups, top))
                for name, opt in _own_optimizers(model)] if compiled else []
-    atomic_write(filepath, lambda f: saving_hdf5.write_model(f, [config, training, state],
+    atomic_write(filepath, lambda f: hdf5_file.write_model(f, [config, training, state],
                                                              weights, optimizer, own),
                  overwrite)
 
 
 def save_weights(model, filepath, overwrite=True):
-    """Write the weights alone: a name ending in `.weights.h5` gets Keras 3's layout (with
-    the optimizer's state, as Keras 3 writes it), any other name Keras's legacy weights
-    file (the layer groups at the root)."""
-    if _name(filepath).endswith(".weights.h5"):
-        from paddle.highlevel import keras_format
-        keras_format.save_weights_h5(model, filepath, overwrite)
-        return
-    groups, top = saving_config.weight_layout(model)
+    """Write the weights alone in Keras's legacy weights layout (the layer groups at the
+    root of the file)."""
+    groups, top = architecture.weight_layout(model)
     with stored_state.LOCK:  # one snapshot, before or after a step of a fit elsewhere
-        weights = saving_hdf5.weight_values(groups, top)
-    atomic_write(filepath, lambda f: saving_hdf5.write_weights(f, *weights), overwrite)
+        weights = hdf5_file.weight_values(groups, top)
+    atomic_write(filepath, lambda f: hdf5_file.write_weights(f, *weights), overwrite)
 
 
-def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
-    """Rebuild a model saved by `model.save` (a `.keras` zip, paddle's or Keras 3's, or an
-    HDF5 file).
-
-    Args:
-        filepath: the `.keras` or HDF5 file.
-        custom_objects: {name: class or function} for custom layers, models, losses,
-            metrics and optimizers the file names.
-        compile: compile the model as it was and restore the optimizer's state and
-            paddle's random state, so `fit(..., initial_epoch=k)` continues training
-            exactly; False gives an inference-only model.
-        safe_mode: refuse a file holding Python bytecode (a `Lambda` layer's function),
-            since rebuilding the model would run it (as Keras 3 does). Pass False only
-            for a file you trust; its bytecode is still checked before it is used.
-    Returns:
-        The model, predicting as the saved one did.
-    Raises:
-        CheckpointError: a missing file (a FileNotFoundError too), a damaged or foreign
-            file (the message says what it holds), an unknown custom class,
-            weights that do not fit the architecture, or (with safe_mode) a Lambda's
-            bytecode. docs/security.md says what loading an untrusted file risks.
-
-    Example:
-        >>> import os, tempfile, paddle as pd
-        >>> path = os.path.join(tempfile.mkdtemp(), "m.h5")
-        >>> pd.Sequential([pd.layers.Input(shape=(2,)), pd.layers.Dense(1)]).save(path)
-        >>> pd.load_model(path).outputs[0].shape
-        (None, 1)
-    """
-    if not isinstance(safe_mode, bool):
-        raise TypeError(f"load_model: safe_mode must be True or False, received {safe_mode!r}")
-    path = file_path(filepath, "load_model")
-    if os.path.isfile(path) and zipfile.is_zipfile(path):
-        from paddle.highlevel import keras_format
-        return keras_format.load_keras(path, custom_objects, compile, safe_mode)
+def load_model(path, custom_objects=None, compile=True, safe_mode=True):
+    """Rebuild a model saved in the legacy HDF5 layout (api.load_model's arguments)."""
     with open_checkpoint(path, full=True) as saved:
         model = _rebuild(path, saved.model_config, custom_objects, safe_mode)
-        groups, top = saving_config.weight_layout(model)
+        groups, top = architecture.weight_layout(model)
         pairs = match_by_order(path, groups, top, saved)
         slots, own = [], []
         if compile and saved.training_config is not None:
             try:
-                args = saving_compile.compile_args(saved.training_config, model,
+                args = compiling.compile_args(saved.training_config, model,
                                                    custom_objects)
             except CheckpointError as e:
                 raise CheckpointError(f"{path}: {e}") from e
@@ -174,7 +110,7 @@ def _rebuild(path, config, custom_objects, safe_mode):
     """The model of a saved config, its weights freshly made (within this machine's
     memory: model_from_config)."""
     try:
-        return saving_config.model_from_config(config, custom_objects, safe_mode)
+        return architecture.model_from_config(config, custom_objects, safe_mode)
     except CheckpointError as e:
         raise CheckpointError(f"{path}: {e}") from e
     except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
@@ -194,8 +130,9 @@ def _read_checked(saved, pairs, slots, own):
     return pairs, slots, own
 
 
-def load_weights(model, filepath, by_name=False, skip_mismatch=False):
-    """Load weights from a file of `save_weights` or `save` (paddle's or Keras's).
+def load_weights(model, path, by_name=False, skip_mismatch=False):
+    """Load weights from a legacy HDF5 file of `save_weights` or `save` (paddle's or
+    Keras's).
 
     Args:
         by_name: match layers by name (layers missing on either side are left alone)
@@ -206,18 +143,9 @@ def load_weights(model, filepath, by_name=False, skip_mismatch=False):
         CheckpointError: a missing, damaged or foreign file, a layer count mismatch, or a
             weight whose shape differs (nothing is assigned then).
     """
-    path = file_path(filepath, "load_weights")
-    if os.path.isfile(path) and (zipfile.is_zipfile(path) or _keras3_weights(path)):
-        if by_name:
-            raise ValueError(f"load_weights: by_name=True matches layers of legacy .h5 files; "
-                             f"{path} is a Keras 3 file, whose weights are found by Keras 3's "
-                             "paths (as in Keras 3, which has no by_name for it)")
-        from paddle.highlevel import keras_format
-        keras_format.load_weights(model, path, skip_mismatch)
-        return
     if skip_mismatch and not by_name:
         raise ValueError("load_weights: skip_mismatch=True needs by_name=True (as in Keras)")
-    groups, top = saving_config.weight_layout(model)
+    groups, top = architecture.weight_layout(model)
     with open_checkpoint(path, full=False) as saved:
         if by_name:
             pairs = match_by_name(path, groups, top, saved, skip_mismatch)
@@ -235,12 +163,12 @@ def restore_training_state(model, filepath):
     with open_checkpoint(path, full=True) as saved:
         try:
             with memory_budget():
-                saving_config.ensure_built(model, saved.model_config)
+                architecture.ensure_built(model, saved.model_config)
         except (ValueError, TypeError, KeyError, AttributeError, IndexError,
                 MemoryError) as e:
             raise CheckpointError(f"{path}: the model could not be built on the saved input "
                                   f"shapes ({type(e).__name__}: {e})") from e
-        groups, top = saving_config.weight_layout(model)
+        groups, top = architecture.weight_layout(model)
         pairs = match_by_order(path, groups, top, saved)
         optimizer = getattr(model, "optimizer", None)
         slots = _check_optimizer(path, optimizer, saved.optimizer, groups, top) \
@@ -258,29 +186,6 @@ def restore_training_state(model, filepath):
             random.set_state(state["rng_state"])
         model._last_finished_epoch = state["last_finished_epoch"]
     return model._last_finished_epoch
-
-
-def _name(filepath):
-    try:
-        return os.fspath(filepath)
-    except TypeError:
-        return ""
-
-
-def _is_keras_name(filepath):
-    return _name(filepath).endswith(".keras")
-
-
-def _keras3_weights(path):
-    """A Keras 3 weights file (groups `layers`/`vars`, no legacy `layer_names`)."""
-    try:
-        if not h5py.is_hdf5(path):
-            return False
-        with h5py.File(path, "r") as f:
-            return "layer_names" not in f.attrs and "model_weights" not in f and \
-                ("layers" in f or "vars" in f or "_layer_checkpoint_dependencies" in f)
-    except OSError:
-        return False
 
 
 # ---- matching weights to the model ------------------------------------------------------

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import paddle as pd
-from paddle.highlevel import saving
+from paddle.highlevel.saving import api as saving
 
 X = np.random.default_rng(0).standard_normal((8, 4)).astype(np.float32)
 

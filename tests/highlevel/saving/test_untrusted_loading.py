@@ -12,7 +12,7 @@ import pytest
 
 import paddle as pd
 from paddle.capi import calls
-from paddle.highlevel.serialization import deserialize_keras_object
+from paddle.highlevel.saving.serialization import deserialize_keras_object
 from untrusted import edit_model_config, layer_entries, run_probe
 
 GIB = 1 << 30
@@ -176,14 +176,14 @@ def test_a_keras_member_is_decompressed_no_further_than_its_limit(tmp_path):
     """However the zip declares its sizes, no more than the limit is decompressed: a
     central directory that understates the expanded size stops the stream there (and
     fails its CRC), one that states it is refused from the statement."""
-    from paddle.highlevel import keras_format
+    from paddle.highlevel.saving import keras_v3
     path = tmp_path / "m.keras"
     write_members(path, {"config.json": b"{}", "model.weights.h5": bytes(10 << 20)})
     with pytest.raises(pd.CheckpointError, match="declares 10485760 bytes, over the limit of 1048576"):
-        keras_format.read_weights(str(path), 1 << 20)
+        keras_v3.read_weights(str(path), 1 << 20)
     set_central_size(path, "model.weights.h5", expanded=1000)
     with pytest.raises(pd.CheckpointError, match="truncated or damaged.*CRC"):
-        keras_format.read_weights(str(path), 1 << 20)
+        keras_v3.read_weights(str(path), 1 << 20)
 
 
 def test_a_keras_member_whose_deflate_stream_is_corrupt_is_a_checkpoint_error(tmp_path):
@@ -231,14 +231,14 @@ def test_a_damaged_weights_member_is_a_checkpoint_error(tmp_path, once):
 
 
 def test_the_weights_limit_follows_the_architecture(tmp_path):
-    from paddle.highlevel import keras_format
+    from paddle.highlevel.saving import keras_v3
     small = pd.Sequential([pd.Input(shape=(3,)), pd.layers.Dense(2)])
     big = pd.Sequential([pd.Input(shape=(1000,)), pd.layers.Dense(1000)])
-    assert keras_format.weights_limit(small) < 4 << 20
+    assert keras_v3.weights_limit(small) < 4 << 20
     # each number, its optimizer slots, at up to 8 bytes
-    assert keras_format.weights_limit(big) >= 4 * 8 * (1000 * 1000 + 1000)
+    assert keras_v3.weights_limit(big) >= 4 * 8 * (1000 * 1000 + 1000)
     model, path = small_keras(tmp_path, compiled=True)
-    assert len(members(path)["model.weights.h5"]) < keras_format.weights_limit(model)
+    assert len(members(path)["model.weights.h5"]) < keras_v3.weights_limit(model)
     x = np.ones((2, 3), np.float32)
     np.testing.assert_array_equal(pd.load_model(path).predict(x, verbose=0), model.predict(x, verbose=0))
 
@@ -249,8 +249,8 @@ def test_skip_mismatch_reads_a_file_larger_than_the_model(tmp_path):
     big = pd.Sequential([pd.Input(shape=(3,)), pd.layers.Dense(2), pd.layers.Dense(400_000)])
     big.save(tmp_path / "big.keras")
     small = pd.Sequential([pd.Input(shape=(3,)), pd.layers.Dense(2), pd.layers.Dense(1)])
-    from paddle.highlevel import keras_format
-    assert len(members(tmp_path / "big.keras")["model.weights.h5"]) > keras_format.weights_limit(small)
+    from paddle.highlevel.saving import keras_v3
+    assert len(members(tmp_path / "big.keras")["model.weights.h5"]) > keras_v3.weights_limit(small)
     with pytest.raises(pd.CheckpointError, match="more than it can hold for this model|over the limit"):
         small.load_weights(tmp_path / "big.keras")
     with pytest.warns(UserWarning, match="skipping"):
@@ -296,14 +296,14 @@ def test_a_keras_config_nested_200000_deep_is_a_checkpoint_error(tmp_path, once)
 
 def test_memory_and_recursion_errors_in_any_load_are_checkpoint_errors(tmp_path, monkeypatch):
     """Whatever runs out during a load (.keras or .h5, load_model or load_weights)."""
-    from paddle.highlevel import saving_config
+    from paddle.highlevel.saving import architecture
     _, keras_path = small_keras(tmp_path)
     h5_path = tmp_path / "m.h5"
     pd.load_model(keras_path).save(h5_path)
     for error in (MemoryError("no room"), RecursionError("maximum recursion depth exceeded")):
         def fail(*args, **kwargs):
             raise error
-        monkeypatch.setattr(saving_config, "_rebuild_model", fail)
+        monkeypatch.setattr(architecture, "_rebuild_model", fail)
         for path in (keras_path, h5_path):
             with pytest.raises(pd.CheckpointError) as caught:
                 pd.load_model(path)
@@ -311,7 +311,7 @@ def test_memory_and_recursion_errors_in_any_load_are_checkpoint_errors(tmp_path,
             assert calls.code_of(caught.value) == calls.CHECKPOINT_ERROR
         monkeypatch.undo()
     model = pd.load_model(keras_path)
-    monkeypatch.setattr(pd.highlevel.keras_format, "_check_weights",
+    monkeypatch.setattr(pd.highlevel.saving.keras_v3, "_check_weights",
                         lambda *a, **k: (_ for _ in ()).throw(MemoryError("no room")))
     with pytest.raises(pd.CheckpointError, match="more memory than this process may use"):
         model.load_weights(keras_path)
@@ -467,7 +467,7 @@ def wrapper_configs(marker):
 def test_a_wrappers_from_config_refuses_foreign_bytecode_outside_a_trusting_loader(tmp_path, wrapper):
     """As Keras 3, whose Lambda.from_config fails closed outside a SafeModeScope: the
     wrapper's from_config used to rebuild the Lambda from the file's bytecode."""
-    from paddle.highlevel.layers.bytecode import safe_mode_scope
+    from paddle.highlevel.saving.serialization import safe_mode_scope
     marker = tmp_path / "ran"
     cls, config = wrapper_configs(marker)[wrapper]
     with pytest.raises(pd.CheckpointError, match="Lambda layer 'lam': its function is stored as "
@@ -481,7 +481,7 @@ def test_a_wrappers_from_config_refuses_foreign_bytecode_outside_a_trusting_load
 
 
 def test_a_trusting_caller_rebuilds_the_wrapped_lambda(tmp_path):
-    from paddle.highlevel.layers.bytecode import safe_mode_scope
+    from paddle.highlevel.saving.serialization import safe_mode_scope
     marker = tmp_path / "ran"
     cls, config = wrapper_configs(marker)["TimeDistributed"]
     with safe_mode_scope(False):
@@ -497,15 +497,15 @@ def test_a_trusting_caller_rebuilds_the_wrapped_lambda(tmp_path):
 def test_an_enclosing_loaders_safe_mode_wins_over_a_nested_call(tmp_path):
     """A custom class's from_config that deserializes with safe_mode=False, run by
     load_model(safe_mode=True): the caller's choice reaches it (as Keras 3)."""
-    from paddle.highlevel.layers.bytecode import safe_mode_scope
+    from paddle.highlevel.saving.serialization import safe_mode_scope
     marker = tmp_path / "ran"
     config = {"class_name": "TimeDistributed", "config": wrapper_configs(marker)["TimeDistributed"][1]}
     with safe_mode_scope(True):
         with pytest.raises(ValueError, match="refused in safe mode"):
             deserialize_keras_object(config, safe_mode=False)
         with pytest.raises(pd.CheckpointError, match="refused in safe mode"):
-            from paddle.highlevel import saving_config
-            saving_config.model_from_config(
+            from paddle.highlevel.saving import architecture
+            architecture.model_from_config(
                 {"class_name": "Sequential", "config": {"layers": [
                     {"class_name": "InputLayer", "config": {"batch_shape": [None, 2, 3]}},
                     config]}}, safe_mode=False)

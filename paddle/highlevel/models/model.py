@@ -1,5 +1,10 @@
-"""Models: functional (`pd.Model(inputs, outputs)`), subclassed (`class Net(pd.Model)`)
-and `Sequential`. Training (compile/fit/evaluate/predict) comes from training.py.
+"""Models: functional (`pd.Model(inputs, outputs)`) and subclassed (`class Net(pd.Model)`);
+`Sequential` is in sequential.py. Training (compile/fit/evaluate/predict) comes from
+training.py.
+
+Saving and exporting sit on floors above this one: `paddle.highlevel.saving` fills the
+table `formats.SAVING` and `paddle.export` fills `EXPORTERS` when they are imported, and
+the model calls through them (imports run downward only).
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -11,16 +16,22 @@ Example:
 """
 import collections
 import contextlib
+import os
 import threading
 
 import numpy as np
 
 from paddle.distributed.world import is_chief
-from paddle.errors import ShapeError, at_user
+from paddle.errors import CheckpointError, ShapeError, at_user
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import Variable, apply, data
+from paddle.highlevel.data_adapter import by_name
 from paddle.highlevel.layers.base import Layer, _call_spec, call_context, tensor_arguments
+from paddle.highlevel.saving.formats import saving
+from paddle.highlevel.saving.serialization import inherited_scope
 from paddle.highlevel.training import Trainable
+
+EXPORTERS = {}  # format name -> exporter(model, path, **options); paddle.export fills it
 
 
 def _flat(x):
@@ -50,6 +61,8 @@ class Model(Trainable, Layer):
     `call(self, inputs)` (or `call(self, inputs, training=None)` to branch on the mode) with
     any layers and low-level ops.
     """
+
+    _summary_lists_inputs = True  # a functional model's summary starts with its inputs
 
     def __init__(self, inputs=None, outputs=None, name=None, **kwargs):
         Layer.__init__(self, name=name, **kwargs)
@@ -231,7 +244,6 @@ class Model(Trainable, Layer):
     def __call__(self, *args, **kwargs):
         inputs, kwargs = _call_spec(type(self)).bind(self, args, kwargs)
         if isinstance(inputs, dict) and self.functional:
-            from paddle.highlevel.data_adapter import by_name
             inputs = by_name(inputs, self.input_names, f"{self.name}: inputs", "inputs")
             inputs = inputs[0] if self._single_input else inputs
         flat = _flat(inputs)
@@ -355,7 +367,7 @@ class Model(Trainable, Layer):
         """Print the layers with output shapes and parameter counts, and the totals. A
         functional model lists its inputs first, as Keras's `InputLayer` rows."""
         rows = [("Layer (type)", "Output Shape", "Param #")]
-        if self.functional and not isinstance(self, Sequential):
+        if self.functional and self._summary_lists_inputs:
             rows += [(f"{v.name} (InputLayer)", str(v.shape), "0") for v in self.inputs]
         for layer in self.layers:
             shape = layer._inbound[-1][1][0].shape if layer._inbound else "?"
@@ -382,8 +394,7 @@ class Model(Trainable, Layer):
         with new weights. A subclassed model gives its name and `trainable` (extend it with
         your `__init__` arguments)."""
         if type(self) is Model and self.functional:
-            from paddle.highlevel import saving_config
-            return saving_config.model_config(self, top=False)["config"]
+            return saving("model_config")(self, top=False)["config"]
         return {"name": self.name, "trainable": self.trainable}
 
     @classmethod
@@ -400,11 +411,9 @@ class Model(Trainable, Layer):
         """
         if cls is Model and isinstance(config, dict) and "input_layers" in config and \
                 "layers" in config:
-            from paddle.errors import CheckpointError
-            from paddle.highlevel import saving_config
             try:
                 with _safe_unless_told():
-                    return saving_config._functional_from_config(config, custom_objects)
+                    return saving("functional_from_config")(config, custom_objects)
             except CheckpointError as e:
                 raise ValueError(f"Model.from_config: {e}") from e
         return cls(**config)
@@ -419,11 +428,9 @@ class Model(Trainable, Layer):
             >>> pd.models.model_from_json(model.to_json()).outputs[0].shape
             (None, 2)
         """
-        from paddle.highlevel import keras_format
-        return keras_format.dumps(keras_format.keras_config(self, compile_config=False),
-                                  **kwargs)
+        return saving("to_json")(self, **kwargs)
 
-    # ---- saving (paddle/highlevel/saving.py, docs/saving.md) -----------------------------
+    # ---- saving (paddle/highlevel/saving/api.py, docs/saving.md) ------------------------
 
     def save(self, filepath, overwrite=True, include_optimizer=True):
         """Write the whole model to one file, atomically: architecture, weights, optimizer
@@ -432,17 +439,15 @@ class Model(Trainable, Layer):
         other name raises ValueError, as in Keras 3. `pd.load_model(filepath)` gives it
         back. In distributed training only rank 0 writes (the ranks hold the same weights);
         on the others this does nothing."""
-        from paddle.highlevel import saving
         if is_chief():
-            saving.save_model(self, filepath, overwrite, include_optimizer)
+            saving("save_model")(self, filepath, overwrite, include_optimizer)
 
     def save_weights(self, filepath, overwrite=True):
         """Write the weights alone: Keras 3's layout (with the optimizer's state) for a
         name ending in `.weights.h5`, Keras's legacy weights layout otherwise. In
         distributed training only rank 0 writes."""
-        from paddle.highlevel import saving
         if is_chief():
-            saving.save_weights(self, filepath, overwrite)
+            saving("save_weights")(self, filepath, overwrite)
 
     def load_weights(self, filepath, by_name=False, skip_mismatch=False):
         """Load weights written by save_weights or save (paddle's or Keras's files). From
@@ -451,8 +456,7 @@ class Model(Trainable, Layer):
         `.keras` and `.weights.h5` files: by Keras 3's paths, restoring a compiled model's
         optimizer state too (as Keras 3). Raises pd.CheckpointError (assigning nothing)
         when the file does not fit the model."""
-        from paddle.highlevel import saving
-        saving.load_weights(self, filepath, by_name, skip_mismatch)
+        saving("load_weights")(self, filepath, by_name, skip_mismatch)
 
     def export(self, filepath, format="onnx", **options):
         """Write the model for another runtime, as Keras 3's `export` (format "onnx").
@@ -463,7 +467,6 @@ class Model(Trainable, Layer):
         docs/deployment.md. Raises pd.ExportError (a ValueError) naming the model and the
         layer when the model is not built or holds something ONNX export cannot map.
         """
-        from paddle.export import export_model
         export_model(self, filepath, format, **options)
 
 
@@ -592,142 +595,22 @@ def _resolve_argument(value, mapping):
     return value
 
 
-def _input_for_first_layer(layer):
-    """The input a Sequential model can build from at once: the first layer's
-    `input_shape=` argument, or, for a layer already called on one Variable (taken from
-    another model, as Keras's transfer-learning recipe does), that input's shape."""
-    from paddle.highlevel.layers.base import Input
-    if layer._input_shape_arg is not None:
-        return Input(shape=layer._input_shape_arg)
-    if layer.built and layer._inbound and len(layer._inbound[0][0]) == 1:
-        source = layer._inbound[0][0][0]
-        if source.ndim >= 1:
-            return Input(shape=source.shape[1:], dtype=source.dtype)
-    return None
-
-
-class Sequential(Model):
-    """A stack of layers, each fed the previous one's output.
-
-    Example:
-        >>> import paddle as pd
-        >>> model = pd.Sequential([pd.layers.Input(shape=(4,)), pd.layers.Dense(2)])
-        >>> model.outputs[0].shape
-        (None, 2)
-    """
-
-    def __init__(self, layers=None, trainable=True, name=None, **kwargs):
-        super().__init__(name=name, trainable=trainable, **kwargs)
-        self._layers = []
-        self._input = None
-        for layer in layers or []:
-            self.add(layer)
-
-    def add(self, layer):
-        """Append a layer (or set the input with a `pd.layers.Input` Variable)."""
-        from paddle.highlevel.layers.core import InputLayer
-        if isinstance(layer, InputLayer):
-            layer = layer.output  # Keras's InputLayer: the Input it holds
-        if isinstance(layer, Variable):
-            if self._layers or self._input is not None:
-                raise ValueError("Sequential: an Input can only come first")
-            self._input = layer
-            self._rebuild()
-            return
-        if not isinstance(layer, Layer):
-            raise TypeError(f"Sequential: expected a Layer, received {type(layer).__name__}")
-        self._layers.append(layer)
-        if self._input is None and len(self._layers) == 1:
-            self._input = _input_for_first_layer(layer)
-        if self.outputs is not None and len(self._layers) > 1:
-            self._init_graph(self._input, layer(self.outputs[0]))  # extend; no rebuild
-        else:
-            self._rebuild()
-
-    def pop(self):
-        """Remove the last layer."""
-        if not self._layers:
-            raise ValueError("Sequential: there is no layer to pop")
-        layer = self._layers.pop()
-        self._rebuild()
-        return layer
-
-    def _rebuild(self):
-        if self._input is None:
-            return
-        x = self._input
-        for layer in self._layers:
-            x = layer(x)
-        self._init_graph(self._input, x)
-
-    @property
-    def layers(self):
-        return list(self._layers)
-
-    def _ensure_graph(self, arrays):
-        if self.inputs is None:
-            if len(arrays) != 1:
-                raise ValueError("Sequential: expected one input array")
-            from paddle.highlevel.layers.base import Input
-            a = np.asarray(arrays[0])
-            self._input = Input(shape=a.shape[1:],
-                                dtype="int64" if a.dtype.kind in "iu" else self.dtype)
-            self._rebuild()
-
-    def build(self, input_shape=None):
-        if input_shape is not None and self.inputs is None:
-            from paddle.highlevel.layers.base import Input
-            self._input = Input(shape=tuple(input_shape)[1:])
-            self._rebuild()
-
-    def graph(self, training=False, example=None):
-        if self.inputs is None:
-            if example is None:
-                raise ValueError(f"{self.name}: the model has no input shape yet; start it "
-                                 "with pd.layers.Input(shape=...) or call it on data")
-            self._ensure_graph(example)
-        return self._functional_graph(training)
-
-    def call(self, inputs, training=None):
-        x = inputs
-        for layer in self._layers:
-            x = layer(x, training=training)
-        return x
-
-    def get_config(self):
-        """The layers' configs (an InputLayer entry first once the input shape is known),
-        in Keras's layout; `Sequential.from_config` rebuilds the model."""
-        from paddle.highlevel import saving_config
-        if self.inputs is not None:
-            return saving_config.model_config(self, top=False)["config"]
-        return {"name": self.name, "trainable": self.trainable,
-                "layers": [saving_config.serialize_layer(layer) for layer in self._layers]}
-
-    @classmethod
-    def from_config(cls, config, custom_objects=None):
-        """A new Sequential model from `get_config()`'s dict (new weights).
-
-        Example:
-            >>> import paddle as pd
-            >>> model = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(2)])
-            >>> pd.Sequential.from_config(model.get_config()).outputs[0].shape
-            (None, 2)
-        """
-        from paddle.errors import CheckpointError
-        from paddle.highlevel import saving_config
-        if not isinstance(config, dict):
-            raise TypeError(f"Sequential.from_config: expected a dict, received "
-                            f"{type(config).__name__}")
-        try:
-            with _safe_unless_told():
-                return saving_config._sequential_from_config(config, custom_objects)
-        except CheckpointError as e:
-            raise ValueError(f"Sequential.from_config: {e}") from e
-
-
 def _safe_unless_told():
     """Rebuilding a model from a config refuses a Lambda's bytecode, as Keras 3's
     from_config does, unless a caller's safe_mode_scope(False) (load_model(...,
     safe_mode=False)) says the config is trusted."""
-    from paddle.highlevel.layers.bytecode import inherited_scope
     return inherited_scope(True)
+
+
+def export_model(model, filepath, format="onnx", **options):
+    """Writes `model` to `filepath` in `format` with the exporter registered for it in
+    `EXPORTERS` (see `Model.export`); returns what the exporter returns."""
+    if not isinstance(format, str) or format.lower() not in EXPORTERS:
+        raise ValueError(f"export: expected format {' or '.join(map(repr, EXPORTERS))}, "
+                         f"received {format!r}")
+    try:
+        path = os.fspath(filepath)
+    except TypeError:
+        raise TypeError(f"export: expected filepath to be a path, received "
+                        f"{type(filepath).__name__}") from None
+    return EXPORTERS[format.lower()](model, path, **options)

@@ -84,12 +84,12 @@ def test_safe_mode_false_loads_a_trusted_lambda(tmp_path):
 
 
 def test_model_from_config_is_safe_by_default(tmp_path):
-    from paddle.highlevel import saving_config
+    from paddle.highlevel.saving import architecture
     model = pd.Sequential([pd.Input(shape=(3,)), pd.layers.Lambda(lambda x: x + 1.0)])
-    spec = saving_config.model_config(model)
+    spec = architecture.model_config(model)
     with pytest.raises(pd.CheckpointError, match="safe_mode=False"):
-        saving_config.model_from_config(spec)
-    rebuilt = saving_config.model_from_config(spec, safe_mode=False)
+        architecture.model_from_config(spec)
+    rebuilt = architecture.model_from_config(spec, safe_mode=False)
     assert rebuilt.outputs[0].shape == (None, 3)
 
 
@@ -203,9 +203,9 @@ def test_the_checks_accept_real_functions():
     import inspect
     import json
     import numpy
-    from paddle.highlevel import saving_config
+    from paddle.highlevel.saving import architecture
     count = 0
-    for module in (inspect, json.decoder, numpy.lib.npyio, saving_config, bytecode):
+    for module in (inspect, json.decoder, numpy.lib.npyio, architecture, bytecode):
         for value in vars(module).values():
             if isinstance(value, types.FunctionType):
                 bytecode.checked_code(marshal.loads(marshal.dumps(value.__code__)), "probe")
@@ -216,7 +216,7 @@ def test_the_checks_accept_real_functions():
 def test_model_from_config_refuses_bytecode_unless_trusted():
     """As Keras 3: Model/Sequential.from_config are safe by default; a Lambda built
     directly from its own config is not a file and loads."""
-    from paddle.highlevel.layers.bytecode import safe_mode_scope
+    from paddle.highlevel.saving.serialization import safe_mode_scope
     inp = pd.Input(shape=(3,))
     functional = pd.Model(inp, pd.layers.Lambda(lambda x: x + 1.0)(inp))
     sequential = pd.Sequential([pd.Input(shape=(3,)), pd.layers.Lambda(lambda x: x + 1.0)])

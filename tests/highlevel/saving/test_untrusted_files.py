@@ -1,7 +1,7 @@
 """Untrusted files, part 2: what a crafted HDF5 file can make paddle read or allocate.
 
 Every loader (load_model, load_weights, restoring a backup, the Trainer's and the
-Inferencer's parameters) reads through paddle/highlevel/saving_reader.py, which refuses
+Inferencer's parameters) reads through paddle/highlevel/hdf5_reader.py, which refuses
 external storage, virtual datasets and links, and reads a dataset only once its shape is
 what the model expects. Each crafted file is built here with h5py; the memory probes run
 in a fresh interpreter under an address-space limit."""
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import paddle as pd
-from paddle.highlevel import saving_reader
+from paddle.highlevel.saving import hdf5_reader
 from paddle.lowlevel.graph import fresh_names
 from untrusted import edit_model_config, layer_entries, run_probe
 
@@ -152,7 +152,7 @@ def test_optimizer_slots_never_read_other_files(tmp_path):
 
 
 def saving_reader_names(group):
-    from paddle.highlevel.saving_hdf5 import load_attributes
+    from paddle.highlevel.saving.hdf5_file import load_attributes
     return load_attributes(group, "weight_names")
 
 
@@ -378,26 +378,26 @@ def test_the_reader_finds_names_through_hard_links_only(tmp_path):
     with h5py.File(path, "w") as f:
         f["a/b"] = np.ones(2, np.float32)
         f["ext"] = h5py.ExternalLink(other, "/")
-    with saving_reader.open_file(path) as f:
-        assert saving_reader.find(f, "a/c", path) is None
-        assert saving_reader.read(saving_reader.dataset(f, "/a/b", path), (2,), path).sum() == 2
+    with hdf5_reader.open_file(path) as f:
+        assert hdf5_reader.find(f, "a/c", path) is None
+        assert hdf5_reader.read(hdf5_reader.dataset(f, "/a/b", path), (2,), path).sum() == 2
         with pytest.raises(pd.CheckpointError, match="external link"):
-            saving_reader.find(f, "ext/data", path)
-        assert saving_reader.dataset_names(f, 10) == ["a/b"]
+            hdf5_reader.find(f, "ext/data", path)
+        assert hdf5_reader.dataset_names(f, 10) == ["a/b"]
         with pytest.raises(pd.CheckpointError, match=r"has shape \(2,\), expected \(3,\)"):
-            saving_reader.read(f["a/b"], (3,), path)
+            hdf5_reader.read(f["a/b"], (3,), path)
 
 
 def test_blocks_cut_a_dataset_in_order_within_the_limit(tmp_path):
-    from paddle.highlevel import saving_hdf5
+    from paddle.highlevel.saving import hdf5_file
     path = str(tmp_path / "b.h5")
     values = np.arange(50 * 7 * 3, dtype=np.float32).reshape(50, 7, 3)
     with h5py.File(path, "w") as f:
         f["v"] = values
         f["w"] = np.arange(500, dtype=np.int64)
-    with saving_reader.open_file(path) as f:
+    with hdf5_reader.open_file(path) as f:
         for name, limit in (("v", 64), ("v", 10), ("w", 80)):
-            blocks = list(saving_reader.blocks(f[name], path, limit=limit))
+            blocks = list(hdf5_reader.blocks(f[name], path, limit=limit))
             assert len(blocks) > 1
             assert all(b.nbytes <= max(limit, f[name].dtype.itemsize * 3) for b in blocks)
             np.testing.assert_array_equal(
@@ -405,8 +405,8 @@ def test_blocks_cut_a_dataset_in_order_within_the_limit(tmp_path):
         # The checksum of a dataset hashed a block at a time is the one of its array.
         layers = [("layer", [("v", f["v"]), ("w", f["w"])])]
         arrays = [("layer", [("v", values), ("w", f["w"][()])])]
-        assert saving_hdf5._digest_weights(layers, []) == \
-            saving_hdf5._digest_weights(arrays, [])
+        assert hdf5_file._digest_weights(layers, []) == \
+            hdf5_file._digest_weights(arrays, [])
 
 
 # ---- crafted op attributes in a functional config ---------------------------------------

@@ -13,13 +13,13 @@ checked against the values read.
 
 Example:
     >>> import os, tempfile, h5py
-    >>> from paddle.highlevel import saving_hdf5
+    >>> from paddle.highlevel.saving import hdf5_file
     >>> path = os.path.join(tempfile.mkdtemp(), "names.h5")
     >>> def write(f):
-    ...     saving_hdf5.save_attributes(f, "names", ["a", "b"])
-    >>> saving_hdf5.atomic_write(path, write)
+    ...     hdf5_file.save_attributes(f, "names", ["a", "b"])
+    >>> hdf5_file.atomic_write(path, write)
     >>> with h5py.File(path, "r") as f:
-    ...     saving_hdf5.load_attributes(f, "names")
+    ...     hdf5_file.load_attributes(f, "names")
     ['a', 'b']
 """
 import contextlib
@@ -31,8 +31,9 @@ import h5py
 import numpy as np
 
 from paddle._atomic import atomic_path
+from paddle._version import __version__
 from paddle.errors import CheckpointError
-from paddle.highlevel import saving_reader
+from paddle.highlevel.saving import hdf5_reader
 
 HDF5_OBJECT_HEADER_LIMIT = 64512  # bytes; larger attributes are split into name0, name1, ...
 KERAS_VERSION = "3.0.0"           # the Keras layout these files follow
@@ -86,7 +87,6 @@ def atomic_write(filepath, write, overwrite=True):
 
 
 def write_versions(obj):
-    from paddle import __version__
     obj.attrs["backend"] = np.bytes_(BACKEND)
     obj.attrs["keras_version"] = np.bytes_(KERAS_VERSION)
     obj.attrs["paddle_version"] = np.bytes_(__version__)
@@ -217,7 +217,7 @@ def _add_blocks(digest, add, dset):
     """What add(np.asarray(dset[()])) adds, read a block at a time."""
     add(dset.dtype.str, tuple(dset.shape))
     digest.update(int(dset.size * dset.dtype.itemsize).to_bytes(8, "little"))
-    for block in saving_reader.blocks(dset, dset.file.filename):
+    for block in hdf5_reader.blocks(dset, dset.file.filename):
         digest.update(np.ascontiguousarray(block).tobytes())
 
 
@@ -279,12 +279,12 @@ def write_optimizer(group, name, iterations, slots):
 def open_checkpoint(path, full):
     """The checkpoint at `path` as a `Checkpoint` whose datasets are not read yet; the file
     stays open for the block (errors: CheckpointError)."""
-    with saving_reader.open_file(path) as f:
+    with hdf5_reader.open_file(path) as f:
         yield Checkpoint(f, path, full)
 
 
 class Checkpoint:
-    """What a checkpoint file holds, through saving_reader (no link, external storage or
+    """What a checkpoint file holds, through hdf5_reader (no link, external storage or
     virtual dataset is followed): `layers` [(layer name, [(weight name, dataset)])],
     `top` (the same for top-level weights, or None), and with `full` the JSON attributes
     `model_config`, `training_config`, `training_state`, and `optimizer` (None) and
@@ -305,7 +305,7 @@ class Checkpoint:
         self.layers = [(name, self._subset(self.weights, name))
                        for name in load_attributes(self.weights, "layer_names")]
         self.top = self._subset(self.weights, TOP_LEVEL) \
-            if saving_reader.has(self.weights, TOP_LEVEL) else None
+            if hdf5_reader.has(self.weights, TOP_LEVEL) else None
         self.optimizer, self.own_optimizers = None, {}
         self.model_config = self.training_config = self.training_state = None
         if full:
@@ -315,9 +315,9 @@ class Checkpoint:
         f, path = self.file, self.path
         if "layer_names" in f.attrs or "layer_names0" in f.attrs:
             return f
-        if saving_reader.has(f, "model_weights"):
-            return saving_reader.member(f, "model_weights", path)
-        if saving_reader.has(f, "layers") and saving_reader.has(f, "vars"):
+        if hdf5_reader.has(f, "model_weights"):
+            return hdf5_reader.member(f, "model_weights", path)
+        if hdf5_reader.has(f, "layers") and hdf5_reader.has(f, "vars"):
             raise CheckpointError(f"{path!r} is in Keras 3's native weights format, which "
                                   "paddle does not read: in Keras, save the model with "
                                   "model.save('x.h5') (the legacy HDF5 layout) and load that")
@@ -326,22 +326,22 @@ class Checkpoint:
                               "or model.save_weights")
 
     def _subset(self, parent, name):
-        if not saving_reader.has(parent, name):
+        if not hdf5_reader.has(parent, name):
             raise CheckpointError(f"{self.path!r}: layer_names lists {name!r}, but the file "
                                   "has no group for it")
-        group = saving_reader.member(parent, name, self.path)
-        return [(w, saving_reader.dataset(group, w, self.path))
+        group = hdf5_reader.member(parent, name, self.path)
+        return [(w, hdf5_reader.dataset(group, w, self.path))
                 for w in load_attributes(group, "weight_names")]
 
     def _read_full(self):
         f, path = self.file, self.path
-        if saving_reader.has(f, "optimizer_weights"):
-            group = saving_reader.member(f, "optimizer_weights", path)
+        if hdf5_reader.has(f, "optimizer_weights"):
+            group = hdf5_reader.member(f, "optimizer_weights", path)
             if "paddle_slots" in group.attrs:
                 self.optimizer = self._optimizer(group)
-        if saving_reader.has(f, OWN_OPTIMIZERS):
-            own = saving_reader.member(f, OWN_OPTIMIZERS, path)
-            self.own_optimizers = {k: self._optimizer(saving_reader.member(own, k, path))
+        if hdf5_reader.has(f, OWN_OPTIMIZERS):
+            own = hdf5_reader.member(f, OWN_OPTIMIZERS, path)
+            self.own_optimizers = {k: self._optimizer(hdf5_reader.member(own, k, path))
                                    for k in sorted(own)}
         config, training, state = [None if t is None else json.loads(t) for t in self._texts]
         self.model_config, self.training_config = config, training
@@ -355,18 +355,18 @@ class Checkpoint:
                 not all(isinstance(t, list) and len(t) == 2 for t in targets):
             raise CheckpointError(f"{path!r}: the optimizer state lists {len(names)} weights "
                                   f"for {targets!r:.80} slots")
-        steps = saving_reader.dataset(group, names[0], path)
+        steps = hdf5_reader.dataset(group, names[0], path)
         if steps.dtype.kind not in "iu":
             raise CheckpointError(f"{path!r}: the optimizer's step count {names[0]!r} is "
                                   f"{steps.dtype}, not an integer")
-        return {"iterations": int(saving_reader.read(steps, (), path)),
-                "slots": [(int(i), str(slot), saving_reader.dataset(group, n, path))
+        return {"iterations": int(hdf5_reader.read(steps, (), path)),
+                "slots": [(int(i), str(slot), hdf5_reader.dataset(group, n, path))
                           for (i, slot), n in zip(targets, names[1:])]}
 
     def read(self, dset, shape):
         """The values of `dset` (read once), which must have `shape`."""
         if dset.name not in self._values:
-            self._values[dset.name] = saving_reader.read(dset, shape, self.path)
+            self._values[dset.name] = hdf5_reader.read(dset, shape, self.path)
         return self._values[dset.name]
 
     def verify(self):

@@ -5,20 +5,22 @@ HDF5 files: "Sequential" (an InputLayer entry, then each layer's config), "Funct
 (every layer with its `inbound_nodes`, `input_layers`, `output_layers`) or, for a
 subclassed model, its class name and `get_config()` with the input shapes it was traced
 on (`build_config`). `model_from_config` rebuilds the model; custom classes come from
-`custom_objects` or `register_serializable`. `weight_layout(model)` is the order in which
-a file holds the weights: one group per layer (Keras's `model.layers` order), then the
-parameters no layer owns. Compile settings are in `saving_compile.py`.
+`custom_objects` or the registry (registry.py). `weight_layout(model)` is the order in
+which a file holds the weights: one group per layer (Keras's `model.layers` order), then
+the parameters no layer owns. Compile settings are in compiling.py. This module registers
+the layer and model (de)serializers that serialization.py uses.
 
 Example:
     >>> import paddle as pd
-    >>> from paddle.highlevel import saving_config
+    >>> from paddle.highlevel.saving import architecture
     >>> model = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(2)])
-    >>> spec = saving_config.model_config(model)
+    >>> spec = architecture.model_config(model)
     >>> spec["class_name"], [e["class_name"] for e in spec["config"]["layers"]]
     ('Sequential', ['InputLayer', 'Dense'])
-    >>> saving_config.model_from_config(spec).outputs[0].shape
+    >>> architecture.model_from_config(spec).outputs[0].shape
     (None, 2)
 """
+import inspect
 import json
 
 import numpy as np
@@ -26,50 +28,31 @@ import numpy as np
 from paddle.errors import CheckpointError, ShapeError
 from paddle.lowlevel.graph import DTYPES, Node, Variable, apply, constant, data
 from paddle.lowlevel.op import OPS
-from paddle.lowlevel.shapes import check_fits, memory_budget
+from paddle.lowlevel.shapes import memory_budget
 from paddle.highlevel import layers as layers_module
 from paddle.highlevel.layers.base import Input, Layer
-from paddle.highlevel.layers.bytecode import inherited_scope
-from paddle.highlevel.model import Model, Sequential
+from paddle.highlevel.models.model import Model
+from paddle.highlevel.models.sequential import Sequential
+from paddle.highlevel.saving.formats import SAVING
+from paddle.highlevel.saving.registry import all_custom_objects, custom_object_scope
+from paddle.highlevel.saving.serialization import (
+    inherited_scope, plain_array, register_layer_codec, serialize_keras_object)
 
 OP_CLASS = "__paddle_op__"         # a low-level op applied between layers
 TENSOR_CLASS = "__keras_tensor__"  # a reference to a layer's output, as Keras names it
 CONSTANT_CLASS = "__constant__"    # a constant input, stored inline
 VARIABLE_CLASS = "__variable__"    # a parameter no layer owns (its value: top-level weights)
 
-_REGISTERED = {}
-
-
-def register_serializable(cls=None, *, name=None):
-    """Make a custom class loadable without `custom_objects` (layers, models, losses,
-    metrics, optimizers, schedules), under its class name or `name`.
-
-    Example:
-        >>> import paddle as pd
-        >>> from paddle.highlevel.saving_config import register_serializable
-        >>> @register_serializable
-        ... class DocTwice(pd.layers.Layer):
-        ...     def call(self, x, training=False):
-        ...         return x * 2.0
-    """
-    def add(c):
-        _REGISTERED[name or c.__name__] = c
-        return c
-    return add(cls) if cls is not None else add
-
-
 def lookup(class_name, custom_objects, builtins, what):
     """The class saved as `class_name`: custom_objects first (with the open
-    custom_object_scope and pd.saving.register_keras_serializable's table), then
-    registered, then built in."""
-    from paddle.highlevel.serialization import all_custom_objects
-    for table in (all_custom_objects(custom_objects), _REGISTERED, builtins):
+    custom_object_scope and the registry), then built in."""
+    for table in (all_custom_objects(custom_objects), builtins):
         if class_name in table:
             return table[class_name]
     raise CheckpointError(
         f"Unknown {what} {class_name!r} in the checkpoint: pass its class to load_model as "
         f"custom_objects={{{class_name!r}: {class_name}}} (or register it with "
-        "paddle.highlevel.saving.register_serializable)")
+        "pd.saving.register_keras_serializable)")
 
 
 def builtin_layers():
@@ -126,7 +109,6 @@ def _serialized_values(value):
         return type(value)(_serialized_values(v) for v in value)
     if isinstance(value, Layer) or (hasattr(value, "get_config") and
                                     not isinstance(value, type)):
-        from paddle.highlevel.serialization import serialize_keras_object
         return serialize_keras_object(value)
     return value
 
@@ -356,58 +338,6 @@ def _decode(value):
     return value
 
 
-def plain_array(value, dtype, where, kinds="biuf"):
-    """np.array(value, dtype=dtype) for a value read from a config, made only once the
-    dtype is plain numbers of the given kinds (an object array would carry anything; a
-    structured or sub-array dtype such as "(10000,10000)f4" multiplies the size of
-    every element beyond what the config shows) and the array fits in memory.
-
-    Raises:
-        CheckpointError: naming `where`, the dtype or the value received.
-
-    Example:
-        >>> from paddle.highlevel.saving_config import plain_array
-        >>> plain_array([[1, 2]], "float32", "a constant").dtype.name
-        'float32'
-        >>> plain_array([1], "(10000,10000)f4", "a constant")
-        Traceback (most recent call last):
-            ...
-        paddle.errors.CheckpointError: a constant: expected a dtype of plain numbers (bool, int, uint, float), received '(10000,10000)f4'
-    """
-    if not isinstance(dtype, str) or len(dtype) > 32:
-        raise CheckpointError(f"{where}: expected a dtype name such as 'float32', received "
-                              f"{str(dtype)[:40]!r}")
-    try:
-        parsed = np.dtype(dtype)
-    except (TypeError, ValueError) as e:
-        raise CheckpointError(f"{where}: unknown dtype {dtype!r} ({e})") from None
-    if parsed.kind not in kinds or parsed.fields is not None or parsed.subdtype is not None \
-            or parsed.metadata:
-        names = {"b": "bool", "i": "int", "u": "uint", "f": "float", "c": "complex"}
-        raise CheckpointError(f"{where}: expected a dtype of plain numbers "
-                              f"({', '.join(names[k] for k in kinds)}), received {dtype!r}")
-    try:
-        check_fits(_nested_shape(value), parsed, where)
-        return np.array(value, dtype=parsed)
-    except MemoryError as e:
-        raise CheckpointError(str(e)) from None
-    except (TypeError, ValueError, OverflowError) as e:
-        raise CheckpointError(f"{where}: cannot make a {dtype} array of {str(value)[:80]} "
-                              f"({type(e).__name__}: {e})") from None
-
-
-def _nested_shape(value):
-    """The shape nested lists declare along their first elements (NumPy refuses ragged
-    ones when it builds the array)."""
-    shape = []
-    while isinstance(value, (list, tuple)) and len(shape) < 64:
-        shape.append(len(value))
-        if not value:
-            break
-        value = value[0]
-    return tuple(shape)
-
-
 def _encode_attrs(node):
     return {k: _encode(v, f"op {node.op.name!r}") for k, v in node.attrs.items()}
 
@@ -469,14 +399,12 @@ def deserialize_layer(spec, custom_objects):
         _known(registered, custom_objects) else spec["class_name"]
     cls = lookup(name, custom_objects, builtin_layers(), "layer class")
     config = keras_layer_config(cls, spec.get("config") or {}, custom_objects)
-    from paddle.highlevel.serialization import custom_object_scope
     with custom_object_scope(dict(custom_objects or {})):  # for the layers a layer holds
         return from_config(cls, config)                     # (an RNN's cell)
 
 
 def _known(name, custom_objects):
-    from paddle.highlevel.serialization import all_custom_objects
-    return name in all_custom_objects(custom_objects) or name in _REGISTERED
+    return name in all_custom_objects(custom_objects)
 
 
 _ACTIVATION_KEYS = ("activation", "recurrent_activation")
@@ -488,8 +416,6 @@ def keras_layer_config(cls, config, custom_objects=None):
     configs: dtype policies (their name is kept), and arguments paddle's layers do not
     have; those are dropped when they hold Keras's default (None, False, ...) and refused
     otherwise, naming them. Activations named in custom_objects become those functions."""
-    import inspect
-    from paddle.highlevel.serialization import all_custom_objects
     config = dict(config)
     dtype = config.get("dtype")
     if isinstance(dtype, dict):  # {"class_name": "DTypePolicy", "config": {"name": ...}}
@@ -519,7 +445,6 @@ def keras_layer_config(cls, config, custom_objects=None):
 def _init_arguments(cls):
     """The keyword arguments `cls(...)` accepts, following **kwargs up to Layer (which
     refuses the unknown); None when a class outside paddle takes any keyword."""
-    import inspect
     names = set(_BASE_KEYS)
     for klass in cls.__mro__:
         if "__init__" not in vars(klass):
@@ -726,3 +651,11 @@ def weight_layout(model):
     groups = [(layer.name, list(layer.weights)) for layer in model.layers]
     top = model._loose_parameters() if kind == "subclassed" else []
     return groups, top
+
+
+register_layer_codec(Layer, Model, serialize_layer, deserialize_layer, model_from_config,
+                     builtin_layers, keras_layer_config)
+# The model calls these through formats.SAVING (it cannot import this module).
+SAVING.update(model_config=model_config, serialize_layer=serialize_layer,
+              functional_from_config=_functional_from_config,
+              sequential_from_config=_sequential_from_config)

@@ -8,10 +8,10 @@ layer names may get a numeric suffix when the model is rebuilt in the same proce
 
 Example:
     >>> import paddle as pd
-    >>> from paddle.highlevel import saving_compile
+    >>> from paddle.highlevel.saving import compiling
     >>> model = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(1)])
     >>> model.compile(optimizer=pd.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
-    >>> config = saving_compile.training_config(model)
+    >>> config = compiling.training_config(model)
     >>> config["loss"], config["metrics"], config["optimizer_config"]["class_name"]
     ('mse', ['mae'], 'SGD')
 """
@@ -21,7 +21,8 @@ import warnings
 from paddle.errors import CheckpointError
 from paddle.lowlevel import optimizers, schedules
 from paddle.highlevel import losses, metrics
-from paddle.highlevel.saving_config import from_config, lookup
+from paddle.highlevel.saving.architecture import from_config, lookup
+from paddle.highlevel.saving.registry import all_custom_objects
 
 PER_OUTPUT = "__per_output__"
 
@@ -123,7 +124,7 @@ def _get_loss(spec, custom):
     if spec is None:
         return None
     name = spec if isinstance(spec, str) else spec.get("class_name")
-    if name in custom or name in _registered():
+    if name in custom or name in all_custom_objects():
         found = lookup(name, custom, {}, "loss")
         if isinstance(spec, dict):
             return from_config(found, spec.get("config") or {})
@@ -138,7 +139,7 @@ def _get_loss(spec, custom):
 
 def _get_metric(spec, custom):
     name = spec if isinstance(spec, str) else spec.get("class_name")
-    if name in custom or name in _registered():
+    if name in custom or name in all_custom_objects():
         found = lookup(name, custom, {}, "metric")
         if isinstance(spec, dict):
             return from_config(found, spec.get("config") or {})
@@ -150,11 +151,6 @@ def _get_metric(spec, custom):
                               f"custom_objects={{{name!r}: ...}}, or load with compile=False "
                               f"({e})") from None
     return spec if isinstance(spec, str) else metrics.get(spec)
-
-
-def _registered():
-    from paddle.highlevel.saving_config import _REGISTERED
-    return _REGISTERED
 
 
 # ---- optimizers -------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import paddle as pd
-from paddle.highlevel import keras_format
+from paddle.highlevel.saving import keras_v3
 
 RNG = np.random.default_rng(0)
 
@@ -279,7 +279,7 @@ def test_damaged_and_hostile_keras_files_are_refused(tmp_path, monkeypatch):
     rewrite(good, tmp_path / "escape.keras", lambda m: m.update({"../../evil.py": b"x"}))
     with pytest.raises(pd.CheckpointError, match="unsafe member name '../../evil.py'"):
         pd.load_model(tmp_path / "escape.keras")
-    monkeypatch.setattr(keras_format, "MAX_JSON_BYTES", 10)
+    monkeypatch.setattr(keras_v3, "MAX_JSON_BYTES", 10)
     with pytest.raises(pd.CheckpointError, match="config.json declares .* over the limit"):
         pd.load_model(good)
     monkeypatch.undo()

@@ -43,13 +43,17 @@ import h5py
 import numpy as np
 
 from paddle._atomic import atomic_path
+from paddle._version import __version__
 from paddle.errors import CheckpointError
 from paddle.lowlevel import random, schedules, stored_state
 from paddle.lowlevel.shapes import memory_bytes
-from paddle.highlevel import saving_compile, saving_config, saving_hdf5, saving_reader, \
-    serialization
+from paddle.highlevel.layers.attention import MultiHeadAttention
 from paddle.highlevel.layers.base import Layer, snake_case
-from paddle.highlevel.model import Model, Sequential
+from paddle.highlevel.layers.recurrent import BaseRNN
+from paddle.highlevel.models.model import Model
+from paddle.highlevel.saving import architecture, compiling, hdf5_file, hdf5_reader, registry, \
+    serialization
+from paddle.highlevel.saving.hdf5_file import file_path
 
 CONFIG, METADATA, WEIGHTS = "config.json", "metadata.json", "model.weights.h5"
 KERAS_VERSION = "3.15.1"           # the Keras version whose layout these files follow
@@ -64,18 +68,18 @@ INTERLEAVED = ("Adam", "AdamW", "Adamax", "Nadam")  # slots per variable, not pe
 
 
 def dumps(value, **kwargs):
-    return json.dumps(value, default=saving_config.json_default, **kwargs)
+    return json.dumps(value, default=architecture.json_default, **kwargs)
 
 
 # ---- config.json ------------------------------------------------------------------------
 
 def keras_config(model, compile_config=True):
     """The model as Keras 3's config.json holds it."""
-    spec = saving_config.model_config(model)
+    spec = architecture.model_config(model)
     out = serialization.keras3_entry(spec)
-    kind = saving_config.model_kind(model)
+    kind = architecture.model_kind(model)
     if kind == "subclassed":
-        registered = serialization._REGISTERED_NAMES.get(type(model))
+        registered = registry.registered_key(type(model))
         out["module"] = type(model).__module__
         out["registered_name"] = registered or type(model).__name__
         build = dict(spec.get("build_config") or {})
@@ -87,7 +91,7 @@ def keras_config(model, compile_config=True):
         shapes = [list(v.shape) for v in model.inputs]
         out["build_config"] = {"input_shape": shapes[0] if len(shapes) == 1 else shapes}
     if compile_config and getattr(model, "compiled", False) and model.optimizer is not None:
-        training = saving_compile.training_config(model)
+        training = compiling.training_config(model)
         out["compile_config"] = _keras_compile_config(model, training)
         out["paddle_training_config"] = training
     return out
@@ -98,8 +102,8 @@ def _keras_compile_config(model, training):
     names = model.output_names
 
     def by_name(value):
-        if isinstance(value, dict) and saving_compile.PER_OUTPUT in value:
-            return {n: v for n, v in zip(names, value[saving_compile.PER_OUTPUT])
+        if isinstance(value, dict) and compiling.PER_OUTPUT in value:
+            return {n: v for n, v in zip(names, value[compiling.PER_OUTPUT])
                     if v is not None}
         return value
     optimizer = dict(training["optimizer_config"])
@@ -138,10 +142,10 @@ def _join(*parts):
 
 def _model_entries(model, path, out, visited):
     visited.add(id(model))
-    kind = saving_config.model_kind(model)
+    kind = architecture.model_kind(model)
     if kind in ("Sequential", "Functional"):
         if kind == "Functional":
-            graph = saving_config.Graph(model)
+            graph = architecture.Graph(model)
             members = [op for op in graph.operations if isinstance(op, Layer) or
                        getattr(op, "kind", None) == "data"]
         else:
@@ -149,7 +153,7 @@ def _model_entries(model, path, out, visited):
         used = {}
         for member in members:
             cls = "InputLayer" if not isinstance(member, Layer) else \
-                ("Functional" if saving_config.model_kind(member) == "Functional"
+                ("Functional" if architecture.model_kind(member) == "Functional"
                  else type(member).__name__)
             name = _unique(snake_case(cls), used)
             if isinstance(member, Layer):
@@ -163,8 +167,6 @@ def _model_entries(model, path, out, visited):
 
 
 def _layer_entries(layer, path, out, visited):
-    from paddle.highlevel.layers.recurrent import BaseRNN
-    from paddle.highlevel.layers.attention import MultiHeadAttention
     if id(layer) in visited:
         return
     visited.add(id(layer))
@@ -286,7 +288,7 @@ def save_keras(model, filepath, overwrite=True, include_optimizer=True):
     config["paddle_training_state"] = {
         "last_finished_epoch": getattr(model, "_last_finished_epoch", None),
         "rng_state": snapshot["rng_state"]}
-    metadata = {"keras_version": KERAS_VERSION, "paddle_version": _paddle_version(),
+    metadata = {"keras_version": KERAS_VERSION, "paddle_version": __version__,
                 "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
     weights = _weights_bytes(snapshot, model.name)
 
@@ -308,14 +310,8 @@ def save_weights_h5(model, filepath, overwrite=True):
     _atomic_bytes(filepath, write, overwrite)
 
 
-def _paddle_version():
-    from paddle import __version__
-    return __version__
-
-
 def _atomic_bytes(filepath, write, overwrite):
     """write(binary file) on a temporary file renamed over `filepath` (paddle/_atomic.py)."""
-    from paddle.highlevel.saving_hdf5 import file_path
     with atomic_path(file_path(filepath, "save"), overwrite, example="model.keras",
                      create_folder=False) as tmp:
         with open(tmp, "wb") as f:
@@ -437,18 +433,18 @@ class WeightsFile:
         if self.legacy:
             key = key.replace("layers/", "_layer_checkpoint_dependencies/", 1) \
                 if key.startswith("layers/") else key
-        # saving_reader: hard links only, no external or virtual data, numbers only.
-        if saving_reader.find(self.f, key, self.path) is None:
+        # hdf5_reader: hard links only, no external or virtual data, numbers only.
+        if hdf5_reader.find(self.f, key, self.path) is None:
             return None
-        node = saving_reader.dataset(self.f, key, self.path)
+        node = hdf5_reader.dataset(self.f, key, self.path)
         if expected is not None and tuple(node.shape) != tuple(expected):
             raise CheckpointError(f"{self.path}: {what or key}: the model expects shape "
                                   f"{tuple(expected)}, the file's {key} has shape "
                                   f"{tuple(node.shape)}")
-        return saving_reader.read(node, node.shape, self.path)
+        return hdf5_reader.read(node, node.shape, self.path)
 
     def count(self, group):
-        node = saving_reader.find(self.f, group, self.path)
+        node = hdf5_reader.find(self.f, group, self.path)
         return len(node) if isinstance(node, h5py.Group) else 0
 
 
@@ -456,7 +452,7 @@ class WeightsFile:
 def _open_weights(source, path):
     """The weights file (model.weights.h5's bytes, or a .weights.h5 path) opened for the
     block; h5py's errors inside it (a damaged file) are CheckpointErrors naming `path`,
-    as saving_reader.open_file makes them for .h5 checkpoints."""
+    as hdf5_reader.open_file makes them for .h5 checkpoints."""
     what = "model.weights.h5" if isinstance(source, bytes) else "the weights file"
     try:
         f = h5py.File(io.BytesIO(source) if isinstance(source, bytes) else source, "r")
@@ -543,7 +539,7 @@ def _saved_training_state(config, path):
     if not isinstance(state, dict):
         raise CheckpointError(f"{path}: config.json's paddle_training_state is "
                               f"{type(state).__name__}, expected an object")
-    return saving_hdf5._training_state(state, path)  # the .h5 loader's own check
+    return hdf5_file._training_state(state, path)  # the .h5 loader's own check
 
 
 def _restore(pairs, optimizer, state):
@@ -562,7 +558,7 @@ def _restore(pairs, optimizer, state):
 
 def load_keras(path, custom_objects=None, compile=True, safe_mode=True):
     """The model of a `.keras` file (paddle's or Keras 3's)."""
-    with saving_reader.load_errors(path):
+    with hdf5_reader.load_errors(path):
         config = read_archive(path)
         saved_state = _saved_training_state(config, path)
         model = _rebuild(config, path, custom_objects, safe_mode)
@@ -584,7 +580,7 @@ def load_keras(path, custom_objects=None, compile=True, safe_mode=True):
 
 def _rebuild(config, path, custom_objects, safe_mode):
     try:
-        return saving_config.model_from_config(config, custom_objects, safe_mode=safe_mode)
+        return architecture.model_from_config(config, custom_objects, safe_mode=safe_mode)
     except CheckpointError as e:
         raise CheckpointError(f"{path}: {e}") from e
     except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
@@ -594,7 +590,7 @@ def _rebuild(config, path, custom_objects, safe_mode):
 
 def _compile(model, training, path, custom_objects):
     try:
-        args = saving_compile.compile_args(training, model, custom_objects)
+        args = compiling.compile_args(training, model, custom_objects)
         model.compile(**args)
     except CheckpointError as e:
         raise CheckpointError(f"{path}: {e}") from e
@@ -606,7 +602,7 @@ def _compile(model, training, path, custom_objects):
 def load_weights(model, path, skip_mismatch=False):
     """Weights (and, as Keras 3 does, the optimizer state of a compiled model) from a
     `.keras` or `.weights.h5` file."""
-    with saving_reader.load_errors(path):
+    with hdf5_reader.load_errors(path):
         _load_weights(model, path, skip_mismatch)
 
 

@@ -1,0 +1,146 @@
+"""`Sequential`: a stack of layers, each fed the previous one's output (a functional
+`Model` whose graph is rebuilt as layers are added).
+
+Example:
+    >>> import numpy as np, paddle as pd
+    >>> model = pd.Sequential([pd.layers.Input(shape=(4,)), pd.layers.Dense(2)])
+    >>> model.add(pd.layers.Dense(1))
+    >>> model(np.ones((3, 4), np.float32)).shape
+    (3, 1)
+"""
+import numpy as np
+
+from paddle.errors import CheckpointError
+from paddle.lowlevel.graph import Variable
+from paddle.highlevel.layers.base import Input, Layer
+from paddle.highlevel.layers.core import InputLayer
+from paddle.highlevel.models.model import Model, _safe_unless_told
+from paddle.highlevel.saving.formats import saving
+
+
+def _input_for_first_layer(layer):
+    """The input a Sequential model can build from at once: the first layer's
+    `input_shape=` argument, or, for a layer already called on one Variable (taken from
+    another model, as Keras's transfer-learning recipe does), that input's shape."""
+    if layer._input_shape_arg is not None:
+        return Input(shape=layer._input_shape_arg)
+    if layer.built and layer._inbound and len(layer._inbound[0][0]) == 1:
+        source = layer._inbound[0][0][0]
+        if source.ndim >= 1:
+            return Input(shape=source.shape[1:], dtype=source.dtype)
+    return None
+
+
+class Sequential(Model):
+    """A stack of layers, each fed the previous one's output.
+
+    Example:
+        >>> import paddle as pd
+        >>> model = pd.Sequential([pd.layers.Input(shape=(4,)), pd.layers.Dense(2)])
+        >>> model.outputs[0].shape
+        (None, 2)
+    """
+
+    _summary_lists_inputs = False  # as Keras: no InputLayer row
+
+    def __init__(self, layers=None, trainable=True, name=None, **kwargs):
+        super().__init__(name=name, trainable=trainable, **kwargs)
+        self._layers = []
+        self._input = None
+        for layer in layers or []:
+            self.add(layer)
+
+    def add(self, layer):
+        """Append a layer (or set the input with a `pd.layers.Input` Variable)."""
+        if isinstance(layer, InputLayer):
+            layer = layer.output  # Keras's InputLayer: the Input it holds
+        if isinstance(layer, Variable):
+            if self._layers or self._input is not None:
+                raise ValueError("Sequential: an Input can only come first")
+            self._input = layer
+            self._rebuild()
+            return
+        if not isinstance(layer, Layer):
+            raise TypeError(f"Sequential: expected a Layer, received {type(layer).__name__}")
+        self._layers.append(layer)
+        if self._input is None and len(self._layers) == 1:
+            self._input = _input_for_first_layer(layer)
+        if self.outputs is not None and len(self._layers) > 1:
+            self._init_graph(self._input, layer(self.outputs[0]))  # extend; no rebuild
+        else:
+            self._rebuild()
+
+    def pop(self):
+        """Remove the last layer."""
+        if not self._layers:
+            raise ValueError("Sequential: there is no layer to pop")
+        layer = self._layers.pop()
+        self._rebuild()
+        return layer
+
+    def _rebuild(self):
+        if self._input is None:
+            return
+        x = self._input
+        for layer in self._layers:
+            x = layer(x)
+        self._init_graph(self._input, x)
+
+    @property
+    def layers(self):
+        return list(self._layers)
+
+    def _ensure_graph(self, arrays):
+        if self.inputs is None:
+            if len(arrays) != 1:
+                raise ValueError("Sequential: expected one input array")
+            a = np.asarray(arrays[0])
+            self._input = Input(shape=a.shape[1:],
+                                dtype="int64" if a.dtype.kind in "iu" else self.dtype)
+            self._rebuild()
+
+    def build(self, input_shape=None):
+        if input_shape is not None and self.inputs is None:
+            self._input = Input(shape=tuple(input_shape)[1:])
+            self._rebuild()
+
+    def graph(self, training=False, example=None):
+        if self.inputs is None:
+            if example is None:
+                raise ValueError(f"{self.name}: the model has no input shape yet; start it "
+                                 "with pd.layers.Input(shape=...) or call it on data")
+            self._ensure_graph(example)
+        return self._functional_graph(training)
+
+    def call(self, inputs, training=None):
+        x = inputs
+        for layer in self._layers:
+            x = layer(x, training=training)
+        return x
+
+    def get_config(self):
+        """The layers' configs (an InputLayer entry first once the input shape is known),
+        in Keras's layout; `Sequential.from_config` rebuilds the model."""
+        if self.inputs is not None:
+            return saving("model_config")(self, top=False)["config"]
+        return {"name": self.name, "trainable": self.trainable,
+                "layers": [saving("serialize_layer")(layer) for layer in self._layers]}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A new Sequential model from `get_config()`'s dict (new weights).
+
+        Example:
+            >>> import paddle as pd
+            >>> model = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(2)])
+            >>> pd.Sequential.from_config(model.get_config()).outputs[0].shape
+            (None, 2)
+        """
+        if not isinstance(config, dict):
+            raise TypeError(f"Sequential.from_config: expected a dict, received "
+                            f"{type(config).__name__}")
+        try:
+            with _safe_unless_told():
+                return saving("sequential_from_config")(config, custom_objects)
+        except CheckpointError as e:
+            raise ValueError(f"Sequential.from_config: {e}") from e
