@@ -7,6 +7,9 @@ same ops: `concatenate` (concat), `multiply`, `subtract`, `divide`, `power`, `ne
 (evaluates a Variable that needs no feeds), `sum`/`mean`/`max`/`min` with `axis` and
 `keepdims`.
 
+`paddle/ops/` is a package so that Keras's submodules (`keras.ops.nn`, `keras.ops.numpy`,
+`keras.ops.linalg`) can be added beside this namespace as modules of their own.
+
 Example:
     >>> import numpy as np, paddle as pd
     >>> x = pd.ops.convert_to_tensor(np.array([[1.0, 2.0]], np.float32))
