@@ -146,6 +146,7 @@ def _from_call(shape):
     None sizes of `shape` are read from at run time: the first of the same rank with those
     axes unknown or, when only axis 0 (the batch) is None, the first whose axis 0 is
     unknown. None when there is none."""
+    # The call-inputs stack lives with the layers for now (it belongs beside the graph).
     from paddle.highlevel.layers.base import current_call_inputs
     inputs = [v for v in current_call_inputs() if isinstance(v, Variable)]
     for v in inputs:

@@ -12,6 +12,7 @@ import shutil
 
 from paddle._atomic import write_bytes
 from paddle.highlevel.layer_graph import layer_graph
+from paddle.highlevel.model import Model
 
 OPTIONAL_REQUIREMENTS = ("pydot",)  # docstring examples run only where it is installed
 
@@ -23,7 +24,7 @@ DOT_MISSING = ("Graphviz's `dot` program was not found on PATH, and plot_model n
 
 
 def _pydot(who):
-    try:
+    try:  # optional (the `plot` extra): imported when a picture is asked for
         import pydot
     except ImportError:
         raise ImportError(f"{who}: the 'pydot' package is not installed; install it with "
@@ -32,7 +33,6 @@ def _pydot(who):
 
 
 def _check_model(model, who):
-    from paddle.highlevel.model import Model
     if not isinstance(model, Model):
         raise TypeError(f"{who}: expected a pd.Model (Sequential, functional or subclassed), "
                         f"received {type(model).__name__}")
@@ -106,7 +106,6 @@ def _to_dot(model, show_shapes, show_layer_names, rankdir, expand_nested, dpi, s
 def _add_model(pydot, container, model, prefix, options, expand_nested, who):
     """Adds the model's nodes and edges to `container` (a Dot or a cluster); returns
     ({GraphNode: (entry node ids, exit node ids)}, graph)."""
-    from paddle.highlevel.model import Model
     graph = layer_graph(model, who)
     ends = {}
     for node in graph.nodes:

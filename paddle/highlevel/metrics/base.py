@@ -20,7 +20,9 @@ import numpy as np
 
 from paddle import lowlevel as ll
 from paddle.highlevel.losses.base import _snake, match_rank
-from paddle.lowlevel.graph import Variable, as_variable
+from paddle.lowlevel import initializers
+from paddle.lowlevel.graph import NAMES, Variable, as_variable
+from paddle.lowlevel.layers import parameter
 
 
 class Metric:
@@ -85,9 +87,6 @@ class Metric:
             >>> float(m.count.val())
             2.0
         """
-        from paddle.lowlevel import initializers
-        from paddle.lowlevel.graph import NAMES
-        from paddle.lowlevel.layers import parameter
         init = initializers.get(initializer)
         full = NAMES.full(f"{self.name}/{name or 'variable'}")
         shape = tuple(shape) if isinstance(shape, (list, tuple)) else \
