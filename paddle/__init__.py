@@ -101,7 +101,7 @@ from paddle import (  # noqa: F401,E402
     regularizers)
 from paddle import models, ops, saving, utils  # noqa: F401,E402  (pd.ops: Keras's ops names)
 from paddle import applications, profiler  # noqa: F401,E402
-from paddle.highlevel.trainer import (  # noqa: F401,E402
+from paddle.highlevel.training.event_trainer import (  # noqa: F401,E402
     BeginEpochEvent, BeginStepEvent, EndEpochEvent, EndStepEvent, Inferencer, Trainer)
 
 __version__ = "0.1.0"

@@ -148,7 +148,7 @@ class Machine:
         """A Step fetching the loss and the gradients, built once per batch signature from
         the same loss terms `train_on_batch` builds."""
         from paddle.highlevel.model import _check_input
-        from paddle.highlevel.training import Step
+        from paddle.highlevel.training.step import Step
         from paddle.lowlevel.graph import data
         from paddle.lowlevel.gradients import gradients
         key = (tuple((a.shape[1:], a.dtype.kind) for a in x),

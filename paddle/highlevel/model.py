@@ -20,7 +20,7 @@ from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import Variable, apply, data
 from paddle.highlevel.layers.base import Layer, _call_spec, call_context, tensor_arguments
-from paddle.highlevel.training import Trainable
+from paddle.highlevel.training.loop import Trainable
 
 
 def _flat(x):
@@ -231,7 +231,7 @@ class Model(Trainable, Layer):
     def __call__(self, *args, **kwargs):
         inputs, kwargs = _call_spec(type(self)).bind(self, args, kwargs)
         if isinstance(inputs, dict) and self.functional:
-            from paddle.highlevel.data_adapter import by_name
+            from paddle.highlevel.training.data.arrays import by_name
             inputs = by_name(inputs, self.input_names, f"{self.name}: inputs", "inputs")
             inputs = inputs[0] if self._single_input else inputs
         flat = _flat(inputs)

@@ -2,7 +2,8 @@
 import os
 
 from paddle.distributed import training, world
-from paddle.highlevel import progress, saving
+from paddle.highlevel import saving
+from paddle.highlevel.training import progress
 from paddle.highlevel.callbacks.base import Callback
 from paddle.highlevel.callbacks.monitor import _improved, _monitored, _resolve_mode
 

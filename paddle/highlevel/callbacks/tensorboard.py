@@ -13,7 +13,7 @@ import os
 import numpy as np
 
 from paddle.highlevel.callbacks.base import Callback
-from paddle.highlevel.progress import BOOKKEEPING
+from paddle.highlevel.training.progress import BOOKKEEPING
 from paddle.profiler import BatchProfiler
 
 OPTIONAL_REQUIREMENTS = ("tensorboard",)  # docstring examples run only where it is installed

@@ -28,7 +28,8 @@ import numbers
 
 import numpy as np
 
-from paddle.lowlevel.graph import Variable, data
+from paddle.lowlevel.graph import Variable
+from paddle.highlevel.training.step import Step, _unpack_batch, trace_step
 
 
 class KerasTrainingAPI:
@@ -136,6 +137,7 @@ class KerasTrainingAPI:
         """
         if not getattr(self, "compiled", False) or self.optimizer is None:
             return {}
+        # Saving stands above training (it loads models, which mix this class in).
         from paddle.highlevel import keras_format, saving_compile
         config = keras_format._keras_compile_config(self, saving_compile.training_config(self))
         config.update(run_eagerly=self.run_eagerly,
@@ -152,6 +154,7 @@ class KerasTrainingAPI:
         if not isinstance(config, dict) or "optimizer" not in config:
             raise ValueError(f"{self.name}: compile_from_config expected the dict of "
                              f"get_compile_config() (with 'optimizer'), received {config!r}")
+        # Saving stands above training (it loads models, which mix this class in).
         from paddle.highlevel import keras_format, saving_compile
         training = keras_format._paddle_training_config({"compile_config": config})
         kwargs = saving_compile.compile_args(training, self)
@@ -208,19 +211,12 @@ class KerasTrainingAPI:
             >>> out["scores"].shape, out["label"].shape
             ((5, 3), (5,))
         """
-        from paddle.highlevel.training import _unpack_batch
         x, _, _ = _unpack_batch(data)
         return self(x, training=False)
 
     def _build_custom_predict(self, x):
         """Trace the user's predict_step once on data Variables shaped like the batch."""
-        from paddle.highlevel.layers.base import call_inputs
-        from paddle.highlevel.training import Step, _one
-        like = self.inputs if self.functional and len(self.inputs) == len(x) else None
-        xs = [data(f"x_{i}", (None,) + a.shape[1:], like[i].dtype if like else
-                   "int64" if a.dtype.kind in "iu" else self.dtype) for i, a in enumerate(x)]
-        with call_inputs(xs):
-            out = self.predict_step(_one(xs))
+        xs, out, _, _ = trace_step(self, "predict", x)
         flat, rebuild = _flatten(out, self.name)
         return Step(xs, flat, False), {"rebuild": rebuild}
 
