@@ -80,8 +80,8 @@ def steps_of(samples, batch_size, max_steps):
 
 class IndexShard:
     """This rank's batches of a PyDataset (indexed batches, `n` of them): batch i of the
-    shard is batch i * size + rank of the source, the last incomplete round dropped (as pd.reader.shard),
-    read by index so that no rank loads the others' batches."""
+    shard is batch i * size + rank of the source, the last incomplete round dropped (as
+    pd.reader.shard), read by index so that no rank loads the others' batches."""
 
     def __init__(self, source, n, w, what, agreed=False):
         if not agreed:  # (fit's training data was: agree_on_epochs)
