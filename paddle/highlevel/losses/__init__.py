@@ -35,25 +35,6 @@ from paddle.highlevel.losses.regression import (  # noqa: F401
     log_cosh, mean_absolute_error, mean_absolute_percentage_error, mean_squared_error,
     mean_squared_logarithmic_error)
 
-# What `from paddle.losses import *` (the Keras namespace) takes: not the submodules.
-__all__ = ["BinaryCrossentropy", "BinaryFocalCrossentropy", "CategoricalCrossentropy",
-           "CategoricalFocalCrossentropy", "CategoricalGeneralizedCrossEntropy",
-           "CategoricalHinge", "CosineSimilarity", "Dice", "EPSILON", "Hinge", "Huber",
-           "KLDivergence", "LogCosh", "Loss", "LossFunctionWrapper",
-           "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanSquaredError",
-           "MeanSquaredLogarithmicError", "Poisson", "REDUCTIONS",
-           "SparseCategoricalCrossentropy", "SquaredHinge", "Tversky", "Variable",
-           "binary_crossentropy", "binary_focal_crossentropy",
-           "categorical_crossentropy", "categorical_focal_crossentropy",
-           "categorical_generalized_cross_entropy", "categorical_hinge",
-           "cosine_similarity", "deserialize", "dice", "get", "hinge", "huber",
-           "kl_divergence", "l2_normalize", "log_cosh", "match_rank",
-           "mean_absolute_error", "mean_absolute_percentage_error",
-           "mean_squared_error", "mean_squared_logarithmic_error", "poisson",
-           "reduce_weighted", "serialize", "sparse_categorical_crossentropy",
-           "squared_hinge", "tversky"]
-
-
 
 class LossFunctionWrapper(Loss):
     """A Loss made from any callable `(y_true, y_pred) -> Variable`.

@@ -49,32 +49,6 @@ from paddle.highlevel.metrics.thresholds import (
     FalseNegatives, FalsePositives, PrecisionAtRecall, RecallAtPrecision,
     SensitivityAtSpecificity, SpecificityAtSensitivity, TrueNegatives, TruePositives)
 
-# What `from paddle.metrics import *` (the Keras namespace) takes: not the submodules.
-__all__ = ["AUC", "Accuracy", "BinaryAccuracy", "BinaryCrossentropy", "BinaryIoU",
-           "CategoricalAccuracy", "CategoricalCrossentropy", "CategoricalHinge",
-           "ConcordanceCorrelation", "CosineSimilarity", "F1Score", "FBetaScore",
-           "FalseNegatives", "FalsePositives", "Hinge", "IoU", "KLDivergence",
-           "LogCoshError", "Mean", "MeanAbsoluteError", "MeanAbsolutePercentageError",
-           "MeanIoU", "MeanMetricWrapper", "MeanSquaredError",
-           "MeanSquaredLogarithmicError", "Metric", "OneHotIoU", "OneHotMeanIoU",
-           "PearsonCorrelation", "Poisson", "Precision", "PrecisionAtRecall", "R2Score",
-           "Recall", "RecallAtPrecision", "RootMeanSquaredError",
-           "SensitivityAtSpecificity", "SparseCategoricalAccuracy",
-           "SparseCategoricalCrossentropy", "SparseTopKCategoricalAccuracy",
-           "SpecificityAtSensitivity", "SquaredHinge", "StepTrace", "Sum",
-           "TopKCategoricalAccuracy", "TrueNegatives", "TruePositives", "accuracy",
-           "accuracy_for_loss", "batch_value", "binary_accuracy", "binary_crossentropy",
-           "binary_focal_crossentropy", "categorical_accuracy",
-           "categorical_crossentropy", "categorical_focal_crossentropy",
-           "categorical_hinge", "concordance_correlation", "cosine_similarity",
-           "deserialize", "get", "hinge", "huber", "kl_divergence", "log_cosh",
-           "losses", "mean_absolute_error", "mean_absolute_percentage_error",
-           "mean_squared_error", "mean_squared_logarithmic_error",
-           "pearson_correlation", "poisson", "result_value", "serialize",
-           "sparse_categorical_accuracy", "sparse_categorical_crossentropy",
-           "sparse_top_k_categorical_accuracy", "squared_hinge",
-           "top_k_categorical_accuracy"]
-
 
 # ---- lookup -----------------------------------------------------------------------------
 
