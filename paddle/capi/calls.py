@@ -25,7 +25,7 @@ from paddle import devices
 from paddle.errors import CheckpointError, ShapeError
 from paddle.highlevel.models.model import _check_input
 from paddle.highlevel.saving.api import load_model
-from paddle.highlevel.training import Step
+from paddle.highlevel.training.step import Step
 from paddle.lowlevel import stored_state
 from paddle.lowlevel.gradients import gradients
 from paddle.lowlevel.graph import data, fresh_names

@@ -39,8 +39,8 @@ def for_fit(train, val):
     arrived and agreed on what an epoch is (`agree_on_epochs`)."""
     w = _world.world()
     agree_on_epochs(train, w)
-    return _sharded(train, w, "fit", True, agreed=True), None if val is None else \
-        _sharded(val, w, "fit: validation data", False)
+    return train.for_rank(w, "fit", True, agreed=True), None if val is None else \
+        val.for_rank(w, "fit: validation data", False)
 
 
 SOURCES = ("arrays", "a PyDataset", "a reader or an iterable of batches")
@@ -50,7 +50,7 @@ def agree_on_epochs(train, w):
     """Before the first step: every rank arrives within `w.first_step_timeout` seconds
     (CollectiveTimeout naming those that do not) and has the same `epoch_plan`
     (DistributedError on every rank, saying what each has, otherwise)."""
-    table = w.control.roll_call(epoch_plan(train, w.size),
+    table = w.control.roll_call(train.epoch_plan(w.size),
                                 "fit: the ranks agreeing on the steps of an epoch",
                                 w.first_step_timeout)
     count = "samples" if table[0, 0] == 0 else "batches"
@@ -65,47 +65,25 @@ def agree_on_epochs(train, w):
                            lambda row, describe=describe: describe(int(row[0])))
 
 
-def epoch_plan(source, size):
-    """[kind of source (an index in SOURCES), its samples (arrays) or batches (a
-    PyDataset), the batch size, the steps per epoch on each of `size` ranks] of a training
-    source; -1 where the source does not tell (a reader's length)."""
-    from paddle.highlevel.data_adapter import ArrayData, IndexedData
-    from paddle.utils.dataset import num_batches
-    if isinstance(source, ArrayData):
-        return [0, source.n, source.batch_size,
-                _steps(source.n // size, source.batch_size, source.max_steps)]
-    if isinstance(source, IndexedData):
-        n = num_batches(source.source)
-        return [1, n, -1, min(source.steps, n // size)]
-    return [2, -1, -1, -1 if source.steps is None else source.steps]
+# A training source (the high level's data adapter) tells what an epoch is on each rank
+# (`source.epoch_plan(size)`: [kind of source (an index in SOURCES), its samples (arrays) or
+# batches (a PyDataset), the batch size, the steps per epoch on each of `size` ranks], -1
+# where it does not tell) and gives this rank's part of itself (`source.for_rank(w, what,
+# training, agreed)`: an ArrayShard, an IndexShard inside, or the reader's own shard).
 
 
-def _steps(samples, batch_size, max_steps):
+def steps_of(samples, batch_size, max_steps):
     """Batches of `batch_size` in `samples`, at most `max_steps` (None: no limit)."""
     full = -(-samples // batch_size)
     return full if max_steps is None else min(max_steps, full)
 
 
-def _sharded(source, w, what, training, agreed=False):
-    from paddle.highlevel.data_adapter import ArrayData, IndexedData
-    if isinstance(source, ArrayData):
-        return ArrayShard(source, w, what, training, agreed)
-    if isinstance(source, IndexedData):
-        source.source = IndexShard(source.source, w, what, agreed)
-        source.steps = min(source.steps, len(source.source))
-        return source
-    source.shard = (w.rank, w.size, f"{what}: the data")
-    return source
-
-
 class IndexShard:
-    """This rank's batches of a PyDataset (indexed batches): batch i of the shard is batch
-    i * size + rank of the source, the last incomplete round dropped (as pd.reader.shard),
-    read by index so that no rank loads the others' batches."""
+    """This rank's batches of a PyDataset (indexed batches, `n` of them): batch i of the
+    shard is batch i * size + rank of the source, the last incomplete round dropped (as
+    pd.reader.shard), read by index so that no rank loads the others' batches."""
 
-    def __init__(self, source, w, what, agreed=False):
-        from paddle.utils.dataset import num_batches
-        n = num_batches(source)
+    def __init__(self, source, n, w, what, agreed=False):
         if not agreed:  # (fit's training data was: agree_on_epochs)
             _world.check_same(w.control, f"{what}: the number of batches on each rank", [n],
                               lambda row: f"{row[0]} batches")
@@ -139,7 +117,7 @@ class ArrayShard:
         self.data, self.world = data, w
         self.used = n - n % size if training else n
         self.local = len(range(w.rank, self.used, size))
-        self.steps = _steps(self.local, data.batch_size, data.max_steps)
+        self.steps = steps_of(self.local, data.batch_size, data.max_steps)
 
     def epoch(self):
         d, w = self.data, self.world

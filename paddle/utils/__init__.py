@@ -3,14 +3,16 @@ and pictures of models and of their learning curves.
 
 - `to_categorical`, `normalize` (numerical.py): one-hot labels, L-p normalized rows.
 - `pad_sequences` (sequence.py): lists of sequences to one padded 2-D array.
-- `PyDataset` (dataset.py): a base class for batch sources that `fit`, `evaluate` and
-  `predict` accept (any object with `__len__` and `__getitem__` returning batches works).
+- `PyDataset`: a base class for batch sources that `fit`, `evaluate` and `predict` accept
+  (any object with `__len__` and `__getitem__` returning batches works).
 - `set_random_seed` (seeding.py): Python's, NumPy's and paddle's random state at once.
 - `timeseries_dataset_from_array` (timeseries.py): batched sliding windows, Keras's.
-- `pack_x_y_sample_weight`, `unpack_x_y_sample_weight`, `split_dataset` (data_utils.py).
+- `pack_x_y_sample_weight`, `unpack_x_y_sample_weight`, `split_dataset`.
 - `is_keras_tensor`, `get_source_inputs`, `standardize_dtype`, `clear_session`
-  (graph_utils.py); `Progbar` (progbar.py); `get_file` (file_utils.py: the cache only,
-  paddle never downloads).
+  (graph_utils.py); `Progbar`; `get_file` (file_utils.py: the cache only, paddle never
+  downloads).
+- `PyDataset`, the three batch functions and `Progbar` live with the training loop they
+  serve (paddle/highlevel/training/data/ and progress.py); this namespace re-exports them.
 - `register_keras_serializable`, `get_custom_objects`, `custom_object_scope`,
   `serialize_keras_object`, ...: the same functions as `pd.saving`'s (Keras has both).
 - `plot_model` / `model_to_dot` (model_plot.py) need the `plot` extra (pydot) and
@@ -22,13 +24,13 @@ Example:
     >>> pd.utils.to_categorical([0, 2], num_classes=3).tolist()
     [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
 """
-from paddle.utils.data_utils import (  # noqa: F401
+from paddle.highlevel.training.data.adapter_utils import (  # noqa: F401
     pack_x_y_sample_weight, split_dataset, unpack_x_y_sample_weight)
-from paddle.utils.dataset import PyDataset, Sequence  # noqa: F401
+from paddle.highlevel.training.progress import Progbar  # noqa: F401
+from paddle.highlevel.training.data.py_dataset import PyDataset, Sequence  # noqa: F401
 from paddle.utils.file_utils import get_file  # noqa: F401
 from paddle.utils.graph_utils import (  # noqa: F401
     clear_session, get_source_inputs, is_keras_tensor, standardize_dtype)
-from paddle.utils.progbar import Progbar  # noqa: F401
 from paddle.utils.timeseries import timeseries_dataset_from_array  # noqa: F401
 from paddle.utils.history_plot import plot_history  # noqa: F401
 from paddle.utils.model_plot import model_to_dot, plot_model  # noqa: F401

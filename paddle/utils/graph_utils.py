@@ -16,6 +16,7 @@ import gc
 
 import numpy as np
 
+from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import NAMES, Variable
 
 # Keras 3's dtype names (keras.src.backend.common.dtypes.ALLOWED_DTYPES) and its map of
@@ -47,7 +48,6 @@ def get_source_inputs(tensor):
                         f"{type(tensor).__name__}")
     if tensor.kind == "data":
         return [tensor]
-    from paddle.lowlevel.executor import topological_nodes
     found, seen = [], set()
     for node in topological_nodes([tensor]):
         for v in node.inputs:

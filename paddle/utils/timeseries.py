@@ -11,7 +11,7 @@ import numbers
 
 import numpy as np
 
-from paddle.utils.dataset import PyDataset
+from paddle.highlevel.training.data.py_dataset import PyDataset
 
 
 class TimeseriesDataset(PyDataset):

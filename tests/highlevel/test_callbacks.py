@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import paddle as pd
-from paddle.highlevel import callbacks, progress
+from paddle.highlevel import callbacks
+from paddle.highlevel.training import progress
 
 
 class FakeOptimizer:

@@ -1,7 +1,7 @@
 """The Callback base class, CallbackList, and the two callbacks every fit gets:
 History and ProgbarLogger."""
-from paddle.highlevel import progress
-from paddle.highlevel.progress import BOOKKEEPING
+from paddle.highlevel.training import progress
+from paddle.highlevel.training.progress import BOOKKEEPING
 
 HOOKS = ("on_train_begin", "on_train_end", "on_epoch_begin", "on_epoch_end",
          "on_train_batch_begin", "on_train_batch_end", "on_test_begin", "on_test_end",
@@ -232,7 +232,7 @@ class History(Callback):
 
 class ProgbarLogger(Callback):
     """Shows progress: a tqdm bar per epoch with live loss and metrics on a terminal, one
-    line per epoch otherwise or with verbose=2 (see `paddle.highlevel.progress`).
+    line per epoch otherwise or with verbose=2 (see `paddle.highlevel.training.progress`).
 
     `fit`, `evaluate` and `predict` add one when verbose > 0; `params` give its verbose,
     epochs and steps. Inside fit, validation does not draw a bar of its own.

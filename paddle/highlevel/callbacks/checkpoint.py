@@ -2,8 +2,8 @@
 import os
 
 from paddle.distributed import training, world
-from paddle.highlevel import progress
 from paddle.highlevel.saving.formats import check_model_file_name, saving
+from paddle.highlevel.training import progress
 from paddle.highlevel.callbacks.base import Callback
 from paddle.highlevel.callbacks.monitor import _improved, _monitored, _resolve_mode
 

@@ -4,9 +4,9 @@ import math
 import os
 
 from paddle.distributed import world
-from paddle.highlevel import progress
+from paddle.highlevel.training import progress
 from paddle.highlevel.callbacks.base import HOOKS, Callback
-from paddle.highlevel.progress import BOOKKEEPING
+from paddle.highlevel.training.progress import BOOKKEEPING
 
 class CSVLogger(Callback):
     """Writes one row per epoch to a CSV file: the epoch (from 0, as Keras) and its logs.

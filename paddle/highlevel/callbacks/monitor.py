@@ -1,7 +1,7 @@
 """Helpers shared by the callbacks that watch a logged value."""
 import warnings
 
-from paddle.highlevel.progress import BOOKKEEPING
+from paddle.highlevel.training.progress import BOOKKEEPING
 
 # ---- shared by the monitoring callbacks -------------------------------------------------
 

@@ -1,7 +1,7 @@
 """Callbacks that steer training: EarlyStopping, LearningRateScheduler, ReduceLROnPlateau."""
 import inspect
 
-from paddle.highlevel import progress
+from paddle.highlevel.training import progress
 from paddle.highlevel.callbacks.base import Callback
 from paddle.highlevel.callbacks.monitor import (_improved, _learning_rate, _monitored,
                                                _resolve_mode)

@@ -14,7 +14,7 @@ import numpy as np
 
 from paddle.highlevel.callbacks.base import Callback
 from paddle.highlevel.models.layer_graph import layer_graph
-from paddle.highlevel.progress import BOOKKEEPING
+from paddle.highlevel.training.progress import BOOKKEEPING
 from paddle.profiler import BatchProfiler
 
 OPTIONAL_REQUIREMENTS = ("tensorboard",)  # docstring examples run only where it is installed

@@ -25,11 +25,11 @@ from paddle.distributed.world import is_chief
 from paddle.errors import CheckpointError, ShapeError, at_user
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import Variable, apply, data
-from paddle.highlevel.data_adapter import by_name
+from paddle.highlevel.training.data.arrays import by_name
 from paddle.highlevel.layers.base import Layer, _call_spec, call_context, tensor_arguments
 from paddle.highlevel.saving.formats import saving
 from paddle.highlevel.saving.serialization import inherited_scope
-from paddle.highlevel.training import Trainable
+from paddle.highlevel.training.loop import Trainable
 
 EXPORTERS = {}  # format name -> exporter(model, path, **options); paddle.export fills it
 

@@ -226,7 +226,7 @@ def test_load_params_checks_everything_before_assigning_anything(tmp_path):
         f["fc_0/w"][...] = 9.0                         # the first: would be assigned first
     pd.seed(1)
     trainer = pd.Trainer(train_net, lambda: pd.optimizers.SGD(0.1))
-    from paddle.highlevel.trainer import _parameters, load_params
+    from paddle.highlevel.training.event_trainer import _parameters, load_params
     params = _parameters(trainer.outputs)
     assert [p.name for p in params][0] == "fc_0/w"
     before = [p.val().copy() for p in params]

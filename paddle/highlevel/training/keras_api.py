@@ -28,7 +28,8 @@ import numbers
 
 import numpy as np
 
-from paddle.lowlevel.graph import Variable, call_inputs, data
+from paddle.lowlevel.graph import Variable
+from paddle.highlevel.training.step import Step, _unpack_batch, trace_step
 
 
 class KerasTrainingAPI:
@@ -208,18 +209,12 @@ class KerasTrainingAPI:
             >>> out["scores"].shape, out["label"].shape
             ((5, 3), (5,))
         """
-        from paddle.highlevel.training import _unpack_batch
         x, _, _ = _unpack_batch(data)
         return self(x, training=False)
 
     def _build_custom_predict(self, x):
         """Trace the user's predict_step once on data Variables shaped like the batch."""
-        from paddle.highlevel.training import Step, _one
-        like = self.inputs if self.functional and len(self.inputs) == len(x) else None
-        xs = [data(f"x_{i}", (None,) + a.shape[1:], like[i].dtype if like else
-                   "int64" if a.dtype.kind in "iu" else self.dtype) for i, a in enumerate(x)]
-        with call_inputs(xs):
-            out = self.predict_step(_one(xs))
+        xs, out, _, _ = trace_step(self, "predict", x)
         flat, rebuild = _flatten(out, self.name)
         return Step(xs, flat, False), {"rebuild": rebuild}
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from paddle import lowlevel as ll
 from paddle.highlevel import losses
-from paddle.highlevel.metrics import Metric
+from paddle.highlevel.metrics.base import Metric
 from paddle.lowlevel.graph import as_variable
 
 EPSILON = 1e-7

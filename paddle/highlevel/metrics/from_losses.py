@@ -1,5 +1,6 @@
-"""Metrics that average a loss function over examples: the cross-entropies and the hinges
-(Keras 3's `probabilistic_metrics` and `hinge_metrics`).
+"""Metrics that average a loss function over examples: the cross-entropies, the
+Kullback-Leibler divergence, Poisson and the hinges (Keras 3's `probabilistic_metrics` and
+`hinge_metrics`).
 
 Each is a `MeanMetricWrapper` of the function of the same name in `pd.losses` (which
 `pd.metrics` re-exports, as Keras does), so a metric and the loss agree to the last digit.
@@ -12,11 +13,11 @@ Example:
     0.5108
 """
 from paddle.highlevel import losses
-from paddle.highlevel.losses_classification import _real
-from paddle.highlevel.metrics import MeanMetricWrapper
+from paddle.highlevel.losses.classification import _real
+from paddle.highlevel.metrics.base import MeanMetricWrapper
 
 __all__ = ["BinaryCrossentropy", "CategoricalCrossentropy", "SparseCategoricalCrossentropy",
-           "Hinge", "SquaredHinge", "CategoricalHinge"]
+           "Hinge", "SquaredHinge", "CategoricalHinge", "KLDivergence", "Poisson"]
 
 
 def _label_smoothing(value, owner):
@@ -131,3 +132,17 @@ class CategoricalHinge(MeanMetricWrapper):
 
     def __init__(self, name="categorical_hinge"):
         super().__init__(losses.categorical_hinge, name)
+
+
+class KLDivergence(MeanMetricWrapper):
+    """Mean over examples of the Kullback-Leibler divergence of each."""
+
+    def __init__(self, name="kl_divergence"):
+        super().__init__(losses.kl_divergence, name)
+
+
+class Poisson(MeanMetricWrapper):
+    """Mean over examples of the Poisson loss of each."""
+
+    def __init__(self, name="poisson"):
+        super().__init__(losses.poisson, name)

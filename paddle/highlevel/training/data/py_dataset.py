@@ -22,6 +22,9 @@ Example:
 import concurrent.futures
 import numbers
 
+from paddle.distributed import training as distributed_training
+from paddle.highlevel.training.data.streams import StreamData
+
 
 class PyDataset:
     """Base class of batch sources read by index: subclasses implement `__len__` and
@@ -109,3 +112,38 @@ def iterate(source, steps=None):
             if i + ahead < n:
                 pending.append(pool.submit(source.__getitem__, i + ahead))
             yield batch
+
+
+class IndexedData(StreamData):
+    """Batches read by index from a PyDataset (or any object with __len__ / __getitem__),
+    in order, with its on_epoch_begin / on_epoch_end hooks around every pass."""
+
+    def __init__(self, source, n_inputs, steps=None, names=(None, None)):
+        super().__init__(source, n_inputs, steps, names)
+        full = num_batches(source)
+        self.steps = full if self.steps is None else min(self.steps, full)
+
+    def epoch_plan(self, size):
+        """What distributed training agrees on: a PyDataset, its batches and the steps of
+        an epoch on each of `size` ranks."""
+        n = num_batches(self.source)
+        return [1, n, -1, min(self.steps, n // size)]
+
+    def for_rank(self, w, what, training, agreed=False):
+        """This rank's batches, read by index (batch i * size + rank of the source)."""
+        self.source = distributed_training.IndexShard(
+            self.source, num_batches(self.source), w, what, agreed)
+        self.steps = min(self.steps, len(self.source))
+        return self
+
+    def epoch(self):
+        hook = getattr(self.source, "on_epoch_begin", None)
+        if callable(hook):
+            hook()
+        try:
+            for batch in iterate(self.source, self.steps):
+                yield self._split(batch)
+        finally:
+            hook = getattr(self.source, "on_epoch_end", None)
+            if callable(hook):
+                hook()

@@ -1,6 +1,7 @@
-"""Regression metrics of Keras 3 beyond the mean errors: `RootMeanSquaredError`, `Sum`,
-`R2Score`, and the correlations `PearsonCorrelation` / `ConcordanceCorrelation` (with their
-functions `pearson_correlation` and `concordance_correlation`).
+"""Regression metrics of Keras 3: `RootMeanSquaredError`, `Sum`, `R2Score`, the
+correlations `PearsonCorrelation` / `ConcordanceCorrelation` (with their functions
+`pearson_correlation` and `concordance_correlation`), and the means of the regression
+losses (`MeanSquaredError`, `MeanAbsoluteError`, ..., `CosineSimilarity`).
 
 As the other built-in metrics, each batch contributes a few sums built from low-level ops
 in the step's plan; they add up in Python over the epoch and `result()` combines them with
@@ -20,7 +21,7 @@ import numpy as np
 
 from paddle import lowlevel as ll
 from paddle.highlevel import losses
-from paddle.highlevel.metrics import MeanMetricWrapper, Metric
+from paddle.highlevel.metrics.base import MeanMetricWrapper, Metric
 from paddle.lowlevel.graph import as_variable
 
 __all__ = ["RootMeanSquaredError", "Sum", "R2Score", "PearsonCorrelation",
@@ -311,3 +312,65 @@ class ConcordanceCorrelation(MeanMetricWrapper):
     def __init__(self, name="concordance_correlation", axis=-1):
         super().__init__(concordance_correlation, name,
                          axis=_check_axis(axis, "ConcordanceCorrelation"))
+
+
+# ---- the means of the regression losses ---------------------------------------------
+
+class MeanSquaredError(MeanMetricWrapper):
+    """Mean over examples of the mean squared error of each."""
+
+    def __init__(self, name="mean_squared_error"):
+        super().__init__(losses.mean_squared_error, name)
+
+
+class MeanAbsoluteError(MeanMetricWrapper):
+    """Mean over examples of the mean absolute error of each."""
+
+    def __init__(self, name="mean_absolute_error"):
+        super().__init__(losses.mean_absolute_error, name)
+
+
+class MeanAbsolutePercentageError(MeanMetricWrapper):
+    """Mean over examples of the mean absolute percentage error of each."""
+
+    def __init__(self, name="mean_absolute_percentage_error"):
+        super().__init__(losses.mean_absolute_percentage_error, name)
+
+
+class MeanSquaredLogarithmicError(MeanMetricWrapper):
+    """Mean over examples of the mean squared logarithmic error of each."""
+
+    def __init__(self, name="mean_squared_logarithmic_error"):
+        super().__init__(losses.mean_squared_logarithmic_error, name)
+
+
+class LogCoshError(MeanMetricWrapper):
+    """Mean over examples of log(cosh(error)) (Keras's name "logcosh")."""
+
+    def __init__(self, name="logcosh"):
+        super().__init__(losses.log_cosh, name)
+
+
+def cosine_similarity(y_true, y_pred, axis=-1):
+    """The cosine similarity of the L2-normalized vectors along `axis` (1: same direction)."""
+    return -losses.cosine_similarity(y_true, y_pred, axis)
+
+
+class CosineSimilarity(MeanMetricWrapper):
+    """Mean over examples of the cosine similarity of targets and predictions (positive,
+    unlike the loss of the same name).
+
+    Example:
+        >>> import numpy as np
+        >>> from paddle.highlevel import metrics
+        >>> m = metrics.CosineSimilarity()
+        >>> m.update_state(np.array([[0.0, 1.0], [1.0, 1.0]]),
+        ...                np.array([[1.0, 0.0], [1.0, 1.0]]))
+        >>> round(m.result(), 4)
+        0.5
+    """
+
+    def __init__(self, name="cosine_similarity", axis=-1):
+        if not isinstance(axis, int) or isinstance(axis, bool):
+            raise ValueError(f"CosineSimilarity: expected an integer axis, received {axis!r}")
+        super().__init__(cosine_similarity, name, axis=axis)

@@ -15,7 +15,7 @@ Example:
 import numbers
 
 from paddle import lowlevel as ll
-from paddle.highlevel.losses import EPSILON, Loss, _Simple, _float_targets, _inputs, _smooth
+from paddle.highlevel.losses.base import EPSILON, Loss, _Simple, _float_targets, _inputs, _smooth
 
 __all__ = ["hinge", "squared_hinge", "categorical_hinge", "binary_focal_crossentropy",
            "categorical_focal_crossentropy", "categorical_generalized_cross_entropy", "dice",

@@ -3,7 +3,7 @@
 one rate where another one reaches a floor: `PrecisionAtRecall`, `RecallAtPrecision`,
 `SensitivityAtSpecificity`, `SpecificityAtSensitivity`.
 
-As in `metrics_confusion` (Precision, Recall, AUC), each batch contributes weighted counts
+As in `confusion.py` (Precision, Recall, AUC), each batch contributes weighted counts
 per threshold, built from low-level ops in the step's plan; they add up in Python and
 `result()` reads them with Keras 3's formulas. A prediction is positive when it is
 strictly above the threshold; every element of the targets counts (they are flattened).
@@ -20,8 +20,8 @@ import numbers
 import numpy as np
 
 from paddle import lowlevel as ll
-from paddle.highlevel.metrics import Metric
-from paddle.highlevel.metrics_confusion import _divide_no_nan, _optional_index, _prepare
+from paddle.highlevel.metrics.base import Metric
+from paddle.highlevel.metrics.confusion import _divide_no_nan, _optional_index, _prepare
 
 __all__ = ["TruePositives", "FalsePositives", "TrueNegatives", "FalseNegatives",
            "PrecisionAtRecall", "RecallAtPrecision", "SensitivityAtSpecificity",

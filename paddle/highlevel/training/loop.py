@@ -5,6 +5,11 @@ targets and sample weights, the loss and metric Variables, the optimizer's updat
 and the low-level plan for all of them. Every later batch is one `plan.run`: the graph,
 the plan and its buffers are built once, not per batch.
 
+One path for every step: the built-in step and a model's own `train_step` / `test_step`
+(through `compute_loss`) assemble the loss in one method (`_total_loss`); a model's own
+step methods are traced by one tracer (`step.trace_step`); every step runs as a
+`step.Step`; the data comes through one adapter (`data.adapt`).
+
 Example:
     >>> import numpy as np, paddle as pd
     >>> model = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(1)])
@@ -16,31 +21,24 @@ Example:
 """
 import numpy as np
 
-from paddle import lowlevel as ll
-from paddle.devices import backend_for
+from paddle import distributed
+from paddle.distributed import training as distributed_training
 from paddle.lowlevel import optimizers
-from paddle.lowlevel.executor import plan_for, topological_nodes
 from paddle.lowlevel.gradients import gradients
-from paddle.lowlevel.graph import Variable, building_scope, call_inputs, constant, data
-from paddle.highlevel import data_adapter
+from paddle.lowlevel.graph import Variable, building_scope, data
 from paddle.highlevel import losses as losses_module
 from paddle.highlevel import metrics as metrics_module
 from paddle.highlevel.callbacks import CallbackList
-from paddle.highlevel.training_api import KerasTrainingAPI
-from paddle import distributed
-
-
-class Step:
-    """A compiled step: feed Variables in a fixed order, fetch Variables, one plan."""
-
-    def __init__(self, feeds, fetches, training):
-        self.feeds, self.fetches, self.training = feeds, fetches, training
-        self.plan = plan_for(fetches, training, None)
-
-    def __call__(self, arrays):
-        if self.plan.device is not backend_for(None):  # pd.set_device since: plan there
-            self.plan = plan_for(self.fetches, self.training, None)
-        return self.plan.run(dict(zip(self.feeds, arrays)))
+from paddle.highlevel.training.data import adapt
+from paddle.highlevel.training.data.arrays import (
+    ArrayData, as_arrays, as_list, check_samples, class_weights_for, positive_int,
+    sample_weights)
+from paddle.highlevel.training.checks import (
+    _check_label_range, _check_not_empty, _check_whole_labels, _target_name)
+from paddle.highlevel.training.keras_api import KerasTrainingAPI
+from paddle.highlevel.training.step import (
+    Step, _check_step_logs, _custom_logs, _CustomLogs, _data_inputs, _plus, _split_logs,
+    _unpack_batch, _variables, masked_weights, trace_step)
 
 
 class Trainable(KerasTrainingAPI):
@@ -84,7 +82,7 @@ class Trainable(KerasTrainingAPI):
             run_eagerly, steps_per_execution, jit_compile, auto_scale_loss: Keras's
                 execution settings, checked and kept as attributes; paddle runs every
                 step as one compiled plan per batch whatever they say (see
-                paddle/highlevel/training_api.py).
+                paddle/highlevel/training/keras_api.py).
         """
         if isinstance(metrics, str):
             metrics = [metrics]  # not its characters
@@ -313,23 +311,36 @@ class Trainable(KerasTrainingAPI):
         if sample_weight is not None and not isinstance(sample_weight, Variable):
             raise TypeError(f"compute_loss: expected sample_weight as a Variable or None, "
                             f"received {type(sample_weight).__name__}")
-        total = None
         if self._loss_arg is not None:
             if not preds or not ys:
                 raise ValueError("compute_loss: y and y_pred are needed for the compiled loss")
             if len(ys) != len(preds):
                 raise ValueError(f"compute_loss: {len(ys)} targets for {len(preds)} "
                                  "predictions")
-            total, _, _ = self._loss_terms(ys, preds, sample_weight)
         known = [d for v in _variables(x, "x") + ys + preds +
                  ([sample_weight] if sample_weight is not None else []) for d in _data_inputs(v)]
+        total, _, _ = self._total_loss(
+            ys, preds, sample_weight, known,
+            f"{self.name}: compute_loss has no loss to compute: compile a loss, or add one "
+            "with add_loss")
+        return total
+
+    def _total_loss(self, ys, outputs, sw, known, nothing):
+        """(total, terms, losses): the compiled loss of `outputs` against `ys` (the weighted
+        sum of its terms), plus the model's `losses` that a graph fed by the data Variables
+        `known` computes. The one loss assembly of the built-in step and `compute_loss`;
+        ValueError `nothing` when there is no loss at all."""
+        if self._loss_arg is not None:
+            with building_scope("loss"):  # how profiles name these ops
+                total, terms, losses = self._loss_terms(ys, outputs, sw)
+        else:
+            total, terms, losses = None, [], [None] * len(outputs)
         extra = self._losses_computable_from(known)
         if total is None:
             if not extra:
-                raise ValueError(f"{self.name}: compute_loss has no loss to compute: compile "
-                                 "a loss, or add one with add_loss")
+                raise ValueError(nothing)
             total, extra = extra[0], extra[1:]
-        return _plus(total, extra)
+        return _plus(total, extra), terms, losses
 
     def compute_metrics(self, x, y, y_pred, sample_weight=None):
         """Update the compiled metrics (not the loss tracker) and return
@@ -380,20 +391,11 @@ class Trainable(KerasTrainingAPI):
         ys = self._targets_for(outputs, y)
         sw = data("sample_weight", (None,), "float32")
         feeds = list(inputs) + ys + [sw]
-        if self._loss_arg is not None:
-            if not ys:
-                raise ValueError(f"{self.name}: targets (y) are needed to compute the loss")
-            with building_scope("loss"):  # how profiles name these ops
-                total, terms, losses = self._loss_terms(ys, outputs, sw)
-        else:
-            total, terms, losses = None, [], [None] * len(outputs)
-        extra = self._losses_computable_from(feeds)
-        if total is None:
-            if not extra:
-                raise ValueError(f"{self.name}: nothing to minimize: compile a loss, or add "
-                                 "one with add_loss in the model's layers")
-            total, extra = extra[0], extra[1:]
-        total = _plus(total, extra)
+        if self._loss_arg is not None and not ys:
+            raise ValueError(f"{self.name}: targets (y) are needed to compute the loss")
+        total, terms, losses = self._total_loss(
+            ys, outputs, sw, feeds, f"{self.name}: nothing to minimize: compile a loss, or add "
+            "one with add_loss in the model's layers")
         metrics = self._metric_objects(outputs, losses, ys)
         fetches = [total] + ([t for _, t, _ in terms] if len(terms) > 1 else [])
         layout = {"loss_names": [n for n, _, _ in terms] if len(terms) > 1 else [],
@@ -428,21 +430,8 @@ class Trainable(KerasTrainingAPI):
         """Trace the user's train_step (or test_step) once on data Variables shaped like
         the batch. Logs that read the batch are fetched with the step; logs that read only
         metric state (`metric.result()`) are computed after the batch is folded in."""
-        like = self.inputs if self.functional and len(self.inputs) == len(x) else None
-        xs = [data(f"x_{i}", (None,) + a.shape[1:], like[i].dtype if like else
-                   "int64" if a.dtype.kind in "iu" else self.dtype) for i, a in enumerate(x)]
-        ys = [data(f"y_{i}", (None,) + a.shape[1:], "int64" if a.dtype.kind in "iu" else
-                   self.dtype) for i, a in enumerate(y)]
-        sw = data("sample_weight", (None,), "float32")
-        batch = _one(xs) if not ys else (_one(xs), _one(ys))
-        if weighted:  # as Keras: (x, y, sample_weight) only when weights were given
-            batch = (_one(xs), _one(ys) if ys else None, sw)
-        step_fn = self.train_step if kind == "train" else self.test_step
-        with optimizers.collect_updates() as updates, metrics_module.StepTrace() as trace, \
-                call_inputs(xs + ys):  # a None batch size in the step is the data's
-            logs = step_fn(batch)
+        feeds, logs, updates, trace = trace_step(self, kind, x, y, weighted)
         logs = _check_step_logs(self, logs, f"{kind}_step")
-        feeds = xs + ys + [sw]
         placeholders = [ph for _, ph in trace.results.values()]
         per_batch, after = _split_logs(self, logs, feeds, placeholders, f"{kind}_step")
         folded = [v for _, values in trace.updates for v in values]
@@ -470,7 +459,7 @@ class Trainable(KerasTrainingAPI):
         if class_weight is not None:
             if not y:
                 raise ValueError("class_weight needs targets (y)")
-            cw = data_adapter.class_weights_for(y[0], class_weight)
+            cw = class_weights_for(y[0], class_weight)
             return cw if sw is None else cw * sw
         if sw is not None:
             return sw
@@ -495,7 +484,7 @@ class Trainable(KerasTrainingAPI):
     def _check_class_labels(self, source, what="y"):
         """Every class label of in-memory data, once, before the first step: an error gives
         the position in the user's own array (a batch's would be shuffled)."""
-        if not isinstance(source, data_adapter.ArrayData) or not source.y:
+        if not isinstance(source, ArrayData) or not source.y:
             return
         for k, loss_name, shape in self._integer_targets():
             if k < len(source.y):
@@ -507,7 +496,7 @@ class Trainable(KerasTrainingAPI):
     def _run_batch(self, kind, x, y, sw=None, class_weight=None):
         """Run one batch; returns what a _Tracker turns into logs."""
         if x:
-            data_adapter.check_samples(x, y)
+            check_samples(x, y)
             _check_not_empty(x, kind)
             if sw is not None and sw.shape != (len(x[0]),):  # (1,) would broadcast to all
                 raise ValueError(f"sample_weight: expected shape ({len(x[0])},), received "
@@ -542,7 +531,7 @@ class Trainable(KerasTrainingAPI):
         a dict for outputs given as a dict)."""
         x, _ = self._batch_arrays(x, None)
         if x:
-            data_adapter.check_samples(x, [])
+            check_samples(x, [])
             _check_not_empty(x, "predict")
         step, layout = self._step("predict", x, [])
         if "rebuild" in layout:
@@ -577,26 +566,25 @@ class Trainable(KerasTrainingAPI):
         for name, value in (("epochs", epochs), ("initial_epoch", initial_epoch)):
             if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"fit: expected {name} to be an integer >= 0, received {value!r}")
-        data_adapter.positive_int(validation_freq, "fit: validation_freq", allow_none=False)
+        positive_int(validation_freq, "fit: validation_freq", allow_none=False)
         n_in = len(self.inputs) if getattr(self, "inputs", None) else 1
         names = self._data_names()
-        train = data_adapter.adapt(x, y, sample_weight, batch_size, shuffle, steps_per_epoch,
+        train = adapt(x, y, sample_weight, batch_size, shuffle, steps_per_epoch,
                                    n_in, names)
         self._check_class_labels(train)  # before the split: positions in the user's y
         val = None
         if validation_split:
-            if not isinstance(train, data_adapter.ArrayData):
+            if not isinstance(train, ArrayData):
                 raise ValueError("validation_split needs NumPy arrays; pass validation_data")
             train, val = train.split(validation_split)
         elif validation_data is not None:
-            vx, vy, vsw = _unpack(validation_data)
-            val = data_adapter.adapt(vx, vy, vsw, batch_size if validation_batch_size is None
+            vx, vy, vsw = _unpack_batch(validation_data)
+            val = adapt(vx, vy, vsw, batch_size if validation_batch_size is None
                                      else validation_batch_size, False, validation_steps, n_in,
                                      names)
             self._check_class_labels(val, "validation_data[1]")
         agreement = None
         if distributed.active():  # shards, averaged logs, one voice (distributed/training.py)
-            from paddle.distributed import training as distributed_training
             train, val = distributed_training.for_fit(train, val)
             agreement = distributed_training.Agreement()
         else:
@@ -613,7 +601,7 @@ class Trainable(KerasTrainingAPI):
                 self.reset_metrics()  # as Keras: model.metrics start each epoch afresh
                 logs = self._epoch(train, cbs, class_weight, agreement)
                 if val is not None and (epoch + 1 - initial_epoch) % validation_freq == 0:
-                    val_logs = self._validate(val, cbs)
+                    val_logs = self._evaluation(val, cbs)
                     if agreement is not None:
                         val_logs = agreement.weighted(val_logs, self._evaluated_samples)
                     logs.update({f"val_{k}": v for k, v in val_logs.items()})
@@ -645,8 +633,9 @@ class Trainable(KerasTrainingAPI):
                 break
         return dict(logs)
 
-    def _validate(self, source, cbs):
-        """fit's validation pass: the on_test_* hooks run as in evaluate (as Keras)."""
+    def _evaluation(self, source, cbs):
+        """One evaluation pass (evaluate's, and fit's validation): the on_test_* hooks run
+        around it, as Keras runs them in both."""
         cbs.on_test_begin()
         self.reset_metrics()
         logs = {}
@@ -680,18 +669,12 @@ class Trainable(KerasTrainingAPI):
         if not self.compiled:
             raise ValueError(f"{self.name}: call compile() before evaluate()")
         n_in = len(self.inputs) if getattr(self, "inputs", None) else 1
-        source = data_adapter.adapt(x, y, sample_weight, batch_size, False, steps, n_in,
+        source = adapt(x, y, sample_weight, batch_size, False, steps, n_in,
                                     self._data_names())
         self._check_class_labels(source)
         cbs = CallbackList(callbacks, model=self, add_progbar=verbose != 0, verbose=verbose,
                            epochs=1, steps=source.steps)
-        cbs.on_test_begin()
-        self.reset_metrics()
-        logs = {}
-        try:
-            logs = self._evaluate_data(source, cbs)
-        finally:
-            cbs.on_test_end(logs)
+        logs = self._evaluation(source, cbs)
         self._result_names = list(logs)
         if return_dict:
             return logs
@@ -704,7 +687,7 @@ class Trainable(KerasTrainingAPI):
         Each batch is computed with one complete set of weights, even while another
         thread runs set_weights or fit (docs/security.md, "Threads")."""
         n_in = len(self.inputs) if getattr(self, "inputs", None) else 1
-        source = data_adapter.adapt(x, None, None, batch_size, False, steps, n_in,
+        source = adapt(x, None, None, batch_size, False, steps, n_in,
                                     self._data_names())
         cbs = CallbackList(callbacks, model=self, add_progbar=verbose != 0, verbose=verbose,
                            epochs=1, steps=source.steps)
@@ -713,7 +696,7 @@ class Trainable(KerasTrainingAPI):
         try:
             for step, (xb, _, _) in enumerate(source.epoch()):
                 cbs.on_predict_batch_begin(step)
-                data_adapter.check_samples(xb, [])
+                check_samples(xb, [])
                 _check_not_empty(xb, "predict")
                 step_, layout = self._step("predict", xb, [])
                 chunks.append(step_(xb))
@@ -770,131 +753,9 @@ class _Tracker:
         return out
 
 
-def _variables(value, what):
-    """A Variable or a list/tuple of them as a list (None: [])."""
-    if value is None:
-        return []
-    items = list(value) if isinstance(value, (list, tuple)) else [value]
-    for v in items:
-        if not isinstance(v, Variable):
-            raise TypeError(f"compute_loss: expected {what} as Variables, received "
-                            f"{type(v).__name__}")
-    return items
-
-
-def _unpack_batch(data):
-    """(x, y, sample_weight) of what a traced step receives: x, (x, y) or (x, y, sw)."""
-    if isinstance(data, tuple) and len(data) in (2, 3):
-        return (data + (None,))[:3]
-    return data, None, None
-
-
-class _CustomLogs:
-    """One batch of a custom step: per-batch values, metric results, the logs' order."""
-
-    def __init__(self, per_batch, after, order):
-        self.per_batch, self.after, self.order = per_batch, after, order
-
-    def values(self):
-        """This batch's own values, in the step's order (the Trainer's EndStepEvent)."""
-        return [self.per_batch[k] if k in self.per_batch else self.after[k]
-                for k in self.order]
-
-
-def _custom_logs(layout, values):
-    """Fold the batch's values into the metrics updated in the step, then compute the
-    logs that read metric state."""
-    per_batch = {k: _log_value(v, k) for k, v in zip(layout["custom"], values)}
-    i = len(layout["custom"])
-    for metric, count in layout["fold"]:
-        metric.accumulate([metrics_module.batch_value(v) for v in values[i:i + count]])
-        i += count
-    after = {}
-    if layout["post"] is not None:
-        post, fed = layout["post"]
-        results = post([np.asarray(m.result(), np.float32) for m in fed])
-        after = {k: _log_value(v, k) for k, v in zip(layout["after"], results)}
-    return _CustomLogs(per_batch, after, layout["order"])
-
-
-def _log_value(value, key):
-    if np.size(value) != 1:
-        raise ValueError(f"logs: expected {key!r} to be a scalar, received shape "
-                         f"{np.shape(value)}")
-    return float(np.reshape(value, ()))
-
-
-def _check_step_logs(model, logs, where):
-    """A train_step / test_step result: a dict of scalar Variables or numbers."""
-    if not isinstance(logs, dict):
-        raise TypeError(f"{model.name}: {where} must return a dict of Variables, received "
-                        f"{type(logs).__name__}")
-    checked = {}
-    for k, v in logs.items():
-        if isinstance(v, (int, float, np.number)) and not isinstance(v, bool):
-            v = constant(float(v))
-        if not isinstance(v, Variable):
-            raise TypeError(f"{model.name}: {where} must return a dict of Variables; "
-                            f"{k!r} is {type(v).__name__}")
-        checked[k] = v
-    return checked
-
-
-def _split_logs(model, logs, feeds, placeholders, where):
-    """(keys computed from the batch, keys computed from metric state only)."""
-    fed = {id(v) for v in feeds}
-    state = {id(v) for v in placeholders}
-    per_batch, after = [], []
-    for k, v in logs.items():
-        leaves = _data_inputs(v)
-        batch = any(id(d) in fed for d in leaves)
-        results = any(id(d) in state for d in leaves)
-        stray = [d.name for d in leaves if id(d) not in fed and id(d) not in state]
-        if stray:
-            raise ValueError(f"{model.name}: {where} returned {k!r}, which reads "
-                             f"{stray[0]!r}: an input that is not part of the batch")
-        if batch and results:
-            raise ValueError(f"{model.name}: {where} returned {k!r}, which mixes this "
-                             "batch's values with a metric's result; return them as "
-                             "separate logs")
-        (per_batch if batch else after).append(k)
-    return per_batch, after
-
-
-def _data_inputs(var):
-    """The data Variables (graph inputs) that `var` is computed from."""
-    if var.kind == "data":
-        return [var]
-    return [v for node in topological_nodes([var]) for v in node.inputs if v.kind == "data"]
-
-
-def _plus(total, extra):
-    """total + each of extra (scalar Variables)."""
-    for v in extra:
-        total = total + v
-    return total
-
-
-def masked_weights(output, sample_weight, mean):
-    """The weights that leave an output's masked timesteps out (Keras's apply_mask): the
-    mask (batch, timesteps) as 0 / 1, times total / valid for a loss (`mean`), so that its
-    mean over every entry is the mean over the valid ones, times the sample weights (one per
-    example). `sample_weight` unchanged when the output carries no mask."""
-    mask = getattr(output, "_keras_mask", None)
-    if mask is None:
-        return sample_weight
-    weights = ll.cast(mask, "float32")
-    if mean:
-        total = ll.sum(ll.ones_like(weights))
-        weights = weights * (total / ll.maximum(ll.sum(weights), ll.constant(1.0)))
-    if sample_weight is not None:
-        weights = weights * ll.expand_dims(sample_weight, -1)
-    return weights
-
-
 def _overrides(obj, method):
-    from paddle.highlevel.models.model import Model
-    return getattr(type(obj), method, None) is not getattr(Model, method, None)
+    """Whether the model's class defines its own `method` (train_step, ...)."""
+    return getattr(type(obj), method, None) is not getattr(Trainable, method, None)
 
 
 def _loss_key(loss):
@@ -923,72 +784,14 @@ def _leaves(value):
     return [] if value is None else [value]
 
 
-def _one(items):
-    return items[0] if len(items) == 1 else tuple(items)
-
-
 def _arrays(x, what, names=None):
     if x is None:
         return []
-    return data_adapter.as_arrays(data_adapter.as_list(x, names, what), what)
-
-
-_DOING = {"train": "training", "test": "evaluating", "predict": "predicting"}
-
-
-def _check_not_empty(x, kind):
-    """A batch of no samples is refused before anything runs: the step would count an
-    optimizer iteration and update nothing, and its mean loss would divide by zero."""
-    if len(x[0]) == 0:
-        name = "x" if len(x) == 1 else "x[0]"
-        raise ValueError(f"{_DOING[kind]} on an empty batch: {name} has shape "
-                         f"{tuple(x[0].shape)} (0 samples); expected at least one sample "
-                         "(nothing was run or changed)")
-
-
-def _check_whole_labels(labels, k, loss_name):
-    """Float class labels must be whole numbers: the loss casts them to int64."""
-    if labels.dtype.kind != "f" or not labels.size:
-        return
-    whole = np.equal(labels, np.floor(labels))  # False for NaN and inf too
-    if not whole.all():
-        bad = float(labels[~whole][0])
-        raise ValueError(f"{loss_name}: expected class indices as targets, received {bad!r} "
-                         f"in target {k} (a {labels.dtype} array); it would be truncated")
-
-
-def _target_name(k, count):
-    return "y" if count == 1 else f"y[{k}]"
-
-
-def _check_label_range(labels, name, loss_name, shape, context=""):
-    """Class labels must index the class axis of the model's output. Checked on the labels
-    as the user gave them (`name` says how they reach them: "y", "validation_data[1]"), so
-    that the message is in their terms: the kernel's would give a position inside a
-    shuffled batch, or name an internal op (one_hot)."""
-    classes = shape[-1] if shape else None
-    if not isinstance(classes, int) or not labels.size or labels.dtype.kind not in "iuf":
-        return
-    outside = (labels < 0) | (labels >= classes)
-    if not outside.any():
-        return
-    index = np.unravel_index(int(np.argmax(outside)), labels.shape)
-    position = ", ".join(str(int(i)) for i in index)
-    bad = labels[index].item()
-    raise ValueError(
-        f"{loss_name}: label {bad} at position {position} is outside the {classes} classes "
-        f"[0, {classes}) of the model's output (shape {tuple(shape)}): {name}[{position}] "
-        f"is {bad}{context}; class labels run from 0 to {classes - 1}")
+    return as_arrays(as_list(x, names, what), what)
 
 
 def _weights(sample_weight):
-    return data_adapter.sample_weights(sample_weight)
-
-
-def _unpack(validation_data):
-    if isinstance(validation_data, tuple) and len(validation_data) in (2, 3):
-        return (validation_data + (None,))[:3]
-    return validation_data, None, None
+    return sample_weights(sample_weight)
 
 
 def _batch_result(logs, return_dict):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import paddle as pd
-from paddle.highlevel import training
+from paddle.highlevel.training import loop, step
 from paddle.lowlevel import executor
 
 
@@ -399,7 +399,7 @@ def test_on_batch_calls_return_values():
 def test_steps_are_built_once_not_per_batch(monkeypatch):
     built = {"steps": 0, "programs": 0}
 
-    class CountingStep(training.Step):
+    class CountingStep(step.Step):
         def __init__(self, *args, **kwargs):
             built["steps"] += 1
             super().__init__(*args, **kwargs)
@@ -409,7 +409,7 @@ def test_steps_are_built_once_not_per_batch(monkeypatch):
             built["programs"] += 1
             super().__init__(*args, **kwargs)
 
-    monkeypatch.setattr(training, "Step", CountingStep)
+    monkeypatch.setattr(loop, "Step", CountingStep)
     monkeypatch.setattr(executor, "Program", CountingProgram)
     x, y = blobs(95)
     model = compiled_classifier()

@@ -7,16 +7,24 @@ same ops: `concatenate` (concat), `multiply`, `subtract`, `divide`, `power`, `ne
 (evaluates a Variable that needs no feeds), `sum`/`mean`/`max`/`min` with `axis` and
 `keepdims`.
 
+`paddle/ops/` is a package so that Keras's submodules (`keras.ops.nn`, `keras.ops.numpy`,
+`keras.ops.linalg`) can be added beside this namespace as modules of their own.
+
 Example:
     >>> import numpy as np, paddle as pd
     >>> x = pd.ops.convert_to_tensor(np.array([[1.0, 2.0]], np.float32))
     >>> pd.ops.convert_to_numpy(pd.ops.concatenate([x, pd.ops.ones((1, 1))], axis=-1)).tolist()
     [[1.0, 2.0, 1.0]]
 """
+import numpy as _np
+
 from paddle.lowlevel.creation import arange, full, ones, shape, zeros  # noqa: F401
+from paddle.lowlevel.executor import eval as _eval
 from paddle.lowlevel.graph import Variable, as_variable, constant
 from paddle.lowlevel.ops import *  # noqa: F401,F403
 from paddle.lowlevel.ops import abs, add, concat, div, mul, neg, pow, sub  # noqa: F401
+from paddle.lowlevel.ops.math import cast
+from paddle.lowlevel.ops.shape import one_hot as _one_hot_op
 
 
 def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
@@ -29,15 +37,13 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
         >>> pd.ops.one_hot(np.array([2.0, 0.0], np.float32), num_classes=3).numpy().tolist()
         [[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]
     """
-    from paddle.lowlevel.ops.math import cast
-    from paddle.lowlevel.ops.shape import one_hot as one_hot_op
     if axis not in (-1, None) or sparse:
         raise ValueError(f"ops.one_hot: only axis=-1 and sparse=False are supported, "
                          f"received axis={axis!r}, sparse={sparse!r}")
     x = convert_to_tensor(x)
     if x.dtype in ("float32", "float64"):
         x = cast(x, "int64")
-    return one_hot_op(x, num_classes, dtype="float32" if dtype is None else dtype)
+    return _one_hot_op(x, num_classes, dtype="float32" if dtype is None else dtype)
 
 
 def concatenate(xs, axis=0):
@@ -49,7 +55,6 @@ def convert_to_tensor(x, dtype=None):
     """A Variable stays itself (cast if `dtype` differs); anything else becomes a constant
     with `pd.constant`'s dtype rule."""
     if isinstance(x, Variable):
-        from paddle.lowlevel.ops.math import cast
         return x if dtype is None or dtype == x.dtype else cast(x, dtype)
     return constant(x, dtype=dtype)
 
@@ -57,11 +62,9 @@ def convert_to_tensor(x, dtype=None):
 def convert_to_numpy(x):
     """The NumPy value of a Variable that needs no feeds (constants, parameters, ops on
     them), or `np.asarray(x)` for anything else."""
-    import numpy as np
     if isinstance(x, Variable):
-        from paddle.lowlevel.executor import eval as run
-        return run(x)
-    return np.asarray(x)
+        return _eval(x)
+    return _np.asarray(x)
 
 
 multiply, subtract, divide, power, negative, absolute = mul, sub, div, pow, neg, abs

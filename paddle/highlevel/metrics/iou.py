@@ -18,7 +18,7 @@ import numbers
 import numpy as np
 
 from paddle import lowlevel as ll
-from paddle.highlevel.metrics import Metric
+from paddle.highlevel.metrics.base import Metric
 from paddle.lowlevel.graph import as_variable
 from paddle.lowlevel.ops.shape import match_shape
 
