@@ -22,7 +22,7 @@ from paddle import lowlevel as ll
 from paddle.highlevel.losses.base import _snake, match_rank
 from paddle.lowlevel import initializers
 from paddle.lowlevel.graph import NAMES, Variable, as_variable
-from paddle.lowlevel.layers import parameter
+from paddle.lowlevel.layer_functions import parameter
 
 
 class Metric:
