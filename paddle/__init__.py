@@ -54,10 +54,10 @@ def _import_core():
     """paddle._C, or an ImportError that says what to do when it is not built: most often
     Python found the source tree (a clone's root comes first on sys.path), not the installed
     package."""
-    import glob
-    import os
+    import glob  # only here: the names stay out of the paddle namespace
+    import os  # likewise
     try:
-        from paddle import _C
+        from paddle import _C  # the compiled core: first, so its absence is explained
     except ImportError:
         folder = os.path.dirname(os.path.abspath(__file__))
         if glob.glob(os.path.join(folder, "_C.*")):
@@ -83,7 +83,7 @@ from paddle.devices.cpu.threads import get_num_threads, set_num_threads  # noqa:
 _threads.apply_default()  # under MPI: the cores shared among this machine's ranks
 from paddle import dataset, distributed, reader, utils  # noqa: F401,E402
 # pd.random is the Keras-style module (paddle/random.py), not the low-level random state
-# (paddle.lowlevel.random).
+# (paddle.lowlevel.random_state).
 import importlib as _importlib  # noqa: E402
 random = _importlib.import_module("paddle.random")
 from paddle.highlevel import Input, Model, Sequential, load_model  # noqa: F401,E402

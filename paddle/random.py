@@ -38,7 +38,7 @@ import numbers
 import numpy as np
 
 from paddle.errors import at_user
-from paddle.lowlevel import random as _state
+from paddle.lowlevel import random_state as _state
 from paddle.lowlevel.creation import VariableShape
 from paddle.lowlevel.graph import FLOATS, Variable, as_dtype, as_variable, call_input_like
 from paddle.lowlevel.ops.sampling import random as _draw, sizes_from

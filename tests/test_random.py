@@ -217,4 +217,4 @@ def test_bad_arguments(call, match):
 
 def test_pd_random_is_the_keras_module():
     assert pd.random.normal is not None and not hasattr(pd.random, "generator")
-    assert pd.lowlevel.random.generator() is not None  # the state stays where it was
+    assert pd.lowlevel.random_state.generator() is not None  # the state stays where it was

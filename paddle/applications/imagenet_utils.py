@@ -87,7 +87,7 @@ def preprocess_input(x, data_format=None, mode="caffe"):
 
 
 def _preprocess_variable(x, data_format, mode):
-    from paddle import ops
+    from paddle import ops  # pd.ops sits above the applications' floor (it re-exports them)
     axis = _channel_axis(x.shape, data_format)
     if mode == "tf":
         return x / 127.5 - 1.0

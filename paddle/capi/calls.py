@@ -23,7 +23,7 @@ import numpy as np
 
 from paddle import devices
 from paddle.errors import CheckpointError, ShapeError
-from paddle.highlevel.models.model import _check_input
+from paddle.highlevel.training.checks import check_input as _check_input
 from paddle.highlevel.saving.api import load_model
 from paddle.highlevel.training.step import Step
 from paddle.lowlevel import stored_state

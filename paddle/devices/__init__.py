@@ -21,7 +21,7 @@ the plan that uses it; paddle/devices/mirrors.py keeps the host copy in step. Th
 device and device names are paddle/devices/default.py's.
 
 This package imports only paddle/lowlevel/op.py, paddle/lowlevel/shapes.py and
-paddle/lowlevel/random.py of the low level (what kernels share with the ops), and never
+paddle/lowlevel/random_state.py of the low level (what kernels share with the ops), and never
 paddle.distributed, which reaches the kernels through the kernel context.
 
 Example:

@@ -32,7 +32,7 @@ def _cupy():
         import cupy  # optional: only ranks on GPUs get here
         with warnings.catch_warnings(record=True) as said:  # CuPy warns when libnccl is absent
             warnings.simplefilter("always")
-            from cupy.cuda import nccl
+            from cupy.cuda import nccl  # optional dependency (CuPy built with NCCL)
     except ImportError:
         raise RuntimeError("distributed training on 'gpu': averaging gradients needs CuPy "
                            "built with NCCL (pip install 'paddle-graph[gpu]'); train on "

@@ -31,7 +31,7 @@ decisions, and the ranks leave the loop together.
 import numpy as np
 
 from paddle.distributed import world as _world
-from paddle.lowlevel.random import generator
+from paddle.lowlevel.random_state import generator
 
 
 def for_fit(train, val):

@@ -6,14 +6,14 @@ into a plan and runs it on the device's kernels (paddle/devices/).
 """
 import types as _types
 
-from paddle.lowlevel import initializers, optimizers, random, schedules  # noqa: F401
+from paddle.lowlevel import initializers, optimizers, random_state, schedules  # noqa: F401
 from paddle.lowlevel.creation import arange, full, ones, shape, zeros  # noqa: F401
 from paddle.lowlevel.executor import eval  # noqa: F401
 from paddle.lowlevel.gradients import gradients  # noqa: F401
 from paddle.lowlevel.graph import Variable, constant, data, get_variable, namespace  # noqa: F401
 from paddle.lowlevel.layer_functions import fc  # noqa: F401
 from paddle.lowlevel.ops import *  # noqa: F401,F403
-from paddle.lowlevel.random import seed  # noqa: F401
+from paddle.lowlevel.random_state import seed  # noqa: F401
 
 optimizers.schedules = schedules
 

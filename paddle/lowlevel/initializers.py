@@ -18,7 +18,7 @@ import re
 
 import numpy as np
 
-from paddle.lowlevel.random import generator
+from paddle.lowlevel.random_state import generator
 
 
 def _fans(shape):

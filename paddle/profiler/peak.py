@@ -31,7 +31,7 @@ def machine_peak(device="cpu"):
     xp, sync = np, (lambda: None)
     if device.startswith("gpu"):
         try:
-            import cupy
+            import cupy  # optional dependency (a GPU's peak)
             index = int(device.partition(":")[2] or 0)
             with cupy.cuda.Device(index):
                 cupy.cuda.runtime.getDeviceCount()

@@ -9,7 +9,7 @@ import contextlib
 import itertools
 
 from paddle.errors import PaddleError
-from paddle.lowlevel.random import generator
+from paddle.lowlevel.random_state import generator
 
 
 class ComposeNotAligned(PaddleError, ValueError):
@@ -124,7 +124,7 @@ def shuffle(reader, buf_size):
 
     Example:
         >>> from paddle import reader
-        >>> from paddle.lowlevel.random import seed
+        >>> from paddle.lowlevel.random_state import seed
         >>> seed(0)
         >>> sorted(reader.shuffle(lambda: iter(range(5)), 10)())
         [0, 1, 2, 3, 4]

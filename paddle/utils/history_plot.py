@@ -4,6 +4,7 @@ Drawing goes through matplotlib's object interface on the Agg canvas (no pyplot 
 window), so it works on servers and in threads. Install it with
 `pip install "paddle-graph[plot]"`.
 """
+import io
 import math
 import numbers
 import os
@@ -77,10 +78,10 @@ def plot_history(history, to_file="history.png", metrics=None, dpi=100):
             raise ValueError(f"{who}: {unknown} are not in the history; it holds "
                              f"{sorted(values)}")
         names = metrics
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-        from matplotlib.ticker import MaxNLocator
+    try:  # optional dependency (the "plot" extra), for each of the three imports
+        from matplotlib.backends.backend_agg import FigureCanvasAgg  # optional dependency
+        from matplotlib.figure import Figure  # optional dependency
+        from matplotlib.ticker import MaxNLocator  # optional dependency
     except ImportError:
         raise ImportError(f"{who}: the 'matplotlib' package is not installed; install it "
                           "with pip install 'paddle-graph[plot]' (or pip install "
@@ -106,8 +107,7 @@ def plot_history(history, to_file="history.png", metrics=None, dpi=100):
         axes.set_ylabel(name)
         axes.grid(True, alpha=0.3)
         axes.legend()
-    from io import BytesIO
-    buffer = BytesIO()
+    buffer = io.BytesIO()
     figure.savefig(buffer, format="jpeg" if ext == "jpg" else ext)
     write_bytes(path, buffer.getvalue(), who)
     return figure

@@ -11,7 +11,7 @@ import random
 
 import numpy as np
 
-from paddle.lowlevel import random as _state
+from paddle.lowlevel import random_state as _state
 
 
 def set_random_seed(seed):

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from paddle.dataset import digits
-from paddle.lowlevel.random import seed
+from paddle.lowlevel.random_state import seed
 
 
 def test_missing_scikit_learn_says_how_to_install(monkeypatch):

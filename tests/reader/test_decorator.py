@@ -4,7 +4,7 @@ import itertools
 import pytest
 
 from paddle import reader
-from paddle.lowlevel.random import seed
+from paddle.lowlevel.random_state import seed
 
 
 def counting(n):

@@ -4,7 +4,7 @@ from functools import partial
 
 from paddle import _C
 from paddle.devices.cpu.table import kernel
-from paddle.lowlevel.random import next_seed
+from paddle.lowlevel.random_state import next_seed
 
 
 @kernel("dropout")

@@ -76,7 +76,7 @@ from paddle.lowlevel.shapes import check_fits, check_fits_device
 
 def _gpu_visible():
     try:  # CuPy is optional: the package imports and runs on the CPU without it.
-        import cupy
+        import cupy  # optional dependency
         return cupy.cuda.runtime.getDeviceCount() > 0
     except Exception:  # no CuPy, no driver, no device
         return False

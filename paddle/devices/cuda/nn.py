@@ -10,7 +10,7 @@ import numpy as np
 from paddle.devices.cuda.raw import Kernel, sequence
 from paddle.devices.cuda.sampling import DROPOUT, stream_for
 from paddle.devices.cuda.table import kernel
-from paddle.lowlevel.random import next_seed
+from paddle.lowlevel.random_state import next_seed
 
 
 @kernel("dropout")

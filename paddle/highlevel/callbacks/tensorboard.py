@@ -23,8 +23,10 @@ OPTIONAL_REQUIREMENTS = ("tensorboard",)  # docstring examples run only where it
 def _tensorboard():
     """The writer class and the proto modules; ImportError saying how to install them."""
     try:  # an optional dependency (the "tensorboard" extra)
+        # optional dependency: the protocol buffers and the writer of the tensorboard package
         from tensorboard.compat.proto import (attr_value_pb2, event_pb2, graph_pb2,
                                               node_def_pb2, summary_pb2, tensor_shape_pb2)
+        # optional dependency, as above
         from tensorboard.summary.writer.event_file_writer import EventFileWriter
     except ImportError as e:
         raise ImportError("TensorBoard callback: the 'tensorboard' package is not installed "

@@ -21,7 +21,7 @@ from paddle.lowlevel import initializers
 from paddle.lowlevel.graph import constant
 from paddle.lowlevel.ops.activations import softmax
 from paddle.lowlevel.ops.math import cast, tanh
-from paddle.lowlevel.random import next_seed
+from paddle.lowlevel.random_state import next_seed
 from paddle.random import SeedGenerator, keep_mask
 from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.reduce import sum as reduce_sum

@@ -14,7 +14,7 @@ import numbers
 from paddle.lowlevel.ops.math import cast, greater_equal
 from paddle.lowlevel.ops.nn import dropout
 from paddle.lowlevel.ops.sampling import random as random_op
-from paddle.lowlevel.random import next_seed
+from paddle.lowlevel.random_state import next_seed
 from paddle.random import SeedGenerator, keep_mask
 from paddle.highlevel import regularizers
 from paddle.highlevel.layers.base import InputSpec, Layer, passthrough

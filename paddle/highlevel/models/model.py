@@ -22,13 +22,14 @@ import threading
 import numpy as np
 
 from paddle.distributed.world import is_chief
-from paddle.errors import CheckpointError, ShapeError, at_user
+from paddle.errors import CheckpointError, at_user
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import Variable, apply, data
 from paddle.highlevel.training.data.arrays import by_name
 from paddle.highlevel.layers.base import Layer, _call_spec, call_context, tensor_arguments
 from paddle.highlevel.saving.formats import saving
 from paddle.highlevel.saving.serialization import inherited_scope
+from paddle.highlevel.training.checks import check_input as _check_input
 from paddle.highlevel.training.loop import Trainable
 
 EXPORTERS = {}  # format name -> exporter(model, path, **options); paddle.export fills it
@@ -540,20 +541,6 @@ def _recent_losses_kept(model):
 
 def _count(weights):
     return int(sum(np.prod(w.shape) for w in weights))
-
-
-def _check_input(model, expected, shape):
-    """ShapeError naming the model, the input and the first axis that does not fit."""
-    if len(shape) != len(expected.shape):
-        detail = f"expected rank {len(expected.shape)}, received rank {len(shape)}"
-    else:
-        bad = [i for i, (a, b) in enumerate(zip(expected.shape, shape))
-               if a is not None and b is not None and a != b]
-        if not bad:
-            return
-        detail = f"axis {bad[0]} should be {expected.shape[bad[0]]}, received {shape[bad[0]]}"
-    raise ShapeError(at_user(f"{model.name}: input {expected.name!r} expects shape "
-                             f"{expected.shape}, received {shape} ({detail})"))
 
 
 def _resolve(var, mapping):

@@ -45,7 +45,7 @@ import numpy as np
 from paddle._atomic import atomic_path
 from paddle._version import __version__
 from paddle.errors import CheckpointError
-from paddle.lowlevel import random, schedules, stored_state
+from paddle.lowlevel import random_state, schedules, stored_state
 from paddle.lowlevel.shapes import memory_bytes
 from paddle.highlevel.layers.attention import MultiHeadAttention
 from paddle.highlevel.layers.base import Layer, snake_case
@@ -259,7 +259,7 @@ def _snapshot(model, include_optimizer):
         if optimizer is not None:
             datasets += [(path, _optimizer_value(optimizer, kind, w, slot))
                          for path, kind, w, slot in optimizer_entries(model, optimizer)]
-        return {"datasets": datasets, "rng_state": random.get_state(),
+        return {"datasets": datasets, "rng_state": random_state.get_state(),
                 "optimizer": None if optimizer is None else optimizer.name}
 
 
@@ -573,7 +573,7 @@ def load_keras(path, custom_objects=None, compile=True, safe_mode=True):
                 if training is not None else []
     _restore(pairs, model.optimizer, state)
     if compile and saved_state["rng_state"]:
-        random.set_state(saved_state["rng_state"])
+        random_state.set_state(saved_state["rng_state"])
     model._last_finished_epoch = saved_state["last_finished_epoch"]
     return model
 

@@ -33,7 +33,7 @@ import warnings
 import numpy as np
 
 from paddle.errors import CheckpointError
-from paddle.lowlevel import random, stored_state
+from paddle.lowlevel import random_state, stored_state
 from paddle.lowlevel.optimizers import Optimizer
 from paddle.lowlevel.shapes import memory_budget
 from paddle.highlevel.saving import architecture, compiling, hdf5_file
@@ -53,7 +53,7 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True):
     with stored_state.LOCK:  # one snapshot, before or after a step of a fit elsewhere
         state = architecture.dumps({
             "last_finished_epoch": getattr(model, "_last_finished_epoch", None),
-            "rng_state": random.get_state()})
+            "rng_state": random_state.get_state()})
         weights = hdf5_file.weight_values(groups, top)
         optimizer = hdf5_file.optimizer_state(model.optimizer, groups, top) \
             if compiled else None
@@ -101,7 +101,7 @@ def load_model(path, custom_objects=None, compile=True, safe_mode=True):
         _restore_optimizer(optimizer, state, own_slots)
     state = saved.training_state
     if compile and state["rng_state"]:
-        random.set_state(state["rng_state"])
+        random_state.set_state(state["rng_state"])
     model._last_finished_epoch = state["last_finished_epoch"]
     return model
 
@@ -183,7 +183,7 @@ def restore_training_state(model, filepath):
             _restore_optimizer(own_optimizer, state, own_slots)
         state = saved.training_state
         if state["rng_state"]:
-            random.set_state(state["rng_state"])
+            random_state.set_state(state["rng_state"])
         model._last_finished_epoch = state["last_finished_epoch"]
     return model._last_finished_epoch
 

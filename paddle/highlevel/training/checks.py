@@ -12,6 +12,8 @@ Example:
 """
 import numpy as np
 
+from paddle.errors import ShapeError, at_user
+
 
 _DOING = {"train": "training", "test": "evaluating", "predict": "predicting"}
 
@@ -59,3 +61,17 @@ def _check_label_range(labels, name, loss_name, shape, context=""):
         f"{loss_name}: label {bad} at position {position} is outside the {classes} classes "
         f"[0, {classes}) of the model's output (shape {tuple(shape)}): {name}[{position}] "
         f"is {bad}{context}; class labels run from 0 to {classes - 1}")
+
+
+def check_input(model, expected, shape):
+    """ShapeError naming the model, the input and the first axis that does not fit."""
+    if len(shape) != len(expected.shape):
+        detail = f"expected rank {len(expected.shape)}, received rank {len(shape)}"
+    else:
+        bad = [i for i, (a, b) in enumerate(zip(expected.shape, shape))
+               if a is not None and b is not None and a != b]
+        if not bad:
+            return
+        detail = f"axis {bad[0]} should be {expected.shape[bad[0]]}, received {shape[bad[0]]}"
+    raise ShapeError(at_user(f"{model.name}: input {expected.name!r} expects shape "
+                             f"{expected.shape}, received {shape} ({detail})"))

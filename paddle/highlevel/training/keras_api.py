@@ -29,6 +29,7 @@ import numbers
 import numpy as np
 
 from paddle.lowlevel.graph import Variable
+from paddle.highlevel.saving.formats import saving
 from paddle.highlevel.training.step import Step, _unpack_batch, trace_step
 
 
@@ -137,8 +138,7 @@ class KerasTrainingAPI:
         """
         if not getattr(self, "compiled", False) or self.optimizer is None:
             return {}
-        from paddle.highlevel.saving import compiling as saving_compile, keras_v3 as keras_format
-        config = keras_format._keras_compile_config(self, saving_compile.training_config(self))
+        config = saving("compile_config")(self)
         config.update(run_eagerly=self.run_eagerly,
                       steps_per_execution=self.steps_per_execution,
                       jit_compile=self.jit_compile)
@@ -153,9 +153,7 @@ class KerasTrainingAPI:
         if not isinstance(config, dict) or "optimizer" not in config:
             raise ValueError(f"{self.name}: compile_from_config expected the dict of "
                              f"get_compile_config() (with 'optimizer'), received {config!r}")
-        from paddle.highlevel.saving import compiling as saving_compile, keras_v3 as keras_format
-        training = keras_format._paddle_training_config({"compile_config": config})
-        kwargs = saving_compile.compile_args(training, self)
+        kwargs = saving("compile_args_from_config")(self, config)
         if isinstance(config.get("loss"), str):  # a name stays a name, as in Keras
             kwargs["loss"] = config["loss"]
         for key, default in (("run_eagerly", False), ("steps_per_execution", 1),

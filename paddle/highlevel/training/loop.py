@@ -34,7 +34,7 @@ from paddle.highlevel.training.data.arrays import (
     ArrayData, as_arrays, as_list, check_samples, class_weights_for, positive_int,
     sample_weights)
 from paddle.highlevel.training.checks import (
-    _check_label_range, _check_not_empty, _check_whole_labels, _target_name)
+    check_input, _check_label_range, _check_not_empty, _check_whole_labels, _target_name)
 from paddle.highlevel.training.keras_api import KerasTrainingAPI
 from paddle.highlevel.training.step import (
     Step, _check_step_logs, _custom_logs, _CustomLogs, _data_inputs, _plus, _split_logs,
@@ -383,9 +383,8 @@ class Trainable(KerasTrainingAPI):
         if len(x) != len(inputs):
             raise ValueError(f"{self.name}: the model has {len(inputs)} inputs but {len(x)} "
                              "input arrays were given")
-        from paddle.highlevel.models.model import _check_input
         for v, a in zip(inputs, x):  # once per input signature: the step is cached
-            _check_input(self, v, a.shape)
+            check_input(self, v, a.shape)
         if kind == "predict":
             return Step(inputs, list(outputs), False), {}
         ys = self._targets_for(outputs, y)

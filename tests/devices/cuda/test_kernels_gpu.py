@@ -112,7 +112,7 @@ def test_random_kernels_draw_the_references_numbers(kind, dtype):
     if (kind == "permutation" and not ints) or (kind not in ("randint", "permutation") and ints):
         pytest.skip(f"{kind} does not make {dtype} values")
     a, b = {"keep_mask": (0.3, 2.0), "randint": (-5.0, 9.0)}.get(kind, (0.5, 2.0))
-    node = random((1000,), kind, a, b, dtype, seed_fn=pd.lowlevel.random.next_seed).node
+    node = random((1000,), kind, a, b, dtype, seed_fn=pd.lowlevel.random_state.next_seed).node
     (got, _), (want, _) = _both(node, repeat=3)  # the third run: its seed from pd.seed(0)
     if kind in ("normal", "truncated_normal"):
         np.testing.assert_allclose(got[0], want[0], rtol=1e-12, atol=1e-12)
@@ -170,11 +170,11 @@ def test_dropout_draws_new_numbers_at_each_graph_replay():
         got.append((cupy.asnumpy(y), cupy.asnumpy(mask)))
     assert not np.array_equal(got[0][1], got[1][1]) and not np.array_equal(got[1][1], got[2][1])
     pd.seed(4)
-    pd.lowlevel.random.next_seed()  # the warm-up's
+    pd.lowlevel.random_state.next_seed()  # the warm-up's
     ones = np.ones((64, 33), np.float32)
     for y_got, mask_got in got:
         want_y, want_mask = np.empty_like(ones), np.empty_like(ones)
-        _C.dropout(ones, want_y, want_mask, 0.5, pd.lowlevel.random.next_seed())
+        _C.dropout(ones, want_y, want_mask, 0.5, pd.lowlevel.random_state.next_seed())
         np.testing.assert_array_equal(mask_got, want_mask)
         np.testing.assert_array_equal(y_got, want_y)
 

@@ -42,7 +42,7 @@ def test_dropout_draws_anew_each_run_the_cpus_mask():
     pd.seed(9)
     for want in (first, mask):
         cpu_y, cpu_mask = np.empty_like(x), np.empty_like(x)
-        _C.dropout(x, cpu_y, cpu_mask, 0.5, pd.lowlevel.random.next_seed())
+        _C.dropout(x, cpu_y, cpu_mask, 0.5, pd.lowlevel.random_state.next_seed())
         np.testing.assert_array_equal(want, cpu_mask)
     np.testing.assert_array_equal(y, cpu_y)
 

@@ -427,7 +427,7 @@ def test_load_model_then_fit_continues_exactly(tmp_path, shuffle):
     assert sorted(os.listdir(tmp_path)) == ["ckpt-01.h5", "ckpt-02.h5"]
     del model
     pd.seed(12345)  # anything may happen to the random state in between
-    pd.lowlevel.random.generator().random(100)
+    pd.lowlevel.random_state.generator().random(100)
     resumed = pd.load_model(tmp_path / "ckpt-02.h5")
     resumed.fit(X, Y, epochs=4, initial_epoch=2, batch_size=16, shuffle=shuffle, verbose=0)
     assert_same_weights(resumed, reference, rtol=1e-5, atol=1e-6)

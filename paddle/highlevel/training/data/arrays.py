@@ -12,7 +12,7 @@ Example:
 import numpy as np
 
 from paddle.distributed import training as distributed_training
-from paddle.lowlevel.random import generator
+from paddle.lowlevel.random_state import generator
 from paddle.lowlevel.graph import Variable
 
 

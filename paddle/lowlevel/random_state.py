@@ -4,8 +4,8 @@
 
 Example:
     >>> import paddle as pd
-    >>> pd.seed(0); a = pd.lowlevel.random.generator().random()
-    >>> pd.seed(0); b = pd.lowlevel.random.generator().random()
+    >>> pd.seed(0); a = pd.lowlevel.random_state.generator().random()
+    >>> pd.seed(0); b = pd.lowlevel.random_state.generator().random()
     >>> a == b
     True
 """
