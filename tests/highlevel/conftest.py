@@ -1,4 +1,4 @@
-"""The high-level suite runs on every device (tests/devices.py): the CPU, the GPU backend
+"""The high-level suite runs on every device (tests/on_devices.py): the CPU, the GPU backend
 simulated on NumPy, and a real GPU (marked `gpu`, skipped without one): fit, evaluate,
 predict, the *_on_batch calls, callbacks, saving and loading, on the default device.
 
