@@ -76,11 +76,13 @@ def file_path(filepath, where):
                         f"{type(filepath).__name__}") from None
 
 
-def atomic_write(filepath, write, overwrite=True):
+def atomic_write(filepath, write, overwrite=True, create_folder=False):
     """Run write(h5py.File) on a temporary file beside `filepath`, fsync it, rename it over
     `filepath` (paddle/_atomic.py). On any failure the temporary file is removed and
-    `filepath` is untouched. The folder must exist (as in Keras)."""
-    with atomic_path(file_path(filepath, "save"), overwrite, create_folder=False) as tmp:
+    `filepath` is untouched. The folder must exist (as in Keras), unless `create_folder`
+    (the seeds' Trainer saves into a folder it names)."""
+    with atomic_path(file_path(filepath, "save"), overwrite,
+                     create_folder=create_folder) as tmp:
         with h5py.File(tmp, "w") as f:
             write(f)
             f.flush()

@@ -26,11 +26,9 @@ import contextlib
 import functools
 import os
 
-import h5py
 import numpy as np
 
 from paddle import devices
-from paddle._atomic import atomic_path
 from paddle.distributed.world import is_chief
 from paddle.errors import CheckpointError, FeedError
 from paddle.lowlevel import stored_state
@@ -38,7 +36,7 @@ from paddle.lowlevel.executor import eval as run
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import FLOATS, Variable, fresh_names
 from paddle.lowlevel.optimizers import Optimizer, trainable_parameters
-from paddle.highlevel.saving import hdf5_reader as saving_reader
+from paddle.highlevel.saving import hdf5_file, hdf5_reader as saving_reader
 from paddle.highlevel.callbacks import Callback
 from paddle.highlevel.models.model import Model
 from paddle.reader.arrays import iter_batches
@@ -333,15 +331,15 @@ class Trainer:
         distributed training, on rank 0 only)."""
         if not is_chief():
             return
-        # A unique temporary file, fsynced and renamed over the target (paddle/_atomic.py):
-        # two saves at once both succeed, and a crash never leaves a half file.
+        # Through the one HDF5 writer: a unique temporary file, fsynced and renamed over the
+        # target, so two saves at once both succeed and a crash never leaves a half file.
         parameters = _parameters(self.outputs)
         with stored_state.LOCK:  # one snapshot, before or after a step in another thread
             values = [(p.name, p.val()) for p in parameters]
-        with atomic_path(os.path.join(dirname, PARAMS_FILE), create_folder=True) as tmp:
-            with h5py.File(tmp, "w") as f:
-                for name, value in values:
-                    f.create_dataset(name, data=value)
+        def write(f):
+            for name, value in values:
+                f.create_dataset(name, data=value)
+        hdf5_file.atomic_write(os.path.join(dirname, PARAMS_FILE), write, create_folder=True)
 
     def stop(self):
         """End training after the current step (from inside the event handler); the
