@@ -75,12 +75,27 @@ def _reexports(modules):
 
 
 def _is_extension(package, attr, modules):
-    """`from pkg import _C` where _C is a compiled module beside pkg/__init__.py."""
+    """`from pkg import _C` where _C is a compiled module: built beside pkg/__init__.py, or
+    declared in the setup.py above the package (a clean clone has not built it yet)."""
     if package not in modules:
         return False
     folder = os.path.dirname(modules[package])
+    if f"{package}.{attr}" in _declared_extensions(folder):
+        return True
     return any(f.startswith(attr + ".") and f.endswith((".so", ".pyd"))
                for f in os.listdir(folder))
+
+
+def _declared_extensions(folder):
+    """The extension modules ("paddle._C") that a setup.py in `folder` or above declares."""
+    while True:
+        setup = os.path.join(folder, "setup.py")
+        if os.path.isfile(setup):
+            return set(re.findall(r"Extension\(\s*[\"']([\w.]+)[\"']", _read(setup)))
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return set()
+        folder = parent
 
 
 def _commented_lines(source):

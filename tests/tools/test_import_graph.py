@@ -101,6 +101,19 @@ def test_the_checker_reads_the_reason_of_an_import_inside_a_function(tmp_path):
     assert report.circles == [["pkg.m", "pkg.n"]]
 
 
+def test_an_unbuilt_extension_that_setup_py_declares_is_no_import_of_the_package(tmp_path):
+    # A clean clone (CI) has no pkg/_C*.so yet: `from pkg import _C` must not read as an
+    # import of pkg/__init__.py, which would tie every kernel module into one circle.
+    root = _package(tmp_path, {
+        "__init__.py": "from pkg import ops\n",
+        "ops.py": "from pkg import _C\n",
+    })
+    (tmp_path / "setup.py").write_text('ext = Pybind11Extension("pkg._C", ["core.cpp"])\n')
+    assert import_graph.analyse(root).largest == 0
+    (tmp_path / "setup.py").unlink()
+    assert import_graph.analyse(root).largest == 2  # undeclared: read as the package's
+
+
 def test_the_command_line_lists_and_sums_up(report):
     done = subprocess.run([sys.executable, SCRIPT, os.path.join(ROOT, "paddle"),
                            "--unexplained"], capture_output=True, text=True, timeout=120)
