@@ -15,8 +15,8 @@ this order but replays the calls as one CUDA graph.
 
 import time
 
-# The profiles being recorded (paddle.profiler): while one is active, runs are timed call
-# by call (Runner.run_timed); otherwise the runners pay one empty-list test per run.
+# The profiles being recorded (paddle.profiler): while one is active, a run's calls are
+# wrapped by a clock (`timed`); otherwise the runners pay one empty-list test per run.
 RECORDERS = []
 
 
@@ -27,10 +27,13 @@ class HostClock:
     def __init__(self):
         self.spans = []
 
-    def time(self, index, fn):
-        start = time.perf_counter_ns()
-        fn()
-        self.spans.append((index, start, time.perf_counter_ns()))
+    def timed(self, index, fn):
+        """`fn` timed as call `index` each time it runs."""
+        def call():
+            start = time.perf_counter_ns()
+            fn()
+            self.spans.append((index, start, time.perf_counter_ns()))
+        return call
 
     def finish(self):
         return self.spans
@@ -97,39 +100,29 @@ class Runner:
 
     def run(self):
         """Run once; the results as NumPy arrays (None for an update target)."""
-        if RECORDERS:
-            return self.run_timed(HostClock())
-        self.at = -1
-        for fn in self.hooks.before:
-            fn()
-        for self.at, fn in enumerate(self.compute):
-            fn()
-        results = [None if b is None else self.dev.download(b) for b in self.results]
-        if self.gate is not None:
-            self.gate()
-        for self.at, fn in enumerate(self.updates, len(self.compute)):
-            fn()
-        self.check()
-        for fn in self.hooks.after:
-            fn()
+        if not RECORDERS:
+            return self._run(self.compute, self.gate, self.updates)
+        clock, n = HostClock(), len(self.compute)  # profiled: each call timed
+        results = self._run([clock.timed(i, fn) for i, fn in enumerate(self.compute)],
+                            self.gate and clock.timed(-1, self.gate),
+                            [clock.timed(i, fn) for i, fn in enumerate(self.updates, n)])
+        record(self.dev.name, self.hooks, clock.finish())
         return results
 
-    def run_timed(self, clock):
-        """`run`, with each call timed by `clock` and the spans handed to the profiles."""
+    def _run(self, compute, gate, updates):
         self.at = -1
         for fn in self.hooks.before:
             fn()
-        for self.at, fn in enumerate(self.compute):
-            clock.time(self.at, fn)
+        for self.at, fn in enumerate(compute):
+            fn()
         results = [None if b is None else self.dev.download(b) for b in self.results]
-        if self.gate is not None:
-            clock.time(-1, self.gate)
-        for self.at, fn in enumerate(self.updates, len(self.compute)):
-            clock.time(self.at, fn)
+        if gate is not None:
+            gate()
+        for self.at, fn in enumerate(updates, len(compute)):
+            fn()
         self.check()
         for fn in self.hooks.after:
             fn()
-        record(self.dev.name, self.hooks, clock.finish())
         return results
 
     def check(self):

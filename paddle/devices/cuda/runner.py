@@ -43,36 +43,27 @@ class DeviceRunner(Runner):
             sequence, dev.stream, hooks.labels, hooks.uncapturable, dev.graph_memory)
 
     def run(self):
-        if RECORDERS:
-            return self.run_timed(HostClock() if self.dev.simulated else EventClock(self.dev))
-        self.at = -1
-        with self.dev.activated():
-            for fn in self.hooks.before:
-                fn()
-            if self.capture is None:
-                for self.at, fn in self.sequence:
-                    fn()
-            else:
-                self.capture.run(self)
-            results = [None if b is None else self.dev.download(b) for b in self.snapshots]
-            self.check()
-            for fn in self.hooks.after:
-                fn()
+        if not RECORDERS:
+            return self._run(self.sequence, self.capture)
+        clock = HostClock() if self.dev.simulated else EventClock(self.dev)
+        results = self._run([(i, clock.timed(i, fn)) for i, fn in self.sequence], None)
+        record(self.dev.name, self.hooks, clock.finish())  # profiled: op by op, each timed
         return results
 
-    def run_timed(self, clock):
-        """One run op by op (no graph), each call timed; the spans go to the profiles."""
+    def _run(self, sequence, capture):
         self.at = -1
         with self.dev.activated():
             for fn in self.hooks.before:
                 fn()
-            for self.at, fn in self.sequence:
-                clock.time(self.at, fn)
+            if capture is None:
+                for self.at, fn in sequence:
+                    fn()
+            else:
+                capture.run(self)
             results = [None if b is None else self.dev.download(b) for b in self.snapshots]
             self.check()
             for fn in self.hooks.after:
                 fn()
-        record(self.dev.name, self.hooks, clock.finish())
         return results
 
 
@@ -87,12 +78,15 @@ class EventClock:
         self.origin.record(self.stream)
         self.host = time.perf_counter_ns()
 
-    def time(self, index, fn):
-        start, end = self.cuda.Event(), self.cuda.Event()
-        start.record(self.stream)
-        fn()
-        end.record(self.stream)
-        self.marks.append((index, start, end))
+    def timed(self, index, fn):
+        """`fn` between two events, as call `index`, each time it runs."""
+        def call():
+            start, end = self.cuda.Event(), self.cuda.Event()
+            start.record(self.stream)
+            fn()
+            end.record(self.stream)
+            self.marks.append((index, start, end))
+        return call
 
     def finish(self):
         self.stream.synchronize()
