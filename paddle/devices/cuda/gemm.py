@@ -26,6 +26,7 @@ import math
 import numpy as np
 
 from paddle.devices.cuda import cublas
+from paddle.devices.cuda.raw import sequence
 
 _LIBRARY = []  # the process's Cublas, made at the first product prepared on a GPU
 
@@ -82,23 +83,28 @@ def _layout(x):
 
 
 class _Operand:
-    """A product's operand as cuBLAS reads it: in place, or copied into a row-major buffer
-    (`copy` is then the step that fills it)."""
+    """A product's operand as cuBLAS reads (or, for the output, writes) it: `x` in place, or
+    a row-major buffer of its shape with `copy`, the step filling it from x (an input) or x
+    from it (the output: run after the product)."""
 
-    def __init__(self, ctx, x):
+    def __init__(self, ctx, x, output=False):
         self.view, self.copy = x, None
         self.layout = _layout(x)
+        if output and self.layout is not None and (  # written as row-major batches
+                self.layout[0] != "row" or
+                (self.layout[2] > 1 and self.layout[3] < x.shape[-2] * self.layout[1])):
+            self.layout = None  # (a column-major view, or batches that overlap)
         if self.layout is None:
-            buffer = ctx.empty(x.shape, x.dtype)
-            xp, source = ctx.xp, x
-            self.copy = lambda: xp.copyto(buffer, source)
+            buffer, xp = ctx.empty(x.shape, x.dtype), ctx.xp
+            self.copy = (lambda: xp.copyto(x, buffer)) if output else \
+                (lambda: xp.copyto(buffer, x))
             self.view, self.layout = buffer, _layout(buffer)
 
 
 def product(ctx, a, b, out):
     """The run step writing `a @ b` into `out` (arrays of ctx.xp; batch dimensions
     broadcast, as numpy.matmul): one cuBLAS call, plus the copies of any operand cuBLAS
-    cannot read in place. Checks at prepare time; the step never allocates."""
+    cannot read or write in place. Checks at prepare time; the step never allocates."""
     xp, where = ctx.xp, _where(ctx)
     if a.ndim < 2 or b.ndim < 2 or a.shape[-1] != b.shape[-2]:
         raise ValueError(f"{where}: expected matrices (..., M, K) and (..., K, N), received "
@@ -119,9 +125,7 @@ def product(ctx, a, b, out):
         return lambda: out.fill(0)
     A = _Operand(ctx, xp.broadcast_to(a, tuple(batch) + (M, K)))
     B = _Operand(ctx, xp.broadcast_to(b, tuple(batch) + (K, N)))
-    C = _Operand(ctx, out)
-    if C.layout[0] != "row" or (count > 1 and C.layout[3] < M * C.layout[1]):
-        C = _scratch(ctx, out)  # no row-major layout (or overlapping batches): a copy
+    C = _Operand(ctx, out, output=True)
     # C^T (N x M) = op(B^T) (N x K) op(A^T) (K x M), column-major.
     transa = cublas.OP_N if B.layout[0] == "row" else cublas.OP_T
     transb = cublas.OP_N if A.layout[0] == "row" else cublas.OP_T
@@ -130,27 +134,10 @@ def product(ctx, a, b, out):
     if not cublas.fits_int(M, N, K, lda, ldb, ldc, count):
         raise ValueError(f"{where}: a product of {a.shape} by {b.shape} exceeds cuBLAS's "
                          f"32-bit sizes")
-    steps = [s for s in (A.copy, B.copy) if s is not None]
-    steps.append(_call(ctx, transa, transb, N, M, K, B.view, lda, sa, A.view, ldb, sb,
-                       C.view, ldc, sc, count, where))
-    if C.view is not out:
-        result, view = out, C.view
-        steps.append(lambda: xp.copyto(result, view))
-    if len(steps) == 1:
-        return steps[0]
-
-    def run():
-        for step in steps:
-            step()
-    return run
-
-
-def _scratch(ctx, out):
-    """An operand standing for `out` in a row-major buffer of its shape."""
-    C = _Operand.__new__(_Operand)
-    C.view, C.copy = ctx.empty(out.shape, out.dtype), None
-    C.layout = _layout(C.view)
-    return C
+    call = _call(ctx, transa, transb, N, M, K, B.view, lda, sa, A.view, ldb, sb, C.view, ldc,
+                 sc, count, where)
+    steps = [s for s in (A.copy, B.copy, call, C.copy) if s is not None]
+    return steps[0] if len(steps) == 1 else sequence(steps)
 
 
 def _call(ctx, transa, transb, m, n, k, a, lda, sa, b, ldb, sb, c, ldc, sc, count, where):
