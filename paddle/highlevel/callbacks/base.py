@@ -251,16 +251,19 @@ class ProgbarLogger(Callback):
     def _start(self, title=None):
         self._finish(None)
         self._last_logs = None
-        self.progress = progress.Progress(self.params.get("steps"), self.verbose, title)
+        # A bar redrawn in place only on a terminal; one line per run in a file or a pipe.
+        verbose = self.verbose if self.verbose != 1 or progress.stderr_is_terminal() else 2
+        self.progress = progress.Progbar(self.params.get("steps"), verbose=verbose,
+                                         title=title)
 
     def _step(self, batch, logs):
         if self.progress is not None:
             self._last_logs = logs
-            self.progress.update(batch + 1, logs)
+            self.progress.update(batch + 1, dict(logs or {}), finalize=False)
 
     def _finish(self, logs):
         if self.progress is not None:
-            self.progress.close(logs if logs is not None else self._last_logs)
+            self.progress.close(dict(logs if logs is not None else self._last_logs or {}))
             self.progress = None
 
     def on_train_begin(self, logs=None):

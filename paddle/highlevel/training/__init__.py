@@ -10,7 +10,7 @@
 - `data/`: the one data-input adapter (`data.adapt`): arrays (`arrays.py`), readers,
   iterables and generators of batches (`streams.py`) and PyDatasets (`py_dataset.py`)
   plug in under it; `adapter_utils.py` holds Keras's batch packing and `split_dataset`.
-- `progress.py`: the progress bars (fit's, and Keras's `Progbar`).
+- `progress.py`: the progress bar (`Progbar`: fit's, through `ProgbarLogger`, and Keras's `pd.utils.Progbar`).
 - `event_trainer.py`: the seeds' `Trainer` and `Inferencer` (training driven by events, a
   thin layer over `Model.fit`).
 

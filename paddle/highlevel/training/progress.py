@@ -1,23 +1,22 @@
-"""Progress bars: fit's, evaluate's and predict's (`Progress`: a live tqdm bar on a
-terminal, one line otherwise), and Keras's `Progbar` for custom loops (`pd.utils.Progbar`).
+"""The progress bar (`Progbar`): fit's, evaluate's and predict's (through the
+`ProgbarLogger` callback), and Keras's `keras.utils.Progbar` for custom loops
+(`pd.utils.Progbar`): one class, one way of timing a step and of showing values.
 
-A bar that redraws in place is only useful where something redraws it: when stderr goes to
-a file or a pipe (a CI log, `nohup`), the same progress is one line at the end of the run
-instead, so logs stay readable. `verbose=2` asks for that line everywhere. `Progbar` writes
-Keras's lines on stdout (its text and averaging rules are Keras's, for code ported from
-it). Both time a step by one rule (`time_per_step`: the first step, which compiles, is
-left out once there are others).
+A bar that redraws in place is only useful where something redraws it: fit's callback
+asks for `verbose=1` only when stderr is an interactive terminal, and for one line at the
+end of each epoch (`verbose=2`) when it goes to a file or a pipe (a CI log, `nohup`), so
+logs stay readable. A `Progbar` of a custom loop follows Keras: with `verbose=1` off a
+terminal it writes Keras's lines on stdout.
 
 Example:
     >>> from paddle.highlevel.training import progress
-    >>> p = progress.Progress(total=2, verbose=2, title="Epoch 1/1")
-    >>> p.update(1, {"loss": 0.5}); p.update(2, {"loss": 0.25})
-    >>> p.close({"loss": 0.25, "accuracy": 0.875})  # doctest: +ELLIPSIS
+    >>> p = progress.Progbar(2, verbose=2, title="Epoch 1/1")
+    >>> p.update(1, {"loss": 0.5})
+    >>> p.update(2, {"loss": 0.25, "accuracy": 0.875})  # doctest: +ELLIPSIS
     Epoch 1/1 - 2/2 - ...s - loss: 0.2500 - accuracy: 0.8750
 """
 import math
 import numbers
-import os
 import shutil
 import sys
 import time
@@ -123,127 +122,51 @@ class _Bar(tqdm):
         return {**super().format_dict, "info": self.info}
 
 
-class Progress:
-    """Progress of one run of steps: an epoch of fit, an evaluation or a prediction.
-
-    On a terminal, a bar that fits its width: the title, the steps, the bar, the time a step
-    takes and the time so far, then as many of the values as fit. At the end, the values
-    that did not all fit beside the bar get a line of their own below it.
-
-    Args:
-        total: number of steps expected, or None when unknown (the bar then counts without
-            a total).
-        verbose: 0 shows nothing; 1 a bar on a terminal and one line at the end otherwise;
-            2 one line at the end always. In distributed training only rank 0 shows
-            anything (the others act as verbose=0).
-        title: shown before the progress ("Epoch 1/5"), or None.
-
-    Example:
-        >>> from paddle.highlevel.training import progress
-        >>> p = progress.Progress(total=None, verbose=2)
-        >>> for step in range(1, 4):
-        ...     p.update(step, {"loss": 1.0 / step})
-        >>> p.close({"loss": 0.5})  # doctest: +ELLIPSIS
-        3/3 - ...s/step - ...s - loss: 0.5000
-    """
-
-    def __init__(self, total=None, verbose=1, title=None):
-        self.total = total
-        self.verbose = verbose if world.is_chief() else 0
-        self.title = title
-        self.done = 0
-        self.closed = False
-        self.start = time.perf_counter()
-        self.first_step_end = None  # the first step compiles: left out of the time per step
-        self.bar = None
-        if verbose == 1 and stderr_is_terminal():
-            # A bare pty (script, some CI runners) reports a 0 x 0 terminal, where tqdm draws
-            # nothing; shutil falls back to $COLUMNS/$LINES or 80 x 24.
-            width, height = shutil.get_terminal_size()
-            self.bar = _Bar(total=total, unit="step", file=sys.stderr, leave=True,
-                            ncols=width, nrows=height, bar_format=self._bar_format())
-
-    def _bar_format(self):
-        title = (self.title or "").replace("{", "{{").replace("}", "}}")
-        title = f"{title} " if title else ""
-        if self.total is None:
-            return title + "{n_fmt}step {info}"
-        return title + "{n_fmt}/{total_fmt} {bar:%d} {info}" % BAR_WIDTH
-
-    def _timing(self):
-        now = time.perf_counter()
-        if self.done == 0:
-            return format_timing(now - self.start, None)
-        per_step = time_per_step(now, self.start, self.first_step_end, self.done)
-        return format_timing(now - self.start, per_step)
-
-    def _steps_text(self):
-        return f"{self.done}/{self.total}" if self.total is not None else f"{self.done}step"
-
-    def _room_for_values(self, timing):
-        """Characters left on the bar's line for the values (the line is kept a character
-        short of the width: a full line makes some terminals wrap)."""
-        used = len(self.title or "") + 1 + len(self._steps_text()) + 1 + BAR_WIDTH + 1
-        return self.bar.ncols - 1 - used - len(timing) - len(" - ")
-
-    def update(self, done, logs=None):
-        """`done` steps are finished; `logs` are the running values to show."""
-        if done >= 1 and self.first_step_end is None:
-            self.first_step_end = time.perf_counter()
-        self.done = done
-        if self.bar is not None:
-            timing = self._timing()
-            values = fitting_logs(logs, self._room_for_values(timing)) if logs else ""
-            self.bar.info = timing + (f" - {values}" if values else "")
-            self.bar.update(max(done - self.bar.n, 0))
-
-    def close(self, logs=None):
-        """End the run: the bar shows the final `logs` and stays, or the line is printed."""
-        if self.closed or self.verbose == 0:
-            self.closed = True
-            return
-        self.closed = True
-        text, timing = format_logs(logs), self._timing()
-        if self.bar is not None:
-            fits = len(text) <= self._room_for_values(timing)
-            self.bar.info = timing + (f" - {text}" if text and fits else "")
-            self.bar.close()
-            if text and not fits:  # below the bar, whole (the terminal wraps a long line)
-                print(VALUES_INDENT + text, file=sys.stderr, flush=True)
-            return
-        total = self.total if self.total is not None else self.done
-        parts = [self.title] if self.title else []
-        parts += [f"{self.done}/{total}", timing, text]
-        print(" - ".join(p for p in parts if p), flush=True)
-
-
 class Progbar:
-    """A progress bar with running averages, as `keras.utils.Progbar`.
+    """The progress bar: fit's, evaluate's and predict's (through `ProgbarLogger`), and
+    Keras's `keras.utils.Progbar` for custom loops (`pd.utils.Progbar`).
 
-    `update(current, values)` moves the bar to step `current`; each `(name, value)` of a
-    metric that is not stateful is averaged over the steps since the start, weighted by the
-    steps each update covers (Keras 3's rule); a stateful metric is shown as given.
-    With `verbose=1` the bar is redrawn in place (at most every `interval` seconds) on a
-    terminal, one line per update otherwise; with `verbose=2` one line at the end; 0 prints
-    nothing. Lines read as Keras's, without its colours:
-    `3/4 ━━━━━━━━━━━━━━━━━━━━ 0s 2ms/step - loss: 2.5000`.
+    `update(current, values)` moves the bar to step `current`. `values` is Keras's list of
+    `(name, value of the last step)` pairs: each metric that is not stateful is averaged
+    over the steps since the start, weighted by the steps each update covers (Keras 3's
+    rule), a stateful one is shown as given. A dict (what fit's callbacks hold: values
+    that are already running means) is shown as given, in its order.
+
+    Drawing: with `verbose=1` on an interactive terminal, a tqdm bar on stderr redrawn in
+    place that fits the terminal's width (the title, the steps, the bar, the time a step
+    takes and the time so far, then as many values as fit; at the end, values that did not
+    fit get a line of their own below it); elsewhere Keras's text, one line per update at
+    most every `interval` seconds, on stdout. With `verbose=2`, one line at the end:
+    `Epoch 1/5 - 4/4 - 2ms/step - 9ms - loss: 0.2500`. `verbose=0` shows nothing. In
+    distributed training only rank 0 shows anything.
 
     Args:
         target: the number of steps, or None if unknown.
         width: the bar's width in characters.
         verbose: 0, 1 or 2.
-        interval: the least time between two redraws, in seconds.
+        interval: the least time between two lines of Keras's text, in seconds.
         stateful_metrics: names of metrics shown as given (not averaged).
         stateless_metrics: names of the metrics to average (the others are shown as given);
             at most one of the two may be given.
         unit_name: what a step is called in the time per step ("step", "sample").
+        title: shown before the progress ("Epoch 1/5"), or None.
 
     Raises:
         ValueError: both metric lists, or arguments of the wrong kind.
+
+    Example:
+        >>> from paddle.highlevel.training import progress
+        >>> bar = progress.Progbar(3, verbose=2, title="Epoch 1/1")
+        >>> bar.update(1, [("loss", 0.5)]); bar.update(2, [("loss", 0.25)])
+        >>> bar.average("loss")  # over the steps so far
+        0.375
+        >>> bar.update(3, [("loss", 0.125)])  # the last update is shown as given (Keras)
+        ... # doctest: +ELLIPSIS
+        Epoch 1/1 - 3/3 - ...s - loss: 0.1250
     """
 
     def __init__(self, target, width=20, verbose=1, interval=0.05, stateful_metrics=None,
-                 stateless_metrics=None, unit_name="step"):
+                 stateless_metrics=None, unit_name="step", title=None):
         if stateful_metrics is not None and stateless_metrics is not None:
             raise ValueError("Only one of `stateful_metrics` or `stateless_metrics` can be "
                              "provided.")
@@ -259,32 +182,74 @@ class Progbar:
         if not isinstance(interval, numbers.Real) or isinstance(interval, bool) or interval < 0:
             raise ValueError(f"Progbar: expected interval to be a number >= 0, received "
                              f"{interval!r}")
-        self.target, self.width, self.verbose = target, int(width), verbose
-        self.interval, self.unit_name = float(interval), str(unit_name)
+        self.target, self.width = target, int(width)
+        self.verbose = verbose if world.is_chief() else 0
+        self.interval, self.unit_name, self.title = float(interval), str(unit_name), title
         self.stateful_metrics = set(stateful_metrics) if stateful_metrics is not None else (
             None if stateless_metrics is not None else set())
         self.stateless_metrics = set(stateless_metrics) if stateless_metrics is not None \
             else None
-        self._dynamic = (hasattr(sys.stdout, "isatty") and sys.stdout.isatty()) or \
-            "ipykernel" in sys.modules or "PYCHARM_HOSTED" in os.environ
         self._seen_so_far = 0
         self._values, self._order = {}, []
-        self._start = time.time()
+        self._start = time.perf_counter()
         self._last_update = 0.0
-        self._time_after_first_step = None
+        self._time_after_first_step = None  # the first step compiles: left out of the time
         self._prev_width = 0
+        self._finalized = False
+        self.bar = None
+        if self.verbose == 1 and stderr_is_terminal():
+            # A bare pty (script, some CI runners) reports a 0 x 0 terminal, where tqdm draws
+            # nothing; shutil falls back to $COLUMNS/$LINES or 80 x 24.
+            columns, rows = shutil.get_terminal_size()
+            self.bar = _Bar(total=target, unit=self.unit_name, file=sys.stderr, leave=True,
+                            ncols=columns, nrows=rows, bar_format=self._bar_format())
+
+    # ---- values ---------------------------------------------------------------------------
 
     def _stateless(self, name):
         if self.stateful_metrics is not None:
             return name not in self.stateful_metrics
         return name in self.stateless_metrics
 
+    def _fold(self, current, values, finalize):
+        if isinstance(values, dict):  # running means already: shown as given
+            values = [(k, v) for k, v in values.items() if k not in BOOKKEEPING]
+            as_given = True
+        else:
+            as_given = False
+        for name, value in values or []:
+            if name not in self._order:
+                self._order.append(name)
+            if as_given or not self._stateless(name) or finalize:
+                self._values[name] = [value, 1]
+            else:
+                steps = max(current - self._seen_so_far, 1)
+                total = self._values.setdefault(name, [0.0, 0])
+                total[0] += value * steps
+                total[1] += steps
+
+    def average(self, name):
+        """The value shown for metric `name` (its running average when it is averaged)."""
+        total, count = self._values[name]
+        return float(np.mean(total)) / max(1, count)
+
+    def _shown(self):
+        """{name: value shown}, in the order the names came."""
+        shown = {}
+        for name in self._order:
+            total, count = self._values[name]
+            shown[name] = self.average(name) if isinstance(total, (numbers.Number, np.ndarray,
+                                                                   np.generic)) else total
+        return shown
+
+    # ---- steps ----------------------------------------------------------------------------
+
     def update(self, current, values=None, finalize=None):
-        """Move to step `current`, folding in `values` ([(name, value of the last step)]).
+        """Move to step `current`, folding in `values`.
 
         Args:
             current: the index of the current step (the number of steps done).
-            values: a list of (name, number) pairs.
+            values: a list of (name, number) pairs, or a dict of values shown as given.
             finalize: whether this is the last update (default: current >= target).
         """
         if not isinstance(current, numbers.Real) or isinstance(current, bool):
@@ -292,64 +257,105 @@ class Progbar:
                              f"{current!r}")
         if finalize is None:
             finalize = self.target is not None and current >= self.target
-        for name, value in values or []:
-            if name not in self._order:
-                self._order.append(name)
-            if not self._stateless(name) or finalize:
-                self._values[name] = [value, 1]
-            else:
-                steps = max(current - self._seen_so_far, 1)
-                total = self._values.setdefault(name, [0.0, 0])
-                total[0] += value * steps
-                total[1] += steps
+        self._fold(current, values, finalize)
         self._seen_so_far = current
-        now = time.time()
-        per_step = self._step_duration(current, now)
-        if self.verbose == 1 and (finalize or now - self._last_update >= self.interval):
-            self._draw(current, now, per_step, finalize)
-        elif self.verbose == 2 and finalize and self.target:
-            digits = int(math.log10(self.target)) + 1
-            line = f"{current:{digits}d}/{self.target} - {now - self._start:.0f}s -" \
-                f"{self._time(per_step)}{self._metrics()}\n"
-            sys.stdout.write(line)
-            sys.stdout.flush()
+        now = time.perf_counter()
+        if current >= 1 and self._time_after_first_step is None:
+            self._time_after_first_step = now
+        if self._finalized or self.verbose == 0:
+            self._finalized = self._finalized or finalize
+            return
+        if self.bar is not None:
+            self._draw_live(current, finalize)
+        elif self.verbose == 1 and (finalize or now - self._last_update >= self.interval):
+            self._draw_line(current, now, finalize)
+        elif self.verbose == 2 and finalize:
+            self._print_summary(current)
+        self._finalized = finalize
         self._last_update = now
 
     def add(self, n, values=None):
         """`update(steps so far + n, values)`."""
         self.update(self._seen_so_far + n, values)
 
-    def average(self, name):
-        """The value shown for metric `name` (its running average when it is averaged)."""
-        total, count = self._values[name]
-        return float(np.mean(total)) / max(1, count)
+    def close(self, values=None):
+        """The last update at the current step (once): the bar keeps its final values, or
+        the summary line is printed. Safe to call twice."""
+        if not self._finalized:
+            self.update(self._seen_so_far, values, finalize=True)
 
-    def _draw(self, current, now, per_step, finalize):
+    # ---- drawing --------------------------------------------------------------------------
+
+    def _per_step(self, now):
+        return time_per_step(now, self._start, self._time_after_first_step, self._seen_so_far)
+
+    def _timing(self):
+        now = time.perf_counter()
+        return format_timing(now - self._start,
+                             self._per_step(now) if self._seen_so_far else None)
+
+    def _steps_text(self):
+        done = self._seen_so_far
+        return f"{done}/{self.target}" if self.target is not None else f"{done}{self.unit_name}"
+
+    def _bar_format(self):
+        title = (self.title or "").replace("{", "{{").replace("}", "}}")
+        title = f"{title} " if title else ""
+        if self.target is None:
+            return title + "{n_fmt}%s {info}" % self.unit_name
+        return title + "{n_fmt}/{total_fmt} {bar:%d} {info}" % self.width
+
+    def _room_for_values(self, timing):
+        """Characters left on the bar's line for the values (the line is kept a character
+        short of the width: a full line makes some terminals wrap)."""
+        used = len(self.title or "") + 1 + len(self._steps_text()) + 1 + self.width + 1
+        return self.bar.ncols - 1 - used - len(timing) - len(" - ")
+
+    def _draw_live(self, current, finalize):
+        timing, shown = self._timing(), self._shown()
+        if not finalize:
+            values = fitting_logs(shown, self._room_for_values(timing)) if shown else ""
+            self.bar.info = timing + (f" - {values}" if values else "")
+            self.bar.update(max(int(current) - self.bar.n, 0))
+            return
+        text = format_logs(shown)
+        fits = len(text) <= self._room_for_values(timing)
+        self.bar.info = timing + (f" - {text}" if text and fits else "")
+        self.bar.update(max(int(current) - self.bar.n, 0))
+        self.bar.close()
+        if text and not fits:  # below the bar, whole (the terminal wraps a long line)
+            print(VALUES_INDENT + text, file=sys.stderr, flush=True)
+
+    def _print_summary(self, current):
+        total = self.target if self.target is not None else current
+        parts = [self.title] if self.title else []
+        parts += [f"{current}/{total}", self._timing(), format_logs(self._shown())]
+        print(" - ".join(p for p in parts if p), flush=True)
+
+    def _draw_line(self, current, now, finalize):
+        """Keras's text, for output that is not an interactive terminal."""
+        per_step = self._per_step(now)
         if self.target:
             digits = int(math.log10(self.target)) + 1
             done = int(self.width * current / self.target)
             bar = f"{current:{digits}d}/{self.target} " + "━" * min(done, self.width) + \
                 " " * max(self.width - done, 0)
-            if finalize:
-                info = f" {now - self._start:.0f}s"
-            else:
-                info = f" {_eta(per_step * (self.target - current))}"
+            info = f" {now - self._start:.0f}s" if finalize else \
+                f" {_eta(per_step * (self.target - current))}"
         else:
             bar = "%7d/Unknown" % current
             info = f" {now - self._start:.0f}s"
-        text = bar + info + self._time(per_step) + self._metrics()
-        pad = " " * max(self._prev_width - len(text), 0)
-        start = "\r" if self._dynamic else ("\n" if self._prev_width else "")
-        sys.stdout.write(start + text + pad + ("\n" if finalize else ""))
+        text = (f"{self.title} " if self.title else "") + bar + info + \
+            self._time(per_step) + self._metrics()
+        start = "\n" if self._prev_width else ""
+        sys.stdout.write(start + text + ("\n" if finalize else ""))
         sys.stdout.flush()
         self._prev_width = 0 if finalize else len(text)
 
     def _metrics(self):
         out = ""
-        for name in self._order:
-            average = self.average(name)
-            out += f" - {name}: " + (f"{average:.4f}" if abs(average) > 1e-3 else
-                                     f"{average:.4e}")
+        for name, value in self._shown().items():
+            out += f" - {name}: " + (f"{value:.4f}" if abs(value) > 1e-3 else f"{value:.4e}")
         return out
 
     def _time(self, per_step):
@@ -358,12 +364,6 @@ class Progbar:
         if per_step >= 1e-3:
             return f" {per_step * 1e3:.0f}ms/{self.unit_name}"
         return f" {per_step * 1e6:.0f}us/{self.unit_name}"
-
-    def _step_duration(self, current, now):
-        """Time per step, leaving the first step (compilation) out once there are more."""
-        if current == 1:
-            self._time_after_first_step = now
-        return time_per_step(now, self._start, self._time_after_first_step, current)
 
 
 def _eta(seconds):

@@ -356,14 +356,14 @@ def test_progress_bar_on_a_terminal(terminal, capsys):
 
 def test_progress_bar_gives_values_that_do_not_fit_a_line_of_their_own(terminal, capsys):
     terminal(True)
-    short = progress.Progress(total=2, verbose=1, title="Epoch 1/1")
-    short.update(2, {"loss": 0.5})
+    short = progress.Progbar(2, verbose=1, title="Epoch 1/1")
+    short.update(2, {"loss": 0.5}, finalize=False)  # as ProgbarLogger: close() ends it
     short.close({"loss": 0.25})
     err = capsys.readouterr().err
     assert "2/2" in err and "loss: 0.2500" in err and "\nloss: 0.2500" not in err
     logs = {f"metric_{i}": 0.5 for i in range(8)}
-    wide = progress.Progress(total=2, verbose=1, title="Epoch 1/1")
-    wide.update(2, logs)
+    wide = progress.Progbar(2, verbose=1, title="Epoch 1/1")
+    wide.update(2, logs, finalize=False)
     wide.close(logs)
     assert progress.format_logs(logs) + "\n" in capsys.readouterr().err
 
@@ -411,7 +411,7 @@ def test_progress_bar_fits_an_80_column_terminal(terminal, capsys, monkeypatch):
     terminal(True)
     monkeypatch.setenv("COLUMNS", "80")
     logs = {"loss": 0.25, "accuracy": 0.9, "val_loss": 0.3, "val_accuracy": 0.875}
-    bar = progress.Progress(total=50, verbose=1, title="Epoch 3/20")
+    bar = progress.Progbar(50, verbose=1, title="Epoch 3/20")
     bar.update(7, logs)
     bar.bar.refresh()  # a live frame (tqdm draws at most ten a second)
     bar.update(50, logs)
@@ -430,8 +430,8 @@ def test_progress_bar_fits_an_80_column_terminal(terminal, capsys, monkeypatch):
 
 def test_progress_bar_keeps_the_values_on_its_line_when_they_fit(terminal, capsys):
     terminal(True)  # 100 columns
-    bar = progress.Progress(total=3, verbose=1, title="Epoch 1/1")
-    bar.update(3, {"loss": 0.5})
+    bar = progress.Progbar(3, verbose=1, title="Epoch 1/1")
+    bar.update(3, {"loss": 0.5}, finalize=False)
     bar.close({"loss": 0.5, "accuracy": 0.75})
     err = capsys.readouterr().err
     last = err.rstrip("\n").split("\r")[-1]
