@@ -339,3 +339,28 @@ def load_weights(model, who, path):
                               f"{' ...' if len(extra) > 5 else ''}")
     model.load_weights(path, by_name=True)
     return model
+
+
+# ---- the docstrings of each model module's preprocess_input (as Keras's) ------------------
+
+PREPROCESS_INPUT_DOC = """Preprocesses a batch of images (or one image) for this model.
+
+    Args:
+        x: a float NumPy array or a Variable, 3-D or 4-D with 3 colour channels last,
+            values in [0, 255].
+        data_format: None or "channels_last" (the only layout paddle builds).{mode}
+
+    Returns:
+        The preprocessed images, float32.
+        {ret}
+
+    Raises:
+        {error}
+    """
+PREPROCESS_INPUT_RET_DOC_TF = "The inputs pixel values are scaled between -1 and 1, sample-wise."
+PREPROCESS_INPUT_RET_DOC_TORCH = ("The input pixels values are scaled between 0 and 1 and each "
+                                  "channel is normalized with respect to the ImageNet dataset.")
+PREPROCESS_INPUT_RET_DOC_CAFFE = ("The images are converted from RGB to BGR, then each color "
+                                  "channel is zero-centered with respect to the ImageNet "
+                                  "dataset, without scaling.")
+PREPROCESS_INPUT_ERROR_DOC = "ValueError: an unknown `data_format`."

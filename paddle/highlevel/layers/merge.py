@@ -38,16 +38,20 @@ class _Merge(Layer):
 
 
 class _Elementwise(_Merge):
-    """Add / Multiply: inputs of one shape (None dims match anything), combined pairwise."""
+    """Add / Multiply: inputs of one rank whose sizes agree or are 1 on each axis (None
+    matches anything), broadcast as Keras 3's merge layers do (a squeeze-and-excitation
+    block multiplies (N, H, W, C) by (N, 1, 1, C)), combined pairwise."""
 
     def build(self, input_shape):
         self._check_list(input_shape)
         first = input_shape[0]
         for shape in input_shape[1:]:
             if len(shape) != len(first) or any(
-                    a is not None and b is not None and a != b for a, b in zip(first, shape)):
-                raise ShapeError(at_user(f"{self.name}: expected inputs of one shape, "
-                                         f"received shapes {input_shape}"))
+                    a is not None and b is not None and a != b and 1 not in (a, b)
+                    for a, b in zip(first, shape)):
+                raise ShapeError(at_user(f"{self.name}: expected inputs of one rank whose "
+                                         f"sizes agree or are 1 on each axis, received "
+                                         f"shapes {input_shape}"))
 
     def _merge(self, inputs):
         out = inputs[0]

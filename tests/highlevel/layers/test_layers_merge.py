@@ -49,7 +49,7 @@ def test_errors():
         layers.Add()(x)
     with pytest.raises(ValueError, match="received 1 input"):
         layers.Concatenate()([x])
-    with pytest.raises(pd.ShapeError, match=r"multiply\w*: expected inputs of one shape"):
+    with pytest.raises(pd.ShapeError, match=r"multiply\w*: expected inputs of one rank whose sizes agree or are 1"):
         layers.Multiply()([x, layers.Input(shape=(4,))])
     with pytest.raises(pd.ShapeError, match="agree on every axis but -1"):
         layers.Concatenate()([layers.Input(shape=(2, 3)), layers.Input(shape=(4, 3))])
@@ -140,7 +140,7 @@ def test_new_merge_errors():
         layers.Subtract()([x, x, x])
     with pytest.raises(ValueError, match=r"average\w*: expected a list of at least 2 inputs"):
         layers.average([x])
-    with pytest.raises(pd.ShapeError, match=r"maximum\w*: expected inputs of one shape"):
+    with pytest.raises(pd.ShapeError, match=r"maximum\w*: expected inputs of one rank whose sizes agree or are 1"):
         layers.maximum([x, layers.Input(shape=(4,))])
     with pytest.raises(ValueError, match="Dot: expected axes as an int or a pair of ints, "
                                          "received 'last'"):
@@ -167,3 +167,17 @@ def test_merges_train_through():
             return self.merge([inputs, inputs * 2.0])
     for merge in (layers.Subtract(), layers.Average(), layers.Maximum(), layers.Minimum()):
         train_through(Twice(merge), (4,))
+
+
+def test_elementwise_merges_broadcast_sizes_of_one_as_keras():
+    # Keras 3's merge layers broadcast: a squeeze-and-excitation block (EfficientNet,
+    # MobileNetV3) multiplies (N, H, W, C) by (N, 1, 1, C).
+    x, scale = layers.Input(shape=(4, 4, 3)), layers.Input(shape=(1, 1, 3))
+    out = layers.Multiply()([x, scale])
+    assert out.shape == (None, 4, 4, 3)
+    model = pd.Model([x, scale], out)
+    a = np.arange(2 * 4 * 4 * 3, dtype=np.float32).reshape(2, 4, 4, 3)
+    s = np.array([1.0, 2.0, 3.0], np.float32).reshape(1, 1, 1, 3).repeat(2, axis=0)
+    np.testing.assert_allclose(model.predict([a, s], verbose=0), a * s)
+    with pytest.raises(pd.ShapeError, match="agree or are 1"):
+        layers.Add()([x, layers.Input(shape=(4, 4, 2))])
