@@ -16,7 +16,7 @@ from paddle.highlevel.models.model import EXPORTERS, Model
 from paddle.export.onnx.converter import KERAS, MAPPERS, Converter, ExportError  # noqa: F401
 # The family modules register their layers' mappings in MAPPERS when imported.
 from paddle.export.onnx import (  # noqa: F401
-    activations, conv, core, merge, normalization, pooling, recurrent)
+    activations, conv, core, merge, normalization, ops, pooling, recurrent)
 
 OPTIONAL_REQUIREMENTS = ("onnx", "onnxruntime")  # docstring examples need both
 OPSET = 17  # LayerNormalization's first opset; ONNX Runtime 1.16 and later run it
@@ -118,32 +118,62 @@ def _value_info(onnx, var, name):
 
 
 def _convert(c, model, var, produced):
-    """Converts what `var` needs, then the layer call that makes it."""
+    """Converts what `var` needs: the layer call that made it (by the layer's mapping, or
+    op by op), or the plain op that made it outside any layer."""
     if id(var) in c.values:
         return
-    history = producer(var, model, produced)
-    if history is None:
-        if var.kind == "data":
-            c.fail(f"its graph reads {var.name!r}, which is not one of its inputs")
-        if var.node is None:
-            c.fail(f"it uses the {var.kind} {var.name!r} outside any layer; ONNX export "
-                   "converts layers only")
-        c.fail(f"it computes the op {var.node.op.name!r} outside any layer (making "
-               f"{var.name!r}, shape {var.shape}); ONNX export converts layers only: "
-               "use layers with an ONNX mapping in call()")
+    if _through_layer(c, model, var, produced):
+        return
+    if var.kind == "data":
+        c.fail(f"its graph reads {var.name!r}, which is not one of its inputs")
+    if var.node is None:
+        c.set(var, c.const(var.val(), var.name.replace(":", "_")))  # a parameter or constant
+        return
+    ops.convert_op_output(c, var, lambda x: _through_layer(c, model, x, produced))
+
+
+def _through_layer(c, model, var, produced, inside=None):
+    """Converts `var` through the layer call that made it, when one did (a call of the
+    model's layers, or of a layer with a mapping or a nested model inside a layer being
+    converted op by op, other than `inside`); False when an op outside layers made it."""
+    history = producer(var, model, produced) or getattr(var, "_history", None)
+    if history is not None and history[0] is inside and isinstance(inside, Model):
+        # `inside` returned its sublayer's output as it is (a Sequential's last layer)
+        history = producers(inside).get(id(var))
+    if history is None or history[0] is model or history[0] is inside:
+        return False
     layer, call, _ = history
+    if produced.get(id(var)) is None and not (
+            (MAPPERS.get(type(layer)) or isinstance(layer, Model)) and
+            call < len(layer._inbound) and any(o is var for o in layer._inbound[call][1]) and
+            not any(i is var for i in layer._inbound[call][0])):
+        return False  # inside a layer converted op by op: only mapped sublayers' calls
+    _convert_call(c, model, layer, call, produced)
+    return True
+
+
+def _convert_call(c, model, layer, call, produced):
+    """Converts one layer call: its inputs first, then the layer's mapping, the nested
+    model, or (a layer class without a mapping: a user's own layer) its ops one by one."""
     ins, outs, kwargs = layer._inbound[call]
+    if all(id(o) in c.values for o in outs):
+        return
     for v in ins:
         _convert(c, model, v, produced)
-    if isinstance(layer, Model):
+    if isinstance(layer, Model) and _has_own_graph(layer):
         _convert_nested(c, layer, ins, outs)
+    elif MAPPERS.get(type(layer)) is not None:
+        MAPPERS[type(layer)](c, layer, _cast_integer_inputs(c, layer, ins), outs, kwargs)
     else:
-        mapping = MAPPERS.get(type(layer))
-        if mapping is None:
-            supported = sorted({cls.__name__ for cls in MAPPERS})
-            c.fail(f"layer {layer.name!r} ({type(layer).__name__}) has no ONNX mapping; "
-                   f"layers with one: {', '.join(supported)}")
-        mapping(c, layer, _cast_integer_inputs(c, layer, ins), outs, kwargs)
+        for out in outs:
+            if id(out) in c.values:
+                continue
+            if out.kind != "op" or out.node is None:
+                _convert(c, model, out, produced)
+                continue
+            through = (lambda x, inside=layer: _through_layer(c, model, x, produced, inside))
+            if not through(out):  # a sublayer's output that the layer returns as it is
+                ops.convert_op_output(c, out, through)
     missing = [o.name for o in outs if id(o) not in c.values]
     if missing:
         c.fail(f"layer {layer.name!r} ({type(layer).__name__}): its ONNX mapping left "
@@ -174,6 +204,17 @@ def _cast_integer_inputs(c, layer, ins):
         c.set(proxy, c.node("Cast", [t.name], layer.name, to=to), t.layout)
         cast.append(proxy)
     return cast
+
+
+def _has_own_graph(model):
+    """Whether a nested model has inputs and outputs of its own (a Sequential started by
+    its first call on another model's tensor has none: its call is converted op by op,
+    through its layers' calls)."""
+    try:
+        model_io(model, "export")
+    except ValueError:
+        return False
+    return True
 
 
 def _convert_nested(c, inner, ins, outs):

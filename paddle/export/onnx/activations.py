@@ -10,6 +10,7 @@ import numpy as np
 
 from paddle.highlevel import activations as highlevel_activations
 from paddle.lowlevel.layer_functions import ACTIVATIONS as LOWLEVEL
+from paddle.highlevel.layers.activations import ReLU
 from paddle.highlevel.layers.core import Activation
 from paddle.export.onnx.converter import cf_axis, maps
 
@@ -152,3 +153,30 @@ def activation(c, layer, ins, outs, kwargs):
     t = c.tensor(ins[0])
     rank = t.rank if t.layout == "cf" and t.rank >= 3 else None
     c.set(outs[0], apply_activation(c, layer, t.name, rank), t.layout)
+
+
+@maps(ReLU)
+def relu(c, layer, ins, outs, kwargs):
+    """Relu; with max_value alone, Clip (ReLU6); with a negative slope or a threshold,
+    Keras's rule: x where x >= threshold, else slope * (x - threshold), then at most
+    max_value."""
+    t = c.tensor(ins[0])
+    dtype = getattr(ins[0], "dtype", "float32")
+
+    def scalar(value, what):
+        return c.const(np.asarray(value, dtype), f"{layer.name}/{what}")
+
+    if layer.negative_slope or layer.threshold:
+        threshold = scalar(layer.threshold, "threshold")
+        below = c.node("Mul", [scalar(layer.negative_slope, "slope"),
+                               c.node("Sub", [t.name, threshold], layer.name)], layer.name)
+        y = c.node("Where", [c.node("GreaterOrEqual", [t.name, threshold], layer.name),
+                             t.name, below], layer.name)
+        if layer.max_value is not None:
+            y = c.node("Min", [y, scalar(layer.max_value, "max")], layer.name)
+    elif layer.max_value is not None:
+        y = c.node("Clip", [t.name, scalar(0, "min"), scalar(layer.max_value, "max")],
+                   layer.name)
+    else:
+        y = c.node("Relu", [t.name], layer.name)
+    c.set(outs[0], y, t.layout)

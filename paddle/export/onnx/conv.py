@@ -1,4 +1,5 @@
-"""Conv1D, Conv2D, DepthwiseConv2D and Conv2DTranspose as ONNX Conv / ConvTranspose.
+"""Conv1D, Conv2D, DepthwiseConv2D, SeparableConv2D and Conv2DTranspose as ONNX Conv /
+ConvTranspose, and ZeroPadding2D / Cropping2D as Pad / Slice beside them.
 
 ONNX convolves channels-first tensors with (out, in / groups, *kernel) filters; paddle and
 Keras keep channels last and kernels as (*kernel, in / groups, out). Kernels are transposed
@@ -9,6 +10,8 @@ import numpy as np
 
 from paddle.lowlevel.shapes import same_pads
 from paddle.highlevel.layers.conv import Conv1D, Conv2D, Conv2DTranspose, DepthwiseConv2D
+from paddle.highlevel.layers.conv_composed import SeparableConv2D
+from paddle.highlevel.layers.reshaping import Cropping2D, ZeroPadding2D
 from paddle.export.onnx.activations import apply_activation
 from paddle.export.onnx.converter import CF, KERAS, maps
 
@@ -89,3 +92,44 @@ def conv_transpose(c, layer, ins, outs, kwargs):
                strides=list(layer.strides), dilations=list(layer.dilation_rate),
                pads=begins + ends, output_padding=extra)
     finish(c, layer, y, outs[0])
+
+
+@maps(SeparableConv2D)
+def separable_conv(c, layer, ins, outs, kwargs):
+    """A grouped Conv (one group per input channel), then a 1x1 Conv with the bias."""
+    depthwise = layer.depthwise_kernel.val()
+    kh, kw, channels, multiplier = depthwise.shape
+    depthwise = np.transpose(depthwise.reshape(kh, kw, 1, channels * multiplier), (3, 2, 0, 1))
+    pads = window_pads(c, layer, ins[0].shape, layer.kernel_size, layer.strides,
+                       layer.dilation_rate)
+    y = c.node("Conv", [c.get(ins[0], layout_of(layer)),
+                        c.const(depthwise, f"{layer.name}/depthwise_kernel")], layer.name,
+               kernel_shape=list(layer.kernel_size), strides=list(layer.strides),
+               dilations=list(layer.dilation_rate), group=channels, pads=pads)
+    pointwise = np.transpose(layer.pointwise_kernel.val(), (3, 2, 0, 1))
+    args = [y, c.const(pointwise, f"{layer.name}/pointwise_kernel")]
+    if layer.bias is not None:
+        args.append(c.const(layer.bias.val(), f"{layer.name}/bias"))
+    y = c.node("Conv", args, layer.name, kernel_shape=[1, 1])
+    finish(c, layer, y, outs[0])
+
+
+@maps(ZeroPadding2D)
+def zero_padding(c, layer, ins, outs, kwargs):
+    (top, bottom), (left, right) = layer.padding
+    layout = layout_of(layer)  # padded where the convolutions keep the data
+    pads = [0, 0, top, left, 0, 0, bottom, right]
+    y = c.node("Pad", [c.get(ins[0], layout), c.ints(pads, f"{layer.name}/pads")],
+               layer.name, mode="constant")
+    c.set(outs[0], y, layout)
+
+
+@maps(Cropping2D)
+def cropping(c, layer, ins, outs, kwargs):
+    (top, bottom), (left, right) = layer.cropping
+    layout = layout_of(layer)
+    end = np.iinfo(np.int64).max
+    args = [c.get(ins[0], layout), c.ints([top, left], f"{layer.name}/starts"),
+            c.ints([-bottom if bottom else end, -right if right else end],
+                   f"{layer.name}/ends"), c.ints([2, 3], f"{layer.name}/axes")]
+    c.set(outs[0], c.node("Slice", args, layer.name), layout)
