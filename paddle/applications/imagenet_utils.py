@@ -11,6 +11,7 @@ file, where it would come from and where to put it.
 import hashlib
 import json
 import os
+import re
 import warnings
 
 import numpy as np
@@ -320,7 +321,10 @@ def load_weights(model, who, path):
     in its own topological order, which is not paddle's `model.layers` order where the
     graph branches (ResNet's shortcuts); they are therefore matched by layer name (the
     names are Keras's), after checking that the file has every layer with weights and no
-    other. Keras 3 files (`.keras`, `.weights.h5`) are found by name anyway."""
+    other. A layer Keras names only by a counter (EfficientNet's `normalization`) takes the
+    next free number in a process that built one before (`normalization_1`): such names
+    are paired by their name without the counter, in order. Keras 3 files (`.keras`,
+    `.weights.h5`) are found by name anyway."""
     if path is None:
         return model
     if is_keras3_file(path):
@@ -328,17 +332,49 @@ def load_weights(model, who, path):
         return model
     with open_checkpoint(path, full=False) as saved:
         theirs = [name for name, values in saved.layers if values]
-    mine = [layer.name for layer in model.layers if layer.weights]
-    missing = [n for n in mine if n not in theirs]
-    extra = [n for n in theirs if n not in mine]
-    if missing or extra:
-        raise CheckpointError(f"{who}: {path} does not hold the weights of this model "
-                              f"({model.name!r}): layers missing from the file: "
-                              f"{missing[:5]}{' ...' if len(missing) > 5 else ''}; layers of "
-                              f"the file not in the model: {extra[:5]}"
-                              f"{' ...' if len(extra) > 5 else ''}")
+        mine = [layer.name for layer in model.layers if layer.weights]
+        pairs = _pair_names(mine, theirs)
+        missing = [n for n in mine if n not in pairs]
+        extra = [n for n in theirs if n not in pairs.values()]
+        if missing or extra:
+            raise CheckpointError(f"{who}: {path} does not hold the weights of this model "
+                                  f"({model.name!r}): layers missing from the file: "
+                                  f"{missing[:5]}{' ...' if len(missing) > 5 else ''}; "
+                                  f"layers of the file not in the model: {extra[:5]}"
+                                  f"{' ...' if len(extra) > 5 else ''}")
+        renamed = {mine_name: file_name for mine_name, file_name in pairs.items()
+                   if mine_name != file_name}
+        values = dict(saved.layers)
+        # Read the renamed layers' values now (their shapes checked), set them after the
+        # others loaded by name.
+        read = {name: [saved.read(dset, tuple(w.shape)) for (_, dset), w in
+                       zip(values[renamed[name]], model.get_layer(name).weights)]
+                for name in renamed}
+    if renamed:
+        for name, arrays in read.items():
+            layer = model.get_layer(name)
+            if len(arrays) != len(layer.weights):
+                raise CheckpointError(f"{who}: {path}: layer {renamed[name]!r} holds "
+                                      f"{len(values[renamed[name]])} weights, the model's "
+                                      f"{name!r} {len(layer.weights)}")
     model.load_weights(path, by_name=True)
+    for name, arrays in read.items():
+        model.get_layer(name).set_weights(arrays)
     return model
+
+
+def _pair_names(mine, theirs):
+    """{model layer name: file layer name}: equal names, then names equal without a
+    trailing counter (`_1`), in order."""
+    pairs = {n: n for n in mine if n in set(theirs)}
+    left_theirs = [n for n in theirs if n not in pairs]
+    for name in (n for n in mine if n not in pairs):
+        base = re.sub(r"_\d+$", "", name)
+        match = next((t for t in left_theirs if re.sub(r"_\d+$", "", t) == base), None)
+        if match is not None:
+            pairs[name] = match
+            left_theirs.remove(match)
+    return pairs
 
 
 # ---- the docstrings of each model module's preprocess_input (as Keras's) ------------------

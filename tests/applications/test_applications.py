@@ -95,6 +95,14 @@ def weight_value(layer_class, layer_name, index, shape):
     if layer_class == "BatchNormalization":
         return [1 + 0.1 * n, 0.1 * n, 0.1 * n, rng.uniform(0.5, 1.5, shape)][index] \
             .astype("float32")
+    if layer_class == "Normalization":  # mean, variance and count of 0-255 pixels
+        if index == 2:
+            return np.asarray(1000, "int64").reshape(shape)
+        return [100 + 20 * n, rng.uniform(500, 3000, shape)][index].astype("float32")
+    if layer_class == "LayerNormalization":
+        return [1 + 0.1 * n, 0.1 * n][index].astype("float32")
+    if layer_class == "LayerScale":
+        return (0.5 + 0.1 * n).astype("float32")
     if index == 1:
         return (0.05 * n).astype("float32")
     fan_in = np.prod(shape[:2]) if layer_class == "DepthwiseConv2D" else np.prod(shape[:-1])
@@ -142,7 +150,46 @@ NUMBERS = {
                     [-6.6250786781311035, -9.167669296264648],
                     [-3.3010447025299072, -2.497292995452881, -0.49400031566619873,
                      1.249464511871338, -0.9501602649688721, -1.0008598566055298]),
+    "efficientnetb0": (lambda path: A.EfficientNetB0(weights=path, include_top=False,
+                                                     input_shape=(32, 32, 3), pooling="avg"),
+                       A.efficientnet, (2, 32, 32, 3), [23.040058135986328, 23.039630889892578],
+                       [0.17759078741073608, -0.08133970201015472, 0.0177411250770092,
+                        -0.006151766516268253, 0.12584392726421356, -0.2207813709974289]),
 }
+
+# The same, each leaf layer's weights set with set_weights (Keras: then finalize_state() on
+# Normalization, which derives its mean and variance from them, as loading a file does);
+# ConvNeXt's blocks hold nested Sequential models.
+LEAF_NUMBERS = {
+    "ConvNeXtTiny": ([-6.517289161682129, -4.325481414794922],
+                     [-0.1566663384437561, -0.4975767135620117, 0.2192646563053131,
+                      -0.06768316775560379, 0.7031587958335876, -1.678856372833252]),
+    "EfficientNetB0": ([23.040058135986328, 23.039630889892578],
+                       [0.17759078741073608, -0.08133970201015472, 0.0177411250770092,
+                        -0.006151766516268253, 0.12584392726421356, -0.2207813709974289]),
+}
+
+
+def leaf_layers(model):
+    for layer in model.layers:
+        if getattr(layer, "layers", None):
+            yield from leaf_layers(layer)
+        else:
+            yield layer
+
+
+@pytest.mark.parametrize("name", sorted(LEAF_NUMBERS))
+def test_same_weights_give_keras_outputs(name):
+    sums, first = LEAF_NUMBERS[name]
+    model = getattr(A, name)(weights=None, include_top=False, input_shape=(32, 32, 3),
+                             pooling="avg")
+    for layer in leaf_layers(model):
+        layer.set_weights([weight_value(type(layer).__name__, layer.name, i, tuple(w.shape))
+                           for i, w in enumerate(layer.weights)])
+    x = np.random.default_rng(0).uniform(0, 255, (2, 32, 32, 3)).astype("float32")
+    y = model.predict(x, verbose=0)  # both models standardize inside: no preprocess_input
+    np.testing.assert_allclose(y.sum(axis=1), sums, rtol=1e-4)
+    np.testing.assert_allclose(y[0, :6], first, rtol=1e-4, atol=1e-4 * np.abs(first).max())
 
 
 @pytest.mark.parametrize("arch", sorted(NUMBERS))
