@@ -67,9 +67,6 @@ def convert_to_numpy(x):
     return _np.asarray(x)
 
 
-multiply, subtract, divide, power, negative, absolute = mul, sub, div, pow, neg, abs
-
-
-def true_divide(a, b):
-    """a / b (Keras's `true_divide`)."""
-    return div(as_variable(a, where="true_divide"), b)
+# divide and true_divide (true division, integers as float32) are in numpy_math.
+multiply, subtract, power, negative, absolute = mul, sub, pow, neg, abs
+from paddle.ops.numpy_math import *  # noqa: F401,F403,E402

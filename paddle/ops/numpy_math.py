@@ -1,0 +1,922 @@
+"""Keras's elementwise `keras.ops.numpy` functions (trigonometry, logarithms, rounding,
+remainders, tests of values, logical and bitwise operations), with Keras's names,
+signatures and result dtypes.
+
+Result dtypes follow Keras's promotion (`keras.backend.result_type`) on paddle's five dtypes,
+keeping 64-bit results as Keras does on its TensorFlow backend (on JAX without x64 Keras
+reports every 64-bit result as 32-bit): bool < int32 < int64 < float32 < float64, with
+int64 and float32 giving float32; a Python number takes the other operand's kind (int32
+for an int beside bool or alone, float32 for a float beside integers). Functions Keras
+defines on floats (sin, log2, arctan2...) compute integers and bools as float32 (int64 as
+float64 where Keras says so: cbrt, i0, deg2rad, rad2deg). Paddle has no complex dtypes:
+`real`, `conj` return their (real) input, `imag` zeros, `isreal` all true.
+
+The transcendental functions are the primitives of paddle/lowlevel/ops/special.py (C++ and
+CUDA kernels, gradients); the rest are compositions of ops, so their gradients come free.
+
+Example:
+    >>> import numpy as np, paddle as pd
+    >>> x = pd.constant(np.array([0.0, 1.0], np.float64))
+    >>> np.round(pd.ops.sin(x).numpy(), 4).tolist()
+    [0.0, 0.8415]
+    >>> pd.ops.sin(np.array([1, 2], np.int32)).dtype
+    'float32'
+"""
+import math
+
+import numpy as np
+
+from paddle.errors import at_user
+from paddle.lowlevel.graph import FLOATS, NUMBERS, Variable, as_dtype, as_variable, constant
+from paddle.lowlevel.ops import special
+from paddle.lowlevel.ops.math import (abs, cast, equal, exp, greater, less, log, log1p, maximum,
+                                      minimum, not_equal, sqrt, where, zeros_like)
+from paddle.lowlevel.ops.reduce import min as reduce_min
+from paddle.lowlevel.ops.reduce import max as reduce_max
+from paddle.lowlevel.ops.reduce import sum as reduce_sum
+
+__all__ = [
+    "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "arcsinh",
+    "arccosh", "arctanh", "exp2", "expm1", "log2", "log10", "logaddexp", "logaddexp2",
+    "floor", "ceil", "round", "trunc", "fabs", "reciprocal", "rsqrt", "cbrt", "erfc",
+    "erfinv", "i0", "sinc", "deg2rad", "rad2deg", "hypot", "heaviside", "fmod", "mod",
+    "floor_divide", "divide", "true_divide", "divide_no_nan", "fmax", "fmin", "copy", "isnan",
+    "isinf", "isfinite", "isneginf", "isposinf", "signbit", "isclose", "allclose", "isreal",
+    "real", "imag", "conj", "conjugate", "angle", "nan_to_num", "nextafter", "ldexp", "gcd",
+    "lcm", "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and",
+    "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_invert", "bitwise_left_shift",
+    "bitwise_right_shift", "left_shift", "right_shift", "saturate_cast", "logsumexp"]
+
+_INTS = ("int32", "int64")
+_RANK = {"bool": 0, "int32": 1, "int64": 2, "float32": 3, "float64": 4}
+
+
+# ---- dtypes -------------------------------------------------------------------------------
+
+def result_type(*dtypes):
+    """Keras's promotion of paddle dtypes: the widest float if any (int64 with float32 is
+    float32), else the widest integer, else bool."""
+    floats = [d for d in dtypes if d in FLOATS]
+    if floats:
+        return "float64" if "float64" in floats else "float32"
+    ints = [d for d in dtypes if d in _INTS]
+    if ints:
+        return "int64" if "int64" in ints else "int32"
+    return "bool"
+
+
+def _weak_kind(x):
+    """'b', 'i' or 'f' for a Python scalar (weakly typed in Keras), else None."""
+    if isinstance(x, (bool, np.bool_)):
+        return "b"
+    if isinstance(x, int):
+        return "i"
+    if isinstance(x, float):
+        return "f"
+    return None
+
+
+def _strong_dtype(x, where):
+    """The dtype Keras gives a tensor argument: a Variable's own; an array's, with Python
+    lists of ints as int32 and of floats as float32 (Keras's convert_to_tensor)."""
+    if isinstance(x, Variable):
+        return x.dtype
+    if not isinstance(x, NUMBERS):
+        raise TypeError(at_user(f"{where}: expected a tensor, an array or a number, received "
+                                f"{type(x).__name__}"))
+    array = np.asarray(x)
+    if array.dtype.kind not in "biuf":
+        raise TypeError(at_user(f"{where}: expected numbers, received an array of "
+                                f"{array.dtype}"))
+    if not isinstance(x, (np.ndarray, np.generic)):
+        return {"b": "bool", "i": "int32", "u": "int32"}.get(array.dtype.kind, "float32")
+    if array.dtype.kind in "iu":
+        return "int64" if array.dtype.itemsize > 4 else "int32"
+    if array.dtype.kind == "f":
+        return "float64" if array.dtype.itemsize > 4 else "float32"
+    return "bool"
+
+
+def _promoted_dtype(xs, where):
+    strong = [_strong_dtype(x, where) for x in xs if _weak_kind(x) is None]
+    weak = {_weak_kind(x) for x in xs} - {None}
+    dtype = result_type(*strong) if strong else None
+    if "f" in weak and (dtype is None or dtype not in FLOATS):
+        return "float32"
+    if "i" in weak and (dtype is None or dtype == "bool"):
+        return "int32"
+    return dtype or "bool"
+
+
+def _as(x, dtype, where):
+    """x as a Variable of `dtype` (a cast for Variables, a constant for the rest)."""
+    if isinstance(x, Variable):
+        return cast(x, dtype)
+    _strong_dtype(x, where)  # refuses what is no number
+    return constant(np.asarray(x), dtype=dtype)
+
+
+def _operands(where, *xs, dtype=None):
+    """The arguments as Variables of their promoted dtype (or of `dtype`)."""
+    dtype = dtype or _promoted_dtype(xs, where)
+    return [_as(x, dtype, where) for x in xs]
+
+
+def _float_dtype(dtype, int64_to="float32"):
+    return dtype if dtype in FLOATS else int64_to if dtype == "int64" else "float32"
+
+
+def _float_operands(where, *xs, int64_to="float32"):
+    """Operands promoted as Keras does, then integers and bools as float32 (or int64 as
+    `int64_to`): the inputs of the functions Keras computes on floats."""
+    return _operands(where, *xs, dtype=_float_dtype(_promoted_dtype(xs, where), int64_to))
+
+
+def _unary_float(name, primitive, int64_to="float32", doc=None):
+    def fn(x):
+        (x,) = _float_operands(name, x, int64_to=int64_to)
+        return primitive(x)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc or _doc(name, special.UNARY[primitive.__name__][2])
+    return fn
+
+
+def _doc(name, summary, example=None):
+    example = example or (f"pd.ops.{name}(pd.constant(np.array([0.5], np.float32))).dtype\n"
+                          f"    'float32'")
+    return (f"{summary}\n\nKeras's `keras.ops.{name}`: integers and bools are computed as "
+            f"float32.\n\nArgs:\n    x: a tensor, an array or a number.\n\nReturns:\n    A "
+            f"float Variable of x's shape.\n\nExample:\n    >>> import numpy as np, paddle as pd\n"
+            f"    >>> {example}")
+
+
+# ---- unary: primitives --------------------------------------------------------------------
+
+sin = _unary_float("sin", special.sin)
+cos = _unary_float("cos", special.cos)
+tan = _unary_float("tan", special.tan)
+arcsin = _unary_float("arcsin", special.arcsin)
+arccos = _unary_float("arccos", special.arccos)
+arctan = _unary_float("arctan", special.arctan)
+sinh = _unary_float("sinh", special.sinh)
+cosh = _unary_float("cosh", special.cosh)
+arcsinh = _unary_float("arcsinh", special.arcsinh)
+arccosh = _unary_float("arccosh", special.arccosh)
+arctanh = _unary_float("arctanh", special.arctanh)
+exp2 = _unary_float("exp2", special.exp2)
+expm1 = _unary_float("expm1", special.expm1)
+log2 = _unary_float("log2", special.log2)
+log10 = _unary_float("log10", special.log10)
+floor = _unary_float("floor", special.floor)
+ceil = _unary_float("ceil", special.ceil)
+cbrt = _unary_float("cbrt", special.cbrt, int64_to="float64")
+erfc = _unary_float("erfc", special.erfc)
+# Keras's symbolic erfinv keeps an integer dtype; its backends compute floats: float32 here.
+erfinv = _unary_float("erfinv", special.erfinv)
+i0 = _unary_float("i0", special.i0, int64_to="float64")
+
+
+def trunc(x):
+    """x rounded toward zero; integers and bools are returned as they are (Keras's
+    `keras.ops.trunc`; the gradient is zero).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.trunc(pd.constant(np.array([-1.7, 2.5], np.float32))).numpy().tolist()
+        [-1.0, 2.0]
+    """
+    x = as_variable(x, where="trunc")
+    return special.trunc(x) if x.dtype in FLOATS else x
+
+
+def round(x, decimals=0):  # noqa: A001
+    """x rounded to `decimals` decimals, halves to even (NumPy's and Keras's `round`: x
+    scaled by 10**decimals, rounded, scaled back). Integers keep their dtype.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.round(pd.constant(np.array([0.5, 1.5, 2.675], np.float64)), 2).numpy().tolist()
+        [0.5, 1.5, 2.68]
+    """
+    if not isinstance(decimals, (int, np.integer)) or isinstance(decimals, bool):
+        raise TypeError(at_user(f"round: expected an integer `decimals`, received "
+                                f"{decimals!r}"))
+    x = as_variable(x, where="round")
+    if x.dtype == "bool" or (x.dtype in _INTS and decimals >= 0):
+        return x
+    if x.dtype in _INTS:  # decimals < 0: to a multiple of 10**-decimals, exact below 2**53
+        factor = float(10 ** -decimals)
+        return cast(special.rint(cast(x, "float64") / factor) * factor, x.dtype)
+    if decimals == 0:
+        return special.rint(x)
+    if decimals > 0:
+        factor = float(10 ** decimals)
+        return special.rint(x * factor) / factor
+    factor = float(10 ** -decimals)
+    return special.rint(x / factor) * factor
+
+
+# ---- unary: compositions ------------------------------------------------------------------
+
+def fabs(x):
+    """|x| as a float (Keras's `keras.ops.fabs`: integers and bools become float32).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.fabs(pd.constant(np.array([-2], np.int32))).numpy().tolist()
+        [2.0]
+    """
+    (x,) = _float_operands("fabs", x)
+    return abs(x)
+
+
+def reciprocal(x):
+    """1 / x as a float (integers and bools become float32).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.reciprocal(pd.constant(np.array([4.0], np.float32))).numpy().tolist()
+        [0.25]
+    """
+    (x,) = _float_operands("reciprocal", x)
+    return 1.0 / x
+
+
+def rsqrt(x):
+    """1 / sqrt(x) (Keras's `keras.ops.rsqrt`; integers are computed as float32, where
+    Keras's symbolic rule would keep the integer dtype).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.rsqrt(pd.constant(np.array([4.0], np.float32))).numpy().tolist()
+        [0.5]
+    """
+    (x,) = _float_operands("rsqrt", x)
+    return 1.0 / sqrt(x)
+
+
+def sinc(x):
+    """sin(pi x) / (pi x), 1 at 0 (NumPy's normalized sinc; the gradient at 0 is 0).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.sinc(pd.constant(np.array([0.0, 1.0], np.float64))).numpy().round(6).tolist()
+        [1.0, 0.0]
+    """
+    (x,) = _float_operands("sinc", x)
+    at_zero = equal(x, 0.0)
+    safe = where(at_zero, 1.0, x) * math.pi
+    return where(at_zero, 1.0, special.sin(safe) / safe)
+
+
+def deg2rad(x):
+    """Degrees to radians (int64 becomes float64, other integers float32, as Keras).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.deg2rad(pd.constant(np.array([180.0], np.float64))).numpy().tolist()
+        [3.141592653589793]
+    """
+    (x,) = _float_operands("deg2rad", x, int64_to="float64")
+    return x * (math.pi / 180.0)
+
+
+def rad2deg(x):
+    """Radians to degrees (int64 becomes float64, other integers float32, as Keras).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.rad2deg(pd.constant(np.array([math.pi] if False else [np.pi]))).numpy().tolist()
+        [180.0]
+    """
+    (x,) = _float_operands("rad2deg", x, int64_to="float64")
+    return x * (180.0 / math.pi)
+
+
+def copy(x):
+    """x itself: graph values are never changed in place, so a Variable is its own copy
+    (arrays and numbers become constants, holding a copy).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.copy(np.array([1, 2], np.int32)).numpy().tolist()
+        [1, 2]
+    """
+    return x if isinstance(x, Variable) else _operands("copy", x)[0]
+
+
+def _tensor(x, where):
+    return x if isinstance(x, Variable) else _operands(where, x)[0]
+
+
+def isnan(x):
+    """Whether each element is NaN (never, for integers and bools).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.isnan(pd.constant(np.array([np.nan, 1.0]))).numpy().tolist()
+        [True, False]
+    """
+    x = _tensor(x, "isnan")
+    return not_equal(x, x)
+
+
+def isinf(x):
+    """Whether each element is +inf or -inf.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.isinf(pd.constant(np.array([-np.inf, 1.0]))).numpy().tolist()
+        [True, False]
+    """
+    x = _tensor(x, "isinf")
+    return equal(abs(x), math.inf) if x.dtype in FLOATS else not_equal(x, x)
+
+
+def isfinite(x):
+    """Whether each element is neither infinite nor NaN (always, for integers).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.isfinite(pd.constant(np.array([np.inf, np.nan, 1.0]))).numpy().tolist()
+        [False, False, True]
+    """
+    x = _tensor(x, "isfinite")
+    return less(abs(x), math.inf) if x.dtype in FLOATS else equal(x, x)
+
+
+def isneginf(x):
+    """Whether each element is -inf.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.isneginf(pd.constant(np.array([-np.inf, np.inf]))).numpy().tolist()
+        [True, False]
+    """
+    x = _tensor(x, "isneginf")
+    return equal(x, -math.inf) if x.dtype in FLOATS else not_equal(x, x)
+
+
+def isposinf(x):
+    """Whether each element is +inf.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.isposinf(pd.constant(np.array([-np.inf, np.inf]))).numpy().tolist()
+        [False, True]
+    """
+    x = _tensor(x, "isposinf")
+    return equal(x, math.inf) if x.dtype in FLOATS else not_equal(x, x)
+
+
+def signbit(x):
+    """Whether the sign bit is set: x < 0, and -0.0 (the sign of a NaN is not read: False).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.signbit(pd.constant(np.array([-0.0, 0.0, -2.0]))).numpy().tolist()
+        [True, False, True]
+    """
+    x = _tensor(x, "signbit")
+    if x.dtype == "bool":
+        return not_equal(x, x)
+    if x.dtype in _INTS:
+        return less(x, 0)
+    at_zero = equal(x, 0.0)
+    # 1 / -0.0 is -inf: the sign of a zero, read without a bit-level op.
+    return logical_or(less(x, 0.0), logical_and(at_zero, less(1.0 / where(at_zero, x, 1.0),
+                                                              0.0)))
+
+
+def isreal(x):
+    """True everywhere: paddle's dtypes are all real.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.isreal(pd.constant(np.array([1.5]))).numpy().tolist()
+        [True]
+    """
+    x = _tensor(x, "isreal")
+    return equal(x, x) if x.dtype not in FLOATS else equal(zeros_like(x), 0.0)
+
+
+def real(x):
+    """The real part: x itself (paddle has no complex dtypes).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.real(pd.constant(np.array([1.5]))).numpy().tolist()
+        [1.5]
+    """
+    return _tensor(x, "real")
+
+
+def imag(x):
+    """The imaginary part: zeros of x's dtype (paddle has no complex dtypes).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.imag(pd.constant(np.array([1.5]))).numpy().tolist()
+        [0.0]
+    """
+    x = _tensor(x, "imag")
+    return not_equal(x, x) if x.dtype == "bool" else zeros_like(x)
+
+
+def conj(x):
+    """The complex conjugate: x itself (paddle has no complex dtypes).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.conj(pd.constant(np.array([1.5]))).numpy().tolist()
+        [1.5]
+    """
+    return _tensor(x, "conj")
+
+
+conjugate = conj
+
+
+def angle(x):
+    """The argument of x as a complex number: pi for negative reals (and -0.0), 0 else.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.angle(pd.constant(np.array([-2.0, 3.0]))).numpy().round(6).tolist()
+        [3.141593, 0.0]
+    """
+    (x,) = _float_operands("angle", x)
+    return special.arctan2(zeros_like(x), x)
+
+
+def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
+    """NaN replaced by `nan`, +inf by `posinf` and -inf by `neginf` (by default the largest
+    and smallest finite value of x's dtype); integers are returned as they are.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.nan_to_num(pd.constant(np.array([np.nan, -np.inf, 1.0])), neginf=-9).numpy().tolist()
+        [0.0, -9.0, 1.0]
+    """
+    x = _tensor(x, "nan_to_num")
+    if x.dtype not in FLOATS:
+        return x
+    info = np.finfo(x.dtype)
+    values = {}
+    for label, value, default in (("nan", nan, 0.0), ("posinf", posinf, float(info.max)),
+                                  ("neginf", neginf, float(info.min))):
+        if value is None:
+            value = default
+        if not isinstance(value, (int, float, np.integer, np.floating)) or \
+                isinstance(value, (bool, np.bool_)):
+            raise TypeError(at_user(f"nan_to_num: expected `{label}` as a number, received "
+                                    f"{value!r}"))
+        values[label] = float(value)
+    out = where(not_equal(x, x), values["nan"], x)
+    out = where(equal(x, math.inf), values["posinf"], out)
+    return where(equal(x, -math.inf), values["neginf"], out)
+
+
+# ---- binary -------------------------------------------------------------------------------
+
+def arctan2(x1, x2):
+    """The angle of the point (x2, x1) in radians, in [-pi, pi] (Keras's `arctan2`).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.arctan2(1.0, pd.constant(np.array([-1.0]))).numpy().round(6).tolist()
+        [2.356194]
+    """
+    a, b = _float_operands("arctan2", x1, x2)
+    return special.arctan2(a, b)
+
+
+def hypot(x1, x2):
+    """sqrt(x1**2 + x2**2), without overflow in between (int64 operands give float64).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.hypot(pd.constant(np.array([3.0])), 4.0).numpy().tolist()
+        [5.0]
+    """
+    a, b = _float_operands("hypot", x1, x2, int64_to="float64")
+    return special.hypot(a, b)
+
+
+def nextafter(x1, x2):
+    """The next representable float after x1 toward x2.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> float(pd.ops.nextafter(pd.constant(np.float64(1.0)), 2.0).numpy()) - 1.0
+        2.220446049250313e-16
+    """
+    a, b = _float_operands("nextafter", x1, x2)
+    return special.nextafter(a, b)
+
+
+def logaddexp(x1, x2):
+    """log(exp(x1) + exp(x2)), computed without overflow.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.logaddexp(pd.constant(np.array([0.0])), 0.0).numpy().round(6).tolist()
+        [0.693147]
+    """
+    a, b = _float_operands("logaddexp", x1, x2)
+    return _logaddexp(a, b)
+
+
+def _logaddexp(a, b):
+    # One smooth branch per side, each exponent clamped to <= 0 (the gradient at a == b is
+    # 1/2 each); equal infinities give themselves (their difference would be NaN).
+    larger = greater(a, b)
+    y = where(larger, a + log1p(exp(minimum(b - a, 0.0))), b + log1p(exp(minimum(a - b, 0.0))))
+    return where(logical_and(equal(a, b), equal(abs(a), math.inf)), a, y)
+
+
+def logaddexp2(x1, x2):
+    """log2(2**x1 + 2**x2), computed without overflow.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.logaddexp2(pd.constant(np.array([1.0])), 1.0).numpy().tolist()
+        [2.0]
+    """
+    a, b = _float_operands("logaddexp2", x1, x2)
+    ln2 = math.log(2.0)
+    return _logaddexp(a * ln2, b * ln2) / ln2
+
+
+def logsumexp(x, axis=None, keepdims=False):
+    """log(sum(exp(x))) over `axis` (None: all), computed stably (Keras's
+    `keras.ops.logsumexp`; integers are computed as float32).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.logsumexp(pd.constant(np.zeros((2, 4))), axis=1).numpy().round(6).tolist()
+        [1.386294, 1.386294]
+    """
+    (x,) = _float_operands("logsumexp", x)
+    # The shift's gradient cancels: d/dx [log(sum(exp(x - p))) + p] does not depend on p.
+    peak = reduce_max(x, axis=axis, keepdims=True)
+    # An infinite peak would make x - peak NaN: shift by 0 there instead.
+    peak = where(equal(abs(peak), math.inf), 0.0, peak)
+    total = reduce_sum(exp(x - peak), axis=axis, keepdims=keepdims)
+    return log(total) + (peak if keepdims else reduce_max(peak, axis=axis))
+
+
+def heaviside(x1, x2):
+    """0 where x1 < 0, 1 where x1 > 0, x2 where x1 is 0 (or NaN, as JAX's).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.heaviside(pd.constant(np.array([-1.0, 0.0, 2.0])), 0.5).numpy().tolist()
+        [0.0, 0.5, 1.0]
+    """
+    a, b = _float_operands("heaviside", x1, x2, int64_to="float64")
+    return where(less(a, 0.0), 0.0, where(greater(a, 0.0), 1.0, b))
+
+
+def _integer_ready(where, *xs, bool_to="int32"):
+    xs = _operands(where, *xs)
+    if xs[0].dtype == "bool":
+        xs = [cast(x, bool_to) for x in xs]
+    return xs
+
+
+def fmod(x1, x2):
+    """The remainder of x1 / x2 with x1's sign (C's fmod); integer x % 0 is 0.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.fmod(pd.constant(np.array([-7, 7], np.int32)), 3).numpy().tolist()
+        [-1, 1]
+    """
+    a, b = _integer_ready("fmod", x1, x2)
+    return special.fmod(a, b)
+
+
+def mod(x1, x2):
+    """The remainder of x1 / x2 with x2's sign (Python's %); integer x % 0 is 0.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.mod(pd.constant(np.array([-7, 7], np.int32)), 3).numpy().tolist()
+        [2, 1]
+    """
+    a, b = _integer_ready("mod", x1, x2)
+    return special.remainder(a, b)
+
+
+def floor_divide(x1, x2):
+    """floor(x1 / x2) in the promoted dtype (Python's //; integer x // 0 is 0).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.floor_divide(pd.constant(np.array([-7, 7], np.int32)), 2).numpy().tolist()
+        [-4, 3]
+    """
+    a, b = _operands("floor_divide", x1, x2)
+    if a.dtype == "bool":
+        return logical_and(a, b)  # True // True is 1; anything // False is 0
+    return special.floor_divide(a, b)
+
+
+def divide(x1, x2):
+    """x1 / x2, true division: integers and bools are divided as float32 (Keras's
+    `keras.ops.divide`; it used to refuse integers).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.divide(pd.constant(np.array([1, 3], np.int32)), 2).numpy().tolist()
+        [0.5, 1.5]
+    """
+    a, b = _float_operands("divide", x1, x2)
+    return a / b
+
+
+def true_divide(x1, x2):
+    """x1 / x2 (Keras's `true_divide`, the same as `divide`).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.true_divide(pd.constant(np.array([1], np.int32)), 4).numpy().tolist()
+        [0.25]
+    """
+    return divide(x1, x2)
+
+
+def divide_no_nan(x1, x2):
+    """x1 / x2, and 0 where x2 is 0.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.divide_no_nan(pd.constant(np.array([1.0, 1.0])), pd.constant(np.array([0.0, 2.0]))).numpy().tolist()
+        [0.0, 0.5]
+    """
+    a, b = _float_operands("divide_no_nan", x1, x2)
+    zero = equal(b, 0.0)
+    return where(zero, 0.0, a / where(zero, 1.0, b))
+
+
+def fmax(x1, x2):
+    """The larger of x1 and x2, ignoring NaN (NaN only where both are).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.fmax(pd.constant(np.array([np.nan, 1.0])), 0.0).numpy().tolist()
+        [0.0, 1.0]
+    """
+    a, b = _operands("fmax", x1, x2)
+    if a.dtype == "bool":
+        return logical_or(a, b)
+    if a.dtype in _INTS:
+        return maximum(a, b)
+    return where(not_equal(b, b), a, where(not_equal(a, a), b, maximum(a, b)))
+
+
+def fmin(x1, x2):
+    """The smaller of x1 and x2, ignoring NaN (NaN only where both are).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.fmin(pd.constant(np.array([np.nan, 1.0])), 0.0).numpy().tolist()
+        [0.0, 0.0]
+    """
+    a, b = _operands("fmin", x1, x2)
+    if a.dtype == "bool":
+        return logical_and(a, b)
+    if a.dtype in _INTS:
+        return minimum(a, b)
+    return where(not_equal(b, b), a, where(not_equal(a, a), b, minimum(a, b)))
+
+
+def _tolerance(value, label, where):
+    if not isinstance(value, (int, float, np.integer, np.floating)) or \
+            isinstance(value, (bool, np.bool_)) or value < 0:
+        raise ValueError(at_user(f"{where}: expected `{label}` as a number >= 0, received "
+                                 f"{value!r}"))
+    return float(value)
+
+
+def isclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Whether |x1 - x2| <= atol + rtol * |x2| elementwise; infinities are close only to
+    themselves, NaN to NaN only with `equal_nan`; integers compare exactly.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.isclose(pd.constant(np.array([1.0, 1.1])), 1.0 + 1e-9).numpy().tolist()
+        [True, False]
+    """
+    rtol, atol = _tolerance(rtol, "rtol", "isclose"), _tolerance(atol, "atol", "isclose")
+    a, b = _operands("isclose", x1, x2)
+    if a.dtype not in FLOATS:
+        return equal(a, b)
+    finite = logical_and(isfinite(a), isfinite(b))
+    close = where(finite, abs(a - b) <= abs(b) * rtol + atol, equal(a, b))
+    if equal_nan:
+        close = logical_or(close, logical_and(isnan(a), isnan(b)))
+    return close
+
+
+def allclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Whether every element is close (`isclose`): a bool scalar.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> bool(pd.ops.allclose(pd.constant(np.array([1.0, 2.0])), pd.constant(np.array([1.0, 2.0]))).numpy())
+        True
+    """
+    close = isclose(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    return equal(reduce_min(cast(close, "int32")), 1)
+
+
+def ldexp(x1, x2):
+    """x1 * 2**x2 with integer exponents x2 (Keras's `ldexp`; x2 must be an integer).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.ldexp(pd.constant(np.array([3.0])), pd.constant(np.array([2], np.int32))).numpy().tolist()
+        [12.0]
+    """
+    if _strong_dtype(x2, "ldexp") in FLOATS and _weak_kind(x2) != "i":
+        raise TypeError(at_user(f"ldexp: expected integer exponents x2, received "
+                                f"{_strong_dtype(x2, 'ldexp')}"))
+    (a,) = _float_operands("ldexp", x1) if not isinstance(x1, (int, float)) else \
+        _operands("ldexp", x1, dtype="float32")
+    dtype = result_type(a.dtype, "float32") if a.dtype in FLOATS else "float32"
+    return cast(a, dtype) * special.exp2(_as(x2, dtype, "ldexp"))
+
+
+def _integers(where, x1, x2):
+    a, b = _operands(where, x1, x2)
+    if a.dtype not in _INTS and a.dtype != "bool":
+        raise TypeError(at_user(f"{where}: expected integer or bool arguments, received "
+                                f"{a.dtype}"))
+    return a, b
+
+
+def gcd(x1, x2):
+    """The greatest common divisor of |x1| and |x2| (integers only, as JAX's).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.gcd(pd.constant(np.array([12, -18], np.int32)), 8).numpy().tolist()
+        [4, 2]
+    """
+    a, b = _integers("gcd", x1, x2)
+    if a.dtype == "bool":
+        return logical_or(a, b)
+    return special.gcd(a, b)
+
+
+def lcm(x1, x2):
+    """The least common multiple of |x1| and |x2| (integers only, as JAX's).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.lcm(pd.constant(np.array([4, 6], np.int32)), 6).numpy().tolist()
+        [12, 6]
+    """
+    a, b = _integers("lcm", x1, x2)
+    if a.dtype == "bool":
+        return logical_and(a, b)
+    return special.lcm(a, b)
+
+
+# ---- logical and bitwise ------------------------------------------------------------------
+
+def _truth(x, where):
+    x = _tensor(x, where)
+    return x if x.dtype == "bool" else not_equal(x, 0)
+
+
+def logical_and(x1, x2):
+    """Elementwise `x1 and x2` of the truth values (nonzero is true): a bool tensor.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.logical_and(pd.constant(np.array([True, False])), True).numpy().tolist()
+        [True, False]
+    """
+    a, b = _truth(x1, "logical_and"), _truth(x2, "logical_and")
+    return where(a, b, False)
+
+
+def logical_or(x1, x2):
+    """Elementwise `x1 or x2` of the truth values: a bool tensor.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.logical_or(pd.constant(np.array([True, False])), False).numpy().tolist()
+        [True, False]
+    """
+    a, b = _truth(x1, "logical_or"), _truth(x2, "logical_or")
+    return where(a, True, b)
+
+
+def logical_xor(x1, x2):
+    """Elementwise exclusive or of the truth values: a bool tensor.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.logical_xor(pd.constant(np.array([True, False])), True).numpy().tolist()
+        [False, True]
+    """
+    return not_equal(_truth(x1, "logical_xor"), _truth(x2, "logical_xor"))
+
+
+def logical_not(x):
+    """Elementwise `not x` (zero is false): a bool tensor.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.logical_not(pd.constant(np.array([0, 2], np.int32))).numpy().tolist()
+        [True, False]
+    """
+    return equal(_truth(x, "logical_not"), False)
+
+
+def _bitwise(name, logical, primitive):
+    def fn(x, y):
+        a, b = _integers(name, x, y)
+        if a.dtype == "bool":
+            if logical is None:
+                a, b = cast(a, "int32"), cast(b, "int32")
+            else:
+                return logical(a, b)
+        return primitive(a, b)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"{special.INT_BINARY[primitive.__name__][1]} Keras's `keras.ops.{name}`: "
+                  f"integers and bools (bools give bools{'' if logical else ', as int32'}); "
+                  f"floats are refused.\n\nExample:\n    >>> import numpy as np, paddle as pd\n"
+                  f"    >>> pd.ops.{name}(np.array([12], np.int32), 2).dtype\n"
+                  f"    'int32'")
+    return fn
+
+
+bitwise_and = _bitwise("bitwise_and", logical_and, special.bitwise_and)
+bitwise_or = _bitwise("bitwise_or", logical_or, special.bitwise_or)
+bitwise_xor = _bitwise("bitwise_xor", logical_xor, special.bitwise_xor)
+bitwise_left_shift = _bitwise("bitwise_left_shift", None, special.left_shift)
+bitwise_right_shift = _bitwise("bitwise_right_shift", None, special.right_shift)
+left_shift = _bitwise("left_shift", None, special.left_shift)
+right_shift = _bitwise("right_shift", None, special.right_shift)
+
+
+def bitwise_not(x):
+    """~x: the bits of an integer inverted (-x - 1 in two's complement), `not` of a bool.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.bitwise_not(pd.constant(np.array([0, 5], np.int32))).numpy().tolist()
+        [-1, -6]
+    """
+    x = _tensor(x, "bitwise_not")
+    if x.dtype == "bool":
+        return logical_not(x)
+    if x.dtype not in _INTS:
+        raise TypeError(at_user(f"bitwise_not: expected an integer or bool argument, "
+                                f"received {x.dtype}"))
+    return -x - 1
+
+
+bitwise_invert = bitwise_not
+
+
+# ---- casts --------------------------------------------------------------------------------
+
+_LIMITS = {"int32": (-2 ** 31, 2 ** 31 - 1), "int64": (-2 ** 63, 2 ** 63 - 1),
+           "float32": (float(np.finfo(np.float32).min), float(np.finfo(np.float32).max)),
+           "float64": (float(np.finfo(np.float64).min), float(np.finfo(np.float64).max))}
+
+
+def saturate_cast(x, dtype):
+    """x converted to `dtype`, values clipped to its range first (no wrap-around; NaN to
+    an integer gives 0).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.saturate_cast(pd.constant(np.array([3e9, -1.5])), "int32").numpy().tolist()
+        [2147483647, -1]
+    """
+    dtype = as_dtype(dtype, "saturate_cast")
+    x = _tensor(x, "saturate_cast")
+    if dtype == "bool" or x.dtype == "bool" or _RANK[dtype] >= _RANK[x.dtype] and \
+            (dtype in FLOATS) == (x.dtype in FLOATS):
+        return cast(x, dtype)  # every value fits
+    low, high = _LIMITS[dtype]
+    if x.dtype in FLOATS:
+        kind = np.dtype(x.dtype).type
+        # The bounds as x's floats, inside the range (float32(2**31 - 1) is 2**31, outside).
+        high_f, low_f = kind(high), kind(low)
+        if float(high_f) > high:
+            high_f = np.nextafter(high_f, kind(0))
+        if float(low_f) < low:
+            low_f = np.nextafter(low_f, kind(0))
+        x = minimum(maximum(x, float(low_f)), float(high_f))
+        if dtype not in FLOATS:
+            x = where(not_equal(x, x), 0.0, x)
+        return cast(x, dtype)
+    return cast(minimum(maximum(x, low), high), dtype)
