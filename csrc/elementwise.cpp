@@ -19,10 +19,10 @@ enum Unary { kNeg, kAbs, kExp, kLog, kLog1p, kSqrt, kSquare, kSign, kRelu, kSigm
              kExp2, kExpm1, kLog2, kLog10, kFloor, kCeil, kRint, kTrunc, kCbrt, kErfc, kErfinv,
              kI0, kI1, kUnaryCount };
 // From kAtan2 on: kAtan2, kHypot, kNextafter are float-only; kFmod, kRemainder, kFloorDiv
-// take floats and integers; kBitAnd to kShiftRight are integer-only.
+// take floats and integers; kBitAnd to kLcm are integer-only.
 enum Binary { kAdd, kSub, kMul, kDiv, kPow, kMaximum, kMinimum, kReluGrad,
               kAtan2, kHypot, kNextafter, kFmod, kRemainder, kFloorDiv,
-              kBitAnd, kBitOr, kBitXor, kShiftLeft, kShiftRight, kBinaryCount };
+              kBitAnd, kBitOr, kBitXor, kShiftLeft, kShiftRight, kGcd, kLcm, kBinaryCount };
 
 // erfinv: Giles' single-precision approximation ("Approximating the erfinv function", GPU
 // Computing Gems, 2011), then two Newton steps on erf(r) - y in double precision.
@@ -282,6 +282,21 @@ inline T bit_value(int code, T a, T b) {
   }
 }
 
+// gcd and lcm on magnitudes taken unsigned (|INT_MIN| fits there); lcm wraps as NumPy's.
+template <typename T>
+inline T gcd_value(int code, T a, T b) {
+  if constexpr (std::is_floating_point<T>::value) {
+    return a;  // refused before dispatch (integer-only codes)
+  } else {
+    using U = typename std::make_unsigned<T>::type;
+    U x = a < 0 ? U(0) - U(a) : U(a), y = b < 0 ? U(0) - U(b) : U(b);
+    U p = x, q = y;
+    while (q != 0) { U r = p % q; p = q; q = r; }
+    if (code == kGcd) return T(p);
+    return p == 0 ? T(0) : T((x / p) * y);
+  }
+}
+
 template <typename T>
 inline T binary_value(int code, T a, T b) {
   switch (code) {
@@ -294,6 +309,7 @@ inline T binary_value(int code, T a, T b) {
     case kBitAnd: case kBitOr: case kBitXor: return bit_value<T>(code, a, b);
     case kShiftLeft: return shift_value<T>(a, b, true);
     case kShiftRight: return shift_value<T>(a, b, false);
+    case kGcd: case kLcm: return gcd_value<T>(code, a, b);
     case kAdd: return a + b;
     case kSub: return a - b;
     case kMul: return a * b;
@@ -343,6 +359,7 @@ void binary_code(int code, const Layout& L, const T* a, const T* b, T* y) {
     PD_BINARY_CASE(kNextafter) PD_BINARY_CASE(kFmod) PD_BINARY_CASE(kRemainder)
     PD_BINARY_CASE(kFloorDiv) PD_BINARY_CASE(kBitAnd) PD_BINARY_CASE(kBitOr)
     PD_BINARY_CASE(kBitXor) PD_BINARY_CASE(kShiftLeft) PD_BINARY_CASE(kShiftRight)
+    PD_BINARY_CASE(kGcd) PD_BINARY_CASE(kLcm)
 #undef PD_BINARY_CASE
     default: throw std::invalid_argument("binary: unknown op code " + std::to_string(code));
   }

@@ -20,7 +20,7 @@ import numpy as _np
 
 from paddle.lowlevel.creation import arange, full, ones, shape, zeros  # noqa: F401
 from paddle.lowlevel.executor import eval as _eval
-from paddle.lowlevel.graph import Variable, as_variable, constant
+from paddle.lowlevel.graph import Variable, constant
 from paddle.lowlevel.ops import *  # noqa: F401,F403
 from paddle.lowlevel.ops import abs, add, concat, div, mul, neg, pow, sub  # noqa: F401
 from paddle.lowlevel.ops.math import cast

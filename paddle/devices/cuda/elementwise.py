@@ -104,7 +104,7 @@ _UFUNCS.update({name: name for name in (
     "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh", "arccosh",
     "arctanh", "exp2", "expm1", "log2", "log10", "floor", "ceil", "rint", "trunc", "cbrt",
     "arctan2", "hypot", "nextafter", "fmod", "remainder", "floor_divide", "bitwise_and",
-    "bitwise_or", "bitwise_xor", "left_shift", "right_shift")})
+    "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "gcd", "lcm")})
 
 # Ops whose NumPy ufunc warns on domain edges the CPU kernel defines (integer division by
 # zero gives 0, log2 of 0 is -inf...): quiet there, where warnings are errors in the tests.

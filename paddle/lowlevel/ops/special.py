@@ -128,6 +128,8 @@ INT_BINARY = {
     "bitwise_xor": (16, "a ^ b, on integers."),
     "left_shift": (17, "a << b, on integers (0 when b is negative or the width or more)."),
     "right_shift": (18, "a >> b, arithmetic, on integers (the sign when b is out of range)."),
+    "gcd": (19, "The greatest common divisor of |a| and |b|, on integers."),
+    "lcm": (20, "The least common multiple of |a| and |b|, on integers (wraps on overflow)."),
 }
 
 
