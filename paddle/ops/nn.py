@@ -32,7 +32,7 @@ from paddle.lowlevel.ops.reduce import max as reduce_max
 from paddle.lowlevel.ops.reduce import mean, sum
 from paddle.lowlevel.ops.shape import concat, expand_dims, reshape, split, squeeze, transpose
 from paddle.lowlevel.shapes import located, normalize_axes, normalize_axis, real_number
-from paddle.ops.numpy_math import _float_operands, log10, logsumexp  # noqa: F401
+from paddle.ops.numpy_math import _float_operands, _tensor, log10, logsumexp  # noqa: F401
 
 __all__ = [
     "relu", "relu6", "sigmoid", "sparse_sigmoid", "softplus", "softsign", "silu", "swish",
@@ -69,7 +69,7 @@ def relu(x):
         >>> pd.ops.nn.relu(np.array([-1.0, 2.0], np.float32)).numpy().tolist()
         [0.0, 2.0]
     """
-    x = as_variable(x, where="relu")
+    x = _tensor(x, "relu")
     return _relu(x if x.dtype in ("int32", "int64") else _float(x, "relu"))
 
 
