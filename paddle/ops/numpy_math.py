@@ -29,8 +29,8 @@ import numpy as np
 from paddle.errors import at_user
 from paddle.lowlevel.graph import FLOATS, NUMBERS, Variable, as_dtype, as_variable, constant
 from paddle.lowlevel.ops import special
-from paddle.lowlevel.ops.math import (abs, cast, equal, exp, greater, less, log, log1p, maximum,
-                                      minimum, not_equal, sqrt, where, zeros_like)
+from paddle.lowlevel.ops import math as _math
+from paddle.lowlevel.ops.math import abs, cast, where, zeros_like
 from paddle.lowlevel.ops.reduce import min as reduce_min
 from paddle.lowlevel.ops.reduce import max as reduce_max
 from paddle.lowlevel.ops.reduce import sum as reduce_sum
@@ -45,7 +45,12 @@ __all__ = [
     "real", "imag", "conj", "conjugate", "angle", "nan_to_num", "nextafter", "ldexp", "gcd",
     "lcm", "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and",
     "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_invert", "bitwise_left_shift",
-    "bitwise_right_shift", "left_shift", "right_shift", "saturate_cast", "logsumexp"]
+    "bitwise_right_shift", "left_shift", "right_shift", "saturate_cast", "logsumexp",
+    # Keras's dtype rules over the low level's functions of these names (paddle/ops/arith.py
+    # would be a better home if this module grows).
+    "exp", "log", "sqrt", "log1p", "tanh", "square", "add", "subtract", "multiply", "maximum",
+    "minimum", "power", "equal", "not_equal", "greater", "greater_equal", "less",
+    "less_equal", "clip"]
 
 _INTS = ("int32", "int64")
 _RANK = {"bool": 0, "int32": 1, "int64": 2, "float32": 3, "float64": 4}
@@ -243,7 +248,7 @@ def reciprocal(x):
 
 
 def rsqrt(x):
-    """1 / sqrt(x) (Keras's `keras.ops.rsqrt`; integers are computed as float32, where
+    """1 / _math.sqrt(x) (Keras's `keras.ops.rsqrt`; integers are computed as float32, where
     Keras's symbolic rule would keep the integer dtype).
 
     Example:
@@ -252,7 +257,7 @@ def rsqrt(x):
         [0.5]
     """
     (x,) = _float_operands("rsqrt", x)
-    return 1.0 / sqrt(x)
+    return 1.0 / _math.sqrt(x)
 
 
 def sinc(x):
@@ -264,7 +269,7 @@ def sinc(x):
         [1.0, 0.0]
     """
     (x,) = _float_operands("sinc", x)
-    at_zero = equal(x, 0.0)
+    at_zero = _math.equal(x, 0.0)
     safe = where(at_zero, 1.0, x) * math.pi
     return where(at_zero, 1.0, special.sin(safe) / safe)
 
@@ -318,7 +323,7 @@ def isnan(x):
         [True, False]
     """
     x = _tensor(x, "isnan")
-    return not_equal(x, x)
+    return _math.not_equal(x, x)
 
 
 def isinf(x):
@@ -330,7 +335,7 @@ def isinf(x):
         [True, False]
     """
     x = _tensor(x, "isinf")
-    return equal(abs(x), math.inf) if x.dtype in FLOATS else not_equal(x, x)
+    return _math.equal(abs(x), math.inf) if x.dtype in FLOATS else _math.not_equal(x, x)
 
 
 def isfinite(x):
@@ -342,7 +347,7 @@ def isfinite(x):
         [False, False, True]
     """
     x = _tensor(x, "isfinite")
-    return less(abs(x), math.inf) if x.dtype in FLOATS else equal(x, x)
+    return _math.less(abs(x), math.inf) if x.dtype in FLOATS else _math.equal(x, x)
 
 
 def isneginf(x):
@@ -354,7 +359,7 @@ def isneginf(x):
         [True, False]
     """
     x = _tensor(x, "isneginf")
-    return equal(x, -math.inf) if x.dtype in FLOATS else not_equal(x, x)
+    return _math.equal(x, -math.inf) if x.dtype in FLOATS else _math.not_equal(x, x)
 
 
 def isposinf(x):
@@ -366,7 +371,7 @@ def isposinf(x):
         [False, True]
     """
     x = _tensor(x, "isposinf")
-    return equal(x, math.inf) if x.dtype in FLOATS else not_equal(x, x)
+    return _math.equal(x, math.inf) if x.dtype in FLOATS else _math.not_equal(x, x)
 
 
 def signbit(x):
@@ -379,12 +384,12 @@ def signbit(x):
     """
     x = _tensor(x, "signbit")
     if x.dtype == "bool":
-        return not_equal(x, x)
+        return _math.not_equal(x, x)
     if x.dtype in _INTS:
-        return less(x, 0)
-    at_zero = equal(x, 0.0)
+        return _math.less(x, 0)
+    at_zero = _math.equal(x, 0.0)
     # 1 / -0.0 is -inf: the sign of a zero, read without a bit-level op.
-    return logical_or(less(x, 0.0), logical_and(at_zero, less(1.0 / where(at_zero, x, 1.0),
+    return logical_or(_math.less(x, 0.0), logical_and(at_zero, _math.less(1.0 / where(at_zero, x, 1.0),
                                                               0.0)))
 
 
@@ -397,7 +402,7 @@ def isreal(x):
         [True]
     """
     x = _tensor(x, "isreal")
-    return equal(x, x) if x.dtype not in FLOATS else equal(zeros_like(x), 0.0)
+    return _math.equal(x, x) if x.dtype not in FLOATS else _math.equal(zeros_like(x), 0.0)
 
 
 def real(x):
@@ -420,7 +425,7 @@ def imag(x):
         [0.0]
     """
     x = _tensor(x, "imag")
-    return not_equal(x, x) if x.dtype == "bool" else zeros_like(x)
+    return _math.not_equal(x, x) if x.dtype == "bool" else zeros_like(x)
 
 
 def conj(x):
@@ -472,9 +477,9 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
             raise TypeError(at_user(f"nan_to_num: expected `{label}` as a number, received "
                                     f"{value!r}"))
         values[label] = float(value)
-    out = where(not_equal(x, x), values["nan"], x)
-    out = where(equal(x, math.inf), values["posinf"], out)
-    return where(equal(x, -math.inf), values["neginf"], out)
+    out = where(_math.not_equal(x, x), values["nan"], x)
+    out = where(_math.equal(x, math.inf), values["posinf"], out)
+    return where(_math.equal(x, -math.inf), values["neginf"], out)
 
 
 # ---- binary -------------------------------------------------------------------------------
@@ -492,7 +497,7 @@ def arctan2(x1, x2):
 
 
 def hypot(x1, x2):
-    """sqrt(x1**2 + x2**2), without overflow in between (int64 operands give float64).
+    """_math.sqrt(x1**2 + x2**2), without overflow in between (int64 operands give float64).
 
     Example:
         >>> import numpy as np, paddle as pd
@@ -516,7 +521,7 @@ def nextafter(x1, x2):
 
 
 def logaddexp(x1, x2):
-    """log(exp(x1) + exp(x2)), computed without overflow.
+    """_math.log(_math.exp(x1) + _math.exp(x2)), computed without overflow.
 
     Example:
         >>> import numpy as np, paddle as pd
@@ -530,9 +535,9 @@ def logaddexp(x1, x2):
 def _logaddexp(a, b):
     # One smooth branch per side, each exponent clamped to <= 0 (the gradient at a == b is
     # 1/2 each); equal infinities give themselves (their difference would be NaN).
-    larger = greater(a, b)
-    y = where(larger, a + log1p(exp(minimum(b - a, 0.0))), b + log1p(exp(minimum(a - b, 0.0))))
-    return where(logical_and(equal(a, b), equal(abs(a), math.inf)), a, y)
+    larger = _math.greater(a, b)
+    y = where(larger, a + _math.log1p(_math.exp(_math.minimum(b - a, 0.0))), b + _math.log1p(_math.exp(_math.minimum(a - b, 0.0))))
+    return where(logical_and(_math.equal(a, b), _math.equal(abs(a), math.inf)), a, y)
 
 
 def logaddexp2(x1, x2):
@@ -549,7 +554,7 @@ def logaddexp2(x1, x2):
 
 
 def logsumexp(x, axis=None, keepdims=False):
-    """log(sum(exp(x))) over `axis` (None: all), computed stably (Keras's
+    """_math.log(sum(_math.exp(x))) over `axis` (None: all), computed stably (Keras's
     `keras.ops.logsumexp`; integers are computed as float32).
 
     Example:
@@ -558,12 +563,12 @@ def logsumexp(x, axis=None, keepdims=False):
         [1.386294, 1.386294]
     """
     (x,) = _float_operands("logsumexp", x)
-    # The shift's gradient cancels: d/dx [log(sum(exp(x - p))) + p] does not depend on p.
+    # The shift's gradient cancels: d/dx [_math.log(sum(_math.exp(x - p))) + p] does not depend on p.
     peak = reduce_max(x, axis=axis, keepdims=True)
     # An infinite peak would make x - peak NaN: shift by 0 there instead.
-    peak = where(equal(abs(peak), math.inf), 0.0, peak)
-    total = reduce_sum(exp(x - peak), axis=axis, keepdims=keepdims)
-    return log(total) + (peak if keepdims else reduce_max(peak, axis=axis))
+    peak = where(_math.equal(abs(peak), math.inf), 0.0, peak)
+    total = reduce_sum(_math.exp(x - peak), axis=axis, keepdims=keepdims)
+    return _math.log(total) + (peak if keepdims else reduce_max(peak, axis=axis))
 
 
 def heaviside(x1, x2):
@@ -575,7 +580,7 @@ def heaviside(x1, x2):
         [0.0, 0.5, 1.0]
     """
     a, b = _float_operands("heaviside", x1, x2, int64_to="float64")
-    return where(less(a, 0.0), 0.0, where(greater(a, 0.0), 1.0, b))
+    return where(_math.less(a, 0.0), 0.0, where(_math.greater(a, 0.0), 1.0, b))
 
 
 def _integer_ready(where, *xs, bool_to="int32"):
@@ -656,7 +661,7 @@ def divide_no_nan(x1, x2):
         [0.0, 0.5]
     """
     a, b = _float_operands("divide_no_nan", x1, x2)
-    zero = equal(b, 0.0)
+    zero = _math.equal(b, 0.0)
     return where(zero, 0.0, a / where(zero, 1.0, b))
 
 
@@ -672,8 +677,8 @@ def fmax(x1, x2):
     if a.dtype == "bool":
         return logical_or(a, b)
     if a.dtype in _INTS:
-        return maximum(a, b)
-    return where(not_equal(b, b), a, where(not_equal(a, a), b, maximum(a, b)))
+        return _math.maximum(a, b)
+    return where(_math.not_equal(b, b), a, where(_math.not_equal(a, a), b, _math.maximum(a, b)))
 
 
 def fmin(x1, x2):
@@ -688,8 +693,8 @@ def fmin(x1, x2):
     if a.dtype == "bool":
         return logical_and(a, b)
     if a.dtype in _INTS:
-        return minimum(a, b)
-    return where(not_equal(b, b), a, where(not_equal(a, a), b, minimum(a, b)))
+        return _math.minimum(a, b)
+    return where(_math.not_equal(b, b), a, where(_math.not_equal(a, a), b, _math.minimum(a, b)))
 
 
 def _tolerance(value, label, where):
@@ -712,9 +717,9 @@ def isclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
     rtol, atol = _tolerance(rtol, "rtol", "isclose"), _tolerance(atol, "atol", "isclose")
     a, b = _operands("isclose", x1, x2)
     if a.dtype not in FLOATS:
-        return equal(a, b)
+        return _math.equal(a, b)
     finite = logical_and(isfinite(a), isfinite(b))
-    close = where(finite, abs(a - b) <= abs(b) * rtol + atol, equal(a, b))
+    close = where(finite, abs(a - b) <= abs(b) * rtol + atol, _math.equal(a, b))
     if equal_nan:
         close = logical_or(close, logical_and(isnan(a), isnan(b)))
     return close
@@ -729,7 +734,7 @@ def allclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
         True
     """
     close = isclose(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan)
-    return equal(reduce_min(cast(close, "int32")), 1)
+    return _math.equal(reduce_min(cast(close, "int32")), 1)
 
 
 def ldexp(x1, x2):
@@ -789,7 +794,7 @@ def lcm(x1, x2):
 
 def _truth(x, where):
     x = _tensor(x, where)
-    return x if x.dtype == "bool" else not_equal(x, 0)
+    return x if x.dtype == "bool" else _math.not_equal(x, 0)
 
 
 def logical_and(x1, x2):
@@ -824,7 +829,7 @@ def logical_xor(x1, x2):
         >>> pd.ops.logical_xor(pd.constant(np.array([True, False])), True).numpy().tolist()
         [False, True]
     """
-    return not_equal(_truth(x1, "logical_xor"), _truth(x2, "logical_xor"))
+    return _math.not_equal(_truth(x1, "logical_xor"), _truth(x2, "logical_xor"))
 
 
 def logical_not(x):
@@ -835,7 +840,7 @@ def logical_not(x):
         >>> pd.ops.logical_not(pd.constant(np.array([0, 2], np.int32))).numpy().tolist()
         [True, False]
     """
-    return equal(_truth(x, "logical_not"), False)
+    return _math.equal(_truth(x, "logical_not"), False)
 
 
 def _bitwise(name, logical, primitive):
@@ -915,8 +920,114 @@ def saturate_cast(x, dtype):
             high_f = np.nextafter(high_f, kind(0))
         if float(low_f) < low:
             low_f = np.nextafter(low_f, kind(0))
-        x = minimum(maximum(x, float(low_f)), float(high_f))
+        x = _math.minimum(_math.maximum(x, float(low_f)), float(high_f))
         if dtype not in FLOATS:
-            x = where(not_equal(x, x), 0.0, x)
+            x = where(_math.not_equal(x, x), 0.0, x)
         return cast(x, dtype)
-    return cast(minimum(maximum(x, low), high), dtype)
+    return cast(_math.minimum(_math.maximum(x, low), high), dtype)
+
+
+# ---- Keras's dtype rules for the low level's elementwise functions ------------------------
+
+def _unary_keras(name, primitive, summary):
+    def fn(x):
+        (x,) = _float_operands(name, x)
+        return primitive(x)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = _doc(name, summary)
+    return fn
+
+
+exp = _unary_keras("exp", _math.exp, "e to the power x.")
+log = _unary_keras("log", _math.log, "Natural logarithm.")
+sqrt = _unary_keras("sqrt", _math.sqrt, "Square root.")
+log1p = _unary_keras("log1p", _math.log1p, "log(1 + x), accurate for small x.")
+tanh = _unary_keras("tanh", _math.tanh, "Hyperbolic tangent.")
+
+
+def square(x):
+    """x * x (Keras's `square`: bools are squared as int32).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.square(np.array([True, False])).numpy().tolist()
+        [1, 0]
+    """
+    x = _tensor(x, "square")
+    return _math.square(cast(x, "int32") if x.dtype == "bool" else x)
+
+
+def _binary_keras(name, primitive, on_bool, summary):
+    def fn(x1, x2):
+        a, b = _operands(name, x1, x2)
+        if a.dtype == "bool":
+            if on_bool is None:
+                raise TypeError(at_user(f"{name}: expected numeric arguments, received bool "
+                                        f"(use logical_xor for booleans)"))
+            return on_bool(a, b)
+        return primitive(a, b)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"{summary}\n\nKeras's `keras.ops.{name}`: the arguments are promoted to one "
+                  f"dtype first (int32 with float32 gives float32, a Python number takes the "
+                  f"other argument's kind).\n\nExample:\n"
+                  f"    >>> import numpy as np, paddle as pd\n"
+                  f"    >>> pd.ops.{name}(np.array([1, 2], np.int32), 1.5).dtype\n"
+                  f"    '{'bool' if primitive in _COMPARISONS else 'float32'}'")
+    return fn
+
+
+_COMPARISONS = (_math.equal, _math.not_equal, _math.greater, _math.greater_equal, _math.less,
+                _math.less_equal)
+add = _binary_keras("add", _math.add, lambda a, b: logical_or(a, b), "x1 + x2.")
+subtract = _binary_keras("subtract", _math.sub, None, "x1 - x2.")
+multiply = _binary_keras("multiply", _math.mul, lambda a, b: logical_and(a, b), "x1 * x2.")
+maximum = _binary_keras("maximum", _math.maximum, lambda a, b: logical_or(a, b),
+                        "The larger of x1 and x2 (NaN wins).")
+minimum = _binary_keras("minimum", _math.minimum, lambda a, b: logical_and(a, b),
+                        "The smaller of x1 and x2 (NaN wins).")
+equal = _binary_keras("equal", _math.equal, _math.equal, "x1 == x2, a bool tensor.")
+not_equal = _binary_keras("not_equal", _math.not_equal, _math.not_equal,
+                          "x1 != x2, a bool tensor.")
+greater = _binary_keras("greater", _math.greater, lambda a, b: logical_and(a, logical_not(b)),
+                        "x1 > x2, a bool tensor.")
+greater_equal = _binary_keras("greater_equal", _math.greater_equal,
+                              lambda a, b: logical_or(a, logical_not(b)),
+                              "x1 >= x2, a bool tensor.")
+less = _binary_keras("less", _math.less, lambda a, b: logical_and(logical_not(a), b),
+                     "x1 < x2, a bool tensor.")
+less_equal = _binary_keras("less_equal", _math.less_equal,
+                           lambda a, b: logical_or(logical_not(a), b), "x1 <= x2, a bool tensor.")
+
+
+def power(x1, x2):
+    """x1 ** x2 after Keras's promotion (an int32 tensor to a float power is float32).
+    Integer powers of integers are refused: paddle computes powers in floats only.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.power(np.array([2, 3], np.int32), 2.0).numpy().tolist()
+        [4.0, 9.0]
+    """
+    a, b = _operands("power", x1, x2)
+    if a.dtype not in FLOATS:
+        raise TypeError(at_user(f"power: expected a float base or exponent, received {a.dtype} "
+                                f"and {b.dtype} (integer powers are not supported: cast to "
+                                f"float)"))
+    return _math.pow(a, b)
+
+
+def clip(x, x_min, x_max):
+    """x limited to [x_min, x_max] (Keras's `clip`: bools are clipped as int32; the gradient
+    passes where x is inside).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.ops.clip(np.array([-2.0, 0.5, 3.0], np.float32), 0.0, 1.0).numpy().tolist()
+        [0.0, 0.5, 1.0]
+    """
+    x = _tensor(x, "clip")
+    if x.dtype == "bool":
+        x = cast(x, "int32")
+    lo, hi = (_as(v, x.dtype, "clip") if not isinstance(v, Variable) else cast(v, x.dtype)
+              for v in (x_min, x_max))
+    return _math.minimum(_math.maximum(x, lo), hi)

@@ -314,7 +314,8 @@ UNARY_DTYPES = {
     **{name: ("float32", F32, F32, F32, F64) for name in (
         "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh",
         "arccosh", "arctanh", "exp2", "expm1", "log2", "log10", "floor", "ceil", "fabs",
-        "erfc", "sinc", "angle", "reciprocal")},
+        "erfc", "sinc", "angle", "reciprocal", "exp", "log", "sqrt", "log1p", "tanh")},
+    "square": ("int32", "int32", "int64", F32, F64),
     **{name: (F32, F32, F64, F32, F64) for name in ("cbrt", "i0", "deg2rad", "rad2deg")},
     **{name: ("bool", "int32", "int64", F32, F64) for name in (
         "round", "trunc", "copy", "real", "imag", "conj", "conjugate", "nan_to_num",
@@ -347,13 +348,18 @@ BINARY_DTYPES = {
               [F32, F32, F32, F32, F64, F32, F32, F32, F64, F32, F64, F32]),
     "float64 from int64": (["hypot", "heaviside"],
                            [None, F32, F64, F32, F64, F32, F32, F64, F64, F32, F64, F32]),
-    "promoted": (["fmax", "fmin", "floor_divide"],
+    "promoted": (["fmax", "fmin", "floor_divide", "add", "multiply", "maximum", "minimum"],
                  ["bool", "int32", "int64", F32, F64, F32, F32, "int64", F64, "int32", F64,
                   F32]),
     "promoted, bool as int32": (["fmod", "mod"],
                                 ["int32", "int32", "int64", F32, F64, F32, F32, "int64", F64,
                                  "int32", F64, F32]),
-    "bool": (["isclose", "logical_and", "logical_or", "logical_xor"], ["bool"] * 12),
+    "bool": (["isclose", "logical_and", "logical_or", "logical_xor", "equal", "not_equal",
+              "greater", "greater_equal", "less", "less_equal"], ["bool"] * 12),
+    "numeric": (["subtract"], [None, "int32", "int64", F32, F64, F32, F32, "int64", F64, "int32",
+                               F64, F32]),
+    "float powers": (["power"], [None, None, None, F32, F64, F32, F32, None, F64, None, F64,
+                                 F32]),
     "integers": (["bitwise_and", "bitwise_or", "bitwise_xor", "gcd", "lcm"],
                  ["bool", "int32", "int64", None, None, None, None, "int64", None, "int32",
                   None, None]),
@@ -373,6 +379,37 @@ def test_binary_result_dtypes(rule):
             out = getattr(ops, name)(pd.data("a", shape=[2], dtype=da),
                                      pd.data("b", shape=[2], dtype=db))
             assert out.dtype == expected, (name, da, db)
+
+
+def test_promoted_arithmetic_values():
+    a = np.array([True, False, True, False])
+    b = np.array([True, True, False, False])
+    for name, ref in [("add", np.logical_or), ("multiply", np.logical_and),
+                      ("maximum", np.maximum), ("minimum", np.minimum), ("greater", np.greater),
+                      ("greater_equal", np.greater_equal), ("less", np.less),
+                      ("less_equal", np.less_equal), ("equal", np.equal)]:
+        _, got = evaluate(getattr(ops, name), a, b)
+        np.testing.assert_array_equal(got, ref(a, b), err_msg=name)
+    i = np.array([1, -2, 3], np.int32)
+    f = np.array([0.5, 0.5, -1.5], np.float32)
+    for name, ref in [("add", np.add), ("subtract", np.subtract), ("multiply", np.multiply),
+                      ("maximum", np.maximum), ("less", np.less), ("power", np.power)]:
+        out, got = evaluate(getattr(ops, name), np.abs(i) if name == "power" else i, f)
+        expected = ref(np.abs(i) if name == "power" else i, f)
+        # Keras: int32 with float32 is float32 (NumPy says float64)
+        assert got.dtype == (np.bool_ if name == "less" else np.float32), name
+        np.testing.assert_allclose(got, expected, rtol=1e-6, err_msg=name)
+    _, got = evaluate(lambda v: ops.clip(v, -1, 2), i)
+    assert got.dtype == np.int32 and got.tolist() == [1, -1, 2]
+    _, got = evaluate(ops.square, np.array([True, False]))
+    assert got.dtype == np.int32 and got.tolist() == [1, 0]
+    _, got = evaluate(ops.sqrt, np.array([4, 9], np.int64))
+    assert got.dtype == np.float32 and got.tolist() == [2.0, 3.0]
+    with pytest.raises(TypeError, match=r"subtract: expected numeric arguments, received bool"):
+        ops.subtract(pd.data("a", shape=[2], dtype="bool"), True)
+    with pytest.raises(TypeError, match=r"power: expected a float base or exponent.*"
+                                        r"test_numpy_math"):
+        ops.power(pd.data("a", shape=[2], dtype="int32"), 2)
 
 
 def test_python_numbers_are_weak():
