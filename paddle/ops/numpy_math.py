@@ -190,7 +190,7 @@ def trunc(x):
         >>> pd.ops.trunc(pd.constant(np.array([-1.7, 2.5], np.float32))).numpy().tolist()
         [-1.0, 2.0]
     """
-    x = as_variable(x, where="trunc")
+    x = _tensor(x, "trunc")
     return special.trunc(x) if x.dtype in FLOATS else x
 
 
@@ -206,7 +206,7 @@ def round(x, decimals=0):  # noqa: A001
     if not isinstance(decimals, (int, np.integer)) or isinstance(decimals, bool):
         raise TypeError(at_user(f"round: expected an integer `decimals`, received "
                                 f"{decimals!r}"))
-    x = as_variable(x, where="round")
+    x = _tensor(x, "round")
     if x.dtype == "bool" or (x.dtype in _INTS and decimals >= 0):
         return x
     if x.dtype in _INTS:  # decimals < 0: to a multiple of 10**-decimals, exact below 2**53
