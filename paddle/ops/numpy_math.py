@@ -529,15 +529,7 @@ def logaddexp(x1, x2):
         [0.693147]
     """
     a, b = _float_operands("logaddexp", x1, x2)
-    return _logaddexp(a, b)
-
-
-def _logaddexp(a, b):
-    # One smooth branch per side, each exponent clamped to <= 0 (the gradient at a == b is
-    # 1/2 each); equal infinities give themselves (their difference would be NaN).
-    larger = _math.greater(a, b)
-    y = where(larger, a + _math.log1p(_math.exp(_math.minimum(b - a, 0.0))), b + _math.log1p(_math.exp(_math.minimum(a - b, 0.0))))
-    return where(logical_and(_math.equal(a, b), _math.equal(abs(a), math.inf)), a, y)
+    return special.logaddexp(a, b)
 
 
 def logaddexp2(x1, x2):
@@ -550,7 +542,7 @@ def logaddexp2(x1, x2):
     """
     a, b = _float_operands("logaddexp2", x1, x2)
     ln2 = math.log(2.0)
-    return _logaddexp(a * ln2, b * ln2) / ln2
+    return special.logaddexp(a * ln2, b * ln2) / ln2
 
 
 def logsumexp(x, axis=None, keepdims=False):

@@ -72,6 +72,11 @@ def test_erfinv_matches_scipy():
                     0.7328690779592169, 2.7510639057120803]  # scipy.special.erfinv(y)
     _, got = evaluate(ops.erfinv, y)
     np.testing.assert_allclose(got, scipy_values, rtol=1e-13, atol=1e-15)
+    # float32 takes no Newton steps; its reference: float64 (checked above) on the same
+    # float32-rounded inputs
+    _, got = evaluate(ops.erfinv, y.astype(np.float32))
+    _, exact = evaluate(ops.erfinv, y.astype(np.float32).astype(np.float64))
+    np.testing.assert_allclose(got, exact, rtol=3e-7, atol=1e-30)
     _, got = evaluate(ops.erfinv, np.array([-1.0, 1.0, 1.5, np.nan]))
     assert got[0] == -np.inf and got[1] == np.inf and np.isnan(got[2:]).all()
 
@@ -471,6 +476,8 @@ def test_the_kernels_refuse_codes_and_dtypes_they_do_not_compute():
     i = np.ones(3, np.int32)
     with pytest.raises(TypeError, match="float dtype"):
         _C.binary(8, i, i, np.empty(3, np.int32), layout)  # arctan2 on integers
+    with pytest.raises(TypeError, match="float dtype"):
+        _C.binary(21, i, i, np.empty(3, np.int32), layout)  # logaddexp on integers
     with pytest.raises(ValueError, match="unknown op code"):
         _C.binary(99, a, a, np.empty(3, np.float32), layout)
     with pytest.raises(ValueError, match="needs a float dtype"):

@@ -120,6 +120,8 @@ BINARY = {
                   "The remainder of a / b with b's sign (Python's %; integer x % 0 is 0)."),
     "floor_divide": (13, lambda a, b, y, g: zeros_like(g), lambda a, b, y, g: zeros_like(g),
                      False, "floor(a / b) (Python's //; integer x // 0 is 0; zero gradient)."),
+    "logaddexp": (21, lambda a, b, y, g: g * exp(a - y), lambda a, b, y, g: g * exp(b - y), True,
+                  "log(exp(a) + exp(b)) without overflow."),
 }
 
 INT_BINARY = {
