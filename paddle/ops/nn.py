@@ -32,7 +32,9 @@ from paddle.lowlevel.ops.reduce import max as reduce_max
 from paddle.lowlevel.ops.reduce import mean, sum
 from paddle.lowlevel.ops.shape import concat, expand_dims, reshape, split, squeeze, transpose
 from paddle.lowlevel.shapes import located, normalize_axes, normalize_axis, real_number
-from paddle.ops.numpy_math import _float_operands, _tensor, log10, logsumexp  # noqa: F401
+from paddle.ops.numpy_math import log10, logsumexp  # noqa: F401 - logsumexp: pd.ops.nn's
+from paddle.ops.promotion import float_operands as _float_operands
+from paddle.ops.promotion import tensor as _tensor
 
 __all__ = [
     "relu", "relu6", "sigmoid", "sparse_sigmoid", "softplus", "softsign", "silu", "swish",

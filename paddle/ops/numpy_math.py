@@ -27,13 +27,21 @@ import math
 import numpy as np
 
 from paddle.errors import at_user
-from paddle.lowlevel.graph import FLOATS, NUMBERS, Variable, as_dtype, as_variable, constant
+from paddle.lowlevel.graph import FLOATS, Variable, as_dtype
 from paddle.lowlevel.ops import special
 from paddle.lowlevel.ops import math as _math
 from paddle.lowlevel.ops.math import abs, cast, where, zeros_like
 from paddle.lowlevel.ops.reduce import min as reduce_min
 from paddle.lowlevel.ops.reduce import max as reduce_max
 from paddle.lowlevel.ops.reduce import sum as reduce_sum
+from paddle.ops.promotion import INTS as _INTS
+from paddle.ops.promotion import as_dtype_of as _as
+from paddle.ops.promotion import float_operands as _float_operands
+from paddle.ops.promotion import operands as _operands
+from paddle.ops.promotion import result_type
+from paddle.ops.promotion import strong_dtype as _strong_dtype
+from paddle.ops.promotion import tensor as _tensor
+from paddle.ops.promotion import weak_kind as _weak_kind
 
 __all__ = [
     "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "arcsinh",
@@ -52,89 +60,7 @@ __all__ = [
     "minimum", "power", "equal", "not_equal", "greater", "greater_equal", "less",
     "less_equal", "clip"]
 
-_INTS = ("int32", "int64")
 _RANK = {"bool": 0, "int32": 1, "int64": 2, "float32": 3, "float64": 4}
-
-
-# ---- dtypes -------------------------------------------------------------------------------
-
-def result_type(*dtypes):
-    """Keras's promotion of paddle dtypes: the widest float if any (int64 with float32 is
-    float32), else the widest integer, else bool."""
-    floats = [d for d in dtypes if d in FLOATS]
-    if floats:
-        return "float64" if "float64" in floats else "float32"
-    ints = [d for d in dtypes if d in _INTS]
-    if ints:
-        return "int64" if "int64" in ints else "int32"
-    return "bool"
-
-
-def _weak_kind(x):
-    """'b', 'i' or 'f' for a Python scalar (weakly typed in Keras), else None."""
-    if isinstance(x, (bool, np.bool_)):
-        return "b"
-    if isinstance(x, int):
-        return "i"
-    if isinstance(x, float):
-        return "f"
-    return None
-
-
-def _strong_dtype(x, where):
-    """The dtype Keras gives a tensor argument: a Variable's own; an array's, with Python
-    lists of ints as int32 and of floats as float32 (Keras's convert_to_tensor)."""
-    if isinstance(x, Variable):
-        return x.dtype
-    if not isinstance(x, NUMBERS):
-        raise TypeError(at_user(f"{where}: expected a tensor, an array or a number, received "
-                                f"{type(x).__name__}"))
-    array = np.asarray(x)
-    if array.dtype.kind not in "biuf":
-        raise TypeError(at_user(f"{where}: expected numbers, received an array of "
-                                f"{array.dtype}"))
-    if not isinstance(x, (np.ndarray, np.generic)):
-        return {"b": "bool", "i": "int32", "u": "int32"}.get(array.dtype.kind, "float32")
-    if array.dtype.kind in "iu":
-        return "int64" if array.dtype.itemsize > 4 else "int32"
-    if array.dtype.kind == "f":
-        return "float64" if array.dtype.itemsize > 4 else "float32"
-    return "bool"
-
-
-def _promoted_dtype(xs, where):
-    strong = [_strong_dtype(x, where) for x in xs if _weak_kind(x) is None]
-    weak = {_weak_kind(x) for x in xs} - {None}
-    dtype = result_type(*strong) if strong else None
-    if "f" in weak and (dtype is None or dtype not in FLOATS):
-        return "float32"
-    if "i" in weak and (dtype is None or dtype == "bool"):
-        return "int32"
-    return dtype or "bool"
-
-
-def _as(x, dtype, where):
-    """x as a Variable of `dtype` (a cast for Variables, a constant for the rest)."""
-    if isinstance(x, Variable):
-        return cast(x, dtype)
-    _strong_dtype(x, where)  # refuses what is no number
-    return constant(np.asarray(x), dtype=dtype)
-
-
-def _operands(where, *xs, dtype=None):
-    """The arguments as Variables of their promoted dtype (or of `dtype`)."""
-    dtype = dtype or _promoted_dtype(xs, where)
-    return [_as(x, dtype, where) for x in xs]
-
-
-def _float_dtype(dtype, int64_to="float32"):
-    return dtype if dtype in FLOATS else int64_to if dtype == "int64" else "float32"
-
-
-def _float_operands(where, *xs, int64_to="float32"):
-    """Operands promoted as Keras does, then integers and bools as float32 (or int64 as
-    `int64_to`): the inputs of the functions Keras computes on floats."""
-    return _operands(where, *xs, dtype=_float_dtype(_promoted_dtype(xs, where), int64_to))
 
 
 def _unary_float(name, primitive, int64_to="float32", doc=None):
@@ -308,10 +234,6 @@ def copy(x):
         [1, 2]
     """
     return x if isinstance(x, Variable) else _operands("copy", x)[0]
-
-
-def _tensor(x, where):
-    return x if isinstance(x, Variable) else _operands(where, x)[0]
 
 
 def isnan(x):
