@@ -1,4 +1,5 @@
-"""Keras's dtype promotion on paddle's five dtypes, for the `pd.ops` functions.
+"""Keras's dtype promotion on paddle's five dtypes, and the argument checks the `pd.ops`
+functions share.
 
 bool < int32 < int64 < float32 < float64, with int64 and float32 giving float32 (JAX's
 lattice, which Keras follows); 64-bit results stay 64-bit, as Keras keeps them on its
@@ -20,8 +21,10 @@ import numpy as np
 from paddle.errors import at_user
 from paddle.lowlevel.graph import FLOATS, NUMBERS, Variable, constant
 from paddle.lowlevel.ops.math import cast
+from paddle.lowlevel.shapes import located, normalize_axis, real_number
 
 INTS = ("int32", "int64")
+EPSILON = 1e-7  # keras.backend.epsilon()
 
 
 def result_type(*dtypes):
@@ -107,3 +110,31 @@ def tensor(x, where):
     """x itself if a Variable, else a constant of the dtype Keras gives it (int32 for a list of
     ints, an array's own dtype)."""
     return x if isinstance(x, Variable) else operands(where, x)[0]
+
+
+def float_tensor(x, where):
+    """x as a float Variable: integers and bools as float32 (int64 too)."""
+    (x,) = float_operands(where, x)
+    return x
+
+
+def number(value, what, where):
+    """`value` as a float; TypeError naming `where` and the user's line otherwise."""
+    with located():
+        try:
+            return real_number(value, what, where)
+        except TypeError as e:
+            raise TypeError(at_user(str(e))) from None
+
+
+class Named:
+    """What the shape helpers read an op's name from, for a function that is no op."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+def axis_of(name, axis, x):
+    """`axis` in [0, x.ndim); ShapeError naming `name` and the user's line otherwise."""
+    with located():
+        return normalize_axis(Named(name), axis, x.ndim, x.shape)
