@@ -185,6 +185,13 @@ def test_binary_gradients(name):
     check_gradients(fn, [a, b], wrt=[0, 1] if name != "heaviside" else [1])
 
 
+@pytest.mark.parametrize("name", ["arctan2", "hypot", "logaddexp"])
+def test_binary_second_order_with_unknown_batch(name):
+    a = RNG.uniform(0.5, 3.0, (2, 3)) * RNG.choice([-1.0, 1.0], (2, 3))
+    b = RNG.uniform(0.7, 2.0, (2, 1))
+    check_gradients(getattr(ops, name), [a, b], order=2, unknown_batch=True)
+
+
 # ---- compositions -----------------------------------------------------------------------
 
 def test_logaddexp_is_stable():
