@@ -1,5 +1,6 @@
 """`pd.ops.nn`: Keras's `keras.ops.nn` namespace: activations, normalizations, losses,
-`moments`, `psnr`, `multi_hot` and `dot_product_attention`, with Keras's names, signatures,
+`moments`, `psnr`, `multi_hot`, `depth_to_space`, `space_to_depth` and
+`dot_product_attention`, with Keras's names, signatures,
 defaults and numbers. (The convolutions, poolings and CTC are added beside these.)
 
 Everything here is composed from paddle's ops, so each function has the kernels of its
@@ -26,7 +27,7 @@ from paddle.lowlevel.ops.math import relu as _relu
 from paddle.lowlevel.ops.math import sigmoid as _sigmoid
 from paddle.lowlevel.ops.reduce import max as reduce_max
 from paddle.lowlevel.ops.reduce import sum
-from paddle.lowlevel.ops.shape import expand_dims, split, transpose
+from paddle.lowlevel.ops.shape import expand_dims, reshape, split, transpose
 from paddle.lowlevel.shapes import located, normalize_axes, normalize_axis
 from paddle.ops.attention import dot_product_attention  # noqa: F401
 from paddle.ops.crossentropy import (  # noqa: F401
@@ -46,7 +47,8 @@ __all__ = [
     "gelu", "celu", "glu", "tanh_shrink", "hard_tanh", "hard_shrink", "soft_shrink",
     "threshold", "squareplus", "sparse_plus", "sparsemax", "softmax", "log_softmax",
     "one_hot", "multi_hot", "moments", "batch_normalization", "layer_normalization",
-    "rms_normalization", "normalize", "psnr", "binary_crossentropy",
+    "rms_normalization", "normalize", "psnr", "binary_crossentropy", "depth_to_space",
+    "space_to_depth",
     "categorical_crossentropy", "sparse_categorical_crossentropy", "dot_product_attention"]
 
 
@@ -470,3 +472,69 @@ def multi_hot(inputs, num_classes=None, axis=-1, dtype=None, sparse=False, **kwa
     x = as_variable(inputs, where="multi_hot")
     hot = one_hot(x, num_classes, axis=axis, dtype="float32", sparse=sparse)
     return cast(reduce_max(hot, axis=1 if x.ndim > 1 else 0), _out_dtype(dtype, "multi_hot"))
+
+
+# ---- rearrangements -----------------------------------------------------------------------
+
+def _blocks(name, x, block_size, data_format):
+    """x as a Variable with its (batch, height, width, channels) sizes, after the checks."""
+    x = _tensor(x, name)
+    if not isinstance(block_size, (int, np.integer)) or isinstance(block_size, bool) or \
+            block_size < 1:
+        raise ValueError(at_user(f"{name}: expected `block_size` as an integer >= 1, received "
+                                 f"{block_size!r}"))
+    if data_format not in ("channels_last", "channels_first"):
+        raise ValueError(at_user(f"{name}: expected data_format 'channels_last' or "
+                                 f"'channels_first', received {data_format!r}"))
+    if x.ndim != 4 or None in x.shape[1:]:
+        with located():
+            raise ShapeError(f"{name}: expected a 4-D input with known sizes but the batch, "
+                             f"received shape {x.shape}")
+    n, c = x.shape[0], x.shape[3 if data_format == "channels_last" else 1]
+    h, w = x.shape[1:3] if data_format == "channels_last" else x.shape[2:]
+    return x, int(block_size), (n, h, w, c)
+
+
+def depth_to_space(x, block_size, data_format="channels_last"):
+    """Pixel shuffle: channels moved into `block_size` x `block_size` spatial blocks, as
+    Keras's `keras.ops.nn.depth_to_space` ((N, H, W, C) -> (N, H*b, W*b, C / b**2)).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> x = np.arange(4.0).reshape(1, 1, 1, 4)
+        >>> pd.ops.nn.depth_to_space(x, 2).numpy()[0, :, :, 0].tolist()
+        [[0.0, 1.0], [2.0, 3.0]]
+    """
+    x, b, (n, h, w, c) = _blocks("depth_to_space", x, block_size, data_format)
+    if c % (b * b):
+        with located():
+            raise ShapeError(f"depth_to_space: expected channels divisible by block_size**2 = "
+                             f"{b * b}, received shape {x.shape}")
+    new_c = c // (b * b)
+    if data_format == "channels_last":
+        x = transpose(reshape(x, (n, h, w, b, b, new_c)), (0, 1, 3, 2, 4, 5))
+        return reshape(x, (n, h * b, w * b, new_c))
+    x = transpose(reshape(x, (n, new_c, b, b, h, w)), (0, 1, 4, 2, 5, 3))
+    return reshape(x, (n, new_c, h * b, w * b))
+
+
+def space_to_depth(x, block_size, data_format="channels_last"):
+    """Pixel unshuffle, the inverse of `depth_to_space` ((N, H, W, C) ->
+    (N, H/b, W/b, C * b**2)), as Keras's `keras.ops.nn.space_to_depth`.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> x = np.arange(4.0).reshape(1, 2, 2, 1)
+        >>> pd.ops.nn.space_to_depth(x, 2).numpy().tolist()
+        [[[[0.0, 1.0, 2.0, 3.0]]]]
+    """
+    x, b, (n, h, w, c) = _blocks("space_to_depth", x, block_size, data_format)
+    if h % b or w % b:
+        with located():
+            raise ShapeError(f"space_to_depth: expected height and width divisible by "
+                             f"block_size = {b}, received shape {x.shape}")
+    if data_format == "channels_last":
+        x = transpose(reshape(x, (n, h // b, b, w // b, b, c)), (0, 1, 3, 2, 4, 5))
+        return reshape(x, (n, h // b, w // b, c * b * b))
+    x = transpose(reshape(x, (n, c, h // b, b, w // b, b)), (0, 1, 3, 5, 2, 4))
+    return reshape(x, (n, c * b * b, h // b, w // b))

@@ -51,5 +51,10 @@ bias = rng.standard_normal((1, 4, 3, 6)); mask = rng.random((2, 1, 3, 6)) > 0.3
 out["attn_gqa"] = np.asarray(nn.dot_product_attention(q, k, v, bias=bias, mask=mask)).tolist()
 k4 = rng.standard_normal((2, 3, 4, 5)); v4 = rng.standard_normal((2, 3, 4, 5))
 out["attn_causal"] = np.asarray(nn.dot_product_attention(q, k4, v4, is_causal=True, scale=0.3)).tolist()
+img = np.arange(2 * 4 * 6 * 8, dtype="float64").reshape(2, 4, 6, 8)
+out["depth_to_space"] = np.asarray(nn.depth_to_space(img, 2)).tolist()
+out["depth_to_space_cf"] = np.asarray(nn.depth_to_space(img, 2, data_format="channels_first")).tolist()
+out["space_to_depth"] = np.asarray(nn.space_to_depth(img, 2)).tolist()
+out["space_to_depth_cf"] = np.asarray(nn.space_to_depth(img, 2, data_format="channels_first")).tolist()
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "keras_nn_reference.json"), "w") as f:
     json.dump(out, f)

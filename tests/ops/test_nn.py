@@ -173,6 +173,23 @@ def test_dot_product_attention_gradients_and_unknown_batch():
                                nn.dot_product_attention(q, k4, v4, is_causal=True).numpy())
 
 
+def test_depth_to_space_and_back_match_keras():
+    img = np.arange(2 * 4 * 6 * 8, dtype="float64").reshape(2, 4, 6, 8)
+    for fmt, suffix in (("channels_last", ""), ("channels_first", "_cf")):
+        close(nn.depth_to_space(img, 2, data_format=fmt).numpy(), "depth_to_space" + suffix)
+        close(nn.space_to_depth(img, 2, data_format=fmt).numpy(), "space_to_depth" + suffix)
+        round_trip = nn.depth_to_space(nn.space_to_depth(img, 2, fmt), 2, fmt).numpy()
+        np.testing.assert_array_equal(round_trip, img)
+    x = pd.data("x", shape=[None, 4, 6, 8], dtype="float64")
+    assert nn.depth_to_space(x, 2).shape == (None, 8, 12, 2)
+    check_gradients(lambda v: nn.space_to_depth(v, 2), [RNG.standard_normal((1, 4, 2, 3))])
+    with pytest.raises(ValueError, match=r"depth_to_space: expected channels divisible by "
+                                         r"block_size\*\*2 = 9.*test_nn.py"):
+        nn.depth_to_space(img, 3)
+    with pytest.raises(ValueError, match=r"space_to_depth: expected `block_size` as an integer"):
+        nn.space_to_depth(img, 0)
+
+
 def test_bad_input_names_the_users_line():
     f = pd.data("f", shape=[2, 3])
     with pytest.raises(ValueError, match=r"glu: expected an even size along axis -1, received "
@@ -219,7 +236,8 @@ def test_integer_inputs_compute_as_float32():
 
 def test_every_keras_nn_name_but_the_convolution_family_is_present():
     # keras.ops.nn's names (Keras 3.15.1), less those of paddle/ops/convolutions.py's family
-    # and polar (complex output: paddle has no complex dtypes).
+    # (conv*, *_pool, ctc_*, fold, unfold) and polar (complex output: paddle has no complex
+    # dtypes).
     names = ["batch_normalization", "binary_crossentropy", "categorical_crossentropy", "celu",
              "dot_product_attention", "elu", "gelu", "glu", "hard_shrink", "hard_sigmoid",
              "hard_silu", "hard_swish", "hard_tanh", "layer_normalization", "leaky_relu",
@@ -227,7 +245,7 @@ def test_every_keras_nn_name_but_the_convolution_family_is_present():
              "psnr", "relu", "relu6", "rms_normalization", "selu", "sigmoid", "silu",
              "soft_shrink", "softmax", "softplus", "softsign", "sparse_categorical_crossentropy",
              "sparse_plus", "sparse_sigmoid", "sparsemax", "squareplus", "swish", "tanh_shrink",
-             "threshold"]
+             "threshold", "depth_to_space", "space_to_depth"]
     for name in names:
         assert callable(getattr(nn, name)) and name in nn.__all__, name
         assert getattr(pd.ops, name) is getattr(nn, name), name
