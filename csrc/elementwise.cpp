@@ -12,9 +12,66 @@ namespace paddle {
 namespace {
 
 // The op codes; each enum ends with its count (checked with check_code before dispatch).
+// Codes from kSin on are float-only transcendental and rounding functions (the table of
+// paddle/lowlevel/ops/special.py); kI1 is i0's derivative.
 enum Unary { kNeg, kAbs, kExp, kLog, kLog1p, kSqrt, kSquare, kSign, kRelu, kSigmoid, kTanh, kErf,
-             kUnaryCount };
-enum Binary { kAdd, kSub, kMul, kDiv, kPow, kMaximum, kMinimum, kReluGrad, kBinaryCount };
+             kSin, kCos, kTan, kAsin, kAcos, kAtan, kSinh, kCosh, kAsinh, kAcosh, kAtanh,
+             kExp2, kExpm1, kLog2, kLog10, kFloor, kCeil, kRint, kTrunc, kCbrt, kErfc, kErfinv,
+             kI0, kI1, kUnaryCount };
+// From kAtan2 on: kAtan2, kHypot, kNextafter are float-only; kFmod, kRemainder, kFloorDiv
+// take floats and integers; kBitAnd to kLcm are integer-only; kLogaddexp is float-only.
+enum Binary { kAdd, kSub, kMul, kDiv, kPow, kMaximum, kMinimum, kReluGrad,
+              kAtan2, kHypot, kNextafter, kFmod, kRemainder, kFloorDiv,
+              kBitAnd, kBitOr, kBitXor, kShiftLeft, kShiftRight, kGcd, kLcm, kLogaddexp,
+              kBinaryCount };
+
+// erfinv: Giles' single-precision approximation ("Approximating the erfinv function", GPU
+// Computing Gems, 2011), then two Newton steps on erf(r) - y in double precision.
+// In float32 the approximation alone is within 1.3e-7 (relative) of the exact value: the
+// Newton steps (`refine`) are for float64.
+inline double erfinv_value(double y, bool refine) {
+  if (y != y || y <= -1.0 || y >= 1.0) {
+    if (y == 1.0) return HUGE_VAL;
+    if (y == -1.0) return -HUGE_VAL;
+    return std::nan("");
+  }
+  double w = -std::log((1.0 - y) * (1.0 + y)), p;
+  if (w < 5.0) {
+    w -= 2.5;
+    p = 2.81022636e-08;
+    p = 3.43273939e-07 + p * w; p = -3.5233877e-06 + p * w; p = -4.39150654e-06 + p * w;
+    p = 0.00021858087 + p * w; p = -0.00125372503 + p * w; p = -0.00417768164 + p * w;
+    p = 0.246640727 + p * w; p = 1.50140941 + p * w;
+  } else {
+    w = std::sqrt(w) - 3.0;
+    p = -0.000200214257;
+    p = 0.000100950558 + p * w; p = 0.00134934322 + p * w; p = -0.00367342844 + p * w;
+    p = 0.00573950773 + p * w; p = -0.0076224613 + p * w; p = 0.00943887047 + p * w;
+    p = 1.00167406 + p * w; p = 2.83297682 + p * w;
+  }
+  double r = p * y;
+  const double two_over_sqrt_pi = 1.1283791670955126;
+  for (int i = 0; refine && i < 2; ++i) {
+    double slope = two_over_sqrt_pi * std::exp(-r * r);
+    if (slope == 0.0) break;
+    r -= (std::erf(r) - y) / slope;
+  }
+  return r;
+}
+
+// I0 and I1 (modified Bessel functions of the first kind). libstdc++ computes them for
+// x >= 0 and may throw where its series stops converging: no exception may leave a loop
+// that runs inside an OpenMP region, so that case takes the asymptotic form, exact there.
+inline double bessel_i(int order, double x) {
+  double ax = std::fabs(x), v;
+  if (x != x) return x;
+  try {
+    v = std::cyl_bessel_i(double(order), ax);
+  } catch (...) {
+    v = std::exp(ax) / std::sqrt(2.0 * M_PI * ax);
+  }
+  return (order == 1 && x < 0) ? -v : v;
+}
 enum Compare { kGreater, kGreaterEqual, kLess, kLessEqual, kEqual, kNotEqual, kCompareCount };
 
 template <typename T>
@@ -34,6 +91,30 @@ inline T unary_value(int code, T x) {
     case kSigmoid: return T(1) / (T(1) + std::exp(-x));
     case kTanh: return std::tanh(x);
     case kErf: return std::erf(x);
+    case kSin: return std::sin(x);
+    case kCos: return std::cos(x);
+    case kTan: return std::tan(x);
+    case kAsin: return std::asin(x);
+    case kAcos: return std::acos(x);
+    case kAtan: return std::atan(x);
+    case kSinh: return std::sinh(x);
+    case kCosh: return std::cosh(x);
+    case kAsinh: return std::asinh(x);
+    case kAcosh: return std::acosh(x);
+    case kAtanh: return std::atanh(x);
+    case kExp2: return std::exp2(x);
+    case kExpm1: return std::expm1(x);
+    case kLog2: return std::log2(x);
+    case kLog10: return std::log10(x);
+    case kFloor: return std::floor(x);
+    case kCeil: return std::ceil(x);
+    case kRint: return std::nearbyint(x);  // halves to even, as NumPy's round
+    case kTrunc: return std::trunc(x);
+    case kCbrt: return std::cbrt(x);
+    case kErfc: return std::erfc(x);
+    case kErfinv: return T(erfinv_value(double(x), sizeof(T) == sizeof(double)));
+    case kI0: return T(bessel_i(0, double(x)));
+    case kI1: return T(bessel_i(1, double(x)));
   }
   return x;
 }
@@ -51,6 +132,12 @@ void unary_range(int code, const T* x, T* y, int64_t b, int64_t e) {
     PD_UNARY_CASE(kNeg) PD_UNARY_CASE(kAbs) PD_UNARY_CASE(kExp) PD_UNARY_CASE(kLog)
     PD_UNARY_CASE(kLog1p) PD_UNARY_CASE(kSqrt) PD_UNARY_CASE(kSquare) PD_UNARY_CASE(kSign)
     PD_UNARY_CASE(kRelu) PD_UNARY_CASE(kSigmoid) PD_UNARY_CASE(kTanh) PD_UNARY_CASE(kErf)
+    PD_UNARY_CASE(kSin) PD_UNARY_CASE(kCos) PD_UNARY_CASE(kTan) PD_UNARY_CASE(kAsin)
+    PD_UNARY_CASE(kAcos) PD_UNARY_CASE(kAtan) PD_UNARY_CASE(kSinh) PD_UNARY_CASE(kCosh)
+    PD_UNARY_CASE(kAsinh) PD_UNARY_CASE(kAcosh) PD_UNARY_CASE(kAtanh) PD_UNARY_CASE(kExp2)
+    PD_UNARY_CASE(kExpm1) PD_UNARY_CASE(kLog2) PD_UNARY_CASE(kLog10) PD_UNARY_CASE(kFloor)
+    PD_UNARY_CASE(kCeil) PD_UNARY_CASE(kRint) PD_UNARY_CASE(kTrunc) PD_UNARY_CASE(kCbrt)
+    PD_UNARY_CASE(kErfc) PD_UNARY_CASE(kErfinv) PD_UNARY_CASE(kI0) PD_UNARY_CASE(kI1)
 #undef PD_UNARY_CASE
     default: throw std::invalid_argument("unary: unknown op code " + std::to_string(code));
   }
@@ -142,9 +229,102 @@ void parallel_rows(const Layout& L, F body) {
   }
 }
 
+// Python's floor division and remainder (NumPy's npy_divmod for floats). Integer division
+// by zero gives 0 (as NumPy) and INT_MIN / -1 wraps: neither may trap the process.
+template <typename T>
+inline T floor_div_value(T a, T b) {
+  if constexpr (std::is_floating_point<T>::value) {
+    if (b == T(0)) return a / b;
+    T mod = std::fmod(a, b), div = (a - mod) / b;
+    if (mod != T(0) && ((b < T(0)) != (mod < T(0)))) div -= T(1);
+    if (div == T(0)) return std::copysign(T(0), a / b);
+    T floordiv = std::floor(div);
+    return div - floordiv > T(0.5) ? floordiv + T(1) : floordiv;
+  } else {
+    if (b == T(0)) return T(0);
+    if (b == T(-1)) return T(0 - static_cast<typename std::make_unsigned<T>::type>(a));
+    T q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+  }
+}
+
+template <typename T>
+inline T remainder_value(T a, T b, bool python) {
+  if constexpr (std::is_floating_point<T>::value) {
+    T r = std::fmod(a, b);
+    if (python && b != T(0)) {
+      if (r != T(0) && ((b < T(0)) != (r < T(0)))) r += b;
+      else if (r == T(0)) r = std::copysign(T(0), b);
+    }
+    return r;
+  } else {
+    if (b == T(0) || b == T(-1)) return T(0);
+    T r = a % b;
+    return (python && r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+  }
+}
+
+// Shifts by a negative count or by the width or more: 0 (left), the sign (right), as NumPy.
+template <typename T>
+inline T shift_value(T a, T b, bool left) {
+  if constexpr (std::is_floating_point<T>::value) {
+    return a;  // refused before dispatch (integer-only codes)
+  } else {
+    using U = typename std::make_unsigned<T>::type;
+    if (b < 0 || b >= T(sizeof(T) * 8)) return left ? T(0) : (a < 0 ? T(-1) : T(0));
+    return left ? T(U(a) << b) : T(a >> b);
+  }
+}
+
+template <typename T>
+inline T bit_value(int code, T a, T b) {
+  if constexpr (std::is_floating_point<T>::value) {
+    return a;  // refused before dispatch (integer-only codes)
+  } else {
+    return code == kBitAnd ? T(a & b) : code == kBitOr ? T(a | b) : T(a ^ b);
+  }
+}
+
+// gcd and lcm on magnitudes taken unsigned (|INT_MIN| fits there); lcm wraps as NumPy's.
+template <typename T>
+inline T gcd_value(int code, T a, T b) {
+  if constexpr (std::is_floating_point<T>::value) {
+    return a;  // refused before dispatch (integer-only codes)
+  } else {
+    using U = typename std::make_unsigned<T>::type;
+    U x = a < 0 ? U(0) - U(a) : U(a), y = b < 0 ? U(0) - U(b) : U(b);
+    U p = x, q = y;
+    while (q != 0) { U r = p % q; p = q; q = r; }
+    if (code == kGcd) return T(p);
+    return p == 0 ? T(0) : T((x / p) * y);
+  }
+}
+
+// log(exp(a) + exp(b)) without overflow, as NumPy's npy_logaddexp (equal infinities give
+// themselves; a NaN operand gives NaN).
+template <typename T>
+inline T logaddexp_value(T a, T b) {
+  if (a == b) return a + T(0.693147180559945309417232121458176568);
+  T d = a - b;
+  if (d > T(0)) return a + std::log1p(std::exp(-d));
+  if (d <= T(0)) return b + std::log1p(std::exp(d));
+  return d;
+}
+
 template <typename T>
 inline T binary_value(int code, T a, T b) {
   switch (code) {
+    case kLogaddexp: return logaddexp_value<T>(a, b);
+    case kAtan2: return T(std::atan2(a, b));
+    case kHypot: return T(std::hypot(a, b));
+    case kNextafter: return T(std::nextafter(a, b));
+    case kFmod: return remainder_value<T>(a, b, false);
+    case kRemainder: return remainder_value<T>(a, b, true);
+    case kFloorDiv: return floor_div_value<T>(a, b);
+    case kBitAnd: case kBitOr: case kBitXor: return bit_value<T>(code, a, b);
+    case kShiftLeft: return shift_value<T>(a, b, true);
+    case kShiftRight: return shift_value<T>(a, b, false);
+    case kGcd: case kLcm: return gcd_value<T>(code, a, b);
     case kAdd: return a + b;
     case kSub: return a - b;
     case kMul: return a * b;
@@ -190,7 +370,11 @@ void binary_code(int code, const Layout& L, const T* a, const T* b, T* y) {
 #define PD_BINARY_CASE(C) case C: binary_typed<T, C>(L, a, b, y); break;
     PD_BINARY_CASE(kAdd) PD_BINARY_CASE(kSub) PD_BINARY_CASE(kMul) PD_BINARY_CASE(kDiv)
     PD_BINARY_CASE(kPow) PD_BINARY_CASE(kMaximum) PD_BINARY_CASE(kMinimum)
-    PD_BINARY_CASE(kReluGrad)
+    PD_BINARY_CASE(kReluGrad) PD_BINARY_CASE(kAtan2) PD_BINARY_CASE(kHypot)
+    PD_BINARY_CASE(kNextafter) PD_BINARY_CASE(kFmod) PD_BINARY_CASE(kRemainder)
+    PD_BINARY_CASE(kFloorDiv) PD_BINARY_CASE(kBitAnd) PD_BINARY_CASE(kBitOr)
+    PD_BINARY_CASE(kBitXor) PD_BINARY_CASE(kShiftLeft) PD_BINARY_CASE(kShiftRight)
+    PD_BINARY_CASE(kGcd) PD_BINARY_CASE(kLcm) PD_BINARY_CASE(kLogaddexp)
 #undef PD_BINARY_CASE
     default: throw std::invalid_argument("binary: unknown op code " + std::to_string(code));
   }
@@ -204,6 +388,11 @@ void binary(int code, py::array a, py::array b, py::array out, py::array layout)
   check_array(b, "binary", "b", dt, -1, kRead);
   check_array(out, "binary", "out", dt, L.size, kWrite);
   require(L.reach(0) < a.size() && L.reach(1) < b.size(), "binary", "layout exceeds operand");
+  const bool is_float = dt == kFloat32 || dt == kFloat64;
+  if (!is_float && (code == kAtan2 || code == kHypot || code == kNextafter || code == kLogaddexp))
+    throw py::type_error("binary: op needs a float dtype, received " + dtype_name(dt));
+  if (is_float && code >= kBitAnd && code <= kLcm)
+    throw py::type_error("binary: op needs an integer dtype, received " + dtype_name(dt));
   PD_DISPATCH_NUMERIC(dt, "binary", {
     binary_code<scalar_t>(code, L, in_ptr<scalar_t>(a), in_ptr<scalar_t>(b), out_ptr<scalar_t>(out));
   });

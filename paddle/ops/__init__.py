@@ -20,30 +20,13 @@ import numpy as _np
 
 from paddle.lowlevel.creation import arange, full, ones, shape, zeros  # noqa: F401
 from paddle.lowlevel.executor import eval as _eval
-from paddle.lowlevel.graph import Variable, as_variable, constant
+from paddle.lowlevel.graph import Variable, constant
 from paddle.lowlevel.ops import *  # noqa: F401,F403
 from paddle.lowlevel.ops import abs, add, concat, div, mul, neg, pow, sub  # noqa: F401
 from paddle.lowlevel.ops.math import cast
-from paddle.lowlevel.ops.shape import one_hot as _one_hot_op
 
 
-def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
-    """Keras's `keras.ops.one_hot`: rows with a one at each class id. Float class ids
-    (Keras's guides keep labels as float32) are cast to integers first, as Keras's
-    TensorFlow backend does; only the last axis and dense output are supported.
-
-    Example:
-        >>> import numpy as np, paddle as pd
-        >>> pd.ops.one_hot(np.array([2.0, 0.0], np.float32), num_classes=3).numpy().tolist()
-        [[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]
-    """
-    if axis not in (-1, None) or sparse:
-        raise ValueError(f"ops.one_hot: only axis=-1 and sparse=False are supported, "
-                         f"received axis={axis!r}, sparse={sparse!r}")
-    x = convert_to_tensor(x)
-    if x.dtype in ("float32", "float64"):
-        x = cast(x, "int64")
-    return _one_hot_op(x, num_classes, dtype="float32" if dtype is None else dtype)
+# one_hot (Keras's, any axis, zero rows for ids outside the classes) is in paddle/ops/nn.py.
 
 
 def concatenate(xs, axis=0):
@@ -67,9 +50,7 @@ def convert_to_numpy(x):
     return _np.asarray(x)
 
 
-multiply, subtract, divide, power, negative, absolute = mul, sub, div, pow, neg, abs
-
-
-def true_divide(a, b):
-    """a / b (Keras's `true_divide`)."""
-    return div(as_variable(a, where="true_divide"), b)
+# divide and true_divide (true division, integers as float32) are in numpy_math.
+multiply, subtract, power, negative, absolute = mul, sub, pow, neg, abs
+from paddle.ops.numpy_math import *  # noqa: F401,F403,E402
+from paddle.ops.nn import *  # noqa: F401,F403,E402

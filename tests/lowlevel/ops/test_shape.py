@@ -342,5 +342,7 @@ def test_one_hot_with_keras_names():
     got = pd.ops.one_hot(np.array([3.0, 1.0], np.float32), num_classes=4)
     assert got.dtype == "float32" and got.numpy().argmax(axis=1).tolist() == [3, 1]
     assert pd.ops.one_hot(np.array([1]), 2, dtype="float64").dtype == "float64"
-    with pytest.raises(ValueError, match="only axis=-1 and sparse=False"):
-        pd.ops.one_hot(np.array([1]), 2, axis=0)
+    # Keras's other axes are supported (they were refused); sparse tensors are not.
+    assert pd.ops.one_hot(np.array([1]), 2, axis=0).numpy().tolist() == [[0.0], [1.0]]
+    with pytest.raises(ValueError, match="sparse=False"):
+        pd.ops.one_hot(np.array([1]), 2, sparse=True)
