@@ -25,6 +25,7 @@ from paddle.lowlevel.ops import *  # noqa: F401,F403
 from paddle.lowlevel.ops import abs, add, concat, div, mul, neg, pow, sub  # noqa: F401
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.ops.shape import one_hot as _one_hot_op
+from paddle.ops.core import *  # noqa: F401,F403
 
 
 def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):

@@ -1,0 +1,11 @@
+"""The tests of `pd.ops` run on every device (tests/on_devices.py): the CPU, the GPU
+backend simulated on NumPy, and a real GPU (marked `gpu`, skipped without one)."""
+from on_devices import DEVICES, device_fixture
+
+
+def pytest_generate_tests(metafunc):
+    if "device" in metafunc.fixturenames:
+        metafunc.parametrize("device", DEVICES, indirect=True)
+
+
+device = device_fixture()
