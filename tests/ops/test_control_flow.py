@@ -191,6 +191,19 @@ def test_nested_gradients_cond_inside_scan(device):
         pd.constant(np.float64(1.0)), xs)[0], [np.array([0.5, -1.0, 2.0]), np.array(0.7)])
 
 
+def test_second_order_gradients_and_unknown_batch(device):
+    rng = np.random.default_rng(4)
+    check_gradients(lambda x, v: ops.cond(pd.sum(x) > 0.0, lambda: x * v * x,
+                                          lambda: pd.tanh(x) * v),
+                    [np.array([0.5, 1.0]), np.array([1.0, 2.0])], order=2)
+    check_gradients(lambda xs, w: ops.scan(lambda c, x: (pd.tanh(c * w + x), c),
+                                           pd.constant(np.zeros(2)), xs)[0],
+                    [rng.standard_normal((3, 2)), rng.standard_normal(2)], order=2)
+    check_gradients(lambda xs, w: ops.map(lambda r: pd.tanh(pd.matmul(r, w)), xs),
+                    [rng.standard_normal((3, 4, 2)), rng.standard_normal((2, 2))],
+                    unknown_batch=True)
+
+
 def test_stop_gradient_and_custom_gradient(device):
     x = pd.data("x", shape=[3], dtype="float64")
     g, = pd.gradients(pd.sum(x * ops.stop_gradient(x)), [x])

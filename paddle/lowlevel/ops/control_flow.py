@@ -568,6 +568,10 @@ def _scan_gradient(node, grads):
     fx = [i for i in range(nx) if xs[i].dtype in FLOATS]
     fp = [i for i in range(len(caps)) if caps[i].dtype in FLOATS]
     fy = [j for j in range(ny) if y_g[j] is not None and body.outputs[nc + j].dtype in FLOATS]
+    # The history outputs are the carries each step received: their gradients (a gradient
+    # of this gradient reads them) add to those carries' at that step.
+    h_g = grads[nc + ny:]
+    fh = [k for k, i in enumerate(fc) if h_g[i] is not None]
     if not (fc or fx or fp):
         return [None] * len(ins)
     init = [final_g[i] if final_g[i] is not None else zeros_like(carries[i]) for i in fc] + \
@@ -575,16 +579,19 @@ def _scan_gradient(node, grads):
 
     def step(carry, step_in):
         g_carry, g_caps = carry[:len(fc)], carry[len(fc):]
-        c_t, x_t, gy_t = step_in[:nc], step_in[nc:nc + nx], step_in[nc + nx:]
+        c_t, x_t = step_in[:nc], step_in[nc:nc + nx]
+        gy_t, gh_t = step_in[nc + nx:nc + nx + len(fy)], step_in[nc + nx + len(fy):]
         outs_t = body.call(list(c_t) + list(x_t) + list(caps))
         ys = [outs_t[i] for i in fc] + [outs_t[nc + j] for j in fy]
         wrt = [c_t[i] for i in fc] + [x_t[i] for i in fx] + [caps[i] for i in fp]
         got = gradients(ys, wrt, list(g_carry) + list(gy_t))
         got = [zeros_like(v) if g is None else g for v, g in zip(wrt, got)]
         gc, gx, gp = got[:len(fc)], got[len(fc):len(fc) + len(fx)], got[len(fc) + len(fx):]
+        for k, g in zip(fh, gh_t):
+            gc[k] = add(gc[k], g)
         return list(gc) + [add(a, b) for a, b in zip(g_caps, gp)], list(gx)
 
-    stepped = list(history) + list(xs) + [y_g[j] for j in fy]
+    stepped = list(history) + list(xs) + [y_g[j] for j in fy] + [h_g[fc[k]] for k in fh]
     final, gxs = scan(step, init, stepped, length=attrs["length"] if not stepped else None,
                       reverse=not attrs["reverse"])
     result = [None] * len(ins)
