@@ -227,6 +227,15 @@ def test_stop_gradient_and_custom_gradient(device):
     assert np.isfinite(pd.eval(g, {x: big})).all()
 
 
+def test_bounded_while_loop_gradients(device):
+    w = np.array([1.5, 1.2])
+    for limit in (6, 2):  # stops on its predicate (after 3 steps), or on the limit
+        check_gradients(lambda x, v: ops.while_loop(lambda c: pd.sum(c) < 10.0,
+                                                    lambda c: c * v + 1.0, x,
+                                                    maximum_iterations=limit),
+                        [np.array([0.5, 1.0]), w])
+
+
 def test_while_loop_has_no_gradient():
     x = pd.data("x", shape=[], dtype="float64")
     y = ops.while_loop(lambda v: v < 10.0, lambda v: v * 2.0, x)

@@ -14,8 +14,9 @@ runs its body once per step and stacks what each step gives.
 Gradients are built from the same ops: a switch's is a switch of its branches'
 gradients; a scan's is a reverse scan over the carries each step saw (the op's extra
 outputs), whose body is the forward body's gradient subgraph; a while loop, whose trip
-count is known only when it runs, has none (as JAX's `while_loop` refuses reverse mode):
-`fori_loop` with Python bounds is a scan and has one.
+count is known only when it runs, has none (as JAX's `while_loop` refuses reverse mode)
+unless it has a `maximum_iterations`: then its gradient is that of a scan of that many
+steps; `fori_loop` with Python bounds is a scan and has one.
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -33,7 +34,7 @@ from paddle.lowlevel.gradients import gradients
 from paddle.lowlevel.graph import (FLOATS, NAMES, Variable, apply, as_variable,
                                    building_scope, forced_mode)
 from paddle.lowlevel.op import OPS, Op, fmt_shape, register
-from paddle.lowlevel.ops.math import add, cast, zeros_like
+from paddle.lowlevel.ops.math import add, cast, greater, mul, zeros_like
 from paddle.lowlevel.ops.shape import concat, expand_dims
 
 # ---- nested structures (Keras's loop variables: lists, tuples, dicts of tensors) --------
@@ -460,17 +461,63 @@ class WhileLoop(Op):
         return [(s, d) for s, d in carries]
 
     def grad(self, node, grads):
-        raise ShapeError(f"while_loop: no gradient through a while loop (built at "
-                         f"{node.location or '?'}): its trip count is known only when it runs; "
-                         "differentiate an ops.fori_loop with Python int bounds or an ops.scan "
-                         "instead")
+        if node.attrs["maximum_iterations"] is None:
+            raise ShapeError(f"while_loop: no gradient through a while loop without "
+                             f"maximum_iterations (built at {node.location or '?'}): its trip "
+                             "count is known only when it runs; give maximum_iterations, or "
+                             "differentiate an ops.fori_loop with Python int bounds or an "
+                             "ops.scan instead")
+        return _bounded_while_gradient(node, grads)
+
+
+def _bounded_while_gradient(node, grads):
+    """The gradient of a while loop of at most `maximum_iterations` steps: that of the
+    same loop written as a scan of that many steps, each running the body under a cond
+    while the loop is still going (once the predicate has failed, the carries stay as
+    they are). The scan recomputes the forward, so this costs `maximum_iterations` steps
+    whatever the trip count was."""
+    attrs, ins = node.attrs, node.inputs
+    n = len(attrs["names"])
+    cond_graph, body_graph = attrs["cond"], attrs["body"]
+    rest = list(ins[n:])
+
+    def step(carry, _):
+        going, carries = carry[0], list(carry[1:])
+        everything = carries + rest
+        pred = cond_graph.call([everything[i] for i in attrs["cond_select"]])[0]
+        going = pd_and(going, pred)
+        new = cond(going, lambda: body_graph.call([everything[i] for i in attrs["body_select"]]),
+                   lambda: carries)
+        return [going] + list(new), None
+    start = [as_variable(np.array(True), where="while_loop")] + list(ins[:n])
+    final, _ = scan(step, start, length=attrs["maximum_iterations"])
+    first = {}
+    for i, v in enumerate(ins):
+        if v.dtype in FLOATS:
+            first.setdefault(id(v), i)
+    wanted = sorted(first.values())
+    flowing = [i for i in range(n) if grads[i] is not None and ins[i].dtype in FLOATS]
+    if not wanted or not flowing:
+        return [None] * len(ins)
+    got = gradients([final[1 + i] for i in flowing], [ins[i] for i in wanted],
+                    [grads[i] for i in flowing])
+    out = [None] * len(ins)
+    for i, g in zip(wanted, got):
+        out[i] = g
+    return out
+
+
+def pd_and(a, b):
+    """Logical and of two bool Variables, from casts (there is no logical op)."""
+    return greater(mul(cast(a, "int32"), cast(b, "int32")), 0)
 
 
 def while_loop(cond, body, loop_vars, maximum_iterations=None):
     """Run `loop_vars = body(*loop_vars)` while `cond(*loop_vars)` is True (Keras's
     `ops.while_loop`), as one op. `loop_vars` is a tensor or a tuple/list/dict structure of
-    them; the body returns the same structure with the same shapes and dtypes. No
-    gradient flows through it (use `scan` or `fori_loop` with Python bounds).
+    them; the body returns the same structure with the same shapes and dtypes. Gradients
+    flow through it only with `maximum_iterations` (else use `scan`, or `fori_loop` with
+    Python bounds).
 
     Example:
         >>> import paddle as pd
