@@ -4,6 +4,9 @@ body) through the subgraphs' own plans, on the device of the plan that runs them
 
 A subgraph is an object of the low level; a kernel only calls its `run(arrays,
 training, device)`, which returns host arrays, so nothing here imports the low level.
+The shapes need no check per step: the op's shape rule ran again at the concrete shapes
+when the plan was specialized, and a body that keeps its carries' shapes there keeps them
+at every step (a subgraph's shapes follow from its inputs' alone).
 Which branch runs, and how often a body does, is decided on the host from the values
 computed so far: on a GPU these kernels read the device (a sync) and so cannot be
 captured in a CUDA graph (`ctx.not_capturable`); the plan around them runs op by op.
@@ -22,16 +25,6 @@ def _host(dev, buffer):
     """The value of a buffer as a host array (the buffer itself when it is one: the
     subgraph's plan copies its feeds into buffers of its own)."""
     return buffer if isinstance(buffer, np.ndarray) else dev.download(buffer)
-
-
-def _check_carries(node, before, after):
-    """A carry whose size was unknown when the loop was built may still change at run
-    time: raise naming it, as the shape rule does for known sizes."""
-    for name, a, b in zip(node.attrs["names"], before, after):
-        if a.shape != b.shape:
-            raise ShapeError(f"{node.op.name}: the body changes the carry {name} from "
-                             f"{fmt_shape(a.shape)} to {fmt_shape(b.shape)} at run time; a "
-                             "carry keeps its shape from one step to the next")
 
 
 def _store(dev, outs, values):
@@ -72,9 +65,7 @@ def prepare_while_loop(node, ins, outs, ctx):
         while limit is None or steps < limit:
             if not bool(cond.run(carries + cond_rest, training, dev)[0]):
                 break
-            new = body.run(carries + body_rest, training, dev)
-            _check_carries(node, carries, new)
-            carries, steps = new, steps + 1
+            carries, steps = body.run(carries + body_rest, training, dev), steps + 1
         _store(dev, outs, carries)
     return run
 
@@ -101,7 +92,6 @@ def prepare_scan(node, ins, outs, ctx):
             for stack, c in zip(history, carries):
                 stack[t] = c
             got = body.run(carries + [x[t] for x in xs] + rest, training, dev)
-            _check_carries(node, carries, got[:nc])
             carries = got[:nc]
             for stack, y in zip(stacks[:ny], got[nc:]):
                 stack[t] = y

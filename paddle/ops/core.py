@@ -20,10 +20,10 @@ import numpy as np
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.graph import as_variable, constant
 from paddle.lowlevel.ops.control_flow import (
-    cond, custom_gradient, flatten, scan, stop_gradient, switch, tensors, unflatten,
-    while_loop)
+    cond, custom_gradient, scan, stop_gradient, switch, while_loop)
 from paddle.lowlevel.ops.math import cast, less
 from paddle.lowlevel.ops.shape import concat, expand_dims, transpose
+from paddle.lowlevel.subgraph import flatten, tensors, unflatten
 
 __all__ = ["associative_scan", "cond", "custom_gradient", "fori_loop", "map", "scan",
            "stop_gradient", "switch", "vectorized_map", "while_loop"]
