@@ -311,7 +311,7 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None):
     outs = apply(OPS["while_loop"], inputs, attrs)
     outs = outs if isinstance(outs, list) else [outs]
     result = unflatten(definition, outs)
-    return (list(result) if isinstance(loop_vars, list) else result) if is_tuple else result[0]
+    return result if is_tuple else result[0]  # a tuple for a list too, as Keras on JAX
 
 
 # ---- scan -------------------------------------------------------------------------------
