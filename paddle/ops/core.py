@@ -12,7 +12,8 @@ tensor bounds a while loop; `map` and `vectorized_map` are scans without a carry
 Example:
     >>> import numpy as np, paddle as pd
     >>> x = pd.constant(np.array([1.0, 2.0, 3.0], np.float32))
-    >>> pd.ops.fori_loop(0, 3, lambda i, acc: acc + pd.gather(x, i), pd.constant(0.0)).numpy().item()
+    >>> total = pd.ops.fori_loop(0, 3, lambda i, acc: acc + pd.gather(x, i), pd.constant(0.0))
+    >>> total.numpy().item()
     6.0
 """
 import numpy as np

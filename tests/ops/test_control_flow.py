@@ -67,7 +67,8 @@ def test_while_loop_matches_a_python_loop(device):
     i, total = ops.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + i * i),
                               (pd.constant(0), pd.constant(0)))
     for limit in (0, 1, 7):
-        assert pd.eval([i, total], {n: np.int64(limit)}) == [limit, sum(j * j for j in range(limit))]
+        expected = [limit, sum(j * j for j in range(limit))]
+        assert pd.eval([i, total], {n: np.int64(limit)}) == expected
     # a single loop variable, a dict, maximum_iterations
     x = pd.constant(1.0)
     assert float(pd.eval(ops.while_loop(lambda v: v < 100.0, lambda v: v * 3.0, x))) == 243.0
@@ -172,7 +173,8 @@ def test_nested_cond_inside_scan(device):
 def test_cond_gradients(device):
     w = np.array([0.5, -1.5, 2.0])
     for sign in (1.0, -1.0):
-        check_gradients(lambda x, v: ops.cond(pd.sum(x) > 0.0, lambda: x * v * x, lambda: pd.tanh(x) + v),
+        check_gradients(lambda x, v: ops.cond(pd.sum(x) > 0.0, lambda: x * v * x,
+                                              lambda: pd.tanh(x) + v),
                         [w * sign, np.array([1.0, 2.0, 3.0])])
 
 
@@ -314,7 +316,8 @@ def test_a_body_that_changes_a_carry_raises_naming_it():
                                             r"float64"):
         ops.scan(lambda c, x: ({"h": pd.cast(c["h"], "float64")}, x), {"h": pd.ones((3,))},
                  pd.ones((4, 3)))
-    with pytest.raises(pd.ShapeError, match=r"carry init from \(2,\) float32 to \(4,\) float32.*with the fed shapes"):
+    with pytest.raises(pd.ShapeError, match=r"carry init from \(2,\) float32 to \(4,\) "
+                                            r"float32.*with the fed shapes"):
         v = pd.data("v", shape=[None])
         h, _ = ops.scan(lambda c, x: (pd.concat([c, c]), None), v, length=2)
         pd.eval(h, {v: np.ones(2, np.float32)})
@@ -340,7 +343,8 @@ def test_branches_must_agree():
     x = pd.constant(np.ones(3, np.float32))
     p = pd.sum(x) > 1.0
     with pytest.raises(ValueError, match=r"cond: the branches return different structures: "
-                                         r"true_fn returns \(T, T\), false_fn returns \[T\].*" + HERE):
+                                         r"true_fn returns \(T, T\), false_fn returns "
+                                         r"\[T\].*" + HERE):
         ops.cond(p, lambda: (x, x), lambda: [x])
     with pytest.raises(pd.ShapeError, match=r"output 0 of branch 1 is \(3,\) int32, of branch 0 "
                                             r"\(3,\) float32.*" + HERE):
