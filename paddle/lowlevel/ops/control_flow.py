@@ -6,10 +6,10 @@ A branch or a loop body is a Python function traced once into a *subgraph*
 shapes and dtypes, and the nodes it built are copied onto placeholders of their own, so
 that the subgraph reads nothing of the outer graph. Outer Variables the function used
 (parameters, other ops' outputs, inputs) are *captured*: they become inputs of the
-control-flow op, so their values are computed outside and their gradients flow back. The op's kernel (one for every
-device, paddle/devices/nested.py) runs the subgraph's own plan on the same device: a
-switch runs one branch, a while loop repeats its body while the predicate holds, a scan
-runs its body once per step and stacks what each step gives.
+control-flow op, so their values are computed outside and their gradients flow back.
+The op's kernel (one for every device, paddle/devices/nested.py) runs the subgraph's own
+plan on the same device: a switch runs one branch, a while loop repeats its body while
+the predicate holds, a scan runs its body once per step and stacks what each step gives.
 
 Gradients are built from the same ops: a switch's is a switch of its branches'
 gradients; a scan's is a reverse scan over the carries each step saw (the op's extra
