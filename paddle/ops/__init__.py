@@ -24,6 +24,7 @@ from paddle.lowlevel.graph import Variable, constant
 from paddle.lowlevel.ops import *  # noqa: F401,F403
 from paddle.lowlevel.ops import abs, add, concat, div, mul, neg, pow, sub  # noqa: F401
 from paddle.lowlevel.ops.math import cast
+from paddle.ops.core import *  # noqa: F401,F403
 
 
 # one_hot (Keras's, any axis, zero rows for ids outside the classes) is in paddle/ops/nn.py.

@@ -44,6 +44,6 @@ The package: `core` (a case and the list of them), `prelude` (what a snippet can
 `runner` (the forked children and the classification), `cli` (the options and the order the
 areas are generated in), and one module per area of the library: `ops_elementwise`,
 `ops_reduce`, `ops_shape`, `nn_conv`, `nn_norm_rnn`, `executor`, `layers`, `model`, `saving`,
-`reader`, `internal`, `catalog`, `outputs`, `sweep`. A new op or argument belongs in its
-area's case tables; a new area is a module whose generator is listed in `cli.GENERATORS`.
+`reader`, `internal`, `catalog`, `outputs`, `sweep`, `control_flow`. A new op or argument
+belongs in its area's case tables; a new area is a module whose generator is listed in `cli.GENERATORS`.
 """

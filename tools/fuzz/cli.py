@@ -7,8 +7,9 @@ import os
 import sys
 import time
 
-from . import (catalog, executor, internal, layers, model, nn_conv, nn_norm_rnn,
-               ops_elementwise, ops_reduce, ops_shape, outputs, reader, saving, sweep)
+from . import (catalog, control_flow, executor, internal, layers, model, nn_conv,
+               nn_norm_rnn, ops_elementwise, ops_reduce, ops_shape, outputs, reader, saving,
+               sweep)
 from . import __doc__ as fuzz_doc
 from .core import CASES, OUTCOMES
 from .prelude import PRELUDE
@@ -40,6 +41,7 @@ GENERATORS = [
     outputs.watch_ship_cases,
     sweep.sweep_cases,
     sweep.sweep_more_cases,
+    control_flow.control_flow_cases,
 ]
 
 
