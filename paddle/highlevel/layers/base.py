@@ -26,6 +26,7 @@ from paddle.lowlevel.executor import eval as run
 from paddle.lowlevel.graph import (FLOATS, NAMES, Variable, apply, as_dtype, building_scope,
                                    call_inputs, data, forced_mode, in_call)
 from paddle.lowlevel.op import OPS
+from paddle.lowlevel.strings import is_string_array
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.layer_functions import parameter
 from paddle.lowlevel.ops.reduce import sum as sum_all
@@ -715,7 +716,10 @@ def _set_output_masks(layer, inputs, outputs, input_mask):
 
 
 def _feed_dtype(array, float_dtype):
-    """Integers stay integers (ids, labels); everything else is fed as the layer's dtype."""
+    """Integers stay integers (ids, labels), text stays text (read on the host by the
+    preprocessing layers); everything else is fed as the layer's dtype."""
+    if is_string_array(array):
+        return "string"
     return "int64" if array.dtype.kind in "iu" else float_dtype
 
 
@@ -725,7 +729,9 @@ def Input(shape=None, batch_size=None, dtype="float32", batch_shape=None, name=N
     Args:
         shape: the shape of one sample (without the batch axis).
         batch_size: a fixed batch size, or None for any.
-        dtype: the dtype of the data (Keras's default, float32).
+        dtype: the dtype of the data (Keras's default, float32), or "string" for text,
+            which stays on the host: call a preprocessing layer on it (StringLookup,
+            TextVectorization, Hashing), which gives the numbers the model computes with.
         batch_shape: instead of `shape` and `batch_size`, the whole shape with its batch
             axis first, as Keras's `Input(batch_shape=(16, 10, 5))`.
         name: the input's name, which keys dicts of input arrays.
