@@ -293,20 +293,32 @@ class IndexLookup(HostLayer):
         if getattr(self, "_has_input_vocabulary", False):
             raise ValueError(f"{self.name}: cannot adapt after a vocabulary was set (the "
                              "vocabulary argument or set_vocabulary)")
-        counts, documents, num_documents = collections.Counter(), collections.Counter(), 0
-        seen = False
+        whole = isinstance(data, (np.ndarray, list, tuple))
+        documents = []
         for batch in adapt_batches(data, steps, f"{self.name}: adapt"):
-            seen = True
             array = self._tokens_of(batch, f"{self.name}: adapt")
             if array.ndim == 0:
                 array = array.reshape(1)
-            counts.update(array.reshape(-1).tolist())
-            if self.output_mode == "tf_idf":
-                docs = array.reshape(1, -1) if array.ndim == 1 else \
-                    array.reshape(array.shape[0], -1)
-                for doc in docs:
-                    documents.update(set(doc.tolist()))
-                num_documents += docs.shape[0]
+            # As Keras: 1-D data given whole is one token per document; a 1-D batch of an
+            # iterable is one document; rows otherwise.
+            documents.append(array.reshape(-1, 1) if array.ndim == 1 and whole else
+                             array.reshape(1, -1) if array.ndim == 1 else
+                             array.reshape(array.shape[0], -1))
+        self.adapt_documents(documents)
+
+    def adapt_documents(self, batches):
+        """Learn the vocabulary from batches of documents, each a sequence of token
+        sequences (TextVectorization's split text)."""
+        counts, documents, num_documents = collections.Counter(), collections.Counter(), 0
+        seen = False
+        for docs in batches:
+            seen = True
+            for doc in docs:
+                doc = list(doc)
+                counts.update(doc)
+                if self.output_mode == "tf_idf":
+                    documents.update(set(doc))
+            num_documents += len(docs)
         if not seen:
             raise ValueError(f"{self.name}: adapt received no batches")
         for special in (self.mask_token, self.oov_token):
@@ -349,7 +361,14 @@ class IndexLookup(HostLayer):
             self._set_tokens([])
         if self.invert:
             return self._invert(value)
-        array = self._tokens_of(value, self.name)
+        ids = self.ids(self._tokens_of(value, self.name))
+        if self.output_mode == "int":
+            return ids
+        return encode_host(ids, self.output_mode, self._depth(), self.idf_weights)
+
+    def ids(self, array):
+        """The vocabulary ids of an array of tokens (a masked token: 0 in int mode, -1,
+        dropped by the encodings, otherwise)."""
         flat = array.reshape(-1).tolist()
         table, mask = self._table, self.mask_token
         default = -1 if self.num_oov_indices != 1 else self._oov_start_index()
@@ -366,10 +385,7 @@ class IndexLookup(HostLayer):
             for k, (t, i) in enumerate(zip(flat, ids)):
                 if i == -1 and (mask is None or t != mask):
                     ids[k] = start + self._oov_bucket(t)
-        ids = ids.reshape(array.shape)
-        if self.output_mode == "int":
-            return ids
-        return encode_host(ids, self.output_mode, self._depth(), self.idf_weights)
+        return ids.reshape(array.shape)
 
     def _invert(self, value):
         ids = np.asarray(value)
