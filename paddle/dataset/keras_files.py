@@ -1,0 +1,228 @@
+"""Keras's data sets (`pd.datasets`: `keras.datasets`) from Keras's own cache files.
+
+Each `load_data` reads the file where Keras caches it, `$KERAS_HOME/datasets` (default
+`~/.keras/datasets`), under Keras's file name and subfolder, so a machine that ever ran
+Keras needs no download; a missing file is downloaded from Keras's address through
+paddle's guarded download (`common.fetch_file`: a deadline, a size cap) and checked
+against the SHA-256 that Keras's source publishes. Offline, the error says which file
+to put where. Files are parsed without pickle where their format allows (`.npz` with
+`allow_pickle=False`, IDX files through `mnist.read_idx`); CIFAR's pickled batches go
+through the restricted unpickler of `paddle.dataset.cifar`, which builds plain arrays
+and lists only.
+
+The arrays are Keras's: dtypes, shapes, shuffles (NumPy's `RandomState(seed)` as Keras
+does) and splits.
+
+Example:
+    >>> import os, tempfile, numpy as np
+    >>> from paddle.dataset import keras_files
+    >>> os.environ["KERAS_HOME"] = home = tempfile.mkdtemp()
+    >>> keras_files.keras_datasets_dir() == os.path.join(home, "datasets")
+    True
+    >>> del os.environ["KERAS_HOME"]
+"""
+import os
+import tarfile
+import zipfile
+
+import numpy as np
+
+from paddle.dataset import common, mnist
+from paddle.dataset.cifar import _plain, _unpickle  # the one restricted unpickler
+from paddle.dataset.common import DatasetError
+
+ORIGIN = "https://storage.googleapis.com/tensorflow/tf-keras-datasets/"
+SHA256 = {  # Keras 3's published file hashes (keras/src/datasets/*.py)
+    "mnist.npz": "731c5ac602752760c8e48fbffcf8c3b850d9dc2a2aedcf2cc48468fc17b673d1",
+    "boston_housing.npz": "f553886a1f8d56431e820c5b82552d9d95cfcb96d1e678153f8839538947dff5",
+    "california_housing.npz":
+        "1a2e3a52e0398de6463aebe6f4a8da34fb21fbb6b934cf88c3425e766f2a1a6f",
+    "cifar-10": "6d958be074577803d12ecdefd02955f39262c83c16fe9348329d7fe0b5c001ce",
+    "cifar-100": "85cd44d02ba6437773c5bbd22e183051d648de2e7d6b014e1ef29b855ba677a7",
+}
+CIFAR = {
+    "cifar-10": ("cifar-10-batches-py-target", "cifar-10-batches-py",
+                 "https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz"),
+    "cifar-100": ("cifar-100-python-target", "cifar-100-python",
+                  "https://www.cs.toronto.edu/~kriz/cifar-100-python.tar.gz"),
+}
+_MAX_MEMBER_BYTES = 256 << 20  # a CIFAR-100 train batch is 155 MB
+
+
+def keras_home():
+    """Keras's cache folder: `$KERAS_HOME`, else `~/.keras`."""
+    return os.path.abspath(os.path.expanduser(os.environ.get("KERAS_HOME") or
+                                              os.path.join("~", ".keras")))
+
+
+def keras_datasets_dir():
+    """Where Keras caches its data sets: `<keras_home()>/datasets`."""
+    return os.path.join(keras_home(), "datasets")
+
+
+def _keras_file(name, subdir=None, sha256=None, url=None, what=None):
+    if not isinstance(name, (str, os.PathLike)) or not str(name) or os.sep in str(name):
+        raise ValueError(f"{what}: expected path as a file name inside Keras's cache folder "
+                         f"({keras_datasets_dir()}), received {name!r}")
+    folder = os.path.join(keras_datasets_dir(), subdir) if subdir else keras_datasets_dir()
+    return common.fetch_file(os.path.join(folder, str(name)),
+                             urls=(url or ORIGIN + str(name),), sha256=sha256, what=what)
+
+
+def load_npz(path, keys, what):
+    """{key: array} of a `.npz` file, read with allow_pickle=False; DatasetError naming
+    the file when it is truncated, not an npz, or lacks a key."""
+    try:
+        # np.load on a path leaves the file open when the file is broken: open it here
+        with common.reading(path), open(path, "rb") as raw, \
+                np.load(raw, allow_pickle=False) as f:
+            missing = [k for k in keys if k not in f.files]
+            if missing:
+                raise DatasetError(f"{what}: {path} lacks the arrays {missing} (it holds "
+                                   f"{f.files}); delete it to download it again")
+            return {k: f[k] for k in keys}
+    except (ValueError, zipfile.BadZipFile, EOFError) as e:
+        raise DatasetError(f"{what}: {path} is truncated or not a NumPy .npz file ({e}); "
+                           "delete it to download it again") from None
+
+
+def _split(x, y, test_split, seed, what):
+    if not isinstance(test_split, (int, float)) or not 0 <= test_split < 1:
+        raise ValueError(f"{what}: expected test_split in [0, 1), received {test_split!r}")
+    rng = np.random.RandomState(seed)
+    indices = np.arange(len(x))
+    rng.shuffle(indices)
+    x, y = x[indices], y[indices]
+    cut = int(len(x) * (1 - test_split))
+    return (np.array(x[:cut]), np.array(y[:cut])), (np.array(x[cut:]), np.array(y[cut:]))
+
+
+def mnist_load_data(path="mnist.npz"):
+    """MNIST as Keras's `keras.datasets.mnist.load_data`: uint8 images (60000, 28, 28)
+    and (10000, 28, 28), uint8 labels (60000,) and (10000,), from `mnist.npz`."""
+    f = load_npz(_keras_file(path, sha256=SHA256["mnist.npz"], url=ORIGIN + "mnist.npz",
+                             what="mnist"),
+                 ("x_train", "y_train", "x_test", "y_test"), "mnist")
+    return (f["x_train"], f["y_train"]), (f["x_test"], f["y_test"])
+
+
+def fashion_mnist_load_data():
+    """Fashion-MNIST as Keras's: its four gzipped IDX files in `datasets/fashion-mnist`;
+    uint8 images (60000, 28, 28) / (10000, 28, 28) and uint8 labels."""
+    arrays = []
+    for stem in ("train-labels-idx1-ubyte", "train-images-idx3-ubyte",
+                 "t10k-labels-idx1-ubyte", "t10k-images-idx3-ubyte"):
+        path = _keras_file(stem + ".gz", subdir="fashion-mnist", what="fashion_mnist")
+        images = "images" in stem
+        arrays.append(mnist.read_idx(path, 0x803 if images else 0x801,
+                                     (28, 28) if images else None))
+    y_train, x_train, y_test, x_test = arrays
+    for x, y, part in ((x_train, y_train, "train"), (x_test, y_test, "t10k")):
+        if len(x) != len(y):
+            raise DatasetError(f"fashion_mnist: the {part} files hold {len(x)} images but "
+                               f"{len(y)} labels")
+    return (x_train, y_train), (x_test, y_test)
+
+
+def _cifar_batches(kind, names, what):
+    """{name: unpickled batch dict} of CIFAR's batch files: from Keras's extracted folder
+    when it is there, else from the archive (Keras's `<dir>_archive`, downloaded if
+    missing), read member by member without extracting."""
+    target, inner, url = CIFAR[kind]
+    folder = os.path.join(keras_datasets_dir(), target, inner)
+    if all(os.path.isfile(os.path.join(folder, n)) for n in names):
+        out = {}
+        for n in names:
+            path = common.fetch_file(os.path.join(folder, n), urls=(), what=what)
+            with open(path, "rb") as f:
+                out[n] = _unpickle(f, path, n)
+        return out
+    archive = common.fetch_file(os.path.join(keras_datasets_dir(), f"{target}_archive"),
+                                urls=(url,), sha256=SHA256[kind], what=what)
+    found = {}
+    with common.reading(archive):
+        try:
+            with tarfile.open(archive, "r:*") as tar:
+                for member in tar:
+                    name = os.path.basename(member.name)
+                    if member.isfile() and name in names and \
+                            os.path.dirname(member.name).endswith(inner):
+                        if member.size > _MAX_MEMBER_BYTES:
+                            raise DatasetError(f"{what}: {member.name} in {archive} declares "
+                                               f"{member.size} bytes, more than a batch has")
+                        found[name] = _unpickle(tar.extractfile(member), archive, member.name)
+        except tarfile.TarError as e:
+            raise DatasetError(f"{what}: {archive} is not a readable tar archive or is "
+                               f"truncated ({e}); delete it to download it again") from None
+    missing = [n for n in names if n not in found]
+    if missing:
+        raise DatasetError(f"{what}: {archive} lacks {inner}/{missing[0]}; is it "
+                           f"{os.path.basename(url)}? Put it there, or the extracted "
+                           f"files in {folder}")
+    return found
+
+
+def _cifar_arrays(batch, label_key, where):
+    if not isinstance(batch, dict) or b"data" not in batch or label_key not in batch:
+        keys = sorted(batch) if isinstance(batch, dict) else type(batch).__name__
+        raise DatasetError(f"{where}: expected a dict with b'data' and {label_key!r}, found "
+                           f"{keys}")
+    data, labels = _plain(batch[b"data"]), _plain(batch[label_key])
+    if not isinstance(data, np.ndarray) or data.dtype != np.uint8 or data.ndim != 2 or \
+            data.shape[1] != 3072:
+        raise DatasetError(f"{where}: b'data' is not a uint8 array of shape (n, 3072)")
+    labels = np.asarray(labels)
+    if labels.shape != (len(data),) or labels.dtype.kind not in "iu":
+        raise DatasetError(f"{where}: expected {len(data)} integer labels, received shape "
+                           f"{labels.shape} of {labels.dtype}")
+    return data.reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1), labels.astype(np.uint8)
+
+
+def cifar10_load_data():
+    """CIFAR-10 as Keras's: uint8 images (50000, 32, 32, 3) / (10000, 32, 32, 3) and
+    uint8 labels (50000, 1) / (10000, 1)."""
+    names = [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]
+    batches = _cifar_batches("cifar-10", names, "cifar10")
+    parts = [_cifar_arrays(batches[n], b"labels", f"cifar10: {n}") for n in names]
+    x_train = np.concatenate([p[0] for p in parts[:5]])
+    y_train = np.concatenate([p[1] for p in parts[:5]]).reshape(-1, 1)
+    x_test, y_test = parts[5][0], parts[5][1].reshape(-1, 1)
+    return (x_train, y_train), (x_test, y_test)
+
+
+def cifar100_load_data(label_mode="fine"):
+    """CIFAR-100 as Keras's: `label_mode` "fine" (100 classes) or "coarse" (20); uint8
+    images (50000, 32, 32, 3) / (10000, 32, 32, 3), uint8 labels (n, 1)."""
+    if label_mode not in ("fine", "coarse"):
+        raise ValueError(f"cifar100: expected label_mode 'fine' or 'coarse', received "
+                         f"{label_mode!r}")
+    batches = _cifar_batches("cifar-100", ["train", "test"], "cifar100")
+    key = f"{label_mode}_labels".encode()
+    (x_train, y_train), (x_test, y_test) = (
+        _cifar_arrays(batches[n], key, f"cifar100: {n}") for n in ("train", "test"))
+    return (x_train, y_train.reshape(-1, 1)), (x_test, y_test.reshape(-1, 1))
+
+
+def boston_housing_load_data(path="boston_housing.npz", test_split=0.2, seed=113):
+    """Boston housing as Keras's: float64 features (n, 13) and prices, shuffled with
+    `RandomState(seed)` and split at `1 - test_split`."""
+    f = load_npz(_keras_file(path, sha256=SHA256["boston_housing.npz"],
+                             url=ORIGIN + "boston_housing.npz", what="boston_housing"),
+                 ("x", "y"), "boston_housing")
+    return _split(f["x"], f["y"], test_split, seed, "boston_housing")
+
+
+def california_housing_load_data(version="large", path="california_housing.npz",
+                                 test_split=0.2, seed=113):
+    """California housing as Keras's: `version` "large" (20640 samples) or "small" (the
+    first 600), 8 float features, shuffled with `RandomState(seed)` and split."""
+    if version not in ("large", "small"):
+        raise ValueError(f"california_housing: expected version 'small' or 'large', "
+                         f"received {version!r}")
+    f = load_npz(_keras_file(path, sha256=SHA256["california_housing.npz"],
+                             url=ORIGIN + "california_housing.npz",
+                             what="california_housing"), ("x", "y"), "california_housing")
+    x, y = f["x"], f["y"]
+    if version == "small":
+        x, y = x[:600], y[:600]
+    return _split(x, y, test_split, seed, "california_housing")
