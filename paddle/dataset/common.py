@@ -157,6 +157,15 @@ def fetch_file(path, urls, sha256=None, what=None):
     there, else downloaded to it from `urls` in turn, through the same guarded download
     as `fetch` (deadline, size cap), checked against its SHA-256 when given.
 
+    Args:
+        path: the file's absolute path.
+        urls: addresses to try in turn when the file is missing.
+        sha256: the expected SHA-256 of a download, or None when unknown.
+        what: the data set's name, for the messages.
+
+    Returns:
+        `path`.
+
     Raises:
         DatasetError: the file is missing and could not be downloaded (the message says
             where to put it), or the download does not match its SHA-256.
@@ -186,7 +195,22 @@ def fetch_file(path, urls, sha256=None, what=None):
 
 
 def sha256file(path):
-    """The SHA-256 hex digest of a file, read in chunks."""
+    """The SHA-256 hex digest of a file, read in chunks.
+
+    Args:
+        path: the file.
+
+    Returns:
+        64 lowercase hex digits.
+
+    Example:
+        >>> import os, tempfile
+        >>> from paddle.dataset import common
+        >>> path = os.path.join(tempfile.mkdtemp(), "empty")
+        >>> open(path, "wb").close()
+        >>> common.sha256file(path)[:16]
+        'e3b0c44298fc1c14'
+    """
     digest = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):

@@ -99,7 +99,20 @@ def _split(x, y, test_split, seed, what):
 
 def mnist_load_data(path="mnist.npz"):
     """MNIST as Keras's `keras.datasets.mnist.load_data`: uint8 images (60000, 28, 28)
-    and (10000, 28, 28), uint8 labels (60000,) and (10000,), from `mnist.npz`."""
+    and (10000, 28, 28), uint8 labels (60000,) and (10000,), from `mnist.npz`.
+
+    Example (a small file in Keras's format, where Keras caches it):
+        >>> import os, tempfile, numpy as np, paddle as pd
+        >>> os.environ["KERAS_HOME"] = home = tempfile.mkdtemp()
+        >>> os.makedirs(os.path.join(home, "datasets"))
+        >>> np.savez(os.path.join(home, "datasets", "mnist.npz"),
+        ...          x_train=np.zeros((2, 28, 28), np.uint8), y_train=np.zeros(2, np.uint8),
+        ...          x_test=np.zeros((1, 28, 28), np.uint8), y_test=np.ones(1, np.uint8))
+        >>> (x_train, y_train), (x_test, y_test) = pd.datasets.mnist.load_data()
+        >>> x_train.shape, x_train.dtype, y_test.tolist()
+        ((2, 28, 28), dtype('uint8'), [1])
+        >>> del os.environ["KERAS_HOME"]
+    """
     f = load_npz(_keras_file(path, sha256=SHA256["mnist.npz"], url=ORIGIN + "mnist.npz",
                              what="mnist"),
                  ("x_train", "y_train", "x_test", "y_test"), "mnist")
@@ -192,7 +205,14 @@ def cifar10_load_data():
 
 def cifar100_load_data(label_mode="fine"):
     """CIFAR-100 as Keras's: `label_mode` "fine" (100 classes) or "coarse" (20); uint8
-    images (50000, 32, 32, 3) / (10000, 32, 32, 3), uint8 labels (n, 1)."""
+    images (50000, 32, 32, 3) / (10000, 32, 32, 3), uint8 labels (n, 1).
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.datasets.cifar100.load_data(label_mode="medium")
+        Traceback (most recent call last):
+        ValueError: cifar100: expected label_mode 'fine' or 'coarse', received 'medium'
+    """
     if label_mode not in ("fine", "coarse"):
         raise ValueError(f"cifar100: expected label_mode 'fine' or 'coarse', received "
                          f"{label_mode!r}")
@@ -205,7 +225,19 @@ def cifar100_load_data(label_mode="fine"):
 
 def boston_housing_load_data(path="boston_housing.npz", test_split=0.2, seed=113):
     """Boston housing as Keras's: float64 features (n, 13) and prices, shuffled with
-    `RandomState(seed)` and split at `1 - test_split`."""
+    `RandomState(seed)` and split at `1 - test_split`.
+
+    Example:
+        >>> import os, tempfile, numpy as np, paddle as pd
+        >>> os.environ["KERAS_HOME"] = home = tempfile.mkdtemp()
+        >>> os.makedirs(os.path.join(home, "datasets"))
+        >>> np.savez(os.path.join(home, "datasets", "boston_housing.npz"),
+        ...          x=np.zeros((10, 13)), y=np.arange(10.0))
+        >>> (x_train, y_train), (x_test, y_test) = pd.datasets.boston_housing.load_data()
+        >>> x_train.shape, x_test.shape
+        ((8, 13), (2, 13))
+        >>> del os.environ["KERAS_HOME"]
+    """
     f = load_npz(_keras_file(path, sha256=SHA256["boston_housing.npz"],
                              url=ORIGIN + "boston_housing.npz", what="boston_housing"),
                  ("x", "y"), "boston_housing")
@@ -215,7 +247,14 @@ def boston_housing_load_data(path="boston_housing.npz", test_split=0.2, seed=113
 def california_housing_load_data(version="large", path="california_housing.npz",
                                  test_split=0.2, seed=113):
     """California housing as Keras's: `version` "large" (20640 samples) or "small" (the
-    first 600), 8 float features, shuffled with `RandomState(seed)` and split."""
+    first 600), 8 float features, shuffled with `RandomState(seed)` and split.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.datasets.california_housing.load_data(version="tiny")
+        Traceback (most recent call last):
+        ValueError: california_housing: expected version 'small' or 'large', received 'tiny'
+    """
     if version not in ("large", "small"):
         raise ValueError(f"california_housing: expected version 'small' or 'large', "
                          f"received {version!r}")
