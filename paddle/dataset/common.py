@@ -152,7 +152,7 @@ def _checked_cached(path):
     return path
 
 
-def fetch_file(path, urls, sha256=None, what=None):
+def fetch_file(path, urls, sha256=None, what=None, md5=None):
     """`path` (a file in a cache folder that is not paddle's, such as Keras's) when it is
     there, else downloaded to it from `urls` in turn, through the same guarded download
     as `fetch` (deadline, size cap), checked against its SHA-256 when given.
@@ -162,6 +162,7 @@ def fetch_file(path, urls, sha256=None, what=None):
         urls: addresses to try in turn when the file is missing.
         sha256: the expected SHA-256 of a download, or None when unknown.
         what: the data set's name, for the messages.
+        md5: the expected MD5 of a download (where the publisher gives only that).
 
     Returns:
         `path`.
@@ -184,7 +185,7 @@ def fetch_file(path, urls, sha256=None, what=None):
     failures = []
     for url in urls:
         try:
-            _download(url, path, None, sha256)
+            _download(url, path, md5, sha256)
             return path
         except (OSError, http.client.HTTPException) as error:
             failures.append(f"{url}: {error}")

@@ -166,3 +166,87 @@ def test_housing_shuffle_and_split_as_keras(keras_home):
     assert xs.shape == (300, 8) and len(yt) == 300 and set(ys) | set(yt) == set(range(600))
     with pytest.raises(ValueError, match="version"):
         pd.datasets.california_housing.load_data(version="tiny")
+
+
+def _ragged(rows):
+    out = np.empty(len(rows), dtype=object)
+    out[:] = [list(r) for r in rows]
+    return out
+
+
+def _keras_imdb(x_train, y_train, x_test, y_test, num_words=None, skip_top=0, maxlen=None,
+                seed=113, start_char=1, oov_char=2, index_from=3):
+    """Keras 3.15's imdb.load_data steps after reading the file (keras/src/datasets/imdb.py),
+    written out to check paddle's against."""
+    rng = np.random.RandomState(seed)
+    indices = np.arange(len(x_train))
+    rng.shuffle(indices)
+    x_train, y_train = x_train[indices], y_train[indices]
+    indices = np.arange(len(x_test))
+    rng.shuffle(indices)
+    x_test, y_test = x_test[indices], y_test[indices]
+    x_train = [[start_char] + [w + index_from for w in x] for x in x_train]
+    x_test = [[start_char] + [w + index_from for w in x] for x in x_test]
+    if maxlen:
+        keep = [i for i, x in enumerate(x_train) if len(x) < maxlen]
+        x_train, y_train = [x_train[i] for i in keep], y_train[keep]
+        keep = [i for i, x in enumerate(x_test) if len(x) < maxlen]
+        x_test, y_test = [x_test[i] for i in keep], y_test[keep]
+    xs = x_train + x_test
+    labels = np.concatenate([y_train, y_test])
+    num_words = num_words or max(max(x) for x in xs)
+    xs = [[w if skip_top <= w < num_words else oov_char for w in x] for x in xs]
+    n = len(x_train)
+    return (xs[:n], labels[:n]), (xs[n:], labels[n:])
+
+
+def test_imdb_reads_pickled_sequences_safely(keras_home):
+    rng = np.random.default_rng(1)
+    rows = [rng.integers(1, 30, rng.integers(1, 9)).tolist() for _ in range(12)]
+    arrays = dict(x_train=_ragged(rows[:8]), y_train=np.arange(8) % 2,
+                  x_test=_ragged(rows[8:]), y_test=np.arange(4) % 2)
+    np.savez(keras_home / "imdb.npz", **arrays)
+    for kwargs in ({}, {"num_words": 10, "skip_top": 4}, {"maxlen": 6}):
+        (x_train, y_train), (x_test, y_test) = pd.datasets.imdb.load_data(**kwargs)
+        (ex_train, ey_train), (ex_test, ey_test) = _keras_imdb(
+            arrays["x_train"], arrays["y_train"], arrays["x_test"], arrays["y_test"], **kwargs)
+        assert x_train.dtype == object and [list(x) for x in x_train] == ex_train
+        assert [list(x) for x in x_test] == ex_test
+        assert y_train.tolist() == ey_train.tolist() and y_test.tolist() == ey_test.tolist()
+
+
+def test_imdb_refuses_a_pickle_with_code(keras_home):
+    import os
+    import pickle
+    import zipfile
+
+    class Evil:
+        def __reduce__(self):
+            return (os.system, ("echo pwned",))
+    np.savez(keras_home / "imdb.npz", x_train=_ragged([[1]]), y_train=np.zeros(1),
+             x_test=_ragged([[1]]), y_test=np.zeros(1))
+    with zipfile.ZipFile(keras_home / "imdb.npz") as z:
+        members = {n: z.read(n) for n in z.namelist()}
+    header_end = members["x_train.npy"].index(b"\n") + 1
+    members["x_train.npy"] = members["x_train.npy"][:header_end] + pickle.dumps(Evil())
+    with zipfile.ZipFile(keras_home / "imdb.npz", "w") as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    with pytest.raises(DatasetError, match="refusing to load posix.system"):
+        pd.datasets.imdb.load_data()
+
+
+def test_reuters_and_word_indexes(keras_home):
+    rows = [[1, 2, 3], [4, 5], [6], [7, 8, 9, 10], [2, 2]]
+    np.savez(keras_home / "reuters.npz", x=_ragged(rows), y=np.arange(5))
+    (x_train, y_train), (x_test, y_test) = pd.datasets.reuters.load_data(test_split=0.4)
+    order = np.arange(5)
+    np.random.RandomState(113).shuffle(order)
+    assert y_train.tolist() == order[:3].tolist() and y_test.tolist() == order[3:].tolist()
+    assert list(x_train[0]) == [1] + [w + 3 for w in rows[order[0]]]
+    assert len(pd.datasets.reuters.get_label_names()) == 46
+    (keras_home / "imdb_word_index.json").write_text('{"the": 1, "and": 2}')
+    assert pd.datasets.imdb.get_word_index() == {"the": 1, "and": 2}
+    (keras_home / "reuters_word_index.json").write_text('["not", "a", "dict"]')
+    with pytest.raises(DatasetError, match="word: index"):
+        pd.datasets.reuters.get_word_index()
