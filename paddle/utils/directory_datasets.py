@@ -1,5 +1,5 @@
-"""Keras's directory readers: `image_dataset_from_directory` and
-`text_dataset_from_directory` (`pd.utils`).
+"""Keras's directory readers: `image_dataset_from_directory`,
+`text_dataset_from_directory` and `audio_dataset_from_directory` (`pd.utils`).
 
 The files are listed as Keras lists them (`index_directory`: class folders in sorted
 order, files walked in sorted order, one global shuffle with `RandomState(seed)`, the
@@ -8,7 +8,8 @@ validation split taken from the end), and read batch by batch: the readers are
 the file names in memory, so a folder larger than memory trains. Images are decoded with
 Pillow (`image_utils.open_image`: the decompression-bomb guard on, a corrupt file named)
 and resized as `tf.image.resize` does; texts are decoded as UTF-8 (an undecodable file is
-named).
+named); WAV files are read with Python's `wave` module as `tf.audio.decode_wav` reads
+them (16-bit PCM, samples / 32768 as float32).
 
 Where paddle differs: `shuffle=True` reshuffles the samples at every epoch with a
 seeded NumPy generator (Keras's tf.data shuffles within a buffer of 8 batches);
@@ -29,6 +30,7 @@ Example:
 """
 import numbers
 import os
+import wave
 
 import numpy as np
 
@@ -37,6 +39,8 @@ from paddle.utils.image_utils import open_image, resize, smart_resize
 
 IMAGE_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
 TEXT_FORMATS = (".txt",)
+AUDIO_FORMATS = (".wav",)
+MAX_AUDIO_SAMPLES = 1 << 28  # a header declaring more (per channel) is refused unread
 LABEL_MODES = ("int", "categorical", "binary", None)
 
 
@@ -369,3 +373,122 @@ def text_dataset_from_directory(directory, labels="inferred", label_mode="int",
     return _make(what, directory, labels, label_mode, class_names, TEXT_FORMATS, batch_size,
                  shuffle, seed, validation_split, subset, follow_links, verbose, load, "text")
 
+
+
+def read_wav(path, length=None, what="read_wav"):
+    """A 16-bit PCM WAV file as float32 (samples, channels) in [-1, 1), as
+    `tf.audio.decode_wav`; `length` cuts or zero-pads it. ValueError naming the file
+    when it is not 16-bit PCM WAV or is truncated.
+
+    Example:
+        >>> import os, tempfile, wave
+        >>> from paddle.utils.directory_datasets import read_wav
+        >>> path = os.path.join(tempfile.mkdtemp(), "a.wav")
+        >>> with wave.open(path, "wb") as w:
+        ...     w.setnchannels(1); w.setsampwidth(2); w.setframerate(8000)
+        ...     w.writeframes(b"\\x00\\x40\\x00\\xc0")
+        >>> read_wav(path)[:, 0].tolist()
+        [0.5, -0.5]
+    """
+    return _read_wav(path, length, what)[0]
+
+
+def _read_wav(path, length, what):
+    """(audio, sampling rate) of a WAV file, as `read_wav`."""
+    try:
+        with wave.open(os.fspath(path), "rb") as w:
+            channels, width, frames = w.getnchannels(), w.getsampwidth(), w.getnframes()
+            if width != 2:
+                raise ValueError(f"{what}: {path} holds {8 * width}-bit samples; paddle "
+                                 "reads 16-bit PCM WAV files, as tf.audio.decode_wav")
+            if frames > MAX_AUDIO_SAMPLES:
+                raise ValueError(f"{what}: {path} declares {frames} samples, more than "
+                                 f"{MAX_AUDIO_SAMPLES}")
+            raw = w.readframes(frames)
+            rate = w.getframerate()
+    except (wave.Error, EOFError, OSError) as e:
+        raise ValueError(f"{what}: {path} is not a readable PCM WAV file ({e})") from None
+    if len(raw) != frames * channels * 2:
+        raise ValueError(f"{what}: {path} is truncated: its header declares {frames} "
+                         f"samples, the file holds {len(raw) // max(channels * 2, 1)}")
+    audio = np.frombuffer(raw, "<i2").reshape(-1, channels).astype(np.float32) / 32768.0
+    if length is not None:
+        audio = audio[:length]
+        if len(audio) < length:
+            audio = np.concatenate([audio, np.zeros((length - len(audio), channels),
+                                                    np.float32)])
+    return audio, rate
+
+
+def audio_dataset_from_directory(directory, labels="inferred", label_mode="int",
+                                 class_names=None, batch_size=32, sampling_rate=None,
+                                 output_sequence_length=None, ragged=False, shuffle=True,
+                                 seed=None, validation_split=None, subset=None,
+                                 follow_links=False, verbose=True):
+    """Batches of audio (and labels) from a folder of class folders of `.wav` files, read
+    as needed (Keras's `keras.utils.audio_dataset_from_directory`).
+
+    Args:
+        directory, labels, label_mode, class_names, batch_size, shuffle, seed,
+            validation_split, subset, follow_links, verbose: as in
+            `image_dataset_from_directory`.
+        sampling_rate: None, or the files' own rate (resampling, which Keras does with
+            tensorflow-io, is not supported: another rate raises when a batch is read).
+        output_sequence_length: cut or zero-pad every file to this many samples (else a
+            batch is zero-padded to its longest file).
+        ragged: False only.
+
+    Returns:
+        A `DirectoryDataset` of float32 audio (batch, samples, channels) in [-1, 1) and
+        labels; two for subset="both".
+
+    Raises:
+        ValueError: no class folders, no .wav files, bad arguments; reading a batch raises
+            a ValueError naming a file that is not 16-bit PCM WAV, or whose channels or
+            rate differ from its batch's.
+
+    Example:
+        >>> import os, tempfile, wave, paddle as pd
+        >>> root = tempfile.mkdtemp()
+        >>> os.makedirs(os.path.join(root, "beep"))
+        >>> with wave.open(os.path.join(root, "beep", "a.wav"), "wb") as w:
+        ...     w.setnchannels(1); w.setsampwidth(2); w.setframerate(8000)
+        ...     w.writeframes(bytes(6))
+        >>> data = pd.utils.audio_dataset_from_directory(root, verbose=False)
+        >>> data[0][0].shape
+        (1, 3, 1)
+    """
+    what = "audio_dataset_from_directory"
+    if ragged:
+        raise ValueError(f"{what}: paddle has no ragged tensors, received ragged=True")
+    if output_sequence_length is not None and (
+            not isinstance(output_sequence_length, numbers.Integral) or
+            output_sequence_length < 1):
+        raise ValueError(f"{what}: expected output_sequence_length as an integer >= 1 or "
+                         f"None, received {output_sequence_length!r}")
+    if sampling_rate is not None and (not isinstance(sampling_rate, numbers.Integral) or
+                                      sampling_rate <= 0):
+        raise ValueError(f"{what}: expected sampling_rate as an integer > 0, received "
+                         f"{sampling_rate!r}")
+
+    def load(paths):
+        clips = []
+        for path in paths:
+            clip, rate = _read_wav(path, output_sequence_length, what)
+            if sampling_rate is not None and rate != sampling_rate:
+                raise ValueError(f"{what}: {path} is sampled at {rate} Hz, "
+                                 f"not sampling_rate={sampling_rate} (paddle does not "
+                                 "resample)")
+            if clips and clip.shape[1] != clips[0].shape[1]:
+                raise ValueError(f"{what}: {path} has {clip.shape[1]} channels, the other "
+                                 f"files of its batch {clips[0].shape[1]}")
+            clips.append(clip)
+        longest = max(len(c) for c in clips)
+        out = np.zeros((len(clips), longest, clips[0].shape[1]), np.float32)
+        for k, clip in enumerate(clips):
+            out[k, :len(clip)] = clip
+        return out
+
+    return _make(what, directory, labels, label_mode, class_names, AUDIO_FORMATS,
+                 batch_size, shuffle, seed, validation_split, subset, follow_links, verbose,
+                 load, "audio")

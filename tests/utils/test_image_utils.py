@@ -183,3 +183,36 @@ def test_text_dataset_from_directory(tmp_path):
     broken = U.text_dataset_from_directory(tmp_path, shuffle=False, verbose=False)
     with pytest.raises(ValueError, match="latin1.txt is not UTF-8 text"):
         broken[0]
+
+
+def _wav(path, samples, channels=1, rate=8000, width=2):
+    import wave
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(channels)
+        w.setsampwidth(width)
+        w.setframerate(rate)
+        w.writeframes(np.asarray(samples, "<i2").tobytes() if width == 2 else
+                      bytes(len(samples)))
+
+
+def test_audio_dataset_from_directory(tmp_path):
+    os.makedirs(tmp_path / "yes")
+    os.makedirs(tmp_path / "no")
+    _wav(tmp_path / "yes" / "a.wav", [16384, -16384, 0])
+    _wav(tmp_path / "no" / "b.wav", [32767])
+    data = U.audio_dataset_from_directory(tmp_path, shuffle=False, verbose=False)
+    x, y = data[0]
+    # tf.audio.decode_wav: int16 / 32768; a batch is zero-padded to its longest file
+    assert x.shape == (2, 3, 1) and x.dtype == np.float32 and y.tolist() == [0, 1]
+    assert x[:, :, 0].tolist() == [[32767 / 32768, 0.0, 0.0], [0.5, -0.5, 0.0]]
+    cut = U.audio_dataset_from_directory(tmp_path, output_sequence_length=2, shuffle=False,
+                                         verbose=False)
+    assert cut[0][0].shape == (2, 2, 1)
+    with pytest.raises(ValueError, match="not sampling_rate=16000"):
+        U.audio_dataset_from_directory(tmp_path, sampling_rate=16000, verbose=False)[0]
+    _wav(tmp_path / "no" / "c.wav", [1, 2], width=1)
+    with pytest.raises(ValueError, match="c.wav holds 8-bit samples"):
+        U.audio_dataset_from_directory(tmp_path, shuffle=False, verbose=False)[0]
+    (tmp_path / "no" / "c.wav").write_bytes(b"RIFF0000WAVEjunk")
+    with pytest.raises(ValueError, match="c.wav is not a readable PCM WAV"):
+        U.audio_dataset_from_directory(tmp_path, shuffle=False, verbose=False)[0]
