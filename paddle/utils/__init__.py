@@ -33,6 +33,7 @@ from paddle.highlevel.training.data.adapter_utils import (  # noqa: F401
 from paddle.highlevel.training.progress import Progbar  # noqa: F401
 from paddle.highlevel.training.data.py_dataset import PyDataset, Sequence  # noqa: F401
 from paddle.utils.file_utils import get_file  # noqa: F401
+from paddle.highlevel.layers.feature_space import FeatureSpace  # noqa: F401
 from paddle.utils.image_utils import (  # noqa: F401
     array_to_img, img_to_array, load_img, save_img)
 from paddle.utils.directory_datasets import (  # noqa: F401

@@ -32,7 +32,7 @@ from paddle.highlevel.layers.regularization import (  # noqa: F401
 from paddle.highlevel.layers.preprocessing import (  # noqa: F401
     CategoryEncoding, Discretization, Normalization, Rescaling)
 from paddle.highlevel.layers.lookup import (  # noqa: F401
-    Hashing, IntegerLookup, StringLookup)
+    HashedCrossing, Hashing, IntegerLookup, StringLookup)
 from paddle.highlevel.layers.text_vectorization import TextVectorization  # noqa: F401
 from paddle.highlevel.layers.image_preprocessing import (  # noqa: F401
     CenterCrop, RandomBrightness, RandomContrast, RandomCrop, RandomFlip, Resizing)

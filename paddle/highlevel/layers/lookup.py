@@ -655,3 +655,123 @@ class Hashing(HostLayer):
         return {**super().get_config(), "num_bins": self.num_bins, "salt": self.salt,
                 "mask_value": self.mask_value, "output_mode": self.output_mode,
                 "sparse": self.sparse}
+
+
+_CROSS_MUL = 0xc6a4a7935bd1e995
+_CROSS_KEY = 0xDECAFCAFFE  # tf.sparse.cross_hashed's default hash key
+
+
+def _fingerprint_cat64(fp1, fp2):
+    """TensorFlow's FingerprintCat64: the hash of a pair of 64-bit fingerprints."""
+    mask = (1 << 64) - 1
+    result = fp1 ^ _CROSS_MUL
+    product = (fp2 * _CROSS_MUL) & mask
+    result ^= ((product ^ (product >> 47)) * _CROSS_MUL) & mask
+    result = (result * _CROSS_MUL) & mask
+    result = ((result ^ (result >> 47)) * _CROSS_MUL) & mask
+    return result ^ (result >> 47)
+
+
+class HashedCrossing(HostLayer):
+    """Crosses categorical features by hashing their combination into `num_bins` bins
+    (Keras's HashedCrossing), on the host: TensorFlow's `sparse.cross_hashed` (strings
+    by FarmHash64, integers as they are, joined with FingerprintCat64), so the bins are
+    Keras's.
+
+    Args:
+        num_bins: the number of bins.
+        output_mode: "int" (int64 bins) or "one_hot".
+        sparse: False only.
+
+    Call it on a list or tuple of at least two features of the same shape ((batch,) or
+    (batch, 1)), integers or strings: NumPy arrays, or model inputs and host
+    preprocessing layers' outputs.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> layer = pd.layers.HashedCrossing(num_bins=5)
+        >>> layer((np.array(["A", "B", "A", "B", "A"]), np.array([101, 101, 101, 102, 102])))
+        array([1, 4, 1, 1, 3])
+    """
+
+    def __init__(self, num_bins, output_mode="int", sparse=False, name=None, dtype=None,
+                 **kwargs):
+        super().__init__(name=name, **kwargs)
+        _count(num_bins, "num_bins", "HashedCrossing", 1)
+        if num_bins is None:
+            raise ValueError("HashedCrossing: expected num_bins to be an integer >= 1, "
+                             "received None")
+        if output_mode not in ("int", "one_hot"):
+            raise ValueError(f"HashedCrossing: expected output_mode 'int' or 'one_hot', "
+                             f"received {output_mode!r}")
+        if sparse:
+            raise ValueError("HashedCrossing: paddle has no sparse tensors, received "
+                             "sparse=True")
+        self.num_bins, self.output_mode, self.sparse = int(num_bins), output_mode, False
+
+    def __call__(self, inputs, *args, **kwargs):
+        if not isinstance(inputs, (list, tuple)) or len(inputs) < 2:
+            raise ValueError(f"{self.name}: expected a list or tuple of at least two "
+                             f"features, received {type(inputs).__name__}")
+        if all(not isinstance(x, Variable) for x in inputs):
+            return self.host_compute(*[np.asarray(x, dtype=object) if any(
+                isinstance(v, (str, bytes)) for v in np.asarray(x, dtype=object).reshape(-1))
+                else np.asarray(x) for x in inputs])
+        return Layer.__call__(self, list(inputs), *args, **kwargs)
+
+    def _text_input(self, value):
+        return False
+
+    def _keys(self, array):
+        if array.dtype.kind in "USO":
+            return [fingerprint64(t.encode("utf-8")) for t in
+                    as_strings(array, self.name).reshape(-1)]
+        if array.dtype.kind not in "iu":
+            raise TypeError(f"{self.name}: expected integer or string features, received "
+                            f"an array of {array.dtype}")
+        return [int(v) & ((1 << 64) - 1) for v in array.reshape(-1)]
+
+    def host_compute(self, *arrays):
+        shape = arrays[0].shape
+        if any(a.shape != shape for a in arrays):
+            raise ValueError(f"{self.name}: expected features of one shape, received "
+                             f"{[a.shape for a in arrays]}")
+        if len(shape) > 2 or (len(shape) == 2 and shape[1] != 1):
+            raise ValueError(f"{self.name}: expected features of shape (batch,) or "
+                             f"(batch, 1), received {shape}")
+        keys = [self._keys(a) for a in arrays]
+        out = []
+        for row in zip(*keys):
+            h = _CROSS_KEY
+            for key in row:
+                h = _fingerprint_cat64(h, key)
+            out.append(h % self.num_bins)
+        ids = np.asarray(out, np.int64).reshape(shape)
+        if self.output_mode == "int":
+            return ids
+        return encode_host(ids, "one_hot", self.num_bins)
+
+    def call(self, inputs):
+        for x in inputs:
+            if x.kind != "data":
+                raise TypeError(at_user(
+                    f"{self.name}: crossing runs on the host, on model inputs or host "
+                    f"preprocessing layers' outputs; received {x.name!r}, computed by ops "
+                    "in the graph"))
+            if x.dtype not in ("string", "int64", "int32"):
+                raise TypeError(at_user(f"{self.name}: expected integer or string "
+                                        f"features, received {x.name!r} of {x.dtype}"))
+        shapes = {tuple(x.shape[1:]) for x in inputs}
+        if len(shapes) != 1 or next(iter(shapes)) not in ((), (1,)):
+            raise ShapeError(at_user(f"{self.name}: expected features of one shape, "
+                                     f"(batch,) or (batch, 1), received "
+                                     f"{[x.shape for x in inputs]}"))
+        shape = tuple(inputs[0].shape)
+        spec = (shape, "int64") if self.output_mode == "int" else \
+            ((shape[0], self.num_bins), "float32")
+        out = data(f"{self.name}_out", *spec)
+        return host_input(out, list(inputs), self.host_compute)
+
+    def get_config(self):
+        return {**super().get_config(), "num_bins": self.num_bins,
+                "output_mode": self.output_mode, "sparse": self.sparse}

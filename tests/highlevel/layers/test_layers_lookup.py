@@ -142,3 +142,77 @@ def test_strings_never_reach_an_op():
         lookup_model.predict(np.zeros((2, 1), np.float32), verbose=0)
     with pytest.raises(TypeError, match="runs on the host"):
         L.IntegerLookup(vocabulary=[1])(L.Dense(1)(number))
+
+
+def test_hashed_crossing_keras_docstring_values():
+    feat1 = np.array(["A", "B", "A", "B", "A"])
+    feat2 = np.array([101, 101, 101, 102, 102])
+    assert L.HashedCrossing(num_bins=5)((feat1, feat2)).tolist() == [1, 4, 1, 1, 3]
+    hot = L.HashedCrossing(num_bins=5, output_mode="one_hot")((feat1, feat2))
+    assert hot.argmax(-1).tolist() == [1, 4, 1, 1, 3] and hot.shape == (5, 5)
+    a = pd.Input(shape=(1,), dtype="string")
+    b = pd.Input(shape=(1,), dtype="int64")
+    model = pd.Model([a, b], L.HashedCrossing(5)([a, b]))
+    assert model.predict([feat1[:, None], feat2[:, None]], verbose=0)[:, 0].tolist() == \
+        [1, 4, 1, 1, 3]
+    with pytest.raises(ValueError, match="at least two features"):
+        L.HashedCrossing(5)(feat1)
+
+
+def _frame(n=40, seed=0):
+    rng = np.random.default_rng(seed)
+    return {"age": rng.uniform(20, 70, n).astype(np.float32),
+            "thal": rng.choice(["fixed", "normal", "reversible"], n),
+            "sex": rng.integers(0, 2, n),
+            "chol": rng.uniform(100, 300, n).astype(np.float32)}
+
+
+def test_feature_space_encodes_as_its_layers():
+    data = _frame()
+    space = pd.utils.FeatureSpace(
+        features={"age": "float_normalized", "thal": "string_categorical",
+                  "sex": "integer_categorical",
+                  "chol": pd.utils.FeatureSpace.float_discretized(num_bins=4)},
+        crosses=[pd.utils.FeatureSpace.cross(("sex", "thal"), crossing_dim=8)],
+        output_mode="concat")
+    space.adapt(data)
+    out = space(data)
+    # sorted features, then the cross: age 1, chol 4 bins, sex 1+2, thal 1+3, cross 8
+    assert out.shape == (40, 1 + 4 + 3 + 4 + 8) and out.dtype == np.float32
+    mean, std = data["age"].mean(), data["age"].std()
+    np.testing.assert_allclose(out[:, 0], (data["age"] - mean) / std, rtol=1e-4, atol=1e-5)
+    thal = space.preprocessors["thal"]
+    np.testing.assert_array_equal(out[:, 8:12].argmax(1), thal(data["thal"][:, None])[:, 0])
+    crossed = space.crossers["sex_X_thal"]((space.preprocessors["sex"](data["sex"][:, None]),
+                                            thal(data["thal"][:, None])))
+    np.testing.assert_array_equal(out[:, 12:].argmax(1), crossed[:, 0])
+    assert np.all(out[:, 1:5].sum(1) == 1) and np.all(out[:, 12:].sum(1) == 1)
+    single = space({k: v[0] for k, v in data.items()})
+    np.testing.assert_allclose(single, out[0], rtol=1e-6)
+
+
+def test_feature_space_model_trains_on_raw_dicts(tmp_path):
+    pd.seed(0)
+    data = _frame(64)
+    labels = (data["sex"] == 1).astype(np.float32)
+    space = pd.utils.FeatureSpace({"age": "float_normalized", "thal": "string_categorical",
+                                   "sex": "integer_categorical"}, output_mode="concat")
+
+    def batches():
+        for i in range(0, 64, 16):
+            yield {k: v[i:i + 16] for k, v in data.items()}, labels[i:i + 16]
+    space.adapt(batches())
+    inputs = space.get_inputs()
+    out = pd.layers.Dense(1, activation="sigmoid")(space.get_encoded_features())
+    model = pd.Model(inputs, out)
+    model.compile("adam", "binary_crossentropy")
+    x = {k: data[k][:, None] for k in ("age", "thal", "sex")}
+    model.fit(x, labels, epochs=3, batch_size=16, verbose=0)
+    pred = model.predict(x, verbose=0)
+    model.save(tmp_path / "fs.keras")
+    np.testing.assert_allclose(pd.saving.load_model(tmp_path / "fs.keras").predict(
+        x, verbose=0), pred, rtol=1e-5)
+    with pytest.raises(ValueError, match="unknown type"):
+        pd.utils.FeatureSpace({"a": "float_magic"})
+    with pytest.raises(ValueError, match="call adapt"):
+        pd.utils.FeatureSpace({"a": "string_categorical"})({"a": np.array(["x"])})
