@@ -24,6 +24,15 @@ def is_string_array(array):
     return isinstance(array, np.ndarray) and array.dtype.kind in "USO"
 
 
+def feed_dtype(array, float_dtype):
+    """The dtype of a data Variable standing for fed `array`: text stays text ("string",
+    read on the host by the preprocessing layers), integers stay integers (ids, labels:
+    "int64"), everything else is `float_dtype`."""
+    if is_string_array(array):
+        return STRING
+    return "int64" if array.dtype.kind in "iu" else float_dtype
+
+
 def as_strings(value, where):
     """`value` (an array or nested lists of str or UTF-8 bytes) as an object array of str.
 

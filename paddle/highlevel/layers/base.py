@@ -26,7 +26,7 @@ from paddle.lowlevel.executor import eval as run
 from paddle.lowlevel.graph import (FLOATS, NAMES, Variable, apply, as_dtype, building_scope,
                                    call_inputs, data, forced_mode, in_call)
 from paddle.lowlevel.op import OPS
-from paddle.lowlevel.strings import is_string_array
+from paddle.lowlevel.strings import feed_dtype
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.layer_functions import parameter
 from paddle.lowlevel.ops.reduce import sum as sum_all
@@ -584,7 +584,7 @@ class Layer(KerasLayerAPI):
         key = (tuple((a.shape[1:], a.dtype.str) for a in flat), training,
                repr(sorted(kwargs.items())))
         if key not in self._eager:
-            names = [data(f"{self.name}_in{i}", (None,) + a.shape[1:], _feed_dtype(a, self.dtype))
+            names = [data(f"{self.name}_in{i}", (None,) + a.shape[1:], feed_dtype(a, self.dtype))
                      for i, a in enumerate(flat)]
             graph_in = names if isinstance(inputs, (list, tuple)) else names[0]
             self._eager[key] = (names, self(graph_in, training=training, **kwargs))
@@ -713,14 +713,6 @@ def _set_output_masks(layer, inputs, outputs, input_mask):
     for o, m in zip(outs, masks):
         if isinstance(o, Variable) and m is not None:
             o._keras_mask = m
-
-
-def _feed_dtype(array, float_dtype):
-    """Integers stay integers (ids, labels), text stays text (read on the host by the
-    preprocessing layers); everything else is fed as the layer's dtype."""
-    if is_string_array(array):
-        return "string"
-    return "int64" if array.dtype.kind in "iu" else float_dtype
 
 
 def Input(shape=None, batch_size=None, dtype="float32", batch_shape=None, name=None):

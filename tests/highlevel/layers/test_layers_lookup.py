@@ -216,3 +216,20 @@ def test_feature_space_model_trains_on_raw_dicts(tmp_path):
         pd.utils.FeatureSpace({"a": "float_magic"})
     with pytest.raises(ValueError, match="call adapt"):
         pd.utils.FeatureSpace({"a": "string_categorical"})({"a": np.array(["x"])})
+
+
+def test_subclassed_model_reads_strings():
+    class Words(pd.Model):
+        def __init__(self):
+            super().__init__()
+            self.lookup = L.StringLookup(vocabulary=["a", "b"], output_mode="one_hot")
+            self.dense = L.Dense(1)
+
+        def call(self, x):
+            return self.dense(self.lookup(x))
+
+    model = Words()
+    model.compile("sgd", "mse")
+    x = np.array([["a"], ["b"], ["c"]])
+    model.fit(x, np.ones((3, 1), np.float32), epochs=1, verbose=0)
+    assert model.predict(x, verbose=0).shape == (3, 1) and model(x).shape == (3, 1)
