@@ -4,7 +4,8 @@ modulo the number of buckets), so that paddle's layers give Keras's bins.
 
 Pure Python on 64-bit integers (masked after each product); it runs on the host, per
 string, in the preprocessing layers. Checked against the numbers in Keras's docstrings
-(tests/highlevel/layers/test_layers_lookup.py).
+and the published Fingerprint64 values of every length branch (Guava's tests, BigQuery's
+FARM_FINGERPRINT) in tests/highlevel/layers/test_layers_lookup.py.
 
 Example:
     >>> fingerprint64(b"") == 0x9ae16a3b2f90404f

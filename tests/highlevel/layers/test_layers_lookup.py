@@ -78,9 +78,15 @@ def test_hashing_matches_keras_and_tensorflow():
     assert masked([["A"], ["B"], [""], ["C"], ["D"]]).tolist() == [[1], [1], [0], [2], [2]]
     # tf.strings.to_hash_bucket_fast(["Hello", "TensorFlow", "2.x"], 3) == [0, 2, 2]
     assert [fingerprint64(s) % 3 for s in (b"Hello", b"TensorFlow", b"2.x")] == [0, 2, 2]
-    # every length branch of the fingerprint runs and stays in 64 bits
-    for n in (0, 3, 7, 15, 20, 40, 64, 65, 200):
-        assert 0 <= fingerprint64(bytes(range(n % 256)) * 1 if n < 256 else b"") < 2 ** 64
+    # FarmHash Fingerprint64's published values, one per length branch (0-16, 17-32,
+    # 33-64, more): Guava's FarmHashFingerprint64Test and BigQuery's FARM_FINGERPRINT docs
+    published = {b"test": 8581389452482819506, b"test" * 8: -4196240717365766262,
+                 b"test" * 64: 3500507768004279527, b"alphabet": -2427165924636348523,
+                 b"2applefalse": 2794438866806483259, b"3true": -4880158226897771312,
+                 b"F7479877-4690-4A44-AFC9-8FE987EA512F:some_other_id": 6862335115798125349,
+                 b"dXB@tDQ-v5<H]rq2Pcc*s>nC-[Mdy": 8365906589669344754}
+    for text, value in published.items():
+        assert fingerprint64(text) == value % 2 ** 64, text
     with pytest.raises(ValueError, match="salt"):
         L.Hashing(num_bins=3, salt=133)
 
