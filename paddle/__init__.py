@@ -101,6 +101,7 @@ from paddle import (  # noqa: F401,E402
     regularizers)
 from paddle import models, ops, saving, utils  # noqa: F401,E402  (pd.ops: Keras's ops names)
 from paddle import applications, profiler  # noqa: F401,E402
+from paddle import datasets, preprocessing  # noqa: F401,E402  (Keras's namespaces)
 from paddle import export  # noqa: F401,E402  (registers the exporters Model.export reads)
 from paddle.highlevel.training.event_trainer import (  # noqa: F401,E402
     BeginEpochEvent, BeginStepEvent, EndEpochEvent, EndStepEvent, Inferencer, Trainer)

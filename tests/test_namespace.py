@@ -12,9 +12,12 @@ PUBLIC_MODULES = {"activations", "devices", "callbacks", "dataset", "distributed
                   "highlevel", "initializers", "layers", "losses", "lowlevel", "metrics",
                   "ops", "optimizers", "random", "reader", "regularizers", "constraints", "utils",
                   "saving", "profiler",
-                  "models", "capi", "export", "applications"}
+                  "models", "capi", "export", "applications", "datasets",
+                  "preprocessing"}
 # capi: the C API's flags and Python half, on import; export: Keras 3's keras.export, the
-# home of model.export's formats; applications: Keras 3's keras.applications
+# home of model.export's formats; applications: Keras 3's keras.applications; datasets:
+# Keras 3's keras.datasets (Keras's cache files; paddle's own readers are pd.dataset);
+# preprocessing: Keras 3's keras.preprocessing aliases
 
 
 def test_no_internal_module_is_reachable_from_pd():

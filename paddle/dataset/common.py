@@ -152,7 +152,74 @@ def _checked_cached(path):
     return path
 
 
-def _download(url, path, md5):
+def fetch_file(path, urls, sha256=None, what=None, md5=None):
+    """`path` (a file in a cache folder that is not paddle's, such as Keras's) when it is
+    there, else downloaded to it from `urls` in turn, through the same guarded download
+    as `fetch` (deadline, size cap), checked against its SHA-256 when given.
+
+    Args:
+        path: the file's absolute path.
+        urls: addresses to try in turn when the file is missing.
+        sha256: the expected SHA-256 of a download, or None when unknown.
+        what: the data set's name, for the messages.
+        md5: the expected MD5 of a download (where the publisher gives only that).
+
+    Returns:
+        `path`.
+
+    Raises:
+        DatasetError: the file is missing and could not be downloaded (the message says
+            where to put it), or the download does not match its SHA-256.
+
+    Example:
+        >>> import os, tempfile
+        >>> from paddle.dataset import common
+        >>> path = os.path.join(tempfile.mkdtemp(), "here.txt")
+        >>> open(path, "w").close()
+        >>> common.fetch_file(path, urls=()) == path
+        True
+    """
+    if os.path.exists(path):
+        return _checked_cached(path)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    failures = []
+    for url in urls:
+        try:
+            _download(url, path, md5, sha256)
+            return path
+        except (OSError, http.client.HTTPException) as error:
+            failures.append(f"{url}: {error}")
+    tried = f" and could not be downloaded ({'; '.join(failures)})" if failures else ""
+    raise DatasetError(f"{what or os.path.basename(path)}: {path} is missing{tried}. "
+                       f"Download it yourself ({' or '.join(urls) or 'its source'}) and save "
+                       f"it as {path}")
+
+
+def sha256file(path):
+    """The SHA-256 hex digest of a file, read in chunks.
+
+    Args:
+        path: the file.
+
+    Returns:
+        64 lowercase hex digits.
+
+    Example:
+        >>> import os, tempfile
+        >>> from paddle.dataset import common
+        >>> path = os.path.join(tempfile.mkdtemp(), "empty")
+        >>> open(path, "wb").close()
+        >>> common.sha256file(path)[:16]
+        'e3b0c44298fc1c14'
+    """
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _download(url, path, md5, sha256=None):
     """Download `url` to `path` through a unique temporary file (`.name.<random>.part`,
     paddle/_atomic.py), so no half file is ever left under the name; such files of
     killed downloads are removed by a later download into the folder after a day."""
@@ -163,6 +230,9 @@ def _download(url, path, md5):
         if md5 is not None and md5file(partial) != md5:
             raise DatasetError(
                 f"the download has MD5 {md5file(partial)}, expected {md5} (a partial or altered file)")
+        if sha256 is not None and sha256file(partial) != sha256:
+            raise DatasetError(f"the download has SHA-256 {sha256file(partial)}, expected "
+                               f"{sha256} (a partial or altered file)")
 
 
 def _copy_limited(response, out, url):

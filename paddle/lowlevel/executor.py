@@ -27,6 +27,7 @@ from paddle.devices.runner import Hooks
 from paddle.errors import FeedError, ShapeError, at_user
 from paddle.lowlevel.graph import NAMES, Variable, converted
 from paddle.lowlevel import stored_state
+from paddle.lowlevel.strings import host_feeds
 from paddle.lowlevel.op import fmt_shape
 
 MAX_SPECIALIZATIONS = 8
@@ -224,6 +225,7 @@ class Plan:
         return program.run(arrays)
 
     def _check_feeds(self, feeds):
+        feeds = host_feeds(self.data, feeds)  # inputs computed from fed strings, on the host
         by_name = None
         arrays = []
         for v in self.data:

@@ -535,8 +535,9 @@ def data(name, shape, dtype="float32"):
     """
     if not isinstance(name, str) or not name:
         raise ValueError(f"data: expected a non-empty name, received {name!r}")
-    var = Variable._make(NAMES.full(name), as_shape(shape, f"data {name!r}"),
-                         as_dtype(dtype, f"data {name!r}"), "data")
+    # "string": text, read on the host by preprocessing layers (paddle/lowlevel/strings.py)
+    dtype = "string" if dtype in ("string", str) else as_dtype(dtype, f"data {name!r}")
+    var = Variable._make(NAMES.full(name), as_shape(shape, f"data {name!r}"), dtype, "data")
     NAMES.data[var.name] = var  # so that a feed key naming no input is caught (eval)
     return var
 
@@ -646,6 +647,12 @@ def apply(op, inputs, attrs=None, location=None):
     if len(inputs) > 1 and any(getattr(v, "_weak", False) for v in inputs):
         inputs = _settle_weak(inputs)
     location = location or user_location()
+    for v in inputs:
+        if v.dtype == "string":
+            raise TypeError(f"{op.name}: received the string input {v.name!r}; strings stay "
+                            "on the host: call a preprocessing layer (StringLookup, "
+                            "TextVectorization, Hashing) on the input first, which gives "
+                            f"numbers" + (f" (at {location})" if location else ""))
     try:
         specs = op.infer(*[(v.shape, v.dtype) for v in inputs], **attrs)
     except (ShapeError, TypeError) as e:  # dtype rules raise TypeError: locate those too

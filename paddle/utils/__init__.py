@@ -8,6 +8,10 @@ and pictures of models and of their learning curves.
 - `set_random_seed` (seeding.py): Python's, NumPy's and paddle's random state at once.
 - `timeseries_dataset_from_array` (timeseries.py): batched sliding windows, Keras's.
 - `pack_x_y_sample_weight`, `unpack_x_y_sample_weight`, `split_dataset`.
+- `load_img`, `img_to_array`, `array_to_img`, `save_img` (image_utils.py, Pillow: the
+  `image` extra) and `image_dataset_from_directory`, `text_dataset_from_directory`,
+  `audio_dataset_from_directory` (directory_datasets.py: PyDatasets reading batch by
+  batch; WAV through Python's `wave`).
 - `is_keras_tensor`, `get_source_inputs`, `standardize_dtype`, `clear_session`
   (graph_utils.py); `Progbar`; `get_file` (file_utils.py: the cache only, paddle never
   downloads).
@@ -29,6 +33,11 @@ from paddle.highlevel.training.data.adapter_utils import (  # noqa: F401
 from paddle.highlevel.training.progress import Progbar  # noqa: F401
 from paddle.highlevel.training.data.py_dataset import PyDataset, Sequence  # noqa: F401
 from paddle.utils.file_utils import get_file  # noqa: F401
+from paddle.highlevel.layers.feature_space import FeatureSpace  # noqa: F401
+from paddle.utils.image_utils import (  # noqa: F401
+    array_to_img, img_to_array, load_img, save_img)
+from paddle.utils.directory_datasets import (  # noqa: F401
+    audio_dataset_from_directory, image_dataset_from_directory, text_dataset_from_directory)
 from paddle.utils.graph_utils import (  # noqa: F401
     clear_session, get_source_inputs, is_keras_tensor, standardize_dtype)
 from paddle.utils.timeseries import timeseries_dataset_from_array  # noqa: F401

@@ -23,9 +23,7 @@ import os
 import shutil
 import urllib.parse
 
-
-def _keras_home():
-    return os.environ.get("KERAS_HOME") or os.path.join(os.path.expanduser("~"), ".keras")
+from paddle.dataset.keras_files import keras_home as _keras_home  # the one rule of it
 
 
 def _hash(path, algorithm):

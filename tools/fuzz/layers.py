@@ -134,6 +134,17 @@ LAYER_CTORS = {
         "None, 4",
         "2, 4, value_dim=0",
     ],
+    # host preprocessing layers (paddle/highlevel/layers/lookup.py, text_vectorization.py)
+    "StringLookup": ["max_tokens=1", "num_oov_indices=-1", "output_mode='bits'",
+                     "vocabulary=['a', 'a']", "sparse=True", "invert=True, output_mode='count'",
+                     "pad_to_max_tokens=True", "vocabulary=[1, 2]", "encoding='latin-1'"],
+    "IntegerLookup": ["vocabulary=['a']", "vocabulary_dtype='int32'", "max_tokens=0",
+                      "vocabulary=[1, 1]", "oov_method='md5'"],
+    "TextVectorization": ["standardize='upper'", "split='comma'", "ngrams=0",
+                          "output_sequence_length=-1",
+                          "output_mode='count', output_sequence_length=3", "ragged=True",
+                          "vocabulary='/no/such/file'"],
+    "Hashing": ["0", "None", "3, salt=1", "3, output_mode='tf_idf'", "3, sparse=True"],
 }
 
 

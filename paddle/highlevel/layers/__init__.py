@@ -31,6 +31,9 @@ from paddle.highlevel.layers.regularization import (  # noqa: F401
     SpatialDropout1D, SpatialDropout2D, SpatialDropout3D)
 from paddle.highlevel.layers.preprocessing import (  # noqa: F401
     CategoryEncoding, Discretization, Normalization, Rescaling)
+from paddle.highlevel.layers.lookup import (  # noqa: F401
+    HashedCrossing, Hashing, IntegerLookup, StringLookup)
+from paddle.highlevel.layers.text_vectorization import TextVectorization  # noqa: F401
 from paddle.highlevel.layers.image_preprocessing import (  # noqa: F401
     CenterCrop, RandomBrightness, RandomContrast, RandomCrop, RandomFlip, Resizing)
 from paddle.highlevel.layers.image_affine import RandomTranslation, RandomZoom  # noqa: F401

@@ -26,6 +26,7 @@ from paddle.lowlevel.executor import eval as run
 from paddle.lowlevel.graph import (FLOATS, NAMES, Variable, apply, as_dtype, building_scope,
                                    call_inputs, data, forced_mode, in_call)
 from paddle.lowlevel.op import OPS
+from paddle.lowlevel.strings import feed_dtype
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.layer_functions import parameter
 from paddle.lowlevel.ops.reduce import sum as sum_all
@@ -583,7 +584,7 @@ class Layer(KerasLayerAPI):
         key = (tuple((a.shape[1:], a.dtype.str) for a in flat), training,
                repr(sorted(kwargs.items())))
         if key not in self._eager:
-            names = [data(f"{self.name}_in{i}", (None,) + a.shape[1:], _feed_dtype(a, self.dtype))
+            names = [data(f"{self.name}_in{i}", (None,) + a.shape[1:], feed_dtype(a, self.dtype))
                      for i, a in enumerate(flat)]
             graph_in = names if isinstance(inputs, (list, tuple)) else names[0]
             self._eager[key] = (names, self(graph_in, training=training, **kwargs))
@@ -714,18 +715,15 @@ def _set_output_masks(layer, inputs, outputs, input_mask):
             o._keras_mask = m
 
 
-def _feed_dtype(array, float_dtype):
-    """Integers stay integers (ids, labels); everything else is fed as the layer's dtype."""
-    return "int64" if array.dtype.kind in "iu" else float_dtype
-
-
 def Input(shape=None, batch_size=None, dtype="float32", batch_shape=None, name=None):
     """A model input: a pd.data Variable whose first axis is the batch (None = any size).
 
     Args:
         shape: the shape of one sample (without the batch axis).
         batch_size: a fixed batch size, or None for any.
-        dtype: the dtype of the data (Keras's default, float32).
+        dtype: the dtype of the data (Keras's default, float32), or "string" for text,
+            which stays on the host: call a preprocessing layer on it (StringLookup,
+            TextVectorization, Hashing), which gives the numbers the model computes with.
         batch_shape: instead of `shape` and `batch_size`, the whole shape with its batch
             axis first, as Keras's `Input(batch_shape=(16, 10, 5))`.
         name: the input's name, which keys dicts of input arrays.

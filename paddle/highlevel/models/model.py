@@ -24,6 +24,7 @@ import numpy as np
 from paddle.distributed.world import is_chief
 from paddle.errors import CheckpointError, at_user
 from paddle.lowlevel.executor import topological_nodes
+from paddle.lowlevel.strings import feed_dtype
 from paddle.lowlevel.graph import Variable, apply, data
 from paddle.highlevel.training.data.arrays import by_name
 from paddle.highlevel.layers.base import Layer, _call_spec, call_context, tensor_arguments
@@ -312,7 +313,7 @@ class Model(Trainable, Layer):
                                  "on data (or fit it) so its input shapes are known")
             if example is not None:
                 inputs = [data(f"{self.name}_input_{i}", (None,) + np.shape(a)[1:],
-                               "int64" if np.asarray(a).dtype.kind in "iu" else self.dtype)
+                               feed_dtype(np.asarray(a), self.dtype))
                           for i, a in enumerate(example)]
             else:
                 first = next(iter(self._graphs.values()))[0]

@@ -75,3 +75,17 @@ def check_input(model, expected, shape):
         detail = f"axis {bad[0]} should be {expected.shape[bad[0]]}, received {shape[bad[0]]}"
     raise ShapeError(at_user(f"{model.name}: input {expected.name!r} expects shape "
                              f"{expected.shape}, received {shape} ({detail})"))
+
+
+def check_text(model, expected, array):
+    """TypeError when text meets a numeric input or numbers meet a string input."""
+    text = array.dtype.kind in "USO"
+    if text and expected.dtype != "string":
+        raise TypeError(at_user(
+            f"x: expected numeric data, received an array of strings for the input "
+            f"{expected.name!r} ({expected.dtype}) of {model.name}; a model reads text "
+            "through an input made with pd.Input(dtype='string')"))
+    if not text and expected.dtype == "string":
+        raise TypeError(at_user(
+            f"x: expected strings for the string input {expected.name!r} of {model.name}, "
+            f"received an array of {array.dtype}"))

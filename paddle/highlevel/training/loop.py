@@ -34,7 +34,8 @@ from paddle.highlevel.training.data.arrays import (
     ArrayData, as_arrays, as_list, check_samples, class_weights_for, positive_int,
     sample_weights)
 from paddle.highlevel.training.checks import (
-    check_input, _check_label_range, _check_not_empty, _check_whole_labels, _target_name)
+    check_input, check_text, _check_label_range, _check_not_empty, _check_whole_labels,
+    _target_name)
 from paddle.highlevel.training.keras_api import KerasTrainingAPI
 from paddle.highlevel.training.step import (
     Step, _check_step_logs, _custom_logs, _CustomLogs, _data_inputs, _plus, _split_logs,
@@ -385,6 +386,7 @@ class Trainable(KerasTrainingAPI):
                              "input arrays were given")
         for v, a in zip(inputs, x):  # once per input signature: the step is cached
             check_input(self, v, a.shape)
+            check_text(self, v, a)
         if kind == "predict":
             return Step(inputs, list(outputs), False), {}
         ys = self._targets_for(outputs, y)

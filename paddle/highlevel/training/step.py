@@ -21,6 +21,7 @@ from paddle import lowlevel as ll
 from paddle.devices import backend_for
 from paddle.lowlevel import optimizers
 from paddle.lowlevel.executor import plan_for, topological_nodes
+from paddle.lowlevel.strings import feed_dtype
 from paddle.lowlevel.graph import Variable, call_inputs, constant, data
 from paddle.highlevel.metrics.base import StepTrace, batch_value
 
@@ -54,7 +55,7 @@ def trace_step(model, kind, x, y=(), weighted=False):
     """
     like = model.inputs if model.functional and len(model.inputs) == len(x) else None
     xs = [data(f"x_{i}", (None,) + a.shape[1:], like[i].dtype if like else
-               "int64" if a.dtype.kind in "iu" else model.dtype) for i, a in enumerate(x)]
+               feed_dtype(a, model.dtype)) for i, a in enumerate(x)]
     ys = [data(f"y_{i}", (None,) + a.shape[1:], "int64" if a.dtype.kind in "iu" else
                model.dtype) for i, a in enumerate(y)]
     feeds = xs + ys

@@ -131,3 +131,21 @@ def test_discretization_matches_keras():
 def test_bad_arguments(make, error, match):
     with pytest.raises(error, match=match):
         make()
+
+
+def test_normalization_adapt_matches_keras_over_batches():
+    # Keras 3.15 (JAX backend): Normalization().adapt(a) on the same array gives these
+    # statistics; batches of it are merged to the same ones.
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=(10, 3)).astype("float32") * 3 + 1
+    keras_mean = [0.6915247440338135, 0.6719760298728943, 0.5431206226348877]
+    keras_var = [11.580545425415039, 3.2058253288269043, 2.879647731781006]
+    for data in (a, [a[:4], a[4:7], a[7:]]):
+        layer = pd.layers.Normalization()
+        layer.adapt(data)
+        np.testing.assert_allclose(layer.adapt_mean.value.ravel(), keras_mean, rtol=1e-6)
+        np.testing.assert_allclose(layer.adapt_variance.value.ravel(), keras_var, rtol=1e-6)
+    whole = pd.layers.Normalization(axis=None)
+    whole.adapt(a)
+    np.testing.assert_allclose(whole.adapt_variance.value.ravel(), [5.893006801605225],
+                               rtol=1e-6)

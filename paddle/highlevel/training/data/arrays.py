@@ -14,6 +14,7 @@ import numpy as np
 from paddle.distributed import training as distributed_training
 from paddle.lowlevel.random_state import generator
 from paddle.lowlevel.graph import Variable
+from paddle.lowlevel.strings import as_strings
 
 
 def as_list(x, names=None, what="x"):
@@ -44,7 +45,11 @@ def by_name(values, names, what, side):
     return [values[n] for n in names]
 
 
-def as_arrays(values, what):
+def as_arrays(values, what, strings=None):
+    """`values` as arrays with a batch axis. Text (NumPy str_ / bytes_ arrays, object arrays
+    of strings) is kept as object arrays of str where `strings` (default: for `what` "x", the
+    inputs; never for targets); the model then checks it meets a string input."""
+    strings = what == "x" if strings is None else strings
     out = []
     for i, v in enumerate(values):
         if isinstance(v, Variable):  # a tensor made by ops (Keras's ops.one_hot(y)): its
@@ -57,13 +62,24 @@ def as_arrays(values, what):
             a = np.asarray(v)
         except Exception as e:
             raise ValueError(f"{what}: cannot convert item {i} to an array ({e})") from None
-        if a.dtype.kind not in "biuf":
+        # Text for a string input (paddle/lowlevel/strings.py) comes as a NumPy array: a
+        # Python list of strings is ambiguous (one input's samples, or several inputs?).
+        if strings and isinstance(v, np.ndarray) and _is_text(a):
+            a = as_strings(a, f"{what}: item {i}")
+        elif a.dtype.kind not in "biuf":
             raise TypeError(f"{what}: expected numeric data, received an array of {a.dtype} "
                             f"(item {i})")
         if a.ndim == 0:
             raise ValueError(f"{what}: expected arrays with a batch axis, received a scalar")
         out.append(a)
     return out
+
+
+def _is_text(a):
+    if a.dtype.kind in "US":
+        return True
+    return a.dtype.kind == "O" and a.size > 0 and all(
+        isinstance(item, (str, bytes, np.str_, np.bytes_)) for item in a.reshape(-1))
 
 
 def positive_int(value, what, allow_none=True):

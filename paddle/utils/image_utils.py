@@ -1,0 +1,321 @@
+"""Keras's image utilities (`keras.utils.load_img`, `img_to_array`, `array_to_img`,
+`save_img`; `keras.preprocessing.image.smart_resize`), and the resizing of
+`image_dataset_from_directory`.
+
+Images are read and written with Pillow, an optional extra (`pip install paddle[image]`):
+`import paddle` never needs it, and these functions raise an ImportError saying so when it
+is missing. Untrusted files: Pillow's decompression-bomb guard is kept on and its warning
+is an error here (an image of more than `PIL.Image.MAX_IMAGE_PIXELS` pixels is refused),
+and a file Pillow cannot decode raises a ValueError naming it, after the whole image was
+decoded (a truncated file fails here, not later).
+
+`resize` is TensorFlow's `tf.image.resize` (half-pixel centers, no antialiasing) for
+"bilinear" and "nearest", in NumPy, so the directory readers give Keras's pixels.
+
+Example:
+    >>> import os, tempfile, numpy as np, paddle as pd
+    >>> path = os.path.join(tempfile.mkdtemp(), "dot.png")
+    >>> pd.utils.save_img(path, np.full((2, 3, 3), 255, np.uint8), scale=False)
+    >>> pd.utils.img_to_array(pd.utils.load_img(path)).shape
+    (2, 3, 3)
+"""
+import io
+import os
+import pathlib
+import warnings
+
+import numpy as np
+
+try:  # Pillow is an optional extra: the functions that need it say so when it is missing
+    from PIL import Image as pil_image
+except ImportError:  # pragma: no cover - exercised where Pillow is not installed
+    pil_image = None
+
+RESAMPLE = ("nearest", "bilinear", "bicubic", "hamming", "box", "lanczos")
+
+
+def _pil(what):
+    if pil_image is None:
+        raise ImportError(f"{what} reads and writes images with Pillow, which is not "
+                          "installed: pip install pillow (or paddle[image])")
+    return pil_image
+
+
+def _data_format(data_format, what):
+    data_format = data_format or "channels_last"
+    if data_format not in ("channels_last", "channels_first"):
+        raise ValueError(f"{what}: expected data_format 'channels_last' or "
+                         f"'channels_first', received {data_format!r}")
+    return data_format
+
+
+def open_image(path, what="load_img"):
+    """A decoded Pillow image from a path or a BytesIO, with the decompression-bomb guard
+    as an error; ValueError naming the file when it is not a readable image."""
+    image = _pil(what)
+    if isinstance(path, io.BytesIO):
+        source, name = path, "<BytesIO>"
+    elif isinstance(path, (str, bytes, pathlib.Path, os.PathLike)):
+        name = os.fsdecode(path)
+        with open(name, "rb") as f:
+            source = io.BytesIO(f.read())
+    else:
+        raise TypeError(f"{what}: expected a path or an io.BytesIO, received "
+                        f"{type(path).__name__}")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", image.DecompressionBombWarning)
+            img = image.open(source)
+            img.load()  # decode now: a truncated file fails here, naming it
+    except (image.DecompressionBombWarning, image.DecompressionBombError) as e:
+        raise ValueError(f"{what}: {name} is refused by Pillow's decompression-bomb guard "
+                         f"({e})") from None
+    except (OSError, SyntaxError, ValueError) as e:  # UnidentifiedImageError is an OSError
+        raise ValueError(f"{what}: {name} is not a readable image file ({e})") from None
+    return img
+
+
+def load_img(path, color_mode="rgb", target_size=None, interpolation="nearest",
+             keep_aspect_ratio=False):
+    """Load an image file as a Pillow image (Keras's `keras.utils.load_img`).
+
+    Args:
+        path: a path or an `io.BytesIO`.
+        color_mode: "rgb" (default), "rgba" or "grayscale".
+        target_size: None (the file's size) or (height, width) to resize to.
+        interpolation: Pillow's resampling: "nearest" (default), "bilinear", "bicubic",
+            "hamming", "box" or "lanczos".
+        keep_aspect_ratio: crop the center to the target's aspect ratio before resizing.
+
+    Returns:
+        A `PIL.Image.Image`.
+
+    Raises:
+        ValueError: a file that is not a readable image (naming it), an image beyond
+            Pillow's decompression-bomb limit, a bad color_mode or interpolation.
+        ImportError: Pillow is not installed.
+
+    Example:
+        >>> import io, numpy as np, paddle as pd
+        >>> buffer = io.BytesIO()
+        >>> pd.utils.save_img(buffer, np.zeros((4, 6, 3)), file_format="png")
+        >>> pd.utils.load_img(buffer, target_size=(2, 3)).size
+        (3, 2)
+    """
+    if color_mode not in ("grayscale", "rgb", "rgba"):
+        raise ValueError(f"load_img: expected color_mode 'grayscale', 'rgb' or 'rgba', "
+                         f"received {color_mode!r}")
+    if isinstance(path, io.BytesIO):
+        path.seek(0)
+    img = open_image(path)
+    if color_mode == "grayscale":
+        if img.mode not in ("L", "I;16", "I"):
+            img = img.convert("L")
+    elif img.mode != color_mode.upper():
+        img = img.convert(color_mode.upper())
+    if target_size is None:
+        return img
+    if not isinstance(target_size, (list, tuple)) or len(target_size) != 2 or not all(
+            isinstance(n, (int, np.integer)) and n > 0 for n in target_size):
+        raise ValueError(f"load_img: expected target_size as (height, width), received "
+                         f"{target_size!r}")
+    if interpolation not in RESAMPLE:
+        raise ValueError(f"load_img: expected interpolation in {RESAMPLE}, received "
+                         f"{interpolation!r}")
+    size = (int(target_size[1]), int(target_size[0]))
+    if img.size == size:
+        return img
+    resample = getattr(pil_image.Resampling, interpolation.upper())
+    if not keep_aspect_ratio:
+        return img.resize(size, resample)
+    width, height = img.size
+    crop_height = min(height, (width * size[1]) // size[0])
+    crop_width = min(width, (height * size[0]) // size[1])
+    top, left = (height - crop_height) // 2, (width - crop_width) // 2
+    return img.resize(size, resample, box=[left, top, left + crop_width, top + crop_height])
+
+
+def img_to_array(img, data_format=None, dtype=None):
+    """A Pillow image as a NumPy array (height, width, channels), float32 by default
+    (Keras's `keras.utils.img_to_array`).
+
+    Args:
+        img: a Pillow image (or anything NumPy converts).
+        data_format: "channels_last" (default) or "channels_first".
+        dtype: the array's dtype (default float32).
+
+    Returns:
+        A rank-3 NumPy array.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> img = pd.utils.array_to_img(np.zeros((2, 2, 1)), scale=False)
+        >>> pd.utils.img_to_array(img).shape
+        (2, 2, 1)
+    """
+    data_format = _data_format(data_format, "img_to_array")
+    x = np.asarray(img, dtype=dtype or "float32")
+    if x.ndim == 3:
+        return x.transpose(2, 0, 1) if data_format == "channels_first" else x
+    if x.ndim == 2:
+        return x[None] if data_format == "channels_first" else x[..., None]
+    raise ValueError(f"img_to_array: expected an image of rank 2 or 3, received shape "
+                     f"{x.shape}")
+
+
+def array_to_img(x, data_format=None, scale=True, dtype=None):
+    """A NumPy array (height, width, channels) as a Pillow image (Keras's
+    `keras.utils.array_to_img`): 1 channel "L" (or "I" past 255), 3 "RGB", 4 "RGBA".
+
+    Args:
+        x: a rank-3 array.
+        data_format: "channels_last" (default) or "channels_first".
+        scale: rescale the values to span [0, 255] first.
+        dtype: the dtype computed in (default float32).
+
+    Returns:
+        A `PIL.Image.Image`.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.utils.array_to_img(np.random.random((5, 4, 3))).size
+        (4, 5)
+    """
+    _pil("array_to_img")
+    data_format = _data_format(data_format, "array_to_img")
+    x = np.array(x, dtype=dtype or "float32")
+    if x.ndim != 3:
+        raise ValueError(f"array_to_img: expected an image array of rank 3, received shape "
+                         f"{x.shape}")
+    if data_format == "channels_first":
+        x = x.transpose(1, 2, 0)
+    if scale:
+        x = x - np.min(x)
+        x_max = np.max(x)
+        if x_max != 0:
+            x /= x_max
+        x *= 255
+    channels = x.shape[2]
+    if channels in (3, 4):
+        return pil_image.fromarray(x.astype("uint8"), "RGB" if channels == 3 else "RGBA")
+    if channels == 1:
+        if np.max(x) > 255:
+            return pil_image.fromarray(x[:, :, 0].astype("int32"), "I")
+        return pil_image.fromarray(x[:, :, 0].astype("uint8"), "L")
+    raise ValueError(f"array_to_img: expected 1, 3 or 4 channels, received {channels}")
+
+
+def save_img(path, x, data_format=None, file_format=None, scale=True, **kwargs):
+    """Save a NumPy array as an image file (Keras's `keras.utils.save_img`).
+
+    Args:
+        path: a path or a file object.
+        x: a rank-3 array.
+        data_format: "channels_last" (default) or "channels_first".
+        file_format: the format; by default the path's extension ("jpg" is JPEG).
+        scale: rescale the values to span [0, 255] first.
+        **kwargs: passed to Pillow's `Image.save`.
+
+    Returns:
+        None.
+
+    Example:
+        >>> import io, numpy as np, paddle as pd
+        >>> buffer = io.BytesIO()
+        >>> pd.utils.save_img(buffer, np.zeros((2, 2, 3)), file_format="png")
+        >>> buffer.getvalue()[:4]
+        b'\\x89PNG'
+    """
+    if file_format is None and isinstance(path, (str, pathlib.Path)):
+        file_format = pathlib.Path(path).suffix[1:].lower()
+    if file_format and file_format.lower() == "jpg":
+        file_format = "jpeg"
+    img = array_to_img(x, data_format=data_format, scale=scale)
+    if img.mode == "RGBA" and file_format == "jpeg":
+        warnings.warn("save_img: JPEG does not support RGBA images, converting to RGB",
+                      stacklevel=2)
+        img = img.convert("RGB")
+    img.save(path, format=file_format or None, **kwargs)
+
+
+def _weights(in_size, out_size, method):
+    """(lower, upper, lerp) source indices and weights of TF's half-pixel resize."""
+    scale = in_size / out_size
+    if method == "nearest":
+        index = np.minimum(np.floor((np.arange(out_size) + 0.5) * scale).astype(np.int64),
+                           in_size - 1)
+        return index, index, np.zeros(out_size, np.float32)
+    src = (np.arange(out_size, dtype=np.float64) + 0.5) * scale - 0.5
+    floor = np.floor(src)
+    lower = np.maximum(floor, 0).astype(np.int64)
+    upper = np.minimum(np.ceil(src), in_size - 1).astype(np.int64)
+    return lower, upper, (src - floor).astype(np.float32)
+
+
+def resize(image, size, interpolation="bilinear"):
+    """An image (height, width, channels) resized to `size` (height, width) as
+    `tf.image.resize` does ("bilinear" or "nearest"), as float32.
+
+    Args:
+        image: a rank-3 array.
+        size: (height, width).
+        interpolation: "bilinear" or "nearest".
+
+    Returns:
+        A float32 array (height, width, channels).
+
+    Example:
+        >>> import numpy as np
+        >>> from paddle.utils.image_utils import resize
+        >>> resize(np.array([[[0.0], [2.0]]]), (1, 4))[0, :, 0].tolist()
+        [0.0, 0.5, 1.5, 2.0]
+    """
+    if interpolation not in ("bilinear", "nearest"):
+        raise ValueError(f"resize: paddle resizes with 'bilinear' or 'nearest' (TF's), "
+                         f"received {interpolation!r}")
+    x = np.asarray(image, np.float32)
+    (top, bottom, dy), (left, right, dx) = (
+        _weights(x.shape[0], size[0], interpolation),
+        _weights(x.shape[1], size[1], interpolation))
+    if interpolation == "nearest":
+        return x[top][:, left]
+    rows = x[top] + (x[bottom] - x[top]) * dy[:, None, None]
+    return rows[:, left] + (rows[:, right] - rows[:, left]) * dx[None, :, None]
+
+
+def smart_resize(x, size, interpolation="bilinear", data_format="channels_last"):
+    """Resize an image (or a batch) to `size` without distorting it: the largest central
+    crop of the target's aspect ratio, then `resize` (Keras's
+    `keras.preprocessing.image.smart_resize`).
+
+    Args:
+        x: an array (height, width, channels) or (batch, height, width, channels).
+        size: (height, width).
+        interpolation: "bilinear" or "nearest".
+        data_format: "channels_last" or "channels_first".
+
+    Returns:
+        A float32 array of the new size.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.preprocessing.image.smart_resize(np.ones((4, 8, 3)), (2, 2)).shape
+        (2, 2, 3)
+    """
+    data_format = _data_format(data_format, "smart_resize")
+    x = np.asarray(x)
+    if x.ndim not in (3, 4):
+        raise ValueError(f"smart_resize: expected an image of rank 3 or a batch of rank 4, "
+                         f"received shape {x.shape}")
+    if data_format == "channels_first":
+        x = np.moveaxis(x, -3, -1)
+    height, width = x.shape[-3], x.shape[-2]
+    target_height, target_width = size
+    crop_height = min(height, int(float(width * target_height) / target_width))
+    crop_width = min(width, int(float(height * target_width) / target_height))
+    top = int(float(height - crop_height) / 2)
+    left = int(float(width - crop_width) / 2)
+    x = x[..., top:top + crop_height, left:left + crop_width, :]
+    out = np.stack([resize(i, size, interpolation) for i in x]) if x.ndim == 4 else \
+        resize(x, size, interpolation)
+    return np.moveaxis(out, -1, -3) if data_format == "channels_first" else out
