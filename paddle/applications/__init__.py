@@ -5,8 +5,9 @@ names and parameter counts, built from paddle's layers (ported from Keras's own 
     model = pd.applications.VGG19(weights="vgg19_weights_tf_dim_ordering_tf_kernels.h5")
 
 `weights="imagenet"` reads Keras's weights file from Keras's cache folder
-(`$KERAS_HOME/models/`, by default `~/.keras/models/`, where Keras leaves what it downloads)
-and otherwise raises `pd.CheckpointError` saying where to put it: paddle downloads nothing.
+(`$KERAS_HOME/models/`, by default `~/.keras/models/`, where Keras leaves what it downloads),
+downloading it there from Keras's address first when it is missing (deadline, size cap,
+Keras's hash); offline, a `pd.CheckpointError` says where to put it.
 Each model's module has its `preprocess_input` and `decode_predictions`, as in Keras
 (`pd.applications.vgg19.preprocess_input`). Only channels_last images (Keras's default).
 """

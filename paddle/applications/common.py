@@ -63,8 +63,8 @@ def validate_activation(classifier_activation, weights):
 
 
 def get_file(fname, origin, cache_subdir="models", file_hash=None, **kwargs):
-    """Keras's cached weights file `fname` (checked against Keras's md5), never downloaded:
-    `imagenet_utils.cached_file`."""
+    """Keras's cached weights file `fname`, downloaded from `origin` when missing and
+    checked against Keras's hash: `imagenet_utils.cached_file`."""
     if cache_subdir != "models":
         raise ValueError(f"{WHO}: weights are read from Keras's 'models' cache folder, "
                          f"received cache_subdir={cache_subdir!r}")

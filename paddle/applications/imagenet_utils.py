@@ -2,11 +2,12 @@
 preprocessing, decoding predictions, the checks of the model constructors, and finding
 weights files.
 
-paddle downloads nothing: where Keras fetches a file (ImageNet weights, the class index of
-`decode_predictions`), paddle reads it from Keras's cache folder
-(`$KERAS_HOME/models/`, by default `~/.keras/models/`), where Keras itself leaves it, and
-checks it with Keras's hash; a file that is not there is a `pd.CheckpointError` naming the
-file, where it would come from and where to put it.
+Where Keras fetches a file (ImageNet weights, the class index of `decode_predictions`),
+paddle reads it from Keras's cache folder (`$KERAS_HOME/models/`, by default
+`~/.keras/models/`), where Keras itself leaves it, or downloads it there from Keras's
+address as the data sets do (deadline, size cap), and checks it with Keras's hash; a file
+that is neither there nor downloadable is a `pd.CheckpointError` naming the file, where it
+comes from and where to put it.
 """
 import hashlib
 import json
@@ -16,6 +17,8 @@ import warnings
 
 import numpy as np
 
+from paddle.dataset.common import DatasetError, fetch_file
+from paddle.dataset.keras_files import keras_home
 from paddle.errors import CheckpointError
 from paddle.highlevel import activations
 from paddle.highlevel.layers.base import Input
@@ -137,9 +140,9 @@ def decode_predictions(preds, top=5):
     Raises:
         ValueError: `preds` is not of shape (samples, 1000), or `top` is not a positive
             integer.
-        pd.CheckpointError: the class index (`imagenet_class_index.json`, which Keras
-            downloads) is not in Keras's cache folder (`$KERAS_HOME/models/`, by default
-            `~/.keras/models/`): paddle downloads nothing.
+        pd.CheckpointError: the class index (`imagenet_class_index.json`) is neither in
+            Keras's cache folder (`$KERAS_HOME/models/`, by default `~/.keras/models/`)
+            nor downloadable from Keras's address.
     """
     global _class_index
     preds = np.asarray(preds)
@@ -165,8 +168,7 @@ def decode_predictions(preds, top=5):
 
 def keras_cache_dir():
     """Keras's cache folder for models: `$KERAS_HOME/models`, else `~/.keras/models`."""
-    home = os.environ.get("KERAS_HOME") or os.path.join(os.path.expanduser("~"), ".keras")
-    return os.path.join(home, "models")
+    return os.path.join(keras_home(), "models")
 
 
 WEIGHTS_HINT = ("or pass the path of a weights file as weights=..., or use weights=None "
@@ -174,23 +176,41 @@ WEIGHTS_HINT = ("or pass the path of a weights file as weights=..., or use weigh
 
 
 def cached_file(who, fname, origin, file_hash=None, hint=WEIGHTS_HINT):
-    """The path of `fname` in Keras's cache, checked against Keras's md5 `file_hash`.
+    """The path of `fname` in Keras's cache, downloaded there from `origin` first when it
+    is missing (through the data sets' guarded download: deadline, size cap, Keras's hash
+    checked before the file takes its name), checked against Keras's `file_hash` (md5, or
+    SHA-256 when 64 digits long, as Keras's `get_file` tells them).
 
     Raises:
-        pd.CheckpointError: the file is not there (paddle downloads nothing), or its hash
-            differs from the one Keras checks (an incomplete or different file).
+        pd.CheckpointError: the file is missing and could not be downloaded (the message
+            says where to put it), or its hash differs from the one Keras checks (an
+            incomplete or different file).
     """
     path = os.path.join(keras_cache_dir(), fname)
+    sha256 = file_hash if file_hash is not None and len(file_hash) == 64 else None
+    md5 = file_hash if file_hash is not None and sha256 is None else None
     if not os.path.isfile(path):
-        raise CheckpointError(
-            f"{who}: needs {fname}, which Keras downloads from {origin}; paddle downloads "
-            f"nothing. Put the file at {path} (Keras's cache: KERAS_HOME, else ~/.keras, "
-            f"where Keras leaves it){', ' + hint if hint else ''}")
-    if file_hash is not None and _md5(path) != file_hash:
+        try:
+            fetch_file(path, [origin], sha256=sha256, md5=md5, what=who)
+        except DatasetError as e:
+            raise CheckpointError(
+                f"{who}: needs {fname}, which could not be downloaded from {origin} ({e}). "
+                f"Put the file at {path} (Keras's cache: KERAS_HOME, else ~/.keras, where "
+                f"Keras leaves it){', ' + hint if hint else ''}") from None
+    digest = _sha256(path) if sha256 else _md5(path)
+    if file_hash is not None and digest != file_hash:
         raise CheckpointError(f"{who}: {path} is not the file Keras downloads from {origin}: "
-                              f"its md5 is {_md5(path)}, expected {file_hash} (an "
-                              f"incomplete or different file)")
+                              f"its {'sha256' if sha256 else 'md5'} is {digest}, expected "
+                              f"{file_hash} (an incomplete or different file)")
     return path
+
+
+def _sha256(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def _md5(path):

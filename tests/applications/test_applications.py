@@ -7,6 +7,8 @@ import keras. Models are built small (32x32 inputs, no top) where the test allow
 has 2 cores: a full VGG19 is built once, in tests/keras_ports/test_functional_api.py.
 """
 import gc
+import hashlib
+import io
 import json
 import os
 import re
@@ -17,6 +19,8 @@ import numpy as np
 import pytest
 
 import paddle as pd
+from paddle.applications import imagenet_utils as iu
+from paddle.dataset import common
 
 A = pd.applications
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -234,14 +238,35 @@ def test_weights_file_of_another_model_is_refused(tmp_path):
 
 # ---- weights="imagenet": from Keras's cache, or a clear error ------------------------------
 
-def test_imagenet_weights_missing_says_what_to_do(tmp_path, monkeypatch):
+def test_imagenet_weights_missing_and_offline_says_what_to_do(tmp_path, monkeypatch,
+                                                              offline):
     monkeypatch.setenv("KERAS_HOME", str(tmp_path))
     expected = str(tmp_path / "models" / "vgg19_weights_tf_dim_ordering_tf_kernels_notop.h5")
     with pytest.raises(pd.CheckpointError) as info:
         A.VGG19(include_top=False, input_shape=(32, 32, 3))  # weights="imagenet", Keras's default
     message = str(info.value)
-    assert "paddle downloads nothing" in message and expected in message
+    assert "could not be downloaded" in message and expected in message
     assert "weights=None" in message and "storage.googleapis.com" in message
+    assert offline == ["https://storage.googleapis.com/tensorflow/keras-applications/vgg19/"
+                       "vgg19_weights_tf_dim_ordering_tf_kernels_notop.h5"]
+    assert not list((tmp_path / "models").iterdir())  # no partial file left
+
+
+def test_missing_weights_are_downloaded_into_keras_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
+    payload = b"the weights file"
+    monkeypatch.setattr(common, "urlopen", lambda url, timeout=None: io.BytesIO(payload))
+    path = iu.cached_file("test", "w.h5", "https://example.invalid/w.h5",
+                          hashlib.md5(payload).hexdigest())
+    assert path == str(tmp_path / "models" / "w.h5")
+    with open(path, "rb") as f:
+        assert f.read() == payload
+    sha = hashlib.sha256(payload).hexdigest()  # Keras's 64-digit hashes are SHA-256
+    assert iu.cached_file("test", "w.h5", "https://example.invalid/w.h5", sha) == path
+    # A download that is not the file Keras names is refused, and no file takes the name.
+    with pytest.raises(pd.CheckpointError, match="MD5 .* expected 0+"):
+        iu.cached_file("test", "v.h5", "https://example.invalid/v.h5", "0" * 32)
+    assert not (tmp_path / "models" / "v.h5").exists()
 
 
 def test_imagenet_weights_from_keras_cache(tmp_path, monkeypatch):
