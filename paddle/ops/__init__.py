@@ -73,3 +73,4 @@ multiply, subtract, divide, power, negative, absolute = mul, sub, div, pow, neg,
 def true_divide(a, b):
     """a / b (Keras's `true_divide`)."""
     return div(as_variable(a, where="true_divide"), b)
+from paddle.ops.convolutions import *  # noqa: F401,F403
