@@ -74,3 +74,4 @@ def true_divide(a, b):
     """a / b (Keras's `true_divide`)."""
     return div(as_variable(a, where="true_divide"), b)
 from paddle.ops.convolutions import *  # noqa: F401,F403
+from paddle.ops.fft import *  # noqa: F401,F403
