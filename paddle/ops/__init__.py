@@ -75,3 +75,4 @@ def true_divide(a, b):
     return div(as_variable(a, where="true_divide"), b)
 from paddle.ops.convolutions import *  # noqa: F401,F403
 from paddle.ops.fft import *  # noqa: F401,F403
+from paddle.ops import image  # noqa: F401,E402  (keras.ops.image: a namespace only)
