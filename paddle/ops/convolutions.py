@@ -52,10 +52,26 @@ def _data_format(data_format, op):
     return data_format
 
 
-def _tensor(x, op, what="inputs"):
-    """A float Variable of x (arrays become constants; ints become float32 as Keras's
-    convolutions compute in floats)."""
-    x = x if isinstance(x, Variable) else constant(np.asarray(x))
+_DTYPES = ("float32", "float64", "int32", "int64", "bool")
+
+
+def as_tensor(x):
+    """x as a Variable, keeping an array's dtype where paddle has it (as Keras's
+    convert_to_tensor: int32 stays int32, Python floats become float32)."""
+    if isinstance(x, Variable):
+        return x
+    array = np.asarray(x)
+    if array.dtype.name in _DTYPES:
+        return constant(array, dtype=array.dtype.name)
+    if array.dtype.kind == "f":
+        return constant(array, dtype="float32")
+    return constant(array)
+
+
+def _tensor(x, op):
+    """A float Variable of x (integers become float32: Keras's convolutions compute in
+    floats)."""
+    x = as_tensor(x)
     if x.dtype not in ("float32", "float64"):
         x = cast(x, "float32")
     return x
@@ -491,7 +507,7 @@ def _block_args(x, block_size, data_format, op):
         raise ValueError(at_user(f"{op}: expected block_size as an int >= 1, received "
                                  f"{block_size!r}"))
     fmt = _data_format(data_format, op)
-    x = x if isinstance(x, Variable) else constant(np.asarray(x))
+    x = as_tensor(x)
     if x.ndim != 4 or any(v is None for v in x.shape[1:]):
         raise ShapeError(at_user(f"{op}: expected 4-D images with known spatial and channel "
                                  f"sizes, received shape {x.shape}"))

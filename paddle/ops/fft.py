@@ -26,7 +26,7 @@ from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.shape import concat, gather, reshape
 from paddle.lowlevel.shapes import is_int
-from paddle.ops.convolutions import conv_transpose
+from paddle.ops.convolutions import as_tensor, conv_transpose
 
 __all__ = ["fft", "fft2", "ifft2", "irfft", "istft", "rfft", "stft"]
 
@@ -34,7 +34,7 @@ __all__ = ["fft", "fft2", "ifft2", "irfft", "istft", "rfft", "stft"]
 # ---- inputs ---------------------------------------------------------------------------------
 
 def _real(x, op):
-    x = x if isinstance(x, Variable) else constant(np.asarray(x))
+    x = as_tensor(x)
     if x.dtype not in ("float32", "float64"):
         x = cast(x, "float32")
     if x.ndim < 1:
@@ -47,7 +47,7 @@ def _pair(x, op, rank=1):
     if not isinstance(x, (tuple, list)) or len(x) != 2:
         raise ValueError(at_user(f"{op}: expected x as a tuple of two tensors (real, imag), "
                                  f"received {type(x).__name__} {x!r:.80}"))
-    real, imag = (v if isinstance(v, Variable) else constant(np.asarray(v)) for v in x)
+    real, imag = (as_tensor(v) for v in x)
     if real.dtype not in ("float32", "float64") or imag.dtype not in ("float32", "float64"):
         raise ValueError(at_user(f"{op}: expected float real and imaginary parts, received "
                                  f"{real.dtype} and {imag.dtype}"))
@@ -303,7 +303,7 @@ def stft(x, sequence_length, sequence_stride, fft_length, window="hann", center=
     op = "stft"
     sequence_length, sequence_stride, fft_length = _stft_args(
         sequence_length, sequence_stride, fft_length, op)
-    x = x if isinstance(x, Variable) else constant(np.asarray(x))
+    x = as_tensor(x)
     if x.dtype not in ("float32", "float64"):
         raise TypeError(at_user(f"{op}: expected a float32 or float64 input, received "
                                 f"{x.dtype}"))

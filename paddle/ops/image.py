@@ -23,7 +23,7 @@ from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.shape import expand_dims, gather, pad, reshape, squeeze, stack, \
     transpose
 from paddle.lowlevel.shapes import is_int
-from paddle.ops.convolutions import conv, depthwise_conv
+from paddle.ops.convolutions import as_tensor, conv, depthwise_conv
 
 __all__ = ["crop_images", "extract_patches", "extract_patches_3d", "gaussian_blur",
            "hsv_to_rgb", "pad_images", "resize", "rgb_to_grayscale", "rgb_to_hsv",
@@ -35,7 +35,7 @@ RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic
 # ---- layout -------------------------------------------------------------------------------
 
 def _tensor(x):
-    return x if isinstance(x, Variable) else constant(np.asarray(x))
+    return as_tensor(x)
 
 
 def _data_format(data_format, op):
