@@ -77,3 +77,4 @@ from paddle.ops.convolutions import *  # noqa: F401,F403
 from paddle.ops.fft import *  # noqa: F401,F403
 from paddle.ops import image  # noqa: F401,E402  (keras.ops.image: a namespace only)
 from paddle.ops.linalg import *  # noqa: F401,F403
+from paddle.ops.ctc import *  # noqa: F401,F403
