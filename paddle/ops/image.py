@@ -20,14 +20,18 @@ from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.graph import Variable, constant
 from paddle.lowlevel.ops.math import abs as _abs, cast, clip, less, maximum, minimum, where
 from paddle.lowlevel.ops.matmul import matmul
+from paddle.lowlevel.ops.reduce import mean
 from paddle.lowlevel.ops.shape import expand_dims, gather, pad, reshape, squeeze, stack, \
     transpose
 from paddle.lowlevel.shapes import is_int
 from paddle.ops.convolutions import as_tensor, conv, depthwise_conv
+from paddle.ops.image_sampling import (affine_transform, floor as _floor,  # noqa: F401
+                                       map_coordinates, perspective_transform)
 
-__all__ = ["crop_images", "extract_patches", "extract_patches_3d", "gaussian_blur",
-           "hsv_to_rgb", "pad_images", "resize", "rgb_to_grayscale", "rgb_to_hsv",
-           "scale_and_translate"]
+__all__ = ["affine_transform", "crop_images", "extract_patches", "extract_patches_3d",
+           "gaussian_blur", "hsv_to_rgb", "map_coordinates", "pad_images",
+           "perspective_transform", "resize", "rgb_to_grayscale", "rgb_to_hsv",
+           "scale_and_translate", "sobel_edges", "ssim"]
 
 RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic")
 
@@ -395,12 +399,6 @@ def _float_images(images, data_format, op):
     return x, undo
 
 
-def _floor(x):
-    """floor(x) from ops that exist: truncation toward zero, less one where that rounded up."""
-    t = cast(cast(x, "int64"), x.dtype)
-    return t - cast(less(x, t), x.dtype)
-
-
 def rgb_to_hsv(images, data_format=None):
     """RGB float images to HSV (all channels in [0, 1]), as `keras.ops.image.rgb_to_hsv`.
 
@@ -487,6 +485,84 @@ def gaussian_blur(images, kernel_size=(3, 3), sigma=(1.0, 1.0), data_format=None
     kernel = np.broadcast_to(kernel2d[:, :, None, None], kernel2d.shape + (c, 1))
     return undo(depthwise_conv(x, constant(np.ascontiguousarray(kernel), dtype=x.dtype),
                                padding="same"))
+
+
+def sobel_edges(images, data_format=None):
+    """Sobel derivatives of a batch of images, as `keras.ops.image.sobel_edges`: zero
+    padding ("same" size), stacked as [d/dy, d/dx] on a new last axis.
+
+    Returns:
+        (N, H, W, C, 2) for channels_last, (N, C, H, W, 2) for channels_first.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> x = np.tile(np.arange(4, dtype=np.float32), (4, 1))[None, :, :, None]
+        >>> pd.ops.image.sobel_edges(x).numpy()[0, 1, 1, 0].tolist()   # [dy, dx]
+        [0.0, 8.0]
+    """
+    op = "sobel_edges"
+    fmt = _data_format(data_format, op)
+    x = _float(_tensor(images))
+    if x.ndim != 4:
+        raise ValueError(at_user(f"{op}: expected a batch of images (rank 4), received "
+                                 f"shape {x.shape}"))
+    if fmt == "channels_first":
+        x = transpose(x, (0, 2, 3, 1))
+    c = x.shape[-1]
+    dx = np.array([[-1.0, 0.0, 1.0], [-2.0, 0.0, 2.0], [-1.0, 0.0, 1.0]])
+    kernels = np.stack([dx.T, dx], axis=-1)                      # (3, 3, [dy, dx])
+    kernel = np.broadcast_to(kernels[:, :, None, :], (3, 3, c, 2))
+    y = depthwise_conv(x, constant(np.ascontiguousarray(kernel), dtype=x.dtype),
+                       padding="same")                           # channel c * 2 + k
+    y = reshape(y, (-1,) + tuple(x.shape[1:3]) + (c, 2))
+    return transpose(y, (0, 3, 1, 2, 4)) if fmt == "channels_first" else y
+
+
+def ssim(image1, image2, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03,
+         data_format=None):
+    """Structural similarity per image pair (Gaussian windows, "valid" positions, averaged
+    over positions and channels), as `keras.ops.image.ssim`.
+
+    Returns:
+        (batch,) values, or a scalar for single images, in the images' dtype.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> x = np.random.default_rng(0).random((16, 16, 3)).astype(np.float32)
+        >>> round(float(pd.ops.image.ssim(x, x).numpy()), 5)
+        1.0
+    """
+    op = "ssim"
+    a, _ = _images(image1, data_format, op)
+    b, _ = _images(image2, data_format, op)
+    if a.shape != b.shape:
+        raise ValueError(at_user(f"{op}: expected two images of one shape, received "
+                                 f"{a.shape} and {b.shape}"))
+    if not is_int(filter_size) or filter_size < 1:
+        raise ValueError(at_user(f"{op}: expected filter_size as an int >= 1, received "
+                                 f"{filter_size!r}"))
+    dtype = a.dtype
+    a, b = _float(a), _float(b)
+    h, w, c = a.shape[1:]
+    if None in (h, w, c):
+        raise ShapeError(at_user(f"{op}: expected known image sizes, received {a.shape}"))
+    t = np.arange(filter_size) - (filter_size - 1) / 2.0
+    g = np.exp(-t ** 2 / (2.0 * filter_sigma ** 2))
+    g /= g.sum()
+    kernel = constant(np.outer(g, g)[:, :, None, None], dtype=a.dtype)
+
+    def blur(v):  # each channel as its own image, one "valid" conv
+        return conv(reshape(transpose(v, (0, 3, 1, 2)), (-1, h, w, 1)), kernel)
+    c1, c2 = (k1 * max_val) ** 2, (k2 * max_val) ** 2
+    mu1, mu2 = blur(a), blur(b)
+    var1 = blur(a * a) - mu1 * mu1
+    var2 = blur(b * b) - mu2 * mu2
+    cov = blur(a * b) - mu1 * mu2
+    ratio = (2.0 * mu1 * mu2 + c1) * (2.0 * cov + c2) / \
+        ((mu1 * mu1 + mu2 * mu2 + c1) * (var1 + var2 + c2))
+    per_image = mean(reshape(mean(ratio, axis=(1, 2, 3)), (-1, c)), axis=-1)
+    per_image = per_image if per_image.dtype == dtype else cast(per_image, dtype)
+    return squeeze(per_image, 0) if _tensor(image1).ndim == 3 else per_image
 
 
 def _patches(images, size, strides, dilation_rate, padding, data_format, n, op):

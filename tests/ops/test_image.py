@@ -175,3 +175,107 @@ def test_errors():
     with pytest.raises(TypeError, match=r"scale and translation known"):
         image.scale_and_translate(x, (4, 4, 3), pd.constant([1.0, 1.0]), [0.0, 0.0], (0, 1),
                                   "linear")
+
+
+# ---- sampling at coordinates ----------------------------------------------------------------
+
+def ref_fix(i, size, mode):
+    if mode in ("constant", "nearest"):
+        return np.clip(i, 0, size - 1)
+    if mode == "wrap":
+        return i % size
+    if mode == "mirror":
+        s = size - 1
+        return np.abs((i + s) % (2 * s) - s) if s else i * 0
+    s = 2 * size    # reflect: the mirror of 2i + 1 on a wave of period 2 * (2 size)
+    return (np.abs((2 * i + 1 + s) % (2 * s) - s) - 1) // 2
+
+
+def ref_map(x, coords, order, mode, cval):
+    """jax.scipy.ndimage.map_coordinates, written out per output element."""
+    out = np.zeros(coords.shape[1:])
+    for pos in np.ndindex(*coords.shape[1:]):
+        c = coords[(slice(None),) + pos]
+        if order == 0:
+            corners = [[(np.sign(v) * np.floor(abs(v) + 0.5), 1.0)] for v in c]
+        else:
+            corners = [[(np.floor(v), 1 - (v - np.floor(v))), (np.floor(v) + 1, v - np.floor(v))]
+                       for v in c]
+        for combo in np.ndindex(*[len(k) for k in corners]):
+            picks = [corners[a][k] for a, k in enumerate(combo)]
+            idx = tuple(int(ref_fix(int(i), n, mode)) for (i, _), n in zip(picks, x.shape))
+            inside = all(0 <= i < n for (i, _), n in zip(picks, x.shape))
+            value = x[idx] if inside or mode != "constant" else cval
+            out[pos] += np.prod([w for _, w in picks]) * value
+    return out
+
+
+@pytest.mark.parametrize("mode", ["constant", "nearest", "wrap", "mirror", "reflect"])
+@pytest.mark.parametrize("order", [0, 1])
+def test_map_coordinates(device, mode, order):
+    x = rand(5, 6)
+    coords = RNG.uniform(-4, 9, (2, 3, 4)).astype(np.float32)
+    got = image.map_coordinates(x, coords, order, fill_mode=mode, fill_value=-1.0).numpy()
+    np.testing.assert_allclose(got, ref_map(x, coords, order, mode, -1.0), atol=1e-5)
+
+
+def test_affine_and_perspective_transforms():
+    x = rand(2, 5, 6, 3)
+    t = np.array([[1.1, 0.2, -0.7, -0.1, 0.9, 0.6, 0.0, 0.0],
+                  [0.8, -0.3, 1.2, 0.25, 1.05, -0.4, 0.02, -0.03]], np.float32)
+    got = image.affine_transform(x, t, fill_mode="reflect").numpy()
+    for b in range(2):
+        ys, xs = np.meshgrid(np.arange(5), np.arange(6), indexing="ij")
+        a = t[b]
+        k = a[6] * xs + a[7] * ys + 1
+        coords = np.stack([(a[3] * xs + a[4] * ys + a[5]) / k, (a[0] * xs + a[1] * ys + a[2]) / k])
+        for ch in range(3):
+            want = ref_map(x[b, :, :, ch], coords, 1, "reflect", 0.0)
+            np.testing.assert_allclose(got[b, :, :, ch], want, atol=1e-5)
+    corners = np.array([[0, 0], [5, 0], [0, 4], [5, 4]], np.float32)
+    same = image.perspective_transform(x, corners, corners).numpy()
+    np.testing.assert_allclose(same, x, atol=1e-4)
+    moved = corners + np.array([1.0, 0.0], np.float32)    # start = end + (1, 0): x' = x + 1
+    shifted = image.perspective_transform(x, moved, corners, interpolation="nearest").numpy()
+    np.testing.assert_allclose(shifted[:, :, :5], x[:, :, 1:], atol=1e-4)
+    assert np.all(shifted[:, :, 5] == 0.0)
+
+
+def test_sobel_and_ssim(device):
+    x = rand(2, 5, 6, 3)
+    got = image.sobel_edges(x).numpy()
+    assert got.shape == (2, 5, 6, 3, 2)
+    p = np.pad(x, [(0, 0), (1, 1), (1, 1), (0, 0)])
+    dx = (p[:, :-2, 2:] + 2 * p[:, 1:-1, 2:] + p[:, 2:, 2:]) - \
+        (p[:, :-2, :-2] + 2 * p[:, 1:-1, :-2] + p[:, 2:, :-2])
+    dy = (p[:, 2:, :-2] + 2 * p[:, 2:, 1:-1] + p[:, 2:, 2:]) - \
+        (p[:, :-2, :-2] + 2 * p[:, :-2, 1:-1] + p[:, :-2, 2:])
+    np.testing.assert_allclose(got[..., 0], dy, atol=1e-5)
+    np.testing.assert_allclose(got[..., 1], dx, atol=1e-5)
+    a = rand(2, 16, 14, 3)
+    np.testing.assert_allclose(image.ssim(a, a).numpy(), [1.0, 1.0], atol=1e-5)
+    # SSIM of an image against a constant offset: mean term only, one value per image
+    b = np.clip(a + 0.1, 0, None).astype(np.float32)
+    got = image.ssim(a, b).numpy()
+    assert got.shape == (2,) and np.all(got < 1.0) and np.all(got > 0.9)
+
+
+def test_sampling_gradients():
+    coords = RNG.uniform(0.2, 3.7, (2, 3, 3))
+    check_gradients(lambda v, c: image.map_coordinates(v, c, 1), [rand(5, 5), coords])
+    t = np.array([1.0, 0.1, 0.3, -0.05, 0.9, 0.2, 0.0, 0.0])
+    check_gradients(lambda v: image.affine_transform(v, t), [rand(1, 4, 4, 2)])
+
+
+def test_sampling_errors():
+    with pytest.raises(ValueError, match=r"map_coordinates: expected coordinates of shape "
+                                         r"\(2, \.\.\.\).*\(at test_image.py:\d+\)"):
+        image.map_coordinates(rand(3, 3), np.zeros((3, 4)), 1)
+    with pytest.raises(ValueError, match=r"expected order 0 or 1, received 3"):
+        image.map_coordinates(rand(3, 3), np.zeros((2, 4)), 3)
+    with pytest.raises(ValueError, match=r"fill_mode one of .*received 'edge'"):
+        image.affine_transform(rand(3, 3, 1), np.zeros(8), fill_mode="edge")
+    with pytest.raises(ValueError, match=r"transform of shape \(8,\) or \(batch, 8\)"):
+        image.affine_transform(rand(3, 3, 1), np.zeros(6))
+    with pytest.raises(ValueError, match=r"start_points of shape \(4, 2\)"):
+        image.perspective_transform(rand(3, 3, 1), np.zeros((3, 2)), np.zeros((3, 2)))
