@@ -288,7 +288,7 @@ def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, paddin
         >>> x = np.ones((1, 4, 4, 2), np.float32)
         >>> dk, pk = np.ones((3, 3, 2, 1), np.float32), np.ones((1, 1, 2, 3), np.float32)
         >>> pd.ops.separable_conv(x, dk, pk).numpy()[0, 0, 0].tolist()
-        [36.0, 36.0, 36.0]
+        [18.0, 18.0, 18.0]
     """
     op = "separable_conv"
     fmt = _data_format(data_format, op)

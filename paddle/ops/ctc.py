@@ -12,8 +12,8 @@ Example:
     >>> import numpy as np, paddle as pd
     >>> logits = np.log(np.array([[[0.1, 0.9], [0.9, 0.1]]], np.float32))
     >>> loss = pd.ops.ctc_loss(np.array([[1]]), logits, np.array([1]), np.array([2]))
-    >>> round(float(loss.numpy()[0]), 4)   # paths "1 _" and "1 1": -log(0.81 + 0.09)
-    0.1054
+    >>> round(float(loss.numpy()[0]), 4)   # paths "1 _", "1 1", "_ 1": -log(0.81 + 0.09 + 0.01)
+    0.0943
 """
 import numpy as np
 

@@ -404,7 +404,7 @@ def rgb_to_hsv(images, data_format=None):
 
     Example:
         >>> import numpy as np, paddle as pd
-        >>> pd.ops.image.rgb_to_hsv(np.array([[[0.0, 1.0, 0.0]]], np.float32)).numpy().round(4).tolist()
+        >>> pd.ops.image.rgb_to_hsv(np.array([[[0.0, 1.0, 0.0]]])).numpy().round(4).tolist()
         [[[0.3333, 1.0, 1.0]]]
     """
     op = "rgb_to_hsv"
