@@ -25,10 +25,12 @@ from paddle.lowlevel.ops.shape import expand_dims, gather, pad, reshape, squeeze
     transpose
 from paddle.lowlevel.shapes import is_int
 from paddle.ops.convolutions import as_tensor, conv, depthwise_conv
-from paddle.ops.image_sampling import (affine_transform, floor as _floor,  # noqa: F401
-                                       map_coordinates, perspective_transform)
+from paddle.ops.image_sampling import (affine_transform, elastic_transform,  # noqa: F401
+                                       floor as _floor, map_coordinates,
+                                       perspective_transform)
 
-__all__ = ["affine_transform", "crop_images", "extract_patches", "extract_patches_3d",
+__all__ = ["affine_transform", "crop_images", "elastic_transform", "extract_patches",
+           "extract_patches_3d",
            "gaussian_blur", "hsv_to_rgb", "map_coordinates", "pad_images",
            "perspective_transform", "resize", "rgb_to_grayscale", "rgb_to_hsv",
            "scale_and_translate", "sobel_edges", "ssim"]

@@ -21,10 +21,12 @@ from paddle.lowlevel.ops.math import (abs as _abs, cast, clip, greater_equal, le
                                       where)
 from paddle.lowlevel.ops.shape import expand_dims, gather, reshape, squeeze, stack, \
     transpose
-from paddle.ops.convolutions import as_tensor
+from paddle.lowlevel.shapes import is_int
+from paddle.ops.convolutions import as_tensor, depthwise_conv
 from paddle.ops.linalg import solve
+from paddle.random import normal
 
-__all__ = ["affine_transform", "map_coordinates", "perspective_transform"]
+__all__ = ["affine_transform", "elastic_transform", "map_coordinates", "perspective_transform"]
 
 FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
 INTERPOLATIONS = {"nearest": 0, "bilinear": 1}
@@ -286,4 +288,57 @@ def perspective_transform(images, start_points, end_points, interpolation="bilin
     x_in = (a[0] * gx + a[1] * gy + a[2]) / k
     y_in = (a[3] * gx + a[4] * gy + a[5]) / k
     out = _warp(x, x_in, y_in, INTERPOLATIONS[interpolation], "constant", float(fill_value))
+    return undo(out)
+
+
+def _blur_field(field, size, sigma):
+    """A (B, H, W) field blurred by a (size x size) Gaussian, zero padded (Keras's
+    gaussian_blur of the displacements)."""
+    t = np.arange(size) - (size - 1) / 2.0
+    g = np.exp(-0.5 * (t / sigma) ** 2)
+    g /= g.sum()
+    kernel = constant(np.outer(g, g)[:, :, None, None], dtype=field.dtype)
+    return squeeze(depthwise_conv(expand_dims(field, -1), kernel, padding="same"), -1)
+
+
+def elastic_transform(images, alpha=20.0, sigma=5.0, interpolation="bilinear",
+                      fill_mode="reflect", fill_value=0.0, seed=None, data_format=None):
+    """Images displaced by smooth random fields, as `keras.ops.image.elastic_transform`:
+    per pixel a normal(0, sigma) displacement in x and in y, blurred by a Gaussian of
+    standard deviation sigma (kernel int(6 sigma) | 1), scaled by alpha; the images are
+    sampled there. The draws are paddle's (`pd.random.normal` with `seed`): they are not
+    JAX's numbers, and x and y get independent fields (Keras on JAX draws one field twice
+    from the same seed, so its x and y displacements are equal).
+
+    Args:
+        images: rank 3 or 4, known shape.
+        alpha, sigma: numbers (known when the graph is built).
+        interpolation: "bilinear" or "nearest".
+        fill_mode, fill_value: as in `affine_transform` (default "reflect").
+        seed: None, an int or a `pd.random.SeedGenerator`.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> x = np.ones((8, 8, 1), np.float32)
+        >>> float(pd.ops.image.elastic_transform(x, seed=1).numpy().round(5).min())   # reflect
+        1.0
+    """
+    op = "elastic_transform"
+    if interpolation not in INTERPOLATIONS:
+        raise ValueError(at_user(f"{op}: expected interpolation 'bilinear' or 'nearest', "
+                                 f"received {interpolation!r}"))
+    _check_mode(fill_mode, op)
+    if isinstance(alpha, Variable) or isinstance(sigma, Variable) or not float(sigma) > 0:
+        raise ValueError(at_user(f"{op}: expected numbers alpha and sigma > 0, received "
+                                 f"alpha={alpha!r}, sigma={sigma!r}"))
+    x, undo = _images(images, data_format, op)
+    b, h, w, _ = x.shape
+    size = int(6 * float(sigma)) | 1
+    # an int seed draws the y field from seed + 1: the same seed would repeat the x field
+    seeds = (seed, seed + 1) if is_int(seed) else (seed, seed)
+    fields = [_blur_field(normal((b, h, w), stddev=float(sigma), dtype=x.dtype, seed=s),
+                          size, float(sigma)) * float(alpha) for s in seeds]
+    gx, gy = _grid(h, w, x.dtype)
+    out = _warp(x, gx + fields[0], gy + fields[1], INTERPOLATIONS[interpolation], fill_mode,
+                float(fill_value))
     return undo(out)

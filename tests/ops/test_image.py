@@ -279,3 +279,16 @@ def test_sampling_errors():
         image.affine_transform(rand(3, 3, 1), np.zeros(6))
     with pytest.raises(ValueError, match=r"start_points of shape \(4, 2\)"):
         image.perspective_transform(rand(3, 3, 1), np.zeros((3, 2)), np.zeros((3, 2)))
+
+
+def test_elastic_transform():
+    x = rand(2, 12, 10, 3)
+    assert np.array_equal(image.elastic_transform(x, alpha=0.0, sigma=1.0, seed=3).numpy(), x)
+    y = image.elastic_transform(x, alpha=3.0, sigma=1.0, seed=3).numpy()
+    assert y.shape == x.shape and np.abs(y - x).mean() > 0.01
+    # every output is a convex mix of the image's values ("reflect" stays inside)
+    assert y.min() >= x.min() - 1e-6 and y.max() <= x.max() + 1e-6
+    flat = np.ones((6, 6, 1), np.float32)
+    np.testing.assert_allclose(image.elastic_transform(flat, seed=0).numpy(), flat, atol=1e-5)
+    with pytest.raises(ValueError, match=r"alpha and sigma > 0"):
+        image.elastic_transform(x, sigma=0.0)
