@@ -309,10 +309,10 @@ def _transpose_pads(k, stride, dilation, padding, output_padding):
 
 def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=None,
                    data_format=None, dilation_rate=1):
-    """Transposed convolution (1-D or 2-D), as `keras.ops.conv_transpose`.
+    """Transposed convolution (1-D, 2-D or 3-D), as `keras.ops.conv_transpose`.
 
     Args:
-        inputs: tensor of rank 3 or 4, in `data_format`.
+        inputs: tensor of rank 3, 4 or 5, in `data_format`.
         kernel: (spatial..., out_channels, in_channels), Keras's layout.
         strides, padding, data_format, dilation_rate: as in `conv`.
         output_padding: None (output in * stride for "same", (in - 1) * stride +
@@ -323,8 +323,7 @@ def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=No
         A tensor with out_channels channels.
 
     Raises:
-        ShapeError: ranks or channels that do not fit, or (3-D inputs) a gap: 3-D
-            transposed convolutions are not available.
+        ShapeError: ranks or channels that do not fit, unknown spatial sizes.
 
     Example:
         >>> import numpy as np, paddle as pd
@@ -335,7 +334,7 @@ def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=No
     op = "conv_transpose"
     fmt = _data_format(data_format, op)
     x = _tensor(inputs, op)
-    n = _spatial_rank(x, op, (1, 2))
+    n = _spatial_rank(x, op)
     strides = _tuple(strides, n, "strides", op)
     dilation = _tuple(dilation_rate, n, "dilation_rate", op)
     padding = _padding(padding, op)
@@ -350,25 +349,64 @@ def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=No
     if out_pad is not None and any(p >= s for p, s in zip(out_pad, strides)):
         raise ValueError(at_user(f"{op}: expected output_padding smaller than the strides "
                                  f"{strides}, received {output_padding!r}"))
-    x4, k4 = x, kernel
-    if n == 1:
-        x4, k4 = expand_dims(x, 1), expand_dims(kernel, 0)
-        strides, dilation = (1,) + strides, (1,) + dilation
-        out_pad = None if out_pad is None else (0,) + out_pad
-    pads, size = [], []
-    for a in range(2):
-        k, s, d = k4.shape[a], strides[a], dilation[a]
-        left, right = _transpose_pads(k, s, d, padding, None if out_pad is None else out_pad[a])
-        eff = (k - 1) * d + 1
-        pads.append((eff - 1 - left, max(eff - 1 - right, 0)))
-        i = x4.shape[1 + a]
-        size.append(None if i is None else (i - 1) * s + left + right - eff + 2)
-    if None in size:
+    if any(d is None for d in x.shape[1:-1]):
         raise ShapeError(at_user(f"{op}: expected known spatial sizes, received inputs of "
                                  f"shape {x.shape}"))
-    y = conv2d_transpose(x4, k4, output_shape=tuple(size), strides=strides,
-                         padding=tuple(pads), dilation=dilation)
-    return _restore(y[:, 0] if n == 1 else y, fmt)
+    out_pad = (None,) * n if out_pad is None else out_pad
+    if n == 1:
+        y = _transpose2d(expand_dims(x, 1), expand_dims(kernel, 0), (1,) + strides,
+                         (1,) + dilation, padding, (0,) + out_pad)
+        return _restore(y[:, 0], fmt)
+    if n == 2:
+        return _restore(_transpose2d(x, kernel, strides, dilation, padding, out_pad), fmt)
+    return _restore(_transpose3d(x, kernel, strides, dilation, padding, out_pad), fmt)
+
+
+def _transpose2d(x, kernel, strides, dilation, padding, out_pad):
+    """NHWC transposed convolution with Keras-on-JAX's padding rule, as the adjoint of a
+    conv2d with explicit pads."""
+    pads, size = [], []
+    for a in range(2):
+        k, s, d = kernel.shape[a], strides[a], dilation[a]
+        left, right = _transpose_pads(k, s, d, padding, out_pad[a])
+        eff = (k - 1) * d + 1
+        pads.append((eff - 1 - left, max(eff - 1 - right, 0)))
+        size.append((x.shape[1 + a] - 1) * s + left + right - eff + 2)
+    return conv2d_transpose(x, kernel, output_shape=tuple(size), strides=strides,
+                            padding=tuple(pads), dilation=dilation)
+
+
+def _transpose3d(x, kernel, strides, dilation, padding, out_pad):
+    """(N, D, H, W, C) transposed convolution: one 2-D transposed convolution over (H, W)
+    with the kd depth taps as kd groups of output channels, then each tap's slab placed
+    at depth i * stride + tap * dilation (a stride-dilation and a shift) and summed."""
+    n_d, h, w, c = x.shape[1:]
+    kd, kh, kw, out_c, _ = kernel.shape
+    s, d = strides[0], dilation[0]
+    k2 = reshape(transpose(kernel, (1, 2, 0, 3, 4)), (kh, kw, kd * out_c, c))
+    y = _transpose2d(reshape(x, (-1, h, w, c)), k2, strides[1:], dilation[1:], padding,
+                     out_pad[1:])
+    oh, ow = y.shape[1:3]
+    y = reshape(y, (-1, n_d, oh, ow, kd, out_c))
+    left, right = _transpose_pads(kd, s, d, padding, out_pad[0])
+    eff = (kd - 1) * d + 1
+    span = (n_d - 1) * s + eff                  # every position a tap reaches
+    total = None
+    for t in range(kd):                         # one slab per depth tap (a few)
+        slab = y[:, :, :, :, t]
+        if s > 1:                               # insert s - 1 zero slices between inputs
+            slab = stack([slab] + [slab * 0.0] * (s - 1), axis=2)
+            slab = reshape(slab, (-1, n_d * s, oh, ow, out_c))[:, :(n_d - 1) * s + 1]
+        slab = pad(slab, ((0, 0), (t * d, span - t * d - (n_d - 1) * s - 1), (0, 0), (0, 0),
+                          (0, 0)))
+        total = slab if total is None else total + slab
+    start = eff - 1 - left
+    size = (n_d - 1) * s + left + right - eff + 2
+    total = total[:, start:start + size]
+    missing = size - total.shape[1]
+    if missing > 0:                             # output_padding past the last tap: zeros
+        total = pad(total, ((0, 0), (0, missing), (0, 0), (0, 0), (0, 0)))
+    return total
 
 
 # ---- pooling ------------------------------------------------------------------------------

@@ -161,6 +161,22 @@ def test_conv_transpose_keras_shapes_and_values(device):
           ref_conv_transpose(x1, w1, (3,), (15,), (0,)))
 
 
+def test_conv_transpose_3d(device):
+    x = rand(2, 5, 6, 7, 4)
+    w = rand(4, 2, 3, 3, 4)
+    # Keras's "same" sizes with output_padding p: (in - 1) * stride + k % 2 + p, each tap
+    # one place early here: depth (k 4, stride 2, p 1) 9, height (k 2, stride 2, p 0) 10,
+    # width (k 3, stride 1, p 0) 7
+    y = pd.ops.conv_transpose(x, w, strides=(2, 2, 1), padding="same", output_padding=(1, 0, 0))
+    close(y, ref_conv_transpose(x, w, (2, 2, 1), (9, 10, 7), (1, 1, 1)))
+    y = pd.ops.conv_transpose(x, w, strides=3, padding="valid")
+    close(y, ref_conv_transpose(x, w, (3, 3, 3), (16, 18, 21), (0, 0, 0)))
+    chw = pd.ops.conv_transpose(x.transpose(0, 4, 1, 2, 3), w, strides=3,
+                                data_format="channels_first")
+    close(chw, ref_conv_transpose(x, w, (3, 3, 3), (16, 18, 21), (0, 0, 0)).transpose(
+        0, 4, 1, 2, 3))
+
+
 def test_conv_transpose_value_from_keras():
     # keras.ops.conv_transpose(ones((1, 2, 2, 1)), arange(9).reshape(3, 3, 1, 1), 2, "same")
     x = np.ones((1, 2, 2, 1), np.float32)
@@ -256,6 +272,8 @@ def test_gradients_conv3d_and_transpose():
                     [rand(1, 4, 3, 3, 2), rand(2, 2, 2, 2, 3)])
     check_gradients(lambda x, w: pd.ops.conv_transpose(x, w, 2, "same", output_padding=1),
                     [rand(1, 3, 3, 2), rand(3, 3, 2, 2)])
+    check_gradients(lambda x, w: pd.ops.conv_transpose(x, w, (2, 1, 2), "same"),
+                    [rand(1, 3, 2, 3, 2), rand(3, 2, 2, 2, 2)])
     check_gradients(lambda x, d, p: pd.ops.separable_conv(x, d, p, padding="same"),
                     [rand(1, 4, 4, 2), rand(3, 3, 2, 2), rand(1, 1, 4, 3)])
 
