@@ -2,14 +2,13 @@
 `istft`), with Keras's convention for complex numbers: a (real, imag) pair of float
 tensors in, a pair out (paddle has no complex dtype).
 
-Each transform is a product with constant DFT matrices built once on the host in float64
-(then cast to the input's dtype): `fft` along the last axis is x @ (cos - i sin), `stft`
-is one strided conv1d whose filters are the window times those matrices, `istft` one
-conv_transpose (the overlap-add) whose filters are the windowed inverse matrices. So every
-transform runs on the existing matmul/conv kernels (CPU and CUDA) and has their gradients,
-which are the transforms' adjoints. The cost is O(n^2) per transformed axis of length n
-(not an FFT's O(n log n)): exact for the sizes of signal and audio frames, slow for very
-long axes.
+`fft`, `fft2`, `ifft2`, `rfft` and `irfft` are the transform ops of
+paddle/lowlevel/ops/fft.py (pocketfft through numpy.fft on the CPU, cuFFT on CUDA; their
+gradients are the transforms' adjoints). `stft` and `istft` work on short frames: `stft` is
+one strided conv1d whose filters are the window times the DFT matrices (built once on the
+host in float64), `istft` one conv_transpose (the overlap-add) whose filters are the
+windowed inverse matrices, so both run on the convolution kernels and have their
+gradients; their cost is O(fft_length) per output sample.
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -22,8 +21,8 @@ import numpy as np
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.graph import Variable, constant
 from paddle.lowlevel.ops.conv import conv1d
+from paddle.lowlevel.ops.fft import c2c, c2r, r2c
 from paddle.lowlevel.ops.math import cast
-from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.shape import concat, gather, reshape
 from paddle.lowlevel.shapes import is_int
 from paddle.ops.convolutions import as_tensor, conv_transpose
@@ -90,23 +89,6 @@ def _const(array, like):
     return constant(array, dtype=like.dtype)
 
 
-def _dft(real, imag, inverse, axis):
-    """The complex DFT of (real, imag) along `axis` (-1 or -2)."""
-    n = real.shape[axis]
-    c, s = _trig(n, n, n)
-    s = s if inverse else -s
-    if inverse:
-        c, s = c / n, s / n
-    # (a + ib)(c + is) = (ac - bs) + i(as + bc), the matrices symmetric
-    if axis == -1:
-        def mm(x, m):
-            return matmul(x, _const(m, x))
-    else:
-        def mm(x, m):
-            return matmul(_const(m, x), x)
-    return mm(real, c) - mm(imag, s), mm(real, s) + mm(imag, c)
-
-
 def fft(x):
     """The discrete Fourier transform along the last axis, as `keras.ops.fft`.
 
@@ -126,7 +108,7 @@ def fft(x):
         ([1.0, 1.0], [1.0, -1.0])
     """
     real, imag = _pair(x, "fft")
-    return _dft(real, imag, False, -1)
+    return tuple(c2c(real, imag, axes=1))
 
 
 def fft2(x):
@@ -139,8 +121,7 @@ def fft2(x):
         [[4.0, 0.0], [0.0, 0.0]]
     """
     real, imag = _pair(x, "fft2", rank=2)
-    real, imag = _dft(real, imag, False, -1)
-    return _dft(real, imag, False, -2)
+    return tuple(c2c(real, imag, axes=2))
 
 
 def ifft2(x):
@@ -154,8 +135,7 @@ def ifft2(x):
         [[1.0, 1.0], [1.0, 1.0]]
     """
     real, imag = _pair(x, "ifft2", rank=2)
-    real, imag = _dft(real, imag, True, -1)
-    return _dft(real, imag, True, -2)
+    return tuple(c2c(real, imag, axes=2, inverse=True))
 
 
 def _rfft_matrices(length, n):
@@ -191,8 +171,7 @@ def rfft(x, fft_length=None):
     if x.shape[-1] is None:
         raise ShapeError(at_user(f"{op}: expected a known last axis, received shape {x.shape}"))
     n = x.shape[-1] if fft_length is None else _length(fft_length, "fft_length", op)
-    c, s = _rfft_matrices(x.shape[-1], n)
-    return matmul(x, _const(c, x)), matmul(x, _const(s, x))
+    return tuple(r2c(x, n))
 
 
 def _irfft_matrices(bins, n):
@@ -233,8 +212,7 @@ def irfft(x, fft_length=None):
     if n < 1:
         raise ValueError(at_user(f"{op}: expected fft_length >= 1 (a spectrum of one bin "
                                  f"needs it given), received {n}"))
-    c, s = _irfft_matrices(bins, n)
-    return matmul(real, _const(c, real)) + matmul(imag, _const(s, imag))
+    return c2r(real, imag, n)
 
 
 # ---- short-time transforms -------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""pd.ops's Fourier transforms against numpy.fft (and an explicit framing for stft/istft),
+"""pd.ops's Fourier transforms (numpy.fft / cupy.fft kernels) against numpy.fft (and an explicit framing for stft/istft),
 gradient checks (the transforms' adjoints), Keras's (real, imag) convention and errors."""
 import numpy as np
 import pytest
@@ -110,6 +110,12 @@ def test_gradients_are_the_adjoints():
     check_gradients(lambda a, b: pd.ops.ifft2((a, b)), [rand(3, 4), rand(3, 4)])
     check_gradients(lambda x: pd.ops.rfft(x, 10), [rand(2, 7)])
     check_gradients(lambda a, b: pd.ops.irfft((a, b), 8), [rand(2, 5), rand(2, 5)])
+    check_gradients(lambda x: pd.ops.rfft(x, 5), [rand(2, 7)])           # cut to 5
+    check_gradients(lambda x: pd.ops.rfft(x), [rand(3, 8)])
+    check_gradients(lambda a, b: pd.ops.irfft((a, b), 7), [rand(2, 6), rand(2, 6)])
+    check_gradients(lambda a, b: pd.ops.irfft((a, b), 12), [rand(2, 4), rand(2, 4)])
+    check_gradients(lambda a, b: pd.ops.fft2((a, b)), [rand(2, 3, 4), rand(2, 3, 4)])
+    check_gradients(lambda a, b: pd.ops.fft((a * a, b)), [rand(5), rand(5)], order=2)
     check_gradients(lambda x: pd.ops.stft(x, 8, 3, 8), [rand(2, 20)])
     check_gradients(lambda a, b: pd.ops.istft((a, b), 8, 3, 8), [rand(4, 5), rand(4, 5)])
 

@@ -252,5 +252,5 @@ class CudaBackend:
 
 
 from paddle.devices.cuda import (  # noqa: E402,F401
-    activations, conv, elementwise, linalg, losses, matmul, nn, norm, optim, pool, recurrent,
-    reduce, sampling, shape, state)
+    activations, conv, elementwise, fft, linalg, losses, matmul, nn, norm, optim, pool,
+    recurrent, reduce, sampling, shape, state)
