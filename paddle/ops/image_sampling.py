@@ -78,18 +78,25 @@ def sample(flat, coords, sizes, order, mode, cval, exact_axes=0):
     strides = np.cumprod((1,) + tuple(sizes[::-1]))[::-1][1:]
     rest = flat.ndim - 1
     total = None
-    per_axis = [_corners(c, 0 if a < exact_axes else order) for a, c in enumerate(coords)]
+    # per axis and corner, once: (its term of the flat index, its weight, inside the input)
+    per_axis = []
+    for a, c in enumerate(coords):
+        entries = []
+        for i, w in _corners(c, 0 if a < exact_axes else order):
+            inside = None
+            if mode == "constant" and a >= exact_axes:
+                inside = cast(greater_equal(i, 0.0), i.dtype) * \
+                    cast(less(i, float(sizes[a])), i.dtype)
+            entries.append((_fix(i, sizes[a], mode) * float(strides[a]), w, inside))
+        per_axis.append(entries)
     for combo in np.ndindex(*[len(p) for p in per_axis]):
         index, weight, valid = None, None, None
         for axis, pick in enumerate(combo):
-            i, w = per_axis[axis][pick]
-            term = _fix(i, sizes[axis], mode) * float(strides[axis])
+            term, w, inside = per_axis[axis][pick]
             index = term if index is None else index + term
             if w is not None:
                 weight = w if weight is None else weight * w
-            if mode == "constant":
-                inside = cast(greater_equal(i, 0.0), i.dtype) * \
-                    cast(less(i, float(sizes[axis])), i.dtype)
+            if inside is not None:
                 valid = inside if valid is None else valid * inside
         value = gather(flat, cast(index, "int64"), axis=0)
         factor = [valid, weight]
