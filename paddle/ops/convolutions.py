@@ -27,7 +27,7 @@ Example:
 import numpy as np
 
 from paddle.errors import ShapeError, at_user
-from paddle.lowlevel.graph import Variable, as_variable, constant
+from paddle.lowlevel.graph import Variable, constant
 from paddle.lowlevel.ops.conv import conv1d, conv2d, conv2d_transpose
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.ops.matmul import matmul

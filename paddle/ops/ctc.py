@@ -74,7 +74,8 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
     Example:
         >>> import numpy as np, paddle as pd
         >>> out = np.zeros((2, 5, 4), np.float32)
-        >>> pd.ops.ctc_loss(np.array([[1, 2], [3, 0]]), out, np.array([2, 1]), np.array([5, 4])).shape
+        >>> target, lengths = np.array([[1, 2], [3, 0]]), np.array([2, 1])
+        >>> pd.ops.ctc_loss(target, out, lengths, np.array([5, 4])).shape
         (2,)
     """
     op = "ctc_loss"

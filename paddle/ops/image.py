@@ -38,7 +38,7 @@ __all__ = ["affine_transform", "crop_images", "elastic_transform", "extract_patc
 RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic")
 
 
-# ---- layout -------------------------------------------------------------------------------
+# ---- layout ----------------------------------------------------------------------------------
 
 def _tensor(x):
     return as_tensor(x)
@@ -151,7 +151,7 @@ def _resample(x, size, method, antialias):
     return x
 
 
-# ---- resize ---------------------------------------------------------------------------------
+# ---- resize ----------------------------------------------------------------------------------
 
 def _aspect(x, target, crop, fill_value):
     """Keras's crop_to_aspect_ratio / pad_to_aspect_ratio, on NHWC x."""
@@ -287,7 +287,7 @@ def scale_and_translate(images, output_shape, scale, translation, spatial_dims, 
     return x
 
 
-# ---- padding and cropping -----------------------------------------------------------------------
+# ---- padding and cropping --------------------------------------------------------------------
 
 def _two_of(a, b, target, names, op):
     if [a, b, target].count(None) != 1:
@@ -341,7 +341,8 @@ def crop_images(images, top_cropping=None, left_cropping=None, bottom_cropping=N
     Example:
         >>> import numpy as np, paddle as pd
         >>> x = np.arange(16, dtype=np.float32).reshape(4, 4, 1)
-        >>> pd.ops.image.crop_images(x, 1, 1, target_height=2, target_width=2).numpy()[:, :, 0].tolist()
+        >>> y = pd.ops.image.crop_images(x, 1, 1, target_height=2, target_width=2)
+        >>> y.numpy()[:, :, 0].tolist()
         [[5.0, 6.0], [9.0, 10.0]]
     """
     op = "crop_images"
@@ -364,7 +365,7 @@ def crop_images(images, top_cropping=None, left_cropping=None, bottom_cropping=N
     return undo(x[:, top:top + th, left:left + tw])
 
 
-# ---- colour ---------------------------------------------------------------------------------------
+# ---- colour ----------------------------------------------------------------------------------
 
 def _channels(x, op, allowed=(3,)):
     if x.shape[-1] not in allowed:
@@ -432,7 +433,8 @@ def hsv_to_rgb(images, data_format=None):
 
     Example:
         >>> import numpy as np, paddle as pd
-        >>> pd.ops.image.hsv_to_rgb(np.array([[[1 / 3, 1.0, 1.0]]], np.float32)).numpy().round(4).tolist()
+        >>> hsv = np.array([[[1 / 3, 1.0, 1.0]]], np.float32)
+        >>> pd.ops.image.hsv_to_rgb(hsv).numpy().round(4).tolist()
         [[[0.0, 1.0, 0.0]]]
     """
     op = "hsv_to_rgb"
@@ -447,7 +449,7 @@ def hsv_to_rgb(images, data_format=None):
     return undo(stack(planes, axis=-1))
 
 
-# ---- filters and patches ----------------------------------------------------------------------------
+# ---- filters and patches ---------------------------------------------------------------------
 
 def gaussian_blur(images, kernel_size=(3, 3), sigma=(1.0, 1.0), data_format=None):
     """Images blurred by a Gaussian (zero padding, "same" size), as

@@ -17,8 +17,7 @@ import numpy as np
 
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.graph import Variable, constant
-from paddle.lowlevel.ops.math import (abs as _abs, cast, clip, greater_equal, less, sign,
-                                      where)
+from paddle.lowlevel.ops.math import abs as _abs, cast, clip, greater_equal, less, sign
 from paddle.lowlevel.ops.shape import expand_dims, gather, reshape, squeeze, stack, \
     transpose
 from paddle.lowlevel.shapes import is_int

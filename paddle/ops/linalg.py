@@ -37,7 +37,7 @@ __all__ = ["cholesky", "cholesky_inverse", "det", "eigh", "inv", "jvp", "logdet"
            "solve_triangular", "svd"]
 
 
-# ---- inputs ------------------------------------------------------------------------------
+# ---- inputs ----------------------------------------------------------------------------------
 
 def _float(x, op):
     x = as_tensor(x)
@@ -114,7 +114,8 @@ def solve(a, b):
 
     Example:
         >>> import numpy as np, paddle as pd
-        >>> pd.ops.linalg.solve(np.array([[2.0, 0.0], [1.0, 1.0]]), np.array([2.0, 3.0])).numpy().tolist()
+        >>> a = np.array([[2.0, 0.0], [1.0, 1.0]])
+        >>> pd.ops.linalg.solve(a, np.array([2.0, 3.0])).numpy().tolist()
         [1.0, 2.0]
     """
     a = _matrix(a, "solve")
@@ -153,7 +154,7 @@ def inv(x):
     return _la.solve(a, zeros_like(a) + constant(np.eye(a.shape[-1]), dtype=a.dtype))
 
 
-# ---- factorizations ---------------------------------------------------------------------------
+# ---- factorizations --------------------------------------------------------------------------
 
 def cholesky(x, upper=False):
     """The Cholesky factor of symmetric positive definite matrices, as
@@ -223,7 +224,8 @@ def svd(x, full_matrices=True, compute_uv=True):
 
     Example:
         >>> import numpy as np, paddle as pd
-        >>> pd.ops.linalg.svd(np.array([[3.0, 0.0], [0.0, -4.0]]), compute_uv=False).numpy().tolist()
+        >>> a = np.array([[3.0, 0.0], [0.0, -4.0]])
+        >>> pd.ops.linalg.svd(a, compute_uv=False).numpy().tolist()
         [4.0, 3.0]
     """
     a = _matrix(x, "svd", square=False)
@@ -248,7 +250,7 @@ def qr(x, mode="reduced"):
     return tuple(_la.qr_op(_matrix(x, "qr", square=False), mode == "complete"))
 
 
-# ---- determinants ------------------------------------------------------------------------------
+# ---- determinants ----------------------------------------------------------------------------
 
 def slogdet(x):
     """(sign, log|det|) of square matrices (sign 0 and -inf for a singular one), as
@@ -287,7 +289,7 @@ def logdet(x):
     return _la.slogdet_op(_matrix(x, "logdet"))[1]
 
 
-# ---- norms and what the SVD gives ----------------------------------------------------------------
+# ---- norms and what the SVD gives ------------------------------------------------------------
 
 def _axes(x, axis, op):
     if axis is None:
@@ -461,7 +463,7 @@ def lstsq(a, b, rcond=None):
     return squeeze(x, -1) if vector else x
 
 
-# ---- forward-mode derivative ----------------------------------------------------------------------
+# ---- forward-mode derivative -----------------------------------------------------------------
 
 def jvp(fun, primals, tangents, has_aux=False):
     """The Jacobian-vector product of `fun` at `primals` along `tangents`, as
@@ -478,7 +480,8 @@ def jvp(fun, primals, tangents, has_aux=False):
 
     Example:
         >>> import numpy as np, paddle as pd
-        >>> out, tangent = pd.ops.linalg.jvp(lambda x: x * x, (np.array([3.0]),), (np.array([1.0]),))
+        >>> primals, tangents = (np.array([3.0]),), (np.array([1.0]),)
+        >>> out, tangent = pd.ops.linalg.jvp(lambda x: x * x, primals, tangents)
         >>> tangent.numpy().tolist()
         [6.0]
     """

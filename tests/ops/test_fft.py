@@ -1,5 +1,6 @@
-"""pd.ops's Fourier transforms (numpy.fft / cupy.fft kernels) against numpy.fft (and an explicit framing for stft/istft),
-gradient checks (the transforms' adjoints), Keras's (real, imag) convention and errors."""
+"""pd.ops's Fourier transforms (numpy.fft / cupy.fft kernels) against numpy.fft (and an
+explicit framing for stft/istft), gradient checks (the transforms' adjoints), Keras's
+(real, imag) convention and errors."""
 import numpy as np
 import pytest
 
