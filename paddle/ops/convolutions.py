@@ -36,9 +36,9 @@ from paddle.lowlevel.ops.reduce import max as _max
 from paddle.lowlevel.ops.shape import expand_dims, gather, pad, reshape, stack, transpose
 from paddle.lowlevel.shapes import is_int
 
+# depth_to_space and space_to_depth, of the same family in Keras, are in paddle/ops/nn.py.
 __all__ = ["adaptive_average_pool", "adaptive_max_pool", "average_pool", "conv",
-           "conv_transpose", "depth_to_space", "depthwise_conv", "max_pool",
-           "separable_conv", "space_to_depth"]
+           "conv_transpose", "depthwise_conv", "max_pool", "separable_conv"]
 
 
 # ---- argument checks --------------------------------------------------------------------
@@ -536,65 +536,3 @@ def adaptive_max_pool(inputs, output_size, data_format=None):
         [2.0, 4.0]
     """
     return _adaptive("max", inputs, output_size, data_format)
-
-
-# ---- moving blocks between space and depth -------------------------------------------------
-
-def _block_args(x, block_size, data_format, op):
-    if not is_int(block_size) or block_size < 1:
-        raise ValueError(at_user(f"{op}: expected block_size as an int >= 1, received "
-                                 f"{block_size!r}"))
-    fmt = _data_format(data_format, op)
-    x = as_tensor(x)
-    if x.ndim != 4 or any(v is None for v in x.shape[1:]):
-        raise ShapeError(at_user(f"{op}: expected 4-D images with known spatial and channel "
-                                 f"sizes, received shape {x.shape}"))
-    h, w, c = x.shape[1:] if fmt == "channels_last" else x.shape[2:] + x.shape[1:2]
-    return x, int(block_size), fmt, (h, w, c)
-
-
-def depth_to_space(x, block_size, data_format="channels_last"):
-    """Blocks of channels moved into (block_size x block_size) spatial blocks, as
-    `keras.ops.depth_to_space`: channels_last splits the channels as
-    (row in block, column in block, channel) (TensorFlow's order), channels_first as
-    (channel, row, column) (PyTorch's pixel shuffle), as Keras on JAX does.
-
-    Example:
-        >>> import numpy as np, paddle as pd
-        >>> x = np.arange(4, dtype=np.float32).reshape(1, 1, 1, 4)
-        >>> pd.ops.depth_to_space(x, 2).numpy()[0, :, :, 0].tolist()
-        [[0.0, 1.0], [2.0, 3.0]]
-    """
-    op = "depth_to_space"
-    x, b, fmt, (h, w, c) = _block_args(x, block_size, data_format, op)
-    if c % (b * b):
-        raise ShapeError(at_user(f"{op}: expected channels divisible by block_size**2 = "
-                                 f"{b * b}, received shape {x.shape}"))
-    c2 = c // (b * b)
-    if fmt == "channels_last":
-        y = transpose(reshape(x, (-1, h, w, b, b, c2)), (0, 1, 3, 2, 4, 5))
-        return reshape(y, (-1, h * b, w * b, c2))
-    y = transpose(reshape(x, (-1, c2, b, b, h, w)), (0, 1, 4, 2, 5, 3))
-    return reshape(y, (-1, c2, h * b, w * b))
-
-
-def space_to_depth(x, block_size, data_format="channels_last"):
-    """(block_size x block_size) spatial blocks moved into channels, as
-    `keras.ops.space_to_depth` (the inverse of `depth_to_space`, same channel orders).
-
-    Example:
-        >>> import numpy as np, paddle as pd
-        >>> x = np.arange(4, dtype=np.float32).reshape(1, 2, 2, 1)
-        >>> pd.ops.space_to_depth(x, 2).numpy()[0, 0, 0].tolist()
-        [0.0, 1.0, 2.0, 3.0]
-    """
-    op = "space_to_depth"
-    x, b, fmt, (h, w, c) = _block_args(x, block_size, data_format, op)
-    if h % b or w % b:
-        raise ShapeError(at_user(f"{op}: expected height and width divisible by block_size "
-                                 f"{b}, received shape {x.shape}"))
-    if fmt == "channels_last":
-        y = transpose(reshape(x, (-1, h // b, b, w // b, b, c)), (0, 1, 3, 2, 4, 5))
-        return reshape(y, (-1, h // b, w // b, b * b * c))
-    y = transpose(reshape(x, (-1, c, h // b, b, w // b, b)), (0, 1, 3, 5, 2, 4))
-    return reshape(y, (-1, b * b * c, h // b, w // b))

@@ -1,1 +1,0 @@
-"""Tests of `pd.ops`, Keras's op namespace (a package: module names repeat across folders)."""

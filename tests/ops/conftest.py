@@ -1,6 +1,5 @@
-"""`pd.ops` tests run on every device (tests/on_devices.py): the CPU, the GPU backend
-simulated on NumPy, and a real GPU (marked `gpu`, skipped without one). A test takes part
-by naming the `device` fixture."""
+"""The `pd.ops` tests run on every device (tests/on_devices.py): the CPU, the GPU backend
+simulated on NumPy, and a real GPU (marked `gpu`, skipped without one)."""
 from on_devices import DEVICES, device_fixture
 
 

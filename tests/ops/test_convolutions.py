@@ -227,24 +227,6 @@ def test_adaptive_pool_channels_first():
     close(got, ref_adaptive(x.transpose(0, 2, 3, 1), (3, 4), "average").transpose(0, 3, 1, 2))
 
 
-# ---- depth and space ---------------------------------------------------------------------------
-
-def test_depth_to_space_orders(device):
-    x = np.arange(2 * 3 * 4 * 8, dtype=np.float32).reshape(2, 3, 4, 8)
-    y = pd.ops.depth_to_space(x, 2).numpy()
-    # channels_last: TensorFlow's order, channel (i * b + j) * C' + c -> (h * b + i, w * b + j)
-    assert y.shape == (2, 6, 8, 2)
-    assert y[1, 2 * 2 + 1, 3 * 2 + 0, 1] == x[1, 2, 3, (1 * 2 + 0) * 2 + 1]
-    np.testing.assert_array_equal(pd.ops.space_to_depth(y, 2).numpy(), x)
-    # channels_first: PyTorch's pixel shuffle, channel c * b * b + i * b + j
-    xc = np.arange(2 * 8 * 3 * 4, dtype=np.float32).reshape(2, 8, 3, 4)
-    yc = pd.ops.depth_to_space(xc, 2, data_format="channels_first").numpy()
-    assert yc.shape == (2, 2, 6, 8)
-    assert yc[0, 1, 2 * 2 + 1, 3 * 2 + 0] == xc[0, 1 * 4 + 1 * 2 + 0, 2, 3]
-    back = pd.ops.space_to_depth(yc, 2, data_format="channels_first").numpy()
-    np.testing.assert_array_equal(back, xc)
-
-
 # ---- dtypes and symbolic shapes ----------------------------------------------------------------
 
 def test_dtypes():
@@ -253,7 +235,6 @@ def test_dtypes():
     doubles = np.ones((1, 5, 5, 2))
     assert pd.ops.conv(doubles, np.ones((3, 3, 2, 1))).dtype == "float64"
     assert pd.ops.max_pool(doubles, 2).dtype == "float64"
-    assert pd.ops.depth_to_space(np.ones((1, 2, 2, 4), np.int32), 2).dtype == "int32"
 
 
 def test_unknown_batch_shapes():
@@ -262,7 +243,6 @@ def test_unknown_batch_shapes():
     assert pd.ops.conv_transpose(x, rand(3, 3, 2, 4), 2, "same").shape == (None, 16, 16, 2)
     assert pd.ops.max_pool(x, 3, 2).shape == (None, 3, 3, 4)
     assert pd.ops.adaptive_max_pool(x, 3).shape == (None, 3, 3, 4)
-    assert pd.ops.space_to_depth(x, 2).shape == (None, 4, 4, 16)
 
 
 # ---- gradients ---------------------------------------------------------------------------------
@@ -284,7 +264,6 @@ def test_gradients_pools():
     check_gradients(lambda v: pd.ops.average_pool(v, (2, 3, 2), padding="same"), [x])
     check_gradients(lambda v: pd.ops.adaptive_max_pool(v, (3, 4, 3)), [x])
     check_gradients(lambda v: pd.ops.adaptive_average_pool(v, (3, 4, 3)), [x])
-    check_gradients(lambda v: pd.ops.depth_to_space(v, 2), [rand(1, 2, 3, 8)])
 
 
 # ---- errors --------------------------------------------------------------------------------------
@@ -303,8 +282,6 @@ def test_errors_name_the_user_line():
         pd.ops.average_pool(x, 2, strides=(1, 2, 3))
     with pytest.raises(ValueError, match=r"output_padding smaller than the strides"):
         pd.ops.conv_transpose(x, rand(3, 3, 2, 4), strides=2, output_padding=2)
-    with pytest.raises(pd.ShapeError, match=r"divisible by block_size\*\*2 = 4"):
-        pd.ops.depth_to_space(rand(1, 2, 2, 6), 2)
     with pytest.raises(ValueError, match=r"data_format 'channels_last' or 'channels_first'"):
         pd.ops.adaptive_average_pool(x, 2, data_format="NHWC")
     with pytest.raises(pd.ShapeError, match=r"window \(3\) is larger"):
