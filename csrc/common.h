@@ -284,6 +284,7 @@ inline uint64_t splitmix64(uint64_t z) {
 void init_elementwise(py::module_& m);
 void init_reduce(py::module_& m);
 void init_matmul(py::module_& m);
+void init_linalg(py::module_& m);
 void init_copy(py::module_& m);
 void init_softmax(py::module_& m);
 void init_optim(py::module_& m);

@@ -11,6 +11,7 @@ PYBIND11_MODULE(_C, m) {
   paddle::init_elementwise(m);
   paddle::init_reduce(m);
   paddle::init_matmul(m);
+  paddle::init_linalg(m);
   paddle::init_copy(m);
   paddle::init_softmax(m);
   paddle::init_optim(m);

@@ -55,3 +55,8 @@ def convert_to_numpy(x):
 multiply, subtract, power, negative, absolute = mul, sub, pow, neg, abs
 from paddle.ops.numpy_math import *  # noqa: F401,F403,E402
 from paddle.ops.nn import *  # noqa: F401,F403,E402
+from paddle.ops.convolutions import *  # noqa: F401,F403,E402
+from paddle.ops.fft import *  # noqa: F401,F403,E402
+from paddle.ops import image  # noqa: F401,E402  (keras.ops.image: a namespace only)
+from paddle.ops.linalg import *  # noqa: F401,F403,E402
+from paddle.ops.ctc import *  # noqa: F401,F403,E402

@@ -252,5 +252,5 @@ class CudaBackend:
 
 
 from paddle.devices.cuda import (  # noqa: E402,F401
-    activations, control_flow, conv, elementwise, losses, matmul, nn, norm, optim, pool,
-    recurrent, reduce, sampling, shape, state)
+    activations, control_flow, conv, elementwise, fft, linalg, losses, matmul, nn, norm,
+    optim, pool, recurrent, reduce, sampling, shape, state)
