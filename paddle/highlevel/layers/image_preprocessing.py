@@ -20,13 +20,13 @@ import numpy as np
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.graph import constant
 from paddle.lowlevel.ops.math import cast, clip, greater, greater_equal
-from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.reduce import mean
 from paddle.lowlevel.ops.sampling import random as random_op
-from paddle.lowlevel.ops.shape import gather, reverse, transpose
+from paddle.lowlevel.ops.shape import gather, reverse
 from paddle.highlevel.layers.base import InputSpec, Layer
 from paddle.highlevel.layers.conv import check_data_format
 from paddle.highlevel.layers.regularization import seeds
+from paddle.ops import image as image_ops
 
 
 def _size(value, what, layer):
@@ -89,41 +89,23 @@ class _RandomImage(_Image):
 
 # ---- resizing and cropping -------------------------------------------------------------
 
-def _interpolation_matrix(out_size, in_size, method):
-    """(out, in) weights: output pixel i reads input position (i + 0.5) * in / out - 0.5
-    (half-pixel centers, as Keras's resize), linearly between its two neighbours (edges
-    clamped) or from the nearest one."""
-    scale = in_size / out_size
-    m = np.zeros((out_size, in_size))
-    for i in range(out_size):
-        x = (i + 0.5) * scale - 0.5
-        if method == "nearest":
-            m[i, min(int(np.floor((i + 0.5) * scale)), in_size - 1)] = 1.0
-            continue
-        x = min(max(x, 0.0), in_size - 1)
-        lo = int(np.floor(x))
-        hi = min(lo + 1, in_size - 1)
-        m[i, lo] += 1.0 - (x - lo)
-        m[i, hi] += x - lo
-    return m
-
-
 class Resizing(_Image):
-    """Resizes images to (height, width) with bilinear or nearest interpolation (Keras's,
-    without antialiasing): two products with interpolation matrices, so the gradient flows
-    through it.
+    """Resizes images to (height, width), as Keras's: `pd.ops.image.resize` with the
+    layer's arguments (so the gradient flows through it).
 
     Args:
         height, width: the output size.
-        interpolation: "bilinear" (default) or "nearest".
-        crop_to_aspect_ratio, pad_to_aspect_ratio: False only.
-        fill_mode, fill_value: used by pad_to_aspect_ratio only (kept for Keras).
-        antialias: False only.
+        interpolation: "bilinear" (default), "nearest", "bicubic", "lanczos3", "lanczos5".
+        crop_to_aspect_ratio: first crop the largest centered box of the output's aspect
+            ratio (no distortion).
+        pad_to_aspect_ratio: first pad (with fill_value) to the output's aspect ratio.
+        fill_mode, fill_value: the padding of pad_to_aspect_ratio ("constant" only).
+        antialias: widen the kernel when downsampling.
         data_format: "channels_last" (default) or "channels_first".
 
     Example:
         >>> import numpy as np, paddle as pd
-        >>> pd.layers.Resizing(8, 6)(np.zeros((2, 4, 3, 3), np.float32)).shape
+        >>> np.asarray(pd.layers.Resizing(8, 6)(np.zeros((2, 4, 3, 3), np.float32))).shape
         (2, 8, 6, 3)
     """
 
@@ -133,22 +115,31 @@ class Resizing(_Image):
         super().__init__(data_format=data_format, **kwargs)
         self.height = _size(height, "height", "Resizing")
         self.width = _size(width, "width", "Resizing")
-        if interpolation not in ("bilinear", "nearest"):
-            raise ValueError(f"Resizing: expected interpolation 'bilinear' or 'nearest', "
-                             f"received {interpolation!r}")
-        for key, value in (("crop_to_aspect_ratio", crop_to_aspect_ratio),
-                           ("pad_to_aspect_ratio", pad_to_aspect_ratio),
-                           ("antialias", antialias)):
-            if value:
-                raise ValueError(f"Resizing: {key}=True is not supported, received "
-                                 f"{value!r}")
+        if interpolation not in image_ops.RESIZE_INTERPOLATIONS:
+            raise ValueError(f"Resizing: expected interpolation one of "
+                             f"{image_ops.RESIZE_INTERPOLATIONS}, received {interpolation!r}")
+        if crop_to_aspect_ratio and pad_to_aspect_ratio:
+            raise ValueError("Resizing: only one of crop_to_aspect_ratio and "
+                             "pad_to_aspect_ratio can be True")
+        if fill_mode != "constant":
+            raise ValueError(f"Resizing: only fill_mode 'constant' is supported (as Keras), "
+                             f"received {fill_mode!r}")
         self.interpolation = interpolation
-        self.crop_to_aspect_ratio = self.pad_to_aspect_ratio = self.antialias = False
+        self.crop_to_aspect_ratio = bool(crop_to_aspect_ratio)
+        self.pad_to_aspect_ratio = bool(pad_to_aspect_ratio)
+        self.antialias = bool(antialias)
         self.fill_mode, self.fill_value = fill_mode, fill_value
 
     def call(self, inputs):
-        return resize(inputs, self.height, self.width, self.interpolation, self._axes,
-                      self._hw(inputs.shape))
+        self._hw(inputs.shape)
+        if tuple(inputs.shape[a] for a in self._axes) == (self.height, self.width):
+            return inputs
+        out = image_ops.resize(inputs, (self.height, self.width), self.interpolation,
+                               self.antialias, self.crop_to_aspect_ratio,
+                               self.pad_to_aspect_ratio, self.fill_mode, self.fill_value,
+                               self.data_format)
+        return out if out.dtype == inputs.dtype or inputs.dtype not in ("float32", "float64") \
+            else cast(out, inputs.dtype)
 
     def get_config(self):
         return {**super().get_config(), "height": self.height, "width": self.width,
@@ -156,19 +147,6 @@ class Resizing(_Image):
                 "crop_to_aspect_ratio": self.crop_to_aspect_ratio,
                 "pad_to_aspect_ratio": self.pad_to_aspect_ratio, "fill_mode": self.fill_mode,
                 "fill_value": self.fill_value, "antialias": self.antialias}
-
-
-def resize(images, height, width, method, axes, in_hw):
-    """images resized on `axes` (height, width) from sizes `in_hw`."""
-    if tuple(in_hw) == (height, width):
-        return images
-    dtype = images.dtype
-    rows = constant(_interpolation_matrix(height, in_hw[0], method), dtype=dtype)
-    cols = constant(_interpolation_matrix(width, in_hw[1], method).T, dtype=dtype)
-    if axes == (1, 2):  # NHWC -> NCHW for the two products, and back
-        x = transpose(images, (0, 3, 1, 2))
-        return transpose(matmul(matmul(rows, x), cols), (0, 2, 3, 1))
-    return matmul(matmul(rows, images), cols)
 
 
 def _crop(images, axes, starts, size):
@@ -179,15 +157,11 @@ def _crop(images, axes, starts, size):
     return images[tuple(index)]
 
 
-def smart_resize(images, height, width, axes, in_hw):
+def smart_resize(images, height, width, data_format):
     """Keras's smart_resize: the largest centered window of the target's aspect ratio,
-    resized (bilinear) to (height, width)."""
-    h, w = in_hw
-    crop_h = max(min(h, int(float(w * height) / width)), 1)
-    crop_w = max(min(w, int(float(h * width) / height)), 1)
-    window = _crop(images, axes, (int((h - crop_h) / 2), int((w - crop_w) / 2)),
-                   (crop_h, crop_w))
-    return resize(window, height, width, "bilinear", axes, (crop_h, crop_w))
+    resized (bilinear) to (height, width): `pd.ops.image.resize(crop_to_aspect_ratio=True)`."""
+    return image_ops.resize(images, (height, width), "bilinear", crop_to_aspect_ratio=True,
+                            data_format=data_format)
 
 
 class CenterCrop(_Image):
@@ -214,7 +188,7 @@ class CenterCrop(_Image):
     def call(self, inputs):
         h, w = self._hw(inputs.shape)
         if h < self.height or w < self.width:
-            return smart_resize(inputs, self.height, self.width, self._axes, (h, w))
+            return smart_resize(inputs, self.height, self.width, self.data_format)
         return _crop(inputs, self._axes, ((h - self.height) // 2, (w - self.width) // 2),
                      (self.height, self.width))
 
@@ -247,7 +221,7 @@ class RandomCrop(_RandomImage):
     def call(self, inputs):
         h, w = self._hw(inputs.shape)
         if h < self.height or w < self.width:
-            return smart_resize(inputs, self.height, self.width, self._axes, (h, w))
+            return smart_resize(inputs, self.height, self.width, self.data_format)
         out = inputs
         for axis, size, target in zip(self._axes, (h, w), (self.height, self.width)):
             margin = size - target

@@ -123,10 +123,10 @@ def test_augmentation_in_a_model_trains_and_round_trips(tmp_path):
 
 @pytest.mark.parametrize("make, match", [
     (lambda: layers.Resizing(0, 3), "Resizing: expected height to be an integer >= 1"),
-    (lambda: layers.Resizing(2, 3, interpolation="bicubic"),
-     "Resizing: expected interpolation 'bilinear' or 'nearest', received 'bicubic'"),
-    (lambda: layers.Resizing(2, 3, crop_to_aspect_ratio=True),
-     "crop_to_aspect_ratio=True is not supported"),
+    (lambda: layers.Resizing(2, 3, interpolation="area"),
+     "Resizing: expected interpolation one of .*, received 'area'"),
+    (lambda: layers.Resizing(2, 3, crop_to_aspect_ratio=True, pad_to_aspect_ratio=True),
+     "only one of crop_to_aspect_ratio and pad_to_aspect_ratio"),
     (lambda: layers.CenterCrop(2, "3"), "CenterCrop: expected width to be an integer"),
     (lambda: layers.RandomFlip("diagonal"), "RandomFlip: expected mode in"),
     (lambda: layers.RandomFlip(seed=-1), "RandomFlip: expected an integer seed"),
@@ -147,3 +147,16 @@ def test_bad_shapes():
         layers.RandomFlip()(layers.Input(shape=(4, 4)))
     with pytest.raises(pd.ShapeError, match="height and width to be known"):
         layers.Resizing(2, 2)(layers.Input(shape=(None, 4, 3)))
+
+
+
+def test_resizing_takes_every_keras_option():
+    # Resizing is pd.ops.image.resize (one implementation): Keras's interpolations and
+    # aspect-ratio options, checked on the op against Keras in tests/ops/test_image.py.
+    x = np.random.default_rng(0).uniform(0, 255, (2, 6, 4, 3)).astype(np.float32)
+    for kwargs in ({"interpolation": "bicubic"}, {"crop_to_aspect_ratio": True},
+                   {"pad_to_aspect_ratio": True, "fill_value": 1.0}, {"antialias": True}):
+        got = np.asarray(layers.Resizing(3, 3, **kwargs)(x))
+        want = pd.ops.convert_to_numpy(pd.ops.image.resize(x, (3, 3), **kwargs))
+        assert got.shape == (2, 3, 3, 3)
+        np.testing.assert_allclose(got, want, rtol=1e-6)
