@@ -528,10 +528,9 @@ class Layer(KerasLayerAPI):
         shapes = [x.shape for x in flat]
         shape = shapes if isinstance(inputs, (list, tuple)) else shapes[0]
         if not self.built:
-            self.build(shape)
-            self.built = True
-            self._build_input_shape = shape
-            self._regularize_built_weights()
+            self.build(shape)  # marks the layer built (KerasLayerAPI wraps every build)
+            if not self.built:
+                self._mark_built(shape)
         elif self.input_spec is not None:
             for s in shapes:
                 self.input_spec.check(self, s)

@@ -63,6 +63,9 @@ class Model(Trainable, Layer):
     any layers and low-level ops.
     """
 
+    _build_marks_built = False  # a model is built by its graph (traced or functional)
+
+
     _summary_lists_inputs = True  # a functional model's summary starts with its inputs
 
     def __init__(self, inputs=None, outputs=None, name=None, **kwargs):
