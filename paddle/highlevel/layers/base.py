@@ -30,6 +30,7 @@ from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.layer_functions import parameter
 from paddle.lowlevel.ops.reduce import sum as sum_all
 from paddle.highlevel import constraints, regularizers
+from paddle.highlevel.layers import state_updates
 from paddle.highlevel.layers.keras_api import KerasLayerAPI
 
 
@@ -582,12 +583,20 @@ class Layer(KerasLayerAPI):
         key = (tuple((a.shape[1:], a.dtype.str) for a in flat), training,
                repr(sorted(kwargs.items())))
         if key not in self._eager:
-            names = [data(f"{self.name}_in{i}", (None,) + a.shape[1:], _feed_dtype(a, self.dtype))
-                     for i, a in enumerate(flat)]
+            # A stateful layer's states have the batch size of its first call (as Keras's).
+            batch = getattr(self, "stateful", False)
+            names = [data(f"{self.name}_in{i}", (a.shape[0] if batch else None,) + a.shape[1:],
+                          _feed_dtype(a, self.dtype)) for i, a in enumerate(flat)]
             graph_in = names if isinstance(inputs, (list, tuple)) else names[0]
-            self._eager[key] = (names, self(graph_in, training=training, **kwargs))
-        names, out = self._eager[key]
-        return run(out, dict(zip(names, flat)), training=bool(training))
+            out = self(graph_in, training=training, **kwargs)
+            outs = list(out) if isinstance(out, (list, tuple)) else [out]
+            self._eager[key] = (names, out, state_updates.reached(outs))
+        names, out, updates = self._eager[key]
+        if not updates:
+            return run(out, dict(zip(names, flat)), training=bool(training))
+        outs = list(out) if isinstance(out, (list, tuple)) else [out]
+        values = run(outs + updates, dict(zip(names, flat)), training=bool(training))
+        return values[:len(outs)] if isinstance(out, (list, tuple)) else values[0]
 
     # ---- the graph it was called in -----------------------------------------------------
 

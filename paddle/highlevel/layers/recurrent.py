@@ -23,7 +23,9 @@ from paddle.lowlevel.ops.math import cast, zeros_like
 from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.recurrent import gru, lstm
 from paddle.lowlevel.ops.shape import concat, expand_dims, reverse, stack
+from paddle.lowlevel.ops.state import assign
 from paddle.random import keep_mask
+from paddle.highlevel.layers import state_updates
 from paddle.highlevel.layers.base import Layer, check_flag
 from paddle.highlevel.layers.conv import check_positive
 from paddle.highlevel.layers.core import get_activation, serialize_activation
@@ -70,8 +72,10 @@ class BaseRNN(Layer):
                  kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
                  bias_initializer="zeros", return_sequences=False, return_state=False,
                  go_backwards=False, dropout=0.0, recurrent_dropout=0.0, seed=None,
-                 unroll=False, zero_output_for_mask=False, **kwargs):
+                 unroll=False, zero_output_for_mask=False, stateful=False, **kwargs):
         super().__init__(**kwargs)
+        self.stateful = check_flag(stateful, "stateful", type(self).__name__)
+        self.states = None
         set_recurrent_arguments(self, units, activation, use_bias, kernel_initializer,
                                 recurrent_initializer, bias_initializer, dropout,
                                 recurrent_dropout, seed)
@@ -99,9 +103,46 @@ class BaseRNN(Layer):
         return x, states
 
     def build(self, input_shape):
-        self.check_sequence(input_shape[0] if isinstance(input_shape, list) else input_shape)
-        self.create_weights(input_shape[0][-1] if isinstance(input_shape, list)
-                            else input_shape[-1])
+        shape = input_shape[0] if isinstance(input_shape, list) else input_shape
+        self.check_sequence(shape)
+        self.create_weights(shape[-1])
+        if self.stateful:
+            self.create_states(shape)
+
+    def create_states(self, shape):
+        """The states kept between batches (stateful=True): Variables of the batch size,
+        zeros until the first batch, not weights (not trained, not saved), as Keras's."""
+        if shape[0] is None:
+            raise ValueError(at_user(
+                f"{self.name}: when using `stateful=True` in a RNN, the batch size must be "
+                f"static. Found dynamic batch size: sequence.shape={tuple(shape)} (give the "
+                f"input a batch size: pd.Input(batch_shape=...) or batch_size=)"))
+        self.states = []
+        for i in range(self.num_states):
+            state = Variable(f"{self.name}/rnn_state_{i}", (shape[0], self.units),
+                             self.dtype, "zeros", trainable=False)
+            state._layer_state = True
+            self.states.append(state)
+
+    def reset_states(self):
+        """Zero the states a stateful layer keeps between batches (Keras's alias of
+        `reset_state`)."""
+        self.reset_state()
+
+    def reset_state(self):
+        """Zero the states a stateful layer keeps between batches."""
+        for state in self.states or []:
+            state.set_value(np.zeros(state.shape, state.dtype))
+
+    def _stateful_start(self, x):
+        """The kept states as the initial states of this call, once its batch fits them."""
+        expected = self.states[0].shape[0]
+        if x.shape[0] is not None and x.shape[0] != expected:
+            raise ValueError(at_user(
+                f"{self.name}: if an RNN is stateful, the batch size of the input sequences "
+                f"must be the same as the batch size of the initial state. Expected batch "
+                f"size: {expected}, received batch size: {x.shape[0]}"))
+        return list(self.states)
 
     def check_sequence(self, shape):
         """The input contract, checked on every call. (Not an InputSpec: the base would
@@ -128,9 +169,14 @@ class BaseRNN(Layer):
         if self.recurrent_dropout:
             rdrop = keep_mask(x[:, 0, :], self.recurrent_dropout, (None, self.units),
                               self._seed_fn, training_only=True)
+        if self.stateful and states is None:
+            states = self._stateful_start(x)
         output, final = self.run(x, states, self.return_sequences, mask, rdrop)
         if mask is not None and self.return_sequences and self.zero_output_for_mask:
             output = output * expand_dims(cast(mask, output.dtype), -1)
+        if self.stateful:  # the next batch starts where this one ended (Keras's assign)
+            state_updates.attach([output] + final,
+                                 [assign(s, f) for s, f in zip(self.states, final)])
         return [output] + final if self.return_state else output
 
     def check_mask(self, mask, x):
@@ -153,7 +199,7 @@ class BaseRNN(Layer):
                   "return_sequences": self.return_sequences, "return_state": self.return_state,
                   "go_backwards": self.go_backwards, "dropout": self.dropout,
                   "recurrent_dropout": self.recurrent_dropout, "seed": self.seed,
-                  "unroll": self.unroll}
+                  "stateful": self.stateful, "unroll": self.unroll}
         for key in self.initializer_keys:
             config[key] = initializers.serialize(getattr(self, key))
         return config
@@ -303,6 +349,9 @@ class SimpleRNN(BaseRNN):
         return_sequences: output every step (batch, timesteps, units), not only the last.
         return_state: also return the final state: [output, h].
         go_backwards: process the sequence in reverse.
+        stateful: keep the final states of each batch as the initial states of the next
+            (sample i of a batch continues sample i of the previous one); the batch size
+            must be fixed (`pd.Input(batch_shape=...)`); `reset_states()` zeros them.
 
     Example:
         >>> import numpy as np, paddle as pd

@@ -238,7 +238,8 @@ class Model(Trainable, Layer):
             candidates += [v for v in self.__dict__.values() if isinstance(v, Variable)]
         found = []
         for v in candidates:
-            if v.kind == "param" and id(v) not in seen:
+            if v.kind == "param" and id(v) not in seen and \
+                    not getattr(v, "_layer_state", False):  # a stateful RNN's states
                 seen.add(id(v))
                 found.append(v)
         return found

@@ -133,3 +133,75 @@ def test_simple_rnn_with_another_activation_still_needs_the_timesteps():
     with pytest.raises(pd.ShapeError, match="SimpleRNN with activation 'relu' is unrolled and "
                                             "needs a known number of timesteps"):
         pd.layers.SimpleRNN(2, activation="relu")(pd.Input((None, 3)))
+
+
+# ---- stateful=True -------------------------------------------------------------------------
+
+def _stateful_gru():
+    # keras.Sequential([keras.Input(batch_shape=(2, 3, 3)), GRU(2, stateful=True)]), weights
+    # normal * 0.5 from default_rng(5) after x (2, 6, 3).
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(2, 6, 3)).astype("float32")
+    layer = pd.layers.GRU(2, stateful=True)
+    model = pd.Sequential([pd.Input(batch_shape=(2, 3, 3)), layer])
+    layer.set_weights([rng.normal(size=w.shape).astype("float32") * 0.5
+                       for w in layer.get_weights()])
+    return x, layer, model
+
+
+# Keras 3.15.1: model(x[:, 3:]) after model(x[:, :3]) (the state carried over).
+CARRIED = [[-0.519111, -0.044061], [-0.65085, 0.436939]]
+
+
+def test_stateful_calls_carry_the_state_as_keras():
+    x, layer, model = _stateful_gru()
+    first = np.asarray(model(x[:, :3]))
+    np.testing.assert_allclose(first, [[-0.201355, -0.049261], [-0.46224, 0.158699]],
+                               atol=2e-6)                         # Keras's states after it
+    np.testing.assert_allclose(layer.states[0].numpy(), first, atol=1e-7)
+    np.testing.assert_allclose(np.asarray(model(x[:, 3:])), CARRIED, atol=2e-6)
+    layer.reset_states()
+    assert not layer.states[0].numpy().any()
+    np.testing.assert_allclose(np.asarray(model(x[:, :3])), first, atol=1e-7)
+
+
+def test_stateful_state_is_carried_across_predict_and_fit_batches():
+    # Keras's documented rule (its TensorFlow backend's behaviour): batch i + 1 starts
+    # where batch i ended. (Keras 3.15 on JAX keeps the states only in direct calls.)
+    x, layer, model = _stateful_gru()
+    both = np.concatenate([x[:, :3], x[:, 3:]], axis=0)
+    np.testing.assert_allclose(model.predict(both, batch_size=2, verbose=0)[2:], CARRIED,
+                               atol=2e-6)
+    layer.reset_states()
+    model.compile("sgd", "mse")
+    model.fit(x[:, :3], np.zeros((2, 2), np.float32), batch_size=2, verbose=0)
+    assert layer.states[0].numpy().any()
+    assert len(model.weights) == 3          # the states are not weights (nor saved)
+
+
+def test_stateful_eager_layer_chunks_equal_the_whole_sequence():
+    x = np.random.default_rng(0).normal(size=(2, 6, 3)).astype("float32")
+    for cls in ("SimpleRNN", "LSTM", "GRU"):
+        whole = getattr(pd.layers, cls)(4)
+        expected = np.asarray(whole(x))
+        chunked = getattr(pd.layers, cls)(4, stateful=True)
+        chunked(x[:, :3])
+        chunked.set_weights(whole.get_weights())
+        chunked.reset_states()
+        chunked(x[:, :3])
+        np.testing.assert_allclose(np.asarray(chunked(x[:, 3:])), expected, atol=1e-6)
+        assert chunked.get_config()["stateful"] is True
+
+
+def test_stateful_needs_a_batch_size():
+    with pytest.raises(ValueError, match=r"when using `stateful=True` in a RNN, the batch size "
+                                         r"must be static. Found dynamic batch size: "
+                                         r"sequence.shape=\(None, 3, 2\)"):      # Keras's words
+        pd.layers.LSTM(3, stateful=True)(pd.Input((3, 2)))
+    x, layer, model = _stateful_gru()
+    with pytest.raises(pd.ShapeError, match=r"expects shape \(2, 3, 3\), received \(3, 3, 3\)"):
+        model.predict(np.zeros((3, 3, 3), np.float32), verbose=0)
+    with pytest.raises(ValueError, match="batch size of the input sequences must be the same "
+                                         "as the batch size of the initial state. Expected "
+                                         "batch size: 2, received batch size: 4"):
+        layer(pd.Input(batch_shape=(4, 3, 3)))
