@@ -652,9 +652,7 @@ class Bidirectional(Layer):
 
     def build(self, input_shape):
         for inner in (self.forward_layer, self.backward_layer):
-            inner.build(input_shape)
-            inner.built = True
-            inner._regularize_built_weights()
+            inner.build(input_shape)  # marks it built (and regularized), as any build
 
     supports_masking = True
 
