@@ -80,8 +80,10 @@ def _check_training(value, where):
         return value
     if isinstance(value, (np.bool_, int, np.integer)) and value in (0, 1):
         return bool(value)
+    received = f"an array of shape {value.shape}" if isinstance(value, np.ndarray) \
+        else repr(value)
     raise ValueError(at_user(f"{where}: expected training to be True, False or None, "
-                             f"received {value!r}"))
+                             f"received {received}"))
 
 
 class _CallSpec:

@@ -26,7 +26,8 @@ from paddle.errors import CheckpointError, at_user
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import Variable, apply, data
 from paddle.highlevel.training.data.arrays import by_name
-from paddle.highlevel.layers.base import Layer, _call_spec, call_context, tensor_arguments
+from paddle.highlevel.layers.base import Layer, _call_spec, _check_training, call_context, \
+    tensor_arguments
 from paddle.highlevel.saving.formats import saving
 from paddle.highlevel.saving.serialization import inherited_scope
 from paddle.highlevel.training.checks import check_input as _check_input
@@ -252,6 +253,8 @@ class Model(Trainable, Layer):
             inputs = by_name(inputs, self.input_names, f"{self.name}: inputs", "inputs")
             inputs = inputs[0] if self._single_input else inputs
         flat = _flat(inputs)
+        if "training" in kwargs:  # an array there (a second positional input) is refused
+            kwargs["training"] = _check_training(kwargs["training"], self.name)
         if flat and all(isinstance(x, np.ndarray) for x in flat):
             self._ensure_graph(flat)
             if not kwargs.get("training"):
