@@ -18,7 +18,9 @@ Example:
 """
 import numbers
 
-from paddle.lowlevel.graph import FLOATS, Variable
+import numpy as np
+
+from paddle.lowlevel.graph import FLOATS, Variable, constant
 from paddle.lowlevel.ops.math import clip, maximum, sqrt, square
 from paddle.lowlevel.ops.reduce import sum as sum_
 from paddle.highlevel.saving.registry import register_family as _register_family
@@ -87,8 +89,13 @@ def _axis(value, owner):
 
 
 def _weight(w, owner):
+    """w as a float Variable: a float NumPy array becomes a constant (Keras constraints
+    take arrays as well as weights)."""
+    if isinstance(w, np.ndarray) and w.dtype.kind == "f":
+        w = constant(w)
     if not isinstance(w, Variable) or w.dtype not in FLOATS:
-        raise TypeError(f"{owner}: expected a float Variable (a weight), received {w!r}")
+        raise TypeError(f"{owner}: expected a float Variable (a weight) or float array, "
+                        f"received {w!r}")
     return w
 
 

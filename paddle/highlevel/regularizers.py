@@ -17,6 +17,8 @@ Example:
 import math
 import numbers
 
+import numpy as np
+
 from paddle.lowlevel.graph import FLOATS, Variable, constant
 from paddle.lowlevel.ops.math import abs as abs_, maximum, ones_like, square
 from paddle.lowlevel.ops.reduce import sum as sum_
@@ -128,8 +130,12 @@ NAMES = {"l1": L1, "l2": L2, "l1_l2": L1L2}
 
 
 def _float_variable(x, owner):
+    """x as a float Variable: a float NumPy array becomes a constant (Keras regularizers
+    take arrays as well as tensors)."""
+    if isinstance(x, (np.ndarray, np.floating)) and x.dtype.kind == "f":
+        x = constant(np.asarray(x))
     if not isinstance(x, Variable) or x.dtype not in FLOATS:
-        raise TypeError(f"{owner}: expected a float Variable, received {x!r}")
+        raise TypeError(f"{owner}: expected a float Variable or float array, received {x!r}")
     return x
 
 

@@ -48,10 +48,17 @@ def _seed(seed, owner):
     return None if seed is None else int(seed)
 
 
-class Initializer:
-    """Base class: `init(shape, dtype) -> array`; `get_config()` for saving."""
+def _dtype(dtype):
+    """The dtype of an initializer's values: float32 when none is given, as Keras's
+    `init(shape)` (its floatx)."""
+    return "float32" if dtype is None else dtype
 
-    def __call__(self, shape, dtype):
+
+class Initializer:
+    """Base class: `init(shape, dtype=None) -> array` (float32 without a dtype, as Keras);
+    `get_config()` for saving."""
+
+    def __call__(self, shape, dtype=None):
         raise NotImplementedError
 
     def get_config(self):
@@ -69,7 +76,8 @@ class Constant(Initializer):
     def __init__(self, value=0.0, *, v=None):
         self.value = float(value if v is None else v)
 
-    def __call__(self, shape, dtype):
+    def __call__(self, shape, dtype=None):
+        dtype = _dtype(dtype)
         return np.full(shape, self.value, dtype=dtype)
 
 
@@ -81,7 +89,8 @@ class Normal(Initializer):
         self.mean, self.stddev = float(mean), float(stddev if std is None else std)
         self.seed = _seed(seed, type(self).__name__)
 
-    def __call__(self, shape, dtype):
+    def __call__(self, shape, dtype=None):
+        dtype = _dtype(dtype)
         return (self._generator().normal(self.mean, self.stddev, shape)).astype(dtype)
 
 
@@ -94,7 +103,8 @@ class Uniform(Initializer):
         self.maxval = float(maxval if hi is None else hi)
         self.seed = _seed(seed, type(self).__name__)
 
-    def __call__(self, shape, dtype):
+    def __call__(self, shape, dtype=None):
+        dtype = _dtype(dtype)
         return self._generator().uniform(self.minval, self.maxval, shape).astype(dtype)
 
 
@@ -105,7 +115,8 @@ class TruncatedNormal(Initializer):
         self.mean, self.stddev = float(mean), float(stddev)
         self.seed = _seed(seed, "TruncatedNormal")
 
-    def __call__(self, shape, dtype):
+    def __call__(self, shape, dtype=None):
+        dtype = _dtype(dtype)
         return (self.mean + _truncated_normal(shape, self.stddev, self._generator())).astype(
             dtype)
 
@@ -117,7 +128,8 @@ class VarianceScaling(Initializer):
         self.scale, self.mode, self.distribution = float(scale), mode, distribution
         self.seed = _seed(seed, type(self).__name__)
 
-    def __call__(self, shape, dtype):
+    def __call__(self, shape, dtype=None):
+        dtype = _dtype(dtype)
         fan_in, fan_out = _fans(shape)
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}[self.mode]
         var = self.scale / max(1.0, n)
@@ -198,7 +210,8 @@ class Orthogonal(Initializer):
         self.gain = float(gain)
         self.seed = _seed(seed, "Orthogonal")
 
-    def __call__(self, shape, dtype):
+    def __call__(self, shape, dtype=None):
+        dtype = _dtype(dtype)
         rows, cols = int(np.prod(shape[:-1])), shape[-1]
         q, r = np.linalg.qr(self._generator().standard_normal((max(rows, cols),
                                                                min(rows, cols))))

@@ -114,9 +114,13 @@ LAYER_CTORS = {
         "4, recurrent_activation='nope'",
         "4, dropout=2.0",
         "4, return_sequences='x'",
+        "4, implementation=3",
+        "4, stateful='x'",
+        "4, stateful=True",  # built on a (None, 5, 3) input: no batch size for the states
     ],
-    "GRU": ["0", "-3", "4, reset_after='x'", "4, activation=None"],
-    "SimpleRNN": ["0", "4, activation='nope'"],
+    "GRU": ["0", "-3", "4, reset_after='x'", "4, activation=None", "4, implementation='x'",
+            "4, stateful=True"],
+    "SimpleRNN": ["0", "4, activation='nope'", "4, implementation=1", "4, stateful=True"],
     "Bidirectional": [
         "pd.layers.Dense(3)",
         "None",

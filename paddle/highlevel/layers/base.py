@@ -31,6 +31,7 @@ from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.layer_functions import parameter
 from paddle.lowlevel.ops.reduce import sum as sum_all
 from paddle.highlevel import constraints, regularizers
+from paddle.highlevel.layers import state_updates
 from paddle.highlevel.layers.keras_api import KerasLayerAPI
 
 
@@ -80,8 +81,10 @@ def _check_training(value, where):
         return value
     if isinstance(value, (np.bool_, int, np.integer)) and value in (0, 1):
         return bool(value)
+    received = f"an array of shape {value.shape}" if isinstance(value, np.ndarray) \
+        else repr(value)
     raise ValueError(at_user(f"{where}: expected training to be True, False or None, "
-                             f"received {value!r}"))
+                             f"received {received}"))
 
 
 class _CallSpec:
@@ -529,10 +532,9 @@ class Layer(KerasLayerAPI):
         shapes = [x.shape for x in flat]
         shape = shapes if isinstance(inputs, (list, tuple)) else shapes[0]
         if not self.built:
-            self.build(shape)
-            self.built = True
-            self._build_input_shape = shape
-            self._regularize_built_weights()
+            self.build(shape)  # marks the layer built (KerasLayerAPI wraps every build)
+            if not self.built:
+                self._mark_built(shape)
         elif self.input_spec is not None:
             for s in shapes:
                 self.input_spec.check(self, s)
@@ -584,12 +586,20 @@ class Layer(KerasLayerAPI):
         key = (tuple((a.shape[1:], a.dtype.str) for a in flat), training,
                repr(sorted(kwargs.items())))
         if key not in self._eager:
-            names = [data(f"{self.name}_in{i}", (None,) + a.shape[1:], feed_dtype(a, self.dtype))
-                     for i, a in enumerate(flat)]
+            # A stateful layer's states have the batch size of its first call (as Keras's).
+            batch = getattr(self, "stateful", False)
+            names = [data(f"{self.name}_in{i}", (a.shape[0] if batch else None,) + a.shape[1:],
+                          feed_dtype(a, self.dtype)) for i, a in enumerate(flat)]
             graph_in = names if isinstance(inputs, (list, tuple)) else names[0]
-            self._eager[key] = (names, self(graph_in, training=training, **kwargs))
-        names, out = self._eager[key]
-        return run(out, dict(zip(names, flat)), training=bool(training))
+            out = self(graph_in, training=training, **kwargs)
+            outs = list(out) if isinstance(out, (list, tuple)) else [out]
+            self._eager[key] = (names, out, state_updates.reached(outs))
+        names, out, updates = self._eager[key]
+        if not updates:
+            return run(out, dict(zip(names, flat)), training=bool(training))
+        outs = list(out) if isinstance(out, (list, tuple)) else [out]
+        values = run(outs + updates, dict(zip(names, flat)), training=bool(training))
+        return values[:len(outs)] if isinstance(out, (list, tuple)) else values[0]
 
     # ---- the graph it was called in -----------------------------------------------------
 

@@ -13,6 +13,8 @@ Example:
     >>> dense.get_build_config()
     {'input_shape': (None, 4)}
 """
+import functools
+
 import numpy as np
 
 from paddle.errors import ShapeError
@@ -22,6 +24,22 @@ from paddle.highlevel.saving.registry import family_namespace
 
 class KerasLayerAPI:
     """Keras 3's Layer attributes that paddle's layers get from this mixin."""
+
+    # Whether a direct `layer.build(shape)` marks the layer built (Keras's build wrapper);
+    # models keep their own notion of built (a traced graph).
+    _build_marks_built = True
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "build" in cls.__dict__ and cls._build_marks_built:
+            cls.build = _marking_built(cls.__dict__["build"])
+
+    def _mark_built(self, input_shape):
+        """What follows a build: built, the build's input shape (for get_build_config),
+        the regularizers and constraints of the weights it made."""
+        self.built = True
+        self._build_input_shape = input_shape
+        self._regularize_built_weights()
 
     @property
     def compute_dtype(self):
@@ -89,9 +107,8 @@ class KerasLayerAPI:
         shape = [tuple(s) for s in shape] if shape and isinstance(shape[0], (list, tuple)) \
             else tuple(shape)
         self.build(shape)
-        self.built = True
-        self._build_input_shape = shape
-        self._regularize_built_weights()
+        if not self.built:  # a build that does not mark it (a model's)
+            self._mark_built(shape)
 
     # ---- variables one layer owns -------------------------------------------------------
 
@@ -164,3 +181,22 @@ class KerasLayerAPI:
             "`Model.compile(metrics=[...])`, or create metric trackers in init() or build() "
             "when subclassing the layer or model, then call `metric.update_state()` "
             "whenever necessary.")
+
+
+def _marking_built(build):
+    """`build` that marks the layer built once the outermost build returns (a subclass's
+    build calling `super().build(...)` is one build), as Keras 3 wraps every build: a
+    layer built by a direct call (`layer.build((None, 8))`, or with extra arguments, as
+    Keras's customizing-saving guide does) is not built again by its first call."""
+    @functools.wraps(build)
+    def wrapper(self, *args, **kwargs):
+        depth = self.__dict__.get("_build_depth", 0)
+        self.__dict__["_build_depth"] = depth + 1
+        try:
+            result = build(self, *args, **kwargs)
+        finally:
+            self.__dict__["_build_depth"] = depth
+        if depth == 0 and not self.built:
+            self._mark_built(kwargs.get("input_shape", args[0] if args else None))
+        return result
+    return wrapper

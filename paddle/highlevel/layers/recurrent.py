@@ -1,7 +1,8 @@
 """Recurrent layers: SimpleRNN, LSTM, GRU (batch-major sequences) and Bidirectional.
 
 LSTM and GRU are the fused low-level ops `pd.lstm` / `pd.gru` on Keras-layout weights;
-SimpleRNN is unrolled from matmul and its activation over a known number of steps.
+SimpleRNN is unrolled from matmul and its activation over a known number of steps (with
+tanh and an unknown number, it runs as the gru op with its gates held open).
 A layer called with `initial_state=[...]` takes the states as extra inputs, so a functional
 model that holds it can be called again on new Variables.
 
@@ -22,7 +23,9 @@ from paddle.lowlevel.ops.math import cast, zeros_like
 from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.recurrent import gru, lstm
 from paddle.lowlevel.ops.shape import concat, expand_dims, reverse, stack
+from paddle.lowlevel.ops.state import assign
 from paddle.random import keep_mask
+from paddle.highlevel.layers import state_updates
 from paddle.highlevel.layers.base import Layer, check_flag
 from paddle.highlevel.layers.conv import check_positive
 from paddle.highlevel.layers.core import get_activation, serialize_activation
@@ -49,7 +52,7 @@ class BaseRNN(Layer):
     A mask (batch, timesteps), from `Embedding(mask_zero=True)`, `Masking` or `mask=`,
     makes masked steps keep (and output) the previous state, so padding before or after a
     sequence changes nothing; the timesteps may be unknown (`Input(shape=(None, f))`),
-    go_backwards and Bidirectional included (SimpleRNN, being unrolled, needs them).
+    go_backwards and Bidirectional included (SimpleRNN too, with its default tanh).
 
     Subclasses define `num_states`, `create_weights(features)` and
     `run(x, states, return_sequences)` -> (output, [final states]).
@@ -69,8 +72,10 @@ class BaseRNN(Layer):
                  kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
                  bias_initializer="zeros", return_sequences=False, return_state=False,
                  go_backwards=False, dropout=0.0, recurrent_dropout=0.0, seed=None,
-                 unroll=False, zero_output_for_mask=False, **kwargs):
+                 unroll=False, zero_output_for_mask=False, stateful=False, **kwargs):
         super().__init__(**kwargs)
+        self.stateful = check_flag(stateful, "stateful", type(self).__name__)
+        self.states = None
         set_recurrent_arguments(self, units, activation, use_bias, kernel_initializer,
                                 recurrent_initializer, bias_initializer, dropout,
                                 recurrent_dropout, seed)
@@ -98,9 +103,46 @@ class BaseRNN(Layer):
         return x, states
 
     def build(self, input_shape):
-        self.check_sequence(input_shape[0] if isinstance(input_shape, list) else input_shape)
-        self.create_weights(input_shape[0][-1] if isinstance(input_shape, list)
-                            else input_shape[-1])
+        shape = input_shape[0] if isinstance(input_shape, list) else input_shape
+        self.check_sequence(shape)
+        self.create_weights(shape[-1])
+        if self.stateful:
+            self.create_states(shape)
+
+    def create_states(self, shape):
+        """The states kept between batches (stateful=True): Variables of the batch size,
+        zeros until the first batch, not weights (not trained, not saved), as Keras's."""
+        if shape[0] is None:
+            raise ValueError(at_user(
+                f"{self.name}: when using `stateful=True` in a RNN, the batch size must be "
+                f"static. Found dynamic batch size: sequence.shape={tuple(shape)} (give the "
+                f"input a batch size: pd.Input(batch_shape=...) or batch_size=)"))
+        self.states = []
+        for i in range(self.num_states):
+            state = Variable(f"{self.name}/rnn_state_{i}", (shape[0], self.units),
+                             self.dtype, "zeros", trainable=False)
+            state._layer_state = True
+            self.states.append(state)
+
+    def reset_states(self):
+        """Zero the states a stateful layer keeps between batches (Keras's alias of
+        `reset_state`)."""
+        self.reset_state()
+
+    def reset_state(self):
+        """Zero the states a stateful layer keeps between batches."""
+        for state in self.states or []:
+            state.set_value(np.zeros(state.shape, state.dtype))
+
+    def _stateful_start(self, x):
+        """The kept states as the initial states of this call, once its batch fits them."""
+        expected = self.states[0].shape[0]
+        if x.shape[0] is not None and x.shape[0] != expected:
+            raise ValueError(at_user(
+                f"{self.name}: if an RNN is stateful, the batch size of the input sequences "
+                f"must be the same as the batch size of the initial state. Expected batch "
+                f"size: {expected}, received batch size: {x.shape[0]}"))
+        return list(self.states)
 
     def check_sequence(self, shape):
         """The input contract, checked on every call. (Not an InputSpec: the base would
@@ -127,9 +169,14 @@ class BaseRNN(Layer):
         if self.recurrent_dropout:
             rdrop = keep_mask(x[:, 0, :], self.recurrent_dropout, (None, self.units),
                               self._seed_fn, training_only=True)
+        if self.stateful and states is None:
+            states = self._stateful_start(x)
         output, final = self.run(x, states, self.return_sequences, mask, rdrop)
         if mask is not None and self.return_sequences and self.zero_output_for_mask:
             output = output * expand_dims(cast(mask, output.dtype), -1)
+        if self.stateful:  # the next batch starts where this one ended (Keras's assign)
+            state_updates.attach([output] + final,
+                                 [assign(s, f) for s, f in zip(self.states, final)])
         return [output] + final if self.return_state else output
 
     def check_mask(self, mask, x):
@@ -152,7 +199,7 @@ class BaseRNN(Layer):
                   "return_sequences": self.return_sequences, "return_state": self.return_state,
                   "go_backwards": self.go_backwards, "dropout": self.dropout,
                   "recurrent_dropout": self.recurrent_dropout, "seed": self.seed,
-                  "unroll": self.unroll}
+                  "stateful": self.stateful, "unroll": self.unroll}
         for key in self.initializer_keys:
             config[key] = initializers.serialize(getattr(self, key))
         return config
@@ -210,11 +257,88 @@ def reverse_time(x, where=None):
     return reverse(x, axis=1)
 
 
+def check_implementation(value, cls):
+    """Keras's `implementation` of LSTM and GRU (1: many small products, 2: fewer larger
+    ones): the same numbers either way; paddle's fused kernel or op-composed cell runs
+    both, so it is kept for the config and changes nothing."""
+    if isinstance(value, bool) or value not in (1, 2):
+        raise ValueError(f"{cls}: expected implementation 1 or 2, received {value!r}")
+    return value
+
+
+def zero_states(x, sizes):
+    """Zero states (batch, size) for the batch of the sequence x, one per size."""
+    zero = zeros_like(x[:, 0, :1])                                        # (batch, 1)
+    return [zero * constant(np.zeros((1, s)), dtype=x.dtype) for s in sizes]
+
+
+def unroll(step, x, states, mask=None, return_sequences=False, zero_output=False):
+    """Run `step(x_t, states) -> (output, new_states)` over the (known) timesteps of x from
+    ops: the loop of `RNN` and of the op-composed LSTM and GRU. A step whose mask is 0
+    keeps the states and repeats the previous output (zeros before the first), or, with
+    `zero_output`, outputs zeros in the sequence. Returns (output, final states)."""
+    keep = None if mask is None else cast(mask, x.dtype)
+    outputs, last = [], None
+    for t in range(x.shape[1]):
+        out, new = step(x[:, t], states)
+        if keep is not None:
+            k = expand_dims(keep[:, t], -1)
+            new = [n * k + s * (1.0 - k) for n, s in zip(new, states)]
+            previous = zeros_like(out) if last is None else last
+            out = out * k + previous * (1.0 - k)
+        states, last = new, out
+        outputs.append(out * expand_dims(keep[:, t], -1)
+                       if keep is not None and zero_output else out)
+    return (stack(outputs, axis=1) if return_sequences else last), states
+
+
+def _apply(fn, z):
+    return fn(z) if fn is not None else z
+
+
+def lstm_step(x, h_in, c, kernel, recurrent_kernel, bias, units, activation, gate):
+    """One LSTM step from ops, Keras's equations and gate order (i, f, c, o): x and h_in
+    are the step's input and previous state as the products see them (dropped), c the
+    previous cell state; activation / gate are functions or None (linear). -> (h, c)."""
+    z = matmul(x, kernel) + matmul(h_in, recurrent_kernel)
+    if bias is not None:
+        z = z + bias
+    u = units
+    i, f = _apply(gate, z[:, :u]), _apply(gate, z[:, u:2 * u])
+    c = f * c + i * _apply(activation, z[:, 2 * u:3 * u])
+    return _apply(gate, z[:, 3 * u:]) * _apply(activation, c), c
+
+
+def gru_step(x, h, h_in, kernel, recurrent_kernel, bias, units, activation, gate,
+             reset_after):
+    """One GRU step from ops, Keras's equations and gate order (z, r, h): h the previous
+    state, h_in that state as the recurrent products see it (dropped). -> h."""
+    u = units
+    x = matmul(x, kernel)
+    if reset_after:
+        inner = matmul(h_in, recurrent_kernel)
+        if bias is not None:
+            x, inner = x + bias[0], inner + bias[1]
+        z = _apply(gate, x[:, :u] + inner[:, :u])
+        r = _apply(gate, x[:, u:2 * u] + inner[:, u:2 * u])
+        hh = _apply(activation, x[:, 2 * u:] + r * inner[:, 2 * u:])
+    else:
+        if bias is not None:
+            x = x + bias
+        zr = matmul(h_in, recurrent_kernel[:, :2 * u])
+        z = _apply(gate, x[:, :u] + zr[:, :u])
+        r = _apply(gate, x[:, u:2 * u] + zr[:, u:])
+        hh = _apply(activation, x[:, 2 * u:] + matmul(r * h_in, recurrent_kernel[:, 2 * u:]))
+    return z * h + (1.0 - z) * hh
+
+
 class SimpleRNN(BaseRNN):
     """Fully connected recurrence `h_t = activation(x_t @ kernel + h_{t-1} @ recurrent_kernel
     + bias)`.
 
-    Built from matmul and the activation, unrolled over the timesteps (which must be known).
+    Built from matmul and the activation, unrolled over the timesteps; with an unknown
+    number of timesteps (`Input(shape=(None, features))`) the default tanh recurrence runs
+    as the fused `gru` op with its gates held open (`run_as_gru`), the same numbers.
 
     Args:
         units: size of the state and output.
@@ -225,6 +349,9 @@ class SimpleRNN(BaseRNN):
         return_sequences: output every step (batch, timesteps, units), not only the last.
         return_state: also return the final state: [output, h].
         go_backwards: process the sequence in reverse.
+        stateful: keep the final states of each batch as the initial states of the next
+            (sample i of a batch continues sample i of the previous one); the batch size
+            must be fixed (`pd.Input(batch_shape=...)`); `reset_states()` zeros them.
 
     Example:
         >>> import numpy as np, paddle as pd
@@ -241,9 +368,13 @@ class SimpleRNN(BaseRNN):
 
     def run(self, x, states, return_sequences, mask=None, rdrop=None):
         steps = x.shape[1]
+        if steps is None and self.activation is get_activation("tanh"):
+            return self.run_as_gru(x, states, return_sequences, mask, rdrop)
         if steps is None:
-            raise ShapeError(at_user(f"{self.name}: SimpleRNN is unrolled and needs a known "
-                                     f"number of timesteps, received shape {x.shape}"))
+            raise ShapeError(at_user(
+                f"{self.name}: SimpleRNN with activation {self._activation_name!r} is "
+                f"unrolled and needs a known number of timesteps (with 'tanh' any number "
+                f"works), received shape {x.shape}"))
         if steps == 0:
             raise ShapeError(at_user(f"{self.name}: expected at least one timestep, received "
                                      f"shape {x.shape}"))
@@ -270,6 +401,32 @@ class SimpleRNN(BaseRNN):
         return output, [h]
 
 
+    def run_as_gru(self, x, states, return_sequences, mask=None, rdrop=None):
+        """The tanh recurrence over any number of timesteps, exactly, by the fused `gru`
+        op (a loop in its kernel, where unrolling needs the count): its update gate held
+        at 0 and its reset gate at 1 by saturating biases (sigmoid(-1e4) is 0 and
+        sigmoid(1e4) is 1 in float32 and float64, and their derivatives 0), its candidate
+        `tanh(x @ kernel + bias + h @ recurrent_kernel)` being SimpleRNN's step; the gate
+        columns of its weights are zeros. It costs three products where one would do."""
+        u, dtype = self.units, self.kernel.dtype
+
+        def zeros(*shape):
+            return constant(np.zeros(shape), dtype=dtype)
+        kernel = concat([zeros(self.kernel.shape[0], 2 * u), self.kernel], axis=1)
+        recurrent = concat([zeros(u, 2 * u), self.recurrent_kernel], axis=1)
+        gates = constant(np.concatenate([np.full(u, -_SATURATED), np.full(u, _SATURATED)]),
+                         dtype=dtype)
+        bias_in = concat([gates, self.bias if self.bias is not None else zeros(u)], axis=0)
+        bias = stack([bias_in, zeros(3 * u)], axis=0)
+        out, h = gru(x, kernel, recurrent, bias, initial_state=states or None,
+                     return_sequences=return_sequences, return_state=True, reset_after=True,
+                     mask=mask, recurrent_dropout_mask=rdrop)
+        return out, [h]
+
+
+_SATURATED = 1e4  # exp(1e4) overflows to inf in float32 and float64: the gates are exact
+
+
 class _ForgetBias:
     """Keras's unit_forget_bias: the LSTM bias initializer with ones for the forget gate
     (gates i, f, c, o: the second quarter)."""
@@ -284,16 +441,35 @@ class _ForgetBias:
 
 
 class _GatedRNN(BaseRNN):
-    """LSTM and GRU: the fused ops, whose activations are fixed (tanh and sigmoid)."""
+    """LSTM and GRU: the fused ops with Keras's default activations (tanh and sigmoid, the
+    fused kernels' own); with any other activation or recurrent_activation, the same
+    equations composed from ops (`lstm_step` / `gru_step`) and unrolled, which needs a
+    known number of timesteps."""
 
-    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", **kwargs):
-        cls = type(self).__name__
-        if activation != "tanh" or recurrent_activation != "sigmoid":
-            raise ValueError(f"{cls}: only activation='tanh' with recurrent_activation="
-                             f"'sigmoid' is supported (the fused kernel's), received "
-                             f"{activation!r} and {recurrent_activation!r}")
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid",
+                 implementation=2, **kwargs):
         super().__init__(units, activation=activation, **kwargs)
-        self.recurrent_activation = recurrent_activation
+        cls = type(self).__name__
+        self.recurrent_activation = get_activation(recurrent_activation)
+        self._recurrent_activation_name = serialize_activation(recurrent_activation)
+        self.implementation = check_implementation(implementation, cls)
+        self.fused = self.activation is get_activation("tanh") and \
+            self.recurrent_activation is get_activation("sigmoid")
+
+    def run(self, x, states, return_sequences, mask=None, rdrop=None):
+        if self.fused:
+            return self.run_fused(x, states, return_sequences, mask, rdrop)
+        if x.shape[1] is None or x.shape[1] == 0:
+            raise ShapeError(at_user(
+                f"{self.name}: {type(self).__name__} with activation "
+                f"{self._activation_name!r} and recurrent_activation "
+                f"{self._recurrent_activation_name!r} runs op by op (the fused kernel has "
+                f"tanh and sigmoid only) over a known number of timesteps (>= 1), "
+                f"received shape {x.shape}"))
+        if not states:
+            states = zero_states(x, [self.units] * self.num_states)
+        return unroll(lambda x_t, s: self.step(x_t, s, rdrop), x, states, mask,
+                      return_sequences)
 
     def create_weights(self, features):
         g, u = self.gates, self.units
@@ -313,7 +489,8 @@ class _GatedRNN(BaseRNN):
         return constant(np.zeros(self.bias_shape()), dtype=self.dtype)
 
     def get_config(self):
-        return {**super().get_config(), "recurrent_activation": self.recurrent_activation}
+        return {**super().get_config(),
+                "recurrent_activation": self._recurrent_activation_name}
 
 
 class LSTM(_GatedRNN):
@@ -324,7 +501,9 @@ class LSTM(_GatedRNN):
 
     Args:
         units: size of the state and output.
-        activation, recurrent_activation: only "tanh" and "sigmoid" (the fused kernel's).
+        activation, recurrent_activation: names or callables (default "tanh" and
+            "sigmoid": the fused kernel; any other runs the op-composed cell, unrolled
+            over a known number of timesteps).
         use_bias: learn a bias (else zeros).
         kernel_initializer, recurrent_initializer, bias_initializer: names or objects
             (Keras defaults: "glorot_uniform", "orthogonal", "zeros").
@@ -356,7 +535,14 @@ class LSTM(_GatedRNN):
             return _ForgetBias(self.bias_initializer, self.units)
         return self.bias_initializer
 
-    def run(self, x, states, return_sequences, mask=None, rdrop=None):
+    def step(self, x, states, rdrop=None):
+        h, c = states
+        h, c = lstm_step(x, h if rdrop is None else h * rdrop, c, self.kernel,
+                         self.recurrent_kernel, self.bias, self.units, self.activation,
+                         self.recurrent_activation)
+        return h, [h, c]
+
+    def run_fused(self, x, states, return_sequences, mask=None, rdrop=None):
         out, h, c = lstm(x, self.kernel, self.recurrent_kernel, self.op_bias(),
                          initial_state=states, return_sequences=return_sequences,
                          return_state=True, mask=mask, recurrent_dropout_mask=rdrop)
@@ -374,7 +560,7 @@ class GRU(_GatedRNN):
 
     Args:
         units: size of the state and output.
-        activation, recurrent_activation: only "tanh" and "sigmoid" (the fused kernel's).
+        activation, recurrent_activation: as LSTM.
         use_bias, kernel_initializer, recurrent_initializer, bias_initializer,
             return_sequences, go_backwards: as LSTM.
         return_state: also return the final state: [output, h].
@@ -399,7 +585,14 @@ class GRU(_GatedRNN):
     def bias_shape(self):
         return (2, 3 * self.units) if self.reset_after else (3 * self.units,)
 
-    def run(self, x, states, return_sequences, mask=None, rdrop=None):
+    def step(self, x, states, rdrop=None):
+        h, = states
+        h = gru_step(x, h, h if rdrop is None else h * rdrop, self.kernel,
+                     self.recurrent_kernel, self.bias, self.units, self.activation,
+                     self.recurrent_activation, self.reset_after)
+        return h, [h]
+
+    def run_fused(self, x, states, return_sequences, mask=None, rdrop=None):
         out, h = gru(x, self.kernel, self.recurrent_kernel, self.op_bias(),
                      initial_state=states, return_sequences=return_sequences,
                      return_state=True, reset_after=self.reset_after, mask=mask,
@@ -459,9 +652,7 @@ class Bidirectional(Layer):
 
     def build(self, input_shape):
         for inner in (self.forward_layer, self.backward_layer):
-            inner.build(input_shape)
-            inner.built = True
-            inner._regularize_built_weights()
+            inner.build(input_shape)  # marks it built (and regularized), as any build
 
     supports_masking = True
 

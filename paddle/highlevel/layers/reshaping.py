@@ -222,14 +222,14 @@ class _Padding(Layer):
         return pad(inputs, self._paddings(inputs.ndim))
 
     def get_config(self):
-        config = {**super().get_config(), "padding": [list(p) for p in self.padding]}
-        if self.rank > 1:
-            config["data_format"] = self.data_format
-        return config
+        return {**super().get_config(), "padding": [list(p) for p in self.padding],
+                "data_format": self.data_format}
 
 
 class ZeroPadding1D(_Padding):
-    """Zeros before and after the time axis: `padding` an int or (before, after).
+    """Zeros before and after the time axis: `padding` an int or (before, after);
+    `data_format` "channels_last" (default: (batch, steps, features)) or "channels_first"
+    ((batch, features, steps)), as Keras 3.
 
     Example:
         >>> import numpy as np, paddle as pd
@@ -237,8 +237,8 @@ class ZeroPadding1D(_Padding):
         [0.0, 1.0, 0.0, 0.0]
     """
 
-    def __init__(self, padding=1, **kwargs):
-        super().__init__(padding, None, **kwargs)
+    def __init__(self, padding=1, data_format=None, **kwargs):
+        super().__init__(padding, data_format, **kwargs)
 
 
 class ZeroPadding2D(_Padding):

@@ -15,19 +15,17 @@ Example:
 """
 import numbers
 
-import numpy as np
 
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
-from paddle.lowlevel.graph import Variable, constant
-from paddle.lowlevel.ops.math import cast, zeros_like
+from paddle.lowlevel.graph import Variable
 from paddle.lowlevel.ops.matmul import matmul
-from paddle.lowlevel.ops.shape import expand_dims, stack
 from paddle.random import keep_mask
 from paddle.highlevel.layers.base import Layer, check_flag, passthrough
 from paddle.highlevel.layers.core import get_activation, serialize_activation
-from paddle.highlevel.layers.recurrent import _ForgetBias, reverse_time, \
-    set_recurrent_arguments, set_sequence_arguments, with_states
+from paddle.highlevel.layers.recurrent import _ForgetBias, check_implementation, gru_step, \
+    lstm_step, reverse_time, set_recurrent_arguments, set_sequence_arguments, unroll, \
+    with_states, zero_states
 from paddle.highlevel.saving.serialization import deserialize_layer, serialize_keras_object
 
 
@@ -188,7 +186,7 @@ class LSTMCell(_Cell):
                  unit_forget_bias=True, kernel_regularizer=None, recurrent_regularizer=None,
                  bias_regularizer=None, kernel_constraint=None, recurrent_constraint=None,
                  bias_constraint=None, dropout=0.0,
-                 recurrent_dropout=0.0, seed=None, **kwargs):
+                 recurrent_dropout=0.0, seed=None, implementation=2, **kwargs):
         super().__init__(units, activation, use_bias, kernel_initializer,
                          recurrent_initializer, bias_initializer, dropout=dropout,
                          recurrent_dropout=recurrent_dropout, seed=seed, **kwargs,
@@ -197,6 +195,7 @@ class LSTMCell(_Cell):
         self._recurrent_activation_name = serialize_activation(recurrent_activation)
         self.unit_forget_bias = check_flag(unit_forget_bias, "unit_forget_bias",
                                            type(self).__name__)
+        self.implementation = check_implementation(implementation, type(self).__name__)
 
     @property
     def state_size(self):
@@ -206,19 +205,12 @@ class LSTMCell(_Cell):
         return _ForgetBias(self.bias_initializer, self.units) if self.unit_forget_bias \
             else self.bias_initializer
 
-    def _gate(self, z):
-        return self.recurrent_activation(z) if self.recurrent_activation is not None else z
-
     def call(self, inputs, states, training=False):
         h, c = self._states(states, 2)
-        z = matmul(self._dropped(inputs, self.dropout, "input"), self.kernel) + matmul(
-            self._dropped(h, self.recurrent_dropout, "state"), self.recurrent_kernel)
-        if self.bias is not None:
-            z = z + self.bias
-        u = self.units
-        i, f = self._gate(z[:, :u]), self._gate(z[:, u:2 * u])
-        c = f * c + i * self._act(z[:, 2 * u:3 * u])
-        h = self._gate(z[:, 3 * u:]) * self._act(c)
+        h, c = lstm_step(self._dropped(inputs, self.dropout, "input"),
+                         self._dropped(h, self.recurrent_dropout, "state"), c, self.kernel,
+                         self.recurrent_kernel, self.bias, self.units, self.activation,
+                         self.recurrent_activation)
         return h, [h, c]
 
     def get_config(self):
@@ -257,7 +249,7 @@ class GRUCell(_Cell):
                  kernel_regularizer=None, recurrent_regularizer=None,
                  bias_regularizer=None, kernel_constraint=None, recurrent_constraint=None,
                  bias_constraint=None, dropout=0.0, recurrent_dropout=0.0,
-                 reset_after=True, seed=None, **kwargs):
+                 reset_after=True, seed=None, implementation=2, **kwargs):
         super().__init__(units, activation, use_bias, kernel_initializer,
                          recurrent_initializer, bias_initializer, dropout=dropout,
                          recurrent_dropout=recurrent_dropout, seed=seed, **kwargs,
@@ -265,33 +257,17 @@ class GRUCell(_Cell):
         self.recurrent_activation = get_activation(recurrent_activation)
         self._recurrent_activation_name = serialize_activation(recurrent_activation)
         self.reset_after = check_flag(reset_after, "reset_after", type(self).__name__)
+        self.implementation = check_implementation(implementation, type(self).__name__)
 
     def bias_shape(self):
         return (2, 3 * self.units) if self.reset_after else (3 * self.units,)
 
-    def _gate(self, z):
-        return self.recurrent_activation(z) if self.recurrent_activation is not None else z
-
     def call(self, inputs, states, training=False):
         h, = self._states(states, 1)
-        u = self.units
-        x = matmul(self._dropped(inputs, self.dropout, "input"), self.kernel)
-        h_in = self._dropped(h, self.recurrent_dropout, "state")
-        if self.reset_after:
-            inner = matmul(h_in, self.recurrent_kernel)
-            if self.bias is not None:
-                x, inner = x + self.bias[0], inner + self.bias[1]
-            z = self._gate(x[:, :u] + inner[:, :u])
-            r = self._gate(x[:, u:2 * u] + inner[:, u:2 * u])
-            hh = self._act(x[:, 2 * u:] + r * inner[:, 2 * u:])
-        else:
-            if self.bias is not None:
-                x = x + self.bias
-            zr = matmul(h_in, self.recurrent_kernel[:, :2 * u])
-            z = self._gate(x[:, :u] + zr[:, :u])
-            r = self._gate(x[:, u:2 * u] + zr[:, u:])
-            hh = self._act(x[:, 2 * u:] + matmul(r * h_in, self.recurrent_kernel[:, 2 * u:]))
-        h = z * h + (1.0 - z) * hh
+        h = gru_step(self._dropped(inputs, self.dropout, "input"), h,
+                     self._dropped(h, self.recurrent_dropout, "state"), self.kernel,
+                     self.recurrent_kernel, self.bias, self.units, self.activation,
+                     self.recurrent_activation, self.reset_after)
         return h, [h]
 
     def get_config(self):
@@ -463,8 +439,7 @@ class RNN(Layer):
     def _initial_states(self, x, given):
         sizes = _sizes(self.cell)
         if given is None:
-            zero = zeros_like(x[:, 0, :1])                                # (batch, 1)
-            return [zero * constant(np.zeros((1, s)), dtype=x.dtype) for s in sizes]
+            return zero_states(x, sizes)
         if len(given) != len(sizes):
             raise ValueError(at_user(f"{self.name}: expected {len(sizes)} initial state(s), "
                                      f"received {len(given)}"))
@@ -493,22 +468,11 @@ class RNN(Layer):
         if self.go_backwards:
             x = reverse_time(x)
             mask = None if mask is None else reverse_time(mask)
-        keep = None if mask is None else cast(mask, x.dtype)
         states = self._initial_states(x, given or None)
         if hasattr(self.cell, "reset_dropout_mask"):
             self.cell.reset_dropout_mask()  # a new mask for each sequence, as Keras
-        outputs, last = [], None
-        for t in range(x.shape[1]):
-            out, new = self._step(x[:, t], states)
-            if keep is not None:  # a masked step keeps the states and the output
-                k = expand_dims(keep[:, t], -1)
-                new = [n * k + s * (1.0 - k) for n, s in zip(new, states)]
-                previous = zeros_like(out) if last is None else last
-                out = out * k + previous * (1.0 - k)
-            states, last = new, out
-            outputs.append(out * expand_dims(keep[:, t], -1)
-                           if keep is not None and self.zero_output_for_mask else out)
-        output = stack(outputs, axis=1) if self.return_sequences else last
+        output, states = unroll(self._step, x, states, mask, self.return_sequences,
+                                self.zero_output_for_mask)
         if not self.return_state:
             return output
         # A cell's output is often its state (h): each output of a layer is its own Variable.

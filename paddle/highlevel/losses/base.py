@@ -34,17 +34,24 @@ def _inputs(y_true, y_pred, where, like_pred=True):
     return as_variable(y_true, like=y_pred if like_pred else None, where=where), y_pred
 
 
-def _float_targets(y_true, y_pred, where):
-    """Targets cast to the predictions' dtype, ranks matched as Keras does; then they must
-    have the predictions' shape: (N, 3) targets for (N, 1) predictions would broadcast to
-    a loss over every pair."""
+def _float_targets(y_true, y_pred, where, broadcast=False):
+    """Targets cast to the predictions' dtype, ranks matched as Keras does (a trailing axis
+    of 1). Then, as Keras 3: the cross-entropies want the predictions' shape, checked again
+    with the fed sizes; the others (`broadcast`: squared and absolute errors, Huber,
+    log-cosh, hinges, KL divergence, Poisson, cosine, Dice, Tversky) take targets that
+    broadcast against the predictions ((N, 3) targets for (N, 1) predictions give the loss
+    of every pair, Keras's numbers)."""
     y_true, y_pred = _inputs(y_true, y_pred, where)
     y_true, y_pred = match_rank(ll.cast(y_true, y_pred.dtype), y_pred)
-    if y_true.ndim != y_pred.ndim or any(a is not None and b is not None and a != b
+    fits = (lambda a, b: a == b or 1 in (a, b)) if broadcast else (lambda a, b: a == b)
+    if y_true.ndim != y_pred.ndim or any(a is not None and b is not None and not fits(a, b)
                                          for a, b in zip(y_true.shape, y_pred.shape)):
+        how = " or broadcasting against them" if broadcast else ""
         raise errors.ShapeError(errors.at_user(
-            f"{where}: expected targets shaped like the predictions {y_pred.shape}, received "
-            f"{y_true.shape}"))
+            f"{where}: expected targets shaped like the predictions {y_pred.shape}{how}, "
+            f"received {y_true.shape}"))
+    if broadcast:  # the elementwise ops check the fed sizes themselves
+        return y_true, y_pred
     # and again with the fed sizes: one target row would broadcast against every prediction
     return match_shape(y_true, y_pred, where), y_pred
 

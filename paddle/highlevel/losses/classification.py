@@ -82,7 +82,7 @@ def hinge(y_true, y_pred):
         >>> [round(v, 4) for v in pd.eval(out).tolist()]
         [1.1, 1.5]
     """
-    y_true, y_pred = _float_targets(y_true, y_pred, "hinge")
+    y_true, y_pred = _float_targets(y_true, y_pred, "hinge", broadcast=True)
     return ll.mean(ll.relu(1.0 - _hinge_labels(y_true) * y_pred), axis=-1)
 
 
@@ -95,7 +95,7 @@ def squared_hinge(y_true, y_pred):
         >>> [round(v, 4) for v in pd.eval(out).tolist()]
         [1.46]
     """
-    y_true, y_pred = _float_targets(y_true, y_pred, "squared_hinge")
+    y_true, y_pred = _float_targets(y_true, y_pred, "squared_hinge", broadcast=True)
     return ll.mean(ll.square(ll.relu(1.0 - _hinge_labels(y_true) * y_pred)), axis=-1)
 
 
@@ -112,7 +112,7 @@ def categorical_hinge(y_true, y_pred):
         >>> [round(v, 4) for v in pd.eval(out).tolist()]
         [1.2]
     """
-    y_true, y_pred = _float_targets(y_true, y_pred, "categorical_hinge")
+    y_true, y_pred = _float_targets(y_true, y_pred, "categorical_hinge", broadcast=True)
     positive = ll.sum(y_true * y_pred, axis=-1)
     negative = ll.max((1.0 - y_true) * y_pred, axis=-1)
     return ll.relu(negative - positive + 1.0)
@@ -270,7 +270,7 @@ def dice(y_true, y_pred, axis=None):
         [0.2, 0.1429]
     """
     axis = _axis(axis, "dice", allow_none=True)
-    y_true, y_pred = _float_targets(y_true, y_pred, "dice")
+    y_true, y_pred = _float_targets(y_true, y_pred, "dice", broadcast=True)
     _check_axis_in(axis, y_pred.ndim, "dice", y_pred.shape)
     intersection = ll.sum(y_true * y_pred, axis=axis)
     total = ll.sum(y_true, axis=axis) + ll.sum(y_pred, axis=axis)
@@ -300,7 +300,7 @@ def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
     alpha = _real(alpha, "tversky", "alpha", 0.0)
     beta = _real(beta, "tversky", "beta", 0.0)
     axis = _axis(axis, "tversky", allow_none=True)
-    y_true, y_pred = _float_targets(y_true, y_pred, "tversky")
+    y_true, y_pred = _float_targets(y_true, y_pred, "tversky", broadcast=True)
     _check_axis_in(axis, y_pred.ndim, "tversky", y_pred.shape)
     intersection = ll.sum(y_true * y_pred, axis=axis)
     missed = ll.sum((1.0 - y_pred) * y_true, axis=axis)

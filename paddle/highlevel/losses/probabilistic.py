@@ -102,7 +102,7 @@ def kl_divergence(y_true, y_pred):
         >>> [round(v, 4) for v in pd.eval(out).tolist()]
         [0.5108]
     """
-    y_true, y_pred = _float_targets(y_true, y_pred, "kl_divergence")
+    y_true, y_pred = _float_targets(y_true, y_pred, "kl_divergence", broadcast=True)
     y_true = ll.clip(y_true, EPSILON, 1.0)
     y_pred = ll.clip(y_pred, EPSILON, 1.0)
     return ll.sum(y_true * ll.log(y_true / y_pred), axis=-1)
@@ -117,7 +117,7 @@ def poisson(y_true, y_pred):
         >>> [round(v, 4) for v in pd.eval(losses.poisson([[2.0]], [[1.0]])).tolist()]
         [1.0]
     """
-    y_true, y_pred = _float_targets(y_true, y_pred, "poisson")
+    y_true, y_pred = _float_targets(y_true, y_pred, "poisson", broadcast=True)
     return ll.mean(y_pred - y_true * ll.log(y_pred + EPSILON), axis=-1)
 
 

@@ -23,19 +23,19 @@ def mean_squared_error(y_true, y_pred):
         >>> pd.eval(losses.mean_squared_error([[0.0, 1.0]], [[1.0, 1.0]])).tolist()
         [0.5]
     """
-    y_true, y_pred = _float_targets(y_true, y_pred, "mean_squared_error")
+    y_true, y_pred = _float_targets(y_true, y_pred, "mean_squared_error", broadcast=True)
     return ll.mse(y_pred, y_true)
 
 
 def mean_absolute_error(y_true, y_pred):
     """Mean of absolute differences over the last axis, one value per example."""
-    y_true, y_pred = _float_targets(y_true, y_pred, "mean_absolute_error")
+    y_true, y_pred = _float_targets(y_true, y_pred, "mean_absolute_error", broadcast=True)
     return ll.mae(y_pred, y_true)
 
 
 def huber(y_true, y_pred, delta=1.0):
     """Huber loss over the last axis: quadratic for errors within `delta`, linear beyond."""
-    y_true, y_pred = _float_targets(y_true, y_pred, "huber")
+    y_true, y_pred = _float_targets(y_true, y_pred, "huber", broadcast=True)
     return ll.huber(y_pred, y_true, delta=float(delta))
 
 
@@ -48,7 +48,8 @@ def mean_absolute_percentage_error(y_true, y_pred):
         >>> pd.eval(losses.mean_absolute_percentage_error([[2.0, 4.0]], [[1.0, 5.0]])).tolist()
         [37.5]
     """
-    y_true, y_pred = _float_targets(y_true, y_pred, "mean_absolute_percentage_error")
+    y_true, y_pred = _float_targets(y_true, y_pred, "mean_absolute_percentage_error",
+                                    broadcast=True)
     diff = ll.abs(y_true - y_pred) / ll.maximum(ll.abs(y_true), EPSILON)
     return ll.mean(diff, axis=-1) * 100.0
 
@@ -63,7 +64,8 @@ def mean_squared_logarithmic_error(y_true, y_pred):
         >>> [round(v, 4) for v in pd.eval(out).tolist()]
         [0.4805]
     """
-    y_true, y_pred = _float_targets(y_true, y_pred, "mean_squared_logarithmic_error")
+    y_true, y_pred = _float_targets(y_true, y_pred, "mean_squared_logarithmic_error",
+                                    broadcast=True)
     first = ll.log1p(ll.maximum(y_pred, EPSILON))
     second = ll.log1p(ll.maximum(y_true, EPSILON))
     return ll.mean(ll.square(first - second), axis=-1)
@@ -79,7 +81,7 @@ def log_cosh(y_true, y_pred):
         >>> [round(v, 4) for v in pd.eval(losses.log_cosh([[0.0]], [[1.0]])).tolist()]
         [0.4338]
     """
-    y_true, y_pred = _float_targets(y_true, y_pred, "log_cosh")
+    y_true, y_pred = _float_targets(y_true, y_pred, "log_cosh", broadcast=True)
     x = y_pred - y_true
     return ll.mean(x + ll.softplus(x * -2.0) - 0.6931471805599453, axis=-1)
 
@@ -99,7 +101,7 @@ def cosine_similarity(y_true, y_pred, axis=-1):
         >>> pd.eval(losses.cosine_similarity([[1.0, 0.0]], [[2.0, 0.0]])).tolist()
         [-1.0]
     """
-    y_true, y_pred = _float_targets(y_true, y_pred, "cosine_similarity")
+    y_true, y_pred = _float_targets(y_true, y_pred, "cosine_similarity", broadcast=True)
     return -ll.sum(l2_normalize(y_true, axis) * l2_normalize(y_pred, axis), axis=axis)
 
 

@@ -27,7 +27,8 @@ from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.strings import feed_dtype
 from paddle.lowlevel.graph import Variable, apply, data
 from paddle.highlevel.training.data.arrays import by_name
-from paddle.highlevel.layers.base import Layer, _call_spec, call_context, tensor_arguments
+from paddle.highlevel.layers.base import Layer, _call_spec, _check_training, call_context, \
+    tensor_arguments
 from paddle.highlevel.saving.formats import saving
 from paddle.highlevel.saving.serialization import inherited_scope
 from paddle.highlevel.training.checks import check_input as _check_input
@@ -63,6 +64,9 @@ class Model(Trainable, Layer):
     `call(self, inputs)` (or `call(self, inputs, training=None)` to branch on the mode) with
     any layers and low-level ops.
     """
+
+    _build_marks_built = False  # a model is built by its graph (traced or functional)
+
 
     _summary_lists_inputs = True  # a functional model's summary starts with its inputs
 
@@ -236,7 +240,8 @@ class Model(Trainable, Layer):
             candidates += [v for v in self.__dict__.values() if isinstance(v, Variable)]
         found = []
         for v in candidates:
-            if v.kind == "param" and id(v) not in seen:
+            if v.kind == "param" and id(v) not in seen and \
+                    not getattr(v, "_layer_state", False):  # a stateful RNN's states
                 seen.add(id(v))
                 found.append(v)
         return found
@@ -249,6 +254,8 @@ class Model(Trainable, Layer):
             inputs = by_name(inputs, self.input_names, f"{self.name}: inputs", "inputs")
             inputs = inputs[0] if self._single_input else inputs
         flat = _flat(inputs)
+        if "training" in kwargs:  # an array there (a second positional input) is refused
+            kwargs["training"] = _check_training(kwargs["training"], self.name)
         if flat and all(isinstance(x, np.ndarray) for x in flat):
             self._ensure_graph(flat)
             if not kwargs.get("training"):

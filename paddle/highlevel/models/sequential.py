@@ -10,7 +10,7 @@ Example:
 """
 import numpy as np
 
-from paddle.errors import CheckpointError
+from paddle.errors import CheckpointError, ShapeError
 from paddle.lowlevel.graph import Variable
 from paddle.highlevel.layers.base import Input, Layer
 from paddle.highlevel.layers.core import InputLayer
@@ -97,7 +97,36 @@ class Sequential(Model):
             a = np.asarray(arrays[0])
             self._input = Input(shape=a.shape[1:],
                                 dtype="int64" if a.dtype.kind in "iu" else self.dtype)
+            self._from_data = True
             self._rebuild()
+        elif len(arrays) == 1:
+            self._relax(np.shape(arrays[0]))
+
+    def _relax(self, shape):
+        """A model built by its first call (no Input) keeps the dimensions that a later
+        call changes unknown, as Keras's (which runs its layers on whatever fits them):
+        the graph is rebuilt on an Input with those axes None, when the layers accept
+        that; else the graph stays and the input check reports the mismatch."""
+        old = self._input
+        if not getattr(self, "_from_data", False) or len(shape) != len(old.shape):
+            return
+        relaxed = tuple(None if a is None or a != b else a
+                        for a, b in zip(old.shape[1:], shape[1:]))
+        if relaxed == tuple(old.shape[1:]):
+            return
+        try:  # the layers on the new shape itself (their shape rules accept None dims)
+            x = Input(shape=tuple(shape[1:]), dtype=old.dtype)
+            for layer in self._layers:
+                x = layer(x)
+        except (ShapeError, ValueError):  # they refuse it: keep the graph, whose input
+            return                        # check reports the mismatch
+        self._input = Input(shape=relaxed, dtype=old.dtype)
+        self._rebuild()
+
+    def _replay(self, inputs):
+        if isinstance(inputs, Variable):
+            self._relax(inputs.shape)
+        return super()._replay(inputs)
 
     def build(self, input_shape=None):
         if input_shape is not None and self.inputs is None:
@@ -110,6 +139,8 @@ class Sequential(Model):
                 raise ValueError(f"{self.name}: the model has no input shape yet; start it "
                                  "with pd.layers.Input(shape=...) or call it on data")
             self._ensure_graph(example)
+        elif example is not None and len(example) == 1:
+            self._relax(np.shape(example[0]))
         return self._functional_graph(training)
 
     def call(self, inputs, training=None):

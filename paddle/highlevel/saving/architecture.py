@@ -96,7 +96,24 @@ def serialize_layer(layer):
         raise TypeError(f"{layer.name} ({type(layer).__name__}): get_config() must return "
                         f"plain values (numbers, strings, lists, dicts) or objects with a "
                         f"get_config (layers, regularizers...): {e}") from None
-    return {"class_name": type(layer).__name__, "config": config}
+    entry = {"class_name": type(layer).__name__, "config": config}
+    if _custom_build(type(layer)) and layer.built:
+        build = _serialized_values(layer.get_build_config())
+        try:
+            dumps(build)
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"{layer.name} ({type(layer).__name__}): get_build_config() must "
+                            f"return plain values: {e}") from None
+        entry["build_config"] = build
+    return entry
+
+
+def _custom_build(cls):
+    """Whether a layer class overrides Keras's build-config hooks: its build_config is then
+    saved (as Keras saves every layer's) and `build_from_config` builds it when loaded,
+    before it is called (paddle's own layers are built by their first call instead)."""
+    return cls.get_build_config is not Layer.get_build_config or \
+        cls.build_from_config is not Layer.build_from_config
 
 
 def _serialized_values(value):
@@ -400,7 +417,11 @@ def deserialize_layer(spec, custom_objects):
     cls = lookup(name, custom_objects, builtin_layers(), "layer class")
     config = keras_layer_config(cls, spec.get("config") or {}, custom_objects)
     with custom_object_scope(dict(custom_objects or {})):  # for the layers a layer holds
-        return from_config(cls, config)                     # (an RNN's cell)
+        layer = from_config(cls, config)                    # (an RNN's cell)
+    build = spec.get("build_config")
+    if build and isinstance(layer, Layer) and _custom_build(type(layer)):
+        layer.build_from_config(build)
+    return layer
 
 
 def _known(name, custom_objects):

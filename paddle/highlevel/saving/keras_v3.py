@@ -51,8 +51,8 @@ from paddle.highlevel.layers.attention import MultiHeadAttention
 from paddle.highlevel.layers.base import Layer, snake_case
 from paddle.highlevel.layers.recurrent import BaseRNN
 from paddle.highlevel.models.model import Model
-from paddle.highlevel.saving import architecture, compiling, hdf5_file, hdf5_reader, registry, \
-    serialization
+from paddle.highlevel.saving import architecture, compiling, hdf5_file, hdf5_reader, \
+    layer_state, registry, serialization
 from paddle.highlevel.saving.hdf5_file import file_path
 
 CONFIG, METADATA, WEIGHTS = "config.json", "metadata.json", "model.weights.h5"
@@ -91,10 +91,19 @@ def keras_config(model, compile_config=True):
         shapes = [list(v.shape) for v in model.inputs]
         out["build_config"] = {"input_shape": shapes[0] if len(shapes) == 1 else shapes}
     if compile_config and getattr(model, "compiled", False) and model.optimizer is not None:
-        training = compiling.training_config(model)
-        out["compile_config"] = _keras_compile_config(model, training)
-        out["paddle_training_config"] = training
+        if _overrides(model, "get_compile_config"):  # the model's own, as Keras saves it
+            out["compile_config"] = serialization.serialize_keras_object(
+                model.get_compile_config())
+        else:
+            training = compiling.training_config(model)
+            out["compile_config"] = _keras_compile_config(model, training)
+            out["paddle_training_config"] = training
     return out
+
+
+def _overrides(model, method):
+    """Whether the model's class overrides Keras's saving hook `method`."""
+    return getattr(type(model), method) is not getattr(Model, method)
 
 
 def _keras_compile_config(model, training):
@@ -129,9 +138,21 @@ def _paddle_training_config(config):
 
 # ---- where each variable goes in model.weights.h5 ---------------------------------------
 
+class _Entries(list):
+    """[(path, Variable or layer_state.OwnState)], and in `.assets` the (path, layer) of
+    the layers with Keras's asset hooks met on the way."""
+
+    def __init__(self):
+        super().__init__()
+        self.assets = []
+
+
 def weight_entries(model):
-    """[(path of the dataset, Variable)] in Keras 3's layout, in file order."""
-    out = []
+    """[(path of the dataset, Variable)] in Keras 3's layout, in file order; a layer that
+    overrides save_own_variables / load_own_variables has one entry (its `vars` group,
+    a layer_state.OwnState) for all its own state. `.assets` lists the layers with
+    save_assets / load_assets by their path."""
+    out = _Entries()
     _model_entries(model, "", out, set())
     return out
 
@@ -170,8 +191,14 @@ def _layer_entries(layer, path, out, visited):
     if id(layer) in visited:
         return
     visited.add(id(layer))
+    if layer_state.has_assets(layer):
+        out.assets.append((path, layer))
     if isinstance(layer, Model):
         _model_entries(layer, path, out, visited)
+        return
+    if layer_state.overrides_variable_hooks(layer):  # its own store, as Keras calls it
+        out.append((_join(path, "vars"), layer_state.OwnState(layer)))
+        _children(layer, path, out, visited)
         return
     if isinstance(layer, BaseRNN):  # Keras keeps an RNN's weights in its cell
         out.extend((_join(path, "cell", "vars", str(i)), w) for i, w in enumerate(layer.weights))
@@ -255,7 +282,10 @@ def _snapshot(model, include_optimizer):
     if optimizer is not None and not _optimizer_built(model, optimizer):
         optimizer = None
     with stored_state.LOCK:
-        datasets = [(path, var.val()) for path, var in entries]
+        datasets = []
+        for path, var in entries:
+            datasets += var.save(path) if isinstance(var, layer_state.OwnState) else \
+                [(path, var.val())]
         if optimizer is not None:
             datasets += [(path, _optimizer_value(optimizer, kind, w, slot))
                          for path, kind, w, slot in optimizer_entries(model, optimizer)]
@@ -291,12 +321,14 @@ def save_keras(model, filepath, overwrite=True, include_optimizer=True):
     metadata = {"keras_version": KERAS_VERSION, "paddle_version": __version__,
                 "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
     weights = _weights_bytes(snapshot, model.name)
+    assets = weight_entries(model).assets
 
     def write(f):
         with zipfile.ZipFile(f, "w") as zf:  # stored, as Keras writes it
             zf.writestr(METADATA, dumps(metadata))
             zf.writestr(CONFIG, dumps(config))
             zf.writestr(WEIGHTS, weights)
+            layer_state.save_assets(assets, zf)
     _atomic_bytes(filepath, write, overwrite)
 
 
@@ -402,7 +434,8 @@ def weights_limit(model):
     MAX_SLOTS optimizer slots of it at 8 bytes a number, with HDF5_OVERHEAD per dataset
     and per layer."""
     entries = weight_entries(model)
-    numbers = sum(math.prod(var.shape) for _, var in entries)
+    numbers = sum(var.numbers() if isinstance(var, layer_state.OwnState)
+                  else math.prod(var.shape) for _, var in entries)
     datasets = (1 + MAX_SLOTS) * len(entries) + 2  # the optimizer's iterations and rate
     return (1 + MAX_SLOTS) * 8 * numbers + HDF5_OVERHEAD * (datasets + _count_layers(model) + 16)
 
@@ -473,6 +506,9 @@ def _check_weights(model, weights, path, skip_mismatch=False):
     """[(Variable, array)] for every weight of the model, all checked before any is set."""
     pairs = []
     for key, var in weight_entries(model):
+        if isinstance(var, layer_state.OwnState):  # the layer's load_own_variables reads it
+            pairs.append((var, var.read(weights.f, key, path)))
+            continue
         try:
             value = weights.get(key, var.shape, f"weight {var.name!r}")
             if value is None:
@@ -544,7 +580,10 @@ def _saved_training_state(config, path):
 
 def _restore(pairs, optimizer, state):
     for var, value in pairs:
-        var.set_value(value)
+        if isinstance(var, layer_state.OwnState):
+            var.load(value)
+        else:
+            var.set_value(value)
     for kind, w, slot, value in state:
         if kind == "iterations":
             optimizer.iterations = value
@@ -563,7 +602,11 @@ def load_keras(path, custom_objects=None, compile=True, safe_mode=True):
         saved_state = _saved_training_state(config, path)
         model = _rebuild(config, path, custom_objects, safe_mode)
         training = _paddle_training_config(config) if compile else None
-        if training is not None:
+        if compile and config.get("compile_config") and \
+                _overrides(model, "compile_from_config"):
+            training = _compile_from_config(model, config["compile_config"], path,
+                                            custom_objects)
+        elif training is not None:
             _compile(model, training, path, custom_objects)
         data = read_weights(path, weights_limit(model))
         with _open_weights(data, path) as f:
@@ -572,6 +615,10 @@ def load_keras(path, custom_objects=None, compile=True, safe_mode=True):
             state = _check_optimizer(model, model.optimizer, weights, path) \
                 if training is not None else []
     _restore(pairs, model.optimizer, state)
+    assets = weight_entries(model).assets
+    if assets:
+        with hdf5_reader.load_errors(path), _open_archive(path) as (zf, infos):
+            layer_state.load_assets(assets, zf, infos, _read_member, path)
     if compile and saved_state["rng_state"]:
         random_state.set_state(saved_state["rng_state"])
     model._last_finished_epoch = saved_state["last_finished_epoch"]
@@ -597,6 +644,19 @@ def _compile(model, training, path, custom_objects):
     except (ValueError, TypeError, KeyError) as e:
         raise CheckpointError(f"{path}: could not compile the model as it was saved "
                               f"({type(e).__name__}: {e}); load with compile=False") from e
+
+
+def _compile_from_config(model, compile_config, path, custom_objects):
+    """The model's own `compile_from_config` on the saved compile_config (Keras's order:
+    after the build, before the weights); True once compiled (its optimizer's state is
+    then restored)."""
+    try:
+        with registry.custom_object_scope(dict(custom_objects or {})):
+            model.compile_from_config(compile_config)
+    except (ValueError, TypeError, KeyError) as e:
+        raise CheckpointError(f"{path}: {type(model).__name__}.compile_from_config failed "
+                              f"({type(e).__name__}: {e}); load with compile=False") from e
+    return getattr(model, "compiled", False) or None
 
 
 def load_weights(model, path, skip_mismatch=False):

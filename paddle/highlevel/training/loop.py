@@ -19,6 +19,8 @@ Example:
     >>> len(history.history["loss"])
     2
 """
+import inspect
+
 import numpy as np
 
 from paddle import distributed
@@ -343,6 +345,15 @@ class Trainable(KerasTrainingAPI):
             total, extra = extra[0], extra[1:]
         return _plus(total, extra), terms, losses
 
+    def _compute_loss(self, x, y, y_pred, sample_weight, training):
+        """`compute_loss`, an override's included: Keras 3's steps call it positionally and
+        pass `training` only to an override that takes it (the argument came in Keras
+        3.3, and overrides written before, as the knowledge distillation example's, lack
+        it)."""
+        if "training" in inspect.signature(self.compute_loss).parameters:
+            return self.compute_loss(x, y, y_pred, sample_weight, training=training)
+        return self.compute_loss(x, y, y_pred, sample_weight)
+
     def compute_metrics(self, x, y, y_pred, sample_weight=None):
         """Update the compiled metrics (not the loss tracker) and return
         `{name: result}` of every metric in `model.metrics` (Keras 3's)."""
@@ -358,7 +369,7 @@ class Trainable(KerasTrainingAPI):
         unless a subclass overrides this method."""
         x, y, sample_weight = _unpack_batch(data)
         y_pred = self(x, training=True)
-        loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
+        loss = self._compute_loss(x, y, y_pred, sample_weight, training=True)
         variables = [w for w in self.trainable_variables
                      if w in set(optimizers.trainable_parameters(loss))]
         if variables:
@@ -370,13 +381,16 @@ class Trainable(KerasTrainingAPI):
         """One evaluation step as Keras 3 writes it (for `super().test_step(data)`)."""
         x, y, sample_weight = _unpack_batch(data)
         y_pred = self(x, training=False)
-        loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight,
-                                 training=False)
+        loss = self._compute_loss(x, y, y_pred, sample_weight, training=False)
         self._loss_tracker.update_state(loss)
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
     def _build_step(self, kind, x, y, weighted=False):
-        if kind in ("train", "test") and _overrides(self, f"{kind}_step"):
+        # An overridden compute_loss is used by Keras's own steps (the model's train_step
+        # and test_step), which then run as a traced custom step: as Keras, also when
+        # compile() was given no loss.
+        if kind in ("train", "test") and (_overrides(self, f"{kind}_step")
+                                          or _overrides(self, "compute_loss")):
             return self._build_custom_step(kind, x, y, weighted)
         if kind == "predict" and _overrides(self, "predict_step"):
             return self._build_custom_predict(x)

@@ -23,6 +23,7 @@ from paddle.lowlevel import optimizers
 from paddle.lowlevel.executor import plan_for, topological_nodes
 from paddle.lowlevel.strings import feed_dtype
 from paddle.lowlevel.graph import Variable, call_inputs, constant, data
+from paddle.highlevel.layers import state_updates
 from paddle.highlevel.metrics.base import StepTrace, batch_value
 
 
@@ -31,12 +32,19 @@ class Step:
 
     def __init__(self, feeds, fetches, training):
         self.feeds, self.fetches, self.training = feeds, fetches, training
-        self.plan = plan_for(fetches, training, None)
+        # The state updates of the layer calls it computes (a stateful RNN's) run with it;
+        # their values (None) are not returned.
+        fetched = {id(v) for v in fetches}
+        self.targets = list(fetches) + [u for u in state_updates.reached(fetches)
+                                        if id(u) not in fetched]
+        self.plan = plan_for(self.targets, training, None)
 
     def __call__(self, arrays):
         if self.plan.device is not backend_for(None):  # pd.set_device since: plan there
-            self.plan = plan_for(self.fetches, self.training, None)
-        return self.plan.run(dict(zip(self.feeds, arrays)))
+            self.plan = plan_for(self.targets, self.training, None)
+        values = self.plan.run(dict(zip(self.feeds, arrays)))
+        return values if len(self.targets) == len(self.fetches) else \
+            values[:len(self.fetches)]
 
 
 def trace_step(model, kind, x, y=(), weighted=False):

@@ -228,8 +228,9 @@ def test_errors():
     with pytest.raises(pd.ShapeError, match=r"r: expected an input of shape \(batch, timesteps, "
                                             r"features\), received \(None, 5\)"):
         rnn(layers.Input(shape=(5,)))
+    # tanh runs over unknown timesteps (issue #31); other activations are unrolled.
     with pytest.raises(pd.ShapeError, match="needs a known number of timesteps"):
-        rnn(layers.Input(shape=(None, 3)))
+        layers.SimpleRNN(2, activation="relu")(layers.Input(shape=(None, 3)))
     rnn(layers.Input(shape=(4, 3)))
     with pytest.raises(pd.ShapeError, match=r"r: expected an input of shape \(batch, timesteps, "
                                             r"3\), received \(None, 4, 2\)"):
@@ -238,8 +239,13 @@ def test_errors():
         rnn(layers.Input(shape=(4, 3)), initial_state=[layers.Input(shape=(2,))] * 2)
     with pytest.raises(pd.ShapeError, match=r"initial states of shape \(batch, 2\)"):
         rnn(layers.Input(shape=(4, 3)), initial_state=layers.Input(shape=(3,)))
-    with pytest.raises(ValueError, match="LSTM: only activation='tanh'"):
-        layers.LSTM(3, activation="relu")
+    # Other activations run the op-composed cell (issue #31), unrolled: known timesteps.
+    with pytest.raises(pd.ShapeError, match=r"LSTM with activation 'relu' and "
+                                            r"recurrent_activation 'sigmoid' runs op by op .* "
+                                            r"received shape \(None, None, 3\)"):
+        layers.LSTM(3, activation="relu")(layers.Input(shape=(None, 3)))
+    with pytest.raises(ValueError, match="GRU: expected implementation 1 or 2, received 3"):
+        layers.GRU(3, implementation=3)
     with pytest.raises(ValueError, match="GRU: expected a positive integer units"):
         layers.GRU(-2)
     lstm = layers.LSTM(2, name="l")
