@@ -20,7 +20,7 @@ import pytest
 
 import paddle as pd
 from paddle.applications import imagenet_utils as iu
-from paddle.lowlevel.graph import fresh_names
+from paddle.lowlevel.graph import fresh_names as keras_names
 from paddle.dataset import common
 
 A = pd.applications
@@ -186,7 +186,7 @@ def leaf_layers(model):
 @pytest.mark.parametrize("name", sorted(LEAF_NUMBERS))
 def test_same_weights_give_keras_outputs(name):
     sums, first = LEAF_NUMBERS[name]
-    with fresh_names():  # Keras's names (a layer named by a counter: 'normalization')
+    with keras_names():  # Keras's names (a layer named by a counter: 'normalization')
         model = getattr(A, name)(weights=None, include_top=False, input_shape=(32, 32, 3),
                                  pooling="avg")
     for layer in leaf_layers(model):
@@ -201,14 +201,14 @@ def test_same_weights_give_keras_outputs(name):
 @pytest.mark.parametrize("arch", sorted(NUMBERS))
 def test_keras_weights_file_gives_keras_outputs(arch, tmp_path):
     build, module, shape, sums, first = NUMBERS[arch]
-    with fresh_names():  # Keras's names, whatever other tests built before
+    with keras_names():  # Keras's names, whatever other tests built before
         template = build(None)
     path = str(tmp_path / f"{arch}.h5")
     # The file lists the layers in reverse: they are found by name, whatever the order
     # (Keras orders a residual block's branches differently from paddle).
     write_keras_h5(path, template, order=[layer.name for layer in template.layers][::-1])
     del template
-    with fresh_names():
+    with keras_names():
         model = build(path)
     x = np.random.default_rng(0).uniform(0, 255, shape).astype("float32")
     y = model.predict(module.preprocess_input(x.copy()), verbose=0)
