@@ -16,7 +16,8 @@ The high level is Keras 3's API (the code lives in paddle.highlevel):
   Entry points: pd.Model, pd.Sequential, pd.Input, pd.load_model, and Keras's namespaces
   pd.layers, pd.losses, pd.metrics, pd.optimizers, pd.callbacks, pd.activations,
   pd.initializers, pd.regularizers, pd.constraints, pd.models, pd.saving, pd.ops,
-  pd.random, pd.utils, pd.applications (`from paddle.layers import Dense` works too).
+  pd.random, pd.utils, pd.applications, pd.config, pd.backend, pd.tree, pd.dtype_policies,
+  pd.mixed_precision (`from paddle.layers import Dense` works too).
 
 The low level builds a graph of Variables whose shapes are inferred as each op is called,
 with symbolic gradients (the code lives in paddle.lowlevel):
@@ -102,6 +103,9 @@ from paddle import (  # noqa: F401,E402
 from paddle import models, ops, saving, utils  # noqa: F401,E402  (pd.ops: Keras's ops names)
 from paddle import applications, profiler  # noqa: F401,E402
 from paddle import export  # noqa: F401,E402  (registers the exporters Model.export reads)
+# Keras's other namespaces: settings, dtype utilities, nested structures, dtype policies.
+from paddle import (  # noqa: F401,E402
+    backend, config, dtype_policies, mixed_precision, tree)
 from paddle.highlevel.training.event_trainer import (  # noqa: F401,E402
     BeginEpochEvent, BeginStepEvent, EndEpochEvent, EndStepEvent, Inferencer, Trainer)
 

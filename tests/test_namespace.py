@@ -12,7 +12,8 @@ PUBLIC_MODULES = {"activations", "devices", "callbacks", "dataset", "distributed
                   "highlevel", "initializers", "layers", "losses", "lowlevel", "metrics",
                   "ops", "optimizers", "random", "reader", "regularizers", "constraints", "utils",
                   "saving", "profiler",
-                  "models", "capi", "export", "applications"}
+                  "models", "capi", "export", "applications", "backend", "config", "tree",
+                  "dtype_policies", "mixed_precision"}
 # capi: the C API's flags and Python half, on import; export: Keras 3's keras.export, the
 # home of model.export's formats; applications: Keras 3's keras.applications
 

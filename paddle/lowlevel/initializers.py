@@ -18,6 +18,7 @@ import re
 
 import numpy as np
 
+from paddle import _settings as settings
 from paddle.lowlevel.random_state import generator
 
 
@@ -51,7 +52,7 @@ def _seed(seed, owner):
 class Initializer:
     """Base class: `init(shape, dtype) -> array`; `get_config()` for saving."""
 
-    def __call__(self, shape, dtype):
+    def __call__(self, shape, dtype=None):
         raise NotImplementedError
 
     def get_config(self):
@@ -69,7 +70,8 @@ class Constant(Initializer):
     def __init__(self, value=0.0, *, v=None):
         self.value = float(value if v is None else v)
 
-    def __call__(self, shape, dtype):
+    def __call__(self, shape, dtype=None):
+        dtype = settings.floatx() if dtype is None else dtype  # Keras: floatx()
         return np.full(shape, self.value, dtype=dtype)
 
 
@@ -81,7 +83,8 @@ class Normal(Initializer):
         self.mean, self.stddev = float(mean), float(stddev if std is None else std)
         self.seed = _seed(seed, type(self).__name__)
 
-    def __call__(self, shape, dtype):
+    def __call__(self, shape, dtype=None):
+        dtype = settings.floatx() if dtype is None else dtype  # Keras: floatx()
         return (self._generator().normal(self.mean, self.stddev, shape)).astype(dtype)
 
 
@@ -94,7 +97,8 @@ class Uniform(Initializer):
         self.maxval = float(maxval if hi is None else hi)
         self.seed = _seed(seed, type(self).__name__)
 
-    def __call__(self, shape, dtype):
+    def __call__(self, shape, dtype=None):
+        dtype = settings.floatx() if dtype is None else dtype  # Keras: floatx()
         return self._generator().uniform(self.minval, self.maxval, shape).astype(dtype)
 
 
@@ -105,7 +109,8 @@ class TruncatedNormal(Initializer):
         self.mean, self.stddev = float(mean), float(stddev)
         self.seed = _seed(seed, "TruncatedNormal")
 
-    def __call__(self, shape, dtype):
+    def __call__(self, shape, dtype=None):
+        dtype = settings.floatx() if dtype is None else dtype  # Keras: floatx()
         return (self.mean + _truncated_normal(shape, self.stddev, self._generator())).astype(
             dtype)
 
@@ -117,7 +122,8 @@ class VarianceScaling(Initializer):
         self.scale, self.mode, self.distribution = float(scale), mode, distribution
         self.seed = _seed(seed, type(self).__name__)
 
-    def __call__(self, shape, dtype):
+    def __call__(self, shape, dtype=None):
+        dtype = settings.floatx() if dtype is None else dtype  # Keras: floatx()
         fan_in, fan_out = _fans(shape)
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}[self.mode]
         var = self.scale / max(1.0, n)
@@ -198,7 +204,8 @@ class Orthogonal(Initializer):
         self.gain = float(gain)
         self.seed = _seed(seed, "Orthogonal")
 
-    def __call__(self, shape, dtype):
+    def __call__(self, shape, dtype=None):
+        dtype = settings.floatx() if dtype is None else dtype  # Keras: floatx()
         rows, cols = int(np.prod(shape[:-1])), shape[-1]
         q, r = np.linalg.qr(self._generator().standard_normal((max(rows, cols),
                                                                min(rows, cols))))

@@ -12,7 +12,8 @@ Example:
     [0.5]
 """
 from paddle import lowlevel as ll
-from paddle.highlevel.losses.base import EPSILON, Loss, _float_targets, _Simple
+from paddle.highlevel.losses.base import Loss, _float_targets, _Simple
+from paddle._settings import epsilon  # Keras's backend.epsilon(), read when built
 
 def mean_squared_error(y_true, y_pred):
     """Mean of squared differences over the last axis, one value per example.
@@ -49,7 +50,7 @@ def mean_absolute_percentage_error(y_true, y_pred):
         [37.5]
     """
     y_true, y_pred = _float_targets(y_true, y_pred, "mean_absolute_percentage_error")
-    diff = ll.abs(y_true - y_pred) / ll.maximum(ll.abs(y_true), EPSILON)
+    diff = ll.abs(y_true - y_pred) / ll.maximum(ll.abs(y_true), epsilon())
     return ll.mean(diff, axis=-1) * 100.0
 
 
@@ -64,8 +65,8 @@ def mean_squared_logarithmic_error(y_true, y_pred):
         [0.4805]
     """
     y_true, y_pred = _float_targets(y_true, y_pred, "mean_squared_logarithmic_error")
-    first = ll.log1p(ll.maximum(y_pred, EPSILON))
-    second = ll.log1p(ll.maximum(y_true, EPSILON))
+    first = ll.log1p(ll.maximum(y_pred, epsilon()))
+    second = ll.log1p(ll.maximum(y_true, epsilon()))
     return ll.mean(ll.square(first - second), axis=-1)
 
 

@@ -21,6 +21,7 @@ Example:
 """
 import numpy as np
 
+from paddle import _settings as settings
 from paddle import distributed
 from paddle.distributed import training as distributed_training
 from paddle.lowlevel import optimizers
@@ -40,6 +41,18 @@ from paddle.highlevel.training.step import (
     Step, _check_step_logs, _custom_logs, _CustomLogs, _data_inputs, _plus, _split_logs,
     _unpack_batch, _variables, masked_weights, trace_step)
 
+
+
+def _capped(epochs, steps_per_epoch):
+    """`fit`'s epochs and steps per epoch under `pd.config.set_max_epochs` and
+    `set_max_steps_per_epoch` (caps for quick runs of long programs, as Keras's)."""
+    cap = settings.max_epochs()
+    if cap is not None:
+        epochs = min(epochs, cap)
+    cap = settings.max_steps_per_epoch()
+    if cap is not None:
+        steps_per_epoch = cap if steps_per_epoch is None else min(steps_per_epoch, cap)
+    return epochs, steps_per_epoch
 
 class Trainable(KerasTrainingAPI):
     """The training half of Model (mixed in; Model provides `graph()` and weights).
@@ -566,6 +579,7 @@ class Trainable(KerasTrainingAPI):
             if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"fit: expected {name} to be an integer >= 0, received {value!r}")
         positive_int(validation_freq, "fit: validation_freq", allow_none=False)
+        epochs, steps_per_epoch = _capped(epochs, steps_per_epoch)
         n_in = len(self.inputs) if getattr(self, "inputs", None) else 1
         names = self._data_names()
         train = adapt(x, y, sample_weight, batch_size, shuffle, steps_per_epoch,
