@@ -124,6 +124,10 @@ def test_max_epochs_and_steps_cap_fit():
 def test_image_data_format_and_flash_attention_switches():
     pd.config.set_image_data_format("channels_first")
     assert pd.backend.image_data_format() == "channels_first"
+    conv = pd.layers.Conv2D(4, 3)  # data_format=None: the global one, when built
+    out = pd.layers.MaxPooling2D()(conv(pd.Input(shape=(3, 8, 8))))
+    assert conv.data_format == "channels_first" and out.shape == (None, 4, 3, 3)
+    assert pd.layers.Conv2D(4, 3, data_format="channels_last").data_format == "channels_last"
     with pytest.raises(ValueError, match="channels_last, channels_first"):
         pd.config.set_image_data_format("nchw")
     pd.config.disable_flash_attention()

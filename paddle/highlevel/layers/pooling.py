@@ -24,7 +24,7 @@ class _Pooling(Layer):
     rank = 2
     op = None
 
-    def __init__(self, pool_size=2, strides=None, padding="valid", data_format="channels_last",
+    def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None,
                  **kwargs):
         super().__init__(**kwargs)
         cls, n = type(self).__name__, self.rank
@@ -133,7 +133,7 @@ class _GlobalPooling(Layer):
 
     rank = 2
 
-    def __init__(self, data_format="channels_last", keepdims=False, **kwargs):
+    def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)
         self.data_format = check_data_format(data_format, type(self).__name__)
         self.keepdims = check_flag(keepdims, "keepdims", type(self).__name__)

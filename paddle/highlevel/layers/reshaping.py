@@ -16,6 +16,7 @@ import numbers
 
 import numpy as np
 
+from paddle import _settings as settings
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.graph import constant
 from paddle.lowlevel.ops.math import mul
@@ -58,7 +59,7 @@ def _pairs(value, n, layer, name, zero=True):
 
 
 def _data_format(value, layer):
-    value = "channels_last" if value is None else value
+    value = settings.image_data_format() if value is None else value
     if value not in ("channels_last", "channels_first"):
         raise ValueError(f"{layer}: expected data_format 'channels_last' or 'channels_first', "
                          f"received {value!r}")
