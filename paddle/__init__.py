@@ -106,7 +106,16 @@ from paddle import export  # noqa: F401,E402  (registers the exporters Model.exp
 # Keras's other namespaces: settings, dtype utilities, nested structures, dtype policies.
 from paddle import (  # noqa: F401,E402
     backend, config, dtype_policies, legacy, mixed_precision, tree)
+
 from paddle.highlevel.training.event_trainer import (  # noqa: F401,E402
     BeginEpochEvent, BeginStepEvent, EndEpochEvent, EndStepEvent, Inferencer, Trainer)
 
 from paddle._version import __version__  # noqa: F401,E402
+
+
+def __getattr__(name):
+    """`pd.wrappers` is imported on first use: it imports scikit-learn, which takes
+    seconds."""
+    if name == "wrappers":
+        return _importlib.import_module("paddle.wrappers")
+    raise AttributeError(f"module 'paddle' has no attribute {name!r}")
