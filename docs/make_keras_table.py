@@ -36,6 +36,7 @@ PAGE = os.path.join(DOCS, "keras.md")
 BEGIN = "<!-- BEGIN GENERATED TABLES (docs/make_keras_table.py) -->"
 END = "<!-- END GENERATED TABLES -->"
 MEMBER_CATEGORIES = ("Model", "Layer")
+PRESENT = object()  # what paddle_object gives for a name that is there but holds None
 
 
 def load_catalogue():
@@ -147,9 +148,10 @@ def paddle_object(category, name, keras_kind):
         if raw is not None:
             return getattr(cls, name)
         try:
-            return getattr(instance, name)
+            value = getattr(instance, name)
         except AttributeError:
             return None
+        return PRESENT if value is None else value  # an attribute that holds None is there
     namespace = paddle_namespace(category)
     if namespace is pd and keras_kind == "module":
         try:  # a subpackage is there whether or not something imported it already
@@ -161,10 +163,14 @@ def paddle_object(category, name, keras_kind):
             importlib.import_module(f"{namespace.__name__}.{name}")
         except ImportError:
             pass
-    obj = getattr(namespace, name, None) if namespace is not None else None
-    if obj is not None and inspect.ismodule(obj) and keras_kind != "module":
+    if namespace is None or not hasattr(namespace, name):
         return None
-    if obj is not None and callable(obj) and is_stub(obj):
+    obj = getattr(namespace, name)
+    if obj is None:
+        return PRESENT
+    if inspect.ismodule(obj) and keras_kind != "module":
+        return None
+    if callable(obj) and is_stub(obj):
         return None
     return obj
 
