@@ -76,7 +76,7 @@ _C = _import_core()
 from paddle.errors import (  # noqa: F401,E402
     CheckpointError, ExportError, FeedError, PaddleError, ShapeError)
 from paddle.lowlevel import *  # noqa: F401,F403,E402
-from paddle.devices import get_device, set_device  # noqa: F401,E402
+from paddle.devices import device, get_device, set_device  # noqa: F401,E402
 from paddle import devices  # noqa: F401,E402  (pd.devices: the CPU and the GPUs)
 from paddle.devices import cpu as _cpu  # noqa: F401,E402  (fills the CPU kernel table)
 from paddle.devices.cpu import threads as _threads  # noqa: E402
@@ -106,11 +106,13 @@ from paddle import export  # noqa: F401,E402  (registers the exporters Model.exp
 # Keras's other namespaces: settings, dtype utilities, nested structures, dtype policies.
 from paddle import (  # noqa: F401,E402
     backend, config, dtype_policies, legacy, mixed_precision, tree)
+from paddle.highlevel.dtype_policies import DTypePolicy, FloatDTypePolicy  # noqa: F401,E402
+from paddle.lowlevel.name_scope import name_scope  # noqa: F401,E402
 
 from paddle.highlevel.training.event_trainer import (  # noqa: F401,E402
     BeginEpochEvent, BeginStepEvent, EndEpochEvent, EndStepEvent, Inferencer, Trainer)
 
-from paddle._version import __version__  # noqa: F401,E402
+from paddle._version import __version__, version  # noqa: F401,E402
 
 
 def __getattr__(name):
