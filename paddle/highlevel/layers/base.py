@@ -31,7 +31,7 @@ from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.layer_functions import parameter
 from paddle.lowlevel.ops.reduce import sum as sum_all
 from paddle.highlevel import constraints, dtype_policies, regularizers
-from paddle.highlevel.layers.keras_api import KerasLayerAPI
+from paddle.highlevel.layers.keras_api import KerasLayerAPI, feed_dtype as _feed_dtype
 
 
 def check_flag(value, name, layer):
@@ -715,11 +715,6 @@ def _set_output_masks(layer, inputs, outputs, input_mask):
     for o, m in zip(outs, masks):
         if isinstance(o, Variable) and m is not None:
             o._keras_mask = m
-
-
-def _feed_dtype(array, float_dtype):
-    """Integers stay integers (ids, labels); everything else is fed as the layer's dtype."""
-    return "int64" if array.dtype.kind in "iu" else float_dtype
 
 
 def Input(shape=None, batch_size=None, dtype=None, batch_shape=None, name=None):
