@@ -19,7 +19,8 @@ from paddle.highlevel.layers.recurrent import GRU, LSTM, Bidirectional, SimpleRN
 from paddle.highlevel.layers.rnn_cells import (  # noqa: F401
     RNN, GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells)
 from paddle.highlevel.layers.attention import (  # noqa: F401
-    AdditiveAttention, Attention, MultiHeadAttention)
+    AdditiveAttention, Attention, GroupedQueryAttention, MultiHeadAttention)
+GroupQueryAttention = GroupedQueryAttention  # Keras's public name of its GroupedQueryAttention
 from paddle.highlevel.layers.pooling import (  # noqa: F401
     AveragePooling1D, AveragePooling2D, GlobalAveragePooling1D, GlobalAveragePooling2D,
     GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPooling1D, MaxPooling2D)
