@@ -225,3 +225,42 @@ class GlobalMaxPooling2D(_GlobalPooling):
 
     def call(self, inputs, training=False):
         return reduce_max(inputs, axis=self.spatial_axes, keepdims=self.keepdims)
+
+
+class GlobalAveragePooling3D(_GlobalPooling):
+    """Mean over the three spatial axes: (batch, d, h, w, channels) -> (batch, channels)
+    (also `GlobalAvgPool3D`).
+
+    Args:
+        data_format: "channels_last" (default) or "channels_first".
+        keepdims: keep the spatial axes with size 1.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.GlobalAveragePooling3D()(pd.layers.Input(shape=(2, 3, 4, 5))).shape
+        (None, 5)
+    """
+
+    rank = 3
+
+    def call(self, inputs, training=False):
+        return mean(inputs, axis=self.spatial_axes, keepdims=self.keepdims)
+
+
+class GlobalMaxPooling3D(_GlobalPooling):
+    """Maximum over the three spatial axes: (batch, d, h, w, channels) -> (batch, channels)
+    (also `GlobalMaxPool3D`).
+
+    Args:
+        data_format, keepdims: as GlobalAveragePooling3D.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.GlobalMaxPooling3D(keepdims=True)(pd.layers.Input(shape=(2, 3, 4, 5))).shape
+        (None, 1, 1, 1, 5)
+    """
+
+    rank = 3
+
+    def call(self, inputs, training=False):
+        return reduce_max(inputs, axis=self.spatial_axes, keepdims=self.keepdims)
