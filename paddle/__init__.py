@@ -109,6 +109,7 @@ from paddle import (  # noqa: F401,E402
 from paddle.highlevel.dtype_policies import DTypePolicy, FloatDTypePolicy  # noqa: F401,E402
 from paddle.lowlevel.name_scope import name_scope  # noqa: F401,E402
 from paddle.highlevel.quantizers import Quantizer  # noqa: F401,E402
+KerasTensor = Variable  # noqa: F405  (Keras's symbolic tensor: paddle's graph Variable)
 
 from paddle.highlevel.training.event_trainer import (  # noqa: F401,E402
     BeginEpochEvent, BeginStepEvent, EndEpochEvent, EndStepEvent, Inferencer, Trainer)

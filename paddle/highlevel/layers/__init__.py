@@ -14,7 +14,7 @@ from paddle.highlevel.layers.activations import ELU, LeakyReLU, PReLU, ReLU, Sof
 from paddle.highlevel.layers.reshaping import (  # noqa: F401
     Cropping1D, Cropping2D, Cropping3D, RepeatVector, UpSampling1D, UpSampling2D, UpSampling3D,
     ZeroPadding1D, ZeroPadding2D, ZeroPadding3D)
-from paddle.highlevel.layers.wrappers import TimeDistributed  # noqa: F401
+from paddle.highlevel.layers.wrappers import TimeDistributed, Wrapper  # noqa: F401
 from paddle.highlevel.layers.recurrent import GRU, LSTM, Bidirectional, SimpleRNN  # noqa: F401
 from paddle.highlevel.layers.rnn_cells import (  # noqa: F401
     RNN, GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells)

@@ -132,6 +132,24 @@ class Trainable(KerasTrainingAPI):
         self._set_execution(run_eagerly, steps_per_execution, jit_compile, auto_scale_loss)
         self.compiled = True
 
+    @property
+    def loss(self):
+        """The loss given to `compile` (Keras's `model.loss`); None before compile.
+
+        Example:
+            >>> import paddle as pd
+            >>> model = pd.Sequential([pd.Input((2,)), pd.layers.Dense(1)])
+            >>> model.compile("sgd", "mse")
+            >>> model.loss
+            'mse'
+        """
+        return self.__dict__.get("_loss_arg")
+
+    @loss.setter
+    def loss(self, value):
+        self._loss_arg = value
+        self._steps = {}  # the steps built with the old loss are stale
+
     def _per_output(self, value, names, what):
         """One entry per output from a compile argument: a dict by output name (missing
         outputs get None), a list in output order, or one value for every output."""
