@@ -14,7 +14,7 @@ PUBLIC_MODULES = {"activations", "devices", "callbacks", "dataset", "distributed
                   "saving", "profiler",
                   "models", "capi", "export", "applications", "backend", "config", "tree",
                   "dtype_policies", "mixed_precision", "legacy", "wrappers", "quantizers",
-                  "distribution"}
+                  "distribution", "visualization"}
 # capi: the C API's flags and Python half, on import; export: Keras 3's keras.export, the
 # home of model.export's formats; applications: Keras 3's keras.applications
 
