@@ -1,24 +1,31 @@
 #!/usr/bin/env python3
-"""Writes the tables of docs/keras.md: every public name of Keras 3 and what paddle has.
+"""Writes the tables of docs/keras.md: every public path of Keras 3 and what paddle has.
 
     python docs/make_keras_table.py          # rewrite the tables in docs/keras.md
     python docs/make_keras_table.py --check  # exit 1 if docs/keras.md is out of date
 
-Rows come from docs/keras_features.json (Keras's own names and signatures, written by
-tools/keras_catalogue.py from an installed Keras); each row's status comes from
-docs/keras_status.toml, curated by hand: "same", "differs: <how>" or "missing" (optionally
-"missing: <note>"). The "arguments" column is computed here: the Keras arguments paddle's
-signature does not accept, and the defaults that differ. tests/test_keras_table.py checks
-that the statuses stay true (a "missing" name that appears in paddle, a "same" one whose
-signature lacks a Keras argument, ...) and that docs/keras.md is what this script writes.
-Only the part between the two GENERATED markers is rewritten; the prose around is by hand.
+Rows come from docs/keras_features.json (every public module of Keras and its names and
+signatures, written by tools/keras_catalogue.py from an installed Keras). Each row's status
+is read from paddle itself, so it stays true as names are added: a Keras path
+`keras.<module>.<name>` is present when `paddle.<module>.<name>` resolves and is not a stub
+(a callable whose body raises NotImplementedError unconditionally counts as missing);
+a present name is "same" when paddle's signature accepts Keras's arguments with Keras's
+defaults, "differs" when it does not (the "arguments" column says how) or when
+docs/keras_status.toml holds a curated note for it ("differs: <how>", what a Keras user
+must know that signatures cannot tell). The page shows the coverage (present of all) per
+module and in total, target 90%. tests/test_keras_table.py checks that docs/keras.md is
+what this script writes (so the page fails its test when paddle changes under it) and
+that every curated note belongs to a name paddle has. Only the part between the two
+GENERATED markers is rewritten; the prose around is by hand.
 """
+import ast
 import importlib
 import inspect
 import json
 import os
 import re
 import sys
+import textwrap
 
 import paddle as pd
 
@@ -29,6 +36,7 @@ PAGE = os.path.join(DOCS, "keras.md")
 BEGIN = "<!-- BEGIN GENERATED TABLES (docs/make_keras_table.py) -->"
 END = "<!-- END GENERATED TABLES -->"
 MEMBER_CATEGORIES = ("Model", "Layer")
+PRESENT = object()  # what paddle_object gives for a name that is there but holds None
 
 
 def load_catalogue():
@@ -65,20 +73,51 @@ def load_status():
 
 
 def parse_status(text):
-    """("same" | "differs" | "missing", note) from a curated status."""
+    """("differs", note) from a curated note; the file holds nothing else (presence and
+    sameness are read from paddle)."""
     word, _, note = text.partition(":")
     word, note = word.strip(), note.strip()
-    if word not in ("same", "differs", "missing") or (word == "same" and note) or (
-            word == "differs" and not note):
-        raise ValueError(f"keras_status.toml: expected 'same', 'differs: <how>', 'missing' "
-                         f"or 'missing: <note>', received {text!r}")
+    if word != "differs" or not note:
+        raise ValueError(f"keras_status.toml: expected 'differs: <how>' (whether a name is "
+                         f"present is read from paddle), received {text!r}")
     return word, note
 
 
+def is_stub(obj):
+    """True for a function (a class: its `__init__`) whose body raises NotImplementedError
+    unconditionally: a name that is there only to raise is not present."""
+    target = obj
+    if inspect.isclass(obj):
+        target = next((vars(k)["__init__"] for k in obj.__mro__
+                       if "__init__" in vars(k) and k is not object), None)
+    target = inspect.unwrap(target) if callable(target) else None
+    if not (inspect.isfunction(target) or inspect.ismethod(target)):
+        return False
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(target)))
+    except (OSError, TypeError, SyntaxError):
+        return False
+    func = tree.body[0] if tree.body else None
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    for statement in func.body:  # only the top level: a raise under an `if` is a check
+        if isinstance(statement, ast.Raise) and statement.exc is not None:
+            exc = statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc
+            if isinstance(exc, ast.Name) and exc.id == "NotImplementedError":
+                return True
+    return False
+
+
 def paddle_namespace(category):
-    """The paddle module a catalogue category maps to (None: paddle has no such module)."""
+    """The paddle module a catalogue category maps to (None: paddle has no such module).
+    A submodule counts whether or not something imported it already."""
     if category == "top level":
         return pd
+    try:
+        importlib.import_module(f"paddle.{category}")
+    except ImportError:
+        return None
+    # The path must resolve as attributes too (`pd.ops.numpy`), as a Keras user writes it.
     obj = pd
     for part in category.split("."):
         obj = getattr(obj, part, None)
@@ -109,17 +148,29 @@ def paddle_object(category, name, keras_kind):
         if raw is not None:
             return getattr(cls, name)
         try:
-            return getattr(instance, name)
+            value = getattr(instance, name)
         except AttributeError:
             return None
+        return PRESENT if value is None else value  # an attribute that holds None is there
     namespace = paddle_namespace(category)
     if namespace is pd and keras_kind == "module":
         try:  # a subpackage is there whether or not something imported it already
             importlib.import_module(f"paddle.{name}")
         except ImportError:
             pass
-    obj = getattr(namespace, name, None) if namespace is not None else None
-    if obj is not None and inspect.ismodule(obj) and keras_kind != "module":
+    if namespace is not None and keras_kind == "module" and namespace is not pd:
+        try:  # likewise below the top level (paddle.applications.vgg16)
+            importlib.import_module(f"{namespace.__name__}.{name}")
+        except ImportError:
+            pass
+    if namespace is None or not hasattr(namespace, name):
+        return None
+    obj = getattr(namespace, name)
+    if obj is None:
+        return PRESENT
+    if inspect.ismodule(obj) and keras_kind != "module":
+        return None
+    if callable(obj) and is_stub(obj):
         return None
     return obj
 
@@ -207,21 +258,46 @@ def signature_differences(category, name, entry, obj):
 
 
 def rows(catalogue, status):
-    """[(category, module, [(name, entry, word, note, (lacking, defaults, order))])]."""
+    """[(category, module, [(name, entry, word, note, (lacking, defaults, order))])], word
+    one of "same", "differs", "missing", read from paddle (note: the curated note)."""
     out = []
     for category, content in catalogue["categories"].items():
         curated = status.get(category, {})
         table = []
         for name, entry in content["features"].items():
-            if name not in curated:
-                raise KeyError(f"keras_status.toml: [{category}] has no status for {name!r} "
-                               "(a new Keras name: add it)")
-            word, note = parse_status(curated[name])
+            note = parse_status(curated[name])[1] if name in curated else ""
             obj = paddle_object(category, name, entry["kind"])
-            table.append((name, entry, word, note,
-                          signature_differences(category, name, entry, obj)))
+            differences = signature_differences(category, name, entry, obj)
+            if obj is None:
+                word, note = "missing", ""
+            elif note or any(differences):
+                word = "differs"
+            else:
+                word = "same"
+            table.append((name, entry, word, note, differences))
         out.append((category, content["module"], table))
     return out
+
+
+def stale_notes(catalogue, status):
+    """Curated notes that no longer describe a row: a category or name Keras lacks, or a
+    name paddle lacks (the note would be hidden under "missing")."""
+    stale = []
+    for category, notes in status.items():
+        features = catalogue["categories"].get(category, {}).get("features", {})
+        for name in notes:
+            if name not in features:
+                stale.append(f"[{category}] {name}: Keras has no such name")
+            elif paddle_object(category, name, features[name]["kind"]) is None:
+                stale.append(f"[{category}] {name}: paddle has no such name")
+    return stale
+
+
+def coverage(counts):
+    """'present of all (percent)' of a {same, differs, missing} count."""
+    present = counts["same"] + counts["differs"]
+    total = present + counts["missing"]
+    return f"{present} of {total} ({100 * present / max(total, 1):.0f}%)"
 
 
 def _arguments_cell(differences):
@@ -240,12 +316,11 @@ def _arguments_cell(differences):
 def render(catalogue, status):
     lines = [BEGIN, ""]
     totals = {"same": 0, "differs": 0, "missing": 0}
-    summary = ["| Keras module | same | differs | missing |", "|---|---|---|---|"]
+    summary = ["| Keras module | present | same | differs | missing |", "|---|---|---|---|---|"]
     sections = []
     for category, module, table in rows(catalogue, status):
         counts = {"same": 0, "differs": 0, "missing": 0}
-        body = [f"### `{module}`", "",
-                "| Keras name | kind | paddle | arguments |", "|---|---|---|---|"]
+        body = ["| Keras name | kind | paddle | arguments |", "|---|---|---|---|"]
         for name, entry, word, note, differences in table:
             counts[word] += 1
             label = f"`{name}`"
@@ -253,15 +328,21 @@ def render(catalogue, status):
                 label += f" (= `{entry['alias_of']}`)"
             verdict = word + (f": {note}" if note else "")
             body.append(f"| {label} | {entry['kind']} | {verdict.replace('|', chr(92) + '|')} "
-                        f"| {_arguments_cell(differences)} |")
+                        f"| {_arguments_cell(differences) if word != 'missing' else ''} |")
+        missing = [f"`{name}`" for name, _, word, _, _ in table if word == "missing"]
+        head = [f"### `{module}`", "", f"Present: {coverage(counts)}."
+                + (" Missing: " + ", ".join(missing) + "." if missing else ""), ""]
         for key in totals:
             totals[key] += counts[key]
         summary.append(f"| [`{module}`](#{module.replace('.', '').lower()}) | "
-                       f"{counts['same']} | {counts['differs']} | {counts['missing']} |")
-        sections += body + [""]
-    summary.append(f"| all | {totals['same']} | {totals['differs']} | {totals['missing']} |")
+                       f"{coverage(counts)} | {counts['same']} | {counts['differs']} | "
+                       f"{counts['missing']} |")
+        sections += head + body + [""]
+    summary.append(f"| all | {coverage(totals)} | {totals['same']} | {totals['differs']} | "
+                   f"{totals['missing']} |")
     lines += [f"Keras {catalogue['keras_version']} (catalogue read with the "
-              f"{catalogue['backend']} backend).", ""] + summary + [""] + sections
+              f"{catalogue['backend']} backend): {coverage(totals)} of Keras's public paths "
+              f"are present in paddle (target: 90%).", ""] + summary + [""] + sections
     lines.append(END)
     return "\n".join(lines)
 

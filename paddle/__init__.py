@@ -16,7 +16,8 @@ The high level is Keras 3's API (the code lives in paddle.highlevel):
   Entry points: pd.Model, pd.Sequential, pd.Input, pd.load_model, and Keras's namespaces
   pd.layers, pd.losses, pd.metrics, pd.optimizers, pd.callbacks, pd.activations,
   pd.initializers, pd.regularizers, pd.constraints, pd.models, pd.saving, pd.ops,
-  pd.random, pd.utils, pd.applications (`from paddle.layers import Dense` works too).
+  pd.random, pd.utils, pd.applications, pd.config, pd.backend, pd.tree, pd.dtype_policies,
+  pd.mixed_precision (`from paddle.layers import Dense` works too).
 
 The low level builds a graph of Variables whose shapes are inferred as each op is called,
 with symbolic gradients (the code lives in paddle.lowlevel):
@@ -75,7 +76,7 @@ _C = _import_core()
 from paddle.errors import (  # noqa: F401,E402
     CheckpointError, ExportError, FeedError, PaddleError, ShapeError)
 from paddle.lowlevel import *  # noqa: F401,F403,E402
-from paddle.devices import get_device, set_device  # noqa: F401,E402
+from paddle.devices import device, get_device, set_device  # noqa: F401,E402
 from paddle import devices  # noqa: F401,E402  (pd.devices: the CPU and the GPUs)
 from paddle.devices import cpu as _cpu  # noqa: F401,E402  (fills the CPU kernel table)
 from paddle.devices.cpu import threads as _threads  # noqa: E402
@@ -103,7 +104,24 @@ from paddle import models, ops, saving, utils  # noqa: F401,E402  (pd.ops: Keras
 from paddle import applications, profiler  # noqa: F401,E402
 from paddle import datasets, preprocessing  # noqa: F401,E402  (Keras's namespaces)
 from paddle import export  # noqa: F401,E402  (registers the exporters Model.export reads)
+# Keras's other namespaces: settings, dtype utilities, nested structures, dtype policies.
+from paddle import (  # noqa: F401,E402
+    backend, config, distribution, dtype_policies, legacy, mixed_precision, quantizers, tree,
+    visualization)
+from paddle.highlevel.dtype_policies import DTypePolicy, FloatDTypePolicy  # noqa: F401,E402
+from paddle.lowlevel.name_scope import name_scope  # noqa: F401,E402
+from paddle.highlevel.quantizers import Quantizer  # noqa: F401,E402
+KerasTensor = Variable  # noqa: F405  (Keras's symbolic tensor: paddle's graph Variable)
+
 from paddle.highlevel.training.event_trainer import (  # noqa: F401,E402
     BeginEpochEvent, BeginStepEvent, EndEpochEvent, EndStepEvent, Inferencer, Trainer)
 
-from paddle._version import __version__  # noqa: F401,E402
+from paddle._version import __version__, version  # noqa: F401,E402
+
+
+def __getattr__(name):
+    """`pd.wrappers` is imported on first use: it imports scikit-learn, which takes
+    seconds."""
+    if name == "wrappers":
+        return _importlib.import_module("paddle.wrappers")
+    raise AttributeError(f"module 'paddle' has no attribute {name!r}")

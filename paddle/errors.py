@@ -2,6 +2,8 @@
 import os
 import sys
 
+from paddle import _settings as config  # a leaf module: the traceback-filtering switch
+
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -51,6 +53,14 @@ def source_location(filename, line):
 
 
 def at_user(message):
-    """The message with the user's file and line appended: '... (at train.py:14)'."""
+    """The message with the user's file and line appended: '... (at train.py:14)'. With
+    `pd.config.disable_traceback_filtering()`, the line of paddle that raised is added too
+    ('... (at train.py:14; in paddle/highlevel/layers/core.py:80)')."""
     where = user_location()
+    if not config.is_traceback_filtering_enabled():
+        caller = sys._getframe(1)
+        inner = os.path.relpath(os.path.abspath(caller.f_code.co_filename),
+                                os.path.dirname(_PACKAGE_DIR))
+        where = f"{where}; in {inner}:{caller.f_lineno}" if where else \
+            f"in {inner}:{caller.f_lineno}"
     return f"{message} (at {where})" if where else message

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Writes docs/keras_features.json: Keras 3's public API, read from an installed Keras.
 
-The table of docs/keras.md lists what Keras itself exports, never what paddle happens to
+Every public module of the installed Keras is read (walked recursively from `keras`: ops,
+ops.numpy, ops.nn, config, backend, applications.vgg16, datasets.mnist, ...), so that
+docs/keras.md measures paddle against all of Keras's public paths. The table of
+docs/keras.md lists what Keras itself exports, never what paddle happens to
 have, so its rows come from here. CI has no Keras: the catalogue is committed, and
 docs/make_keras_table.py and tests/test_keras_table.py read the stored file. Regenerate it
 when moving to another Keras release (any backend works; the catalogue records which):
 
     python -m venv /tmp/k && /tmp/k/bin/pip install keras jax[cpu]
     KERAS_BACKEND=jax /tmp/k/bin/python tools/keras_catalogue.py
-    python docs/make_keras_table.py   # then mark new rows in docs/keras_status.toml
+    python docs/make_keras_table.py   # statuses are read from paddle; notes: keras_status.toml
 
 For every public name of each module below it records its kind (class, function, module,
 other) and signature (a class's `__init__` without `self`), each parameter as
@@ -24,23 +27,28 @@ import json
 import os
 import sys
 
-MODULES = [  # category, module path below `keras` ("" is the top level)
-    ("top level", ""),
-    ("layers", "layers"),
-    ("losses", "losses"),
-    ("metrics", "metrics"),
-    ("callbacks", "callbacks"),
-    ("optimizers", "optimizers"),
-    ("optimizers.schedules", "optimizers.schedules"),
-    ("activations", "activations"),
-    ("regularizers", "regularizers"),
-    ("initializers", "initializers"),
-    ("constraints", "constraints"),
-    ("models", "models"),
-    ("saving", "saving"),
-    ("random", "random"),
-    ("utils", "utils"),
-]
+def public_modules(keras):
+    """[(category, module path below `keras`)] of every public module of Keras, found by
+    walking the package's public attributes recursively ("" is the top level, named
+    "top level"): ops, ops.numpy, ..., applications.vgg16, datasets.mnist, utils.legacy."""
+    found, queue = [("top level", "")], [("", keras)]
+    while queue:
+        path, module = queue.pop(0)
+        for name in sorted(dir(module)):
+            obj = getattr(module, name)
+            if name.startswith("_") or name == "src" or not inspect.ismodule(obj):
+                continue
+            # Keras's public modules are `keras.<path>`; a leaked import (`keras.src.x`,
+            # numpy) is not one.
+            full = f"{path}.{name}" if path else name
+            if obj.__name__ != f"keras.{full}":
+                continue
+            if all(full != p for _, p in found):
+                found.append((full, full))
+                queue.append((full, obj))
+    return found[:1] + sorted(found[1:])
+
+
 OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                    "docs", "keras_features.json")
 KINDS = {inspect.Parameter.POSITIONAL_ONLY: "pos",
@@ -121,7 +129,7 @@ def catalogue():
     import keras
     import importlib
     categories = {}
-    for category, path in MODULES:
+    for category, path in public_modules(keras):
         module = importlib.import_module("keras" + ("." + path if path else ""))
         categories[category] = {"module": "keras" + ("." + path if path else ""),
                                 "features": module_features(module)}

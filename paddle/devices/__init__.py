@@ -42,6 +42,26 @@ from paddle.devices.runner import Runner
 from paddle.lowlevel.shapes import allocate
 
 
+@contextlib.contextmanager
+def device(device_name):
+    """Keras's `keras.device`: inside the block, `device_name` ('cpu', 'gpu', 'gpu:1';
+    Keras's 'cpu:0' too) is the default device (`pd.eval`, `fit`, `predict` run there);
+    the previous default comes back after.
+
+    Example:
+        >>> import paddle as pd
+        >>> with pd.device("cpu:0"):
+        ...     pd.get_device()
+        'cpu'
+    """
+    previous = get_device()
+    set_device(device_name)
+    try:
+        yield
+    finally:
+        restore(previous)
+
+
 def set_device(device):
     """Make `device` the default for pd.eval and training ('cpu', 'gpu', 'gpu:1').
 

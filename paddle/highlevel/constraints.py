@@ -27,8 +27,8 @@ from paddle.highlevel.saving.registry import register_family as _register_family
 from paddle.highlevel.saving.serialization import (
     deserialize_keras_object as _deserialize_keras_object,
     serialize_keras_object as _serialize_keras_object)
+from paddle._settings import epsilon  # Keras's backend.epsilon(), read when built
 
-EPSILON = 1e-7  # Keras's backend.epsilon(), added to the norms before dividing
 
 
 class Constraint:
@@ -126,7 +126,7 @@ class MaxNorm(Constraint):
     def __call__(self, w):
         w = _weight(w, "MaxNorm")
         norms = _norms(w, self.axis, "MaxNorm")
-        return w * (clip(norms, 0.0, float(self.max_value)) / (EPSILON + norms))
+        return w * (clip(norms, 0.0, float(self.max_value)) / (epsilon() + norms))
 
     def get_config(self):
         return {"max_value": self.max_value, "axis": self.axis}
@@ -160,7 +160,7 @@ class MinMaxNorm(Constraint):
         norms = _norms(w, self.axis, "MinMaxNorm")
         desired = float(self.rate) * clip(norms, float(self.min_value),
                                           float(self.max_value)) + (1 - float(self.rate)) * norms
-        return w * (desired / (EPSILON + norms))
+        return w * (desired / (epsilon() + norms))
 
     def get_config(self):
         return {"min_value": self.min_value, "max_value": self.max_value, "rate": self.rate,
@@ -187,7 +187,7 @@ class UnitNorm(Constraint):
 
     def __call__(self, w):
         w = _weight(w, "UnitNorm")
-        return w / (EPSILON + _norms(w, self.axis, "UnitNorm"))
+        return w / (epsilon() + _norms(w, self.axis, "UnitNorm"))
 
     def get_config(self):
         return {"axis": self.axis}

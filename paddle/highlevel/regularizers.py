@@ -20,9 +20,11 @@ import numbers
 import numpy as np
 
 from paddle.lowlevel.graph import FLOATS, Variable, constant
-from paddle.lowlevel.ops.math import abs as abs_, maximum, ones_like, square
+from paddle.lowlevel.ops.math import abs as abs_, maximum, minimum, ones_like, sqrt, square
+from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.reduce import sum as sum_
 from paddle.highlevel.saving.registry import register_family as _register_family
+from paddle._settings import epsilon
 
 
 class Regularizer:
@@ -125,8 +127,55 @@ class L2(L1L2):
 
 
 l1, l2, l1_l2 = L1, L2, L1L2
-CLASSES = {"Regularizer": Regularizer, "L1": L1, "L2": L2, "L1L2": L1L2}
-NAMES = {"l1": L1, "l2": L2, "l1_l2": L1L2}
+class OrthogonalRegularizer(Regularizer):
+    """Keeps the rows (or the columns) of a 2-D weight near orthogonal: `factor` times the
+    mean absolute cosine between distinct L2-normalized rows (columns), as Keras's
+    (`factor * 0.5 * sum(|N N^T - diag|) / (n (n - 1) / 2)`); also
+    `pd.regularizers.orthogonal_regularizer`.
+
+    Args:
+        factor: the penalty's factor, a number >= 0 (0.01).
+        mode: "rows" (the default) or "columns": which vectors should be orthogonal.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> w = pd.constant(np.array([[1.0, 0.0], [1.0, 1.0]], np.float32))
+        >>> round(float(pd.eval(pd.regularizers.OrthogonalRegularizer(1.0)(w))), 4)
+        0.7071
+    """
+
+    def __init__(self, factor=0.01, mode="rows"):
+        self.factor = _factor(factor, "factor", "OrthogonalRegularizer")
+        if mode not in ("rows", "columns"):
+            raise ValueError(f"OrthogonalRegularizer: expected mode 'rows' or 'columns', "
+                             f"received {mode!r}")
+        self.mode = mode
+
+    def __call__(self, x):
+        x = _float_variable(x, "OrthogonalRegularizer")
+        if len(x.shape) != 2 or None in x.shape:
+            raise ValueError(f"OrthogonalRegularizer: expected a 2-D weight of known shape, "
+                             f"received shape {x.shape}")
+        axis = 1 if self.mode == "rows" else 0
+        # Keras's ops.normalize: x * min(rsqrt(sum(x^2)), 1 / epsilon).
+        inv_norm = minimum(1.0 / sqrt(sum_(square(x), axis=axis, keepdims=True)),
+                           1.0 / epsilon())
+        unit = x * inv_norm
+        product = matmul(unit, unit, transpose_b=True) if axis == 1 else \
+            matmul(unit, unit, transpose_a=True)
+        size = x.shape[0] if axis == 1 else x.shape[1]
+        off_diagonal = constant(1.0 - np.eye(size), dtype=x.dtype)
+        pairs = size * (size - 1.0) / 2.0
+        return self.factor * 0.5 * sum_(abs_(product * off_diagonal)) / pairs
+
+    def get_config(self):
+        return {"factor": self.factor, "mode": self.mode}
+
+
+orthogonal_regularizer = OrthogonalRegularizer
+CLASSES = {"Regularizer": Regularizer, "L1": L1, "L2": L2, "L1L2": L1L2,
+           "OrthogonalRegularizer": OrthogonalRegularizer}
+NAMES = {"l1": L1, "l2": L2, "l1_l2": L1L2, "orthogonal_regularizer": OrthogonalRegularizer}
 
 
 def _float_variable(x, owner):

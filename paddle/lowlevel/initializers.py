@@ -18,6 +18,7 @@ import re
 
 import numpy as np
 
+from paddle import _settings as settings
 from paddle.lowlevel.random_state import generator
 
 
@@ -49,14 +50,14 @@ def _seed(seed, owner):
 
 
 def _dtype(dtype):
-    """The dtype of an initializer's values: float32 when none is given, as Keras's
-    `init(shape)` (its floatx)."""
-    return "float32" if dtype is None else dtype
+    """The dtype of an initializer's values: `pd.config.floatx()` (float32 unless set)
+    when none is given, as Keras's `init(shape)`."""
+    return settings.floatx() if dtype is None else dtype
 
 
 class Initializer:
-    """Base class: `init(shape, dtype=None) -> array` (float32 without a dtype, as Keras);
-    `get_config()` for saving."""
+    """Base class: `init(shape, dtype=None) -> array` (`pd.config.floatx()` without a
+    dtype, as Keras); `get_config()` for saving."""
 
     def __call__(self, shape, dtype=None):
         raise NotImplementedError
@@ -221,6 +222,27 @@ class Orthogonal(Initializer):
         return (self.gain * q).reshape(shape).astype(dtype)
 
 
+class Identity(Initializer):
+    """`gain` times the identity matrix, for 2-D weights (Keras's `IdentityInitializer`,
+    also `pd.initializers.identity`); a non-square shape gets ones on its main diagonal.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.initializers.Identity(gain=2.0)((2, 3)).tolist()
+        [[2.0, 0.0, 0.0], [0.0, 2.0, 0.0]]
+    """
+
+    def __init__(self, gain=1.0):
+        self.gain = float(gain)
+
+    def __call__(self, shape, dtype=None):
+        dtype = settings.floatx() if dtype is None else dtype  # Keras: floatx()
+        if len(shape) != 2:
+            raise ValueError(f"Identity: the identity matrix initializer can only be used "
+                             f"for 2-D weights, received shape {tuple(shape)}")
+        return (self.gain * np.eye(*shape)).astype(dtype)
+
+
 NAMED = {
     "zeros": lambda: Constant(0.0),
     "ones": lambda: Constant(1.0),
@@ -231,6 +253,7 @@ NAMED = {
     "lecun_normal": lambda: VarianceScaling(1.0, "fan_in", "truncated_normal"),
     "lecun_uniform": lambda: VarianceScaling(1.0, "fan_in", "uniform"),
     "orthogonal": lambda: Orthogonal(1.0),
+    "identity": lambda: Identity(1.0),
     # Keras's plain "uniform" and "normal" (random_uniform / random_normal defaults).
     "uniform": lambda: Uniform(-0.05, 0.05),
     "random_uniform": lambda: Uniform(-0.05, 0.05),
@@ -245,8 +268,11 @@ KERAS_CLASSES = {"Constant": Constant, "RandomNormal": Normal, "RandomUniform": 
                  "Orthogonal": Orthogonal, "GlorotUniform": GlorotUniform,
                  "GlorotNormal": GlorotNormal, "HeNormal": HeNormal, "HeUniform": HeUniform,
                  "LecunNormal": LecunNormal, "LecunUniform": LecunUniform, "Zeros": Zeros,
-                 "Ones": Ones}
+                 "Ones": Ones, "Identity": Identity, "IdentityInitializer": Identity,
+                 "OrthogonalInitializer": Orthogonal}
 CLASSES = dict(KERAS_CLASSES, Normal=Normal, Uniform=Uniform)
+# Keras 3's class names of these two (keras.initializers.IdentityInitializer, ...).
+IdentityInitializer, OrthogonalInitializer, identity = Identity, Orthogonal, Identity
 # Keras's lowercase names for the same classes (keras.initializers.glorot_uniform).
 constant, random_normal, random_uniform, truncated_normal = (
     Constant, Normal, Uniform, TruncatedNormal)
@@ -283,7 +309,7 @@ def serialize(initializer):
     for keras_name, cls in KERAS_CLASSES.items():
         if type(initializer) is cls:
             config = initializer.get_config()
-            if cls not in (Constant, Zeros, Ones):
+            if cls not in (Constant, Zeros, Ones, Identity):
                 config = {"seed": None, **config}
             return {"class_name": keras_name, "config": config}
     return initializer

@@ -86,6 +86,25 @@ def standardize_dtype(dtype):
     return dtype
 
 
+_UIDS = {}  # prefix -> the last uid get_uid gave it (clear_session starts them afresh)
+
+
+def get_uid(prefix=""):
+    """A number for `prefix`, counting from 1 on each call (Keras's unique-name helper);
+    `clear_session` starts every prefix at 1 again.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.backend.clear_session()
+        >>> pd.backend.get_uid("block"), pd.backend.get_uid("block"), pd.backend.get_uid("x")
+        (1, 2, 1)
+    """
+    if not isinstance(prefix, str):
+        raise TypeError(f"get_uid: expected a string prefix, received {prefix!r}")
+    _UIDS[prefix] = _UIDS.get(prefix, 0) + 1
+    return _UIDS[prefix]
+
+
 def clear_session(free_memory=True):
     """Forget the global names of layers and parameters, as Keras's `clear_session`: new
     layers are named from "dense" again and parameters may take names of old ones. Objects
@@ -104,5 +123,6 @@ def clear_session(free_memory=True):
                            f"{'/'.join(NAMES.prefix)!r}); call it outside any namespace")
     NAMES.taken.clear()
     NAMES.params.clear()
+    _UIDS.clear()
     if free_memory:
         gc.collect()

@@ -27,6 +27,7 @@ from paddle.highlevel.callbacks.base import (  # noqa: F401
 from paddle.highlevel.callbacks.checkpoint import BackupAndRestore, ModelCheckpoint  # noqa: F401
 from paddle.highlevel.callbacks.loggers import CSVLogger, LambdaCallback, TerminateOnNaN  # noqa: F401
 from paddle.highlevel.callbacks.profiler import ProfilerCallback  # noqa: F401
+from paddle.highlevel.callbacks.remote_monitor import RemoteMonitor  # noqa: F401
 from paddle.highlevel.callbacks.schedule import (  # noqa: F401
     EarlyStopping, LearningRateScheduler, ReduceLROnPlateau)
 from paddle.highlevel.callbacks.tensorboard import TensorBoard  # noqa: F401

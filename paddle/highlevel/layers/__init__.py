@@ -12,17 +12,19 @@ from paddle.highlevel.layers.merge import (  # noqa: F401
     concatenate, dot, maximum, minimum, multiply, subtract)
 from paddle.highlevel.layers.activations import ELU, LeakyReLU, PReLU, ReLU, Softmax  # noqa: F401
 from paddle.highlevel.layers.reshaping import (  # noqa: F401
-    Cropping1D, Cropping2D, RepeatVector, UpSampling1D, UpSampling2D, ZeroPadding1D,
-    ZeroPadding2D)
-from paddle.highlevel.layers.wrappers import TimeDistributed  # noqa: F401
+    Cropping1D, Cropping2D, Cropping3D, RepeatVector, UpSampling1D, UpSampling2D, UpSampling3D,
+    ZeroPadding1D, ZeroPadding2D, ZeroPadding3D)
+from paddle.highlevel.layers.wrappers import TimeDistributed, Wrapper  # noqa: F401
 from paddle.highlevel.layers.recurrent import GRU, LSTM, Bidirectional, SimpleRNN  # noqa: F401
 from paddle.highlevel.layers.rnn_cells import (  # noqa: F401
     RNN, GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells)
 from paddle.highlevel.layers.attention import (  # noqa: F401
-    AdditiveAttention, Attention, MultiHeadAttention)
+    AdditiveAttention, Attention, GroupedQueryAttention, MultiHeadAttention)
+GroupQueryAttention = GroupedQueryAttention  # Keras's public name of its GroupedQueryAttention
 from paddle.highlevel.layers.pooling import (  # noqa: F401
     AveragePooling1D, AveragePooling2D, GlobalAveragePooling1D, GlobalAveragePooling2D,
-    GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPooling1D, MaxPooling2D)
+    GlobalAveragePooling3D, GlobalMaxPooling1D, GlobalMaxPooling2D, GlobalMaxPooling3D,
+    MaxPooling1D, MaxPooling2D)
 from paddle.highlevel.layers.normalization import (  # noqa: F401
     BatchNormalization, GroupNormalization, LayerNormalization, RMSNormalization,
     UnitNormalization)
@@ -51,6 +53,7 @@ AvgPool1D, AvgPool2D = AveragePooling1D, AveragePooling2D
 MaxPool1D, MaxPool2D = MaxPooling1D, MaxPooling2D
 GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2D
 GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
+GlobalAvgPool3D, GlobalMaxPool3D = GlobalAveragePooling3D, GlobalMaxPooling3D
 Convolution1D, Convolution2D, Convolution2DTranspose = Conv1D, Conv2D, Conv2DTranspose
 Convolution1DTranspose = Conv1DTranspose
 SeparableConvolution1D, SeparableConvolution2D = SeparableConv1D, SeparableConv2D

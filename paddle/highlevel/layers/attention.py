@@ -1,4 +1,4 @@
-"""MultiHeadAttention, Attention and AdditiveAttention, as Keras's (same arguments, weight
+"""MultiHeadAttention, GroupedQueryAttention, Attention and AdditiveAttention, as Keras's (same arguments, weight
 shapes and results).
 
 Built from matmul, softmax, transpose and a sum. The projections multiply the sequence,
@@ -153,7 +153,7 @@ class MultiHeadAttention(Layer):
         kernel, bias = self.projections[name]
         y = matmul(expand_dims(x, 1), transpose(kernel, (1, 0, 2)))
         if bias is not None:
-            y = y + reshape(bias, (self.num_heads, 1, bias.shape[-1]))
+            y = y + reshape(bias, (bias.shape[0], 1, bias.shape[-1]))
         return y
 
     def call(self, inputs, training=False, return_attention_scores=False,
@@ -162,6 +162,12 @@ class MultiHeadAttention(Layer):
         query, value, key = inputs[:3]
         q = self.project(query, "query") * (1.0 / math.sqrt(self.key_dim))
         k, v = self.project(key, "key"), self.project(value, "value")
+        return self.attend(q, k, v, inputs, return_attention_scores, use_causal_mask)
+
+    def attend(self, q, k, v, inputs, return_attention_scores, use_causal_mask):
+        """The attention of projected (N, heads, T, key_dim) queries on (N, heads, S, ...)
+        keys and values, through the output projection."""
+        query, value = inputs[0], inputs[1]
         scores = matmul(q, k, transpose_b=True)                       # (N, heads, T, S)
         mask = self.mask(inputs[3] if len(inputs) == 4 else None, use_causal_mask,
                          query.shape[1], value.shape[1])
@@ -355,3 +361,102 @@ class AdditiveAttention(Attention):
         config = super().get_config()
         del config["score_mode"]
         return config
+
+
+class GroupedQueryAttention(MultiHeadAttention):
+    """Grouped-query attention, as Keras's (exported as `pd.layers.GroupQueryAttention`,
+    Keras's public name; the class keeps Keras's own name, which configs and default layer
+    names use): `num_query_heads` query heads share
+    `num_key_value_heads` key/value heads (each key/value head serves
+    `num_query_heads // num_key_value_heads` consecutive query heads).
+
+    Called as `gqa(query, value, key=None, attention_mask=None, training=None,
+    return_attention_scores=False, use_causal_mask=False)`; the output has the query's
+    feature size. Weights in Keras's order and shapes: query/kernel (dim, query heads,
+    head_dim), query/bias, key/kernel (dim, kv heads, head_dim), key/bias, value/...,
+    attention_output/kernel (query heads, head_dim, dim), attention_output/bias. Built from
+    the same ops as MultiHeadAttention; the key/value heads are repeated by a product with
+    a constant 0/1 matrix (exact).
+
+    Args:
+        head_dim: size of each head.
+        num_query_heads: number of query heads.
+        num_key_value_heads: number of key/value heads; divides num_query_heads.
+        dropout: dropout rate on the attention probabilities (training only).
+        use_bias: whether the projections have biases.
+        flash_attention: None or False (paddle has no flash-attention kernel; True raises).
+        kernel_initializer, bias_initializer: names or initializer objects.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> gqa = pd.layers.GroupQueryAttention(head_dim=4, num_query_heads=4,
+        ...                                     num_key_value_heads=2)
+        >>> x = np.ones((1, 3, 6), np.float32)
+        >>> out, scores = gqa(x, x, return_attention_scores=True)
+        >>> out.shape, scores.shape, gqa.projections["key"][0].shape
+        ((1, 3, 6), (1, 4, 3, 3), (6, 2, 4))
+    """
+
+    def __init__(self, head_dim, num_query_heads, num_key_value_heads, dropout=0.0,
+                 use_bias=True, flash_attention=None, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", **kwargs):
+        where = "GroupedQueryAttention"
+        check_positive(num_key_value_heads, "num_key_value_heads", where)
+        check_positive(num_query_heads, "num_query_heads", where)
+        if num_query_heads % num_key_value_heads:
+            raise ValueError(f"{where}: num_query_heads must be a multiple of "
+                             f"num_key_value_heads, received {num_query_heads} and "
+                             f"{num_key_value_heads}")
+        if flash_attention:
+            raise ValueError(f"{where}: paddle has no flash-attention kernel; expected "
+                             f"flash_attention None or False, received {flash_attention!r}")
+        super().__init__(num_heads=num_query_heads, key_dim=head_dim, value_dim=head_dim,
+                         dropout=dropout, use_bias=use_bias,
+                         kernel_initializer=kernel_initializer,
+                         bias_initializer=bias_initializer, **kwargs)
+        self.num_key_value_heads = num_key_value_heads
+        self.flash_attention = flash_attention
+
+    def build(self, input_shape):
+        query, value, key = input_shape[:3]
+        self.check_shapes(input_shape)
+        heads, kv, dim = self.num_heads, self.num_key_value_heads, self.key_dim
+        weights = [("query", (query[-1], heads, dim)), ("key", (key[-1], kv, dim)),
+                   ("value", (value[-1], kv, dim))]
+        self.projections = {}
+        for name, shape in weights:
+            kernel = self.add_weight(f"{name}/kernel", shape, self.kernel_initializer)
+            bias = self.add_weight(f"{name}/bias", shape[1:], self.bias_initializer) \
+                if self.use_bias else None
+            self.projections[name] = (kernel, bias)
+        self.output_kernel = self.add_weight("attention_output/kernel", (heads, dim, query[-1]),
+                                             self.kernel_initializer)
+        self.output_bias = self.add_weight("attention_output/bias", (query[-1],),
+                                           self.bias_initializer) if self.use_bias else None
+
+    def repeat_heads(self, x):
+        """(N, kv heads, S, d) -> (N, query heads, S, d), each kv head repeated in place."""
+        repeats = self.num_heads // self.num_key_value_heads
+        if repeats == 1:
+            return x
+        select = constant(np.repeat(np.eye(self.num_key_value_heads), repeats, axis=1),
+                          dtype=x.dtype)                               # (kv, heads)
+        moved = matmul(transpose(x, (0, 2, 3, 1)), select)            # (N, S, d, heads)
+        return transpose(moved, (0, 3, 1, 2))
+
+    def call(self, inputs, training=False, return_attention_scores=False,
+             use_causal_mask=False):
+        self.check_shapes([x.shape for x in inputs])
+        query, value, key = inputs[:3]
+        q = self.project(query, "query") * (1.0 / math.sqrt(self.key_dim))
+        k = self.repeat_heads(self.project(key, "key"))
+        v = self.repeat_heads(self.project(value, "value"))
+        return self.attend(q, k, v, inputs, return_attention_scores, use_causal_mask)
+
+    def get_config(self):
+        config = super().get_config()
+        for key in ("num_heads", "key_dim", "value_dim", "output_shape"):
+            config.pop(key)
+        return {**config, "head_dim": self.key_dim, "num_query_heads": self.num_heads,
+                "num_key_value_heads": self.num_key_value_heads,
+                "flash_attention": self.flash_attention}

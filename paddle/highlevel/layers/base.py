@@ -20,6 +20,7 @@ import weakref
 
 import numpy as np
 
+from paddle import _settings as settings
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import stored_state
 from paddle.lowlevel.executor import eval as run
@@ -30,7 +31,7 @@ from paddle.lowlevel.strings import feed_dtype
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.layer_functions import parameter
 from paddle.lowlevel.ops.reduce import sum as sum_all
-from paddle.highlevel import constraints, regularizers
+from paddle.highlevel import constraints, dtype_policies, regularizers
 from paddle.highlevel.layers import state_updates
 from paddle.highlevel.layers.keras_api import KerasLayerAPI
 
@@ -193,7 +194,7 @@ class Layer(KerasLayerAPI):
     # ({"kernel_constraint": "kernel"}): the optimizer projects that weight after updates.
     weight_constraints = {}
 
-    def __init__(self, name=None, trainable=True, dtype="float32", input_shape=None,
+    def __init__(self, name=None, trainable=True, dtype=None, input_shape=None,
                  activity_regularizer=None, **unknown):
         for key in type(self).weight_regularizers:
             setattr(self, key, regularizers.get(unknown.pop(key, None)))
@@ -218,7 +219,9 @@ class Layer(KerasLayerAPI):
             self.name = name
             NAMES.taken.setdefault(name, self)
         self._trainable = bool(trainable)
-        self.dtype = as_dtype(dtype, self.name)
+        # None: the global policy (pd.config.set_dtype_policy), else floatx(), as in Keras.
+        self.dtype_policy = dtype_policies.layer_policy(dtype)
+        self.dtype = as_dtype(self.dtype_policy.variable_dtype, self.name)
         self.built = False
         self.input_spec = None
         self._weights = []
@@ -725,15 +728,16 @@ def _set_output_masks(layer, inputs, outputs, input_mask):
             o._keras_mask = m
 
 
-def Input(shape=None, batch_size=None, dtype="float32", batch_shape=None, name=None):
+def Input(shape=None, batch_size=None, dtype=None, batch_shape=None, name=None):
     """A model input: a pd.data Variable whose first axis is the batch (None = any size).
 
     Args:
         shape: the shape of one sample (without the batch axis).
         batch_size: a fixed batch size, or None for any.
-        dtype: the dtype of the data (Keras's default, float32), or "string" for text,
-            which stays on the host: call a preprocessing layer on it (StringLookup,
-            TextVectorization, Hashing), which gives the numbers the model computes with.
+        dtype: the dtype of the data (None: `pd.config.floatx()`, float32 by default),
+            or "string" for text, which stays on the host: call a preprocessing layer on
+            it (StringLookup, TextVectorization, Hashing), which gives the numbers the
+            model computes with.
         batch_shape: instead of `shape` and `batch_size`, the whole shape with its batch
             axis first, as Keras's `Input(batch_shape=(16, 10, 5))`.
         name: the input's name, which keys dicts of input arrays.
@@ -765,7 +769,8 @@ def Input(shape=None, batch_size=None, dtype="float32", batch_shape=None, name=N
     base = name or "input_layer"
     holder = _InputName()
     full = NAMES.unique(base, holder)
-    var = data(full.rsplit("/", 1)[-1], (batch_size,) + shape, dtype)
+    var = data(full.rsplit("/", 1)[-1], (batch_size,) + shape,
+               settings.floatx() if dtype is None else dtype)
     var._input_name_claim = holder
     var._input_key = name  # dicts of input arrays are keyed by the name asked for
     var._is_input = True

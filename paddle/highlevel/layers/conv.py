@@ -10,6 +10,7 @@ Example:
     >>> pd.layers.Conv2D(8, 3, padding="same", activation="relu")(x).shape
     (None, 28, 28, 8)
 """
+from paddle import _settings as settings
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
 from paddle.lowlevel.ops.conv import conv1d, conv2d, conv2d_transpose
@@ -41,8 +42,8 @@ def check_padding(padding, layer, allowed=("valid", "same")):
 
 
 def check_data_format(data_format, layer):
-    if data_format is None:
-        return "channels_last"
+    if data_format is None:  # Keras: the global default, pd.config.image_data_format()
+        return settings.image_data_format()
     if data_format not in FORMATS:
         raise ValueError(f"{layer}: expected data_format 'channels_last' or 'channels_first', "
                          f"received {data_format!r}")
@@ -67,7 +68,7 @@ class _Conv(Layer):
     weight_constraints = {"kernel_constraint": "kernel", "bias_constraint": "bias"}
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid",
-                 data_format="channels_last", dilation_rate=1, groups=1, activation=None,
+                 data_format=None, dilation_rate=1, groups=1, activation=None,
                  use_bias=True, kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, **kwargs):
         super().__init__(**kwargs)
@@ -295,7 +296,7 @@ class Conv2DTranspose(_Transposed):
     """
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid", output_padding=None,
-                 data_format="channels_last", dilation_rate=1, **kwargs):
+                 data_format=None, dilation_rate=1, **kwargs):
         super().__init__(filters, kernel_size, strides, padding, output_padding, data_format,
                          dilation_rate, **kwargs)
 

@@ -18,7 +18,10 @@ import functools
 import numpy as np
 
 from paddle.errors import ShapeError
-from paddle.lowlevel.graph import NAMES
+from paddle.lowlevel import stored_state
+from paddle.lowlevel.executor import eval as run
+from paddle.lowlevel.graph import NAMES, Variable, data
+from paddle.lowlevel.strings import feed_dtype
 from paddle.highlevel.saving.registry import family_namespace
 
 
@@ -181,6 +184,96 @@ class KerasLayerAPI:
             "`Model.compile(metrics=[...])`, or create metric trackers in init() or build() "
             "when subclassing the layer or model, then call `metric.update_state()` "
             "whenever necessary.")
+
+    # ---- the stateless API (Keras 3's, for functional training loops) -------------------
+
+    def stateless_call(self, trainable_variables, non_trainable_variables, *args,
+                       return_losses=False, **kwargs):
+        """Call the layer on NumPy inputs with the given weight values instead of its own,
+        leaving its own untouched, as Keras 3's `stateless_call`.
+
+        Args:
+            trainable_variables: arrays, one per `layer.trainable_variables`, in order.
+            non_trainable_variables: arrays, one per `layer.non_trainable_variables`.
+            *args: the inputs (NumPy arrays: the call computes values); a list or tuple of
+                arrays for several inputs.
+            return_losses: also return the values of the losses the call adds
+                (`add_loss`, activity regularizers).
+            **kwargs: the call's keyword arguments (`training=True`, ...).
+
+        Returns:
+            `(outputs, non_trainable_variables)`: the outputs and the non-trainable
+            values after the call (a BatchNormalization's moving statistics move under
+            `training=True`); with `return_losses`, `(outputs, non_trainable_variables,
+            losses)`.
+
+        Raises:
+            ValueError: a list of values whose length or shapes do not match the layer's
+                variables (the layer must be built).
+            TypeError: symbolic inputs (a stateless call computes values).
+
+        Example:
+            >>> import numpy as np, paddle as pd
+            >>> dense = pd.layers.Dense(2, kernel_initializer="ones")
+            >>> _ = dense(np.zeros((1, 3), "float32"))
+            >>> kernel, bias = np.full((3, 2), 2.0, "float32"), np.zeros(2, "float32")
+            >>> out, _ = dense.stateless_call([kernel, bias], [], np.ones((1, 3), "float32"))
+            >>> out.tolist(), dense.kernel.val()[0].tolist()
+            ([[6.0, 6.0]], [1.0, 1.0])
+        """
+        where = f"{self.name}.stateless_call"
+        owned = list(self.trainable_variables), list(self.non_trainable_variables)
+        given = []
+        for values, variables, what in ((trainable_variables, owned[0], "trainable"),
+                                        (non_trainable_variables, owned[1], "non-trainable")):
+            values = list(values)
+            if len(values) != len(variables):
+                raise ValueError(f"{where}: expected {len(variables)} {what} values (one per "
+                                 f"layer.{what.replace('-', '_')}_variables), received "
+                                 f"{len(values)}")
+            for value, var in zip(values, variables):
+                value = np.asarray(value)
+                if value.shape != tuple(var.shape):
+                    raise ValueError(f"{where}: expected a value of shape {var.shape} for "
+                                     f"{var.name}, received shape {value.shape}")
+                given.append((var, value))
+        if len(args) != 1:
+            raise TypeError(f"{where}: expected the inputs as one argument (a list for "
+                            f"several inputs), received {len(args)} arguments")
+        inputs = args[0]
+        flat = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+        if any(isinstance(x, Variable) for x in flat):
+            raise TypeError(f"{where}: expected NumPy inputs (a stateless call computes "
+                            f"values), received a symbolic Variable")
+        flat = [np.asarray(x) for x in flat]
+        outputs, losses = self._stateless_graph(flat, isinstance(inputs, (list, tuple)),
+                                                kwargs)
+        feeds = dict(zip(outputs[0], flat))
+        with stored_state.LOCK:  # nobody sees the borrowed values
+            saved = [(var, var.val()) for var, _ in given]
+            try:
+                for var, value in given:
+                    var.set_value(value)
+                values = run([outputs[1]] + losses, feeds,
+                             training=bool(kwargs.get("training", False)))
+                after = [v.val() for v in owned[1]]
+            finally:
+                for var, value in saved:
+                    var.set_value(value)
+        result = (values[0], after)
+        return result + (list(values[1:]),) if return_losses else result
+
+    def _stateless_graph(self, flat, listed, kwargs):
+        """((data inputs, outputs), losses) of the layer called on data inputs shaped as
+        `flat`, built once per input signature and keyword arguments."""
+        cache = self.__dict__.setdefault("_stateless", {})
+        key = (tuple((a.shape[1:], a.dtype.str) for a in flat), repr(sorted(kwargs.items())))
+        if key not in cache:
+            names = [data(f"{self.name}_stateless_in{i}", (None,) + a.shape[1:],
+                          feed_dtype(a, self.dtype)) for i, a in enumerate(flat)]
+            out = self(names if listed else names[0], **kwargs)
+            cache[key] = ((names, out), list(self.losses))
+        return cache[key]
 
 
 def _marking_built(build):

@@ -24,7 +24,7 @@ class _Pooling(Layer):
     rank = 2
     op = None
 
-    def __init__(self, pool_size=2, strides=None, padding="valid", data_format="channels_last",
+    def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None,
                  **kwargs):
         super().__init__(**kwargs)
         cls, n = type(self).__name__, self.rank
@@ -133,7 +133,7 @@ class _GlobalPooling(Layer):
 
     rank = 2
 
-    def __init__(self, data_format="channels_last", keepdims=False, **kwargs):
+    def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)
         self.data_format = check_data_format(data_format, type(self).__name__)
         self.keepdims = check_flag(keepdims, "keepdims", type(self).__name__)
@@ -222,6 +222,45 @@ class GlobalMaxPooling2D(_GlobalPooling):
         >>> pd.layers.GlobalMaxPooling2D()(pd.layers.Input(shape=(4, 4, 8))).shape
         (None, 8)
     """
+
+    def call(self, inputs, training=False):
+        return reduce_max(inputs, axis=self.spatial_axes, keepdims=self.keepdims)
+
+
+class GlobalAveragePooling3D(_GlobalPooling):
+    """Mean over the three spatial axes: (batch, d, h, w, channels) -> (batch, channels)
+    (also `GlobalAvgPool3D`).
+
+    Args:
+        data_format: "channels_last" (default) or "channels_first".
+        keepdims: keep the spatial axes with size 1.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.GlobalAveragePooling3D()(pd.layers.Input(shape=(2, 3, 4, 5))).shape
+        (None, 5)
+    """
+
+    rank = 3
+
+    def call(self, inputs, training=False):
+        return mean(inputs, axis=self.spatial_axes, keepdims=self.keepdims)
+
+
+class GlobalMaxPooling3D(_GlobalPooling):
+    """Maximum over the three spatial axes: (batch, d, h, w, channels) -> (batch, channels)
+    (also `GlobalMaxPool3D`).
+
+    Args:
+        data_format, keepdims: as GlobalAveragePooling3D.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.GlobalMaxPooling3D(keepdims=True)(pd.layers.Input(shape=(2, 3, 4, 5))).shape
+        (None, 1, 1, 1, 5)
+    """
+
+    rank = 3
 
     def call(self, inputs, training=False):
         return reduce_max(inputs, axis=self.spatial_axes, keepdims=self.keepdims)

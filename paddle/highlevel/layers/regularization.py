@@ -11,6 +11,7 @@ Example:
 """
 import numbers
 
+from paddle import _settings as settings
 from paddle.lowlevel.ops.math import cast, greater_equal
 from paddle.lowlevel.ops.nn import dropout
 from paddle.lowlevel.ops.sampling import random as random_op
@@ -178,7 +179,7 @@ class SpatialDropout2D(SpatialDropout1D):
 
     def __init__(self, rate, data_format=None, seed=None, **kwargs):
         super().__init__(rate, seed, **kwargs)
-        data_format = "channels_last" if data_format is None else data_format
+        data_format = settings.image_data_format() if data_format is None else data_format
         if data_format not in ("channels_last", "channels_first"):
             raise ValueError(f"{type(self).__name__}: expected data_format 'channels_last' or "
                              f"'channels_first', received {data_format!r}")

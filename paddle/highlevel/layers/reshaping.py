@@ -16,6 +16,7 @@ import numbers
 
 import numpy as np
 
+from paddle import _settings as settings
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.graph import constant
 from paddle.lowlevel.ops.math import mul
@@ -58,7 +59,7 @@ def _pairs(value, n, layer, name, zero=True):
 
 
 def _data_format(value, layer):
-    value = "channels_last" if value is None else value
+    value = settings.image_data_format() if value is None else value
     if value not in ("channels_last", "channels_first"):
         raise ValueError(f"{layer}: expected data_format 'channels_last' or 'channels_first', "
                          f"received {value!r}")
@@ -256,6 +257,64 @@ class ZeroPadding2D(_Padding):
         super().__init__(padding, data_format, **kwargs)
 
 
+class ZeroPadding3D(_Padding):
+    """Zeros around volumes: `padding` an int, 3 ints or 3 (before, after) pairs for the
+    three spatial axes.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.ZeroPadding3D((1, 0, 2))(pd.layers.Input(shape=(2, 3, 4, 5))).shape
+        (None, 4, 3, 8, 5)
+    """
+
+    rank = 3
+
+    def __init__(self, padding=((1, 1), (1, 1), (1, 1)), data_format=None, **kwargs):
+        super().__init__(padding, data_format, **kwargs)
+
+
+class UpSampling3D(Layer):
+    """Enlarges volumes by repeating each voxel `size` times along the three spatial axes
+    ("nearest", Keras's only mode).
+
+    Args:
+        size: an int or 3 ints.
+        data_format: "channels_last" (default) or "channels_first".
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.UpSampling3D((2, 1, 3))(pd.layers.Input(shape=(2, 3, 4, 5))).shape
+        (None, 4, 3, 12, 5)
+    """
+
+    def __init__(self, size=(2, 2, 2), data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        sizes = (size,) * 3 if isinstance(size, numbers.Integral) else size
+        if not isinstance(sizes, (list, tuple)) or len(sizes) != 3:
+            raise ValueError(f"UpSampling3D: expected size as an int or 3 ints, received "
+                             f"{size!r}")
+        self.size = tuple(_count(s, "UpSampling3D", "size", zero=False) for s in sizes)
+        self.data_format = _data_format(data_format, "UpSampling3D")
+        self.input_spec = InputSpec(ndim=5)
+
+    def build(self, input_shape):
+        self.input_spec.check(self, input_shape)
+        _known(self, input_shape, [1, 2, 3, 4])
+        out = list(input_shape)
+        for axis, k in zip(_spatial_axes(5, self.data_format), self.size):
+            out[axis] = out[axis] * k
+        _check_output(self, input_shape, out)
+
+    def call(self, inputs, training=False):
+        for axis, k in zip(_spatial_axes(5, self.data_format), self.size):
+            inputs = _repeat(inputs, axis, k)
+        return inputs
+
+    def get_config(self):
+        return {**super().get_config(), "size": list(self.size),
+                "data_format": self.data_format}
+
+
 class _Cropping(Layer):
     rank = 1
 
@@ -315,6 +374,21 @@ class Cropping2D(_Cropping):
     rank = 2
 
     def __init__(self, cropping=((0, 0), (0, 0)), data_format=None, **kwargs):
+        super().__init__(cropping, data_format, **kwargs)
+
+
+class Cropping3D(_Cropping):
+    """Crops the three spatial axes of volumes: an int, 3 ints or 3 (before, after) pairs.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.Cropping3D(((1, 1), (0, 1), (2, 0)))(pd.layers.Input(shape=(4, 3, 5, 2))).shape
+        (None, 2, 2, 3, 2)
+    """
+
+    rank = 3
+
+    def __init__(self, cropping=((1, 1), (1, 1), (1, 1)), data_format=None, **kwargs):
         super().__init__(cropping, data_format, **kwargs)
 
 

@@ -20,7 +20,7 @@ Example:
 from paddle.lowlevel.graph import Variable
 from paddle.highlevel.saving.registry import register_family as _register_family
 from paddle.highlevel.losses.base import (  # noqa: F401
-    EPSILON, REDUCTIONS, Loss, match_rank, reduce_weighted)
+    REDUCTIONS, Loss, match_rank, reduce_weighted)
 from paddle.highlevel.losses.classification import (
     BinaryFocalCrossentropy, CategoricalFocalCrossentropy, CategoricalGeneralizedCrossEntropy,
     CategoricalHinge, Dice, Hinge, SquaredHinge, Tversky, binary_focal_crossentropy,

@@ -22,7 +22,6 @@ from paddle.lowlevel.graph import FLOATS, as_variable
 from paddle.lowlevel.ops.shape import match_shape
 
 REDUCTIONS = ("sum_over_batch_size", "sum", "none")
-EPSILON = 1e-7  # Keras' backend epsilon: how far probabilities are kept from 0 and 1
 
 
 def _inputs(y_true, y_pred, where, like_pred=True):

@@ -15,7 +15,8 @@ Example:
 import numbers
 
 from paddle import lowlevel as ll
-from paddle.highlevel.losses.base import EPSILON, Loss, _Simple, _float_targets, _inputs, _smooth
+from paddle.highlevel.losses.base import Loss, _Simple, _float_targets, _inputs, _smooth
+from paddle._settings import epsilon  # Keras's backend.epsilon(), read when built
 
 __all__ = ["hinge", "squared_hinge", "categorical_hinge", "binary_focal_crossentropy",
            "categorical_focal_crossentropy", "categorical_generalized_cross_entropy", "dice",
@@ -157,7 +158,7 @@ def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha
     y_true = _smooth(y_true, label_smoothing, 2.0)
     if from_logits:
         y_pred = ll.sigmoid(y_pred)
-    p = ll.clip(y_pred, EPSILON, 1.0 - EPSILON)
+    p = ll.clip(y_pred, epsilon(), 1.0 - epsilon())
     bce = -(y_true * ll.log(p) + (1.0 - y_true) * ll.log(1.0 - p))
     p_t = y_true * y_pred + (1.0 - y_true) * (1.0 - y_pred)
     focal = ll.pow(1.0 - p_t, gamma) * bce
@@ -206,7 +207,7 @@ def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_l
         y_true = _smooth(y_true, label_smoothing, classes)
     if from_logits:
         y_pred = ll.softmax(y_pred, axis=axis)
-    p = ll.clip(y_pred / ll.sum(y_pred, axis=axis, keepdims=True), EPSILON, 1.0 - EPSILON)
+    p = ll.clip(y_pred / ll.sum(y_pred, axis=axis, keepdims=True), epsilon(), 1.0 - epsilon())
     focal = alpha * ll.pow(1.0 - p, gamma) * (-y_true * ll.log(p))
     return ll.sum(focal, axis=axis)
 
@@ -274,7 +275,7 @@ def dice(y_true, y_pred, axis=None):
     _check_axis_in(axis, y_pred.ndim, "dice", y_pred.shape)
     intersection = ll.sum(y_true * y_pred, axis=axis)
     total = ll.sum(y_true, axis=axis) + ll.sum(y_pred, axis=axis)
-    return 1.0 - 2.0 * intersection / (total + EPSILON)
+    return 1.0 - 2.0 * intersection / (total + epsilon())
 
 
 def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
@@ -305,7 +306,7 @@ def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
     intersection = ll.sum(y_true * y_pred, axis=axis)
     missed = ll.sum((1.0 - y_pred) * y_true, axis=axis)
     extra = ll.sum(y_pred * (1.0 - y_true), axis=axis)
-    return 1.0 - intersection / (intersection + missed * alpha + extra * beta + EPSILON)
+    return 1.0 - intersection / (intersection + missed * alpha + extra * beta + epsilon())
 
 
 # ---- Loss classes -----------------------------------------------------------------------

@@ -12,7 +12,8 @@ Example:
 """
 from paddle import lowlevel as ll
 from paddle.highlevel.losses.base import (
-    EPSILON, Loss, _float_targets, _inputs, _Simple, _smooth)
+    Loss, _float_targets, _inputs, _Simple, _smooth)
+from paddle._settings import epsilon  # Keras's backend.epsilon(), read when built
 
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0):
     """Binary cross-entropy averaged over the last axis, one value per example.
@@ -35,7 +36,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0):
     y_true = _smooth(y_true, label_smoothing, 2.0)
     if from_logits:
         return ll.mean(ll.sigmoid_cross_entropy(y_pred, y_true), axis=-1)
-    p = ll.clip(y_pred, EPSILON, 1.0 - EPSILON)
+    p = ll.clip(y_pred, epsilon(), 1.0 - epsilon())
     return -ll.mean(y_true * ll.log(p) + (1.0 - y_true) * ll.log(1.0 - p), axis=-1)
 
 
@@ -61,7 +62,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     else:
         # As Keras: rescale so each row sums to 1, then keep away from 0 before the log.
         p = y_pred / ll.sum(y_pred, axis=-1, keepdims=True)
-        log_p = ll.log(ll.clip(p, EPSILON, 1.0 - EPSILON))
+        log_p = ll.log(ll.clip(p, epsilon(), 1.0 - epsilon()))
     return -ll.sum(y_true * log_p, axis=-1)
 
 
@@ -88,8 +89,8 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
         return ll.softmax_cross_entropy(y_pred, labels)
     # As Keras: rescale rows to sum to 1 and clip to [eps, 1 - eps]; cross_entropy's own
     # clip to [eps, 1] is then a no-op.
-    p = ll.clip(y_pred / ll.sum(y_pred, axis=-1, keepdims=True), EPSILON, 1.0 - EPSILON)
-    return ll.cross_entropy(p, labels, epsilon=EPSILON)
+    p = ll.clip(y_pred / ll.sum(y_pred, axis=-1, keepdims=True), epsilon(), 1.0 - epsilon())
+    return ll.cross_entropy(p, labels, epsilon=epsilon())
 
 
 def kl_divergence(y_true, y_pred):
@@ -103,8 +104,8 @@ def kl_divergence(y_true, y_pred):
         [0.5108]
     """
     y_true, y_pred = _float_targets(y_true, y_pred, "kl_divergence", broadcast=True)
-    y_true = ll.clip(y_true, EPSILON, 1.0)
-    y_pred = ll.clip(y_pred, EPSILON, 1.0)
+    y_true = ll.clip(y_true, epsilon(), 1.0)
+    y_pred = ll.clip(y_pred, epsilon(), 1.0)
     return ll.sum(y_true * ll.log(y_true / y_pred), axis=-1)
 
 
@@ -118,7 +119,7 @@ def poisson(y_true, y_pred):
         [1.0]
     """
     y_true, y_pred = _float_targets(y_true, y_pred, "poisson", broadcast=True)
-    return ll.mean(y_pred - y_true * ll.log(y_pred + EPSILON), axis=-1)
+    return ll.mean(y_pred - y_true * ll.log(y_pred + epsilon()), axis=-1)
 
 
 class BinaryCrossentropy(Loss):

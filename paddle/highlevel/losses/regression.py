@@ -12,7 +12,8 @@ Example:
     [0.5]
 """
 from paddle import lowlevel as ll
-from paddle.highlevel.losses.base import EPSILON, Loss, _float_targets, _Simple
+from paddle.highlevel.losses.base import Loss, _float_targets, _Simple
+from paddle._settings import epsilon  # Keras's backend.epsilon(), read when built
 
 def mean_squared_error(y_true, y_pred):
     """Mean of squared differences over the last axis, one value per example.
@@ -50,7 +51,7 @@ def mean_absolute_percentage_error(y_true, y_pred):
     """
     y_true, y_pred = _float_targets(y_true, y_pred, "mean_absolute_percentage_error",
                                     broadcast=True)
-    diff = ll.abs(y_true - y_pred) / ll.maximum(ll.abs(y_true), EPSILON)
+    diff = ll.abs(y_true - y_pred) / ll.maximum(ll.abs(y_true), epsilon())
     return ll.mean(diff, axis=-1) * 100.0
 
 
@@ -66,8 +67,8 @@ def mean_squared_logarithmic_error(y_true, y_pred):
     """
     y_true, y_pred = _float_targets(y_true, y_pred, "mean_squared_logarithmic_error",
                                     broadcast=True)
-    first = ll.log1p(ll.maximum(y_pred, EPSILON))
-    second = ll.log1p(ll.maximum(y_true, EPSILON))
+    first = ll.log1p(ll.maximum(y_pred, epsilon()))
+    second = ll.log1p(ll.maximum(y_true, epsilon()))
     return ll.mean(ll.square(first - second), axis=-1)
 
 

@@ -21,8 +21,8 @@ from paddle import lowlevel as ll
 from paddle.highlevel import losses
 from paddle.highlevel.metrics.base import Metric
 from paddle.lowlevel.graph import as_variable
+from paddle._settings import epsilon  # Keras's backend.epsilon(), read when built
 
-EPSILON = 1e-7
 
 
 def _divide_no_nan(a, b):
@@ -227,13 +227,13 @@ class FBetaScore(Metric):
 
     def result(self):
         tp, fp, fn = (np.asarray(v, np.float64) for v in (self.tp, self.fp, self.fn))
-        precision = tp / (tp + fp + EPSILON)
-        recall = tp / (tp + fn + EPSILON)
+        precision = tp / (tp + fp + epsilon())
+        recall = tp / (tp + fn + epsilon())
         b2 = self.beta ** 2
-        score = (1 + b2) * precision * recall / (b2 * precision + recall + EPSILON)
+        score = (1 + b2) * precision * recall / (b2 * precision + recall + epsilon())
         if self.average == "weighted":
             support = np.asarray(self.support, np.float64)
-            return float(np.sum(score * support / (np.sum(support) + EPSILON)))
+            return float(np.sum(score * support / (np.sum(support) + epsilon())))
         if self.average is not None:
             return float(np.mean(score))
         return score
@@ -302,7 +302,7 @@ class AUC(Metric):
         if thresholds is not None:
             values = sorted(_threshold(t, "AUC") for t in (
                 thresholds if isinstance(thresholds, (list, tuple, np.ndarray)) else [thresholds]))
-            self._thresholds = [-EPSILON] + values + [1.0 + EPSILON]
+            self._thresholds = [-epsilon()] + values + [1.0 + epsilon()]
             num_thresholds = len(self._thresholds)
         else:
             if not isinstance(num_thresholds, numbers.Integral) or \
@@ -310,7 +310,7 @@ class AUC(Metric):
                 raise ValueError(f"AUC: expected num_thresholds as an integer > 1, received "
                                  f"{num_thresholds!r}")
             inner = [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)]
-            self._thresholds = [-EPSILON] + inner + [1.0 + EPSILON]
+            self._thresholds = [-epsilon()] + inner + [1.0 + epsilon()]
         self.num_thresholds = int(num_thresholds)
         self.thresholds = None if thresholds is None else self._thresholds[1:-1]
         self.curve, self.summation_method = curve, summation_method

@@ -21,10 +21,10 @@ from paddle import lowlevel as ll
 from paddle.highlevel.metrics.base import Metric
 from paddle.lowlevel.graph import as_variable
 from paddle.lowlevel.ops.shape import match_shape
+from paddle._settings import epsilon  # Keras's backend.epsilon(), read when built
 
 __all__ = ["IoU", "MeanIoU", "BinaryIoU", "OneHotIoU", "OneHotMeanIoU"]
 
-EPSILON = 1e-7
 
 
 def _integer(value, owner, name, low):
@@ -144,8 +144,8 @@ class IoU(Metric):
         ids = self.target_class_ids
         true_positives, denominator = true_positives[ids], denominator[ids]
         valid = denominator > 1e-9
-        iou = np.where(valid, true_positives / (denominator + EPSILON), 0.0)
-        return float(np.sum(iou) / (np.sum(valid) + EPSILON))
+        iou = np.where(valid, true_positives / (denominator + epsilon()), 0.0)
+        return float(np.sum(iou) / (np.sum(valid) + epsilon()))
 
     def get_config(self):
         return {"name": self.name, "num_classes": self.num_classes,

@@ -23,6 +23,7 @@ from paddle import lowlevel as ll
 from paddle.highlevel import losses
 from paddle.highlevel.metrics.base import MeanMetricWrapper, Metric
 from paddle.lowlevel.graph import as_variable
+from paddle._settings import epsilon  # Keras's backend.epsilon(), read when built
 
 __all__ = ["RootMeanSquaredError", "Sum", "R2Score", "PearsonCorrelation",
            "ConcordanceCorrelation", "pearson_correlation", "concordance_correlation"]
@@ -109,7 +110,7 @@ def concordance_correlation(y_true, y_pred, axis=-1):
     pred_mean = ll.mean(y_pred, axis=axis, keepdims=True)
     covariance = (y_true - pred_mean) * (y_pred - pred_mean)
     norm = _variance(y_true, axis) + _variance(y_pred, axis) + ll.square(true_mean - pred_mean)
-    return ll.mean(2.0 * covariance / (norm + losses.EPSILON), axis=axis)
+    return ll.mean(2.0 * covariance / (norm + epsilon()), axis=axis)
 
 
 def _squared_error(y_true, y_pred):

@@ -23,6 +23,7 @@ import zipfile
 
 import h5py
 
+from paddle import _settings as settings
 from paddle.highlevel.models.model import Model
 from paddle.highlevel.saving import compiling, keras_v3, legacy_hdf5
 from paddle.highlevel.saving.formats import (
@@ -84,6 +85,8 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     """
     if not isinstance(safe_mode, bool):
         raise TypeError(f"load_model: safe_mode must be True or False, received {safe_mode!r}")
+    if not settings.safe_mode_default():  # pd.config.enable_unsafe_deserialization()
+        safe_mode = False
     path = file_path(filepath, "load_model")
     if os.path.isfile(path) and zipfile.is_zipfile(path):
         return keras_v3.load_keras(path, custom_objects, compile, safe_mode)

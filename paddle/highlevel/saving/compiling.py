@@ -33,7 +33,10 @@ def training_config(model):
     return {"loss": _per_output(model._loss_arg, names, _loss, listed=True),
             "metrics": _per_output(model._metrics_arg, names, _metric_list,
                                    listed=_nested(model._metrics_arg)),
-            "weighted_metrics": None,
+            "weighted_metrics": _per_output(getattr(model, "_weighted_metrics_arg", None), names,
+                                            _metric_list,
+                                            listed=_nested(getattr(model, "_weighted_metrics_arg",
+                                                                   None))),
             "loss_weights": _per_output(model._loss_weights_arg, names, float, listed=True),
             "optimizer_config": serialize_optimizer(model.optimizer)}
 
@@ -48,6 +51,10 @@ def compile_args(config, model, custom_objects=None):
             "metrics": _from_per_output(config.get("metrics"), names,
                                         lambda s: [_get_metric(m, custom) for m in s or []],
                                         listed=_nested(config.get("metrics"))),
+            "weighted_metrics": _from_per_output(
+                config.get("weighted_metrics"), names,
+                lambda s: [_get_metric(m, custom) for m in s or []],
+                listed=_nested(config.get("weighted_metrics"))),
             "loss_weights": _from_per_output(config.get("loss_weights"), names, float,
                                              listed=True)}
 

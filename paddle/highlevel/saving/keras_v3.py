@@ -119,7 +119,8 @@ def _keras_compile_config(model, training):
     optimizer.update(module="keras.optimizers", registered_name=None)
     return {"optimizer": optimizer, "loss": by_name(training["loss"]),
             "loss_weights": by_name(training["loss_weights"]),
-            "metrics": by_name(training["metrics"]), "weighted_metrics": None,
+            "metrics": by_name(training["metrics"]),
+            "weighted_metrics": by_name(training.get("weighted_metrics")),
             "run_eagerly": False, "steps_per_execution": 1, "jit_compile": False}
 
 
@@ -132,6 +133,7 @@ def _paddle_training_config(config):
     if not keras:
         return None
     return {"loss": keras.get("loss"), "metrics": keras.get("metrics"),
+            "weighted_metrics": keras.get("weighted_metrics"),
             "loss_weights": keras.get("loss_weights"),
             "optimizer_config": keras.get("optimizer")}
 

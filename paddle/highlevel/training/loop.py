@@ -23,6 +23,7 @@ import inspect
 
 import numpy as np
 
+from paddle import _settings as settings
 from paddle import distributed
 from paddle.distributed import training as distributed_training
 from paddle.lowlevel import optimizers
@@ -44,6 +45,20 @@ from paddle.highlevel.training.step import (
     _unpack_batch, _variables, masked_weights, trace_step)
 
 
+
+METRIC_ARGS = ("metrics", "weighted_metrics")  # compile arguments holding metric lists
+
+def _capped(epochs, steps_per_epoch):
+    """`fit`'s epochs and steps per epoch under `pd.config.set_max_epochs` and
+    `set_max_steps_per_epoch` (caps for quick runs of long programs, as Keras's)."""
+    cap = settings.max_epochs()
+    if cap is not None:
+        epochs = min(epochs, cap)
+    cap = settings.max_steps_per_epoch()
+    if cap is not None:
+        steps_per_epoch = cap if steps_per_epoch is None else min(steps_per_epoch, cap)
+    return epochs, steps_per_epoch
+
 class Trainable(KerasTrainingAPI):
     """The training half of Model (mixed in; Model provides `graph()` and weights).
 
@@ -63,9 +78,9 @@ class Trainable(KerasTrainingAPI):
 
     # ---- compile ------------------------------------------------------------------------
 
-    def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None, *,
-                run_eagerly=False, steps_per_execution=1, jit_compile="auto",
-                auto_scale_loss=True):
+    def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None,
+                weighted_metrics=None, run_eagerly=False, steps_per_execution=1,
+                jit_compile="auto", auto_scale_loss=True):
         """Choose the optimizer, the loss(es) and the metrics for training.
 
         The arguments come in Keras 3's order (`loss_weights` before `metrics`).
@@ -82,6 +97,9 @@ class Trainable(KerasTrainingAPI):
                 or `pd.metrics` objects, applied to every output; or, for several outputs,
                 a list of such lists (one per output) or a dict by output name of a metric
                 or a list of them. Several outputs log `<output name>_<metric name>`.
+            weighted_metrics: metrics in the same forms, updated with the sample weights
+                (`sample_weight` and `class_weight` of `fit`/`evaluate`) as Keras's: a
+                name also in `metrics` is logged as `weighted_<name>`.
             run_eagerly, steps_per_execution, jit_compile, auto_scale_loss: Keras's
                 execution settings, checked and kept as attributes; paddle runs every
                 step as one compiled plan per batch whatever they say (see
@@ -92,7 +110,9 @@ class Trainable(KerasTrainingAPI):
         # Unknown names fail here, listing the valid ones, rather than at the first batch.
         for spec in _leaves(loss):
             losses_module.get(spec)
-        for spec in _leaves(metrics):
+        if isinstance(weighted_metrics, str):
+            weighted_metrics = [weighted_metrics]
+        for spec in _leaves(metrics) + _leaves(weighted_metrics):
             metrics_module.get(spec)
         for w in _leaves(loss_weights):
             if not isinstance(w, (int, float, np.integer, np.floating)) or isinstance(w, bool):
@@ -101,10 +121,12 @@ class Trainable(KerasTrainingAPI):
         if getattr(self, "functional", False):  # names are known: check the dicts' keys now
             names = self.output_names
             for value, what in ((loss, "losses"), (metrics, "metrics"),
+                                (weighted_metrics, "weighted_metrics"),
                                 (loss_weights, "loss_weights")):
                 self._per_output(value, names, what)
         self.optimizer = optimizers.get(optimizer)
         self._loss_arg, self._metrics_arg, self._loss_weights_arg = loss, metrics, loss_weights
+        self._weighted_metrics_arg = weighted_metrics
         # loss=None is Keras's "the model's add_loss values are the loss": a model with
         # neither fails when its first step is built, saying so.
         self._steps = {}
@@ -112,6 +134,24 @@ class Trainable(KerasTrainingAPI):
         self._loss_tracker = metrics_module.Mean(name="loss")
         self._set_execution(run_eagerly, steps_per_execution, jit_compile, auto_scale_loss)
         self.compiled = True
+
+    @property
+    def loss(self):
+        """The loss given to `compile` (Keras's `model.loss`); None before compile.
+
+        Example:
+            >>> import paddle as pd
+            >>> model = pd.Sequential([pd.Input((2,)), pd.layers.Dense(1)])
+            >>> model.compile("sgd", "mse")
+            >>> model.loss
+            'mse'
+        """
+        return self.__dict__.get("_loss_arg")
+
+    @loss.setter
+    def loss(self, value):
+        self._loss_arg = value
+        self._steps = {}  # the steps built with the old loss are stale
 
     def _per_output(self, value, names, what):
         """One entry per output from a compile argument: a dict by output name (missing
@@ -122,22 +162,22 @@ class Trainable(KerasTrainingAPI):
                 raise ValueError(f"compile: {what} for unknown outputs {unknown}; the "
                                  f"outputs are {names}")
             found = [value.get(n) for n in names]
-            if what == "metrics":  # {"out": "mae"} is {"out": ["mae"]}
+            if what in METRIC_ARGS:  # {"out": "mae"} is {"out": ["mae"]}
                 found = [[m] if m is not None and not isinstance(m, (list, tuple)) else m
                          for m in found]
             return found
-        if what == "metrics":
+        if what in METRIC_ARGS:
             if value is None:
                 return [None] * len(names)
             nested = [m for m in value if isinstance(m, (list, tuple)) or m is None]
             if len(names) > 1 and nested:  # [[...], [...]]: one list per output (Keras 3)
                 if len(nested) != len(value) or len(value) != len(names):
-                    raise ValueError(f"compile: metrics as a list of lists needs one list per "
+                    raise ValueError(f"compile: {what} as a list of lists needs one list per "
                                      f"output ({len(names)} outputs: {names}), received "
                                      f"{value!r}")
                 return list(value)
             if len(names) == 1 and nested:
-                raise ValueError(f"compile: expected metrics as a list of metrics for the one "
+                raise ValueError(f"compile: expected {what} as a list of metrics for the one "
                                  f"output {names}, received {value!r}")
             return [list(value)] * len(names)
         if isinstance(value, (list, tuple)):
@@ -197,23 +237,32 @@ class Trainable(KerasTrainingAPI):
                 if all(id(v) in fed for v in _data_inputs(loss))]
 
     def _metric_objects(self, outputs, losses, ys=None):
+        """[(label, metric, output index, weighted)] of the compiled metrics, then the
+        weighted metrics (Keras's order and names)."""
         names = self._output_names(outputs)
         if ys:  # an output without a loss: "accuracy" is picked from the shapes (Keras 3)
             losses = [loss if loss is not None else _loss_like(y, o)
                       for loss, y, o in zip(losses, ys, outputs)]
-        per_output = self._per_output(self._metrics_arg, names, "metrics") \
-            if self._metrics_arg is not None else [None] * len(outputs)
-        found = []
+        found, labels = [], set()
         cache = self.__dict__.setdefault("_metric_cache", {})
-        for k, (name, spec, loss) in enumerate(zip(names, per_output, losses)):
-            for j, m in enumerate(spec or []):
-                # One object per compiled metric, shared by every step and model.metrics.
-                key = (k, j, _loss_key(loss))
-                if key not in cache:
-                    cache[key] = metrics_module.get(m, loss=loss)
-                metric = cache[key]
-                label = metric.name if len(outputs) == 1 else f"{name}_{metric.name}"
-                found.append((label, metric, k))
+        for weighted, arg in ((False, self._metrics_arg),
+                              (True, getattr(self, "_weighted_metrics_arg", None))):
+            what = "weighted_metrics" if weighted else "metrics"
+            per_output = self._per_output(arg, names, what) if arg is not None else \
+                [None] * len(outputs)
+            for k, (name, spec, loss) in enumerate(zip(names, per_output, losses)):
+                for j, m in enumerate(spec or []):
+                    # One object per compiled metric, shared by every step and model.metrics.
+                    key = (k, j, _loss_key(loss)) + (("weighted",) if weighted else ())
+                    if key not in cache:
+                        cache[key] = metrics_module.get(m, loss=loss)
+                    metric = cache[key]
+                    prefix = "" if len(outputs) == 1 else f"{name}_"
+                    label = prefix + metric.name
+                    if weighted and label in labels:
+                        label = f"{prefix}weighted_{metric.name}"
+                    labels.add(label)
+                    found.append((label, metric, k, weighted))
         return found
 
     # ---- the custom-training API (Keras 3's) --------------------------------------------
@@ -245,11 +294,11 @@ class Trainable(KerasTrainingAPI):
         if not getattr(self, "compiled", False):
             return []
         found = [self._loss_tracker]
-        if self._metrics_arg is not None:
+        if self._metrics_arg is not None or self._weighted_metrics_arg is not None:
             outputs = self.outputs if self.functional else [None]
             losses = [losses_module.get(l) if l is not None else None for l in
                       self._per_output(self._loss_arg, self._names_for(outputs), "losses")]
-            found += [m for _, m, _ in self._metric_objects_for(outputs, losses)]
+            found += [m for _, m, _, _ in self._metric_objects_for(outputs, losses)]
         return found
 
     def _names_for(self, outputs):
@@ -258,16 +307,7 @@ class Trainable(KerasTrainingAPI):
     def _metric_objects_for(self, outputs, losses):
         if outputs != [None]:
             return self._metric_objects(outputs, losses)
-        names = ["output_0"]
-        per_output = self._per_output(self._metrics_arg, names, "metrics")
-        cache = self.__dict__.setdefault("_metric_cache", {})
-        found = []
-        for j, m in enumerate(per_output[0] or []):
-            key = (0, j, _loss_key(losses[0]))
-            if key not in cache:
-                cache[key] = metrics_module.get(m, loss=losses[0])
-            found.append((cache[key].name, cache[key], 0))
-        return found
+        return self._metric_objects(["output_0"], losses)
 
     def reset_metrics(self):
         """reset_state() on every metric of `model.metrics`."""
@@ -418,8 +458,8 @@ class Trainable(KerasTrainingAPI):
                   "integer_targets": [(k, loss.name, outputs[k].shape)
                                       for k, loss in enumerate(losses)
                                       if loss is not None and loss.integer_targets]}
-        for label, metric, k in metrics:
-            mask = masked_weights(outputs[k], None, mean=False)
+        for label, metric, k, weighted in metrics:
+            mask = masked_weights(outputs[k], sw if weighted else None, mean=False)
             if metric._python_state:
                 values = metric.batch_values(ys[k], outputs[k]) if mask is None else \
                     metric.batch_values(ys[k], outputs[k], sample_weight=mask)
@@ -582,6 +622,7 @@ class Trainable(KerasTrainingAPI):
             if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"fit: expected {name} to be an integer >= 0, received {value!r}")
         positive_int(validation_freq, "fit: validation_freq", allow_none=False)
+        epochs, steps_per_epoch = _capped(epochs, steps_per_epoch)
         n_in = len(self.inputs) if getattr(self, "inputs", None) else 1
         names = self._data_names()
         train = adapt(x, y, sample_weight, batch_size, shuffle, steps_per_epoch,

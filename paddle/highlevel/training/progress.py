@@ -15,6 +15,7 @@ Example:
     >>> p.update(2, {"loss": 0.25, "accuracy": 0.875})  # doctest: +ELLIPSIS
     Epoch 1/1 - 2/2 - ...s - loss: 0.2500 - accuracy: 0.8750
 """
+import logging
 import math
 import numbers
 import shutil
@@ -24,6 +25,7 @@ import time
 import numpy as np
 from tqdm import tqdm
 
+from paddle import _settings as settings
 from paddle.distributed import world
 
 # Keys a training loop may put in logs for its own bookkeeping; they are not measurements.
@@ -106,9 +108,13 @@ def fitting_logs(logs, width):
 
 def message(text):
     """Print a line on stdout without breaking a live bar (callbacks' verbose messages);
-    in distributed training, on rank 0 only."""
+    in distributed training, on rank 0 only. With `pd.config.disable_interactive_logging()`
+    the line goes to the "paddle" logger instead, as Keras sends it to absl logging."""
     if world.is_chief():
-        tqdm.write(text, file=sys.stdout)
+        if settings.is_interactive_logging_enabled():
+            tqdm.write(text, file=sys.stdout)
+        else:
+            logging.getLogger("paddle").info(text)
 
 
 class _Bar(tqdm):
@@ -197,7 +203,8 @@ class Progbar:
         self._prev_width = 0
         self._finalized = False
         self.bar = None
-        if self.verbose == 1 and stderr_is_terminal():
+        if self.verbose == 1 and stderr_is_terminal() and \
+                settings.is_interactive_logging_enabled():
             # A bare pty (script, some CI runners) reports a 0 x 0 terminal, where tqdm draws
             # nothing; shutil falls back to $COLUMNS/$LINES or 80 x 24.
             columns, rows = shutil.get_terminal_size()
@@ -330,7 +337,11 @@ class Progbar:
         total = self.target if self.target is not None else current
         parts = [self.title] if self.title else []
         parts += [f"{current}/{total}", self._timing(), format_logs(self._shown())]
-        print(" - ".join(p for p in parts if p), flush=True)
+        line = " - ".join(p for p in parts if p)
+        if settings.is_interactive_logging_enabled():
+            print(line, flush=True)
+        else:
+            logging.getLogger("paddle").info(line)
 
     def _draw_line(self, current, now, finalize):
         """Keras's text, for output that is not an interactive terminal."""

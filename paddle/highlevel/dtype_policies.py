@@ -1,0 +1,313 @@
+"""Keras's dtype policies (`pd.dtype_policies`, `pd.mixed_precision`): which dtype a layer
+computes in and keeps its weights in.
+
+paddle computes in float32 and float64 only: its kernels have no float16 or bfloat16
+versions. So the float policies "float32" and "float64" work fully (a layer given one, or
+created under a global one, computes and stores its weights in it), and the mixed
+policies "mixed_float16" and "mixed_bfloat16" raise a ValueError saying so.
+`QuantizedDTypePolicy("int8", "float32")` is the policy `model.quantize("int8")` gives the
+layers it quantizes (see `pd.quantizers`).
+
+Example:
+    >>> import paddle as pd
+    >>> policy = pd.dtype_policies.DTypePolicy("float64")
+    >>> policy.compute_dtype, policy.variable_dtype
+    ('float64', 'float64')
+    >>> pd.layers.Dense(2, dtype=policy).dtype
+    'float64'
+"""
+import re
+
+from paddle import _settings as settings
+
+FLOAT_DTYPES = ("float32", "float64")
+DTYPES = FLOAT_DTYPES + ("int32", "int64", "bool")  # paddle's dtypes
+HALF = ("mixed_float16", "mixed_bfloat16", "float16", "bfloat16")
+QUANTIZATION_MODES = ("int8",)
+
+_global = {"policy": None}  # None: a float policy named floatx()
+
+
+def _float_name(name, where):
+    if not isinstance(name, str):
+        raise TypeError(f"{where}: expected a policy name such as 'float32', received "
+                        f"{name!r} (of type {type(name).__name__})")
+    if name in HALF:
+        raise ValueError(f"{where}: paddle computes in float32 and float64 only (its kernels "
+                         f"have no float16 or bfloat16 versions), so the policy {name!r} is "
+                         f"not available; use 'float32' or 'float64'")
+    if name not in DTYPES:
+        raise ValueError(f"{where}: cannot convert {name!r} to a dtype policy; valid "
+                         f"policies are {', '.join(DTYPES)} (paddle has no half "
+                         f"precision)")
+    return name
+
+
+class DTypePolicy:
+    """A layer's dtype policy: the dtype it computes in and the dtype of its weights.
+
+    Args:
+        name: "float32" or "float64" (both dtypes are that one), or None for the global
+            policy (`pd.config.dtype_policy()`). "mixed_float16" and "mixed_bfloat16" raise
+            ValueError: paddle has no half-precision kernels.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.dtype_policies.DTypePolicy("float32")
+        <DTypePolicy "float32">
+    """
+
+    def __init__(self, name=None):
+        if name is None:
+            name = dtype_policy().name
+        self._name = _float_name(name, type(self).__name__)
+        self._compute_dtype = self._variable_dtype = self._name
+        self._quantization_mode = None
+
+    @property
+    def name(self):
+        """The policy's name."""
+        return self._name
+
+    @property
+    def compute_dtype(self):
+        """The dtype a layer computes in (its inputs are cast to it)."""
+        return self._compute_dtype
+
+    @property
+    def variable_dtype(self):
+        """The dtype of a layer's weights."""
+        return self._variable_dtype
+
+    @property
+    def quantization_mode(self):
+        """The quantization mode ("int8"), or None for a float policy."""
+        return self._quantization_mode
+
+    def get_config(self):
+        return {"name": self.name}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def __repr__(self):
+        kind = "DTypePolicy" if type(self) in (DTypePolicy, FloatDTypePolicy) else \
+            type(self).__name__
+        return f'<{kind} "{self._name}">'
+
+    def __eq__(self, other):
+        if type(self) in (DTypePolicy, FloatDTypePolicy):
+            if type(other) not in (DTypePolicy, FloatDTypePolicy):
+                return False
+        elif type(self) is not type(other):
+            return False
+        return self._name == other._name
+
+    def __hash__(self):
+        return hash((type(self).__name__, self._name))
+
+
+class FloatDTypePolicy(DTypePolicy):
+    """Keras's older name of a float `DTypePolicy` (the same policy).
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.dtype_policies.FloatDTypePolicy("float64") == pd.dtype_policies.DTypePolicy("float64")
+        True
+    """
+
+
+class QuantizedDTypePolicy(DTypePolicy):
+    """The policy of a quantized layer: weights stored as `mode` integers with a float scale,
+    computing in the float dtype `source_name`.
+
+    Args:
+        mode: the quantization mode, "int8" (paddle has no int4, float8, GPTQ or AWQ).
+        source_name: the float policy the layer computes in (None: the global one).
+
+    Example:
+        >>> import paddle as pd
+        >>> p = pd.dtype_policies.QuantizedDTypePolicy("int8", "float32")
+        >>> p.name, p.quantization_mode, p.compute_dtype
+        ('int8_from_float32', 'int8', 'float32')
+    """
+
+    def __init__(self, mode, source_name=None):
+        if mode not in QUANTIZATION_MODES:
+            raise ValueError(f"{type(self).__name__}: expected mode one of "
+                             f"{', '.join(QUANTIZATION_MODES)} (paddle quantizes to int8 "
+                             f"only), received {mode!r}")
+        if source_name is None:
+            source_name = dtype_policy().name
+        source = _float_name(source_name, type(self).__name__)
+        super().__init__(source)
+        self._name = f"{mode}_from_{source}"
+        self._quantization_mode = mode
+        self._source_name = source
+
+    def get_config(self):
+        return {"mode": self._quantization_mode, "source_name": self._source_name}
+
+
+class DTypePolicyMap(dict):
+    """Policies by layer path: `policy_map["decoder/dense"]` is the policy of the layers
+    whose path matches that key (a regular expression searched in the path), else the
+    default policy.
+
+    Args:
+        default_policy: the policy of paths no key matches (None: the global policy).
+        policy_map: {path pattern: policy or policy name}.
+
+    Example:
+        >>> import paddle as pd
+        >>> m = pd.dtype_policies.DTypePolicyMap(policy_map={"encoder": "float64"})
+        >>> m["encoder/dense"].name, m["decoder/dense"].name
+        ('float64', 'float32')
+    """
+
+    def __init__(self, default_policy=None, policy_map=None):
+        super().__init__()
+        self.default_policy = get(default_policy) if default_policy is not None else \
+            dtype_policy()
+        for key, value in (policy_map or {}).items():
+            self[key] = value
+
+    def __setitem__(self, key, policy):
+        if not isinstance(key, str):
+            raise TypeError(f"DTypePolicyMap: expected a path string as key, received {key!r}")
+        super().__setitem__(key, get(policy))
+
+    def __getitem__(self, key):
+        if dict.__contains__(self, key):
+            return dict.__getitem__(self, key)
+        matches = [k for k in self if re.search(k, key)]
+        if len(matches) > 1:
+            raise ValueError(f"DTypePolicyMap: the path {key!r} matches several keys "
+                             f"{matches}; make the keys more specific")
+        return dict.__getitem__(self, matches[0]) if matches else self.default_policy
+
+    @property
+    def name(self):
+        return "map_" + self.default_policy.name
+
+    def get_config(self):
+        return {"default_policy": serialize(self.default_policy),
+                "policy_map": {k: serialize(v) for k, v in self.items()}}
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        config["default_policy"] = deserialize(config["default_policy"])
+        config["policy_map"] = {k: deserialize(v) for k, v in config["policy_map"].items()}
+        return cls(**config)
+
+
+_CLASSES = {c.__name__: c for c in (DTypePolicy, FloatDTypePolicy, QuantizedDTypePolicy,
+                                    DTypePolicyMap)}
+
+
+def get(identifier):
+    """A policy from a policy, a name ("float32", "int8_from_float32") or a serialized
+    config.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.dtype_policies.get("float64")
+        <DTypePolicy "float64">
+    """
+    if identifier is None:
+        return dtype_policy()
+    if isinstance(identifier, DTypePolicy):
+        return identifier
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
+    if isinstance(identifier, str):
+        if identifier.startswith("int8_from_"):
+            return QuantizedDTypePolicy("int8", identifier[len("int8_from_"):])
+        return DTypePolicy(identifier)
+    name = getattr(identifier, "name", None)  # a NumPy dtype
+    if isinstance(name, str):
+        return DTypePolicy(name)
+    raise ValueError(f"dtype_policies.get: expected a DTypePolicy, a policy name or a config, "
+                     f"received {identifier!r}")
+
+
+def serialize(dtype_policy):
+    """The Keras config of a policy: {"module", "class_name", "config", ...}.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.dtype_policies.serialize(pd.dtype_policies.DTypePolicy("float32"))["config"]
+        {'name': 'float32'}
+    """
+    if not isinstance(dtype_policy, DTypePolicy) and not isinstance(dtype_policy, DTypePolicyMap):
+        raise TypeError(f"dtype_policies.serialize: expected a DTypePolicy, received "
+                        f"{dtype_policy!r}")
+    return {"module": "keras", "class_name": type(dtype_policy).__name__,
+            "config": dtype_policy.get_config(), "registered_name": None}
+
+
+def deserialize(config, custom_objects=None):
+    """The policy a `serialize` config (or a policy name) describes.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.dtype_policies.deserialize({"class_name": "DTypePolicy",
+        ...                                "config": {"name": "float64"}})
+        <DTypePolicy "float64">
+    """
+    if isinstance(config, (str, DTypePolicy)):
+        return get(config)
+    if not isinstance(config, dict) or "class_name" not in config:
+        raise ValueError(f"dtype_policies.deserialize: expected a config with 'class_name' "
+                         f"and 'config', received {config!r}")
+    cls = (custom_objects or {}).get(config["class_name"]) or _CLASSES.get(config["class_name"])
+    if cls is None:
+        raise ValueError(f"dtype_policies.deserialize: unknown policy class "
+                         f"{config['class_name']!r}; expected one of {', '.join(_CLASSES)}")
+    return cls.from_config(config.get("config", {}))
+
+
+def dtype_policy():
+    """The global policy: the one `set_dtype_policy` set, else the float policy of
+    `pd.config.floatx()`.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.config.dtype_policy()
+        <DTypePolicy "float32">
+    """
+    policy = _global["policy"]
+    return policy if policy is not None else DTypePolicy(settings.floatx())
+
+
+def set_dtype_policy(policy):
+    """Set the global policy: layers created without a `dtype` use it.
+
+    Args:
+        policy: a DTypePolicy or a name, "float32" or "float64" (the mixed policies raise:
+            paddle has no half-precision kernels).
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.config.set_dtype_policy("float64")
+        >>> pd.layers.Dense(2).dtype_policy
+        <DTypePolicy "float64">
+        >>> pd.config.set_dtype_policy("float32")
+    """
+    if isinstance(policy, str):
+        policy = DTypePolicy(policy) if not policy.startswith("int8_from_") else get(policy)
+    if not isinstance(policy, DTypePolicy):
+        raise ValueError(f"set_dtype_policy: expected a DTypePolicy or a policy name, "
+                         f"received {policy!r}")
+    _global["policy"] = policy
+
+
+def layer_policy(dtype):
+    """The policy of a layer given `dtype` (None, a name, a NumPy dtype or a policy)."""
+    if dtype is None:
+        return dtype_policy()
+    if isinstance(dtype, DTypePolicyMap):
+        return dtype.default_policy
+    return get(dtype)
