@@ -26,7 +26,6 @@ Example:
     [3.0, 4.0]
 """
 import contextlib
-import itertools
 import operator
 import weakref
 
@@ -36,6 +35,8 @@ from paddle import devices
 from paddle.devices import mirrors
 from paddle.lowlevel import graph
 from paddle.lowlevel.executor import Plan, Program, eval as run_graph
+from paddle.devices.runner import RECORDERS
+from paddle.errors import ShapeError, user_location
 from paddle.lowlevel.graph import NUMBERS, Node, Variable
 from paddle.lowlevel.op import OPS
 from paddle.lowlevel.ops.math import _pair
@@ -45,7 +46,6 @@ from paddle.lowlevel.ops.math import _pair
 MAX_PROGRAMS = 4096
 
 _PROGRAMS = {}
-_NAMES = itertools.count()
 _TRACING = graph.EAGER_STATE  # [tracing depth, eager layer-call depth]
 
 
@@ -83,6 +83,19 @@ def eager_call():
     finally:
         _TRACING[1] -= 1
         _TRACING[0] = saved
+
+
+@contextlib.contextmanager
+def graph_state():
+    """Parameters are state again inside (an op on them builds a graph node), even within
+    an eager layer call: how a layer built by its first eager call keeps its weight
+    penalties live."""
+    saved = _TRACING[1]
+    _TRACING[1] = 0
+    try:
+        yield
+    finally:
+        _TRACING[1] = saved
 
 
 def is_tracing():
@@ -126,15 +139,45 @@ class EagerTensor(Variable):
         TypeError: only 0-dimensional arrays can be converted to Python scalars
     """
 
+    # What every tensor shares, as class attributes: `tensor()` sets only its own values.
+    kind = "const"
+    node = None
+    index = 0
+    trainable = False
+    location = ""
+
     def __new__(cls, *args, **kwargs):
         return object.__new__(cls)  # not Variable.__new__: that makes a parameter
 
     def __init__(self, *args, **kwargs):
-        pass  # made by `tensor(array)`
+        pass  # made by `tensor(array)` (or Variable._make, for pd.constant)
+
+    @property
+    def name(self):
+        """`tensor_<id>` unless made with a name (pd.constant's `const_<n>`)."""
+        return self.__dict__.get("_name") or f"tensor_{id(self):x}"
+
+    @name.setter
+    def name(self, value):
+        self.__dict__["_name"] = value
 
     def numpy(self):
         """A NumPy copy of the values."""
         return mirrors.on_host(self._value).copy()
+
+    # A few of NumPy's (and JAX arrays') own conveniences.
+    def tolist(self):
+        """The values as nested Python lists (a number for a scalar)."""
+        return mirrors.on_host(self._value).tolist()
+
+    def item(self, *args):
+        """One value as a Python number (NumPy's `item`)."""
+        return mirrors.on_host(self._value).item(*args)
+
+    @property
+    def size(self):
+        """The number of values."""
+        return mirrors.on_host(self._value).size
 
     def __array__(self, dtype=None, copy=None):
         array = mirrors.on_host(self._value)
@@ -201,44 +244,56 @@ def _elementwise(name):
 _OPS = {"equal": _elementwise("equal"), "not_equal": _elementwise("not_equal")}
 
 
+_DTYPE_NAMES = {np.dtype(d): d for d in graph.DTYPES}
+
+
 def tensor(array, weak=False):
     """An EagerTensor holding `array` (made read-only, kept without a copy)."""
     array.flags.writeable = False
     t = object.__new__(EagerTensor)
-    t.__dict__.update(name=f"tensor_{next(_NAMES)}", shape=array.shape,
-                      dtype=array.dtype.name, kind="const", node=None, index=0,
-                      _value=array, trainable=False, location="")
+    t.__dict__.update(shape=array.shape, dtype=_DTYPE_NAMES[array.dtype], _value=array)
     if weak:
         t._weak = True
     return t
 
 
-def run(op, inputs, attrs, specs):
-    """Run `op` at once on concrete `inputs` (their (shape, dtype) rule was checked:
-    `specs`); the output EagerTensor, or a list of them. Ops that write a parameter input
-    in place (batch normalization's statistics in training) run on the parameter itself."""
-    mode = graph.current_mode()
-    if op.writes_inputs and any(v.kind == "param" for v in inputs):
-        return _run_on_state(op, inputs, attrs, specs)
+def run(op, inputs, attrs, location):
+    """Run `op` at once on concrete `inputs`: the output EagerTensor, or a list of them.
+    Errors are graph construction's (the shape rule's, located at the user's line). Ops
+    that write a parameter input in place (batch normalization's statistics in training)
+    run on the parameter itself."""
+    mode = graph._MODE[-1]
     device = devices.backend_for(None)
     key = _key(op, attrs, inputs, mode, device)
-    program = _PROGRAMS.get(key) if key is not None else None
-    if program is None:
-        program = _program(op, inputs, attrs, mode, device)
+    entry = _PROGRAMS.get(key) if key is not None else None
+    if entry is None:
+        specs = _infer(op, inputs, attrs, location)
+        if op.writes_inputs and any(v.kind == "param" for v in inputs):
+            return _run_on_state(op, inputs, attrs, specs)
+        entry = _program(op, inputs, attrs, specs, mode, device)
         if key is not None:
             if len(_PROGRAMS) >= MAX_PROGRAMS:
                 del _PROGRAMS[next(iter(_PROGRAMS))]
-            _PROGRAMS[key] = program
-    results = program.run([mirrors.on_host(v._value) for v in inputs])
-    weak = _weak_result(inputs, specs)
-    outs = [tensor(r, weak) for r in results]
-    return outs if isinstance(specs, list) else outs[0]
+            _PROGRAMS[key] = entry
+    elif entry.writes_state and any(v.kind == "param" for v in inputs):
+        return _run_on_state(op, inputs, attrs, entry.specs)
+    if mirrors.active():
+        results = entry.run([mirrors.on_host(v._value) for v in inputs])
+    else:
+        results = entry.run([v._value for v in inputs])
+    weak = bool(inputs) and all(getattr(v, "_weak", False) for v in inputs)
+    if entry.single:
+        return tensor(results[0], weak)
+    return [tensor(r, weak) for r in results]
 
 
-def _weak_result(inputs, specs):
-    """Float results of weak constants alone stay weak (they take their partner's float
-    dtype in a later op, as the constants did)."""
-    return bool(inputs) and all(getattr(v, "_weak", False) for v in inputs)
+def _infer(op, inputs, attrs, location):
+    """The op's shape rule on the inputs, its errors located as graph.apply locates them."""
+    try:
+        return op.infer(*[(v.shape, v.dtype) for v in inputs], **attrs)
+    except (ShapeError, TypeError) as e:
+        location = location or user_location()
+        raise type(e)(f"{e} (at {location})" if location else str(e)) from None
 
 
 def _run_on_state(op, inputs, attrs, specs):
@@ -251,9 +306,9 @@ def _run_on_state(op, inputs, attrs, specs):
     return tensors if isinstance(specs, list) else tensors[0]
 
 
-def _program(op, inputs, attrs, mode, device):
+def _program(op, inputs, attrs, specs, mode, device):
     """A one-node program of `op` on fed inputs of these exact shapes and dtypes."""
-    fed = [Variable._make(f"in{i}", v._value.shape, v.dtype, "data", location="")
+    fed = [Variable._make(f"in{i}", v.shape, v.dtype, "data", location="")
            for i, v in enumerate(inputs)]
     saved = graph._MODE[-1]
     graph._MODE[-1] = mode
@@ -261,31 +316,49 @@ def _program(op, inputs, attrs, mode, device):
         node = Node(op, fed, attrs, "")
     finally:
         graph._MODE[-1] = saved
-    specs = op.infer(*[(v.shape, v.dtype) for v in fed], **attrs)
-    specs = specs if isinstance(specs, list) else [specs]
+    single = not isinstance(specs, list)
     outs = [Variable._make(f"out{i}", tuple(s), d, "op", node, i, location="")
-            for i, (s, d) in enumerate(specs)]
+            for i, (s, d) in enumerate([specs] if single else specs)]
     node.outputs_ref = tuple(weakref.ref(v) for v in outs)  # _OneNode keeps them
     plan = Plan(outs, bool(mode), device)
-    return _OneNode(Program(plan, [v.shape for v in fed]), outs)
+    return _OneNode(Program(plan, [v.shape for v in fed]), outs, specs, single,
+                    op.writes_inputs)
 
 
 class _OneNode:
-    __slots__ = ("program", "outs")
+    """A cached one-node program. On the host, with no hooks to honour, it runs its
+    prepared calls directly (feeds copied in, results copied out); anything else (a GPU,
+    deferred checks, a profile) goes through Program.run."""
 
-    def __init__(self, program, outs):
-        self.program, self.outs = program, outs
+    __slots__ = ("program", "outs", "specs", "single", "writes_state", "direct")
+
+    def __init__(self, program, outs, specs, single, writes_state):
+        self.program, self.outs, self.specs = program, outs, specs
+        self.single, self.writes_state = single, writes_state
+        runner, hooks = program.runner, program.runner.hooks
+        self.direct = program.device.is_host and not (
+            hooks.before or hooks.after or hooks.checks or hooks.state or program.updates
+            or program.fed_checks or runner.gate is not None)
 
     def run(self, arrays):
-        return self.program.run(arrays)
+        program = self.program
+        if not self.direct or RECORDERS:
+            return program.run(arrays)
+        try:
+            for buf, a in zip(program.feeds, arrays):
+                np.copyto(buf, a)
+            for fn in program.compute:
+                fn()
+        except Exception:
+            return program.run(arrays)  # again, for the error that names the op
+        return [b.copy() for b in program.results]
 
 
 def _key(op, attrs, inputs, mode, device):
     """The cache key of a one-node program; None when an attribute cannot be hashed."""
     try:
         frozen = tuple((k, _freeze(v)) for k, v in attrs.items()) if attrs else ()
-        key = (op.name, frozen, tuple((v._value.shape, v.dtype) for v in inputs), mode,
-               device)
+        key = (op.name, frozen, tuple([(v.shape, v.dtype) for v in inputs]), mode, device)
         hash(key)
     except TypeError:
         return None

@@ -825,12 +825,7 @@ def apply(op, inputs, attrs=None, location=None):
     if len(inputs) > 1 and any(getattr(v, "_weak", False) for v in inputs):
         inputs = _settle_weak(inputs)
     if not op.stateful and _concrete(inputs):
-        try:
-            specs = op.infer(*[(v.shape, v.dtype) for v in inputs], **attrs)
-        except (ShapeError, TypeError) as e:
-            location = location or user_location()
-            raise type(e)(f"{e} (at {location})" if location else str(e)) from None
-        return EAGER_RUN[0](op, inputs, attrs, specs)
+        return EAGER_RUN[0](op, inputs, attrs, location)
     location = location or user_location()
     try:
         specs = op.infer(*[(v.shape, v.dtype) for v in inputs], **attrs)

@@ -2,7 +2,8 @@
 
 A layer is a callable that builds low-level ops: called on a Variable it returns a
 Variable, creating its parameters (`add_weight`) under the current namespace the first
-time (`build(input_shape)`). Called on a NumPy array it evaluates at once and returns one.
+time (`build(input_shape)`). Called on concrete values (NumPy arrays, numbers, eager
+tensors) it runs at once, op by op, and returns EagerTensors (paddle/lowlevel/eager.py).
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -21,10 +22,9 @@ import weakref
 import numpy as np
 
 from paddle.errors import ShapeError, at_user
-from paddle.lowlevel import stored_state
-from paddle.lowlevel.executor import eval as run
+from paddle.lowlevel import eager, stored_state
 from paddle.lowlevel.graph import (FLOATS, NAMES, Variable, apply, as_dtype, building_scope,
-                                   call_inputs, data, forced_mode, in_call)
+                                   call_inputs, constant, data, forced_mode, in_call)
 from paddle.lowlevel.op import OPS
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.layer_functions import parameter
@@ -220,7 +220,6 @@ class Layer(KerasLayerAPI):
         self._weights = []
         self._input_shape_arg = tuple(input_shape) if input_shape is not None else None
         self._inbound = []       # [(input Variables, output Variables, call kwargs)]
-        self._eager = {}         # eager NumPy calls: signature -> (inputs, output)
         self.activity_regularizer = regularizers.get(activity_regularizer)
 
     # ---- weights ------------------------------------------------------------------------
@@ -519,19 +518,27 @@ class Layer(KerasLayerAPI):
         inputs, kwargs = spec.bind(self, args, kwargs)
         training = _check_training(kwargs.pop("training", None), self.name)
         flat = inputs if isinstance(inputs, (list, tuple)) else [inputs]
-        if flat and all(isinstance(x, np.ndarray) for x in flat):
-            return self._call_eager(inputs, training, kwargs)
+        if flat and not eager.is_tracing() and all(
+                eager.is_concrete(x) for x in flat + tensor_arguments(kwargs)):
+            return self._call_eager(inputs, training, kwargs, spec)
         for x in flat:
             if not isinstance(x, Variable):
                 raise TypeError(at_user(f"{self.name}: expected a Variable (or a NumPy array), "
                                         f"received {type(x).__name__}"))
-        shapes = [x.shape for x in flat]
+        with eager.tracing():  # symbolic inputs: random ops and updates stay graph nodes
+            return self._call_graph(inputs, flat, training, kwargs, spec, record=True)
+
+    def _call_graph(self, inputs, flat, training, kwargs, spec, record):
+        """The call's ops on Variables `flat` (building the layer first); `record`: keep the
+        call in the layer's history (calls on symbolic inputs, what models are made of)."""
+        shapes = [x.shape if record or not x.shape else (None,) + x.shape[1:] for x in flat]
         shape = shapes if isinstance(inputs, (list, tuple)) else shapes[0]
         if not self.built:
-            self.build(shape)
-            self.built = True
-            self._build_input_shape = shape
-            self._regularize_built_weights()
+            with eager.graph_state():  # weight penalties stay graph nodes on the weights
+                self.build(shape)
+                self.built = True
+                self._build_input_shape = shape
+                self._regularize_built_weights()
         elif self.input_spec is not None:
             for s in shapes:
                 self.input_spec.check(self, s)
@@ -557,6 +564,8 @@ class Layer(KerasLayerAPI):
                     self.add_loss(regularizers.activity_penalty(
                         self.activity_regularizer, o, f"{self.name}: activity_regularizer"))
         _set_output_masks(self, inputs, outputs, input_mask)
+        if not record:
+            return outputs
         recorded = dict(kwargs) if training is None else dict(kwargs, training=training)
         self._inbound.append((list(flat), list(outs), recorded))
         self._list_input = isinstance(inputs, (list, tuple))
@@ -565,6 +574,17 @@ class Layer(KerasLayerAPI):
                 o._history = (self, len(self._inbound) - 1, k)
         return outputs
 
+    def _call_eager(self, inputs, training, kwargs, spec):
+        """The call on concrete inputs (arrays, numbers, eager tensors): run at once, op by
+        op, its state updates included in the order written (Keras 3's eager call); the
+        outputs are EagerTensors. NumPy inputs become tensors of the layer's dtype
+        (integers stay integers, as ids and labels)."""
+        single = not isinstance(inputs, (list, tuple))
+        flat = [_as_tensor(x, self.dtype) for x in ([inputs] if single else inputs)]
+        inputs = flat[0] if single else type(inputs)(flat)
+        with eager.eager_call():
+            outputs = self._call_graph(inputs, flat, training, kwargs, spec, record=False)
+        return _concrete_outputs(outputs)
     def _cast_integer_inputs(self, inputs, flat):
         """Integer (or bool) inputs cast to the layer's float dtype when the layer computes
         with float weights (Dense, Conv2D, LSTM...): Keras's implicit cast, so integer
@@ -576,19 +596,6 @@ class Layer(KerasLayerAPI):
             return inputs
         cast_flat = [cast(x, self.dtype) if x.dtype not in FLOATS else x for x in flat]
         return cast_flat if isinstance(inputs, (list, tuple)) else cast_flat[0]
-
-    def _call_eager(self, inputs, training, kwargs):
-        flat = inputs if isinstance(inputs, (list, tuple)) else [inputs]
-        # Keyword arguments shape the graph too (return_attention_scores=True adds an output).
-        key = (tuple((a.shape[1:], a.dtype.str) for a in flat), training,
-               repr(sorted(kwargs.items())))
-        if key not in self._eager:
-            names = [data(f"{self.name}_in{i}", (None,) + a.shape[1:], _feed_dtype(a, self.dtype))
-                     for i, a in enumerate(flat)]
-            graph_in = names if isinstance(inputs, (list, tuple)) else names[0]
-            self._eager[key] = (names, self(graph_in, training=training, **kwargs))
-        names, out = self._eager[key]
-        return run(out, dict(zip(names, flat)), training=bool(training))
 
     # ---- the graph it was called in -----------------------------------------------------
 
@@ -714,9 +721,30 @@ def _set_output_masks(layer, inputs, outputs, input_mask):
             o._keras_mask = m
 
 
-def _feed_dtype(array, float_dtype):
-    """Integers stay integers (ids, labels); everything else is fed as the layer's dtype."""
-    return "int64" if array.dtype.kind in "iu" else float_dtype
+def _as_tensor(x, float_dtype):
+    """A concrete layer input as a tensor: arrays and numbers become constants, integers
+    int64 (ids, labels), anything else the layer's float dtype; tensors stay as they are."""
+    if isinstance(x, Variable):
+        return x
+    array = np.asarray(x)
+    return constant(array, "int64" if array.dtype.kind in "iu" else
+                    "bool" if array.dtype.kind == "b" else as_dtype(float_dtype))
+
+
+def _concrete_outputs(outputs):
+    """The outputs of an eager call as EagerTensors: a parameter or a node on parameters
+    that the call returned is read now (its value after the call's updates)."""
+    if isinstance(outputs, (list, tuple)):
+        return type(outputs)(_concrete_outputs(o) for o in outputs)
+    if isinstance(outputs, dict):
+        return {k: _concrete_outputs(v) for k, v in outputs.items()}
+    if isinstance(outputs, Variable) and not isinstance(outputs, eager.EagerTensor):
+        value = eager.tensor(outputs.numpy())
+        mask = getattr(outputs, "_keras_mask", None)
+        if mask is not None:
+            value._keras_mask = mask
+        return value
+    return outputs
 
 
 def Input(shape=None, batch_size=None, dtype="float32", batch_shape=None, name=None):

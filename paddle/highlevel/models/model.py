@@ -23,6 +23,7 @@ import numpy as np
 
 from paddle.distributed.world import is_chief
 from paddle.errors import CheckpointError, at_user
+from paddle.lowlevel import eager
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import Variable, apply, data
 from paddle.highlevel.training.data.arrays import by_name
@@ -248,10 +249,10 @@ class Model(Trainable, Layer):
             inputs = by_name(inputs, self.input_names, f"{self.name}: inputs", "inputs")
             inputs = inputs[0] if self._single_input else inputs
         flat = _flat(inputs)
-        if flat and all(isinstance(x, np.ndarray) for x in flat):
-            self._ensure_graph(flat)
-            if not kwargs.get("training"):
-                return self.predict_on_batch(inputs)
+        if flat and not eager.is_tracing() and all(eager.is_concrete(x) for x in flat):
+            # Runs at once (Layer.__call__); a subclassed model is first traced on data
+            # shaped like the inputs, so that saving and summary know its graph.
+            self._ensure_graph([np.asarray(x) for x in flat])
         if self.functional:
             return self._structured(Layer.__call__(self, inputs, **kwargs))
         self.built = True  # calling `call` on Variables is itself the trace
