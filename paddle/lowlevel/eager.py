@@ -179,6 +179,14 @@ class EagerTensor(Variable):
         """The number of values."""
         return mirrors.on_host(self._value).size
 
+    def __getattr__(self, attr):
+        # Reached only for names a Variable lacks: NumPy's array methods and properties
+        # (`t.mean()`, `t.all()`, `t.T`, `t.astype(...)`), on the values, with NumPy's
+        # results: what Keras users do with JAX and TensorFlow tensors alike.
+        if attr.startswith("_") or not hasattr(np.ndarray, attr):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {attr!r}")
+        return getattr(mirrors.on_host(self.__dict__["_value"]), attr)
+
     def __array__(self, dtype=None, copy=None):
         array = mirrors.on_host(self._value)
         if dtype is not None and np.dtype(dtype) != array.dtype:

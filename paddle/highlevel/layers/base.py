@@ -518,20 +518,21 @@ class Layer(KerasLayerAPI):
         inputs, kwargs = spec.bind(self, args, kwargs)
         training = _check_training(kwargs.pop("training", None), self.name)
         flat = inputs if isinstance(inputs, (list, tuple)) else [inputs]
-        if flat and not eager.is_tracing() and all(
-                eager.is_concrete(x) for x in flat + tensor_arguments(kwargs)):
-            return self._call_eager(inputs, training, kwargs, spec)
+        # Concrete inputs (arrays, numbers, eager tensors) outside a trace: the call runs at
+        # once, op by op, its state updates included in the order written (Keras 3's eager
+        # call), and gives EagerTensors; anything else builds the graph (one body for both,
+        # so nested models cost one frame per level more than their call).
+        now = bool(flat) and not eager.is_tracing() and all(
+            eager.is_concrete(x) for x in flat + tensor_arguments(kwargs))
+        if now:
+            flat = [_as_tensor(x, self.dtype) for x in flat]
+            inputs = type(inputs)(flat) if isinstance(inputs, (list, tuple)) else flat[0]
         for x in flat:
             if not isinstance(x, Variable):
                 raise TypeError(at_user(f"{self.name}: expected a Variable (or a NumPy array), "
                                         f"received {type(x).__name__}"))
-        with eager.tracing():  # symbolic inputs: random ops and updates stay graph nodes
-            return self._call_graph(inputs, flat, training, kwargs, spec, record=True)
-
-    def _call_graph(self, inputs, flat, training, kwargs, spec, record):
-        """The call's ops on Variables `flat` (building the layer first); `record`: keep the
-        call in the layer's history (calls on symbolic inputs, what models are made of)."""
-        shapes = [x.shape if record or not x.shape else (None,) + x.shape[1:] for x in flat]
+        # An eager call builds the layer for any batch size, as a call on pd.Input would.
+        shapes = [(None,) + x.shape[1:] if now and x.shape else x.shape for x in flat]
         shape = shapes if isinstance(inputs, (list, tuple)) else shapes[0]
         if not self.built:
             with eager.graph_state():  # weight penalties stay graph nodes on the weights
@@ -543,7 +544,10 @@ class Layer(KerasLayerAPI):
             for s in shapes:
                 self.input_spec.check(self, s)
         inputs = self._cast_integer_inputs(inputs, flat)
-        value = training if training is not None else _CALL_TRAINING[-1]
+        if training is not None:
+            value = training
+        else:  # an outermost eager call infers, as Keras's: call(..., training) hears False
+            value = False if now and _CALL_TRAINING[-1] is None else _CALL_TRAINING[-1]
         call_kwargs = spec.call_kwargs(kwargs, value)
         input_mask = kwargs.get("mask", _input_masks(inputs, flat))
         if spec.mask and "mask" not in kwargs and input_mask is not None:
@@ -552,7 +556,8 @@ class Layer(KerasLayerAPI):
             self._clear_recent_losses()
         _CALL_TRAINING.append(value)
         try:
-            with call_inputs(flat), forced_mode(training), building_scope(self.name):
+            with eager.eager_call() if now else eager.tracing(), call_inputs(flat), \
+                    forced_mode(training), building_scope(self.name):
                 outputs = self.call(inputs, **call_kwargs)
         finally:
             _CALL_TRAINING.pop()
@@ -564,8 +569,8 @@ class Layer(KerasLayerAPI):
                     self.add_loss(regularizers.activity_penalty(
                         self.activity_regularizer, o, f"{self.name}: activity_regularizer"))
         _set_output_masks(self, inputs, outputs, input_mask)
-        if not record:
-            return outputs
+        if now:  # no graph history: a model is made of calls on symbolic inputs
+            return _concrete_outputs(outputs)
         recorded = dict(kwargs) if training is None else dict(kwargs, training=training)
         self._inbound.append((list(flat), list(outs), recorded))
         self._list_input = isinstance(inputs, (list, tuple))
@@ -574,17 +579,6 @@ class Layer(KerasLayerAPI):
                 o._history = (self, len(self._inbound) - 1, k)
         return outputs
 
-    def _call_eager(self, inputs, training, kwargs, spec):
-        """The call on concrete inputs (arrays, numbers, eager tensors): run at once, op by
-        op, its state updates included in the order written (Keras 3's eager call); the
-        outputs are EagerTensors. NumPy inputs become tensors of the layer's dtype
-        (integers stay integers, as ids and labels)."""
-        single = not isinstance(inputs, (list, tuple))
-        flat = [_as_tensor(x, self.dtype) for x in ([inputs] if single else inputs)]
-        inputs = flat[0] if single else type(inputs)(flat)
-        with eager.eager_call():
-            outputs = self._call_graph(inputs, flat, training, kwargs, spec, record=False)
-        return _concrete_outputs(outputs)
     def _cast_integer_inputs(self, inputs, flat):
         """Integer (or bool) inputs cast to the layer's float dtype when the layer computes
         with float weights (Dense, Conv2D, LSTM...): Keras's implicit cast, so integer

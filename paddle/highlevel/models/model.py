@@ -253,6 +253,10 @@ class Model(Trainable, Layer):
             # Runs at once (Layer.__call__); a subclassed model is first traced on data
             # shaped like the inputs, so that saving and summary know its graph.
             self._ensure_graph([np.asarray(x) for x in flat])
+            known = self.inputs if self.functional else None
+            if known and len(known) == len(flat):  # named as the model's input, as predict
+                for old, x in zip(known, flat):
+                    _check_input(self, old, np.shape(x))
         if self.functional:
             return self._structured(Layer.__call__(self, inputs, **kwargs))
         self.built = True  # calling `call` on Variables is itself the trace
