@@ -145,6 +145,10 @@ class EagerTensor(Variable):
     index = 0
     trainable = False
     location = ""
+    # Class defaults of what code reads with getattr(v, name, default): they must not reach
+    # __getattr__ below (an AttributeError raised there costs microseconds).
+    _weak = False
+    _keras_mask = None
 
     def __new__(cls, *args, **kwargs):
         return object.__new__(cls)  # not Variable.__new__: that makes a parameter
@@ -289,7 +293,7 @@ def run(op, inputs, attrs, location):
         results = entry.run([mirrors.on_host(v._value) for v in inputs])
     else:
         results = entry.run([v._value for v in inputs])
-    weak = bool(inputs) and all(getattr(v, "_weak", False) for v in inputs)
+    weak = bool(inputs) and all(v._weak for v in inputs)
     if entry.single:
         return tensor(results[0], weak)
     return [tensor(r, weak) for r in results]
@@ -364,9 +368,15 @@ class _OneNode:
 
 def _key(op, attrs, inputs, mode, device):
     """The cache key of a one-node program; None when an attribute cannot be hashed."""
+    specs = tuple([(v.shape, v.dtype) for v in inputs])
+    try:  # the common case: hashable attributes (typed: 1, 1.0 and True differ)
+        key = (op, tuple([(k, v.__class__, v) for k, v in attrs.items()]), specs, mode, device)
+        hash(key)
+        return key
+    except TypeError:
+        pass
     try:
-        frozen = tuple((k, _freeze(v)) for k, v in attrs.items()) if attrs else ()
-        key = (op.name, frozen, tuple([(v.shape, v.dtype) for v in inputs]), mode, device)
+        key = (op, tuple((k, _freeze(v)) for k, v in attrs.items()), specs, mode, device)
         hash(key)
     except TypeError:
         return None

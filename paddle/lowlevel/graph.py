@@ -422,6 +422,7 @@ class Variable:
     """
 
     __array_priority__ = 100  # NumPy defers `array + Variable` to Variable.__radd__
+    _weak = False  # a float constant made without a dtype sets it (see `constant`)
 
     def __new__(cls, *args, **kwargs):
         form = _variable_form(args, kwargs)
