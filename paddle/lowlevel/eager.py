@@ -131,7 +131,7 @@ class EagerTensor(Variable):
         >>> t = pd.ops.convert_to_tensor([1.0, 2.0, 3.0]) * 2
         >>> t
         Tensor([2. 4. 6.], shape=(3,), dtype=float32)
-        >>> len(t), float(t[1]), [float(v) for v in t], bool(pd.ops.all(t > 1))
+        >>> len(t), float(t[1]), [float(v) for v in t], bool(pd.ops.min(t) > 1)
         (3, 4.0, [2.0, 4.0, 6.0], True)
         >>> float(t)
         Traceback (most recent call last):
