@@ -264,7 +264,7 @@ def tensor(array, weak=False):
     array.flags.writeable = False
     t = object.__new__(EagerTensor)
     t.__dict__.update(shape=array.shape, dtype=_DTYPE_NAMES[array.dtype], _value=array)
-    if weak:
+    if weak and array.dtype.kind == "f":  # only floats adapt (an int64 cast stays int64)
         t._weak = True
     return t
 
@@ -275,20 +275,22 @@ def run(op, inputs, attrs, location):
     that write a parameter input in place (batch normalization's statistics in training)
     run on the parameter itself."""
     mode = graph._MODE[-1]
+    if mode is None:  # the mode of the enclosing call that fixed one (model(x, training=True))
+        mode = next((m for m in reversed(graph._MODE) if m is not None), None)
     device = devices.backend_for(None)
     key = _key(op, attrs, inputs, mode, device)
     entry = _PROGRAMS.get(key) if key is not None else None
     if entry is None:
         specs = _infer(op, inputs, attrs, location)
         if op.writes_inputs and any(v.kind == "param" for v in inputs):
-            return _run_on_state(op, inputs, attrs, specs)
+            return _run_on_state(op, inputs, attrs, specs, mode)
         entry = _program(op, inputs, attrs, specs, mode, device)
         if key is not None:
             if len(_PROGRAMS) >= MAX_PROGRAMS:
                 del _PROGRAMS[next(iter(_PROGRAMS))]
             _PROGRAMS[key] = entry
     elif entry.writes_state and any(v.kind == "param" for v in inputs):
-        return _run_on_state(op, inputs, attrs, entry.specs)
+        return _run_on_state(op, inputs, attrs, entry.specs, mode)
     if mirrors.active():
         results = entry.run([mirrors.on_host(v._value) for v in inputs])
     else:
@@ -308,12 +310,12 @@ def _infer(op, inputs, attrs, location):
         raise type(e)(f"{e} (at {location})" if location else str(e)) from None
 
 
-def _run_on_state(op, inputs, attrs, specs):
+def _run_on_state(op, inputs, attrs, specs, mode):
     node = Node(op, inputs, attrs, "")
     outs = [Variable._make("eager", tuple(s), d, "op", node, i, location="")
             for i, (s, d) in enumerate(specs if isinstance(specs, list) else [specs])]
     node.outputs_ref = tuple(weakref.ref(v) for v in outs)
-    results = run_graph(outs, training=False)
+    results = run_graph(outs, training=bool(mode))
     tensors = [tensor(r) for r in results]
     return tensors if isinstance(specs, list) else tensors[0]
 

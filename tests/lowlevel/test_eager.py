@@ -321,3 +321,13 @@ def test_a_loop_of_eager_ops_keeps_memory_bounded():
     assert len(eager._PROGRAMS) == programs
     assert float(x[0]) == 20_200.0
     assert grown < 200_000, grown
+
+
+def test_training_true_on_a_model_call_reaches_the_layers_inside():
+    model = pd.Sequential([pd.Input((1000,)), pd.layers.Dense(1000, kernel_initializer="identity",
+                                                              use_bias=False),
+                           pd.layers.Dropout(0.5)])
+    x = np.ones((2, 1000), np.float32)
+    assert (model(x).numpy() == 1).all()
+    dropped = model(x, training=True).numpy()
+    assert 0.3 < (dropped == 0).mean() < 0.7 and set(np.unique(dropped)) == {0.0, 2.0}
