@@ -738,7 +738,7 @@ NUMBERS = (bool, int, float, np.number, np.ndarray, list, tuple)
 def as_variable(x, like=None, where="op"):
     """`x` if it is a Variable, else a constant of `like`'s dtype (scalars and arrays)."""
     if isinstance(x, Variable):
-        if like is not None and getattr(x, "_weak", False):
+        if like is not None and x._weak:
             return _settle_weak([like, x])[1]
         return x
     if isinstance(x, NUMBERS):
@@ -776,13 +776,13 @@ def _settle_weak(inputs):
     """Float constants made without a dtype take the float dtype of the op's other float
     operands (when those agree on one): pd.constant(np.ones(3)) is float64 alone and
     float32 beside a float32 input."""
-    strong = {v.dtype for v in inputs if v.dtype in FLOATS and not getattr(v, "_weak", False)}
+    strong = {v.dtype for v in inputs if v.dtype in FLOATS and not v._weak}
     if len(strong) != 1:
         return inputs
     dtype = strong.pop()
     settled = []
     for v in inputs:
-        if getattr(v, "_weak", False) and v.dtype != dtype:
+        if v._weak and v.dtype != dtype:
             cache = v.__dict__.setdefault("_as_dtype", {})
             if dtype not in cache:
                 cache[dtype] = constant(v.value, dtype=dtype, name=v.name.rsplit("_", 1)[0])
@@ -823,7 +823,7 @@ def apply(op, inputs, attrs=None, location=None):
     On concrete inputs outside a trace (paddle/lowlevel/eager.py) the op runs at once
     instead and its output is an EagerTensor holding the values."""
     attrs = attrs or {}
-    if len(inputs) > 1 and any(getattr(v, "_weak", False) for v in inputs):
+    if len(inputs) > 1 and any(v._weak for v in inputs):
         inputs = _settle_weak(inputs)
     if not op.stateful and _concrete(inputs):
         return EAGER_RUN[0](op, inputs, attrs, location)
