@@ -5,6 +5,7 @@ import pytest
 
 import paddle as pd
 from gradcheck import check_gradients
+from paddle.lowlevel.eager import tracing
 
 N = 200_000
 
@@ -28,10 +29,13 @@ def test_distributions():
 
 
 def test_int_seed_repeats_none_seed_follows_pd_seed():
-    fixed = pd.random.uniform((5,), seed=42)
+    # Built as graph nodes (tracing): outside a trace they would be drawn once, at once.
+    with tracing():
+        fixed = pd.random.uniform((5,), seed=42)
+        again = pd.random.uniform((5,), seed=42)
+        free = pd.random.uniform((5,))
     np.testing.assert_array_equal(pd.eval(fixed), pd.eval(fixed))
-    np.testing.assert_array_equal(pd.eval(fixed), pd.eval(pd.random.uniform((5,), seed=42)))
-    free = pd.random.uniform((5,))
+    np.testing.assert_array_equal(pd.eval(fixed), pd.eval(again))
     pd.seed(3)
     a, b = pd.eval(free), pd.eval(free)
     assert not np.array_equal(a, b)  # a new draw every run
@@ -42,7 +46,8 @@ def test_int_seed_repeats_none_seed_follows_pd_seed():
 
 def test_seed_generator_new_draw_each_run_reproducible():
     def draws(gen):
-        v = pd.random.normal((4,), seed=gen)
+        with tracing():  # a graph node: a new draw on every run
+            v = pd.random.normal((4,), seed=gen)
         return [pd.eval(v) for _ in range(3)]
     a, b = draws(pd.random.SeedGenerator(7)), draws(pd.random.SeedGenerator(7))
     for x, y in zip(a, b):
@@ -114,7 +119,8 @@ def test_shuffle():
     np.testing.assert_array_equal(pd.eval(pd.random.shuffle(pd.constant(a), seed=7)),
                                   pd.eval(pd.random.shuffle(pd.constant(a), seed=7)))
     # every order appears: 3 items, 6 orders, 600 draws
-    z = pd.random.shuffle(pd.constant(np.arange(3.0)))
+    with tracing():
+        z = pd.random.shuffle(pd.constant(np.arange(3.0)))
     seen = {tuple(pd.eval(z).tolist()) for _ in range(600)}
     assert len(seen) == 6
     check_gradients(lambda v: pd.random.shuffle(v, seed=5), [np.random.default_rng(0)

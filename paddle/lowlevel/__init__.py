@@ -14,6 +14,7 @@ from paddle.lowlevel.graph import Variable, constant, data, get_variable, namesp
 from paddle.lowlevel.layer_functions import fc  # noqa: F401
 from paddle.lowlevel.ops import *  # noqa: F401,F403
 from paddle.lowlevel.random_state import seed  # noqa: F401
+from paddle.lowlevel import eager  # noqa: F401,E402  (installs eager execution in graph.apply)
 
 optimizers.schedules = schedules
 

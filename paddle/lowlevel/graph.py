@@ -358,10 +358,30 @@ class Variable:
     build ops; as in Keras 3, `a == b` and `a != b` are elementwise (`pd.equal`,
     `pd.not_equal`), with identity as their truth value (`v in a_list` works).
 
-    As a constructor, `pd.Variable(name, shape, dtype="float32", initializer=None,
-    trainable=True)` makes a parameter, initialized at once (`"glorot_uniform"` by default,
-    `"zeros"` for rank < 2). Inside `pd.namespace(..., reuse=True)` it returns the existing
-    parameter of that name instead (parameter sharing, as layer functions do).
+    As a constructor it makes a parameter, initialized at once, in either of two forms; the
+    first argument tells them apart:
+
+    - Keras 3's `pd.Variable(initializer, shape=None, dtype=None, trainable=True,
+      autocast=True, aggregation="none", synchronization="auto", name=None)`: the first
+      argument is the initial value (an array, a number, an EagerTensor), a callable
+      `init(shape, dtype)` / initializer object, or an initializer's name ("zeros"); with
+      a value the shape is the value's, dtype defaults to float32 for floats (int32 for
+      integers, as Keras); with an initializer `shape` is required; the name defaults to
+      "variable".
+    - the low level's `pd.Variable(name, shape, dtype="float32", initializer=None,
+      trainable=True)`: the first argument is a string that is not an initializer's name,
+      or any string when `initializer=` is also given (`pd.Variable("zeros", [2],
+      initializer="ones")` is a parameter named "zeros"). Without an initializer it uses
+      `"glorot_uniform"` (`"zeros"` for rank < 2). Inside `pd.namespace(..., reuse=True)`
+      it returns the existing parameter of that name instead (parameter sharing, as layer
+      functions do). Keywords alone (`name=`, `shape=`, ...) are this form unless
+      `initializer=` is an array, a number, or no `name` is given.
+
+    Both forms make the same kind of Variable: `.assign()`, `.assign_add()`,
+    `.assign_sub()` (at once outside a traced step; they return the Variable), `.numpy()`,
+    `.value`, `.val()`, operators. An op on parameters and concrete values builds a graph
+    node (a loss term on weights stays live across training steps); converting it to a
+    value (`float`, `int`, `np.asarray`, `.numpy()`) evaluates it with the current values.
 
     Attributes:
         name: unique full name (namespace prefix included).
@@ -396,28 +416,44 @@ class Variable:
         [True, False, True]
         >>> w in [labels, w], [labels, w].index(w), bool(w != labels)
         (True, 1, True)
+        >>> v = pd.Variable(np.array([1.0, 2.0]), name="v")      # Keras 3's form
+        >>> v.assign_add(np.ones(2)).numpy().tolist(), float(pd.sum(v * 2))
+        ([2.0, 3.0], 10.0)
     """
 
     __array_priority__ = 100  # NumPy defers `array + Variable` to Variable.__radd__
+    _weak = False  # a float constant made without a dtype sets it (see `constant`)
 
-    def __new__(cls, name, shape, dtype="float32", initializer=None, trainable=True):
-        if NAMES.reusing():
-            return reused_parameter(NAMES.full(name), as_shape(shape, f"Variable {name!r}"))
+    def __new__(cls, *args, **kwargs):
+        form = _variable_form(args, kwargs)
+        if form["lowlevel"] and NAMES.reusing():
+            name = form["name"]
+            return reused_parameter(NAMES.full(name), as_shape(form["shape"],
+                                                               f"Variable {name!r}"))
         return super().__new__(cls)
 
-    def __init__(self, name, shape, dtype="float32", initializer=None, trainable=True):
+    def __init__(self, *args, **kwargs):
         if "kind" in self.__dict__:  # an existing parameter that __new__ fetched under reuse
             return
-        shape = as_shape(shape, f"Variable {name!r}")
-        if None in shape:
-            raise ShapeError(at_user(f"Variable {name!r}: a parameter needs a fully known "
-                                     f"shape, received {shape}"))
-        dtype = as_dtype(dtype, f"Variable {name!r}")
-        init = initializers.get(initializer if initializer is not None else
-                                ("glorot_uniform" if len(shape) >= 2 else "zeros"))
-        value = initial_value(init, shape, dtype, f"Variable {name!r}")
+        form = _variable_form(args, kwargs)
+        name = form["name"]
+        where = f"Variable {name!r}"
+        if form["lowlevel"]:
+            shape = as_shape(form["shape"], where)
+            if None in shape:
+                raise ShapeError(at_user(f"{where}: a parameter needs a fully known "
+                                         f"shape, received {shape}"))
+            dtype = as_dtype(form["dtype"], where)
+            init = initializers.get(form["initializer"] if form["initializer"] is not None
+                                    else ("glorot_uniform" if len(shape) >= 2 else "zeros"))
+            value = initial_value(init, shape, dtype, where)
+        else:
+            shape, dtype, value = _keras_initial_value(form, where)
         self._setup(name, shape, dtype, "param", value=value)
-        self.trainable = bool(trainable)
+        self.trainable = bool(form["trainable"])
+        for key in ("autocast", "aggregation", "synchronization"):
+            if key in form:
+                setattr(self, key, form[key])
         self.name = NAMES.unique(name, self)
         NAMES.params[self.name] = self
 
@@ -461,8 +497,22 @@ class Variable:
         return id(self)
 
     def __bool__(self):
+        if self.kind != "data" and not _reads_data(self):
+            return bool(self.numpy())  # state only: evaluated with the current values
         raise TypeError(f"Variable {self.name!r} has no truth value while the graph is "
                         "built; evaluate it with pd.eval first")
+
+    # A parameter, or an op reading only parameters and constants, converts to its current
+    # value (evaluated); a Variable reading pd.data raises, naming the input it waits for.
+    def __float__(self):
+        return float(self.numpy())
+
+    def __int__(self):
+        return int(self.numpy())
+
+    def __array__(self, dtype=None, copy=None):
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype, copy=False)
 
     def val(self):
         """A NumPy copy of the current value of a parameter or constant; runs nothing."""
@@ -522,6 +572,109 @@ class Variable:
     # Operators build ops (defined in paddle.lowlevel.ops.math, bound there).
 
 
+_VARIABLE_KEYS = ("initializer", "shape", "dtype", "trainable", "autocast", "aggregation",
+                  "synchronization", "name")
+_LOWLEVEL_KEYS = ("name", "shape", "dtype", "initializer", "trainable")
+_AGGREGATIONS = ("none", "mean", "sum", "only_first_replica")
+_SYNCHRONIZATIONS = ("none", "on_read", "on_write", "auto")
+
+
+def _variable_form(args, kwargs):
+    """The arguments of `Variable(...)` by name, with "lowlevel": whether they are the low
+    level's form (a name first) rather than Keras 3's (an initial value or initializer
+    first). TypeError for arguments neither form takes."""
+    init_kw = kwargs.get("initializer")
+    if args:
+        lowlevel = isinstance(args[0], str) and (
+            "initializer" in kwargs or args[0].lower() not in initializers.NAMED)
+    else:  # keywords alone: Keras's form when the initializer is a value or no name is given
+        lowlevel = "name" in kwargs and not isinstance(init_kw, NUMBERS + (Variable,))
+    keys = _LOWLEVEL_KEYS if lowlevel else _VARIABLE_KEYS
+    if len(args) > len(keys):
+        raise TypeError(f"Variable: expected at most {len(keys)} positional arguments, "
+                        f"received {len(args)}")
+    form = dict(zip(keys, args))
+    for key, value in kwargs.items():
+        if key not in keys:
+            raise TypeError(f"Variable: unexpected keyword argument {key!r} (the "
+                            f"{'low-level' if lowlevel else 'Keras'} form takes "
+                            f"{', '.join(keys)})")
+        if key in form:
+            raise TypeError(f"Variable: got multiple values for argument {key!r}")
+        form[key] = value
+    if lowlevel:
+        if "shape" not in form:
+            raise TypeError(f"Variable {form['name']!r}: expected a shape (the low-level "
+                            "form is Variable(name, shape, dtype, initializer, trainable))")
+        form.setdefault("dtype", "float32")
+        form.setdefault("initializer", None)
+    else:
+        if "initializer" not in form:
+            raise TypeError("Variable: expected an initial value or an initializer as the "
+                            "first argument")
+        name = form.get("name")
+        if name is None:
+            name = "variable"
+        if not isinstance(name, str) or not name or "/" in name:
+            raise ValueError(f"Variable: expected a name without '/', received {name!r}")
+        form["name"] = name
+        form.setdefault("shape", None)
+        form.setdefault("dtype", None)
+        for key, allowed, default in (("aggregation", _AGGREGATIONS, "none"),
+                                      ("synchronization", _SYNCHRONIZATIONS, "auto")):
+            value = form.setdefault(key, default)
+            if value not in allowed:
+                raise ValueError(f"Variable: expected {key} to be one of "
+                                 f"{', '.join(allowed)}, received {value!r}")
+        form["autocast"] = bool(form.get("autocast", True))
+    form.setdefault("trainable", True)
+    form["lowlevel"] = lowlevel
+    return form
+
+
+def _keras_initial_value(form, where):
+    """(shape, dtype, value array) of Keras 3's form: from a value, or an initializer
+    called on `shape`."""
+    init, shape, dtype = form["initializer"], form["shape"], form["dtype"]
+    if isinstance(init, Variable):
+        init = init.numpy()
+    if isinstance(init, NUMBERS):
+        array = _numbers(init, where)
+        if dtype is None:
+            dtype = {"f": "float32", "b": "bool"}.get(array.dtype.kind, "int32")
+        dtype = as_dtype(dtype, where)
+        if shape is not None and as_shape(shape, where) != array.shape:
+            raise ShapeError(at_user(f"{where}: expected an initial value of shape "
+                                     f"{as_shape(shape, where)}, received shape {array.shape}"))
+        return array.shape, dtype, np.array(converted(array, dtype, where), order="C")
+    if shape is None:
+        raise ValueError(at_user(f"{where}: an initializer ({init!r}) needs a shape; "
+                                 "received shape=None"))
+    shape = as_shape(shape, where)
+    if None in shape:
+        raise ShapeError(at_user(f"{where}: a parameter needs a fully known shape, "
+                                 f"received {shape}"))
+    dtype = as_dtype("float32" if dtype is None else dtype, where)
+    if isinstance(init, str) or callable(init) or isinstance(init, dict):
+        return shape, dtype, initial_value(initializers.get(init), shape, dtype, where)
+    raise TypeError(at_user(f"{where}: expected an array, a number, a callable or an "
+                            f"initializer name as the first argument, received "
+                            f"{type(init).__name__}"))
+
+
+def _reads_data(var):
+    """Whether computing `var` needs a pd.data input."""
+    stack, seen = [var], set()
+    while stack:
+        v = stack.pop()
+        if v.kind == "data":
+            return True
+        if v.node is not None and id(v.node) not in seen:
+            seen.add(id(v.node))
+            stack.extend(v.node.inputs)
+    return False
+
+
 def data(name, shape, dtype="float32"):
     """A graph input, fed at `pd.eval` time; None marks sizes that vary between feeds.
 
@@ -572,8 +725,8 @@ def constant(value, dtype=None, name="const"):
     # np.ascontiguousarray would make a scalar a (1,) array.
     array = np.array(converted(array, dtype, "constant"), order="C")
     array.flags.writeable = False
-    var = Variable._make(f"{NAMES.full(name)}_{next(NAMES.op_counter)}", array.shape, dtype,
-                         "const", value=array)
+    var = CONSTANT_CLASS[0]._make(f"{NAMES.full(name)}_{next(NAMES.op_counter)}",
+                                  array.shape, dtype, "const", value=array)
     if weak:
         var._weak = True
     return var
@@ -586,7 +739,7 @@ NUMBERS = (bool, int, float, np.number, np.ndarray, list, tuple)
 def as_variable(x, like=None, where="op"):
     """`x` if it is a Variable, else a constant of `like`'s dtype (scalars and arrays)."""
     if isinstance(x, Variable):
-        if like is not None and getattr(x, "_weak", False):
+        if like is not None and x._weak:
             return _settle_weak([like, x])[1]
         return x
     if isinstance(x, NUMBERS):
@@ -624,13 +777,13 @@ def _settle_weak(inputs):
     """Float constants made without a dtype take the float dtype of the op's other float
     operands (when those agree on one): pd.constant(np.ones(3)) is float64 alone and
     float32 beside a float32 input."""
-    strong = {v.dtype for v in inputs if v.dtype in FLOATS and not getattr(v, "_weak", False)}
+    strong = {v.dtype for v in inputs if v.dtype in FLOATS and not v._weak}
     if len(strong) != 1:
         return inputs
     dtype = strong.pop()
     settled = []
     for v in inputs:
-        if getattr(v, "_weak", False) and v.dtype != dtype:
+        if v._weak and v.dtype != dtype:
             cache = v.__dict__.setdefault("_as_dtype", {})
             if dtype not in cache:
                 cache[dtype] = constant(v.value, dtype=dtype, name=v.name.rsplit("_", 1)[0])
@@ -639,13 +792,42 @@ def _settle_weak(inputs):
     return settled
 
 
+# Eager execution (paddle/lowlevel/eager.py, which lies above this module): EAGER_RUN[0]
+# runs an op on concrete inputs at once; EAGER_STATE is [tracing depth, eager layer-call
+# depth]: while tracing nothing runs eagerly, inside an eager layer call parameters count
+# as concrete.
+EAGER_RUN = [None]
+EAGER_STATE = [0, 0]
+# The class of constants: eager.py's EagerTensor (a Variable that acts like an array).
+CONSTANT_CLASS = [Variable]
+
+
+def current_mode():
+    """The run mode ops built now keep (see `forced_mode`): True, False or None."""
+    return _MODE[-1]
+
+
+def _concrete(inputs):
+    """Whether an op on `inputs` runs at once: every input holds a value (a constant or an
+    eager result; a parameter only inside an eager layer call) and nothing is traced."""
+    if EAGER_STATE[0] or EAGER_RUN[0] is None:
+        return False
+    params = EAGER_STATE[1] > 0
+    return all(v.kind == "const" or (params and v.kind == "param") for v in inputs)
+
+
 def apply(op, inputs, attrs=None, location=None):
     """Build a node of `op` on `inputs`: infer output shapes now, return the output
     Variable (or a list when the op has several outputs). `location` ('file.py:line')
-    names the user's line that asked for it, when that is not the current one."""
+    names the user's line that asked for it, when that is not the current one.
+
+    On concrete inputs outside a trace (paddle/lowlevel/eager.py) the op runs at once
+    instead and its output is an EagerTensor holding the values."""
     attrs = attrs or {}
-    if len(inputs) > 1 and any(getattr(v, "_weak", False) for v in inputs):
+    if len(inputs) > 1 and any(v._weak for v in inputs):
         inputs = _settle_weak(inputs)
+    if not op.stateful and _concrete(inputs):
+        return EAGER_RUN[0](op, inputs, attrs, location)
     location = location or user_location()
     for v in inputs:
         if v.dtype == "string":

@@ -41,12 +41,15 @@ class Op:
         view: the output is the input's buffer under another shape (no kernel runs).
         stateful: the op changes Variables in place (optimizer updates); it runs after
             every other op of a plan and is never cached away.
+        writes_inputs: the kernel may write a parameter input in place (batch norm's
+            moving statistics in training): run eagerly, it runs on the parameter itself.
     """
 
     name = None
     family = None
     view = False
     stateful = False
+    writes_inputs = False
 
     def infer(self, *inputs, **attrs):
         """(shape, dtype) of each input -> (shape, dtype) of the output, or a list of them."""

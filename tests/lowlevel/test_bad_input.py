@@ -77,11 +77,14 @@ def test_max_pool_propagates_nan_wherever_it_is_in_the_window():
     # A NaN after the window's first element was dropped (NaN > m is false): [1, NaN, 3, 2]
     # pooled to 3, while [NaN, 1, 3, 2] pooled to NaN.
     for values in ([1.0, np.nan, 3.0, 2.0], [np.nan, 1.0, 3.0, 2.0], [1.0, 3.0, 2.0, np.nan]):
-        x = pd.constant(np.array(values, np.float32).reshape(1, 2, 2, 1))
+        a = np.array(values, np.float32).reshape(1, 2, 2, 1)
+        assert np.isnan(pd.max_pool2d(pd.constant(a), 2).numpy()).all(), values  # eager
+        x = pd.data("x", [1, 2, 2, 1])  # a graph input: gradients need a graph
         y = pd.max_pool2d(x, 2)
-        assert np.isnan(pd.eval(y)).all(), values
+        assert np.isnan(pd.eval(y, {x: a})).all(), values
         g, = pd.gradients(pd.sum(y), [x])  # the gradient goes to the (first) NaN
-        np.testing.assert_array_equal(pd.eval(g).ravel(), np.isnan(values).astype(np.float32))
+        np.testing.assert_array_equal(pd.eval(g, {x: a}).ravel(),
+                                      np.isnan(values).astype(np.float32))
 
 
 # ---- normalization ------------------------------------------------------------------------
@@ -370,16 +373,16 @@ def test_conv_input_gradient_is_right_when_a_block_reaches_a_whole_image():
     rng = np.random.default_rng(0)
     a, w = rng.standard_normal((3, 6, 9, 2)), rng.standard_normal((4, 4, 2, 1))
     kw = {"strides": (3, 1), "padding": ((3, 3), (3, 1)), "dilation": (1, 2)}
-    x = pd.constant(a, "float64")
+    x = pd.data("x", a.shape, "float64")  # a graph input: gradients need a graph
     y = pd.conv2d(x, pd.constant(w, "float64"), **kw)
-    gy = rng.standard_normal(pd.eval(y).shape)
+    gy = rng.standard_normal(pd.eval(y, {x: a}).shape)
     dx, = pd.gradients(pd.sum(y * pd.constant(gy, "float64")), [x])
     want = _ref_conv_input_grad(a.shape, w, gy, kw["strides"], kw["padding"], kw["dilation"])
     threads = pd._C.omp_threads()
     pd._C.set_omp_threads(2)
     try:
         for _ in range(20):
-            np.testing.assert_allclose(pd.eval(dx), want, rtol=1e-10, atol=1e-10)
+            np.testing.assert_allclose(pd.eval(dx, {x: a}), want, rtol=1e-10, atol=1e-10)
     finally:
         pd._C.set_omp_threads(threads)
 

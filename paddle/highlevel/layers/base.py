@@ -2,7 +2,8 @@
 
 A layer is a callable that builds low-level ops: called on a Variable it returns a
 Variable, creating its parameters (`add_weight`) under the current namespace the first
-time (`build(input_shape)`). Called on a NumPy array it evaluates at once and returns one.
+time (`build(input_shape)`). Called on concrete values (NumPy arrays, numbers, eager
+tensors) it runs at once, op by op, and returns EagerTensors (paddle/lowlevel/eager.py).
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -22,17 +23,14 @@ import numpy as np
 
 from paddle import _settings as settings
 from paddle.errors import ShapeError, at_user
-from paddle.lowlevel import stored_state
-from paddle.lowlevel.executor import eval as run
+from paddle.lowlevel import eager, stored_state
 from paddle.lowlevel.graph import (FLOATS, NAMES, Variable, apply, as_dtype, building_scope,
-                                   call_inputs, data, forced_mode, in_call)
+                                   call_inputs, constant, data, forced_mode, in_call)
 from paddle.lowlevel.op import OPS
-from paddle.lowlevel.strings import feed_dtype
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.layer_functions import parameter
 from paddle.lowlevel.ops.reduce import sum as sum_all
 from paddle.highlevel import constraints, dtype_policies, regularizers
-from paddle.highlevel.layers import state_updates
 from paddle.highlevel.layers.keras_api import KerasLayerAPI
 
 
@@ -227,7 +225,6 @@ class Layer(KerasLayerAPI):
         self._weights = []
         self._input_shape_arg = tuple(input_shape) if input_shape is not None else None
         self._inbound = []       # [(input Variables, output Variables, call kwargs)]
-        self._eager = {}         # eager NumPy calls: signature -> (inputs, output)
         self.activity_regularizer = regularizers.get(activity_regularizer)
 
     # ---- weights ------------------------------------------------------------------------
@@ -526,23 +523,35 @@ class Layer(KerasLayerAPI):
         inputs, kwargs = spec.bind(self, args, kwargs)
         training = _check_training(kwargs.pop("training", None), self.name)
         flat = inputs if isinstance(inputs, (list, tuple)) else [inputs]
-        if flat and all(isinstance(x, np.ndarray) for x in flat):
-            return self._call_eager(inputs, training, kwargs)
+        # Concrete inputs (arrays, numbers, eager tensors) outside a trace: the call runs at
+        # once, op by op, its state updates included in the order written (Keras 3's eager
+        # call), and gives EagerTensors; anything else builds the graph (one body for both,
+        # so nested models cost one frame per level more than their call).
+        now = bool(flat) and not eager.is_tracing() and all(
+            eager.is_concrete(x) for x in flat + tensor_arguments(kwargs))
+        if now:
+            flat = [_as_tensor(x, self.dtype) for x in flat]
+            inputs = type(inputs)(flat) if isinstance(inputs, (list, tuple)) else flat[0]
         for x in flat:
             if not isinstance(x, Variable):
                 raise TypeError(at_user(f"{self.name}: expected a Variable (or a NumPy array), "
                                         f"received {type(x).__name__}"))
-        shapes = [x.shape for x in flat]
+        # An eager call builds the layer for any batch size, as a call on pd.Input would.
+        shapes = [(None,) + x.shape[1:] if now and x.shape else x.shape for x in flat]
         shape = shapes if isinstance(inputs, (list, tuple)) else shapes[0]
         if not self.built:
-            self.build(shape)  # marks the layer built (KerasLayerAPI wraps every build)
-            if not self.built:
-                self._mark_built(shape)
+            with eager.graph_state():  # weight penalties stay graph nodes on the weights
+                self.build(shape)  # marks the layer built (KerasLayerAPI wraps every build)
+                if not self.built:
+                    self._mark_built(shape)
         elif self.input_spec is not None:
             for s in shapes:
                 self.input_spec.check(self, s)
         inputs = self._cast_integer_inputs(inputs, flat)
-        value = training if training is not None else _CALL_TRAINING[-1]
+        if training is not None:
+            value = training
+        else:  # an outermost eager call infers, as Keras's: call(..., training) hears False
+            value = False if now and _CALL_TRAINING[-1] is None else _CALL_TRAINING[-1]
         call_kwargs = spec.call_kwargs(kwargs, value)
         input_mask = kwargs.get("mask", _input_masks(inputs, flat))
         if spec.mask and "mask" not in kwargs and input_mask is not None:
@@ -551,7 +560,8 @@ class Layer(KerasLayerAPI):
             self._clear_recent_losses()
         _CALL_TRAINING.append(value)
         try:
-            with call_inputs(flat), forced_mode(training), building_scope(self.name):
+            with eager.eager_call() if now else eager.tracing(), call_inputs(flat), \
+                    forced_mode(training), building_scope(self.name):
                 outputs = self.call(inputs, **call_kwargs)
         finally:
             _CALL_TRAINING.pop()
@@ -563,6 +573,8 @@ class Layer(KerasLayerAPI):
                     self.add_loss(regularizers.activity_penalty(
                         self.activity_regularizer, o, f"{self.name}: activity_regularizer"))
         _set_output_masks(self, inputs, outputs, input_mask)
+        if now:  # no graph history: a model is made of calls on symbolic inputs
+            return _concrete_outputs(outputs)
         recorded = dict(kwargs) if training is None else dict(kwargs, training=training)
         self._inbound.append((list(flat), list(outs), recorded))
         self._list_input = isinstance(inputs, (list, tuple))
@@ -582,27 +594,6 @@ class Layer(KerasLayerAPI):
             return inputs
         cast_flat = [cast(x, self.dtype) if x.dtype not in FLOATS else x for x in flat]
         return cast_flat if isinstance(inputs, (list, tuple)) else cast_flat[0]
-
-    def _call_eager(self, inputs, training, kwargs):
-        flat = inputs if isinstance(inputs, (list, tuple)) else [inputs]
-        # Keyword arguments shape the graph too (return_attention_scores=True adds an output).
-        key = (tuple((a.shape[1:], a.dtype.str) for a in flat), training,
-               repr(sorted(kwargs.items())))
-        if key not in self._eager:
-            # A stateful layer's states have the batch size of its first call (as Keras's).
-            batch = getattr(self, "stateful", False)
-            names = [data(f"{self.name}_in{i}", (a.shape[0] if batch else None,) + a.shape[1:],
-                          feed_dtype(a, self.dtype)) for i, a in enumerate(flat)]
-            graph_in = names if isinstance(inputs, (list, tuple)) else names[0]
-            out = self(graph_in, training=training, **kwargs)
-            outs = list(out) if isinstance(out, (list, tuple)) else [out]
-            self._eager[key] = (names, out, state_updates.reached(outs))
-        names, out, updates = self._eager[key]
-        if not updates:
-            return run(out, dict(zip(names, flat)), training=bool(training))
-        outs = list(out) if isinstance(out, (list, tuple)) else [out]
-        values = run(outs + updates, dict(zip(names, flat)), training=bool(training))
-        return values[:len(outs)] if isinstance(out, (list, tuple)) else values[0]
 
     # ---- the graph it was called in -----------------------------------------------------
 
@@ -726,6 +717,32 @@ def _set_output_masks(layer, inputs, outputs, input_mask):
     for o, m in zip(outs, masks):
         if isinstance(o, Variable) and m is not None:
             o._keras_mask = m
+
+
+def _as_tensor(x, float_dtype):
+    """A concrete layer input as a tensor: arrays and numbers become constants, integers
+    int64 (ids, labels), anything else the layer's float dtype; tensors stay as they are."""
+    if isinstance(x, Variable):
+        return x
+    array = np.asarray(x)
+    return constant(array, "int64" if array.dtype.kind in "iu" else
+                    "bool" if array.dtype.kind == "b" else as_dtype(float_dtype))
+
+
+def _concrete_outputs(outputs):
+    """The outputs of an eager call as EagerTensors: a parameter or a node on parameters
+    that the call returned is read now (its value after the call's updates)."""
+    if isinstance(outputs, (list, tuple)):
+        return type(outputs)(_concrete_outputs(o) for o in outputs)
+    if isinstance(outputs, dict):
+        return {k: _concrete_outputs(v) for k, v in outputs.items()}
+    if isinstance(outputs, Variable) and not isinstance(outputs, eager.EagerTensor):
+        value = eager.tensor(outputs.numpy())
+        mask = getattr(outputs, "_keras_mask", None)
+        if mask is not None:
+            value._keras_mask = mask
+        return value
+    return outputs
 
 
 def Input(shape=None, batch_size=None, dtype=None, batch_shape=None, name=None):

@@ -23,6 +23,7 @@ import numpy as np
 
 from paddle.distributed.world import is_chief
 from paddle.errors import CheckpointError, at_user
+from paddle.lowlevel import eager
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.strings import feed_dtype
 from paddle.lowlevel.graph import Variable, apply, data
@@ -256,10 +257,14 @@ class Model(Trainable, Layer):
         flat = _flat(inputs)
         if "training" in kwargs:  # an array there (a second positional input) is refused
             kwargs["training"] = _check_training(kwargs["training"], self.name)
-        if flat and all(isinstance(x, np.ndarray) for x in flat):
-            self._ensure_graph(flat)
-            if not kwargs.get("training"):
-                return self.predict_on_batch(inputs)
+        if flat and not eager.is_tracing() and all(eager.is_concrete(x) for x in flat):
+            # Runs at once (Layer.__call__); a subclassed model is first traced on data
+            # shaped like the inputs, so that saving and summary know its graph.
+            self._ensure_graph([np.asarray(x) for x in flat])
+            known = self.inputs if self.functional else None
+            if known and len(known) == len(flat):  # named as the model's input, as predict
+                for old, x in zip(known, flat):
+                    _check_input(self, old, np.shape(x))
         if self.functional:
             return self._structured(Layer.__call__(self, inputs, **kwargs))
         self.built = True  # calling `call` on Variables is itself the trace

@@ -19,7 +19,7 @@ import numpy as np
 
 from paddle import lowlevel as ll
 from paddle.devices import backend_for
-from paddle.lowlevel import optimizers
+from paddle.lowlevel import eager, optimizers
 from paddle.lowlevel.executor import plan_for, topological_nodes
 from paddle.lowlevel.strings import feed_dtype
 from paddle.lowlevel.graph import Variable, call_inputs, constant, data
@@ -76,6 +76,7 @@ def trace_step(model, kind, x, y=(), weighted=False):
     method = getattr(model, f"{kind}_step")
     updates, trace = [], None
     with contextlib.ExitStack() as stack:
+        stack.enter_context(eager.tracing())  # random ops and updates: run on every step
         if kind != "predict":
             updates = stack.enter_context(optimizers.collect_updates())
             trace = stack.enter_context(StepTrace())

@@ -69,6 +69,7 @@ def _channel_params(op, x, params, labels, c):
 @register
 class BatchNorm(Op):
     name = "batch_norm"
+    writes_inputs = True  # the moving statistics, in training
 
     def infer(self, x, scale, offset, moving_mean, moving_variance, momentum, epsilon, axis):
         if x[1] not in FLOATS:

@@ -18,7 +18,7 @@ Example:
 import numpy as np
 
 from paddle.lowlevel.executor import eval as run, topological_nodes
-from paddle.lowlevel.graph import UPDATE_COLLECTORS, Variable, apply, as_variable
+from paddle.lowlevel.graph import EAGER_STATE, UPDATE_COLLECTORS, Variable, apply, as_variable
 from paddle.lowlevel.op import OPS, Op, register
 from paddle.lowlevel.shapes import broadcast
 
@@ -121,7 +121,8 @@ def _eager_or_graph(var, value, where):
     if var.kind != "param":
         raise TypeError(f"{where}: {var.name!r} is a {var.kind} Variable; only parameters "
                         "can be assigned")
-    if isinstance(value, Variable) and (UPDATE_COLLECTORS or _reads_data(value)):
+    if isinstance(value, Variable) and (UPDATE_COLLECTORS or EAGER_STATE[0] or
+                                        _reads_data(value)):
         return assign(var, value)
     if isinstance(value, Variable):
         value = run(value)

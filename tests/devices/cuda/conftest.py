@@ -3,6 +3,7 @@ import pytest
 
 import paddle as pd
 from paddle.devices import cuda
+from paddle.lowlevel.eager import tracing
 
 
 @pytest.fixture
@@ -14,3 +15,12 @@ def simulated_gpu():
             yield
         finally:
             pd.set_device(before)
+
+
+@pytest.fixture(autouse=True)
+def graph_nodes():
+    """These tests compare the kernels of single nodes (`y.node`) across backends: ops are
+    built as graph nodes even on constants (paddle.lowlevel.eager.tracing), where outside
+    a trace they would run at once and have no node (spec 1b)."""
+    with tracing():
+        yield

@@ -13,6 +13,7 @@ import pytest
 
 import paddle as pd
 from paddle.highlevel import layers
+from paddle.lowlevel.eager import EagerTensor
 
 def _as_list(x, is_list):
     return list(x) if is_list else [x]
@@ -88,7 +89,7 @@ def run_layer_test(layer_cls, init_kwargs, input_shape, expected_output_shape,
     eager_outs = _as_list(eager, multi_out)
     batch = arrays[0].shape[0]
     for got, e in zip(eager_outs, expected):
-        assert isinstance(got, np.ndarray)
+        assert isinstance(got, EagerTensor)  # spec 1b: a concrete tensor, not a NumPy array
         assert got.shape == _with_batch(tuple(e), batch), f"eager shape {got.shape}, expected {e}"
 
     if run_training_step and expected_num_trainable_weights:

@@ -90,6 +90,7 @@ def test_masks():
     mask = RNG.integers(0, 2, size=(2, 4, 4)).astype(bool)
     mask[:, :, 0] = True                                      # every query sees something
     out, scores = mha(x, x, attention_mask=mask, return_attention_scores=True)
+    scores = np.asarray(scores)  # a tensor (spec 1b); NumPy's boolean indexing below
     ref_out, ref_scores = mha_ref(mha, x, x, mask=mask)
     np.testing.assert_allclose(out, ref_out, rtol=1e-4, atol=1e-5)
     assert np.all(scores[np.broadcast_to(~mask[:, None], scores.shape)] == 0)

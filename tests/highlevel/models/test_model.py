@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import paddle as pd
+from paddle.lowlevel.eager import EagerTensor
 
 
 def relu(a):
@@ -40,7 +41,7 @@ def test_sequential_with_input_computes_the_stack(x4):
     assert model.layers == [d1, d2]
     assert model.inputs[0].shape == (None, 4) and model.outputs[0].shape == (None, 3)
     out = model(x4)
-    assert isinstance(out, np.ndarray) and out.shape == (6, 3)
+    assert isinstance(out, EagerTensor) and out.shape == (6, 3)  # spec 1b: a tensor
     np.testing.assert_allclose(out, dense_np(d2, dense_np(d1, x4, relu)), rtol=1e-5, atol=1e-6)
 
 
@@ -172,7 +173,7 @@ class ScaledNet(pd.Model):
 def test_subclassed_model_with_low_level_ops_and_a_variable(x4, free_names):
     net = ScaledNet()
     out = net(x4)
-    assert isinstance(out, np.ndarray) and out.shape == (6, 2)
+    assert isinstance(out, EagerTensor) and out.shape == (6, 2)  # spec 1b: a tensor
     expected = dense_np(net.head, np.tanh(dense_np(net.hidden, x4))) * net.scale.val()
     np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
     assert net.layers == [net.hidden, net.head]

@@ -1,0 +1,404 @@
+"""Eager execution: an op whose inputs are all concrete runs at once (Keras 3 semantics).
+
+`graph.apply` builds every op node. When every input is concrete (a constant made from
+NumPy arrays or Python numbers, or the result of an earlier eager op) and no graph is
+being traced, it hands the op to `run` here instead: the op runs through the same kernels
+as a graph would (one prepared one-node program, cached per op, attributes, input specs,
+run mode and device), and the result is an `EagerTensor`, a constant Variable that acts
+like an array. A concrete value entering a graph is then simply a constant.
+
+What counts as concrete and when nothing runs eagerly:
+- parameters (kind "param") are state: with otherwise concrete inputs an op on them
+  builds a graph node, so a loss term on weights stays live across training steps;
+  converting that node to a value evaluates it with the current values. Inside a layer
+  call on concrete inputs (`eager_call`) parameters are read at once instead, as Keras
+  reads a variable's current value;
+- inside `tracing()` (a traced train / test / predict step, a layer call on symbolic
+  inputs) nothing runs eagerly: random ops and assignments stay graph nodes, drawn and
+  run on every step.
+
+Example:
+    >>> import numpy as np, paddle as pd
+    >>> t = pd.ops.sum(np.ones(3))
+    >>> float(t), t.shape, t.dtype
+    (3.0, (), 'float32')
+    >>> (pd.ops.ones((2,)) * 2 + np.array([1.0, 2.0], np.float32)).numpy().tolist()
+    [3.0, 4.0]
+"""
+import contextlib
+import operator
+import weakref
+
+import numpy as np
+
+from paddle import devices
+from paddle.devices import mirrors
+from paddle.lowlevel import graph
+from paddle.lowlevel.executor import Plan, Program, eval as run_graph
+from paddle.devices.runner import RECORDERS
+from paddle.errors import ShapeError, user_location
+from paddle.lowlevel.graph import NUMBERS, Node, Variable
+from paddle.lowlevel.op import OPS
+from paddle.lowlevel.ops.math import _pair
+
+# How many one-node programs are kept (per op, attributes, input specs, mode and device):
+# enough for the ops of a model's eager calls; the oldest go first.
+MAX_PROGRAMS = 4096
+
+_PROGRAMS = {}
+_TRACING = graph.EAGER_STATE  # [tracing depth, eager layer-call depth]
+
+
+@contextlib.contextmanager
+def tracing():
+    """Nothing runs eagerly inside: every op builds a graph node (a traced step, a layer
+    call on symbolic inputs). Random ops and assignments are then drawn and run on each
+    run of the graph.
+
+    Example:
+        >>> import paddle as pd
+        >>> from paddle.lowlevel.eager import tracing
+        >>> with tracing():
+        ...     noise = pd.random.normal((2,))
+        >>> type(noise).__name__, noise.kind
+        ('Variable', 'op')
+    """
+    _TRACING[0] += 1
+    try:
+        yield
+    finally:
+        _TRACING[0] -= 1
+
+
+@contextlib.contextmanager
+def eager_call():
+    """Inside a layer call on concrete inputs: parameters count as concrete (their current
+    values are read at once), so the call runs op by op, its assignments included, in the
+    order written. A `tracing()` inside it wins."""
+    saved = _TRACING[0]
+    _TRACING[0] = 0
+    _TRACING[1] += 1
+    try:
+        yield
+    finally:
+        _TRACING[1] -= 1
+        _TRACING[0] = saved
+
+
+@contextlib.contextmanager
+def graph_state():
+    """Parameters are state again inside (an op on them builds a graph node), even within
+    an eager layer call: how a layer built by its first eager call keeps its weight
+    penalties live."""
+    saved = _TRACING[1]
+    _TRACING[1] = 0
+    try:
+        yield
+    finally:
+        _TRACING[1] = saved
+
+
+def is_tracing():
+    """Whether ops build graph nodes whatever their inputs (inside `tracing()`)."""
+    return _TRACING[0] > 0
+
+
+def in_eager_call():
+    """Whether a layer call on concrete inputs is running (parameters read at once)."""
+    return _TRACING[1] > 0 and _TRACING[0] == 0
+
+
+def is_concrete(x):
+    """Whether `x` holds a value now: an array, a number, a constant or an eager result
+    (and, inside an eager layer call, a parameter)."""
+    if isinstance(x, Variable):
+        return x.kind == "const" or (x.kind == "param" and in_eager_call())
+    return isinstance(x, NUMBERS)
+
+
+class EagerTensor(Variable):
+    """The result of an op run at once: a constant Variable holding its array, that acts
+    like one (Keras 3's tensors, TensorFlow 2's `tf.Tensor`).
+
+    `.numpy()` and `np.asarray(t)` give the values; `float(t)`, `int(t)`, `bool(t)` and
+    `operator.index(t)` convert a single value and raise NumPy's error for others; `len`,
+    iteration and indexing go along axis 0; operators run the ops at once (with arrays,
+    numbers and other tensors; with a symbolic Variable they build a graph node, in which
+    the tensor is a constant). `==` and `!=` are elementwise, with NumPy's truth value.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> t = pd.ops.convert_to_tensor([1.0, 2.0, 3.0]) * 2
+        >>> t
+        Tensor([2. 4. 6.], shape=(3,), dtype=float32)
+        >>> len(t), float(t[1]), [float(v) for v in t], bool(pd.ops.min(t) > 1)
+        (3, 4.0, [2.0, 4.0, 6.0], True)
+        >>> float(t)
+        Traceback (most recent call last):
+        ...
+        TypeError: only 0-dimensional arrays can be converted to Python scalars
+    """
+
+    # What every tensor shares, as class attributes: `tensor()` sets only its own values.
+    kind = "const"
+    node = None
+    index = 0
+    trainable = False
+    location = ""
+    # Class defaults of what code reads with getattr(v, name, default): they must not reach
+    # __getattr__ below (an AttributeError raised there costs microseconds).
+    _weak = False
+    _keras_mask = None
+
+    def __new__(cls, *args, **kwargs):
+        return object.__new__(cls)  # not Variable.__new__: that makes a parameter
+
+    def __init__(self, *args, **kwargs):
+        pass  # made by `tensor(array)` (or Variable._make, for pd.constant)
+
+    @property
+    def name(self):
+        """`tensor_<id>` unless made with a name (pd.constant's `const_<n>`)."""
+        return self.__dict__.get("_name") or f"tensor_{id(self):x}"
+
+    @name.setter
+    def name(self, value):
+        self.__dict__["_name"] = value
+
+    def numpy(self):
+        """A NumPy copy of the values."""
+        return mirrors.on_host(self._value).copy()
+
+    # A few of NumPy's (and JAX arrays') own conveniences.
+    def tolist(self):
+        """The values as nested Python lists (a number for a scalar)."""
+        return mirrors.on_host(self._value).tolist()
+
+    def item(self, *args):
+        """One value as a Python number (NumPy's `item`)."""
+        return mirrors.on_host(self._value).item(*args)
+
+    @property
+    def size(self):
+        """The number of values."""
+        return mirrors.on_host(self._value).size
+
+    def __getattr__(self, attr):
+        # Reached only for names a Variable lacks: NumPy's array methods and properties
+        # (`t.mean()`, `t.all()`, `t.T`, `t.astype(...)`), on the values, with NumPy's
+        # results: what Keras users do with JAX and TensorFlow tensors alike.
+        if attr.startswith("_") or not hasattr(np.ndarray, attr):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {attr!r}")
+        return getattr(mirrors.on_host(self.__dict__["_value"]), attr)
+
+    def __array__(self, dtype=None, copy=None):
+        array = mirrors.on_host(self._value)
+        if dtype is not None and np.dtype(dtype) != array.dtype:
+            return array.astype(dtype)
+        return array.copy() if copy else array
+
+    # Conversions are NumPy's, errors included (float() of a non-scalar is a TypeError,
+    # bool() of several values a ValueError).
+    def __float__(self):
+        return float(mirrors.on_host(self._value))
+
+    def __int__(self):
+        return int(mirrors.on_host(self._value))
+
+    def __index__(self):
+        return operator.index(mirrors.on_host(self._value))
+
+    def __bool__(self):
+        return bool(mirrors.on_host(self._value))
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self.shape[0]))
+
+    def __hash__(self):
+        return id(self)
+
+    def __eq__(self, other):
+        if not isinstance(other, (Variable,) + NUMBERS):
+            return NotImplemented
+        return _OPS["equal"](self, other)
+
+    def __ne__(self, other):
+        if not isinstance(other, (Variable,) + NUMBERS):
+            return NotImplemented
+        return _OPS["not_equal"](self, other)
+
+    def __repr__(self):
+        text = np.array2string(mirrors.on_host(self._value), separator=" ",
+                               prefix="Tensor(")
+        return f"Tensor({text}, shape={self.shape}, dtype={self.dtype})"
+
+    def __str__(self):
+        return str(mirrors.on_host(self._value))
+
+    def __format__(self, spec):
+        array = mirrors.on_host(self._value)
+        return format(array[()] if array.ndim == 0 else array, spec) if spec else str(self)
+
+
+def _elementwise(name):
+    def compare(a, b):
+        return graph.apply(OPS[name], list(_pair(a, b, name)))
+    return compare
+
+
+_OPS = {"equal": _elementwise("equal"), "not_equal": _elementwise("not_equal")}
+
+
+_DTYPE_NAMES = {np.dtype(d): d for d in graph.DTYPES}
+
+
+def tensor(array, weak=False):
+    """An EagerTensor holding `array` (made read-only, kept without a copy)."""
+    array.flags.writeable = False
+    t = object.__new__(EagerTensor)
+    t.__dict__.update(shape=array.shape, dtype=_DTYPE_NAMES[array.dtype], _value=array)
+    if weak and array.dtype.kind == "f":  # only floats adapt (an int64 cast stays int64)
+        t._weak = True
+    return t
+
+
+def run(op, inputs, attrs, location):
+    """Run `op` at once on concrete `inputs`: the output EagerTensor, or a list of them.
+    Errors are graph construction's (the shape rule's, located at the user's line). Ops
+    that write a parameter input in place (batch normalization's statistics in training)
+    run on the parameter itself."""
+    mode = graph._MODE[-1]
+    if mode is None:  # the mode of the enclosing call that fixed one (model(x, training=True))
+        mode = next((m for m in reversed(graph._MODE) if m is not None), None)
+    device = devices.backend_for(None)
+    key = _key(op, attrs, inputs, mode, device)
+    entry = _PROGRAMS.get(key) if key is not None else None
+    if entry is None:
+        specs = _infer(op, inputs, attrs, location)
+        if op.writes_inputs and any(v.kind == "param" for v in inputs):
+            return _run_on_state(op, inputs, attrs, specs, mode)
+        entry = _program(op, inputs, attrs, specs, mode, device)
+        if key is not None:
+            if len(_PROGRAMS) >= MAX_PROGRAMS:
+                del _PROGRAMS[next(iter(_PROGRAMS))]
+            _PROGRAMS[key] = entry
+    elif entry.writes_state and any(v.kind == "param" for v in inputs):
+        return _run_on_state(op, inputs, attrs, entry.specs, mode)
+    if mirrors.active():
+        results = entry.run([mirrors.on_host(v._value) for v in inputs])
+    else:
+        results = entry.run([v._value for v in inputs])
+    weak = bool(inputs) and all(v._weak for v in inputs)
+    if entry.single:
+        return tensor(results[0], weak)
+    return [tensor(r, weak) for r in results]
+
+
+def _infer(op, inputs, attrs, location):
+    """The op's shape rule on the inputs, its errors located as graph.apply locates them."""
+    try:
+        return op.infer(*[(v.shape, v.dtype) for v in inputs], **attrs)
+    except (ShapeError, TypeError) as e:
+        location = location or user_location()
+        raise type(e)(f"{e} (at {location})" if location else str(e)) from None
+
+
+def _run_on_state(op, inputs, attrs, specs, mode):
+    node = Node(op, inputs, attrs, "")
+    outs = [Variable._make("eager", tuple(s), d, "op", node, i, location="")
+            for i, (s, d) in enumerate(specs if isinstance(specs, list) else [specs])]
+    node.outputs_ref = tuple(weakref.ref(v) for v in outs)
+    results = run_graph(outs, training=bool(mode))
+    tensors = [tensor(r) for r in results]
+    return tensors if isinstance(specs, list) else tensors[0]
+
+
+def _program(op, inputs, attrs, specs, mode, device):
+    """A one-node program of `op` on fed inputs of these exact shapes and dtypes."""
+    fed = [Variable._make(f"in{i}", v.shape, v.dtype, "data", location="")
+           for i, v in enumerate(inputs)]
+    saved = graph._MODE[-1]
+    graph._MODE[-1] = mode
+    try:
+        node = Node(op, fed, attrs, "")
+    finally:
+        graph._MODE[-1] = saved
+    single = not isinstance(specs, list)
+    outs = [Variable._make(f"out{i}", tuple(s), d, "op", node, i, location="")
+            for i, (s, d) in enumerate([specs] if single else specs)]
+    node.outputs_ref = tuple(weakref.ref(v) for v in outs)  # _OneNode keeps them
+    plan = Plan(outs, bool(mode), device)
+    return _OneNode(Program(plan, [v.shape for v in fed]), outs, specs, single,
+                    op.writes_inputs)
+
+
+class _OneNode:
+    """A cached one-node program. On the host, with no hooks to honour, it runs its
+    prepared calls directly (feeds copied in, results copied out); anything else (a GPU,
+    deferred checks, a profile) goes through Program.run."""
+
+    __slots__ = ("program", "outs", "specs", "single", "writes_state", "direct")
+
+    def __init__(self, program, outs, specs, single, writes_state):
+        self.program, self.outs, self.specs = program, outs, specs
+        self.single, self.writes_state = single, writes_state
+        runner, hooks = program.runner, program.runner.hooks
+        self.direct = program.device.is_host and not (
+            hooks.before or hooks.after or hooks.checks or hooks.state or program.updates
+            or program.fed_checks or runner.gate is not None)
+
+    def run(self, arrays):
+        program = self.program
+        if not self.direct or RECORDERS:
+            return program.run(arrays)
+        try:
+            for buf, a in zip(program.feeds, arrays):
+                np.copyto(buf, a)
+            for fn in program.compute:
+                fn()
+        except Exception:
+            return program.run(arrays)  # again, for the error that names the op
+        return [b.copy() for b in program.results]
+
+
+def _key(op, attrs, inputs, mode, device):
+    """The cache key of a one-node program; None when an attribute cannot be hashed."""
+    specs = tuple([(v.shape, v.dtype) for v in inputs])
+    try:  # the common case: hashable attributes (typed: 1, 1.0 and True differ)
+        key = (op, tuple([(k, v.__class__, v) for k, v in attrs.items()]), specs, mode, device)
+        hash(key)
+        return key
+    except TypeError:
+        pass
+    try:
+        key = (op, tuple((k, _freeze(v)) for k, v in attrs.items()), specs, mode, device)
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _freeze(value):
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__,) + tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return ("dict",) + tuple((k, _freeze(v)) for k, v in sorted(value.items()))
+    if isinstance(value, np.ndarray):
+        return ("ndarray", value.shape, value.dtype.str, value.tobytes())
+    return (type(value).__name__, value)
+
+
+def install():
+    """Hand `run` to graph.apply (graph.py cannot import this module: it lies below it)."""
+    graph.EAGER_RUN[0] = run
+    graph.CONSTANT_CLASS[0] = EagerTensor
+
+
+install()
