@@ -536,8 +536,10 @@ class Layer(KerasLayerAPI):
             if not isinstance(x, Variable):
                 raise TypeError(at_user(f"{self.name}: expected a Variable (or a NumPy array), "
                                         f"received {type(x).__name__}"))
-        # An eager call builds the layer for any batch size, as a call on pd.Input would.
-        shapes = [(None,) + x.shape[1:] if now and x.shape else x.shape for x in flat]
+        # An eager call builds the layer for any batch size, as a call on pd.Input would
+        # (a stateful RNN keeps its states for the batch size of its first call, as Keras's).
+        any_batch = now and not getattr(self, "stateful", False)
+        shapes = [(None,) + x.shape[1:] if any_batch and x.shape else x.shape for x in flat]
         shape = shapes if isinstance(inputs, (list, tuple)) else shapes[0]
         if not self.built:
             with eager.graph_state():  # weight penalties stay graph nodes on the weights

@@ -26,6 +26,7 @@ from paddle.lowlevel.ops.shape import concat, expand_dims, reverse, stack
 from paddle.lowlevel.ops.state import assign
 from paddle.random import keep_mask
 from paddle.highlevel.layers import state_updates
+from paddle.lowlevel import eager
 from paddle.highlevel.layers.base import Layer, check_flag
 from paddle.highlevel.layers.conv import check_positive
 from paddle.highlevel.layers.core import get_activation, serialize_activation
@@ -175,8 +176,12 @@ class BaseRNN(Layer):
         if mask is not None and self.return_sequences and self.zero_output_for_mask:
             output = output * expand_dims(cast(mask, output.dtype), -1)
         if self.stateful:  # the next batch starts where this one ended (Keras's assign)
-            state_updates.attach([output] + final,
-                                 [assign(s, f) for s, f in zip(self.states, final)])
+            if all(eager.is_concrete(f) for f in final):  # an eager call: written now
+                for state, value in zip(self.states, final):
+                    state.assign(value)
+            else:  # a graph: written by whatever computes the outputs
+                state_updates.attach([output] + final,
+                                     [assign(s, f) for s, f in zip(self.states, final)])
         return [output] + final if self.return_state else output
 
     def check_mask(self, mask, x):

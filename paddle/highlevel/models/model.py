@@ -25,7 +25,7 @@ from paddle.distributed.world import is_chief
 from paddle.errors import CheckpointError, at_user
 from paddle.lowlevel import eager
 from paddle.lowlevel.executor import topological_nodes
-from paddle.lowlevel.strings import feed_dtype
+from paddle.lowlevel.strings import feed_dtype, is_string_array
 from paddle.lowlevel.graph import Variable, apply, data
 from paddle.highlevel.training.data.arrays import by_name
 from paddle.highlevel.layers.base import Layer, _call_spec, _check_training, call_context, \
@@ -261,6 +261,11 @@ class Model(Trainable, Layer):
             # Runs at once (Layer.__call__); a subclassed model is first traced on data
             # shaped like the inputs, so that saving and summary know its graph.
             self._ensure_graph([np.asarray(x) for x in flat])
+            if any(is_string_array(np.asarray(x)) for x in flat) and \
+                    not kwargs.get("training"):
+                # Text is read on the host by the model's preprocessing layers: run the
+                # traced model on it, as predict does.
+                return self.predict_on_batch(inputs)
             known = self.inputs if self.functional else None
             if known and len(known) == len(flat):  # named as the model's input, as predict
                 for old, x in zip(known, flat):
