@@ -7,5 +7,5 @@ one C++ call.
 """
 from paddle.devices.cpu import (  # noqa: F401
     activations, conv, elementwise, losses, matmul, nn, norm, optim, pool, recurrent, reduce,
-    sampling, shape, state)
+    sampling, shape, sort, state)
 from paddle.devices.cpu.table import KERNELS  # noqa: F401

@@ -253,4 +253,4 @@ class CudaBackend:
 
 from paddle.devices.cuda import (  # noqa: E402,F401
     activations, conv, elementwise, losses, matmul, nn, norm, optim, pool, recurrent, reduce,
-    sampling, shape, state)
+    sampling, shape, sort, state)
