@@ -18,6 +18,7 @@ Example:
 """
 import numpy as _np
 
+from paddle.errors import at_user
 from paddle.lowlevel.creation import arange, full, ones, shape, zeros  # noqa: F401
 from paddle.lowlevel.executor import eval as _eval
 from paddle.lowlevel.graph import Variable, as_variable, constant
@@ -28,22 +29,33 @@ from paddle.lowlevel.ops.shape import one_hot as _one_hot_op
 
 
 def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
-    """Keras's `keras.ops.one_hot`: rows with a one at each class id. Float class ids
-    (Keras's guides keep labels as float32) are cast to integers first, as Keras's
-    TensorFlow backend does; only the last axis and dense output are supported.
+    """Keras's `keras.ops.one_hot`: rows with a one at each class id, the class axis at
+    `axis` (the last by default). Float class ids (Keras's guides keep labels as float32)
+    are cast to integers first, as Keras's TensorFlow backend does; the output is dense.
 
     Example:
         >>> import numpy as np, paddle as pd
         >>> pd.ops.one_hot(np.array([2.0, 0.0], np.float32), num_classes=3).numpy().tolist()
         [[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]
     """
-    if axis not in (-1, None) or sparse:
-        raise ValueError(f"ops.one_hot: only axis=-1 and sparse=False are supported, "
-                         f"received axis={axis!r}, sparse={sparse!r}")
+    if sparse:
+        raise ValueError(at_user("ops.one_hot: sparse=True is not supported (paddle has no "
+                                 "sparse tensors)"))
     x = convert_to_tensor(x)
+    rank = x.ndim + 1
+    if axis is None:
+        axis = -1
+    if not isinstance(axis, int) or isinstance(axis, bool) or not -rank <= axis < rank:
+        raise ValueError(at_user(f"ops.one_hot: expected an axis in [{-rank}, {rank}) for "
+                                 f"indices of shape {x.shape}, received {axis!r}"))
     if x.dtype in ("float32", "float64"):
         x = cast(x, "int64")
-    return _one_hot_op(x, num_classes, dtype="float32" if dtype is None else dtype)
+    out = _one_hot_op(x, num_classes, dtype="float32" if dtype is None else dtype)
+    if axis % rank == rank - 1:
+        return out
+    perm = list(range(rank - 1))
+    perm.insert(axis % rank, rank - 1)
+    return transpose(out, perm)
 
 
 def concatenate(xs, axis=0):
@@ -73,3 +85,4 @@ multiply, subtract, divide, power, negative, absolute = mul, sub, div, pow, neg,
 def true_divide(a, b):
     """a / b (Keras's `true_divide`)."""
     return div(as_variable(a, where="true_divide"), b)
+from paddle.ops.numpy_array import *  # noqa: F401,F403
