@@ -50,7 +50,8 @@ def segment_sum(data, segment_ids, num_segments=None, sorted=False):  # noqa: A0
 
     Example:
         >>> import paddle as pd
-        >>> pd.eval(pd.ops.segment_sum(pd.constant([1.0, 2.0, 3.0]), pd.constant([0, 0, 1]), 2)).tolist()
+        >>> data, ids = pd.constant([1.0, 2.0, 3.0]), pd.constant([0, 0, 1])
+        >>> pd.eval(pd.ops.segment_sum(data, ids, 2)).tolist()
         [3.0, 3.0]
     """
     data, ids, n = _segments(data, segment_ids, num_segments, "segment_sum")
@@ -86,7 +87,8 @@ def segment_max(data, segment_ids, num_segments=None, sorted=False):  # noqa: A0
 
     Example:
         >>> import paddle as pd
-        >>> pd.eval(pd.ops.segment_max(pd.constant([1.0, 5.0, 3.0]), pd.constant([0, 0, 2]), 3)).tolist()
+        >>> data, ids = pd.constant([1.0, 5.0, 3.0]), pd.constant([0, 0, 2])
+        >>> pd.eval(pd.ops.segment_max(data, ids, 3)).tolist()
         [5.0, -inf, 3.0]
     """
     data, ids, n = _segments(data, segment_ids, num_segments, "segment_max")
@@ -98,7 +100,8 @@ def segment_min(data, segment_ids, num_segments=None, sorted=False):  # noqa: A0
 
     Example:
         >>> import paddle as pd
-        >>> pd.eval(pd.ops.segment_min(pd.constant([1.0, 5.0, 3.0]), pd.constant([0, 0, 1]), 2)).tolist()
+        >>> data, ids = pd.constant([1.0, 5.0, 3.0]), pd.constant([0, 0, 1])
+        >>> pd.eval(pd.ops.segment_min(data, ids, 2)).tolist()
         [1.0, 3.0]
     """
     data, ids, n = _segments(data, segment_ids, num_segments, "segment_min")
@@ -110,7 +113,8 @@ def segment_prod(data, segment_ids, num_segments=None, sorted=False):  # noqa: A
 
     Example:
         >>> import paddle as pd
-        >>> pd.eval(pd.ops.segment_prod(pd.constant([2.0, 5.0, 3.0]), pd.constant([0, 0, 1]), 2)).tolist()
+        >>> data, ids = pd.constant([2.0, 5.0, 3.0]), pd.constant([0, 0, 1])
+        >>> pd.eval(pd.ops.segment_prod(data, ids, 2)).tolist()
         [10.0, 3.0]
     """
     data, ids, n = _segments(data, segment_ids, num_segments, "segment_prod")
@@ -144,7 +148,8 @@ def in_top_k(targets, predictions, k):
 
     Example:
         >>> import paddle as pd
-        >>> pd.eval(pd.ops.in_top_k(pd.constant([0, 1]), pd.constant([[1.0, 2.0], [3.0, 4.0]]), 1)).tolist()
+        >>> scores = pd.constant([[1.0, 2.0], [3.0, 4.0]])
+        >>> pd.eval(pd.ops.in_top_k(pd.constant([0, 1]), scores, 1)).tolist()
         [False, True]
     """
     targets, predictions = tensor(targets, "in_top_k"), tensor(predictions, "in_top_k")

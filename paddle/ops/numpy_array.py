@@ -571,7 +571,8 @@ def tile(x, repeats):
     """
     x = tensor(x, "tile")
     reps = [repeats] if isinstance(repeats, (int, np.integer)) else list(repeats)
-    if builtins.any(not isinstance(r, (int, np.integer)) or isinstance(r, bool) or r < 0 for r in reps):
+    if builtins.any(not isinstance(r, (int, np.integer)) or isinstance(r, bool) or r < 0
+                    for r in reps):
         fail(ValueError, f"tile: expected repeat counts >= 0, received {repeats!r}")
     rank = builtins.max(x.ndim, len(reps))
     reps = [1] * (rank - len(reps)) + [int(r) for r in reps]

@@ -188,7 +188,8 @@ def cross(x1, x2, axisa=-1, axisb=-1, axisc=-1, axis=None):
 
     Example:
         >>> import paddle as pd
-        >>> pd.eval(pd.ops.cross(pd.constant([1.0, 0.0, 0.0]), pd.constant([0.0, 1.0, 0.0]))).tolist()
+        >>> x, y = pd.constant([1.0, 0.0, 0.0]), pd.constant([0.0, 1.0, 0.0])
+        >>> pd.eval(pd.ops.cross(x, y)).tolist()
         [0.0, 0.0, 1.0]
     """
     if axis is not None:

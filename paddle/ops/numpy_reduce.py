@@ -505,7 +505,9 @@ def histogram(x, bins=10, range=None):  # noqa: A002 (Keras's name)
         >>> pd.eval(counts).tolist(), pd.eval(edges).tolist()
         ([3.0, 1.0, 1.0], [1.0, 3.0, 5.000000476837158, 7.0])
     """
-    x = _s.reshape(floats(tensor(x, "histogram")), [-1])
+    x = floats(tensor(x, "histogram"))
+    if x.ndim != 1:
+        fail(ValueError, f"histogram: expected a 1-D tensor, received shape {x.shape}")
     if not isinstance(bins, (int, np.integer)) or bins <= 0:
         fail(ValueError, f"histogram: expected a number of bins > 0, received {bins!r}")
     if range is None:
@@ -533,7 +535,8 @@ def correlate(x1, x2, mode="valid"):
 
     Example:
         >>> import paddle as pd
-        >>> pd.eval(pd.ops.correlate(pd.constant([1.0, 2.0, 3.0]), pd.constant([0.0, 1.0]))).tolist()
+        >>> x, v = pd.constant([1.0, 2.0, 3.0]), pd.constant([0.0, 1.0])
+        >>> pd.eval(pd.ops.correlate(x, v)).tolist()
         [2.0, 3.0]
     """
     x1, x2 = tensor(x1, "correlate"), tensor(x2, "correlate")

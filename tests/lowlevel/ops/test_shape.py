@@ -342,5 +342,18 @@ def test_one_hot_with_keras_names():
     got = pd.ops.one_hot(np.array([3.0, 1.0], np.float32), num_classes=4)
     assert got.dtype == "float32" and got.numpy().argmax(axis=1).tolist() == [3, 1]
     assert pd.ops.one_hot(np.array([1]), 2, dtype="float64").dtype == "float64"
-    with pytest.raises(ValueError, match="only axis=-1 and sparse=False"):
-        pd.ops.one_hot(np.array([1]), 2, axis=0)
+    # keras.ops.one_hot's axis: the class axis first here
+    assert pd.ops.one_hot(np.array([1]), 2, axis=0).numpy().tolist() == [[0.0], [1.0]]
+    with pytest.raises(ValueError, match="sparse=True is not supported"):
+        pd.ops.one_hot(np.array([1]), 2, sparse=True)
+    with pytest.raises(ValueError, match=r"expected an axis in \[-2, 2\)"):
+        pd.ops.one_hot(np.array([1]), 2, axis=2)
+
+
+def test_an_all_integer_index_of_a_computed_tensor_reads_it_when_run(device):
+    # The simulated GPU once took NumPy's x[i, j] (a scalar copy) when the kernel was prepared,
+    # before x was computed.
+    x = pd.data("x", shape=[2, 3])
+    y = (x * 2.0)[1, 2]
+    assert y.shape == ()
+    assert float(pd.eval(y, {x: np.arange(6.0, dtype=np.float32).reshape(2, 3)})) == 10.0
