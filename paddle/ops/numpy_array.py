@@ -24,6 +24,8 @@ import builtins
 import numpy as np
 
 from paddle.errors import ShapeError
+from paddle.lowlevel.creation import arange as _arange
+from paddle.lowlevel.creation import full as _full
 from paddle.lowlevel.creation import zeros
 from paddle.lowlevel.graph import FLOATS, Variable, apply, as_dtype, constant
 from paddle.lowlevel.op import OPS
@@ -43,7 +45,7 @@ from paddle.ops.numpy_reduce import *  # noqa: F401,F403
 from paddle.ops.numpy_reduce import __all__ as _reductions
 
 __all__ = sorted(_math + _products + _reductions + [
-    "append", "array", "array_split", "bartlett", "blackman", "broadcast_to", "dsplit",
+    "append", "arange", "array", "array_split", "copy", "full", "unravel_index", "bartlett", "blackman", "broadcast_to", "dsplit",
     "dstack", "dtype", "empty", "empty_like", "expand_dims", "eye", "flip", "fliplr", "flipud",
     "full_like", "geomspace", "get_item", "hamming", "hanning", "hsplit", "hstack", "identity",
     "is_tensor", "kaiser", "linspace", "logspace", "meshgrid", "moveaxis", "ndim", "pad",
@@ -135,6 +137,54 @@ def triu(x, k=0):
         [[1.0, 1.0], [0.0, 1.0]]
     """
     return _triangle(x, k, False, "triu")
+
+
+def arange(start, stop=None, step=None, dtype=None):
+    """Evenly spaced values in [start, stop) (np.arange), int32 for Python ints and float32
+    when one is a float, as Keras gives them.
+
+    Example:
+        >>> import paddle as pd
+        >>> x = pd.ops.arange(1, 7, 2)
+        >>> pd.eval(x).tolist(), x.dtype
+        ([1, 3, 5], 'int32')
+    """
+    step = 1 if step is None else step
+    if dtype is None:
+        dtype = result_type(*[dtype_of(v) for v in (start, stop, step) if v is not None])
+    try:
+        return _arange(start, stop, step, dtype=dtype)
+    except (TypeError, ValueError) as e:
+        fail(type(e), str(e))
+
+
+def full(shape, fill_value, dtype=None):
+    """A tensor of `shape` filled with `fill_value`, float32 unless `dtype` says otherwise
+    (Keras's default, whatever the value).
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.ops.full((2,), 3).dtype
+        'float32'
+    """
+    dtype = _dtype(dtype, "full")
+    if isinstance(fill_value, Variable):
+        return broadcast_to(cast(fill_value, dtype), shape)
+    try:
+        return _full(shape, fill_value, dtype=dtype)
+    except (TypeError, ValueError) as e:
+        fail(type(e), str(e))
+
+
+def copy(x):
+    """A copy of x (its values now, not a view of its buffer).
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.eval(pd.ops.copy(pd.constant([1, 2]))).tolist()
+        [1, 2]
+    """
+    return tensor(x, "copy")[...]
 
 
 def empty(shape, dtype=None):
@@ -1040,6 +1090,44 @@ def scatter_update(inputs, indices, updates, reduction=None):
     hits, _ = _scatter_rows(_m.ones_like(cast(updates, compute)), flat, rows, tail, compute)
     hit = _m.greater(_s.reshape(hits, list(shape)), 0.0)
     return where(hit, added, inputs)
+
+
+def _divmod(i, n):
+    """(i // n, i % n) for non-negative int64 i and a positive int n: a quotient through
+    float64, corrected by one step where rounding made it off by one."""
+    q = cast(cast(i, "float64") / float(n), "int64")
+    r = i - q * n
+    low = _m.less(r, 0)
+    q, r = where(low, q - 1, q), where(low, r + n, r)
+    high = _m.greater_equal(r, n)
+    return where(high, q + 1, q), where(high, r - n, r)
+
+
+def unravel_index(indices, shape):
+    """The coordinates in an array of `shape` of flat (C-order) `indices`: one tensor per
+    axis, of the indices' integer dtype.
+
+    Example:
+        >>> import paddle as pd
+        >>> rows, cols = pd.ops.unravel_index(pd.constant([5, 7]), (3, 4))
+        >>> pd.eval(rows).tolist(), pd.eval(cols).tolist()
+        ([1, 1], [1, 3])
+    """
+    indices = tensor(indices, "unravel_index")
+    if indices.dtype not in ("int32", "int64"):
+        fail(TypeError, f"unravel_index: expected integer indices, received {indices.dtype}")
+    try:
+        dims = [int(d) for d in shape]
+    except (TypeError, ValueError):
+        fail(TypeError, f"unravel_index: expected a tuple of sizes, received {shape!r}")
+    if builtins.any(d <= 0 for d in dims):
+        fail(ValueError, f"unravel_index: expected sizes > 0, received {tuple(dims)}")
+    rest, coords = cast(indices, "int64"), []
+    for d in reversed(dims[1:]):
+        rest, c = _divmod(rest, d)
+        coords.append(c)
+    coords.append(rest)
+    return tuple(cast(c, indices.dtype) for c in reversed(coords))
 
 
 # ---- what a tensor is ------------------------------------------------------------------

@@ -21,12 +21,14 @@ Example:
 import numpy as np
 
 from paddle.errors import ShapeError
-from paddle.lowlevel.graph import FLOATS, Variable, as_dtype, constant
+from paddle.lowlevel.graph import FLOATS, Variable, apply, as_dtype, constant
+from paddle.lowlevel.op import OPS
 from paddle.lowlevel.ops import math as _m
 from paddle.lowlevel.ops import reduce as _r
 from paddle.lowlevel.ops import shape as _s
 from paddle.lowlevel.ops import sort as _o
 from paddle.lowlevel.ops.math import cast, where
+from paddle.lowlevel.ops.matmul import matmul as _matmul
 from paddle.ops._arrays import (axes_of, axis_of, fail, floats, known, result_type, tensor,
                                 to_last)
 
@@ -36,7 +38,8 @@ __all__ = [
     "histogram", "isin", "median", "nanargmax", "nanargmin", "nancumprod", "nancumsum",
     "nanmax", "nanmean", "nanmedian", "nanmin", "nanpercentile", "nanprod", "nanquantile",
     "nanstd", "nansum", "nanvar", "percentile", "prod", "ptp", "quantile", "searchsorted",
-    "sort", "std", "trapezoid", "var"]
+    "sort", "std", "trapezoid", "var", "sum", "mean", "max", "min", "corrcoef",
+    "unique"]
 
 
 # ---- helpers ----------------------------------------------------------------------------
@@ -69,6 +72,70 @@ def _numeric(x, where_):
 def _all_nan(x, axes, keepdims):
     """Whether every element along `axes` is NaN (bool, reduced)."""
     return _m.equal(_r.min(cast(_isnan(x), "int32"), axis=axes, keepdims=keepdims), 1)
+
+
+# ---- Keras's sum, mean, max, min --------------------------------------------------------
+
+def sum(x, axis=None, keepdims=False):  # noqa: A001
+    """The sum along `axis` (an int, a tuple, None: all); bool counts as int32.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.eval(pd.ops.sum(pd.constant([[True, True], [False, True]]), axis=1)).tolist()
+        [2, 1]
+    """
+    x = _numeric(x, "sum")
+    axes = axes_of(x, axis, "sum")
+    return _r.sum(x, axis=axes, keepdims=keepdims) if axes else x
+
+
+def mean(x, axis=None, keepdims=False):
+    """The mean along `axis` (ints and bool give float32).
+
+    Example:
+        >>> import paddle as pd
+        >>> float(pd.eval(pd.ops.mean(pd.constant([1, 2]))))
+        1.5
+    """
+    x = floats(tensor(x, "mean"))
+    axes = axes_of(x, axis, "mean")
+    return _r.mean(x, axis=axes, keepdims=keepdims) if axes else x
+
+
+def _bounded(x, axis, keepdims, initial, reduce_, bound, where_):
+    x = tensor(x, where_)
+    axes = axes_of(x, axis, where_)
+    if initial is not None and not isinstance(initial, (int, float, np.number)):
+        fail(TypeError, f"{where_}: expected a number as initial, received {initial!r}")
+    if initial is not None and 0 in [x.shape[a] for a in axes]:
+        shape = [1 if a in axes else d for a, d in enumerate(x.shape)] if keepdims else \
+            [d for a, d in enumerate(x.shape) if a not in axes]
+        return _s.reshape(_m.zeros_like(_r.sum(x, axis=axes)), shape) + \
+            cast(constant(initial), x.dtype)
+    out = _extreme(x, axes, keepdims, reduce_, where_)
+    return out if initial is None else bound(out, cast(constant(initial), out.dtype))
+
+
+def max(x, axis=None, keepdims=False, initial=None):  # noqa: A001
+    """The largest element along `axis`, at least `initial` when given.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.eval(pd.ops.max(pd.constant([[1, 5], [3, 2]]), axis=1, initial=4)).tolist()
+        [5, 4]
+    """
+    return _bounded(x, axis, keepdims, initial, _r.max, _m.maximum, "max")
+
+
+def min(x, axis=None, keepdims=False, initial=None):  # noqa: A001
+    """The smallest element along `axis`, at most `initial` when given.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.eval(pd.ops.min(pd.constant([[1, 5], [3, 2]]), axis=0)).tolist()
+        [1, 2]
+    """
+    return _bounded(x, axis, keepdims, initial, _r.min, _m.minimum, "min")
 
 
 # ---- logical and extreme ----------------------------------------------------------------
@@ -301,6 +368,71 @@ def _ordered(x, axis, where_):
     if x.ndim == 0:
         fail(ShapeError, f"{where_}: expected a tensor of rank >= 1, received a scalar")
     return x, axis_of(x, axis, where_)
+
+
+def unique(x, sorted=True, return_index=False, return_inverse=False,  # noqa: A002
+           return_counts=False, axis=None, size=None, fill_value=None):
+    """The distinct elements of the flattened x, sorted, in a tensor of `size` (Keras's
+    static-size form, which graph mode needs: the count of distinct values depends on the
+    data); missing places hold `fill_value` (default: the smallest element, as JAX).
+    With return_index / return_inverse / return_counts, also (int32) the first position of
+    each, the place of each element among them, and how many times each occurs. The
+    result is always sorted (as on JAX), whatever `sorted` says.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.eval(pd.ops.unique(pd.constant([3, 1, 3, 2]), size=4, fill_value=-1)).tolist()
+        [1, 2, 3, -1]
+    """
+    x = tensor(x, "unique")
+    if axis is not None:
+        fail(ValueError, f"unique: only axis=None (the flattened x) is supported, received "
+                         f"axis={axis!r}")
+    if not isinstance(size, (int, np.integer)) or size <= 0:
+        fail(ValueError, f"unique: the number of distinct elements depends on the data; give "
+                         f"it as size > 0 (Keras's static-size form), received size={size!r}")
+    flat = _s.reshape(x, [-1])
+    n = known(flat, [0], "unique")[0]
+    if n == 0:
+        fail(ValueError, "unique: expected at least one element")
+    k = int(size)
+    order = _o.argsort(cast(flat, "int32") if flat.dtype == "bool" else flat, 0)
+    ordered = _o.take_along_axis(flat, order, 0)
+    first = _s.concat([_m.equal(ordered[:1], ordered[:1]),
+                       _m.not_equal(ordered[1:], ordered[:-1])], axis=0) if n > 1 else \
+        _m.equal(ordered, ordered)
+    starts = cast(first, "int64")
+    place = _o.cumsum(starts, 0) - 1
+    slot = where(first, _m.minimum(place, k), _m.zeros_like(place) + k)  # k: thrown away
+
+    def gathered(values):  # per distinct value: `values` at its first element
+        return _scatter(cast(values, "float64"), slot, k)
+
+    count = _r.sum(starts)
+    filled = _m.less(constant(np.arange(k, dtype=np.int64)), count)
+    fill = amin(flat) if fill_value is None else cast(constant(fill_value), flat.dtype)
+    values = where(filled, cast(gathered(ordered), flat.dtype), _m.zeros_like(
+        cast(filled, flat.dtype)) + fill)
+    out = [values]
+    if return_index:
+        index = cast(gathered(order), "int32")
+        out.append(where(filled, index, _m.zeros_like(index) + index[:1]))
+    if return_inverse:
+        inverse = apply(OPS["take_along_axis_grad"],  # place[i] written at order[i]
+                        [cast(place, "float64"), order, cast(flat, "float64")], {"axis": 0})
+        out.append(_s.reshape(cast(inverse, "int32"), list(x.shape) if None not in x.shape
+                              else [-1]))
+    if return_counts:
+        counts = _scatter(_m.ones_like(cast(starts, "float64")),
+                          where(_m.less(place, k), place, _m.zeros_like(place) + k), k)
+        out.append(cast(counts, "int32"))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def _scatter(rows, positions, k):
+    """The sums of float64 `rows` at `positions` in [0, k], without the last (k: discarded)."""
+    like = constant(np.zeros(k + 1))
+    return apply(OPS["scatter_add"], [rows, positions, like], {"axis": 0})[:k]
 
 
 def argsort(x, axis=-1):
@@ -570,6 +702,26 @@ def correlate(x1, x2, mode="valid"):
 
 
 # ---- statistics -------------------------------------------------------------------------
+
+def corrcoef(x):
+    """Pearson correlation coefficients of the rows of x (variables; columns are
+    observations), clipped to [-1, 1]; ints give float32.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.eval(pd.ops.corrcoef(pd.constant([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0]]))).tolist()
+        [[1.0, -1.0], [-1.0, 1.0]]
+    """
+    x = floats(tensor(x, "corrcoef"))
+    if x.ndim not in (1, 2):
+        fail(ShapeError, f"corrcoef: expected a 1-D or 2-D tensor, received shape {x.shape}")
+    rows = _s.reshape(x, [1, -1]) if x.ndim == 1 else x
+    centered = rows - _r.mean(rows, axis=1, keepdims=True)
+    cov = _matmul(centered, centered, transpose_b=True)
+    scale = _m.sqrt(_r.sum(_m.square(centered), axis=1))
+    out = _m.clip(cov / (_s.expand_dims(scale, 1) * _s.expand_dims(scale, 0)), -1.0, 1.0)
+    return _s.reshape(out, []) if x.ndim == 1 else out
+
 
 def _moments(x, axis, keepdims, where_, nan):
     x = floats(tensor(x, where_))

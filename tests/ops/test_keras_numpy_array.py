@@ -58,7 +58,12 @@ CALLS = [
     ("segment_sum", (F, np.array([0, 1, 0])), {"num_segments": 2}),
     ("segment_max", (F, np.array([0, 2, 0])), {"num_segments": 3}),
     ("extract_sequences", (F, 2, 1), {}), ("cdist", (F, F[:2]), {}),
-    ("select", ([B, ~B], [F, -F]), {}),
+    ("select", ([B, ~B], [F, -F]), {}), ("arange", (2, 9, 3), {}), ("full", ((2,), 3), {}),
+    ("sum", (B,), {"axis": 0}), ("mean", (I,), {}), ("max", (I,), {"axis": 1, "initial": 2}),
+    ("min", (F,), {"keepdims": True}), ("corrcoef", (F,), {}), ("copy", (I,), {}),
+    ("unravel_index", (np.array([3, 11], np.int32), (3, 4)), {}),
+    ("unique", (I,), {"size": 12, "fill_value": 0, "return_counts": True,
+                      "return_inverse": True, "return_index": True}),
 ]
 
 

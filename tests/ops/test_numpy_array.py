@@ -231,13 +231,46 @@ PRODUCTS["einsum_ellipsis"] = (lambda: ops.einsum("...ij,...jk->...ik", SQ, SQ),
 PRODUCTS["cross_axis"] = (lambda: ops.cross(A[:3, :3].T, B[:3, :3], axis=0),
                           np.cross(A[:3, :3].T, B[:3, :3], axis=0))
 
-ALL = {**CASES, **REDUCTIONS, **NANS, **PRODUCTS}
+BIG = [2**40 + 12345, (2**23 + 5) * (2**22 - 3) - 1, 7 * (2**22 - 3)]
+KERAS_BASICS = {
+    "arange": (lambda: ops.arange(1, 8, 3), np.arange(1, 8, 3, dtype=np.int32)),
+    "arange_float": (lambda: ops.arange(0.0, 1.0, 0.25), np.arange(0, 1, 0.25, np.float32)),
+    "full": (lambda: ops.full((2, 2), 3), np.full((2, 2), 3.0, np.float32)),
+    "copy": (lambda: ops.copy(I), I),
+    "sum_bool": (lambda: ops.sum(I > 0, axis=0), np.sum(I > 0, axis=0).astype(np.int32)),
+    "mean_int": (lambda: ops.mean(I, axis=1), np.mean(I, axis=1).astype(np.float32)),
+    "max_initial": (lambda: ops.max(I, axis=1, initial=4), np.max(I, axis=1, initial=4)),
+    "min_initial": (lambda: ops.min(A, initial=-0.1), np.min(A, initial=-0.1)),
+    "max_empty": (lambda: ops.max(np.zeros((0, 3), np.float32), axis=0, initial=1.0),
+                  np.ones(3, np.float32)),
+    "corrcoef": (lambda: ops.corrcoef(A), np.corrcoef(A)),
+    "corrcoef_int": (lambda: ops.corrcoef(I), np.corrcoef(I)),
+    "unravel_index": (lambda: ops.unravel_index(np.array([0, 5, 22, 23], np.int32), (2, 3, 4)),
+                      np.stack(np.unravel_index([0, 5, 22, 23], (2, 3, 4))).astype(np.int32)),
+    "unravel_big": (lambda: ops.unravel_index(np.array(BIG), (2**23 + 5, 2**22 - 3)),
+                    np.stack(np.unravel_index(BIG, (2**23 + 5, 2**22 - 3)))),
+    "unique": (lambda: ops.unique(I, size=10, fill_value=-9), np.concatenate(
+        [np.unique(I), np.full(10 - len(np.unique(I)), -9)]).astype(np.int32)),
+    "unique_all": (lambda: ops.unique(np.array([3, 1, 3, 2]), size=5, fill_value=-1,
+                                      return_index=True, return_inverse=True,
+                                      return_counts=True),
+                   # measured with Keras 3.15 on JAX
+                   [[1, 2, 3, -1, -1], [1, 3, 0, 1, 1], [2, 0, 2, 1], [1, 1, 2, 0, 0]]),
+}
+
+ALL = {**CASES, **REDUCTIONS, **NANS, **PRODUCTS, **KERAS_BASICS}
 
 
 @pytest.mark.parametrize("name", sorted(ALL))
 def test_values_match_numpy(name, device):
     build, expected = ALL[name]
-    got = pd.eval(build())
+    out = build()
+    got = pd.eval(list(out) if isinstance(out, tuple) else out)
+    if isinstance(out, tuple):
+        got, expected = np.stack(got) if name != "unique_all" else got, expected
+        if name == "unique_all":
+            assert [g.tolist() for g in got] == expected
+            return
     expected = np.asarray(expected)
     assert got.shape == expected.shape, name
     if expected.dtype.kind == "f":
@@ -265,7 +298,10 @@ DTYPES = [
     (lambda: ops.histogram(V)[0], "float32"), (lambda: ops.amax(np.array([True])), "bool"),
     (lambda: ops.trace(np.eye(2, dtype=bool)), "int32"), (lambda: ops.diff(I), "int32"),
     (lambda: ops.ptp(I), "int32"), (lambda: ops.kron(I, I), "int32"),
-    (lambda: ops.vander(I[0]), "int32"),
+    (lambda: ops.vander(I[0]), "int32"), (lambda: ops.arange(3), "int32"),
+    (lambda: ops.full((1,), 2), "float32"), (lambda: ops.sum(I > 0), "int32"),
+    (lambda: ops.mean(I), "float32"), (lambda: ops.unique(I, size=3), "int32"),
+    (lambda: ops.corrcoef(I), "float32"),
 ]
 
 
@@ -383,6 +419,10 @@ BAD = [
     (lambda: ops.moveaxis(C3, [0, 1], [0]), ValueError, "moveaxis: expected as many"),
     (lambda: ops.eye(-1), ValueError, "eye: expected a size >= 0 as N"),
     (lambda: ops.correlate(A, V), ShapeError, "correlate: expected two 1-D tensors"),
+    (lambda: ops.unique(I), ValueError, "unique: the number of distinct elements"),
+    (lambda: ops.unravel_index(A, (3, 4)), TypeError, "unravel_index: expected integer"),
+    (lambda: ops.max(A, initial="x"), TypeError, "max: expected a number as initial"),
+    (lambda: ops.histogram(A), ValueError, "histogram: expected a 1-D tensor"),
 ]
 
 
