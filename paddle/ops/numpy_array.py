@@ -33,6 +33,7 @@ from paddle.lowlevel.ops import math as _m
 from paddle.lowlevel.ops import reduce as _r
 from paddle.lowlevel.ops import shape as _s
 from paddle.lowlevel.ops.math import cast, where
+from paddle.lowlevel.ops.matmul import matmul as _matmul
 from paddle.lowlevel.ops.sort import cumprod
 from paddle.lowlevel.ops.sort import take_along_axis as _take_along
 from paddle.ops._arrays import (axes_of, axis_of, dtype_of, fail, is_number, known, result_type,
@@ -45,7 +46,8 @@ from paddle.ops.numpy_reduce import *  # noqa: F401,F403
 from paddle.ops.numpy_reduce import __all__ as _reductions
 
 __all__ = sorted(_math + _products + _reductions + [
-    "append", "arange", "array", "array_split", "copy", "full", "unravel_index", "bartlett", "blackman", "broadcast_to", "dsplit",
+    "append", "arange", "array", "array_split", "copy", "full", "unravel_index", "ones",
+    "zeros", "ones_like", "zeros_like", "reshape", "slice", "stack", "matmul", "bartlett", "blackman", "broadcast_to", "dsplit",
     "dstack", "dtype", "empty", "empty_like", "expand_dims", "eye", "flip", "fliplr", "flipud",
     "full_like", "geomspace", "get_item", "hamming", "hanning", "hsplit", "hstack", "identity",
     "is_tensor", "kaiser", "linspace", "logspace", "meshgrid", "moveaxis", "ndim", "pad",
@@ -174,6 +176,50 @@ def full(shape, fill_value, dtype=None):
         return _full(shape, fill_value, dtype=dtype)
     except (TypeError, ValueError) as e:
         fail(type(e), str(e))
+
+
+def ones(shape, dtype=None):
+    """A tensor of ones (float32 unless `dtype` says otherwise).
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.eval(pd.ops.ones((2,), dtype="int32")).tolist()
+        [1, 1]
+    """
+    return full(shape, 1, dtype)
+
+
+def zeros(shape, dtype=None):
+    """A tensor of zeros (float32 unless `dtype` says otherwise).
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.eval(pd.ops.zeros((2,))).tolist()
+        [0.0, 0.0]
+    """
+    return full(shape, 0, dtype)
+
+
+def ones_like(x, dtype=None):
+    """Ones of x's shape, of x's dtype unless `dtype` says otherwise.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.ops.ones_like(pd.constant([1, 2]), dtype="float32").dtype
+        'float32'
+    """
+    return full_like(x, 1, dtype)
+
+
+def zeros_like(x, dtype=None):
+    """Zeros of x's shape, of x's dtype unless `dtype` says otherwise.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.eval(pd.ops.zeros_like(pd.constant([1.0, 2.0]))).tolist()
+        [0.0, 0.0]
+    """
+    return full_like(x, 0, dtype)
 
 
 def copy(x):
@@ -461,6 +507,58 @@ def expand_dims(x, axis):
     return x
 
 
+def reshape(x, newshape):
+    """x with a new shape (one size may be -1: inferred), as keras.ops.reshape.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.ops.reshape(pd.ones((2, 3)), (3, -1)).shape
+        (3, 2)
+    """
+    x = tensor(x, "reshape")
+    if isinstance(newshape, (int, np.integer)):
+        newshape = (newshape,)
+    return _s.reshape(x, newshape)
+
+
+def stack(x, axis=0):
+    """Tensors of one shape joined along a new axis (their dtypes promoted as Keras does).
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.ops.stack([pd.ones((2,)), pd.zeros((2,))], axis=1).shape
+        (2, 2)
+    """
+    return _s.stack(_joined(x, "stack"), axis=axis)
+
+
+def slice(inputs, start_indices, shape):  # noqa: A001 (Keras's name)
+    """The block of `inputs` at `start_indices` of size `shape`, as keras.ops.slice.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.eval(pd.ops.slice(pd.constant([[1, 2, 3], [4, 5, 6]]), (0, 1), (2, 2))).tolist()
+        [[2, 3], [5, 6]]
+    """
+    return _s.slice(tensor(inputs, "slice"), start_indices, shape)
+
+
+def matmul(x1, x2):
+    """The matrix product of the last two axes (leading ones broadcast), as keras.ops.matmul;
+    integers multiply in float64 and come back as their dtype (bool as int32).
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.eval(pd.ops.matmul(pd.constant([[1, 2]]), pd.constant([[3], [4]]))).tolist()
+        [[11]]
+    """
+    a, b = tensor(x1, "matmul"), tensor(x2, "matmul")
+    dtype = result_type(a.dtype, b.dtype)
+    dtype = "int32" if dtype == "bool" else dtype
+    compute = dtype if dtype in FLOATS else "float64"
+    return cast(_matmul(cast(a, compute), cast(b, compute)), dtype)
+
+
 def moveaxis(x, source, destination):
     """x with axes `source` moved to positions `destination` (ints or sequences).
 
@@ -579,8 +677,8 @@ def roll(x, shift, axis=None):
         n = known(x, [a], "roll")[0]
         s = int(s) % n if n else 0
         if s:
-            head = x[(slice(None),) * a + (slice(n - s, None),)]
-            tail = x[(slice(None),) * a + (slice(None, n - s),)]
+            head = x[(builtins.slice(None),) * a + (builtins.slice(n - s, None),)]
+            tail = x[(builtins.slice(None),) * a + (builtins.slice(None, n - s),)]
             x = _s.concat([head, tail], axis=a)
     return x
 
@@ -981,8 +1079,8 @@ def get_item(x, key):
 
     Example:
         >>> import paddle as pd
-        >>> pd.eval(pd.ops.get_item(pd.constant([1, 2, 3]), slice(1, None))).tolist()
-        [2, 3]
+        >>> pd.eval(pd.ops.get_item(pd.constant([[1, 2], [3, 4]]), 1)).tolist()
+        [3, 4]
     """
     return tensor(x, "get_item")[key]
 
@@ -1016,7 +1114,7 @@ def slice_update(inputs, start_indices, updates):
                                                        "slice_update"), "slice_update")
     pairs = [(s, n - s - d) for s, d, n in zip(start, updates.shape, sizes)]
     mask = np.zeros(sizes, bool)
-    mask[tuple(slice(s, s + d) for s, d in zip(start, updates.shape))] = True
+    mask[tuple(builtins.slice(s, s + d) for s, d in zip(start, updates.shape))] = True
     return where(constant(mask), _s.pad(updates, pairs), inputs)
 
 
