@@ -15,14 +15,30 @@ enum Cumulate { kCumSum, kCumProd, kCumulateCount };
 template <typename T>
 inline bool is_nan(T v) { return v != v; }
 
-// out[o, :, i] = the stable order of x[o, :, i]; descending keeps ties in index order.
+// Whether position a comes before position b of `row`: by value (NaN last), ties by
+// position, so that a partial sort gives the same first k as the stable full sort.
+template <typename T>
+struct Before {
+  const T* row;
+  bool descending;
+  bool operator()(int64_t a, int64_t b) const {
+    const T u = row[a], v = row[b];
+    if (is_nan(u) || is_nan(v)) return is_nan(u) == is_nan(v) ? a < b : is_nan(v);
+    if (u != v) return descending ? u > v : u < v;
+    return a < b;
+  }
+};
+
+// out[o, :, i] = the first k positions of the stable order of x[o, :, i] (k = n: all of
+// it, by a full sort; k < n: a partial sort, for top_k).
 void argsort(py::array x, py::array out, int64_t outer, int64_t n, int64_t inner,
-             bool descending) {
+             bool descending, int64_t k) {
   const char* op = "argsort";
   int dt = check_dtype(x, op, "x");
   int64_t total = size_of({outer, n, inner}, op);
+  require(k >= 0 && k <= n, op, "k must lie in [0, n]");
   check_array(x, op, "x", dt, total, kRead);
-  check_array(out, op, "out", kInt64, total, kWrite);
+  check_array(out, op, "out", kInt64, size_of({outer, k, inner}, op), kWrite);
   PD_DISPATCH_NUMERIC(dt, op, {
     const scalar_t* xp = in_ptr<scalar_t>(x);
     int64_t* yp = out_ptr<int64_t>(out);
@@ -38,19 +54,13 @@ void argsort(py::array x, py::array out, int64_t outer, int64_t n, int64_t inner
         const scalar_t* p = xp + o * n * inner + i;
         for (int64_t r = 0; r < n; ++r) row[r] = p[r * inner];
         std::iota(order.begin(), order.end(), int64_t(0));
-        if (descending) {
-          std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-            if (is_nan(row[b])) return !is_nan(row[a]);
-            return row[a] > row[b];
-          });
-        } else {
-          std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-            if (is_nan(row[b])) return !is_nan(row[a]);
-            return row[a] < row[b];
-          });
-        }
-        int64_t* q = yp + o * n * inner + i;
-        for (int64_t r = 0; r < n; ++r) q[r * inner] = order[r];
+        Before<scalar_t> before{row.data(), descending};
+        if (k < n)
+          std::partial_sort(order.begin(), order.begin() + k, order.end(), before);
+        else
+          std::sort(order.begin(), order.end(), before);  // ties by position: stable
+        int64_t* q = yp + o * k * inner + i;
+        for (int64_t r = 0; r < k; ++r) q[r * inner] = order[r];
       }
     }
   });
@@ -153,8 +163,9 @@ void take_along_axis_grad(py::array g, py::array idx, py::array out, int64_t out
 
 void init_sort(py::module_& m) {
   m.def("argsort", &argsort, array_arg("x"), array_arg("out"), py::arg("outer"), py::arg("n"),
-        py::arg("inner"), py::arg("descending"),
-        "int64 stable order along the middle of [outer, n, inner] (NaN last)");
+        py::arg("inner"), py::arg("descending"), py::arg("k"),
+        "the first k of the int64 stable order along the middle of [outer, n, inner] (NaN "
+        "last)");
   m.def("cumulate", &cumulate, py::arg("code"), array_arg("x"), array_arg("out"),
         py::arg("outer"), py::arg("n"), py::arg("inner"),
         "running sum (0) or product (1) along the middle of [outer, n, inner]");

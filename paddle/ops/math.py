@@ -3,8 +3,9 @@ extract_sequences, cdist, rsqrt (the FFT, STFT, qr, solve and erfinv functions o
 namespace live in paddle/ops/fft.py and paddle/ops/linalg.py).
 
 segment_sum adds rows with the scatter-add op (gather's adjoint); segment_max/min/prod
-compare every row with every segment (rows x segments work). top_k sorts with the stable
-argsort and gathers; its gradient goes back to the chosen positions.
+compare every row with every segment (rows x segments work). top_k takes the first k of
+the stable descending order (a partial sort on the CPU) and gathers; its gradient goes
+back to the chosen positions.
 
 Example:
     >>> import paddle as pd
@@ -136,9 +137,8 @@ def top_k(x, k, sorted=True):  # noqa: A002
     n = x.shape[-1]
     if not isinstance(k, (int, np.integer)) or k < 0 or (n is not None and k > n):
         fail(ValueError, f"top_k: expected 0 <= k <= {n} (the last axis), received {k!r}")
-    order = _o.argsort(cast(x, "int32") if x.dtype == "bool" else x, x.ndim - 1,
-                       descending=True)
-    index = order[..., :int(k)]
+    index = _o.argsort(cast(x, "int32") if x.dtype == "bool" else x, x.ndim - 1,
+                       descending=True, k=int(k))
     return _o.take_along_axis(x, index, x.ndim - 1), cast(index, "int32")
 
 

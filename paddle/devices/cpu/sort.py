@@ -10,8 +10,10 @@ from paddle.lowlevel.shapes import around
 @kernel("argsort")
 def _argsort(node, ins, outs, ctx):
     x = ins[0]
-    outer, n, inner = around(x.shape, node.attrs["axis"] % x.ndim)
-    return partial(_C.argsort, x, outs[0], outer, n, inner, node.attrs["descending"])
+    a = node.attrs["axis"] % x.ndim
+    outer, n, inner = around(x.shape, a)
+    return partial(_C.argsort, x, outs[0], outer, n, inner, node.attrs["descending"],
+                   outs[0].shape[a])
 
 
 @kernel("cumsum", "cumprod")

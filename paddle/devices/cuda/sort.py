@@ -13,6 +13,8 @@ from paddle.lowlevel.shapes import around
 def _argsort(node, ins, outs, ctx):
     x, out, xp = ins[0], outs[0], ctx.xp
     axis = node.attrs["axis"] % x.ndim
+    # with k (top_k): the first k of the full order
+    first = (slice(None),) * axis + (slice(0, out.shape[axis]),)
     if node.attrs["descending"]:
         # A stable ascending sort of a decreasing map of x: -x for floats (NaN stays last,
         # as on the CPU), ~x = -x - 1 for integers (no overflow at the smallest one).
@@ -21,9 +23,9 @@ def _argsort(node, ins, outs, ctx):
 
         def run():
             flip(x, out=key)
-            xp.copyto(out, xp.argsort(key, axis=axis, kind="stable"))
+            xp.copyto(out, xp.argsort(key, axis=axis, kind="stable")[first])
         return run
-    return lambda: xp.copyto(out, xp.argsort(x, axis=axis, kind="stable"))
+    return lambda: xp.copyto(out, xp.argsort(x, axis=axis, kind="stable")[first])
 
 
 @kernel("cumsum", "cumprod")

@@ -30,14 +30,20 @@ def _numeric(op, x):
 
 @register
 class ArgSort(Op):
-    """int64 positions that sort x along `axis` (stable; `descending` keeps ties in order)."""
+    """int64 positions that sort x along `axis` (stable; `descending` keeps ties in order);
+    with `k`, only the first k of them (a partial sort: top_k)."""
 
     name = "argsort"
 
-    def infer(self, x, axis=-1, descending=False):
+    def infer(self, x, axis=-1, descending=False, k=None):
         _numeric(self, x)
-        normalize_axis(self, axis, len(x[0]), x[0])
-        return x[0], "int64"
+        a = normalize_axis(self, axis, len(x[0]), x[0])
+        if k is None:
+            return x[0], "int64"
+        if not is_int(k) or k < 0 or (x[0][a] is not None and k > x[0][a]):
+            self.fail(f"expected k in [0, {x[0][a]}] (the size of axis {a}), received {k!r}",
+                      ("x", x[0]))
+        return x[0][:a] + (int(k),) + x[0][a + 1:], "int64"
 
     def grad(self, node, g):
         return [None]
@@ -114,11 +120,12 @@ class CumProd(Cumulative):
         return [_reverse_cumsum(g[0] * y, node.attrs["axis"]) / x]
 
 
-def argsort(x, axis=-1, descending=False):
-    """int64 positions that sort x along `axis`, stable (ties keep their order); NaN last."""
+def argsort(x, axis=-1, descending=False, k=None):
+    """int64 positions that sort x along `axis`, stable (ties keep their order); NaN last.
+    With `k`: the first k positions only, by a partial sort (what top_k needs)."""
     x = as_variable(x, where="argsort")
     return apply(OPS["argsort"], [x], {"axis": int(axis) if is_int(axis) else axis,
-                                       "descending": bool(descending)})
+                                       "descending": bool(descending), "k": k})
 
 
 def take_along_axis(x, indices, axis):

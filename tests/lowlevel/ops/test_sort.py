@@ -86,3 +86,19 @@ def test_bad_input_is_named_at_construction():
         take_along_axis(x, pd.constant(np.zeros((2,), np.int64)), 1)
     with pytest.raises(TypeError, match="take_along_axis: expected int64 indices"):
         take_along_axis(x, pd.constant(np.zeros((2, 3), np.float32)), 1)
+
+
+@pytest.mark.parametrize("descending", [False, True])
+@pytest.mark.parametrize("k", [0, 1, 3, 6])
+def test_the_first_k_are_those_of_the_full_stable_order(k, descending):
+    a = RNG.integers(-2, 3, size=(4, 6)).astype(np.float32)
+    a[1, 2] = a[2, 0] = np.nan
+    x = pd.constant(a)
+    full, part = pd.eval([argsort(x, 1, descending), argsort(x, 1, descending, k=k)])
+    assert part.shape == (4, k)
+    np.testing.assert_array_equal(part, full[:, :k])
+
+
+def test_k_beyond_the_axis_is_refused():
+    with pytest.raises(ShapeError, match=r"argsort: expected k in \[0, 3\]"):
+        argsort(pd.constant(np.zeros((2, 3), np.float32)), 1, k=4)
