@@ -1165,8 +1165,9 @@ def scatter(indices, values, shape):
 
 def scatter_update(inputs, indices, updates, reduction=None):
     """inputs with the elements (or slices) at `indices` replaced by `updates` (reduction
-    None), or combined with them ('add', 'max', 'min', 'mul'). Repeated positions: their
-    updates add up under None and 'add'; Keras leaves that case unspecified.
+    None), or combined with them: 'add', 'max', 'min', 'mul', as keras.ops.scatter_update.
+    Repeated positions: their updates combine under a reduction; under None they add up
+    (JAX keeps one of them, unspecified which).
 
     Example:
         >>> import paddle as pd
@@ -1175,18 +1176,26 @@ def scatter_update(inputs, indices, updates, reduction=None):
     """
     inputs = tensor(inputs, "scatter_update")
     updates = tensor(updates, "scatter_update", inputs.dtype)
-    if reduction not in (None, "add"):
-        fail(ValueError, f"scatter_update: reduction {reduction!r} is not supported here; "
-                         f"expected None or 'add'")
+    if reduction not in (None, "add", "max", "min", "mul"):
+        fail(ValueError, f"scatter_update: expected reduction None, 'add', 'max', 'min' or "
+                         f"'mul', received {reduction!r}")
     shape = tuple(known(inputs, range(inputs.ndim), "scatter_update"))
     flat, depth = _flat_positions(indices, shape, "scatter_update")
     rows, tail = int(np.prod(shape[:depth])), shape[depth:]
-    added, compute = _scatter_rows(updates, flat, rows, tail, inputs.dtype)
+    compute = inputs.dtype if inputs.dtype in FLOATS else "float64"
+    hits, _ = _scatter_rows(_m.ones_like(cast(updates, compute)), flat, rows, tail, compute)
+    hit = _m.greater(_s.reshape(hits, list(shape)), 0.0)
+    if reduction in ("max", "min", "mul"):
+        combine = {"max": (segment_max, _m.maximum), "min": (segment_min, _m.minimum),
+                   "mul": (segment_prod, _m.mul)}[reduction]
+        ids = _s.reshape(flat, [-1])
+        grouped = combine[0](_s.reshape(updates, [-1] + list(tail)), ids, rows)
+        grouped = _s.reshape(grouped, list(shape))
+        return where(hit, combine[1](inputs, grouped), inputs)
+    added, _ = _scatter_rows(updates, flat, rows, tail, inputs.dtype)
     added = cast(_s.reshape(added, list(shape)), inputs.dtype)
     if reduction == "add":
         return inputs + added
-    hits, _ = _scatter_rows(_m.ones_like(cast(updates, compute)), flat, rows, tail, compute)
-    hit = _m.greater(_s.reshape(hits, list(shape)), 0.0)
     return where(hit, added, inputs)
 
 

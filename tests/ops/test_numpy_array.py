@@ -251,6 +251,17 @@ KERAS_BASICS = {
                       np.stack(np.unravel_index([0, 5, 22, 23], (2, 3, 4))).astype(np.int32)),
     "unravel_big": (lambda: ops.unravel_index(np.array(BIG), (2**23 + 5, 2**22 - 3)),
                     np.stack(np.unravel_index(BIG, (2**23 + 5, 2**22 - 3)))),
+    "scatter_update_max": (lambda: ops.scatter_update(I, [[0, 1], [0, 1], [1, 2]], [7, 2, 1],
+                                                      reduction="max"),
+                           np.array([[3, 7, -2], [1, 1, 5]], np.int32)),
+    "scatter_update_mul": (lambda: ops.scatter_update(A, [[2], [2]], A[:2] * 0 + 2.0,
+                                                      reduction="mul"),
+                           np.concatenate([A[:2], A[2:] * 4.0])),
+    "scatter_update_min": (lambda: ops.scatter_update(A, [[0, 0]], [-5.0], reduction="min"),
+                           np.where(np.arange(12).reshape(3, 4) == 0, -5.0, A)),
+    "scatter_update_add": (lambda: ops.scatter_update(I, [[1, 0], [1, 0]], [4, 5],
+                                                      reduction="add"),
+                           I + np.array([[0, 0, 0], [9, 0, 0]], np.int32)),
     "ones": (lambda: ops.ones((2, 1), "int32"), np.ones((2, 1), np.int32)),
     "zeros_like": (lambda: ops.zeros_like(I, dtype="float32"), np.zeros((2, 3), np.float32)),
     "ones_like": (lambda: ops.ones_like(A), np.ones_like(A)),
@@ -442,6 +453,16 @@ def test_bad_input_names_the_users_line(case):
     build, error, message = BAD[case]
     with pytest.raises(error, match=message + r".*\(at test_numpy_array.py:\d+\)"):
         build()
+
+
+@pytest.mark.parametrize("kth", [0, 2, 4])
+def test_argpartition_is_a_partition(kth):
+    x = np.array([3.0, 1.0, 2.0, 2.0, 0.5, 9.0], np.float32)
+    order = pd.eval(ops.argpartition(x, kth))
+    assert sorted(order.tolist()) == list(range(6)) and order.dtype == np.int32
+    parted = x[order]
+    assert parted[kth] == np.sort(x)[kth]
+    assert (parted[:kth] <= parted[kth]).all() and (parted[kth + 1:] >= parted[kth]).all()
 
 
 def test_split_cuts_at_indices_as_keras():
