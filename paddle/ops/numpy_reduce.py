@@ -540,8 +540,9 @@ def nanargmin(x, axis=None, keepdims=False):
 
 def searchsorted(sorted_sequence, values, side="left"):
     """int32 positions at which `values` would be inserted into the 1-D increasing
-    `sorted_sequence` to keep it sorted ('left': before equal elements, 'right': after),
-    counted by comparisons (len(sequence) x len(values) work).
+    `sorted_sequence` to keep it sorted ('left': before equal elements, 'right': after).
+    One stable sort of both together: each value's position counts the sequence's
+    elements sorted before it.
 
     Example:
         >>> import paddle as pd
@@ -556,10 +557,23 @@ def searchsorted(sorted_sequence, values, side="left"):
     if side not in ("left", "right"):
         fail(ValueError, f"searchsorted: expected side 'left' or 'right', received {side!r}")
     dtype = result_type(seq.dtype, values.dtype)
-    seq, values = cast(seq, dtype), cast(values, dtype)
-    before = _m.less if side == "left" else _m.less_equal
-    hits = before(_s.reshape(seq, [1] * values.ndim + [-1]), _s.expand_dims(values, -1))
-    return _r.sum(cast(hits, "int32"), axis=-1)
+    dtype = "int32" if dtype == "bool" else dtype
+    seq, flat = cast(seq, dtype), _s.reshape(cast(values, dtype), [-1])
+    m = known(flat, [0], "searchsorted")[0]
+    n = known(seq, [0], "searchsorted")[0]
+    if m == 0 or n == 0:
+        return cast(_m.zeros_like(cast(values, "float32")), "int32")
+    # Ties: the values first ('left': before the sequence's equal elements) or last.
+    parts = [flat, seq] if side == "left" else [seq, flat]
+    marks = [np.zeros(m), np.ones(n)] if side == "left" else [np.ones(n), np.zeros(m)]
+    order = _o.argsort(_s.concat(parts, axis=0), 0)
+    from_seq = _o.take_along_axis(constant(np.concatenate(marks)), order, 0)
+    before = _o.cumsum(from_seq, 0)  # at a value: the sequence's elements sorted before it
+    back = apply(OPS["take_along_axis_grad"], [before, order, cast(order, "float64")],
+                 {"axis": 0})  # before[p] written at the original position order[p]
+    mine = back[:m] if side == "left" else back[n:]
+    return _s.reshape(cast(mine, "int32"), list(values.shape) if None not in values.shape
+                      else [-1])
 
 
 def digitize(x, bins):
@@ -581,8 +595,8 @@ def digitize(x, bins):
 
 
 def isin(x1, x2, assume_unique=False, invert=False):
-    """Whether each element of x1 is among the elements of x2 (bool), by comparing every
-    pair.
+    """Whether each element of x1 is among the elements of x2 (bool): x2 sorted, each
+    element of x1 looked up in it with searchsorted.
 
     Example:
         >>> import paddle as pd
@@ -592,9 +606,14 @@ def isin(x1, x2, assume_unique=False, invert=False):
     x1, x2 = tensor(x1, "isin"), tensor(x2, "isin")
     dtype = result_type(x1.dtype, x2.dtype)
     x1, x2 = cast(x1, dtype), _s.reshape(cast(x2, dtype), [-1])
-    hit = _m.equal(_s.expand_dims(x1, -1), _s.reshape(x2, [1] * x1.ndim + [-1]))
-    found = _m.greater(_r.max(cast(hit, "int32"), axis=-1), 0) if x2.shape[0] != 0 else \
-        _m.less(_m.zeros_like(cast(x1, "int32")), 0)
+    n = known(x2, [0], "isin")[0]
+    if n == 0:
+        found = _m.less(_m.zeros_like(cast(x1, "int32")), 0)
+    else:
+        table = sort(x2)
+        at = _m.minimum(cast(searchsorted(table, x1), "int64"), n - 1)
+        found = _m.equal(_s.gather(table, _s.reshape(at, [-1])), _s.reshape(x1, [-1]))
+        found = _s.reshape(found, list(x1.shape) if None not in x1.shape else [-1])
     return _m.equal(cast(found, "int32"), 0) if invert else found
 
 
