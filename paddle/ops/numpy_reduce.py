@@ -7,8 +7,8 @@ Built from the reductions (paddle/lowlevel/ops/reduce.py) and the ordering ops
 has those ops' kernels and gradients: sort and the quantiles differentiate through the
 gather of the sorted positions, prod through cumprod (exact where x has no zeros).
 
-Index results are int32, as Keras gives them. `argpartition` returns a full stable order
-(a valid partition, but not NumPy's order inside each part).
+Index results are int32, as Keras gives them; `argpartition` follows JAX's order (NumPy's
+inside each part may differ).
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -463,19 +463,28 @@ def sort(x, axis=-1):
 
 def argpartition(x, kth, axis=-1):
     """int32 positions that put the kth element of x (along `axis`) in its sorted place,
-    smaller ones before and larger after: here the full stable order, which is one such
-    partition (NumPy's order inside the parts may differ).
+    smaller ones before and larger after, in JAX's order: the kth + 1 smallest sorted (ties
+    by position), then the others by position.
 
     Example:
         >>> import paddle as pd
-        >>> pd.eval(pd.ops.argpartition(pd.constant([3, 1, 2]), 1)).tolist()
-        [1, 2, 0]
+        >>> pd.eval(pd.ops.argpartition(pd.constant([3, 1, 2, 0]), 1)).tolist()
+        [3, 1, 0, 2]
     """
     x, a = _ordered(x, axis, "argpartition")
-    n = x.shape[a]
-    if not isinstance(kth, (int, np.integer)) or (n is not None and not -n <= kth < n):
-        fail(ValueError, f"argpartition: expected kth in [-{n}, {n}), received {kth!r}")
-    return argsort(x, a)
+    n = known(x, [a], "argpartition")[0]
+    if not isinstance(kth, (int, np.integer)) or isinstance(kth, bool) or not -n <= kth < n:
+        fail(ValueError, f"argpartition: expected an integer kth in [-{n}, {n}), received "
+                         f"{kth!r}")
+    k = int(kth) % n + 1
+    bottom = _o.argsort(_numeric(x, "argpartition"), a, k=k)
+    if k == n:
+        return cast(bottom, "int32")
+    taken = apply(OPS["take_along_axis_grad"],  # 1 at the positions in bottom
+                  [_m.ones_like(cast(bottom, "float32")), bottom,
+                   _m.zeros_like(cast(x, "float32"))], {"axis": a})
+    rest = _o.argsort(1.0 - taken, a, descending=True, k=n - k)  # the others, by position
+    return cast(_s.concat([bottom, rest], axis=a), "int32")
 
 
 def _arg(x, axis, keepdims, where_, smallest, nan_skip=False):

@@ -71,6 +71,8 @@ CALLS = [
     ("slice", (F, (1, 0), (2, 3)), {}), ("unstack", (F,), {"axis": 1}),
     ("array_split", (F, 3), {"axis": 1}), ("split", (F, [1, 3]), {"axis": 1}),
     ("meshgrid", (F[0], F[1, :3]), {}), ("nanargmax", (N,), {"axis": 1}),
+    ("argpartition", (F[0], 1), {}), ("argpartition", (I, 2), {"axis": 1}),
+    ("argpartition", (I, 0), {"axis": 0}),
     ("unique", (I,), {"size": 12, "fill_value": 0, "return_counts": True,
                       "return_inverse": True, "return_index": True}),
 ]
