@@ -46,11 +46,14 @@ def tensor(x, where, dtype=None):
 
 def _keras_dtype(x):
     """The dtype Keras's convert_to_tensor gives an array or numbers: a NumPy array keeps
-    its dtype (paddle's five), Python ints become int32 and floats float32."""
+    its dtype (paddle's five), Python ints become int32; floats are pd.constant's weak
+    floats (float32, or float64 for a NumPy float64 array, until they meet another float)."""
+    kind = np.asarray(x).dtype.kind
+    if kind == "f":  # pd.constant's: a weak float, which takes the other operands' float
+        return None
     if isinstance(x, (np.ndarray, np.generic)) and x.dtype.name in _ORDER:
         return x.dtype.name
-    kind = np.asarray(x).dtype.kind
-    return {"b": "bool", "i": "int32", "u": "int32", "f": "float32"}.get(kind)
+    return {"b": "bool", "i": "int32", "u": "int32"}.get(kind)
 
 
 def dtype_of(x):
@@ -80,6 +83,14 @@ def result_type(*dtypes):
     if out in FLOATS and any(d in ("int32", "int64") for d in named):
         return max((d for d in named if d in FLOATS), key=_ORDER.index)
     return out
+
+
+def promoted(*xs):
+    """result_type of Variables, a weak float constant (see `tensor`) counting as a Python
+    float unless all of them are weak."""
+    if all(getattr(x, "_weak", False) for x in xs):
+        return result_type(*[x.dtype for x in xs])
+    return result_type(*[float if getattr(x, "_weak", False) else x.dtype for x in xs])
 
 
 def float_type(x):

@@ -31,7 +31,7 @@ from paddle.lowlevel.ops import reduce as _r
 from paddle.lowlevel.ops import shape as _s
 from paddle.lowlevel.ops.math import cast, where
 from paddle.lowlevel.ops.sort import take_along_axis as _take_along
-from paddle.ops._arrays import axis_of, dtype_of, fail, known, result_type, tensor
+from paddle.ops._arrays import axis_of, dtype_of, fail, known, promoted, result_type, tensor
 from paddle.ops.math import *  # noqa: F401,F403
 from paddle.ops.math import __all__ as _math
 from paddle.ops.math import segment_max, segment_min, segment_prod
@@ -132,7 +132,7 @@ def select(condlist, choicelist, default=0):
         fail(TypeError, "select: expected bool conditions, received "
                         f"{[c.dtype for c in conds]}")
     choices = [tensor(c, "select") for c in choicelist]
-    dtype = result_type(*[c.dtype for c in choices], dtype_of(default))
+    dtype = result_type(promoted(*choices), dtype_of(default))
     out = tensor(default, "select", dtype)
     for c, v in reversed(list(zip(conds, choices))):
         out = where(c, cast(v, dtype), out)

@@ -24,7 +24,7 @@ from paddle.lowlevel.ops import reduce as _r
 from paddle.lowlevel.ops import shape as _s
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.ops.matmul import matmul as _matmul
-from paddle.ops._arrays import axis_of, fail, known, result_type, tensor
+from paddle.ops._arrays import axis_of, fail, known, promoted, tensor
 
 __all__ = ["cross", "diag", "diagflat", "diagonal", "dot", "einsum", "inner", "kron", "matmul",
            "outer", "tensordot", "trace", "vdot"]
@@ -32,7 +32,7 @@ __all__ = ["cross", "diag", "diagflat", "diagonal", "dot", "einsum", "inner", "k
 
 def _operands(x1, x2, where_):
     a, b = tensor(x1, where_), tensor(x2, where_)
-    dtype = result_type(a.dtype, b.dtype)
+    dtype = promoted(a, b)
     if dtype == "bool":
         dtype = "int32"
     compute = dtype if dtype in FLOATS else "float64"
@@ -208,7 +208,7 @@ def cross(x1, x2, axisa=-1, axisb=-1, axisc=-1, axis=None):
     if axis is not None:
         axisa = axisb = axisc = axis
     a, b = tensor(x1, "cross"), tensor(x2, "cross")
-    dtype = result_type(a.dtype, b.dtype)
+    dtype = promoted(a, b)
     a, b = cast(a, dtype), cast(b, dtype)
     a = _last(a, axis_of(a, axisa, "cross"))
     b = _last(b, axis_of(b, axisb, "cross"))
@@ -392,7 +392,7 @@ def einsum(subscripts, *operands, **kwargs):
     if not operands:
         fail(ValueError, "einsum: expected at least one operand")
     xs = [tensor(x, "einsum") for x in operands]
-    dtype = result_type(*[x.dtype for x in xs])
+    dtype = promoted(*xs)
     dtype = "int32" if dtype == "bool" else dtype
     compute = dtype if dtype in FLOATS else "float64"
     xs = [cast(x, compute) for x in xs]

@@ -28,7 +28,7 @@ from paddle.lowlevel.ops import reduce as _r
 from paddle.lowlevel.ops import shape as _s
 from paddle.lowlevel.ops import sort as _o
 from paddle.lowlevel.ops.math import cast, where
-from paddle.ops._arrays import (axes_of, axis_of, fail, floats, known, result_type, tensor,
+from paddle.ops._arrays import (axes_of, axis_of, fail, floats, known, promoted, tensor,
                                 to_last)
 
 __all__ = [
@@ -561,7 +561,7 @@ def searchsorted(sorted_sequence, values, side="left"):
                          f"{seq.shape}")
     if side not in ("left", "right"):
         fail(ValueError, f"searchsorted: expected side 'left' or 'right', received {side!r}")
-    dtype = result_type(seq.dtype, values.dtype)
+    dtype = promoted(seq, values)
     dtype = "int32" if dtype == "bool" else dtype
     seq, flat = cast(seq, dtype), _s.reshape(cast(values, dtype), [-1])
     m = known(flat, [0], "searchsorted")[0]
@@ -609,7 +609,7 @@ def isin(x1, x2, assume_unique=False, invert=False):
         [False, True, False]
     """
     x1, x2 = tensor(x1, "isin"), tensor(x2, "isin")
-    dtype = result_type(x1.dtype, x2.dtype)
+    dtype = promoted(x1, x2)
     x1, x2 = cast(x1, dtype), _s.reshape(cast(x2, dtype), [-1])
     n = known(x2, [0], "isin")[0]
     if n == 0:

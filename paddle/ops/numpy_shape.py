@@ -25,7 +25,7 @@ from paddle.lowlevel.op import OPS
 from paddle.lowlevel.ops import math as _m
 from paddle.lowlevel.ops import shape as _s
 from paddle.lowlevel.ops.math import cast
-from paddle.ops._arrays import axes_of, axis_of, fail, known, result_type, tensor
+from paddle.ops._arrays import axes_of, axis_of, fail, known, promoted, tensor
 
 __all__ = [
     "append", "array_split", "broadcast_to", "dsplit", "dstack", "expand_dims", "flip",
@@ -407,7 +407,7 @@ def _joined(xs, where_):
     xs = [tensor(v, where_) for v in xs]
     if not xs:
         fail(ValueError, f"{where_}: expected at least one tensor")
-    dtype = result_type(*[v.dtype for v in xs])
+    dtype = promoted(*xs)
     return [cast(v, dtype) for v in xs]
 
 

@@ -22,7 +22,8 @@ from paddle.lowlevel.ops import shape as _s
 from paddle.lowlevel.ops import sort as _o
 from paddle.lowlevel.ops.math import cast, where
 from paddle.lowlevel.ops.matmul import matmul as _matmul
-from paddle.ops._arrays import axes_of, fail, floats, known, result_type, tensor, to_last
+from paddle.ops._arrays import (axes_of, fail, floats, known, promoted, result_type, tensor,
+                                to_last)
 from paddle.ops.numpy_reduce import _all_nan, _extreme, _fill_nan, _numeric, prod
 
 __all__ = [
@@ -111,7 +112,7 @@ def correlate(x1, x2, mode="valid"):
     if mode not in ("valid", "same", "full"):
         fail(ValueError, f"correlate: expected mode 'valid', 'same' or 'full', received "
                          f"{mode!r}")
-    dtype = result_type(x1.dtype, x2.dtype)
+    dtype = promoted(x1, x2)
     dtype = "float64" if dtype in ("float64", "int64") else "float32"
     a, v = cast(x1, dtype), cast(x2, dtype)
     n, m = known(a, [0], "correlate")[0], known(v, [0], "correlate")[0]
@@ -296,7 +297,7 @@ def average(x, axis=None, weights=None):
     if weights is None:
         return _r.mean(floats(x), axis=axes_of(x, axis, "average"))
     weights = tensor(weights, "average")
-    dtype = result_type(x.dtype, weights.dtype, float)
+    dtype = result_type(promoted(x, weights), float)
     x, weights = cast(x, dtype), cast(weights, dtype)
     axes = axes_of(x, axis, "average")
     if weights.shape != x.shape:

@@ -650,3 +650,14 @@ KERAS_SIGNATURES = {
 @pytest.mark.parametrize("name", sorted(KERAS_SIGNATURES))
 def test_signatures_are_keras(name):
     assert str(inspect.signature(getattr(ops, name))) == KERAS_SIGNATURES[name]
+
+
+def test_numpy_float64_arrays_take_the_float_dtype_of_the_tensors_they_meet():
+    x = pd.data("x", shape=[None, 4])
+    w = np.ones((4, 2))  # float64, as NumPy makes it
+    assert ops.tensordot(x, w, axes=1).dtype == "float32"
+    assert ops.hstack([x, np.zeros((3, 1))]).dtype == "float32"
+    assert ops.select([x > 0.0, x < -1.0], [x, np.ones(4)], 0.0).dtype == "float32"
+    assert ops.sort(w).dtype == "float64"  # alone, it keeps its own
+    assert ops.matmul(pd.data("i", shape=[2], dtype="int32"), np.ones((2, 2))).dtype == \
+        "float32"
