@@ -39,6 +39,7 @@ void argsort(py::array x, py::array out, int64_t outer, int64_t n, int64_t inner
   require(k >= 0 && k <= n, op, "k must lie in [0, n]");
   check_array(x, op, "x", dt, total, kRead);
   check_array(out, op, "out", kInt64, size_of({outer, k, inner}, op), kWrite);
+  if (total == 0 || k == 0) return;  // (and no loop over an outer * inner of empty rows)
   PD_DISPATCH_NUMERIC(dt, op, {
     const scalar_t* xp = in_ptr<scalar_t>(x);
     int64_t* yp = out_ptr<int64_t>(out);
@@ -92,6 +93,7 @@ void cumulate(int code, py::array x, py::array out, int64_t outer, int64_t n, in
   int64_t total = size_of({outer, n, inner}, op);
   check_array(x, op, "x", dt, total, kRead);
   check_array(out, op, "out", dt, total, kWrite);
+  if (total == 0) return;
   PD_DISPATCH_NUMERIC(dt, op, {
     cumulate_typed<scalar_t>(code, in_ptr<scalar_t>(x), out_ptr<scalar_t>(out), outer, n,
                              inner);
@@ -146,6 +148,7 @@ void take_along_axis_grad(py::array g, py::array idx, py::array out, int64_t out
     const scalar_t* gp = in_ptr<scalar_t>(g);
     scalar_t* yp = out_ptr<scalar_t>(out);
     std::fill(yp, yp + out.size(), scalar_t(0));
+    if (count == 0) return;  // no loop over an outer of empty rows
     // Serial over j: repeated indices of one (o, i) accumulate without a race.
     bool par = count >= kParallelGrain && outer > 1;
     const int threads = max_threads();
