@@ -1,5 +1,5 @@
-"""Keras's products and diagonals of `keras.ops.numpy`: matmul, tensordot, einsum, dot,
-inner, outer, vdot, kron, cross, diag, diagflat, diagonal, trace.
+"""Keras's products and diagonals of `keras.ops.numpy`: tensordot, einsum, dot, inner,
+outer, vdot, kron, cross, diag, diagflat, diagonal, trace (`pd.ops.matmul` is `pd.matmul`).
 
 Contractions go through the one matrix product (pd.matmul: GEMM on the CPU, cuBLAS on the
 GPU) after a transpose and a reshape, never a loop of their own. The product is a float
@@ -26,8 +26,8 @@ from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.ops.matmul import matmul as _matmul
 from paddle.ops._arrays import axis_of, fail, known, promoted, tensor
 
-__all__ = ["cross", "diag", "diagflat", "diagonal", "dot", "einsum", "inner", "kron", "matmul",
-           "outer", "tensordot", "trace", "vdot"]
+__all__ = ["cross", "diag", "diagflat", "diagonal", "dot", "einsum", "inner", "kron", "outer",
+           "tensordot", "trace", "vdot"]
 
 
 def _operands(x1, x2, where_):
@@ -78,19 +78,6 @@ def _contract(a, b, axes_a, axes_b, batch_a=(), batch_b=()):
 
 def _transposed(x, perm):
     return x if perm == list(range(x.ndim)) else _s.transpose(x, perm)
-
-
-def matmul(x1, x2):
-    """The matrix product of the last two axes (leading ones broadcast), as keras.ops.matmul;
-    integers multiply in float64 and come back as their dtype (bool as int32).
-
-    Example:
-        >>> import paddle as pd
-        >>> pd.eval(pd.ops.matmul(pd.constant([[1, 2]]), pd.constant([[3], [4]]))).tolist()
-        [[11]]
-    """
-    a, b, dtype = _operands(x1, x2, "matmul")
-    return cast(_matmul(a, b), dtype)
 
 
 def tensordot(x1, x2, axes=2):

@@ -278,8 +278,6 @@ KERAS_BASICS = {
     "reshape": (lambda: ops.reshape(I, newshape=(3, -1)), I.reshape(3, -1)),
     "slice": (lambda: ops.slice(A, start_indices=(1, 1), shape=(2, 3)), A[1:3, 1:4]),
     "stack": (lambda: ops.stack([I[0], I[1] > 0], axis=1), np.stack([I[0], I[1] > 0], 1)),
-    "matmul_int": (lambda: ops.matmul(I, I.T), I @ I.T),
-    "matmul": (lambda: ops.matmul(C3, B), C3 @ B),
     "unique": (lambda: ops.unique(I, size=10, fill_value=-9), np.concatenate(
         [np.unique(I), np.full(10 - len(np.unique(I)), -9)]).astype(np.int32)),
     "unique_all": (lambda: ops.unique(np.array([3, 1, 3, 2]), size=5, fill_value=-1,
@@ -332,7 +330,7 @@ DTYPES = [
     (lambda: ops.vander(I[0]), "int32"), (lambda: ops.arange(3), "int32"),
     (lambda: ops.full((1,), 2), "float32"), (lambda: ops.sum(I > 0), "int32"),
     (lambda: ops.mean(I), "float32"), (lambda: ops.unique(I, size=3), "int32"),
-    (lambda: ops.corrcoef(I), "float32"), (lambda: ops.matmul(I, I.T), "int32"),
+    (lambda: ops.corrcoef(I), "float32"),
     (lambda: ops.ones((1,)), "float32"), (lambda: ops.stack([I, I > 0]), "int32"),
 ]
 
@@ -569,7 +567,6 @@ KERAS_SIGNATURES = {
     'linspace': '(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0)',
     'logspace': '(start, stop, num=50, endpoint=True, base=10, dtype=None, axis=0)',
     'logsumexp': '(x, axis=None, keepdims=False)',
-    'matmul': '(x1, x2)',
     'max': '(x, axis=None, keepdims=False, initial=None)',
     'mean': '(x, axis=None, keepdims=False)',
     'median': '(x, axis=None, keepdims=False)',
@@ -659,5 +656,3 @@ def test_numpy_float64_arrays_take_the_float_dtype_of_the_tensors_they_meet():
     assert ops.hstack([x, np.zeros((3, 1))]).dtype == "float32"
     assert ops.select([x > 0.0, x < -1.0], [x, np.ones(4)], 0.0).dtype == "float32"
     assert ops.sort(w).dtype == "float64"  # alone, it keeps its own
-    assert ops.matmul(pd.data("i", shape=[2], dtype="int32"), np.ones((2, 2))).dtype == \
-        "float32"
