@@ -289,5 +289,6 @@ void init_copy(py::module_& m);
 void init_softmax(py::module_& m);
 void init_optim(py::module_& m);
 void init_random(py::module_& m);
+void init_sort(py::module_& m);
 
 }  // namespace paddle

@@ -16,5 +16,6 @@ PYBIND11_MODULE(_C, m) {
   paddle::init_softmax(m);
   paddle::init_optim(m);
   paddle::init_random(m);
+  paddle::init_sort(m);
   paddle::init_nn(m);
 }

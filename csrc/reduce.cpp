@@ -20,8 +20,12 @@ inline T combine(T acc, T x) {
 template <typename T, int CODE>
 inline T identity() {
   if (CODE == kSum) return T(0);
-  if (CODE == kMax) return std::numeric_limits<T>::lowest();
-  return std::numeric_limits<T>::max();
+  // -inf / inf for floats: the max of a row of -inf is -inf, not the lowest finite value
+  if (CODE == kMax)
+    return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                : std::numeric_limits<T>::lowest();
+  return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                              : std::numeric_limits<T>::max();
 }
 
 template <typename T, int CODE>

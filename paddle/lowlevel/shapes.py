@@ -120,6 +120,8 @@ def sizes_from(shape, like_shape):
     """`shape` with its None sizes read from `like_shape`: axis by axis when the ranks are
     equal; when only axis 0 is None (a batch of anything), from `like_shape`'s axis 0 at
     any rank. None when `like_shape` cannot give them."""
+    if None not in shape:
+        return tuple(shape)
     if len(like_shape) == len(shape):
         return tuple(like_shape[i] if d is None else d for i, d in enumerate(shape))
     if len(like_shape) >= 1 and [i for i, d in enumerate(shape) if d is None] == [0]:

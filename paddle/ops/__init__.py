@@ -18,6 +18,7 @@ Example:
 """
 import numpy as _np
 
+
 from paddle.lowlevel.creation import arange, full, ones, shape, zeros  # noqa: F401
 from paddle.lowlevel.executor import eval as _eval
 from paddle.lowlevel.graph import Variable, constant
@@ -60,3 +61,4 @@ from paddle.ops.fft import *  # noqa: F401,F403,E402
 from paddle.ops import image  # noqa: F401,E402  (keras.ops.image: a namespace only)
 from paddle.ops.linalg import *  # noqa: F401,F403,E402
 from paddle.ops.ctc import *  # noqa: F401,F403,E402
+from paddle.ops.numpy_array import *  # noqa: F401,F403,E402

@@ -17,7 +17,9 @@ import numpy as np
 
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.graph import Variable, constant
-from paddle.lowlevel.ops.math import abs as _abs, cast, clip, greater_equal, less, sign
+from paddle.lowlevel.ops.math import abs as _abs, cast, clip, greater_equal, less, ones_like, \
+    sign, zeros_like
+from paddle.lowlevel.ops.sort import take_along_axis
 from paddle.lowlevel.ops.shape import expand_dims, gather, reshape, squeeze, stack, \
     transpose
 from paddle.lowlevel.shapes import is_int
@@ -171,9 +173,9 @@ def _images(images, data_format, op):
     x = expand_dims(x, 0) if single else x
     if fmt == "channels_first":
         x = transpose(x, (0, 2, 3, 1))
-    if any(d is None for d in x.shape):
-        raise ShapeError(at_user(f"{op}: expected images of known shape, received "
-                                 f"{x.shape}"))
+    if any(d is None for d in x.shape[1:]):
+        raise ShapeError(at_user(f"{op}: expected images of known height, width and "
+                                 f"channels, received {x.shape}"))
 
     def undo(y):
         y = transpose(y, (0, 3, 1, 2)) if fmt == "channels_first" else y
@@ -182,12 +184,52 @@ def _images(images, data_format, op):
 
 
 def _warp(x, x_in, y_in, order, mode, cval):
-    """Sample NHWC x at per-pixel source columns x_in and rows y_in, (B or 1, H, W)."""
-    b, h, w, c = x.shape
-    batch = constant(np.arange(b, dtype=np.float64).reshape(b, 1, 1), dtype=x.dtype)
-    ones = constant(np.ones((b, 1, 1)), dtype=x.dtype)
-    coords = [batch + 0.0 * y_in, y_in * ones, x_in * ones]
-    return sample(reshape(x, (-1, c)), coords, (b, h, w), order, mode, cval, exact_axes=1)
+    """Sample NHWC x at per-pixel source columns x_in and rows y_in, (B or 1, H, W), each
+    image reading its own pixels only (the batch size may be unknown until run time)."""
+    _, h, w, c = x.shape
+    ones = ones_like(x[:, :1, :1, 0])                  # (B, 1, 1): one per image
+    coords = [y_in * ones, x_in * ones]
+    return sample_per_image(reshape(x, (-1, h * w, c)), coords, (h, w), order, mode, cval)
+
+
+def sample_per_image(flat, coords, sizes, order, mode, cval):
+    """Interpolate each image of `flat` (B, prod(sizes), C) at its own `coords` (one float
+    Variable (B, *S) per axis of `sizes`): a Variable (B, *S, C), read with
+    take_along_axis (no batch offset: any batch size)."""
+    strides = np.cumprod((1,) + tuple(sizes[::-1]))[::-1][1:]
+    out_shape = coords[0].shape[1:]
+    channels = flat.shape[-1]
+    per_axis = []
+    for a, coord in enumerate(coords):
+        entries = []
+        for i, wt in _corners(coord, order):
+            inside = None
+            if mode == "constant":
+                inside = cast(greater_equal(i, 0.0), i.dtype) * \
+                    cast(less(i, float(sizes[a])), i.dtype)
+            entries.append((_fix(i, sizes[a], mode) * float(strides[a]), wt, inside))
+        per_axis.append(entries)
+    total = None
+    for combo in np.ndindex(*[len(p) for p in per_axis]):
+        index, weight, valid = None, None, None
+        for axis, pick in enumerate(combo):
+            term, wt, inside = per_axis[axis][pick]
+            index = term if index is None else index + term
+            if wt is not None:
+                weight = wt if weight is None else weight * wt
+            if inside is not None:
+                valid = inside if valid is None else valid * inside
+        rows = reshape(cast(index, "int64"), (-1, int(np.prod(out_shape)), 1))
+        rows = rows + cast(zeros_like(flat[:, :1, :]), "int64")  # (B, P, C): every channel
+        value = reshape(take_along_axis(flat, rows, axis=1), (-1,) + tuple(out_shape) +
+                        (channels,))
+        if valid is not None:  # constant: cval where any corner index is outside
+            v = expand_dims(valid, -1)
+            value = value * v + (1.0 - v) * cval
+        if weight is not None:
+            value = value * expand_dims(weight, -1)
+        total = value if total is None else total + value
+    return total
 
 
 def _grid(h, w, dtype):

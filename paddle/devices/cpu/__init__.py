@@ -7,5 +7,5 @@ one C++ call.
 """
 from paddle.devices.cpu import (  # noqa: F401
     activations, control_flow, conv, elementwise, fft, linalg, losses, matmul, nn, norm,
-    optim, pool, recurrent, reduce, sampling, shape, state)
+    optim, pool, recurrent, reduce, sampling, shape, sort, state)
 from paddle.devices.cpu.table import KERNELS  # noqa: F401

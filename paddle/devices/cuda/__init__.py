@@ -253,4 +253,4 @@ class CudaBackend:
 
 from paddle.devices.cuda import (  # noqa: E402,F401
     activations, control_flow, conv, elementwise, fft, linalg, losses, matmul, nn, norm,
-    optim, pool, recurrent, reduce, sampling, shape, state)
+    optim, pool, recurrent, reduce, sampling, shape, sort, state)

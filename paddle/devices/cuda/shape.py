@@ -57,8 +57,10 @@ def _split(node, ins, outs, ctx):
 
 
 def _index(index):
-    """The op's index attribute (ints and (start, stop, step) triples) as a NumPy index."""
-    return tuple(ix if isinstance(ix, int) else slice(*ix) for ix in index)
+    """The op's index attribute (ints and (start, stop, step) triples) as a NumPy index. The
+    trailing Ellipsis keeps an all-integer index a view: NumPy's x[1, 2] is a scalar copy
+    (read when the kernel is prepared), x[1, 2, ...] a 0-d view read when it runs."""
+    return tuple(ix if isinstance(ix, int) else slice(*ix) for ix in index) + (Ellipsis,)
 
 
 @kernel("slice")

@@ -38,7 +38,8 @@ from paddle.highlevel.layers.lookup import (  # noqa: F401
 from paddle.highlevel.layers.text_vectorization import TextVectorization  # noqa: F401
 from paddle.highlevel.layers.image_preprocessing import (  # noqa: F401
     CenterCrop, RandomBrightness, RandomContrast, RandomCrop, RandomFlip, Resizing)
-from paddle.highlevel.layers.image_affine import RandomTranslation, RandomZoom  # noqa: F401
+from paddle.highlevel.layers.image_affine import (  # noqa: F401
+    RandomRotation, RandomTranslation, RandomZoom)
 from paddle.highlevel.layers.color_augmentation import (  # noqa: F401
     AutoContrast, RandomColorDegeneration, RandomGrayscale, RandomHue, RandomInvert,
     RandomSaturation, Solarization)

@@ -1,6 +1,9 @@
-"""RandomTranslation and RandomZoom: random shifts and zooms of images in training runs, the
-identity at inference, resampled as Keras's `affine_transform` (bilinear or nearest, fill
-modes "reflect", "wrap", "nearest", "constant").
+"""RandomTranslation, RandomZoom and RandomRotation: random shifts, zooms and rotations of
+images in training runs, the identity at inference, resampled as Keras's `affine_transform`
+(bilinear or nearest, fill modes "reflect", "wrap", "nearest", "constant").
+
+A rotation mixes rows and columns, so RandomRotation samples through
+`pd.ops.image.affine_transform` itself.
 
 Both transforms move rows and columns independently, so each image is resampled by two
 products with per-image interpolation matrices, `Ry @ image @ Rx^T`: the weight of input
@@ -24,7 +27,9 @@ from paddle.lowlevel.ops.math import abs as abs_, cast, clip, less, relu
 from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.reduce import sum as sum_
 from paddle.lowlevel.ops.shape import concat, expand_dims, transpose
+from paddle.lowlevel.ops.special import cos, sin
 from paddle.highlevel.layers.image_preprocessing import _RandomImage, blend
+from paddle.ops import image as image_ops
 
 FILL_MODES = ("reflect", "wrap", "constant", "nearest")
 # Reflections / periods covered: source coordinates within [-4 size, 5 size], far beyond
@@ -217,3 +222,47 @@ class RandomZoom(_Affine):
     def get_config(self):
         return {**super().get_config(), "height_factor": _listed(self.height_factor),
                 "width_factor": _listed(self.width_factor)}
+
+
+class RandomRotation(_Affine):
+    """In training, rotates each image by a random angle about its center (Keras's:
+    `factor=0.1` turns by up to 10% of a full turn, 36 degrees, either way), filling the
+    uncovered corners by `fill_mode`; the identity at inference.
+
+    Args:
+        factor: a number f in [0, 1] for [-f, f] of a full turn, or a pair (lower, upper)
+            in [-1, 1] (positive angles turn counter-clockwise).
+        fill_mode: "reflect" (default), "wrap", "nearest" or "constant".
+        interpolation: "bilinear" (default) or "nearest".
+        seed: an int for the layer's own sequence of draws, or None.
+        fill_value: the value "constant" fills with (default 0).
+        data_format: "channels_last" (default) or "channels_first".
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.RandomRotation(0.1)(pd.layers.Input(shape=(8, 8, 3))).shape
+        (None, 8, 8, 3)
+    """
+
+    def __init__(self, factor, fill_mode="reflect", interpolation="bilinear", seed=None,
+                 fill_value=0.0, data_format=None, **kwargs):
+        super().__init__(fill_mode, interpolation, seed, fill_value, data_format, **kwargs)
+        self.factor = factor
+        self._angles = tuple(v * 360.0 for v in self._factor(factor, "factor", -1.0, 1.0))
+
+    def call(self, inputs):
+        h, w = self._hw(inputs.shape)
+        drawn = self.draw(inputs)                                      # (N, 1, 1, 1)
+        theta = self.between(drawn[:, 0, 0, :], self._angles) * (np.pi / 180.0)   # (N, 1)
+        c, s = cos(theta), sin(theta)
+        cx, cy = 0.5 * (w - 1), 0.5 * (h - 1)   # Keras's _compute_affine_matrix
+        zeros = theta * 0.0
+        transform = concat([c, -s, cx - cx * c + cy * s, s, c, cy - cx * s - cy * c,
+                            zeros, zeros], axis=-1)                   # (N, 8)
+        rotated = image_ops.affine_transform(inputs, transform, self.interpolation,
+                                             self.fill_mode, self.fill_value,
+                                             self.data_format)
+        return blend(inputs, rotated, self.training_flag(drawn))
+
+    def get_config(self):
+        return {**super().get_config(), "factor": _listed(self.factor)}

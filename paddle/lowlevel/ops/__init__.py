@@ -23,6 +23,10 @@ from paddle.lowlevel.ops.state import assign  # noqa: F401
 # is not left as a name of this package (where `import *` would export it).
 from paddle.lowlevel.ops import sampling as _sampling  # noqa: F401,E402
 del sampling  # noqa: F821
+# The ordering ops (argsort, take_along_axis, cumsum, cumprod): pd.ops's Keras functions
+# (paddle/ops/numpy_array.py) are their public face.
+from paddle.lowlevel.ops import sort as _sort  # noqa: F401,E402
+del sort  # noqa: F821
 
 # The op functions only: `from paddle.lowlevel.ops import *` (and so `pd`) must not pick up
 # the family modules (`pd.shape` was the module of shape ops, not a function).

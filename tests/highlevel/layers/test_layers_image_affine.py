@@ -2,6 +2,9 @@
 `keras.ops.image.affine_transform` (JAX backend) for fixed per-image shifts and zooms, every
 fill mode and interpolation (first outputs, sum and sum of squares it printed); then draws in
 training runs only, the layer test, saving and bad arguments."""
+import json
+import os
+
 import numpy as np
 import pytest
 
@@ -129,3 +132,34 @@ def test_in_a_model(tmp_path):
 def test_bad_arguments(make, match):
     with pytest.raises(ValueError, match=match):
         make()
+
+
+# ---- RandomRotation ---------------------------------------------------------------------
+
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                       "keras_random_rotation.json")) as _f:
+    ROTATIONS = json.load(_f)
+
+
+@pytest.mark.parametrize("case", sorted(k for k in ROTATIONS if k not in ("_source", "x")))
+def test_random_rotation_is_keras(case):
+    factor, fill_mode, interpolation, expected = ROTATIONS[case]
+    x = np.asarray(ROTATIONS["x"], np.float32)
+    layer = layers.RandomRotation(tuple(factor), fill_mode=fill_mode,
+                                  interpolation=interpolation)
+    (got,), inferred = _runs(layer, x, 1)  # a batch of unknown size, as in fit
+    np.testing.assert_allclose(got, expected, atol=2e-3)
+    np.testing.assert_array_equal(inferred, x)
+
+
+def test_random_rotation_draws_per_image_and_trains():
+    x = np.random.default_rng(1).normal(size=(16, 6, 6, 1)).astype(np.float32)
+    (a, b), _ = _runs(layers.RandomRotation(0.2, seed=4), x, 2)
+    assert not np.allclose(a, b)
+    assert len({float(np.abs(img - x[0]).sum()) for img in a}) > 8  # angles differ
+    model = pd.Sequential([layers.Input((6, 6, 1)), layers.RandomRotation(0.1),
+                           layers.Flatten(), layers.Dense(1)])
+    model.compile("sgd", "mse")
+    model.fit(x, np.zeros((16, 1), np.float32), batch_size=5, epochs=1, verbose=0)
+    with pytest.raises(ValueError, match="RandomRotation: expected factor"):
+        layers.RandomRotation(1.5)

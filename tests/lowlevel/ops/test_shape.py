@@ -346,3 +346,12 @@ def test_one_hot_with_keras_names():
     assert pd.ops.one_hot(np.array([1]), 2, axis=0).numpy().tolist() == [[0.0], [1.0]]
     with pytest.raises(ValueError, match="sparse=False"):
         pd.ops.one_hot(np.array([1]), 2, sparse=True)
+
+
+def test_an_all_integer_index_of_a_computed_tensor_reads_it_when_run(device):
+    # The simulated GPU once took NumPy's x[i, j] (a scalar copy) when the kernel was prepared,
+    # before x was computed.
+    x = pd.data("x", shape=[2, 3])
+    y = (x * 2.0)[1, 2]
+    assert y.shape == ()
+    assert float(pd.eval(y, {x: np.arange(6.0, dtype=np.float32).reshape(2, 3)})) == 10.0

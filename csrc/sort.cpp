@@ -1,0 +1,183 @@
+// Ordering and scans along one axis of x viewed as [outer, n, inner]: argsort (stable,
+// NaN last either way, as NumPy's sort of x and of -x), cumulative
+// sum/product, and take_along_axis with its adjoint.
+#include "common.h"
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+namespace paddle {
+namespace {
+
+enum Cumulate { kCumSum, kCumProd, kCumulateCount };
+
+template <typename T>
+inline bool is_nan(T v) { return v != v; }
+
+// Whether position a comes before position b of `row`: by value (NaN last), ties by
+// position, so that a partial sort gives the same first k as the stable full sort.
+template <typename T>
+struct Before {
+  const T* row;
+  bool descending;
+  bool operator()(int64_t a, int64_t b) const {
+    const T u = row[a], v = row[b];
+    if (is_nan(u) || is_nan(v)) return is_nan(u) == is_nan(v) ? a < b : is_nan(v);
+    if (u != v) return descending ? u > v : u < v;
+    return a < b;
+  }
+};
+
+// out[o, :, i] = the first k positions of the stable order of x[o, :, i] (k = n: all of
+// it, by a full sort; k < n: a partial sort, for top_k).
+void argsort(py::array x, py::array out, int64_t outer, int64_t n, int64_t inner,
+             bool descending, int64_t k) {
+  const char* op = "argsort";
+  int dt = check_dtype(x, op, "x");
+  int64_t total = size_of({outer, n, inner}, op);
+  require(k >= 0 && k <= n, op, "k must lie in [0, n]");
+  check_array(x, op, "x", dt, total, kRead);
+  check_array(out, op, "out", kInt64, size_of({outer, k, inner}, op), kWrite);
+  if (total == 0 || k == 0) return;  // (and no loop over an outer * inner of empty rows)
+  PD_DISPATCH_NUMERIC(dt, op, {
+    const scalar_t* xp = in_ptr<scalar_t>(x);
+    int64_t* yp = out_ptr<int64_t>(out);
+    bool par = total >= kParallelGrain && outer * inner > 1;
+    const int threads = max_threads();
+    _Pragma("omp parallel num_threads(threads) if (par)")
+    {
+      std::vector<int64_t> order(n);
+      std::vector<scalar_t> row(n);
+      _Pragma("omp for schedule(static)")
+      for (int64_t oi = 0; oi < outer * inner; ++oi) {
+        int64_t o = oi / inner, i = oi % inner;
+        const scalar_t* p = xp + o * n * inner + i;
+        for (int64_t r = 0; r < n; ++r) row[r] = p[r * inner];
+        std::iota(order.begin(), order.end(), int64_t(0));
+        Before<scalar_t> before{row.data(), descending};
+        if (k < n)
+          std::partial_sort(order.begin(), order.begin() + k, order.end(), before);
+        else
+          std::sort(order.begin(), order.end(), before);  // ties by position: stable
+        int64_t* q = yp + o * k * inner + i;
+        for (int64_t r = 0; r < k; ++r) q[r * inner] = order[r];
+      }
+    }
+  });
+}
+
+template <typename T>
+void cumulate_typed(int code, const T* x, T* y, int64_t outer, int64_t n, int64_t inner) {
+  int64_t total = outer * n * inner;
+  bool par = total >= kParallelGrain && outer * inner > 1;
+  const int threads = max_threads();
+#pragma omp parallel for schedule(static) if (par) num_threads(threads)
+  for (int64_t oi = 0; oi < outer * inner; ++oi) {
+    int64_t o = oi / inner, i = oi % inner;
+    const T* p = x + o * n * inner + i;
+    T* q = y + o * n * inner + i;
+    T acc = code == kCumSum ? T(0) : T(1);
+    for (int64_t r = 0; r < n; ++r) {
+      acc = code == kCumSum ? acc + p[r * inner] : acc * p[r * inner];
+      q[r * inner] = acc;
+    }
+  }
+}
+
+// Running sum (code 0) or product (code 1) along the middle of [outer, n, inner].
+void cumulate(int code, py::array x, py::array out, int64_t outer, int64_t n, int64_t inner) {
+  const char* op = "cumulate";
+  check_code(code, kCumulateCount, op);
+  int dt = check_dtype(x, op, "x");
+  int64_t total = size_of({outer, n, inner}, op);
+  check_array(x, op, "x", dt, total, kRead);
+  check_array(out, op, "out", dt, total, kWrite);
+  if (total == 0) return;
+  PD_DISPATCH_NUMERIC(dt, op, {
+    cumulate_typed<scalar_t>(code, in_ptr<scalar_t>(x), out_ptr<scalar_t>(out), outer, n,
+                             inner);
+  });
+}
+
+// Names the first index outside [0, n) of idx viewed as [outer, k, inner].
+void check_along(const int64_t* ip, int64_t count, int64_t n, const char* op) {
+  const int64_t i = first_outside(ip, count, n);
+  if (i >= 0)
+    throw py::index_error(std::string(op) + ": index " + std::to_string(ip[i]) +
+                          " at position " + std::to_string(i) + " is outside [0, " +
+                          std::to_string(n) + ")");
+}
+
+// out[o, j, i] = x[o, idx[o, j, i], i]: x is [outer, n, inner], idx and out [outer, k, inner].
+void take_along_axis(py::array x, py::array idx, py::array out, int64_t outer, int64_t n,
+                     int64_t k, int64_t inner) {
+  const char* op = "take_along_axis";
+  int dt = check_dtype(x, op, "x");
+  check_array(x, op, "x", dt, size_of({outer, n, inner}, op), kRead);
+  int64_t count = size_of({outer, k, inner}, op);
+  check_array(idx, op, "idx", kInt64, count, kRead);
+  check_array(out, op, "out", dt, count, kWrite);
+  const int64_t* ip = in_ptr<int64_t>(idx);
+  check_along(ip, count, n, op);
+  PD_DISPATCH_ALL(dt, op, {
+    const scalar_t* xp = in_ptr<scalar_t>(x);
+    scalar_t* yp = out_ptr<scalar_t>(out);
+    bool par = count >= kParallelGrain;
+    const int threads = max_threads();
+    _Pragma("omp parallel for schedule(static) if (par) num_threads(threads)")
+    for (int64_t e = 0; e < count; ++e) {
+      int64_t o = e / (k * inner), i = e % inner;
+      yp[e] = xp[(o * n + ip[e]) * inner + i];
+    }
+  });
+}
+
+// take_along_axis's adjoint: out (zeroed first) [o, idx[o, j, i], i] += g[o, j, i].
+void take_along_axis_grad(py::array g, py::array idx, py::array out, int64_t outer, int64_t n,
+                          int64_t k, int64_t inner) {
+  const char* op = "take_along_axis_grad";
+  int dt = check_dtype(g, op, "g");
+  int64_t count = size_of({outer, k, inner}, op);
+  check_array(g, op, "g", dt, count, kRead);
+  check_array(idx, op, "idx", kInt64, count, kRead);
+  check_array(out, op, "out", dt, size_of({outer, n, inner}, op), kWrite);
+  const int64_t* ip = in_ptr<int64_t>(idx);
+  check_along(ip, count, n, op);
+  PD_DISPATCH_FLOAT(dt, op, {
+    const scalar_t* gp = in_ptr<scalar_t>(g);
+    scalar_t* yp = out_ptr<scalar_t>(out);
+    std::fill(yp, yp + out.size(), scalar_t(0));
+    if (count == 0) return;  // no loop over an outer of empty rows
+    // Serial over j: repeated indices of one (o, i) accumulate without a race.
+    bool par = count >= kParallelGrain && outer > 1;
+    const int threads = max_threads();
+    _Pragma("omp parallel for schedule(static) if (par) num_threads(threads)")
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t j = 0; j < k; ++j)
+        for (int64_t i = 0; i < inner; ++i) {
+          int64_t e = (o * k + j) * inner + i;
+          yp[(o * n + ip[e]) * inner + i] += gp[e];
+        }
+  });
+}
+
+}  // namespace
+
+void init_sort(py::module_& m) {
+  m.def("argsort", &argsort, array_arg("x"), array_arg("out"), py::arg("outer"), py::arg("n"),
+        py::arg("inner"), py::arg("descending"), py::arg("k"),
+        "the first k of the int64 stable order along the middle of [outer, n, inner] (NaN "
+        "last)");
+  m.def("cumulate", &cumulate, py::arg("code"), array_arg("x"), array_arg("out"),
+        py::arg("outer"), py::arg("n"), py::arg("inner"),
+        "running sum (0) or product (1) along the middle of [outer, n, inner]");
+  m.def("take_along_axis", &take_along_axis, array_arg("x"), array_arg("idx"),
+        array_arg("out"), py::arg("outer"), py::arg("n"), py::arg("k"), py::arg("inner"),
+        "out[o, j, i] = x[o, idx[o, j, i], i]");
+  m.def("take_along_axis_grad", &take_along_axis_grad, array_arg("g"), array_arg("idx"),
+        array_arg("out"), py::arg("outer"), py::arg("n"), py::arg("k"), py::arg("inner"),
+        "out[o, idx[o, j, i], i] += g[o, j, i] (out zeroed first)");
+}
+
+}  // namespace paddle

@@ -1,0 +1,151 @@
+"""Ordering and scans along one axis: argsort, take_along_axis (and its adjoint), cumsum,
+cumprod. Sorting, top-k, quantiles and products over axes (paddle/ops/numpy_array.py) are
+built from these.
+
+argsort is stable; NaN sorts last in both directions (as NumPy's argsort of x and of -x).
+cumprod's gradient is sum_{j>=i} g_j * y_j / x_i: exact where x has no zeros (a zero gives
+inf or NaN there; JAX's gradient is finite at zeros).
+
+Example:
+    >>> import paddle as pd
+    >>> from paddle.lowlevel.ops.sort import argsort, cumsum, take_along_axis
+    >>> x = pd.constant([[3.0, 1.0, 2.0]])
+    >>> order = argsort(x, axis=1)
+    >>> pd.eval(order).tolist(), pd.eval(take_along_axis(x, order, 1)).tolist()
+    ([[1, 2, 0]], [[1.0, 2.0, 3.0]])
+    >>> pd.eval(cumsum(x, axis=1)).tolist()
+    [[3.0, 4.0, 6.0]]
+"""
+from paddle.lowlevel.graph import FLOATS, apply, as_variable
+from paddle.lowlevel.op import OPS, Op, register
+from paddle.lowlevel.ops.math import cast
+from paddle.lowlevel.ops.shape import reverse
+from paddle.lowlevel.shapes import is_int, normalize_axis
+
+
+def _numeric(op, x):
+    if x[1] == "bool":
+        raise TypeError(f"{op.name}: expected a numeric input, received bool")
+
+
+@register
+class ArgSort(Op):
+    """int64 positions that sort x along `axis` (stable; `descending` keeps ties in order);
+    with `k`, only the first k of them (a partial sort: top_k)."""
+
+    name = "argsort"
+
+    def infer(self, x, axis=-1, descending=False, k=None):
+        _numeric(self, x)
+        a = normalize_axis(self, axis, len(x[0]), x[0])
+        if k is None:
+            return x[0], "int64"
+        if not is_int(k) or k < 0 or (x[0][a] is not None and k > x[0][a]):
+            self.fail(f"expected k in [0, {x[0][a]}] (the size of axis {a}), received {k!r}",
+                      ("x", x[0]))
+        return x[0][:a] + (int(k),) + x[0][a + 1:], "int64"
+
+    def grad(self, node, g):
+        return [None]
+
+
+@register
+class TakeAlongAxis(Op):
+    """out[..., j, ...] = x[..., idx[..., j, ...], ...] along `axis`; idx has x's rank and
+    x's sizes on the other axes."""
+
+    name = "take_along_axis"
+
+    def infer(self, x, idx, axis):
+        if idx[1] != "int64":
+            raise TypeError(f"take_along_axis: expected int64 indices, received {idx[1]}")
+        a = normalize_axis(self, axis, len(x[0]), x[0])
+        if len(idx[0]) != len(x[0]) or any(
+                p is not None and q is not None and p != q
+                for i, (p, q) in enumerate(zip(x[0], idx[0])) if i != a):
+            self.fail(f"indices must have x's rank and x's sizes outside axis {a}",
+                      ("x", x[0]), ("indices", idx[0]))
+        return idx[0], x[1]
+
+    def grad(self, node, g):
+        x, idx = node.inputs
+        return [apply(OPS["take_along_axis_grad"], [g[0], idx, x], dict(node.attrs)), None]
+
+
+@register
+class TakeAlongAxisGrad(Op):
+    """Zeros shaped like `like`, with g added at the positions take_along_axis read."""
+
+    name = "take_along_axis_grad"
+
+    def infer(self, g, idx, like, axis):
+        if g[1] not in FLOATS:
+            raise TypeError(f"take_along_axis_grad: expected a float gradient, received {g[1]}")
+        return like[0], g[1]
+
+    def grad(self, node, g):
+        return [apply(OPS["take_along_axis"], [g[0], node.inputs[1]], dict(node.attrs)),
+                None, None]
+
+
+class Cumulative(Op):
+    code = None
+
+    def infer(self, x, axis):
+        _numeric(self, x)
+        normalize_axis(self, axis, len(x[0]), x[0])
+        return x
+
+
+def _reverse_cumsum(g, axis):
+    return reverse(cumsum(reverse(g, axis), axis), axis)
+
+
+@register
+class CumSum(Cumulative):
+    name = "cumsum"
+    code = 0
+
+    def grad(self, node, g):
+        return [_reverse_cumsum(g[0], node.attrs["axis"])]
+
+
+@register
+class CumProd(Cumulative):
+    name = "cumprod"
+    code = 1
+
+    def grad(self, node, g):
+        x, y = node.inputs[0], node.outputs[0]
+        return [_reverse_cumsum(g[0] * y, node.attrs["axis"]) / x]
+
+
+def argsort(x, axis=-1, descending=False, k=None):
+    """int64 positions that sort x along `axis`, stable (ties keep their order); NaN last.
+    With `k`: the first k positions only, by a partial sort (what top_k needs)."""
+    x = as_variable(x, where="argsort")
+    return apply(OPS["argsort"], [x], {"axis": int(axis) if is_int(axis) else axis,
+                                       "descending": bool(descending), "k": k})
+
+
+def take_along_axis(x, indices, axis):
+    """x[..., indices[..., j, ...], ...] along `axis` (indices in [0, n): others raise at eval;
+    indices of x's rank and x's sizes on the other axes)."""
+    x = as_variable(x, where="take_along_axis")
+    indices = as_variable(indices, where="take_along_axis")
+    if indices.dtype == "int32":
+        indices = cast(indices, "int64")
+    return apply(OPS["take_along_axis"], [x, indices],
+                 {"axis": int(axis) if is_int(axis) else axis})
+
+
+def cumsum(x, axis):
+    """Running sum along `axis` (x's dtype)."""
+    x = as_variable(x, where="cumsum")
+    return apply(OPS["cumsum"], [x], {"axis": int(axis) if is_int(axis) else axis})
+
+
+def cumprod(x, axis):
+    """Running product along `axis` (x's dtype)."""
+    x = as_variable(x, where="cumprod")
+    return apply(OPS["cumprod"], [x], {"axis": int(axis) if is_int(axis) else axis})
