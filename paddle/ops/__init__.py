@@ -16,6 +16,9 @@ Example:
     >>> pd.ops.convert_to_numpy(pd.ops.concatenate([x, pd.ops.ones((1, 1))], axis=-1)).tolist()
     [[1.0, 2.0, 1.0]]
 """
+import sys as _sys
+import types as _types
+
 import numpy as _np
 
 
@@ -62,3 +65,19 @@ from paddle.ops import image  # noqa: F401,E402  (keras.ops.image: a namespace o
 from paddle.ops.linalg import *  # noqa: F401,F403,E402
 from paddle.ops.ctc import *  # noqa: F401,F403,E402
 from paddle.ops.numpy_array import *  # noqa: F401,F403,E402
+from paddle.ops import keras_numpy as _keras_numpy  # noqa: E402
+
+
+def _namespace(name, names, doc):
+    """A module object `name` holding these functions of pd.ops (Keras's alias namespaces,
+    made here so that they import nothing back)."""
+    module = _types.ModuleType(name, doc)
+    for n in names:
+        setattr(module, n, globals()[n])
+    module.__all__ = list(names)
+    _sys.modules[name] = module
+    return module
+
+
+numpy = _namespace("paddle.ops.numpy", _keras_numpy.NAMES, _keras_numpy.__doc__.replace(
+    "The names of Keras's", "Keras's", 1))

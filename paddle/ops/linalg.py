@@ -31,6 +31,8 @@ from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.reduce import max as _max, min as _min, sum as _sum
 from paddle.lowlevel.ops.shape import expand_dims, squeeze, transpose
 from paddle.ops.convolutions import as_tensor
+from paddle.lowlevel import eager
+from paddle.lowlevel.executor import eval as _eval
 
 __all__ = ["cholesky", "cholesky_inverse", "det", "eigh", "inv", "jvp", "logdet", "lstsq",
            "lu_factor", "matrix_rank", "norm", "pinv", "qr", "slogdet", "solve",
@@ -493,27 +495,34 @@ def jvp(fun, primals, tangents, has_aux=False):
                                  f"{type(tangents).__name__}"))
     xs = [as_tensor(p) for p in primals]
     ts = [as_tensor(t) for t in tangents]
-    for x, t in zip(xs, ts):
-        if x.shape != t.shape:
-            raise ShapeError(at_user(f"{op}: expected each tangent of its primal's shape, "
-                                     f"received {t.shape} for {x.shape}"))
-    result = fun(*xs)
-    out, aux = result if has_aux else (result, None)
-    if not isinstance(out, Variable):
-        raise TypeError(at_user(f"{op}: expected fun to return one tensor"
-                                f"{' (and aux)' if has_aux else ''}, received "
-                                f"{type(out).__name__}"))
-    # u: a stand-in cotangent; the gradient is linear in it, so its value never matters
-    u = zeros_like(out) + 0.0
-    vjps = gradients(out, xs, grad_ys=u)
-    terms = [v for v in vjps if v is not None]
-    if not terms:
-        tangent_out = zeros_like(out)
-    else:
-        weighted = [_sum(v * cast(t, v.dtype)) for v, t in zip(vjps, ts) if v is not None]
-        total = weighted[0]
-        for w in weighted[1:]:
-            total = total + w
-        tangent_out = gradients(total, [u])[0]
-        tangent_out = zeros_like(out) if tangent_out is None else tangent_out
+    # Values given: the products are still taken on a graph (built here, run once below).
+    concrete = not eager.is_tracing() and all(eager.is_concrete(v) for v in xs + ts)
+    with eager.tracing():
+        for x, t in zip(xs, ts):
+            if x.shape != t.shape:
+                raise ShapeError(at_user(f"{op}: expected each tangent of its primal's shape, "
+                                         f"received {t.shape} for {x.shape}"))
+        result = fun(*xs)
+        out, aux = result if has_aux else (result, None)
+        if not isinstance(out, Variable):
+            raise TypeError(at_user(f"{op}: expected fun to return one tensor"
+                                    f"{' (and aux)' if has_aux else ''}, received "
+                                    f"{type(out).__name__}"))
+        # u: a stand-in cotangent; the gradient is linear in it, so its value never matters
+        u = zeros_like(out) + 0.0
+        vjps = gradients(out, xs, grad_ys=u)
+        terms = [v for v in vjps if v is not None]
+        if not terms:
+            tangent_out = zeros_like(out)
+        else:
+            weighted = [_sum(v * cast(t, v.dtype)) for v, t in zip(vjps, ts) if v is not None]
+            total = weighted[0]
+            for w in weighted[1:]:
+                total = total + w
+            tangent_out = gradients(total, [u])[0]
+            tangent_out = zeros_like(out) if tangent_out is None else tangent_out
+    if concrete:
+        out, tangent_out = (eager.tensor(_eval(v)) for v in (out, tangent_out))
+        if isinstance(aux, Variable) and not isinstance(aux, eager.EagerTensor):
+            aux = eager.tensor(_eval(aux))
     return (out, tangent_out, aux) if has_aux else (out, tangent_out)

@@ -23,8 +23,9 @@ from paddle.lowlevel.ops import reduce as _r
 from paddle.lowlevel.ops import shape as _s
 from paddle.lowlevel.ops import sort as _o
 from paddle.lowlevel.ops.math import cast, where
-from paddle.ops._arrays import axes_of, fail, floats, known, tensor
+from paddle.ops._arrays import fail, floats, known, tensor
 from paddle.ops.numpy_reduce import prod
+from paddle.ops.numpy_math import logsumexp, rsqrt  # noqa: F401  (one implementation)
 
 __all__ = ["cdist", "extract_sequences", "in_top_k", "logsumexp", "rsqrt", "segment_max",
            "segment_min", "segment_prod", "segment_sum", "top_k"]
@@ -163,23 +164,6 @@ def in_top_k(targets, predictions, k):
     return _s.squeeze(_m.greater_equal(chosen, kth), 1)
 
 
-def logsumexp(x, axis=None, keepdims=False):
-    """log(sum(exp(x))) along `axis`, computed after subtracting the maximum.
-
-    Example:
-        >>> import paddle as pd
-        >>> round(float(pd.eval(pd.ops.logsumexp(pd.constant([0.0, 0.0])))), 6)
-        0.693147
-    """
-    x = floats(tensor(x, "logsumexp"))
-    axes = axes_of(x, axis, "logsumexp")
-    top = _r.max(x, axis=axes, keepdims=True)
-    finite = _m.equal(top - top, _m.zeros_like(top))  # false for +-inf and NaN
-    top = where(finite, top, _m.zeros_like(top))
-    out = _m.log(_r.sum(_m.exp(x - top), axis=axes, keepdims=True)) + top
-    return out if keepdims else _s.squeeze(out, axes)
-
-
 def extract_sequences(x, sequence_length, sequence_stride):
     """Frames of `sequence_length` samples every `sequence_stride` along the last axis:
     shape (..., frames, sequence_length), through one gather.
@@ -221,15 +205,3 @@ def cdist(x, y):
         fail(ValueError, f"cdist: the last axes differ: shapes {x.shape} and {y.shape}")
     d = _s.expand_dims(x, x.ndim - 1) - _s.expand_dims(y, y.ndim - 2)
     return _m.sqrt(_r.sum(d * d, axis=-1))
-
-
-def rsqrt(x):
-    """1 / sqrt(x) (ints give float32).
-
-    Example:
-        >>> import paddle as pd
-        >>> pd.eval(pd.ops.rsqrt(pd.constant([4.0]))).tolist()
-        [0.5]
-    """
-    x = floats(tensor(x, "rsqrt"))
-    return 1.0 / _m.sqrt(x)

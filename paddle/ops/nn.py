@@ -40,6 +40,10 @@ from paddle.ops.promotion import axis_of as _axis
 from paddle.ops.promotion import float_tensor as _float
 from paddle.ops.promotion import number as _number
 from paddle.ops.promotion import tensor as _tensor
+from paddle.ops.convolutions import (  # noqa: F401  (keras.ops.nn gathers them)
+    adaptive_average_pool, adaptive_max_pool, average_pool, conv, conv_transpose,
+    depthwise_conv, max_pool, separable_conv)
+from paddle.ops.ctc import ctc_decode, ctc_loss  # noqa: F401
 
 __all__ = [
     "relu", "relu6", "sigmoid", "sparse_sigmoid", "softplus", "softsign", "silu", "swish",
@@ -49,7 +53,9 @@ __all__ = [
     "one_hot", "multi_hot", "moments", "batch_normalization", "layer_normalization",
     "rms_normalization", "normalize", "psnr", "binary_crossentropy", "depth_to_space",
     "space_to_depth",
-    "categorical_crossentropy", "sparse_categorical_crossentropy", "dot_product_attention"]
+    "categorical_crossentropy", "sparse_categorical_crossentropy", "dot_product_attention",
+    # the convolution, pooling and CTC family (paddle/ops/convolutions.py, ctc.py)
+    'adaptive_average_pool', 'adaptive_max_pool', 'average_pool', 'conv', 'conv_transpose', 'ctc_decode', 'ctc_loss', 'depthwise_conv', 'max_pool', 'separable_conv']
 
 
 # ---- activations --------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from paddle.lowlevel.ops import shape as _s
 from paddle.lowlevel.ops.math import cast, where
 from paddle.lowlevel.ops.sort import cumprod
 from paddle.ops._arrays import dtype_of, fail, is_number, known, result_type, tensor
+from paddle.ops.numpy_math import copy  # noqa: F401  (one implementation)
 
 __all__ = [
     "arange", "array", "bartlett", "blackman", "copy", "empty", "empty_like", "eye", "full",
@@ -196,17 +197,6 @@ def zeros_like(x, dtype=None):
         [0.0, 0.0]
     """
     return full_like(x, 0, dtype)
-
-
-def copy(x):
-    """A copy of x (its values now, not a view of its buffer).
-
-    Example:
-        >>> import paddle as pd
-        >>> pd.eval(pd.ops.copy(pd.constant([1, 2]))).tolist()
-        [1, 2]
-    """
-    return tensor(x, "copy")[...]
 
 
 def empty(shape, dtype=None):

@@ -38,6 +38,7 @@ from paddle.ops.logic import (  # noqa: F401 - Keras's numpy names, exported her
     bitwise_right_shift, bitwise_xor, gcd, isclose, isfinite, isinf, isnan, isneginf, isposinf,
     isreal, lcm, left_shift, logical_and, logical_not, logical_or, logical_xor, right_shift,
     signbit)
+from paddle.ops._arrays import axes_of as _axes_of
 from paddle.ops.promotion import INTS as _INTS
 from paddle.ops.promotion import as_dtype_of as _as
 from paddle.ops.promotion import float_operands as _float_operands
@@ -390,6 +391,7 @@ def logsumexp(x, axis=None, keepdims=False):
         [1.386294, 1.386294]
     """
     (x,) = _float_operands("logsumexp", x)
+    _axes_of(x, axis, "logsumexp")  # a bad axis is named as logsumexp's, at the user's line
     # The shift's gradient cancels: d/dx [_math.log(sum(_math.exp(x - p))) + p] does not depend on p.
     peak = reduce_max(x, axis=axis, keepdims=True)
     # An infinite peak would make x - peak NaN: shift by 0 there instead.
