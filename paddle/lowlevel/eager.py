@@ -19,9 +19,9 @@ What counts as concrete and when nothing runs eagerly:
 
 Example:
     >>> import numpy as np, paddle as pd
-    >>> t = pd.ops.sum(np.ones(3))
+    >>> t = pd.ops.sum(np.ones(3))     # NumPy's float64 kept, as Keras on TensorFlow
     >>> float(t), t.shape, t.dtype
-    (3.0, (), 'float32')
+    (3.0, (), 'float64')
     >>> (pd.ops.ones((2,)) * 2 + np.array([1.0, 2.0], np.float32)).numpy().tolist()
     [3.0, 4.0]
 """
@@ -116,6 +116,13 @@ def is_concrete(x):
     return isinstance(x, NUMBERS)
 
 
+def _is_bool_mask(key):
+    """Whether an index is a boolean array (NumPy's or a concrete tensor's)."""
+    if isinstance(key, EagerTensor):
+        return key.dtype == "bool" and key.ndim > 0
+    return isinstance(key, np.ndarray) and key.dtype == bool and key.ndim > 0
+
+
 class EagerTensor(Variable):
     """The result of an op run at once: a constant Variable holding its array, that acts
     like one (Keras 3's tensors, TensorFlow 2's `tf.Tensor`).
@@ -182,6 +189,17 @@ class EagerTensor(Variable):
     def size(self):
         """The number of values."""
         return mirrors.on_host(self._value).size
+
+    def __getitem__(self, key):
+        """Indexing and slicing are the slice op; a boolean mask (`t[t > 0]`, a result whose
+        size depends on the values, as with JAX's concrete arrays and NumPy) selects on
+        the values and gives a new tensor."""
+        keys = key if isinstance(key, tuple) else (key,)
+        if any(_is_bool_mask(k) for k in keys):
+            host = tuple(np.asarray(k) if _is_bool_mask(k) else k for k in keys)
+            return tensor(np.asarray(mirrors.on_host(self._value)[host if isinstance(
+                key, tuple) else host[0]]))
+        return Variable.__getitem__(self, key)
 
     def __getattr__(self, attr):
         # Reached only for names a Variable lacks: NumPy's array methods and properties

@@ -27,7 +27,9 @@ def test_sum_of_an_array_is_a_value():
     t = ops.sum(np.ones(3))
     assert isinstance(t, EagerTensor) and isinstance(t, pd.Variable)
     assert float(t) == 3.0 and int(t) == 3 and bool(t) is True
-    assert t.shape == () and t.dtype == "float32"
+    # np.ones is float64, which pd.ops keeps (as Keras on TensorFlow; Keras on JAX computes
+    # in 32 bits): the dtype rule of pd.ops (docs/lowlevel.md), merged after this test
+    assert t.shape == () and t.dtype == "float64"
     assert "3." in repr(t) and str(t) == "3.0"
     assert f"{t:.2f}" == "3.00"
 
@@ -330,3 +332,11 @@ def test_training_true_on_a_model_call_reaches_the_layers_inside():
     assert (model(x).numpy() == 1).all()
     dropped = model(x, training=True).numpy()
     assert 0.3 < (dropped == 0).mean() < 0.7 and set(np.unique(dropped)) == {0.0, 2.0}
+
+
+def test_a_boolean_mask_selects_on_the_values():
+    t = ops.convert_to_tensor(np.arange(6.0, dtype=np.float32).reshape(2, 3))
+    assert t[t > 2].numpy().tolist() == [3.0, 4.0, 5.0]          # as NumPy and JAX arrays
+    assert t[np.array([False, True])].numpy().tolist() == [[3.0, 4.0, 5.0]]
+    assert t[..., 0][np.array([True, False])].numpy().tolist() == [0.0]
+    assert isinstance(t[t > 2], EagerTensor) and t[:, 1].numpy().tolist() == [1.0, 4.0]
