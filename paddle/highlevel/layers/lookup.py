@@ -428,6 +428,50 @@ class IndexLookup(HostLayer):
     def host_compute(self, value):
         return self.lookup(value)
 
+    # ---- saving: Keras's vocabulary asset and idf weights ----------------------------------
+
+    def save_assets(self, dir_path):
+        """An adapted vocabulary (not one given to the constructor, which the config holds)
+        as Keras writes it: `vocabulary.txt`, one token a line, special tokens first."""
+        if dir_path is None or self.input_vocabulary is not None or not self._tokens:
+            return
+        with open(os.path.join(dir_path, "vocabulary.txt"), "w", encoding="utf-8") as f:
+            f.write("\n".join(str(t) for t in self.get_vocabulary(include_special_tokens=True)))
+
+    def load_assets(self, dir_path):
+        """The vocabulary of a file Keras (or paddle) wrote for an adapted layer; nothing
+        when the config gave one. Tokens are read as the vocabulary's dtype (integers
+        for IntegerLookup, checked); the idf weights of tf_idf come from the weights."""
+        if dir_path is None:  # a file without assets (HDF5, or none saved for the layer)
+            return
+        path = os.path.join(dir_path, "vocabulary.txt")
+        if self.input_vocabulary is not None or self._tokens or not os.path.isfile(path):
+            return
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        while lines and lines[-1] == "":
+            lines.pop()
+        if self.vocabulary_dtype != "string":
+            try:
+                lines = [int(line) for line in lines]
+            except ValueError:
+                raise ValueError(f"{self.name}: {path} holds a token that is not an integer "
+                                 f"({next(t for t in lines if not _is_int(t))!r})") from None
+        self.set_vocabulary(lines, getattr(self, "_saved_idf_weights", None))
+
+    def save_own_variables(self, store):
+        """tf_idf's idf weights as Keras stores them (`idf_weights`)."""
+        super().save_own_variables(store)
+        if self.output_mode == "tf_idf" and self.idf_weights is not None:
+            store["idf_weights"] = np.asarray(self.idf_weights)
+
+    def load_own_variables(self, store):
+        if self.output_mode == "tf_idf" and "idf_weights" in store:
+            self._saved_idf_weights = np.asarray(store["idf_weights"], np.float32)
+        rest = {k: store[k] for k in store.keys() if k != "idf_weights"} \
+            if hasattr(store, "keys") else store
+        super().load_own_variables(rest)
+
     def get_config(self):
         vocabulary = self.input_vocabulary
         if vocabulary is None and self._tokens is not None:
@@ -775,3 +819,11 @@ class HashedCrossing(HostLayer):
     def get_config(self):
         return {**super().get_config(), "num_bins": self.num_bins,
                 "output_mode": self.output_mode, "sparse": self.sparse}
+
+
+def _is_int(text):
+    try:
+        int(text)
+    except ValueError:
+        return False
+    return True

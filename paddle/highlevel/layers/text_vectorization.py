@@ -239,6 +239,20 @@ class TextVectorization(HostLayer):
             return (shape[0], self.output_sequence_length), "int64"
         return (shape[0], self._lookup_layer._depth()), "float32"
 
+    # ---- saving: the vocabulary of the lookup inside, as Keras writes it ------------------
+
+    def save_own_variables(self, store):
+        self._lookup_layer.save_own_variables(store)
+
+    def load_own_variables(self, store):
+        self._lookup_layer.load_own_variables(store)
+
+    def save_assets(self, dir_path):
+        self._lookup_layer.save_assets(dir_path)
+
+    def load_assets(self, dir_path):
+        self._lookup_layer.load_assets(dir_path)
+
     def get_config(self):
         lookup = self._lookup_layer
         config = lookup.get_config()
