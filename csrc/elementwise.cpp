@@ -13,11 +13,12 @@ namespace {
 
 // The op codes; each enum ends with its count (checked with check_code before dispatch).
 // Codes from kSin on are float-only transcendental and rounding functions (the table of
-// paddle/lowlevel/ops/special.py); kI1 is i0's derivative.
+// paddle/lowlevel/ops/special.py); kI1 is i0's derivative. kGelu and kGeluTanh are gelu's two
+// forms in one pass (the exact one with erf, Keras's default tanh approximation).
 enum Unary { kNeg, kAbs, kExp, kLog, kLog1p, kSqrt, kSquare, kSign, kRelu, kSigmoid, kTanh, kErf,
              kSin, kCos, kTan, kAsin, kAcos, kAtan, kSinh, kCosh, kAsinh, kAcosh, kAtanh,
              kExp2, kExpm1, kLog2, kLog10, kFloor, kCeil, kRint, kTrunc, kCbrt, kErfc, kErfinv,
-             kI0, kI1, kUnaryCount };
+             kI0, kI1, kGelu, kGeluTanh, kUnaryCount };
 // From kAtan2 on: kAtan2, kHypot, kNextafter are float-only; kFmod, kRemainder, kFloorDiv
 // take floats and integers; kBitAnd to kLcm are integer-only; kLogaddexp is float-only.
 enum Binary { kAdd, kSub, kMul, kDiv, kPow, kMaximum, kMinimum, kReluGrad,
@@ -115,6 +116,10 @@ inline T unary_value(int code, T x) {
     case kErfinv: return T(erfinv_value(double(x), sizeof(T) == sizeof(double)));
     case kI0: return T(bessel_i(0, double(x)));
     case kI1: return T(bessel_i(1, double(x)));
+    case kGelu: return T(0.5) * x * (T(1) + std::erf(x * T(0.70710678118654752440)));
+    case kGeluTanh:
+      return T(0.5) * x *
+             (T(1) + std::tanh(T(0.79788456080286535588) * (x + T(0.044715) * x * x * x)));
   }
   return x;
 }
@@ -138,6 +143,7 @@ void unary_range(int code, const T* x, T* y, int64_t b, int64_t e) {
     PD_UNARY_CASE(kExpm1) PD_UNARY_CASE(kLog2) PD_UNARY_CASE(kLog10) PD_UNARY_CASE(kFloor)
     PD_UNARY_CASE(kCeil) PD_UNARY_CASE(kRint) PD_UNARY_CASE(kTrunc) PD_UNARY_CASE(kCbrt)
     PD_UNARY_CASE(kErfc) PD_UNARY_CASE(kErfinv) PD_UNARY_CASE(kI0) PD_UNARY_CASE(kI1)
+    PD_UNARY_CASE(kGelu) PD_UNARY_CASE(kGeluTanh)
 #undef PD_UNARY_CASE
     default: throw std::invalid_argument("unary: unknown op code " + std::to_string(code));
   }

@@ -1,7 +1,7 @@
 """CUDA kernels of the elementwise ops (paddle/lowlevel/ops/math.py and special.py): CuPy
 ufuncs with `out=` (broadcasting as the CPU layouts do), fused ElementwiseKernels where the
-CPU loop computes one expression (sigmoid, relu_grad, erf, erfc, erfinv, i0, i1), each with
-its NumPy reference."""
+CPU loop computes one expression (sigmoid, relu_grad, erf, erfc, erfinv, i0, i1, gelu_erf,
+gelu_tanh), each with its NumPy reference."""
 import math
 
 import numpy as np
@@ -68,6 +68,18 @@ def _i1_reference(x, out):
     out[...] = total
 
 
+def _gelu_erf_reference(x, out):
+    # the simulated device's kernel: the CPU's expression, with erf as _erf_reference's
+    erf = np.empty_like(x)
+    _erf_reference(x * x.dtype.type(0.70710678118654752440), erf)
+    out[...] = x.dtype.type(0.5) * x * (1 + erf)
+
+
+def _gelu_tanh_reference(x, out):
+    c = x.dtype.type(0.79788456080286535588)
+    out[...] = x.dtype.type(0.5) * x * (1 + np.tanh(c * (x + x.dtype.type(0.044715) * x * x * x)))
+
+
 def _relu_grad_reference(y, g, out):
     # g where y > 0, else 0 (a NaN gradient where y <= 0 gives 0, as on the CPU).
     out[...] = 0
@@ -90,6 +102,12 @@ _FUSED = {
                                            "paddle_i0"), _i0_reference),
     "i1": (lambda cp: cp.ElementwiseKernel("T x", "T y", "y = T(cyl_bessel_i1((double)x))",
                                            "paddle_i1"), _i1_reference),
+    "gelu_erf": (lambda cp: cp.ElementwiseKernel(
+        "T x", "T y", "y = T(0.5) * x * (T(1) + erf(x * T(0.70710678118654752440)))",
+        "paddle_gelu_erf"), _gelu_erf_reference),
+    "gelu_tanh": (lambda cp: cp.ElementwiseKernel(
+        "T x", "T y", "y = T(0.5) * x * (T(1) + tanh(T(0.79788456080286535588) * "
+        "(x + T(0.044715) * x * x * x)))", "paddle_gelu_tanh"), _gelu_tanh_reference),
 }
 
 _UFUNCS = {"neg": "negative", "abs": "abs", "exp": "exp", "log": "log", "log1p": "log1p",

@@ -7,13 +7,13 @@ Example:
     >>> p.tolist()
     [[0.5, 0.5]]
 """
-import math
 
 from paddle.errors import at_user
 from paddle.lowlevel.graph import FLOATS, apply, as_variable
 from paddle.lowlevel.op import OPS, Op, register
-from paddle.lowlevel.ops.math import (erf, exp, greater, log1p, maximum, minimum, relu,
+from paddle.lowlevel.ops.math import (exp, greater, log1p, maximum, minimum, relu,
                                       sigmoid, tanh, where)
+from paddle.lowlevel.ops import special
 from paddle.lowlevel.ops.reduce import sum
 from paddle.lowlevel.ops.shape import transpose
 from paddle.lowlevel.shapes import located, normalize_axis, real_number
@@ -96,12 +96,10 @@ def elu(x, alpha=1.0):
 
 
 def gelu(x, approximate=False):
-    """x * Phi(x) (exact, with erf), or the tanh approximation."""
+    """x * Phi(x) (exact, with erf), or the tanh approximation: one elementwise op each
+    (`special.gelu_erf`, `special.gelu_tanh`), its gradient built from ops."""
     x = _float_input("gelu", x)
-    if approximate:
-        c = math.sqrt(2.0 / math.pi)
-        return x * 0.5 * (tanh((x + x * x * x * 0.044715) * c) + 1.0)
-    return x * 0.5 * (erf(x * (1.0 / math.sqrt(2.0))) + 1.0)
+    return special.gelu_tanh(x) if approximate else special.gelu_erf(x)
 
 
 def softplus(x):

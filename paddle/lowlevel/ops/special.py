@@ -19,10 +19,13 @@ import math
 
 from paddle.lowlevel.graph import apply, as_variable
 from paddle.lowlevel.op import OPS, register
-from paddle.lowlevel.ops.math import Binary, Unary, _pair, exp, sqrt, square, where, zeros_like
+from paddle.lowlevel.ops.math import Binary, Unary, _pair, erf, exp, sqrt, square, tanh, where, \
+    zeros_like
 
 _LN2, _LN10 = math.log(2.0), math.log(10.0)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+_SQRT_HALF, _INV_SQRT_2PI = math.sqrt(0.5), 1.0 / math.sqrt(2.0 * math.pi)
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 
 
 def _zero(x, y, g):
@@ -66,7 +69,23 @@ UNARY = {
                "The inverse of erf on (-1, 1)."),
     "i0": (34, lambda x, y, g: g * i1(x), "The modified Bessel function I0."),
     "i1": (35, _i1_grad, "The modified Bessel function I1 (i0's derivative)."),
+    "gelu_erf": (36, lambda x, y, g: g * _gelu_erf_slope(x),
+                 "x * Phi(x), the exact GELU (with erf), in one pass."),
+    "gelu_tanh": (37, lambda x, y, g: g * _gelu_tanh_slope(x),
+                  "GELU's tanh approximation (Keras's default), in one pass."),
 }
+
+
+def _gelu_erf_slope(x):
+    # d/dx x Phi(x) = Phi(x) + x phi(x)
+    return (erf(x * _SQRT_HALF) + 1.0) * 0.5 + x * exp(square(x) * -0.5) * _INV_SQRT_2PI
+
+
+def _gelu_tanh_slope(x):
+    # y = x (1 + tanh(u)) / 2 with u = c (x + 0.044715 x^3)
+    t = tanh((x + x * square(x) * 0.044715) * _SQRT_2_OVER_PI)
+    du = (square(x) * (3.0 * 0.044715) + 1.0) * _SQRT_2_OVER_PI
+    return (t + 1.0) * 0.5 + x * (1.0 - square(t)) * du * 0.5
 
 
 def _unary(name, code, dx, summary):
