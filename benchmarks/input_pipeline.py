@@ -26,7 +26,9 @@ import time
 
 import numpy as np
 
-IMAGES, CLASSES, SIZE, BATCH, EPOCHS = 2560, 10, 32, 128, 3
+IMAGES = int(os.environ.get("BENCH_IMAGES", "2560"))
+CLASSES, SIZE, BATCH = 10, 32, 128
+EPOCHS = int(os.environ.get("BENCH_EPOCHS", "3"))
 
 
 def make_folder(root):
