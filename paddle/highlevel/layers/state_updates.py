@@ -1,10 +1,12 @@
-"""Updates of a layer's own state made by its call (a stateful RNN writing its final
-states), kept beside the outputs of that call: whatever computes one of those outputs (a
-fit, evaluate or predict step, an eager call on arrays) runs the updates with it, as
-Keras 3 runs `self.states[i].assign(...)` inside the call.
+"""Updates of a layer's own state made by its call (every assignment a call on symbolic
+inputs builds: a stateful RNN writing its final states, a user's `self.total.assign_add`),
+kept beside the outputs of that call: whatever computes one of those outputs (a fit,
+evaluate or predict step, an eager call on arrays) runs the updates with it, as Keras 3
+runs `self.states[i].assign(...)` inside the call.
 
-The updates are `assign` ops, which run after every other op of a run: the call reads the
-state as it was before the run and the next run reads what this one wrote.
+The updates are `assign` ops, which run after every other op of a run; what the call
+builds after an assignment reads the value assigned (program order inside a trace, see
+paddle/lowlevel/ops/state.py), and the next run reads what this one wrote.
 
 Example:
     >>> import numpy as np, paddle as pd

@@ -24,7 +24,7 @@ import numpy as np
 
 from paddle.lowlevel.executor import eval as run, topological_nodes
 from paddle.lowlevel.graph import (ASSIGNED, EAGER_STATE, UPDATE_COLLECTORS, Variable, apply,
-                                   as_variable, assigned_value)
+                                   as_variable, assigned_value, constant)
 from paddle.lowlevel.op import OPS, Op, register
 from paddle.lowlevel.shapes import broadcast
 
@@ -74,8 +74,9 @@ def assign(target, value):
     for collected in UPDATE_COLLECTORS:
         collected.append(update)
     if ASSIGNED:  # in a trace: later reads of the target read this value (program order)
-        ASSIGNED[-1][id(target)] = value if value.shape == target.shape else \
-            apply(OPS["broadcast_to"], [value, target])
+        ASSIGNED[-1][id(target)] = value if value.shape == target.shape else apply(
+            # the shape from a constant: the parameter as `like` would read as a weight
+            OPS["broadcast_to"], [value, constant(np.zeros(target.shape, target.dtype))])
     return update
 
 
