@@ -19,29 +19,26 @@ Example:
     >>> len(state_updates.reached([y * 2.0]))
     1
 """
-import weakref
-
 from paddle.lowlevel.executor import topological_nodes
-
-_UPDATES = weakref.WeakKeyDictionary()  # the Node of an output -> [update ops]
 
 
 def attach(outputs, updates):
     """Run `updates` (assign ops) whenever one of `outputs` (Variables) is computed."""
     for out in outputs:
         if out.node is not None:
-            _UPDATES.setdefault(out.node, []).extend(updates)
+            # On the output itself: a table keyed weakly by its node would hold the
+            # updates, which read the output, and so keep every graph alive for good.
+            out.__dict__.setdefault("_state_updates", []).extend(updates)
 
 
 def reached(fetches):
     """The update ops attached to the outputs that `fetches` are computed from (each once,
     in the order met)."""
-    if not _UPDATES:
-        return []
     found, seen = [], set()
     for node in topological_nodes(list(fetches)):
-        for update in _UPDATES.get(node, ()):
-            if id(update) not in seen:
-                seen.add(id(update))
-                found.append(update)
+        for out in node.outputs:
+            for update in (out.__dict__.get("_state_updates", ()) if out is not None else ()):
+                if id(update) not in seen:
+                    seen.add(id(update))
+                    found.append(update)
     return found
