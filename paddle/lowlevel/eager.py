@@ -63,11 +63,16 @@ def tracing():
         >>> type(noise).__name__, noise.kind
         ('Variable', 'op')
     """
+    outermost = _TRACING[0] == 0
+    if outermost:  # a trace of its own: reads follow its assignments (graph.ASSIGNED)
+        graph.ASSIGNED.append({})
     _TRACING[0] += 1
     try:
         yield
     finally:
         _TRACING[0] -= 1
+        if outermost:
+            graph.ASSIGNED.pop()
 
 
 @contextlib.contextmanager

@@ -276,6 +276,14 @@ def get_variable(name):
 # active: how a traced train_step's updates are found (optimizers.collect_updates).
 UPDATE_COLLECTORS = []
 
+# Program order of state inside a traced step: one dict per trace being built (pushed by
+# paddle/lowlevel/eager.py `tracing`), {id(parameter): the value last assigned to it in
+# that trace} (filled by ops/state.py `assign`). An op built later in the trace reads that
+# value instead of the parameter, so a read that follows an assignment sees it, as
+# tf.function's automatic control dependencies order them; the assign op itself still runs
+# in the update phase. Outside a trace (TF1-style graphs, pd.eval) nothing is recorded.
+ASSIGNED = []
+
 # The run mode that ops built inside `forced_mode(True / False)` keep whatever the plan's mode:
 # a layer called with an explicit training= (Dropout(...)(x, training=True) drops in predict).
 _MODE = [None]
@@ -802,6 +810,15 @@ EAGER_STATE = [0, 0]
 CONSTANT_CLASS = [Variable]
 
 
+def assigned_value(value):
+    """`value` itself, or, for a parameter assigned earlier in the trace being built, the
+    value assigned to it last (what a read of it at this point of the trace gives). For
+    what a layer call or a traced step returns without an op on it (`return self.total`)."""
+    if ASSIGNED and isinstance(value, Variable) and value.kind == "param":
+        return ASSIGNED[-1].get(id(value), value)
+    return value
+
+
 def current_mode():
     """The run mode ops built now keep (see `forced_mode`): True, False or None."""
     return _MODE[-1]
@@ -826,6 +843,9 @@ def apply(op, inputs, attrs=None, location=None):
     attrs = attrs or {}
     if len(inputs) > 1 and any(v._weak for v in inputs):
         inputs = _settle_weak(inputs)
+    if ASSIGNED and ASSIGNED[-1] and op.reads_assigned and not (op.stateful or
+                                                                op.writes_inputs):
+        inputs = [ASSIGNED[-1].get(id(v), v) if v.kind == "param" else v for v in inputs]
     if not op.stateful and _concrete(inputs):
         return EAGER_RUN[0](op, inputs, attrs, location)
     location = location or user_location()

@@ -43,6 +43,9 @@ class Op:
             every other op of a plan and is never cached away.
         writes_inputs: the kernel may write a parameter input in place (batch norm's
             moving statistics in training): run eagerly, it runs on the parameter itself.
+        reads_assigned: a parameter input assigned earlier in the trace being built is
+            read as the value assigned to it (graph.ASSIGNED: program order in traced
+            steps); stateful and writes_inputs ops always receive the parameter itself.
     """
 
     name = None
@@ -50,6 +53,7 @@ class Op:
     view = False
     stateful = False
     writes_inputs = False
+    reads_assigned = True
 
     def infer(self, *inputs, **attrs):
         """(shape, dtype) of each input -> (shape, dtype) of the output, or a list of them."""

@@ -64,8 +64,8 @@ def collect_updates():
     _COLLECTORS.append(found)
     try:
         yield found
-    finally:
-        _COLLECTORS.remove(found)
+    finally:  # by identity: list.remove compares lists by value, and nested ones can be equal
+        del _COLLECTORS[next(i for i, c in enumerate(_COLLECTORS) if c is found)]
 
 
 @register

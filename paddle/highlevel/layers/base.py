@@ -24,13 +24,16 @@ import numpy as np
 from paddle import _settings as settings
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import eager, stored_state
-from paddle.lowlevel.graph import (FLOATS, NAMES, Variable, apply, as_dtype, building_scope,
-                                   call_inputs, constant, data, forced_mode, in_call)
+from paddle.lowlevel.graph import (FLOATS, NAMES, Variable, apply, as_dtype, assigned_value,
+                                   building_scope, call_inputs, constant, data, forced_mode,
+                                   in_call)
 from paddle.lowlevel.op import OPS
+from paddle.lowlevel.optimizers import collect_updates
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.layer_functions import parameter
 from paddle.lowlevel.ops.reduce import sum as sum_all
 from paddle.highlevel import constraints, dtype_policies, regularizers
+from paddle.highlevel.layers import state_updates
 from paddle.highlevel.layers.keras_api import KerasLayerAPI
 
 
@@ -563,8 +566,10 @@ class Layer(KerasLayerAPI):
         _CALL_TRAINING.append(value)
         try:
             with eager.eager_call() if now else eager.tracing(), call_inputs(flat), \
-                    forced_mode(training), building_scope(self.name):
-                outputs = self.call(inputs, **call_kwargs)
+                    forced_mode(training), building_scope(self.name), \
+                    contextlib.nullcontext(()) if now else collect_updates() as updates:
+                # `return self.total` after assigning it returns the value assigned
+                outputs = _structure_map(assigned_value, self.call(inputs, **call_kwargs))
         finally:
             _CALL_TRAINING.pop()
         outputs = _distinct_from_inputs(outputs, flat)
@@ -577,6 +582,8 @@ class Layer(KerasLayerAPI):
         _set_output_masks(self, inputs, outputs, input_mask)
         if now:  # no graph history: a model is made of calls on symbolic inputs
             return _concrete_outputs(outputs)
+        if updates:  # the call's assignments run with whatever computes its outputs
+            state_updates.attach([o for o in outs if isinstance(o, Variable)], updates)
         recorded = dict(kwargs) if training is None else dict(kwargs, training=training)
         self._inbound.append((list(flat), list(outs), recorded))
         self._list_input = isinstance(inputs, (list, tuple))
@@ -649,6 +656,15 @@ class Layer(KerasLayerAPI):
         # getattr: a layer whose __init__ raised (a bad argument) still has a repr.
         return (f"<{type(self).__name__} name={getattr(self, 'name', None)!r} "
                 f"built={getattr(self, 'built', False)}>")
+
+
+def _structure_map(fn, value):
+    """`fn` applied to a value, or to each item of a list, tuple or dict of them."""
+    if type(value) in (list, tuple):
+        return type(value)(fn(v) for v in value)
+    if type(value) is dict:
+        return {k: fn(v) for k, v in value.items()}
+    return fn(value)
 
 
 def _distinct_from_inputs(outputs, flat):

@@ -1,10 +1,12 @@
-"""Updates of a layer's own state made by its call (a stateful RNN writing its final
-states), kept beside the outputs of that call: whatever computes one of those outputs (a
-fit, evaluate or predict step, an eager call on arrays) runs the updates with it, as
-Keras 3 runs `self.states[i].assign(...)` inside the call.
+"""Updates of a layer's own state made by its call (every assignment a call on symbolic
+inputs builds: a stateful RNN writing its final states, a user's `self.total.assign_add`),
+kept beside the outputs of that call: whatever computes one of those outputs (a fit,
+evaluate or predict step, an eager call on arrays) runs the updates with it, as Keras 3
+runs `self.states[i].assign(...)` inside the call.
 
-The updates are `assign` ops, which run after every other op of a run: the call reads the
-state as it was before the run and the next run reads what this one wrote.
+The updates are `assign` ops, which run after every other op of a run; what the call
+builds after an assignment reads the value assigned (program order inside a trace, see
+paddle/lowlevel/ops/state.py), and the next run reads what this one wrote.
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -17,29 +19,26 @@ Example:
     >>> len(state_updates.reached([y * 2.0]))
     1
 """
-import weakref
-
 from paddle.lowlevel.executor import topological_nodes
-
-_UPDATES = weakref.WeakKeyDictionary()  # the Node of an output -> [update ops]
 
 
 def attach(outputs, updates):
     """Run `updates` (assign ops) whenever one of `outputs` (Variables) is computed."""
     for out in outputs:
         if out.node is not None:
-            _UPDATES.setdefault(out.node, []).extend(updates)
+            # On the output itself: a table keyed weakly by its node would hold the
+            # updates, which read the output, and so keep every graph alive for good.
+            out.__dict__.setdefault("_state_updates", []).extend(updates)
 
 
 def reached(fetches):
     """The update ops attached to the outputs that `fetches` are computed from (each once,
     in the order met)."""
-    if not _UPDATES:
-        return []
     found, seen = [], set()
     for node in topological_nodes(list(fetches)):
-        for update in _UPDATES.get(node, ()):
-            if id(update) not in seen:
-                seen.add(id(update))
-                found.append(update)
+        for out in node.outputs:
+            for update in (out.__dict__.get("_state_updates", ()) if out is not None else ()):
+                if id(update) not in seen:
+                    seen.add(id(update))
+                    found.append(update)
     return found

@@ -191,6 +191,7 @@ class StepTrace:
 
     def __init__(self):
         self.updates, self.results = [], {}
+        self.assigned = set()  # ids of the values assigned in the step (its trace sets them)
 
     def __enter__(self):
         _TRACES.append(self)

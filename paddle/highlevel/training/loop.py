@@ -488,7 +488,8 @@ class Trainable(KerasTrainingAPI):
         feeds, logs, updates, trace = trace_step(self, kind, x, y, weighted)
         logs = _check_step_logs(self, logs, f"{kind}_step")
         placeholders = [ph for _, ph in trace.results.values()]
-        per_batch, after = _split_logs(self, logs, feeds, placeholders, f"{kind}_step")
+        per_batch, after = _split_logs(self, logs, feeds, placeholders, f"{kind}_step",
+                                       trace.assigned)
         folded = [v for _, values in trace.updates for v in values]
         main = Step(feeds, [logs[k] for k in per_batch] + folded + updates, kind == "train")
         post = None

@@ -19,10 +19,10 @@ import numpy as np
 
 from paddle import lowlevel as ll
 from paddle.devices import backend_for
-from paddle.lowlevel import eager, optimizers
+from paddle.lowlevel import eager, graph, optimizers
 from paddle.lowlevel.executor import plan_for, topological_nodes
 from paddle.lowlevel.strings import feed_dtype
-from paddle.lowlevel.graph import Variable, call_inputs, constant, data
+from paddle.lowlevel.graph import Variable, assigned_value, call_inputs, constant, data
 from paddle.highlevel.layers import state_updates
 from paddle.highlevel.metrics.base import StepTrace, batch_value
 
@@ -82,6 +82,10 @@ def trace_step(model, kind, x, y=(), weighted=False):
             trace = stack.enter_context(StepTrace())
         stack.enter_context(call_inputs(xs + ys))
         result = method(batch)
+        if isinstance(result, dict):  # `{"total": self.total}` after assigning it: the value
+            result = {k: assigned_value(v) for k, v in result.items()}
+        if trace is not None:  # the values assigned in the step (reads of them are its own)
+            trace.assigned = {id(v) for v in graph.ASSIGNED[-1].values()}
     return feeds, result, updates, trace
 
 class _CustomLogs:
@@ -135,14 +139,15 @@ def _check_step_logs(model, logs, where):
     return checked
 
 
-def _split_logs(model, logs, feeds, placeholders, where):
+def _split_logs(model, logs, feeds, placeholders, where, assigned=frozenset()):
     """(keys computed from the batch, keys computed from metric state only)."""
     fed = {id(v) for v in feeds}
     state = {id(v) for v in placeholders}
     per_batch, after = [], []
     for k, v in logs.items():
         leaves = _data_inputs(v)
-        batch = any(id(d) in fed for d in leaves)
+        # a value assigned in the step (a counter's assign_add) is read as the step left it
+        batch = any(id(d) in fed for d in leaves) or _reads_any(v, assigned)
         results = any(id(d) in state for d in leaves)
         stray = [d.name for d in leaves if id(d) not in fed and id(d) not in state]
         if stray:
@@ -154,6 +159,14 @@ def _split_logs(model, logs, feeds, placeholders, where):
                              "separate logs")
         (per_batch if batch else after).append(k)
     return per_batch, after
+
+
+def _reads_any(var, ids):
+    """Whether `var` is, or is computed from, one of the Variables whose ids are `ids`."""
+    if not ids:
+        return False
+    return id(var) in ids or any(id(v) in ids for node in topological_nodes([var])
+                                 for v in node.inputs)
 
 
 def _data_inputs(var):

@@ -3,7 +3,12 @@ state, a counter), and `Variable.assign / assign_add / assign_sub` built on it.
 
 Like the optimizers' updates it runs after every other op of a run, so everything a run
 computes (the value written included) reads the parameter as it was before the run; the
-value a run returns for the parameter itself is also the one from before.
+value a run returns for the parameter itself is also the one from before. That is the rule
+of graphs built with `pd.assign` and run with `pd.eval` (TensorFlow 1's). Inside a traced
+step (a layer or model call on symbolic inputs, fit's steps, a custom `train_step`), reads
+follow the order written instead, as Keras's: an op built after an assignment to a
+parameter in the same trace reads the value assigned (differentiated as that value, as
+Keras on JAX), and the assignment still runs in the update phase.
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -18,7 +23,8 @@ Example:
 import numpy as np
 
 from paddle.lowlevel.executor import eval as run, topological_nodes
-from paddle.lowlevel.graph import EAGER_STATE, UPDATE_COLLECTORS, Variable, apply, as_variable
+from paddle.lowlevel.graph import (ASSIGNED, EAGER_STATE, UPDATE_COLLECTORS, Variable, apply,
+                                   as_variable, assigned_value, constant)
 from paddle.lowlevel.op import OPS, Op, register
 from paddle.lowlevel.shapes import broadcast
 
@@ -63,9 +69,14 @@ def assign(target, value):
     if not isinstance(target, Variable) or target.kind != "param":
         raise TypeError(f"assign: expected a parameter Variable as the target, received "
                         f"{target!r}")
-    update = apply(OPS["assign"], [target, as_variable(value, like=target, where="assign")])
+    value = assigned_value(as_variable(value, like=target, where="assign"))
+    update = apply(OPS["assign"], [target, value])
     for collected in UPDATE_COLLECTORS:
         collected.append(update)
+    if ASSIGNED:  # in a trace: later reads of the target read this value (program order)
+        ASSIGNED[-1][id(target)] = value if value.shape == target.shape else apply(
+            # the shape from a constant: the parameter as `like` would read as a weight
+            OPS["broadcast_to"], [value, constant(np.zeros(target.shape, target.dtype))])
     return update
 
 
@@ -114,15 +125,22 @@ def after_updates(value, *updates):
     return apply(OPS["after_updates"], [value, *updates])
 
 
+def _in_graph(value):
+    """Whether an assignment of `value` becomes an update op: inside a trace (a traced
+    step or a layer call on symbolic inputs: numbers too, so that `count.assign_add(1.0)`
+    counts every step), or for a Variable that reads a data input."""
+    return bool(UPDATE_COLLECTORS or EAGER_STATE[0]) or (
+        isinstance(value, Variable) and _reads_data(value))
+
+
 def _eager_or_graph(var, value, where):
     """Keras's variable assignment: a NumPy value or a number (or a Variable that reads no
-    data input) is written at once; a Variable of a graph being built becomes an update
-    op, which a traced step runs on every batch."""
+    data input) is written at once; inside a trace, or for a Variable of a graph being
+    built, it becomes an update op, which a traced step runs on every batch."""
     if var.kind != "param":
         raise TypeError(f"{where}: {var.name!r} is a {var.kind} Variable; only parameters "
                         "can be assigned")
-    if isinstance(value, Variable) and (UPDATE_COLLECTORS or EAGER_STATE[0] or
-                                        _reads_data(value)):
+    if _in_graph(value):
         return assign(var, value)
     if isinstance(value, Variable):
         value = run(value)
@@ -143,13 +161,15 @@ def _assign(self, value):
 def _assign_add(self, value):
     """Add `value` to this parameter (at once, or as an update op inside a traced step)."""
     return _eager_or_graph(self, self + as_variable(value, like=self, where="assign_add")
-                           if isinstance(value, Variable) else self.val() + value, "assign_add")
+                           if isinstance(value, Variable) or _in_graph(value) else
+                           self.val() + value, "assign_add")
 
 
 def _assign_sub(self, value):
     """Subtract `value` from this parameter (at once, or as an update op in a trace)."""
     return _eager_or_graph(self, self - as_variable(value, like=self, where="assign_sub")
-                           if isinstance(value, Variable) else self.val() - value, "assign_sub")
+                           if isinstance(value, Variable) or _in_graph(value) else
+                           self.val() - value, "assign_sub")
 
 
 Variable.assign, Variable.assign_add, Variable.assign_sub = _assign, _assign_add, _assign_sub
