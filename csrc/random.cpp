@@ -132,6 +132,31 @@ void random_fill(py::array out, int kind, double a, double b, uint64_t seed) {
   });
 }
 
+// out[i] <- a Gamma(alpha[i], 1) draw from (seed, i), std_gamma's numbers (a shape that is
+// not a finite number > 0 gives NaN, as NumPy's and JAX's samplers do).
+template <typename T>
+void gamma_typed(T* out, const T* alpha, int64_t n, uint64_t base) {
+  parallel_chunks(n, kParallelGrain, [&](int64_t lo, int64_t hi) {
+    for (int64_t i = lo; i < hi; ++i) {
+      const double a = double(alpha[i]);
+      out[i] = (std::isfinite(a) && a > 0) ? T(std_gamma(base, uint64_t(i), a))
+                                           : T(std::nan(""));
+    }
+  });
+}
+
+void random_gamma(py::array out, py::array alpha, uint64_t seed) {
+  const char* op = "random_gamma";
+  int dt = check_dtype(out, op, "out");
+  require(dt == kFloat32 || dt == kFloat64, op, "gamma draws are float32 or float64");
+  check_array(out, op, "out", dt, -1, kWrite);
+  check_array(alpha, op, "alpha", dt, out.size(), kRead);
+  const uint64_t base = splitmix64(seed);
+  PD_DISPATCH_FLOAT(dt, op, {
+    gamma_typed<scalar_t>(out_ptr<scalar_t>(out), in_ptr<scalar_t>(alpha), out.size(), base);
+  });
+}
+
 }  // namespace
 
 void init_random(py::module_& m) {
@@ -139,6 +164,8 @@ void init_random(py::module_& m) {
         array_arg("out"), py::arg("kind"), py::arg("a"), py::arg("b"), py::arg("seed"),
         "fills out with draws (0 uniform, 1 normal, 2 truncated normal, 3 randint, 4 keep "
         "mask, 5 permutation, 6 gamma) from (seed, index)");
+  m.def("random_gamma", &random_gamma, array_arg("out"), array_arg("alpha"), py::arg("seed"),
+        "fills out with Gamma(alpha[i], 1) draws from (seed, index)");
 }
 
 }  // namespace paddle

@@ -40,10 +40,12 @@ import numpy as np
 from paddle.errors import at_user
 from paddle.lowlevel import random_state as _state
 from paddle.lowlevel.creation import VariableShape
-from paddle.lowlevel.graph import FLOATS, Variable, as_dtype, as_variable, call_input_like
+from paddle.lowlevel.graph import (FLOATS, Variable, apply, as_dtype, as_variable,
+                                   call_input_like, constant)
+from paddle.lowlevel.op import OPS
 from paddle.lowlevel.ops.math import cast, less, log
 from paddle.lowlevel.ops.reduce import argmax, sum as reduce_sum
-from paddle.lowlevel.ops.sampling import random as _draw, sizes_from
+from paddle.lowlevel.ops.sampling import random as _draw, random_gamma, sizes_from
 from paddle.lowlevel.ops.shape import expand_dims, gather
 
 __all__ = ["SeedGenerator", "beta", "binomial", "categorical", "dropout", "gamma", "normal",
@@ -255,7 +257,9 @@ def gamma(shape, alpha, dtype=None, seed=None, like=None):
 
     Args:
         shape: the output shape (ints; None where `like` gives the size), or a Variable.
-        alpha: the shape parameter, a number > 0.
+        alpha: the shape parameter: a number > 0, or a tensor (array or Variable) of them
+            broadcasting to `shape` (a draw per element; NaN where a value is not > 0, as
+            JAX's sampler).
         dtype: a float dtype (float32 by default).
         seed: None, an int or a `SeedGenerator` (see the module docstring).
         like: the Variable None sizes come from.
@@ -265,12 +269,43 @@ def gamma(shape, alpha, dtype=None, seed=None, like=None):
         >>> v = pd.eval(pd.random.gamma((20000,), alpha=3.0, seed=0))
         >>> round(float(v.mean()), 1), bool(v.min() > 0)
         (3.0, True)
+        >>> v = pd.eval(pd.random.gamma((20000, 2), alpha=np.array([1.0, 9.0]), seed=0))
+        >>> [round(float(m)) for m in v.mean(axis=0)]
+        [1, 9]
     """
     where = "pd.random.gamma"
     shape, like = _shape(shape, like, where)
-    alpha = _real(alpha, "alpha", where, lambda v: v > 0, "a finite number > 0")
-    return _draw(shape, "gamma", alpha, 1.0, _float_dtype(dtype, where), like,
-                 _seed_fn(seed, where))
+    return _gamma(shape, like, alpha, "alpha", _float_dtype(dtype, where),
+                  _seed_fn(seed, where), where)
+
+
+def _gamma(shape, like, alpha, name, dtype, seed_fn, where, inference_value=None):
+    """Gamma(alpha) draws of `shape`: the random op's gamma kind for a number, the
+    random_gamma op (a draw per element) for a tensor of shapes."""
+    if isinstance(alpha, numbers.Real) and not isinstance(alpha, bool):
+        alpha = _real(alpha, name, where, lambda v: v > 0, "a finite number > 0")
+        return _draw(shape, "gamma", alpha, 1.0, dtype, like, seed_fn,
+                     inference_value=inference_value)
+    if not isinstance(alpha, Variable):
+        array = np.asarray(alpha)
+        if array.dtype.kind not in "iuf":
+            raise ValueError(at_user(f"{where}: expected {name} a number > 0 or a tensor of "
+                                     f"them, received {alpha!r}"))
+        alpha = constant(array.astype(dtype))
+    elif alpha.dtype != dtype:
+        alpha = cast(alpha, dtype)
+    if None in shape:
+        template = apply(OPS["full_like"], [like], {"value": 0.0, "shape": shape,
+                                                    "dtype": dtype})
+    else:
+        template = constant(np.zeros(shape), dtype=dtype)
+    a_shape = alpha.shape
+    if len(a_shape) > len(shape) or any(
+            a not in (1, None) and s is not None and a != s
+            for a, s in zip(a_shape[::-1], shape[::-1])):
+        raise ValueError(at_user(f"{where}: expected {name} to broadcast to the shape "
+                                 f"{shape}, received {name} of shape {alpha.shape}"))
+    return random_gamma(alpha + template, seed_fn, inference_value)
 
 
 def beta(shape, alpha, beta, dtype=None, seed=None, like=None):  # noqa: F811 - Keras's names
@@ -280,7 +315,7 @@ def beta(shape, alpha, beta, dtype=None, seed=None, like=None):  # noqa: F811 - 
 
     Args:
         shape: the output shape (ints; None where `like` gives the size), or a Variable.
-        alpha, beta: the parameters, numbers > 0.
+        alpha, beta: the parameters, numbers > 0 or tensors of them (as `gamma`).
         dtype, seed, like: as `gamma` (the two gamma draws take two seeds of `seed`).
 
     Example:
@@ -291,16 +326,14 @@ def beta(shape, alpha, beta, dtype=None, seed=None, like=None):  # noqa: F811 - 
     """
     where = "pd.random.beta"
     shape, like = _shape(shape, like, where)
-    a = _real(alpha, "alpha", where, lambda v: v > 0, "a finite number > 0")
-    b = _real(beta, "beta", where, lambda v: v > 0, "a finite number > 0")
     dtype = _float_dtype(dtype, where)
     seed_fn = _seed_fn(seed, where)
     if isinstance(seed, numbers.Integral):  # a fixed seed: two different fixed streams
         seed_fn, other = (lambda: int(seed)), (lambda: (int(seed) + 1) % 2 ** 63)
     else:
         other = seed_fn
-    x = _draw(shape, "gamma", a, 1.0, dtype, like, seed_fn)
-    y = _draw(shape, "gamma", b, 1.0, dtype, like, other)
+    x = _gamma(shape, like, alpha, "alpha", dtype, seed_fn, where)
+    y = _gamma(shape, like, beta, "beta", dtype, other, where)
     return x / (x + y)
 
 

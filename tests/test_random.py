@@ -37,6 +37,22 @@ def test_gamma_mean_variance_and_positivity(alpha):
     assert abs(v.var() - alpha) < 5 * np.sqrt((2 * alpha ** 2 + 6 * alpha) / N)
 
 
+def test_gamma_and_beta_of_tensors_of_parameters():
+    v = pd.eval(pd.random.gamma((N, 2), alpha=np.array([0.5, 6.0]), dtype="float64", seed=9))
+    np.testing.assert_allclose(v.mean(axis=0), [0.5, 6.0], rtol=0.02)
+    np.testing.assert_allclose(v.var(axis=0), [0.5, 6.0], rtol=0.05)
+    a = pd.data("gamma_alpha", shape=[None, 1])
+    x = pd.data("gamma_like", shape=[None, 3])
+    g = pd.eval(pd.random.gamma((None, 3), a, seed=2, like=x),
+                {a: np.array([[2.0], [-1.0]], np.float32), x: np.zeros((2, 3), np.float32)})
+    assert g.shape == (2, 3) and np.all(g[0] > 0) and np.all(np.isnan(g[1]))
+    v = pd.eval(pd.random.beta((N,), pd.constant(np.float32(2.0)), np.float32(6.0), seed=3))
+    assert abs(v.mean() - 0.25) < 0.003
+    with pytest.raises(ValueError, match=r"gamma: expected alpha to broadcast to the shape "
+                                         r"\(4,\), received alpha of shape \(3,\)"):
+        pd.random.gamma((4,), np.ones(3))
+
+
 def test_beta_binomial_categorical_statistics():
     a, b = 2.0, 5.0
     v = pd.eval(pd.random.beta((N,), a, b, seed=6))

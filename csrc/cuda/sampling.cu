@@ -72,6 +72,16 @@ __global__ void random_fill(T* out, const u64* seed, i64 n, i64 kind, double a, 
   }
 }
 
+// Gamma(alpha[i], 1) draws, as csrc/random.cpp's random_gamma (NaN where alpha is not > 0).
+template <typename T>
+__global__ void random_gamma(T* out, const T* alpha, const u64* seed, i64 n) {
+  const u64 base = run_base(seed);
+  PD_LOOP(i, n) {
+    const double a = double(alpha[i]);
+    out[i] = (isfinite(a) && a > 0) ? T(std_gamma(base, (u64)i, a)) : T(nan(""));
+  }
+}
+
 // A permutation of 0..n-1 (Fisher-Yates, one draw per position): inherently sequential,
 // one thread does it (shuffles are of a batch's indices, not of large tensors).
 template <typename T>

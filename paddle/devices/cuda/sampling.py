@@ -118,6 +118,16 @@ def _random_fill_ref(out, seed, n, kind, a, b):
     out.reshape(-1)[:n] = v.astype(out.dtype)
 
 
+def _gamma_ref(out, alpha, seed, n):
+    base, i = run_base(seed), np.arange(n, dtype=_U)
+    a = alpha.reshape(-1)[:n].astype(np.float64)
+    v = np.full(n, np.nan)
+    for value in np.unique(a[np.isfinite(a) & (a > 0)]):  # std_gamma takes one shape
+        rows = a == value
+        v[rows] = _std_gamma(base, i[rows], float(value))
+    out.reshape(-1)[:n] = v.astype(out.dtype)
+
+
 def _permutation_ref(out, seed, n):
     base = run_base(seed)
     flat = out.reshape(-1)
@@ -146,6 +156,7 @@ RANDOM_FILL = Kernel("sampling.cu", "random_fill", _random_fill_ref, dtypes=ALL)
 PERMUTATION = Kernel("sampling.cu", "random_permutation", _permutation_ref,
                      dtypes=("int32", "int64"))
 DROPOUT = Kernel("sampling.cu", "dropout", _dropout_ref)
+GAMMA = Kernel("sampling.cu", "random_gamma", _gamma_ref)
 
 
 class Stream:
@@ -199,6 +210,17 @@ def _random(node, ins, outs, ctx):
     else:
         draw = RANDOM_FILL.bind(xp, out.dtype, out.size, out, stream.seed, out.size, code, a, b)
     return stream.run(draw)
+
+
+@kernel("random_gamma")
+def _random_gamma(node, ins, outs, ctx):
+    alpha, out = ins[0], outs[0]
+    if node.attrs["inference_value"] is not None and not ctx.training:
+        value = node.attrs["inference_value"]
+        return lambda: out.fill(value)
+    stream = stream_for(ctx, node.attrs["seed_fn"])
+    return stream.run(GAMMA.bind(ctx.xp, out.dtype, out.size, out, alpha, stream.seed,
+                                 out.size))
 
 
 def _check_parameters(kind, a, b, dtype):

@@ -53,6 +53,17 @@ def test_fill_is_the_cpp_fill(kind, a, b, dtype):
         np.testing.assert_array_equal(out, want)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_gamma_of_a_tensor_of_shapes_is_the_cpp_gamma(dtype):
+    alpha = np.random.default_rng(0).choice([0.2, 1.0, 3.5, -1.0, np.nan], 3000).astype(dtype)
+    out, want = np.empty(3000, dtype), np.empty(3000, dtype)
+    stream = _stream(77)
+    sampling.GAMMA.bind(np, out.dtype, out.size, out, alpha, stream.seed, out.size)()
+    _C.random_gamma(want, alpha, 77)
+    np.testing.assert_allclose(out, want, rtol=1e-6 if dtype == "float32" else 1e-13)
+    assert np.array_equal(np.isnan(want), ~(alpha > 0))  # NaN where the shape is not > 0
+
+
 @pytest.mark.parametrize("dtype", ["int32", "int64"])
 def test_permutation_is_the_cpp_permutation(dtype):
     stream = _stream(42)
