@@ -44,6 +44,7 @@ from paddle.highlevel.layers.color_augmentation import (  # noqa: F401
     AutoContrast, RandomColorDegeneration, RandomGrayscale, RandomHue, RandomInvert,
     RandomSaturation, Solarization)
 from paddle.highlevel.layers.mixing_augmentation import CutMix, MixUp  # noqa: F401
+from paddle.highlevel.layers.histogram_augmentation import Equalization  # noqa: F401
 from paddle.highlevel.layers.embedding import Embedding  # noqa: F401
 from paddle.highlevel.saving.registry import register_family as _register_family
 from paddle.highlevel.saving.serialization import (
