@@ -39,12 +39,14 @@ from paddle.highlevel.layers.text_vectorization import TextVectorization  # noqa
 from paddle.highlevel.layers.image_preprocessing import (  # noqa: F401
     CenterCrop, RandomBrightness, RandomContrast, RandomCrop, RandomFlip, Resizing)
 from paddle.highlevel.layers.image_affine import (  # noqa: F401
-    RandomRotation, RandomTranslation, RandomZoom)
+    RandomRotation, RandomShear, RandomTranslation, RandomZoom)
 from paddle.highlevel.layers.color_augmentation import (  # noqa: F401
     AutoContrast, RandomColorDegeneration, RandomGrayscale, RandomHue, RandomInvert,
     RandomSaturation, Solarization)
 from paddle.highlevel.layers.mixing_augmentation import CutMix, MixUp  # noqa: F401
 from paddle.highlevel.layers.histogram_augmentation import Equalization  # noqa: F401
+from paddle.highlevel.layers.rand_augment import (  # noqa: F401
+    RandAugment, RandomPosterization, RandomSharpness)
 from paddle.highlevel.layers.embedding import Embedding  # noqa: F401
 from paddle.highlevel.saving.registry import register_family as _register_family
 from paddle.highlevel.saving.serialization import (

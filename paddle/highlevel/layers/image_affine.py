@@ -266,3 +266,62 @@ class RandomRotation(_Affine):
 
     def get_config(self):
         return {**super().get_config(), "factor": _listed(self.factor)}
+
+
+class RandomShear(_Affine):
+    """In training, shears each image by random factors, as Keras's: shear_x drawn in
+    `x_factor` and shear_y in `y_factor`, both negated together with probability 1/2, and
+    each output pixel (x, y) read at (x + shear_x * y, shear_y * x + y) through
+    `pd.ops.image.affine_transform`; the identity at inference.
+
+    Args:
+        x_factor, y_factor: a number f in [0, 1] for [-f, f], or a pair (lower, upper) of
+            numbers in [0, 1] (default 0: no shear along that axis).
+        interpolation: "bilinear" (default) or "nearest".
+        fill_mode: "reflect" (default), "wrap", "nearest" or "constant".
+        fill_value: the value "constant" fills with (default 0).
+        seed: an int for the layer's own sequence of draws, or None.
+        data_format: "channels_last" (default) or "channels_first".
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.RandomShear(0.2, 0.1)(pd.layers.Input(shape=(8, 8, 3))).shape
+        (None, 8, 8, 3)
+    """
+
+    def __init__(self, x_factor=0.0, y_factor=0.0, interpolation="bilinear",
+                 fill_mode="reflect", fill_value=0.0, data_format=None, seed=None, **kwargs):
+        super().__init__(fill_mode, interpolation, seed, fill_value, data_format, **kwargs)
+        self.x_factor, self.y_factor = x_factor, y_factor  # as given: the config's
+        self._x = self._shear_factor(x_factor, "x_factor")
+        self._y = self._shear_factor(y_factor, "y_factor")
+
+    def _shear_factor(self, factor, name):
+        values = factor if isinstance(factor, (list, tuple)) else [factor]
+        if not 1 <= len(values) <= 2 or not all(
+                isinstance(v, numbers.Real) and not isinstance(v, bool) and 0 <= v <= 1
+                for v in values):
+            raise ValueError(f"RandomShear: expected {name} as a number or a pair of numbers "
+                             f"in [0, 1], received {name}={factor!r}")
+        if len(values) == 1:
+            return (-abs(float(factor)), abs(float(factor)))
+        return tuple(sorted(float(v) for v in factor))
+
+    def call(self, inputs):
+        self._hw(inputs.shape)
+        drawn = self.draw(inputs)
+        u_invert, u_y, u_x = drawn[:, 0, 0, :], self.draw(inputs)[:, 0, 0, :], \
+            self.draw(inputs)[:, 0, 0, :]                                 # Keras's order
+        invert = 1.0 - 2.0 * cast(less(0.5, u_invert), inputs.dtype)     # -1 where u > 0.5
+        sx = self.between(u_x, self._x) * invert                          # (N, 1)
+        sy = self.between(u_y, self._y) * invert
+        ones, zeros = sx * 0.0 + 1.0, sx * 0.0
+        transform = concat([ones, sx, zeros, sy, ones, zeros, zeros, zeros], axis=-1)
+        sheared = image_ops.affine_transform(inputs, transform, self.interpolation,
+                                             self.fill_mode, self.fill_value,
+                                             self.data_format)
+        return blend(inputs, sheared, self.training_flag(drawn))
+
+    def get_config(self):
+        return {**super().get_config(), "x_factor": _listed(self.x_factor),
+                "y_factor": _listed(self.y_factor)}
