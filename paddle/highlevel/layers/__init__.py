@@ -41,9 +41,10 @@ from paddle.highlevel.layers.image_preprocessing import (  # noqa: F401
 from paddle.highlevel.layers.image_affine import (  # noqa: F401
     RandomRotation, RandomShear, RandomTranslation, RandomZoom)
 from paddle.highlevel.layers.color_augmentation import (  # noqa: F401
-    AutoContrast, RandomColorDegeneration, RandomGrayscale, RandomHue, RandomInvert,
-    RandomSaturation, Solarization)
-from paddle.highlevel.layers.mixing_augmentation import CutMix, MixUp  # noqa: F401
+    AutoContrast, RandomColorDegeneration, RandomColorJitter, RandomGrayscale, RandomHue,
+    RandomInvert, RandomSaturation, Solarization)
+from paddle.highlevel.layers.mixing_augmentation import (  # noqa: F401
+    CutMix, MixUp, RandomErasing)
 from paddle.highlevel.layers.histogram_augmentation import Equalization  # noqa: F401
 from paddle.highlevel.layers.rand_augment import (  # noqa: F401
     RandAugment, RandomPosterization, RandomSharpness)

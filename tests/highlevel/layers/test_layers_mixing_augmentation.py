@@ -133,3 +133,58 @@ def test_bad_inputs():
         layers.CutMix()({"images": inp, "labels": pd.data("bad_labels", shape=(3, B))})
     with pytest.raises(pd.ShapeError, match="expected images of rank 4"):
         layers.MixUp()(pd.data("bad_rank", shape=(None, H, W)))
+
+
+# ---- RandomErasing -----------------------------------------------------------------------
+
+def _erase(layer, x, training=True):
+    inp = pd.data("erase_images", shape=(None,) + x.shape[1:])
+    return pd.eval(layer(inp), {inp: x}, training=training)
+
+
+def test_random_erasing_fills_one_box_with_the_probability_and_scale():
+    x = np.full((400, 20, 20, 3), 100.0, np.float32)
+    y = _erase(layers.RandomErasing(factor=(0.6, 0.6), scale=(0.1, 0.3), fill_value=7.0,
+                                    seed=3), x)
+    erased = y[..., 0] != 100
+    assert set(np.unique(y).tolist()) == {7.0, 100.0}
+    hit = erased.any(axis=(1, 2))
+    assert abs(hit.mean() - 0.6) < 0.1
+    for mask in erased[hit]:
+        rows, cols = np.flatnonzero(mask.any(1)), np.flatnonzero(mask.any(0))
+        assert mask.sum() == rows.size * cols.size  # one rectangle
+        # sides sqrt(s) of the image's, s in [0.1, 0.3]: 6.3 to 11 pixels (+1 for the grid)
+        assert 6 <= rows.size <= 12 and 6 <= cols.size <= 12
+
+
+def test_random_erasing_noise_and_per_channel_fill():
+    x = np.full((64, 12, 12, 3), 100.0, np.float32)
+    y = _erase(layers.RandomErasing(factor=(1.0, 1.0), seed=1), x)
+    noise = y[y != 100]
+    assert noise.size and noise.min() >= 0 and noise.max() <= 255  # clipped normal * 255
+    assert 0.4 < (noise == 0).mean() < 0.6  # half the normal draws are negative
+    y = _erase(layers.RandomErasing(factor=(1.0, 1.0), fill_value=[1, 2, 300],
+                                    data_format="channels_first", seed=2),
+               np.full((8, 3, 12, 12), 100.0, np.float32))
+    for channel, value in enumerate([1.0, 2.0, 255.0]):
+        assert set(np.unique(y[:, channel]).tolist()) == {value, 100.0}
+
+
+def test_random_erasing_is_the_identity_at_inference_and_round_trips():
+    layer = layers.RandomErasing(factor=0.5, scale=0.4, fill_value=[1, 2, 3], seed=4)
+    x = np.repeat(X[:8], 3, axis=-1)
+    np.testing.assert_array_equal(_erase(layer, x, training=False), x)
+    np.testing.assert_array_equal(np.asarray(layer(x[:3])), x[:3])
+    with pytest.raises(pd.ShapeError, match=r"random_erasing\w*: a fill_value of three "
+                                            r"numbers needs images of 3 channels, received "
+                                            r"shape \(None, 8, 8, 1\)"):
+        layers.RandomErasing(fill_value=[1, 2, 3])(pd.data("erase_gray", shape=(None, H, W, 1)))
+    again = layers.RandomErasing.from_config(layer.get_config())
+    assert again.get_config() == layer.get_config()
+    assert layer.get_config()["scale"] == [0.0, 0.4]
+    with pytest.raises(ValueError, match=r"RandomErasing: expected fill_value as None, a "
+                                         r"number or a list of three numbers, received "
+                                         r"fill_value=\[1, 2\]"):
+        layers.RandomErasing(fill_value=[1, 2])
+    with pytest.raises(ValueError, match=r"RandomErasing: expected factor"):
+        layers.RandomErasing(scale=1.5)
