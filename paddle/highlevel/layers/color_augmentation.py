@@ -25,10 +25,10 @@ from paddle.highlevel.layers.base import Layer
 from paddle.ops import image as image_ops
 
 
-def _keras_factor(factor, layer, bounds=(-1.0, 1.0)):
+def _keras_factor(factor, layer, bounds=(-1.0, 1.0), name="factor"):
     """Keras's `_set_factor`: a number f gives (max(-f, low), f); a pair is sorted."""
-    message = (f"{layer}: expected factor as a number (or a list of two numbers) in the "
-               f"range [{bounds[0]}, {bounds[1]}], received factor={factor!r}")
+    message = (f"{layer}: expected {name} as a number (or a list of two numbers) in the "
+               f"range [{bounds[0]}, {bounds[1]}], received {name}={factor!r}")
     if isinstance(factor, (list, tuple)):
         if len(factor) != 2 or not all(isinstance(v, numbers.Real) and not isinstance(v, bool)
                                        for v in factor):

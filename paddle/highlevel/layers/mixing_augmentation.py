@@ -225,7 +225,7 @@ class RandomErasing(_RandomImage):
                  seed=None, data_format=None, **kwargs):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         self.factor = _keras_factor(factor, "RandomErasing", (0.0, 1.0))
-        self.scale = _keras_factor(scale, "RandomErasing", (0.0, 1.0))
+        self.scale = _keras_factor(scale, "RandomErasing", (0.0, 1.0), "scale")
         if not (fill_value is None or (isinstance(fill_value, numbers.Real) and
                                        not isinstance(fill_value, bool)) or
                 (isinstance(fill_value, (list, tuple)) and len(fill_value) == 3 and all(
