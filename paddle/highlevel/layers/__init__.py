@@ -39,7 +39,7 @@ from paddle.highlevel.layers.text_vectorization import TextVectorization  # noqa
 from paddle.highlevel.layers.image_preprocessing import (  # noqa: F401
     CenterCrop, RandomBrightness, RandomContrast, RandomCrop, RandomFlip, Resizing)
 from paddle.highlevel.layers.image_affine import (  # noqa: F401
-    RandomRotation, RandomShear, RandomTranslation, RandomZoom)
+    RandomPerspective, RandomRotation, RandomShear, RandomTranslation, RandomZoom)
 from paddle.highlevel.layers.color_augmentation import (  # noqa: F401
     AutoContrast, RandomColorDegeneration, RandomColorJitter, RandomGrayscale, RandomHue,
     RandomInvert, RandomSaturation, Solarization)

@@ -28,6 +28,8 @@ from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.reduce import sum as sum_
 from paddle.lowlevel.ops.shape import concat, expand_dims, transpose
 from paddle.lowlevel.ops.special import cos, sin
+from paddle.lowlevel.ops.sampling import random as random_op
+from paddle.highlevel.layers.color_augmentation import _keras_factor
 from paddle.highlevel.layers.image_preprocessing import _RandomImage, blend
 from paddle.ops import image as image_ops
 
@@ -325,3 +327,62 @@ class RandomShear(_Affine):
     def get_config(self):
         return {**super().get_config(), "x_factor": _listed(self.x_factor),
                 "y_factor": _listed(self.y_factor)}
+
+
+class RandomPerspective(_RandomImage):
+    """In training, warps each image with a probability drawn in `factor`, as Keras's: the
+    four corners (x, y) move to (x, y) * (1 + d), each d drawn in [-scale / 2, scale / 2],
+    and the image follows through `pd.ops.image.perspective_transform` (the outside filled
+    with `fill_value`); the identity at inference.
+
+    Args:
+        factor: the warp probability, a number f in [0, 1] for [0, f], or a pair (default
+            1.0).
+        scale: the corners' largest move, a number in [0, 1] (default 1.0).
+        interpolation: "bilinear" (default) or "nearest".
+        fill_value: the value outside the warped image (default 0).
+        seed: an int for the layer's own sequence of draws, or None.
+        data_format: "channels_last" (default) or "channels_first".
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.RandomPerspective(scale=0.2)(pd.layers.Input(shape=(8, 8, 3))).shape
+        (None, 8, 8, 3)
+    """
+
+    def __init__(self, factor=1.0, scale=1.0, interpolation="bilinear", fill_value=0.0,
+                 seed=None, data_format=None, **kwargs):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self.factor = _keras_factor(factor, "RandomPerspective", (0.0, 1.0))
+        if not isinstance(scale, numbers.Real) or isinstance(scale, bool) or \
+                not 0 <= scale <= 1:
+            raise ValueError(f"RandomPerspective: expected scale as a number in [0, 1], "
+                             f"received scale={scale!r}")
+        if interpolation not in ("bilinear", "nearest"):
+            raise ValueError(f"RandomPerspective: expected interpolation 'bilinear' or "
+                             f"'nearest', received {interpolation!r}")
+        if not isinstance(fill_value, numbers.Real) or isinstance(fill_value, bool):
+            raise ValueError(f"RandomPerspective: expected a number fill_value, received "
+                             f"{fill_value!r}")
+        self.scale, self.interpolation = float(scale), interpolation
+        self.fill_value = float(fill_value)
+
+    def call(self, inputs):
+        h, w = self._hw(inputs.shape)
+        dtype = inputs.dtype
+        probability = self.factor[0] + self.draw(inputs) * (self.factor[1] - self.factor[0])
+        threshold = self.draw(inputs)  # -1 at inference
+        moves = random_op((None, 4, 2), "uniform", -0.5 * self.scale, 0.5 * self.scale,
+                          dtype, inputs, self._seed_fn)
+        corners = constant(np.array([[[0.0, 0.0], [w - 1.0, 0.0], [0.0, h - 1.0],
+                                      [w - 1.0, h - 1.0]]]), dtype=dtype)
+        start = corners + moves * 0.0
+        end = start + start * moves
+        warped = image_ops.perspective_transform(inputs, start, end, self.interpolation,
+                                                 self.fill_value, self.data_format)
+        apply = cast(less(threshold, probability), dtype)
+        return blend(inputs, warped, apply * self.training_flag(threshold))
+
+    def get_config(self):
+        return {**super().get_config(), "factor": list(self.factor), "scale": self.scale,
+                "interpolation": self.interpolation, "fill_value": self.fill_value}
