@@ -46,7 +46,8 @@ from paddle.highlevel.layers.color_augmentation import (  # noqa: F401
 from paddle.highlevel.layers.mixing_augmentation import (  # noqa: F401
     CutMix, MixUp, RandomErasing)
 from paddle.highlevel.layers.histogram_augmentation import Equalization  # noqa: F401
-from paddle.highlevel.layers.image_blur import RandomGaussianBlur  # noqa: F401
+from paddle.highlevel.layers.image_blur import (  # noqa: F401
+    RandomElasticTransform, RandomGaussianBlur)
 from paddle.highlevel.layers.rand_augment import (  # noqa: F401
     RandAugment, RandomPosterization, RandomSharpness)
 from paddle.highlevel.layers.embedding import Embedding  # noqa: F401

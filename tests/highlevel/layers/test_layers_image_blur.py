@@ -71,3 +71,50 @@ def test_in_a_model_trained_by_fit_and_config(tmp_path):
 def test_bad_arguments(make, match):
     with pytest.raises(ValueError, match=match):
         make()
+
+
+# ---- RandomElasticTransform ----------------------------------------------------------------
+
+def _keras_field_std(size, sigma, alpha):
+    """The standard deviation of Keras's displacement field inside the image: normal(0,
+    sigma) draws blurred by its normalized Gaussian (kernel int(6 sigma) | 1), times alpha."""
+    k = int(6 * sigma) | 1
+    t = np.arange(k) - (k - 1) / 2.0
+    g = np.exp(-0.5 * (t / sigma) ** 2)
+    g /= g.sum()
+    return alpha * sigma * np.sqrt((np.outer(g, g) ** 2).sum())
+
+
+def test_elastic_displacements_have_keras_statistics():
+    # image value = column index: the output minus the input is the x displacement
+    h = w = 48
+    x = np.broadcast_to(np.arange(w, dtype=np.float32)[None, None, :, None],
+                        (64, h, w, 1)).copy()
+    y = run(layers.RandomElasticTransform(factor=(1.0, 1.0), scale=(0.5, 0.5),
+                                          fill_mode="nearest", value_range=(0, 1000), seed=4),
+            x)
+    sigma, alpha = 0.05 * 0.5 * 48, 0.1 * 0.5 * 48
+    inner = (y - x)[:, 12:-12, 12:-12, 0]
+    assert abs(inner.mean()) < 0.05
+    assert abs(inner.std() / _keras_field_std(h, sigma, alpha) - 1.0) < 0.1
+    np.testing.assert_array_equal(run(layers.RandomElasticTransform(), x, training=False), x)
+
+
+def test_elastic_transform_probability_clip_and_config():
+    x = np.random.default_rng(0).uniform(0, 255, (200, 12, 12, 3)).astype(np.float32)
+    y = run(layers.RandomElasticTransform(factor=(0.3, 0.3), seed=2), x)
+    changed = np.array([not np.array_equal(a, b) for a, b in zip(y, x)])
+    assert abs(changed.mean() - 0.3) < 0.1 and y.min() >= 0 and y.max() <= 255
+    np.testing.assert_array_equal(run(layers.RandomElasticTransform(scale=0.0), x), x)
+    layer = layers.RandomElasticTransform(0.4, scale=(0.2, 0.6), fill_mode="constant",
+                                          fill_value=3.0, interpolation="nearest", seed=1)
+    again = layers.RandomElasticTransform.from_config(layer.get_config())
+    assert again.get_config() == layer.get_config()
+    for make, match in [(lambda: layers.RandomElasticTransform(fill_mode="edge"),
+                         "RandomElasticTransform: expected fill_mode one of"),
+                        (lambda: layers.RandomElasticTransform(scale=3),
+                         r"RandomElasticTransform: expected scale .* received scale=3"),
+                        (lambda: layers.RandomElasticTransform(interpolation="area"),
+                         "RandomElasticTransform: expected interpolation")]:
+        with pytest.raises(ValueError, match=match):
+            make()
