@@ -49,7 +49,7 @@ from paddle.highlevel.layers.histogram_augmentation import Equalization  # noqa:
 from paddle.highlevel.layers.image_blur import (  # noqa: F401
     RandomElasticTransform, RandomGaussianBlur)
 from paddle.highlevel.layers.rand_augment import (  # noqa: F401
-    RandAugment, RandomPosterization, RandomSharpness)
+    AugMix, RandAugment, RandomPosterization, RandomSharpness)
 from paddle.highlevel.layers.embedding import Embedding  # noqa: F401
 from paddle.highlevel.saving.registry import register_family as _register_family
 from paddle.highlevel.saving.serialization import (

@@ -1,4 +1,4 @@
-"""RandAugment, as Keras's, and two of its operations: RandomSharpness and
+"""RandAugment and AugMix, as Keras's, and two of their operations: RandomSharpness and
 RandomPosterization.
 
 RandAugment applies `num_ops` operations in turn, each chosen per batch among Keras's
@@ -18,6 +18,7 @@ Example:
 import numbers
 
 from paddle.lowlevel.ops.math import cast, clip, equal, pow as pow_, where
+from paddle.lowlevel.ops.reduce import sum as reduce_sum
 from paddle.lowlevel.ops.sampling import random as random_op
 from paddle.lowlevel.ops.shape import pad
 from paddle.lowlevel.ops.special import floor
@@ -115,6 +116,39 @@ class RandomPosterization(_RandomImage):
                 "value_range": list(self.value_range)}
 
 
+def operations(factor, value_range, interpolation, seed, data_format):
+    """Keras's augmentation layers of RandAugment and AugMix, by Keras's attribute names,
+    with Keras's arguments (each seeded from the layer's seed)."""
+    f, vr = factor, value_range
+    common = {"seed": seed, "data_format": data_format}
+    return {
+        "random_shear": RandomShear(x_factor=f, y_factor=f, interpolation=interpolation,
+                                    **common),
+        "random_translation": RandomTranslation(f, f, interpolation=interpolation, **common),
+        "random_rotation": RandomRotation(f, interpolation=interpolation, **common),
+        "random_brightness": RandomBrightness(f, value_range=vr, **common),
+        "random_color_degeneration": RandomColorDegeneration(f, value_range=vr, **common),
+        "random_contrast": RandomContrast(f, value_range=vr, **common),
+        "random_sharpness": RandomSharpness(f, value_range=vr, **common),
+        "random_posterization": RandomPosterization(max(1, int(8 * f[1])), value_range=vr,
+                                                    **common),
+        "solarization": Solarization(f, f, value_range=vr, **common),
+        "auto_contrast": AutoContrast(value_range=vr),
+        "equalization": Equalization(value_range=vr, data_format=data_format),
+    }
+
+
+def apply_drawn(layer, images, candidates, count):
+    """images through the candidate whose index an integer draw in [0, count) picks, per
+    batch (an index past the candidates, or -1 at inference, keeps the images)."""
+    chosen = random_op((1, 1, 1, 1), "randint", 0, float(count), images.dtype, None,
+                       layer._seed_fn, inference_value=-1.0)
+    out = images
+    for k, candidate in enumerate(candidates):
+        out = where(equal(chosen, float(k)), candidate(images), out)
+    return out
+
+
 class RandAugment(_RandomImage):
     """RandAugment (Cubuk et al., 2019), as Keras's: in training, `num_ops` operations in
     turn, each drawn per batch among shear, translation, rotation, brightness, colour
@@ -157,40 +191,101 @@ class RandAugment(_RandomImage):
         self._operations = self._make_operations(seed, self.data_format)
 
     def _make_operations(self, seed, data_format):
-        """Keras's eleven layers with its arguments (each seeded from the layer's seed)."""
-        f, vr, interp = self.factor, self.value_range, self.interpolation
-        common = {"seed": seed, "data_format": data_format}
-        return [
-            RandomShear(x_factor=f, y_factor=f, interpolation=interp, **common),
-            RandomTranslation(f, f, interpolation=interp, **common),
-            RandomRotation(f, interpolation=interp, **common),
-            RandomBrightness(f, value_range=vr, seed=seed),
-            RandomColorDegeneration(f, value_range=vr, **common),
-            RandomContrast(f, value_range=vr, seed=seed),
-            RandomSharpness(f, value_range=vr, **common),
-            RandomPosterization(max(1, int(8 * f[1])), value_range=vr, **common),
-            Solarization(f, f, value_range=vr, seed=seed),
-            AutoContrast(value_range=vr),
-            Equalization(value_range=vr, data_format=data_format),
-        ]
+        ops = operations(self.factor, self.value_range, self.interpolation, seed, data_format)
+        return [ops[name] for name in self.OPERATIONS]
 
     def call(self, inputs):
         self._hw(inputs.shape)
         images = inputs if inputs.dtype in ("float32", "float64") else \
             cast(inputs, "float32")
-        count = float(len(self.OPERATIONS))
-        for _ in range(self.num_ops):
-            # The operation of this step: an index drawn per batch; -1 at inference, where
-            # no operation is chosen.
-            chosen = random_op((1, 1, 1, 1), "randint", 0, count, images.dtype, None,
-                               self._seed_fn, inference_value=-1.0)
-            step = images
-            for k, operation in enumerate(self._operations):
-                step = where(equal(chosen, float(k)), operation(images), step)
-            images = step
+        for _ in range(self.num_ops):  # the operation of each step, drawn per batch
+            images = apply_drawn(self, images, self._operations, len(self._operations))
         return images
 
     def get_config(self):
         return {**super().get_config(), "value_range": list(self.value_range),
                 "num_ops": self.num_ops, "factor": list(self.factor),
+                "interpolation": self.interpolation}
+
+
+class AugMix(_RandomImage):
+    """AugMix (Hendrycks et al., 2020), as Keras's: in training, `num_chains` chains of
+    `chain_depth` steps, each step an operation drawn per batch among Keras's (or none),
+    are mixed with Dirichlet(alpha) weights, and the mixture with the original by a
+    Beta(alpha, alpha) weight, clipped to value_range; the identity at inference.
+
+    Args:
+        value_range: the images' (low, high) range (default (0, 255)).
+        num_chains: the number of chains, an integer >= 1 (default 3).
+        chain_depth: the steps of a chain, an integer >= 1 (default 3).
+        factor: the operations' strength, a number f in [0, 1] for [0, f] or a pair
+            (default 0.3).
+        alpha: the Dirichlet and Beta parameter, a number > 0 (default 1.0).
+        all_ops: use all eleven operations (default), or the seven without brightness,
+            colour degeneration, contrast and sharpness.
+        interpolation: "bilinear" (default) or "nearest".
+        seed: an int for the layer's own sequence of draws, or None.
+        data_format: "channels_last" (default) or "channels_first".
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.AugMix(num_chains=2, chain_depth=1)(pd.layers.Input((8, 8, 3))).shape
+        (None, 8, 8, 3)
+    """
+
+    ALL_OPS = ("random_shear", "random_translation", "random_rotation", "random_posterization",
+               "solarization", "auto_contrast", "equalization", "random_brightness",
+               "random_color_degeneration", "random_contrast", "random_sharpness")
+
+    def __init__(self, value_range=(0, 255), num_chains=3, chain_depth=3, factor=0.3,
+                 alpha=1.0, all_ops=True, interpolation="bilinear", seed=None,
+                 data_format=None, **kwargs):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self.value_range = tuple(sorted(_value_range(value_range, "AugMix")))
+        for name, value in (("num_chains", num_chains), ("chain_depth", chain_depth)):
+            if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"AugMix: expected {name} as an integer >= 1, received "
+                                 f"{name}={value!r}")
+        self.num_chains, self.chain_depth = int(num_chains), int(chain_depth)
+        self.factor = _keras_factor(factor, "AugMix", (0.0, 1.0))
+        if not isinstance(alpha, numbers.Real) or isinstance(alpha, bool) or \
+                not 0 < alpha < float("inf"):
+            raise ValueError(f"AugMix: expected alpha as a number > 0, received "
+                             f"alpha={alpha!r}")
+        self.alpha, self.all_ops = float(alpha), bool(all_ops)
+        if interpolation not in ("bilinear", "nearest"):
+            raise ValueError(f"AugMix: expected interpolation 'bilinear' or 'nearest', "
+                             f"received {interpolation!r}")
+        self.interpolation = interpolation
+        ops = operations(self.factor, self.value_range, interpolation, seed, self.data_format)
+        names = self.ALL_OPS if self.all_ops else self.ALL_OPS[:7]
+        self._operations = [ops[name] for name in names]
+
+    def _gammas(self, shape, images, inference_value):
+        return random_op(shape, "gamma", self.alpha, 1.0, images.dtype, None, self._seed_fn,
+                         inference_value=inference_value)
+
+    def call(self, inputs):
+        self._hw(inputs.shape)
+        images = inputs if inputs.dtype in ("float32", "float64") else \
+            cast(inputs, "float32")
+        g = self._gammas((self.num_chains,), images, 1.0)
+        chain_weights = g / reduce_sum(g)                    # Dirichlet(alpha), per batch
+        x, y = self._gammas((1,), images, 1.0), self._gammas((1,), images, 0.0)
+        keep = x / (x + y)                                   # Beta(alpha, alpha); 1 at inference
+        mixed = None
+        count = len(self._operations) + 1                    # Keras's choice includes "none"
+        for c in range(self.num_chains):
+            chain = images
+            for _ in range(self.chain_depth):
+                chain = apply_drawn(self, chain, self._operations, count)
+            term = chain * chain_weights[c]
+            mixed = term if mixed is None else mixed + term
+        out = clip(keep * images + (1.0 - keep) * mixed, *self.value_range)
+        return blend(images, out, self.training_flag(self.draw(images, per_image=False)))
+
+    def get_config(self):
+        return {**super().get_config(), "value_range": list(self.value_range),
+                "num_chains": self.num_chains, "chain_depth": self.chain_depth,
+                "factor": list(self.factor), "alpha": self.alpha, "all_ops": self.all_ops,
                 "interpolation": self.interpolation}

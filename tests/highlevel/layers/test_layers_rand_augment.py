@@ -129,3 +129,44 @@ def test_configs_round_trip():
 def test_bad_arguments(make, match):
     with pytest.raises(ValueError, match=match):
         make()
+
+
+# ---- AugMix ----------------------------------------------------------------------------------
+
+def test_augmix_mixes_chains_in_training_only():
+    layer = layers.AugMix(num_chains=2, chain_depth=2, seed=3)
+    inp = pd.data("augmix_images", shape=(None,) + X.shape[1:])
+    out = layer(inp)
+    runs = [pd.eval(out, {inp: X}, training=True) for _ in range(6)]
+    assert all(y.min() >= 0 and y.max() <= 255 for y in runs)
+    assert sum(not np.allclose(y, X, atol=1e-3) for y in runs) >= 4
+    np.testing.assert_array_equal(pd.eval(out, {inp: X}, training=False), X)
+    np.testing.assert_array_equal(np.asarray(layers.AugMix()(X)), X)  # eager: inference
+    again = layers.AugMix(num_chains=2, chain_depth=2, seed=3)
+    inp2 = pd.data("augmix_again", shape=(None,) + X.shape[1:])
+    np.testing.assert_array_equal(pd.eval(again(inp2), {inp2: X}, training=True), runs[0])
+
+
+def test_augmix_of_a_flat_image_with_geometric_operations_keeps_it():
+    # shear, translation and rotation (reflect), auto-contrast and equalization keep a flat
+    # image; posterization keeps 128 (its top bit) and solarization with a zero factor
+    # inverts it: the mixture stays within {128, 127} values, never outside
+    x = np.full((4, 8, 8, 3), 128.0, np.float32)
+    y = run(layers.AugMix(factor=(0.0, 0.0), all_ops=False, alpha=2.0, seed=1), x)
+    assert np.all((y >= 127.0 - 1e-3) & (y <= 128.0 + 1e-3))
+
+
+def test_augmix_config_and_bad_arguments():
+    layer = layers.AugMix(value_range=(0, 1), num_chains=2, chain_depth=1, factor=0.5,
+                          alpha=0.5, all_ops=False, interpolation="nearest", seed=2)
+    again = layers.AugMix.from_config(layer.get_config())
+    assert again.get_config() == layer.get_config()
+    for make, match in [(lambda: layers.AugMix(num_chains=0), r"AugMix: expected num_chains "
+                                                              r"as an integer >= 1"),
+                        (lambda: layers.AugMix(alpha=0.0), "AugMix: expected alpha as a "
+                                                           "number > 0"),
+                        (lambda: layers.AugMix(factor=1.5), "AugMix: expected factor"),
+                        (lambda: layers.AugMix(interpolation="cubic"), "AugMix: expected "
+                                                                       "interpolation")]:
+        with pytest.raises(ValueError, match=match):
+            make()
