@@ -45,7 +45,8 @@ from paddle.highlevel.layers.color_augmentation import (  # noqa: F401
     RandomInvert, RandomSaturation, Solarization)
 from paddle.highlevel.layers.mixing_augmentation import (  # noqa: F401
     CutMix, MixUp, RandomErasing)
-from paddle.highlevel.layers.histogram_augmentation import Equalization  # noqa: F401
+from paddle.highlevel.layers.histogram_augmentation import (  # noqa: F401
+    ContrastLimitedAdaptiveHistogramEqualization, Equalization)
 from paddle.highlevel.layers.image_blur import (  # noqa: F401
     RandomElasticTransform, RandomGaussianBlur)
 from paddle.highlevel.layers.rand_augment import (  # noqa: F401

@@ -78,3 +78,45 @@ def test_config_round_trip():
 def test_bad_arguments(make, match):
     with pytest.raises(ValueError, match=match):
         make()
+
+
+# ---- ContrastLimitedAdaptiveHistogramEqualization ----------------------------------------
+
+with open(os.path.join(HERE, "keras_clahe.json")) as f:
+    CLAHE = json.load(f)
+CX = np.asarray(CLAHE["x"], np.float32)  # 13 x 10: tiles that need mirrored padding
+CLAHE_CASES = {
+    "default_grid4x3": (dict(tile_grid_size=(4, 3)), CX),
+    "clip2_grid2x2": (dict(clip_limit=2.0, tile_grid_size=(2, 2)), CX),
+    "noclip_grid3x5": (dict(clip_limit=0.0, tile_grid_size=(3, 5)), CX),
+    "range01_grid2x2": (dict(value_range=(0, 1), tile_grid_size=(2, 2)), CX / 255),
+    "channels_first_grid4x4": (dict(tile_grid_size=(4, 4), data_format="channels_first"),
+                               np.transpose(CX, (0, 3, 1, 2))),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CLAHE_CASES))
+def test_clahe_is_keras_in_training_and_at_inference(case):
+    kwargs, x = CLAHE_CASES[case]
+    for training in (True, False):  # deterministic: applied in both, as Keras's
+        got = run(layers.ContrastLimitedAdaptiveHistogramEqualization(**kwargs), x, training)
+        np.testing.assert_allclose(got, CLAHE[case], rtol=1e-5, atol=2e-4)
+
+
+def test_clahe_in_a_model_and_config():
+    model = pd.Sequential([layers.Input(shape=(13, 10, 3)),
+                           layers.ContrastLimitedAdaptiveHistogramEqualization(
+                               tile_grid_size=(2, 2)), layers.Flatten(), layers.Dense(1)])
+    model.compile("sgd", "mse")
+    model.fit(CX, np.zeros((2, 1), np.float32), batch_size=1, epochs=1, verbose=0)
+    layer = layers.ContrastLimitedAdaptiveHistogramEqualization(
+        value_range=(0, 1), clip_limit=2.5, tile_grid_size=(3, 4))
+    again = type(layer).from_config(layer.get_config())
+    assert again.get_config() == layer.get_config()
+    for kwargs, match in [({"tile_grid_size": (0, 2)}, "expected tile_grid_size as two "
+                                                       r"integers >= 1, received "
+                                                       r"tile_grid_size=\(0, 2\)"),
+                          ({"clip_limit": "a"}, "expected clip_limit as a number"),
+                          ({"value_range": (2, 2)}, "value_range")]:
+        with pytest.raises(ValueError, match=match):
+            layers.ContrastLimitedAdaptiveHistogramEqualization(**kwargs)
