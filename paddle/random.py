@@ -40,12 +40,16 @@ import numpy as np
 from paddle.errors import at_user
 from paddle.lowlevel import random_state as _state
 from paddle.lowlevel.creation import VariableShape
-from paddle.lowlevel.graph import FLOATS, Variable, as_dtype, as_variable, call_input_like
-from paddle.lowlevel.ops.sampling import random as _draw, sizes_from
-from paddle.lowlevel.ops.shape import gather
+from paddle.lowlevel.graph import (FLOATS, Variable, apply, as_dtype, as_variable,
+                                   call_input_like, constant)
+from paddle.lowlevel.op import OPS
+from paddle.lowlevel.ops.math import cast, less, log
+from paddle.lowlevel.ops.reduce import argmax, sum as reduce_sum
+from paddle.lowlevel.ops.sampling import random as _draw, random_gamma, sizes_from
+from paddle.lowlevel.ops.shape import expand_dims, gather
 
-__all__ = ["SeedGenerator", "dropout", "normal", "randint", "shuffle", "truncated_normal",
-           "uniform"]
+__all__ = ["SeedGenerator", "beta", "binomial", "categorical", "dropout", "gamma", "normal",
+           "randint", "shuffle", "truncated_normal", "uniform"]
 
 
 class SeedGenerator:
@@ -245,6 +249,171 @@ def randint(shape, minval, maxval, dtype="int32", seed=None, like=None):
         raise ValueError(at_user(f"{where}: expected an integer or float dtype, received bool"))
     return _draw(shape, "randint", int(minval), int(maxval), dtype, like,
                  _seed_fn(seed, where))
+
+
+def gamma(shape, alpha, dtype=None, seed=None, like=None):
+    """Draws from the gamma distribution of shape `alpha` and scale 1 (Keras's
+    `keras.random.gamma`; mean alpha, variance alpha), in C++ (Marsaglia and Tsang's method).
+
+    Args:
+        shape: the output shape (ints; None where `like` gives the size), or a Variable.
+        alpha: the shape parameter: a number > 0, or a tensor (array or Variable) of them
+            broadcasting to `shape` (a draw per element; NaN where a value is not > 0, as
+            JAX's sampler).
+        dtype: a float dtype (float32 by default).
+        seed: None, an int or a `SeedGenerator` (see the module docstring).
+        like: the Variable None sizes come from.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> v = pd.eval(pd.random.gamma((20000,), alpha=3.0, seed=0))
+        >>> round(float(v.mean()), 1), bool(v.min() > 0)
+        (3.0, True)
+        >>> v = pd.eval(pd.random.gamma((20000, 2), alpha=np.array([1.0, 9.0]), seed=0))
+        >>> [round(float(m)) for m in v.mean(axis=0)]
+        [1, 9]
+    """
+    where = "pd.random.gamma"
+    shape, like = _shape(shape, like, where)
+    return _gamma(shape, like, alpha, "alpha", _float_dtype(dtype, where),
+                  _seed_fn(seed, where), where)
+
+
+def _gamma(shape, like, alpha, name, dtype, seed_fn, where, inference_value=None):
+    """Gamma(alpha) draws of `shape`: the random op's gamma kind for a number, the
+    random_gamma op (a draw per element) for a tensor of shapes."""
+    if isinstance(alpha, numbers.Real) and not isinstance(alpha, bool):
+        alpha = _real(alpha, name, where, lambda v: v > 0, "a finite number > 0")
+        return _draw(shape, "gamma", alpha, 1.0, dtype, like, seed_fn,
+                     inference_value=inference_value)
+    if not isinstance(alpha, Variable):
+        array = np.asarray(alpha)
+        if array.dtype.kind not in "iuf":
+            raise ValueError(at_user(f"{where}: expected {name} a number > 0 or a tensor of "
+                                     f"them, received {alpha!r}"))
+        alpha = constant(array.astype(dtype))
+    elif alpha.dtype != dtype:
+        alpha = cast(alpha, dtype)
+    if None in shape:
+        template = apply(OPS["full_like"], [like], {"value": 0.0, "shape": shape,
+                                                    "dtype": dtype})
+    else:
+        template = constant(np.zeros(shape), dtype=dtype)
+    a_shape = alpha.shape
+    if len(a_shape) > len(shape) or any(
+            a not in (1, None) and s is not None and a != s
+            for a, s in zip(a_shape[::-1], shape[::-1])):
+        raise ValueError(at_user(f"{where}: expected {name} to broadcast to the shape "
+                                 f"{shape}, received {name} of shape {alpha.shape}"))
+    return random_gamma(alpha + template, seed_fn, inference_value)
+
+
+def beta(shape, alpha, beta, dtype=None, seed=None, like=None):  # noqa: F811 - Keras's names
+    """Draws from the beta distribution of parameters `alpha` and `beta` (Keras's
+    `keras.random.beta`): `X / (X + Y)` of two gamma draws X ~ Gamma(alpha), Y ~ Gamma(beta),
+    as Keras computes it.
+
+    Args:
+        shape: the output shape (ints; None where `like` gives the size), or a Variable.
+        alpha, beta: the parameters, numbers > 0 or tensors of them (as `gamma`).
+        dtype, seed, like: as `gamma` (the two gamma draws take two seeds of `seed`).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> v = pd.eval(pd.random.beta((20000,), alpha=2.0, beta=6.0, seed=0))
+        >>> round(float(v.mean()), 2), bool(v.min() >= 0 and v.max() <= 1)
+        (0.25, True)
+    """
+    where = "pd.random.beta"
+    shape, like = _shape(shape, like, where)
+    dtype = _float_dtype(dtype, where)
+    seed_fn = _seed_fn(seed, where)
+    if isinstance(seed, numbers.Integral):  # a fixed seed: two different fixed streams
+        seed_fn, other = (lambda: int(seed)), (lambda: (int(seed) + 1) % 2 ** 63)
+    else:
+        other = seed_fn
+    x = _gamma(shape, like, alpha, "alpha", dtype, seed_fn, where)
+    y = _gamma(shape, like, beta, "beta", dtype, other, where)
+    return x / (x + y)
+
+
+def binomial(shape, counts, probabilities, dtype=None, seed=None, like=None):
+    """Draws from the binomial distribution (Keras's `keras.random.binomial`): the number of
+    successes in `counts` trials of probability `probabilities`, counted from `counts`
+    uniform draws per element (exact for every count; the memory is counts times the
+    output's).
+
+    Args:
+        shape: the output shape (ints; None where `like` gives the size), or a Variable.
+        counts: the number of trials, an integer >= 0 (a float holding one is accepted).
+        probabilities: the success probability, a number in [0, 1].
+        dtype: a float dtype (float32 by default), as Keras's.
+        seed, like: as `normal`.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> v = pd.eval(pd.random.binomial((20000,), counts=10, probabilities=0.3, seed=0))
+        >>> round(float(v.mean()), 1), float(v.min()) >= 0, float(v.max()) <= 10
+        (3.0, True, True)
+    """
+    where = "pd.random.binomial"
+    shape, like = _shape(shape, like, where)
+    n = _real(counts, "counts", where, lambda v: v >= 0 and v == int(v),
+              "an integer number of trials >= 0")
+    p = _real(probabilities, "probabilities", where, lambda v: 0 <= v <= 1, "in [0, 1]")
+    dtype = _float_dtype(dtype, where)
+    if n == 0:
+        return _draw(shape, "uniform", 0.0, 1.0, dtype, like, _seed_fn(seed, where)) * 0.0
+    trials = _draw(shape + (int(n),), "uniform", 0.0, 1.0, dtype,
+                   None if like is None else expand_dims(like, -1) if None in shape[1:]
+                   else like, _seed_fn(seed, where))
+    return reduce_sum(cast(less(trials, p), dtype), axis=-1)
+
+
+def categorical(logits, num_samples, dtype="int32", seed=None):
+    """Draws class indices from the categorical distributions of each row of `logits`
+    (Keras's `keras.random.categorical`): the index of the largest `logits + Gumbel noise`,
+    which is distributed as softmax(logits).
+
+    Args:
+        logits: a (batch, classes) float Variable or array of unnormalized log-probabilities;
+            the batch may be unknown (None).
+        num_samples: the number of draws per row, an integer >= 1.
+        dtype: 'int32' (default) or 'int64'.
+        seed: None, an int or a `SeedGenerator`.
+
+    Returns:
+        A (batch, num_samples) Variable of indices in [0, classes).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> logits = np.log(np.array([[0.1, 0.9], [0.5, 0.5]], np.float32))
+        >>> v = pd.eval(pd.random.categorical(logits, 4000, seed=0))
+        >>> v.shape, [round(float(m), 1) for m in v.mean(axis=1)]
+        ((2, 4000), [0.9, 0.5])
+    """
+    where = "pd.random.categorical"
+    x = as_variable(logits, where=where)
+    if x.ndim != 2 or x.dtype not in FLOATS:
+        raise ValueError(at_user(f"{where}: expected logits as a 2-D float tensor (batch, "
+                                 f"classes), received shape {x.shape} of dtype {x.dtype}"))
+    if x.shape[1] is None:
+        raise ValueError(at_user(f"{where}: expected logits with a known number of classes, "
+                                 f"received shape {x.shape}"))
+    if not isinstance(num_samples, numbers.Integral) or isinstance(num_samples, bool) or \
+            num_samples < 1:
+        raise ValueError(at_user(f"{where}: expected num_samples as an integer >= 1, "
+                                 f"received {num_samples!r}"))
+    dtype = as_dtype(dtype, where)
+    if dtype not in ("int32", "int64"):
+        raise ValueError(at_user(f"{where}: expected dtype 'int32' or 'int64', received "
+                                 f"{dtype!r}"))
+    # Uniform draws in (0, 1): the smallest float above 0 keeps log(-log(u)) finite.
+    tiny = float(np.finfo(x.dtype).tiny)
+    u = _draw((x.shape[0], int(num_samples), x.shape[1]), "uniform", tiny, 1.0, x.dtype, x,
+              _seed_fn(seed, where))
+    noisy = expand_dims(x, 1) - log(-log(u))
+    return cast(argmax(noisy, axis=-1), dtype)
 
 
 def dropout(inputs, rate, noise_shape=None, seed=None):

@@ -28,6 +28,68 @@ def test_distributions():
     assert pd.eval(pd.random.randint((3, 2), 0, 5, dtype="int64")).dtype == np.int64
 
 
+@pytest.mark.parametrize("alpha", [0.3, 1.0, 2.5, 40.0])
+def test_gamma_mean_variance_and_positivity(alpha):
+    v = pd.eval(pd.random.gamma((N,), alpha=alpha, dtype="float64", seed=5))
+    assert v.dtype == np.float64 and v.min() > 0
+    # mean and variance alpha (scale 1); 5 standard errors of each estimate
+    assert abs(v.mean() - alpha) < 5 * np.sqrt(alpha / N)
+    assert abs(v.var() - alpha) < 5 * np.sqrt((2 * alpha ** 2 + 6 * alpha) / N)
+
+
+def test_gamma_and_beta_of_tensors_of_parameters():
+    v = pd.eval(pd.random.gamma((N, 2), alpha=np.array([0.5, 6.0]), dtype="float64", seed=9))
+    np.testing.assert_allclose(v.mean(axis=0), [0.5, 6.0], rtol=0.02)
+    np.testing.assert_allclose(v.var(axis=0), [0.5, 6.0], rtol=0.05)
+    a = pd.data("gamma_alpha", shape=[None, 1])
+    x = pd.data("gamma_like", shape=[None, 3])
+    g = pd.eval(pd.random.gamma((None, 3), a, seed=2, like=x),
+                {a: np.array([[2.0], [-1.0]], np.float32), x: np.zeros((2, 3), np.float32)})
+    assert g.shape == (2, 3) and np.all(g[0] > 0) and np.all(np.isnan(g[1]))
+    v = pd.eval(pd.random.beta((N,), pd.constant(np.float32(2.0)), np.float32(6.0), seed=3))
+    assert abs(v.mean() - 0.25) < 0.003
+    with pytest.raises(ValueError, match=r"gamma: expected alpha to broadcast to the shape "
+                                         r"\(4,\), received alpha of shape \(3,\)"):
+        pd.random.gamma((4,), np.ones(3))
+
+
+def test_beta_binomial_categorical_statistics():
+    a, b = 2.0, 5.0
+    v = pd.eval(pd.random.beta((N,), a, b, seed=6))
+    assert v.dtype == np.float32 and v.min() >= 0 and v.max() <= 1
+    assert abs(v.mean() - a / (a + b)) < 0.002
+    assert abs(v.var() - a * b / ((a + b) ** 2 * (a + b + 1))) < 0.001
+    v = pd.eval(pd.random.binomial((N,), counts=12, probabilities=0.25, seed=7))
+    assert v.dtype == np.float32 and set(np.unique(v)) <= set(range(13))
+    assert abs(v.mean() - 3.0) < 0.02 and abs(v.var() - 2.25) < 0.04
+    assert np.all(pd.eval(pd.random.binomial((5,), 0, 0.5)) == 0)
+    assert np.all(pd.eval(pd.random.binomial((5,), 4, 1.0)) == 4)
+    p = np.array([[0.1, 0.2, 0.7], [0.5, 0.25, 0.25]])
+    v = pd.eval(pd.random.categorical(np.log(p).astype(np.float32), 50_000, seed=8))
+    assert v.shape == (2, 50_000) and v.dtype == np.int32
+    for row, probs in zip(v, p):
+        np.testing.assert_allclose(np.bincount(row, minlength=3) / row.size, probs, atol=0.01)
+    assert pd.eval(pd.random.categorical([[0.0, 0.0]], 3, dtype="int64")).dtype == np.int64
+
+
+def test_new_draws_are_seeded_and_take_the_batch_at_run_time():
+    x = pd.data("new_draws_x", shape=[None, 3])
+    feed = {x: np.zeros((4, 3), np.float32)}
+    for draw in (lambda s: pd.random.gamma((None, 2), 2.0, seed=s, like=x),
+                 lambda s: pd.random.beta((None, 2), 2.0, 3.0, seed=s, like=x),
+                 lambda s: pd.random.binomial((None, 2), 6, 0.5, seed=s, like=x),
+                 lambda s: pd.random.categorical(x, 5, seed=s)):
+        first, again = pd.eval(draw(3), feed), pd.eval(draw(3), feed)
+        assert first.shape[0] == 4
+        np.testing.assert_array_equal(first, again)
+        pd.seed(11)
+        a = pd.eval(draw(None), feed)
+        pd.seed(11)
+        np.testing.assert_array_equal(a, pd.eval(draw(None), feed))
+    assert not np.array_equal(pd.eval(pd.random.gamma((50,), 2.0, seed=1)),
+                              pd.eval(pd.random.gamma((50,), 2.0, seed=2)))
+
+
 def test_int_seed_repeats_none_seed_follows_pd_seed():
     # Built as graph nodes (tracing): outside a trace they would be drawn once, at once.
     with tracing():
@@ -215,6 +277,20 @@ def test_inside_a_layer_call_a_new_draw_each_step():
     (lambda: pd.random.shuffle(pd.constant(np.ones((2, 3))), axis=2),
      r"shuffle: expected an axis of an input of shape \(2, 3\), received 2"),
     (lambda: pd.random.shuffle(pd.constant(1.0)), r"shuffle: expected an input of rank >= 1"),
+    (lambda: pd.random.gamma((2,), 0.0), r"gamma: expected alpha a finite number > 0, "
+                                         r"received 0.0"),
+    (lambda: pd.random.gamma((2,), 1.0, dtype="int32"), r"expected a float dtype"),
+    (lambda: pd.random.beta((2,), 1.0, -1.0), r"beta: expected beta a finite number > 0"),
+    (lambda: pd.random.binomial((2,), 2.5, 0.5), r"binomial: expected counts an integer "
+                                                 r"number of trials >= 0, received 2.5"),
+    (lambda: pd.random.binomial((2,), 3, 1.5), r"expected probabilities in \[0, 1\]"),
+    (lambda: pd.random.categorical(pd.constant(np.ones(3, np.float32)), 2),
+     r"categorical: expected logits as a 2-D float tensor \(batch, classes\), received "
+     r"shape \(3,\)"),
+    (lambda: pd.random.categorical(pd.constant(np.ones((2, 3), np.float32)), 0),
+     r"expected num_samples as an integer >= 1, received 0"),
+    (lambda: pd.random.categorical(pd.constant(np.ones((2, 3), np.float32)), 2, dtype="float32"),
+     r"expected dtype 'int32' or 'int64'"),
 ])
 def test_bad_arguments(call, match):
     with pytest.raises(ValueError, match=match):

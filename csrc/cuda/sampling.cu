@@ -26,8 +26,34 @@ __device__ __forceinline__ double truncated(u64 base, u64 i) {
   return 0.0;
 }
 
+// As csrc/random.cpp's gamma_stream and std_gamma (Marsaglia and Tsang).
+__device__ __forceinline__ u64 gamma_stream(u64 base, u64 attempt, u64 tag) {
+  return splitmix64(base ^ ((3 * attempt + tag + 1) * 0x9E6C63D0676A9A99ull));
+}
+
+__device__ __forceinline__ double std_gamma(u64 base, u64 i, double alpha) {
+  const double shape = alpha < 1.0 ? alpha + 1.0 : alpha;
+  const double d = shape - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+  double g = d;
+  for (u64 attempt = 0; attempt < 64; ++attempt) {
+    const double z = std_normal(gamma_stream(base, attempt, 1), i);
+    const double v = 1.0 + c * z;
+    if (v <= 0.0) continue;
+    const double v3 = v * v * v;
+    const double u = (double(splitmix64(gamma_stream(base, attempt, 2) + i) >> 11) + 1.0) /
+                     PD_TWO_POW_53;
+    if (log(u) < 0.5 * z * z + d - d * v3 + d * log(v3)) { g = d * v3; break; }
+  }
+  if (alpha < 1.0) {
+    const double u = (double(splitmix64(gamma_stream(base, 64, 0) + i) >> 11) + 1.0) /
+                     PD_TWO_POW_53;
+    g *= pow(u, 1.0 / alpha);
+  }
+  return g;
+}
+
 // kind: 0 uniform [a, b), 1 normal (a, b), 2 truncated normal, 3 randint [a, b), 4 keep
-// mask (b with probability 1 - a, else 0); as csrc/random.cpp.
+// mask (b with probability 1 - a, else 0), 6 gamma (shape a, scale b); as csrc/random.cpp.
 template <typename T>
 __global__ void random_fill(T* out, const u64* seed, i64 n, i64 kind, double a, double b) {
   const u64 base = run_base(seed);
@@ -39,9 +65,20 @@ __global__ void random_fill(T* out, const u64* seed, i64 n, i64 kind, double a, 
       case 1: v = a + b * std_normal(base, k); break;
       case 2: v = a + b * truncated(base, k); break;
       case 3: v = floor(a + (b - a) * unit(splitmix64(base + k))); break;
+      case 6: v = b * std_gamma(base, k, a); break;
       default: v = unit(splitmix64(base + k)) >= a ? b : 0.0;
     }
     out[i] = T(v);
+  }
+}
+
+// Gamma(alpha[i], 1) draws, as csrc/random.cpp's random_gamma (NaN where alpha is not > 0).
+template <typename T>
+__global__ void random_gamma(T* out, const T* alpha, const u64* seed, i64 n) {
+  const u64 base = run_base(seed);
+  PD_LOOP(i, n) {
+    const double a = double(alpha[i]);
+    out[i] = (isfinite(a) && a > 0) ? T(std_gamma(base, (u64)i, a)) : T(nan(""));
   }
 }
 

@@ -28,7 +28,8 @@ FAMILIES = ("unary", "binary", "compare")
 # The draws of the random op (paddle/lowlevel/ops/sampling.py), in the order of the kernels'
 # codes. keep_mask: b with probability 1 - a, else 0 (dropout's mask, a = rate,
 # b = 1 / (1 - rate)); permutation: 0..n-1 in a random order (1-D integers).
-RANDOM_KINDS = ("uniform", "normal", "truncated_normal", "randint", "keep_mask", "permutation")
+RANDOM_KINDS = ("uniform", "normal", "truncated_normal", "randint", "keep_mask", "permutation",
+                "gamma")
 
 
 class Op:

@@ -15,3 +15,12 @@ def _random(node, ins, outs, ctx):
     code, seed_fn = RANDOM_KINDS.index(attrs["kind"]), attrs["seed_fn"]
     a, b = attrs["a"], attrs["b"]
     return lambda: _C.random_fill(out, code, a, b, seed_fn())
+
+
+@kernel("random_gamma")
+def _random_gamma(node, ins, outs, ctx):
+    alpha, out = ins[0], outs[0]
+    if node.attrs["inference_value"] is not None and not ctx.training:
+        return partial(_C.fill, out, float(node.attrs["inference_value"]))
+    seed_fn = node.attrs["seed_fn"]
+    return lambda: _C.random_gamma(out, alpha, seed_fn())

@@ -63,6 +63,43 @@ def _truncated(base, i):
     return z
 
 
+def _gamma_stream(base, attempt, tag):
+    with np.errstate(over="ignore"):
+        return splitmix64(base ^ (_U(3 * attempt + tag + 1) * _U(0x9E6C63D0676A9A99)))
+
+
+def _open_unit(bits):
+    """(0, 1]: csrc/random.cpp's (bits >> 11 + 1) / 2**53."""
+    return ((bits >> _U(11)).astype(np.float64) + 1.0) / TWO_POW_53
+
+
+def _std_gamma(base, i, alpha):
+    """csrc/random.cpp's std_gamma (Marsaglia and Tsang), vectorized over the elements."""
+    shape = alpha + 1.0 if alpha < 1.0 else alpha
+    d = shape - 1.0 / 3.0
+    c = 1.0 / np.sqrt(9.0 * d)
+    g = np.full(i.shape, d)
+    pending = np.ones(i.shape, bool)
+    for attempt in range(64):
+        idx = i[pending]
+        z = _std_normal(_gamma_stream(base, attempt, 1), idx)
+        v = 1.0 + c * z
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            u = _open_unit(splitmix64(_gamma_stream(base, attempt, 2) + idx))
+            v3 = v * v * v
+            ok = (v > 0.0) & (np.log(u) < 0.5 * z * z + d - d * v3 + d * np.log(v3))
+        rows = np.flatnonzero(pending)[ok]
+        g[rows] = d * v3[ok]
+        pending[rows] = False
+        if not pending.any():
+            break
+    if alpha < 1.0:
+        with np.errstate(over="ignore"):
+            u = _open_unit(splitmix64(_gamma_stream(base, 64, 0) + i))
+        g = g * np.power(u, 1.0 / alpha)
+    return g
+
+
 def _random_fill_ref(out, seed, n, kind, a, b):
     base, i = run_base(seed), np.arange(n, dtype=_U)
     with np.errstate(over="ignore"):
@@ -74,8 +111,20 @@ def _random_fill_ref(out, seed, n, kind, a, b):
             v = a + b * _truncated(base, i)
         elif kind == 3:
             v = np.floor(a + (b - a) * _unit(splitmix64(base + i)))
+        elif kind == 6:
+            v = b * _std_gamma(base, i, a)
         else:
             v = np.where(_unit(splitmix64(base + i)) >= a, b, 0.0)
+    out.reshape(-1)[:n] = v.astype(out.dtype)
+
+
+def _gamma_ref(out, alpha, seed, n):
+    base, i = run_base(seed), np.arange(n, dtype=_U)
+    a = alpha.reshape(-1)[:n].astype(np.float64)
+    v = np.full(n, np.nan)
+    for value in np.unique(a[np.isfinite(a) & (a > 0)]):  # std_gamma takes one shape
+        rows = a == value
+        v[rows] = _std_gamma(base, i[rows], float(value))
     out.reshape(-1)[:n] = v.astype(out.dtype)
 
 
@@ -107,6 +156,7 @@ RANDOM_FILL = Kernel("sampling.cu", "random_fill", _random_fill_ref, dtypes=ALL)
 PERMUTATION = Kernel("sampling.cu", "random_permutation", _permutation_ref,
                      dtypes=("int32", "int64"))
 DROPOUT = Kernel("sampling.cu", "dropout", _dropout_ref)
+GAMMA = Kernel("sampling.cu", "random_gamma", _gamma_ref)
 
 
 class Stream:
@@ -162,6 +212,17 @@ def _random(node, ins, outs, ctx):
     return stream.run(draw)
 
 
+@kernel("random_gamma")
+def _random_gamma(node, ins, outs, ctx):
+    alpha, out = ins[0], outs[0]
+    if node.attrs["inference_value"] is not None and not ctx.training:
+        value = node.attrs["inference_value"]
+        return lambda: out.fill(value)
+    stream = stream_for(ctx, node.attrs["seed_fn"])
+    return stream.run(GAMMA.bind(ctx.xp, out.dtype, out.size, out, alpha, stream.seed,
+                                 out.size))
+
+
 def _check_parameters(kind, a, b, dtype):
     """csrc/random.cpp's checks, made once when the kernel is prepared."""
     if not (np.isfinite(a) and np.isfinite(b)):
@@ -172,6 +233,8 @@ def _check_parameters(kind, a, b, dtype):
         raise ValueError("random_fill: stddev must be >= 0")
     if kind == "keep_mask" and not 0 <= a < 1:
         raise ValueError("random_fill: the drop rate must be in [0, 1)")
+    if kind == "gamma" and not (a > 0 and b > 0):
+        raise ValueError("random_fill: gamma needs a shape and a scale > 0")
     dtype = np.dtype(dtype)
     if dtype.kind == "i":
         if kind not in ("randint", "permutation"):

@@ -39,10 +39,18 @@ from paddle.highlevel.layers.text_vectorization import TextVectorization  # noqa
 from paddle.highlevel.layers.image_preprocessing import (  # noqa: F401
     CenterCrop, RandomBrightness, RandomContrast, RandomCrop, RandomFlip, Resizing)
 from paddle.highlevel.layers.image_affine import (  # noqa: F401
-    RandomRotation, RandomTranslation, RandomZoom)
+    RandomPerspective, RandomRotation, RandomShear, RandomTranslation, RandomZoom)
 from paddle.highlevel.layers.color_augmentation import (  # noqa: F401
-    AutoContrast, RandomColorDegeneration, RandomGrayscale, RandomHue, RandomInvert,
-    RandomSaturation, Solarization)
+    AutoContrast, RandomColorDegeneration, RandomColorJitter, RandomGrayscale, RandomHue,
+    RandomInvert, RandomSaturation, Solarization)
+from paddle.highlevel.layers.mixing_augmentation import (  # noqa: F401
+    CutMix, MixUp, RandomErasing)
+from paddle.highlevel.layers.histogram_augmentation import (  # noqa: F401
+    ContrastLimitedAdaptiveHistogramEqualization, Equalization)
+from paddle.highlevel.layers.image_blur import (  # noqa: F401
+    RandomElasticTransform, RandomGaussianBlur)
+from paddle.highlevel.layers.rand_augment import (  # noqa: F401
+    AugMix, RandAugment, RandomPosterization, RandomSharpness)
 from paddle.highlevel.layers.embedding import Embedding  # noqa: F401
 from paddle.highlevel.saving.registry import register_family as _register_family
 from paddle.highlevel.saving.serialization import (

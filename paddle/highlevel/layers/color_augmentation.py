@@ -1,5 +1,6 @@
 """Colour augmentation layers, as Keras's: RandomGrayscale, RandomInvert,
-RandomColorDegeneration, RandomSaturation, RandomHue, Solarization, and AutoContrast.
+RandomColorDegeneration, RandomSaturation, RandomHue, Solarization, AutoContrast, and
+RandomColorJitter (brightness, contrast, saturation and hue in turn).
 
 Like the other random image layers (image_preprocessing.py), each draws per image in
 training runs and is the identity at inference; AutoContrast is deterministic and always
@@ -18,15 +19,16 @@ import numbers
 from paddle.lowlevel.ops.math import cast, clip, greater, greater_equal, less, where
 from paddle.lowlevel.ops.reduce import max as reduce_max, min as reduce_min
 from paddle.lowlevel.ops.shape import stack, transpose
-from paddle.highlevel.layers.image_preprocessing import _RandomImage, _value_range, blend
+from paddle.highlevel.layers.image_preprocessing import (
+    RandomBrightness, RandomContrast, _RandomImage, _value_range, blend)
 from paddle.highlevel.layers.base import Layer
 from paddle.ops import image as image_ops
 
 
-def _keras_factor(factor, layer, bounds=(-1.0, 1.0)):
+def _keras_factor(factor, layer, bounds=(-1.0, 1.0), name="factor"):
     """Keras's `_set_factor`: a number f gives (max(-f, low), f); a pair is sorted."""
-    message = (f"{layer}: expected factor as a number (or a list of two numbers) in the "
-               f"range [{bounds[0]}, {bounds[1]}], received factor={factor!r}")
+    message = (f"{layer}: expected {name} as a number (or a list of two numbers) in the "
+               f"range [{bounds[0]}, {bounds[1]}], received {name}={factor!r}")
     if isinstance(factor, (list, tuple)):
         if len(factor) != 2 or not all(isinstance(v, numbers.Real) and not isinstance(v, bool)
                                        for v in factor):
@@ -298,3 +300,51 @@ def _back(x, layer):
 
 def _planes(x):
     return x[..., 0], x[..., 1], x[..., 2]
+
+
+class RandomColorJitter(_RandomImage):
+    """In training, RandomBrightness, RandomContrast, RandomSaturation and RandomHue in
+    turn, each with its own factor (None leaves it out), as Keras's; the identity at
+    inference.
+
+    Args:
+        value_range: the images' (low, high) range (default (0, 255)).
+        brightness_factor, contrast_factor, saturation_factor, hue_factor: the factor of
+            each layer (see those layers), or None.
+        seed: an int for the layer's own sequence of draws, or None.
+        data_format: "channels_last" (default) or "channels_first".
+
+    Example:
+        >>> import paddle as pd
+        >>> layer = pd.layers.RandomColorJitter(brightness_factor=0.2, hue_factor=0.1)
+        >>> layer(pd.layers.Input(shape=(4, 4, 3))).shape
+        (None, 4, 4, 3)
+    """
+
+    def __init__(self, value_range=(0, 255), brightness_factor=None, contrast_factor=None,
+                 saturation_factor=None, hue_factor=None, seed=None, data_format=None,
+                 **kwargs):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self.value_range = tuple(sorted(_value_range(value_range, "RandomColorJitter")))
+        self.brightness_factor, self.contrast_factor = brightness_factor, contrast_factor
+        self.saturation_factor, self.hue_factor = saturation_factor, hue_factor
+        vr, common = self.value_range, {"seed": seed, "data_format": self.data_format}
+        self._layers = [layer for factor, layer in (
+            (brightness_factor, lambda f: RandomBrightness(f, value_range=vr, **common)),
+            (contrast_factor, lambda f: RandomContrast(f, value_range=vr, **common)),
+            (saturation_factor, lambda f: RandomSaturation(f, value_range=vr, **common)),
+            (hue_factor, lambda f: RandomHue(f, value_range=vr, **common)),
+        ) for layer in ([layer(factor)] if factor is not None else [])]
+
+    def call(self, inputs):
+        images = inputs if inputs.dtype in ("float32", "float64") else cast(inputs, "float32")
+        for layer in self._layers:
+            images = layer(images)
+        return images
+
+    def get_config(self):
+        listed = {name: list(f) if isinstance(f, (list, tuple)) else f for name, f in (
+            ("brightness_factor", self.brightness_factor),
+            ("contrast_factor", self.contrast_factor),
+            ("saturation_factor", self.saturation_factor), ("hue_factor", self.hue_factor))}
+        return {**super().get_config(), "value_range": list(self.value_range), **listed}

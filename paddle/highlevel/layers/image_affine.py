@@ -28,6 +28,8 @@ from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.reduce import sum as sum_
 from paddle.lowlevel.ops.shape import concat, expand_dims, transpose
 from paddle.lowlevel.ops.special import cos, sin
+from paddle.lowlevel.ops.sampling import random as random_op
+from paddle.highlevel.layers.color_augmentation import _keras_factor
 from paddle.highlevel.layers.image_preprocessing import _RandomImage, blend
 from paddle.ops import image as image_ops
 
@@ -266,3 +268,121 @@ class RandomRotation(_Affine):
 
     def get_config(self):
         return {**super().get_config(), "factor": _listed(self.factor)}
+
+
+class RandomShear(_Affine):
+    """In training, shears each image by random factors, as Keras's: shear_x drawn in
+    `x_factor` and shear_y in `y_factor`, both negated together with probability 1/2, and
+    each output pixel (x, y) read at (x + shear_x * y, shear_y * x + y) through
+    `pd.ops.image.affine_transform`; the identity at inference.
+
+    Args:
+        x_factor, y_factor: a number f in [0, 1] for [-f, f], or a pair (lower, upper) of
+            numbers in [0, 1] (default 0: no shear along that axis).
+        interpolation: "bilinear" (default) or "nearest".
+        fill_mode: "reflect" (default), "wrap", "nearest" or "constant".
+        fill_value: the value "constant" fills with (default 0).
+        seed: an int for the layer's own sequence of draws, or None.
+        data_format: "channels_last" (default) or "channels_first".
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.RandomShear(0.2, 0.1)(pd.layers.Input(shape=(8, 8, 3))).shape
+        (None, 8, 8, 3)
+    """
+
+    def __init__(self, x_factor=0.0, y_factor=0.0, interpolation="bilinear",
+                 fill_mode="reflect", fill_value=0.0, data_format=None, seed=None, **kwargs):
+        super().__init__(fill_mode, interpolation, seed, fill_value, data_format, **kwargs)
+        self.x_factor, self.y_factor = x_factor, y_factor  # as given: the config's
+        self._x = self._shear_factor(x_factor, "x_factor")
+        self._y = self._shear_factor(y_factor, "y_factor")
+
+    def _shear_factor(self, factor, name):
+        values = factor if isinstance(factor, (list, tuple)) else [factor]
+        if not 1 <= len(values) <= 2 or not all(
+                isinstance(v, numbers.Real) and not isinstance(v, bool) and 0 <= v <= 1
+                for v in values):
+            raise ValueError(f"RandomShear: expected {name} as a number or a pair of numbers "
+                             f"in [0, 1], received {name}={factor!r}")
+        if len(values) == 1:
+            return (-abs(float(factor)), abs(float(factor)))
+        return tuple(sorted(float(v) for v in factor))
+
+    def call(self, inputs):
+        self._hw(inputs.shape)
+        drawn = self.draw(inputs)
+        u_invert, u_y, u_x = drawn[:, 0, 0, :], self.draw(inputs)[:, 0, 0, :], \
+            self.draw(inputs)[:, 0, 0, :]                                 # Keras's order
+        invert = 1.0 - 2.0 * cast(less(0.5, u_invert), inputs.dtype)     # -1 where u > 0.5
+        sx = self.between(u_x, self._x) * invert                          # (N, 1)
+        sy = self.between(u_y, self._y) * invert
+        ones, zeros = sx * 0.0 + 1.0, sx * 0.0
+        transform = concat([ones, sx, zeros, sy, ones, zeros, zeros, zeros], axis=-1)
+        sheared = image_ops.affine_transform(inputs, transform, self.interpolation,
+                                             self.fill_mode, self.fill_value,
+                                             self.data_format)
+        return blend(inputs, sheared, self.training_flag(drawn))
+
+    def get_config(self):
+        return {**super().get_config(), "x_factor": _listed(self.x_factor),
+                "y_factor": _listed(self.y_factor)}
+
+
+class RandomPerspective(_RandomImage):
+    """In training, warps each image with a probability drawn in `factor`, as Keras's: the
+    four corners (x, y) move to (x, y) * (1 + d), each d drawn in [-scale / 2, scale / 2],
+    and the image follows through `pd.ops.image.perspective_transform` (the outside filled
+    with `fill_value`); the identity at inference.
+
+    Args:
+        factor: the warp probability, a number f in [0, 1] for [0, f], or a pair (default
+            1.0).
+        scale: the corners' largest move, a number in [0, 1] (default 1.0).
+        interpolation: "bilinear" (default) or "nearest".
+        fill_value: the value outside the warped image (default 0).
+        seed: an int for the layer's own sequence of draws, or None.
+        data_format: "channels_last" (default) or "channels_first".
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.RandomPerspective(scale=0.2)(pd.layers.Input(shape=(8, 8, 3))).shape
+        (None, 8, 8, 3)
+    """
+
+    def __init__(self, factor=1.0, scale=1.0, interpolation="bilinear", fill_value=0.0,
+                 seed=None, data_format=None, **kwargs):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self.factor = _keras_factor(factor, "RandomPerspective", (0.0, 1.0))
+        if not isinstance(scale, numbers.Real) or isinstance(scale, bool) or \
+                not 0 <= scale <= 1:
+            raise ValueError(f"RandomPerspective: expected scale as a number in [0, 1], "
+                             f"received scale={scale!r}")
+        if interpolation not in ("bilinear", "nearest"):
+            raise ValueError(f"RandomPerspective: expected interpolation 'bilinear' or "
+                             f"'nearest', received {interpolation!r}")
+        if not isinstance(fill_value, numbers.Real) or isinstance(fill_value, bool):
+            raise ValueError(f"RandomPerspective: expected a number fill_value, received "
+                             f"{fill_value!r}")
+        self.scale, self.interpolation = float(scale), interpolation
+        self.fill_value = float(fill_value)
+
+    def call(self, inputs):
+        h, w = self._hw(inputs.shape)
+        dtype = inputs.dtype
+        probability = self.factor[0] + self.draw(inputs) * (self.factor[1] - self.factor[0])
+        threshold = self.draw(inputs)  # -1 at inference
+        moves = random_op((None, 4, 2), "uniform", -0.5 * self.scale, 0.5 * self.scale,
+                          dtype, inputs, self._seed_fn)
+        corners = constant(np.array([[[0.0, 0.0], [w - 1.0, 0.0], [0.0, h - 1.0],
+                                      [w - 1.0, h - 1.0]]]), dtype=dtype)
+        start = corners + moves * 0.0
+        end = start + start * moves
+        warped = image_ops.perspective_transform(inputs, start, end, self.interpolation,
+                                                 self.fill_value, self.data_format)
+        apply = cast(less(threshold, probability), dtype)
+        return blend(inputs, warped, apply * self.training_flag(threshold))
+
+    def get_config(self):
+        return {**super().get_config(), "factor": list(self.factor), "scale": self.scale,
+                "interpolation": self.interpolation, "fill_value": self.fill_value}

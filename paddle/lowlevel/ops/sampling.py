@@ -68,3 +68,26 @@ def random(shape, kind, a, b, dtype="float32", like=None, seed_fn=None, inferenc
     attrs = {"shape": tuple(shape), "dtype": dtype, "kind": kind, "a": float(a), "b": float(b),
              "seed_fn": seed_fn, "inference_value": inference_value, "like_axis": like_axis}
     return apply(OPS["random"], [] if like is None else [like], attrs)
+
+
+@register
+class RandomGamma(Op):
+    """Gamma(alpha, 1) draws, one per element of the shape tensor `alpha` (a run-time value:
+    Keras's gamma and beta take tensors of parameters); `inference_value` as Random's."""
+
+    name = "random_gamma"
+
+    def infer(self, alpha, *, seed_fn, inference_value=None):
+        if alpha[1] not in FLOATS:
+            self.fail("expected a float shape parameter alpha", ("alpha", alpha[0]))
+        return alpha
+
+    def grad(self, node, g):
+        return [None]
+
+
+def random_gamma(alpha, seed_fn, inference_value=None):
+    """Gamma(alpha[i], 1) draws shaped like the float Variable `alpha` (NaN where alpha is not
+    > 0); `seed_fn()` gives each run's seed."""
+    return apply(OPS["random_gamma"], [alpha], {"seed_fn": seed_fn,
+                                                "inference_value": inference_value})

@@ -181,6 +181,9 @@ VALID = {
     "random_fill": lambda r: (lambda kind: [
         np.empty(_n(r), np.int64 if kind == 5 else np.float32), kind, 0.0 if kind != 4 else 0.5,
         1.0 if kind != 3 else 10.0, int(r.integers(1 << 40))])(int(r.integers(6))),
+    "random_gamma": lambda r: (lambda n: [np.empty(n, np.float32),
+                                          r.uniform(0.1, 5.0, n).astype(np.float32),
+                                          int(r.integers(1 << 40))])(_n(r)),
     "conv2d": lambda r: [_f32(r, 1, 4, 4, 2), _f32(r, 3, 3, 2, 3), _f32(r, 3),
                          np.empty((1, 4, 4, 3), np.float32), _conv_spec(), _conv_ws(False)],
     "conv2d_backprop_input": lambda r: [_f32(r, 1, 4, 4, 3), _f32(r, 3, 3, 2, 3),

@@ -105,7 +105,7 @@ def test_scatter_add_kernel(axis, dtype):
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
 @pytest.mark.parametrize("kind", ["uniform", "normal", "truncated_normal", "randint",
-                                  "keep_mask", "permutation"])
+                                  "keep_mask", "permutation", "gamma"])
 def test_random_kernels_draw_the_references_numbers(kind, dtype):
     from paddle.lowlevel.ops.sampling import random
     ints = np.dtype(dtype).kind == "i"
@@ -114,10 +114,21 @@ def test_random_kernels_draw_the_references_numbers(kind, dtype):
     a, b = {"keep_mask": (0.3, 2.0), "randint": (-5.0, 9.0)}.get(kind, (0.5, 2.0))
     node = random((1000,), kind, a, b, dtype, seed_fn=pd.lowlevel.random_state.next_seed).node
     (got, _), (want, _) = _both(node, repeat=3)  # the third run: its seed from pd.seed(0)
-    if kind in ("normal", "truncated_normal"):
-        np.testing.assert_allclose(got[0], want[0], rtol=1e-12, atol=1e-12)
+    if kind in ("normal", "truncated_normal", "gamma"):
+        np.testing.assert_allclose(got[0], want[0], rtol=1e-6 if dtype == "float32" else 1e-12,
+                                   atol=1e-12)
     else:
         np.testing.assert_array_equal(got[0], want[0])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_gamma_of_a_tensor_of_shapes_draws_the_references_numbers(dtype):
+    from paddle.lowlevel.ops.sampling import random_gamma
+    alpha = pd.data("alpha", shape=(1000,), dtype=dtype)
+    node = random_gamma(alpha, pd.lowlevel.random_state.next_seed).node
+    feeds = {alpha: np.linspace(0.1, 6.0, 1000).astype(dtype)}
+    (got, _), (want, _) = _both(node, feeds, repeat=3)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-6 if dtype == "float32" else 1e-12)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])

@@ -37,7 +37,8 @@ def test_splitmix64_is_csrc_common():
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
 @pytest.mark.parametrize("kind,a,b", [(0, -2.0, 3.0), (1, 1.0, 2.0), (2, 0.0, 1.0),
-                                      (3, -5.0, 7.0), (4, 0.3, 2.0)])
+                                      (3, -5.0, 7.0), (4, 0.3, 2.0), (6, 0.4, 1.0),
+                                      (6, 3.0, 2.0)])
 def test_fill_is_the_cpp_fill(kind, a, b, dtype):
     if np.dtype(dtype).kind == "i" and kind != 3:
         pytest.skip("integers hold randint draws only")
@@ -46,10 +47,21 @@ def test_fill_is_the_cpp_fill(kind, a, b, dtype):
     stream = _stream(key)
     sampling.RANDOM_FILL.bind(np, out.dtype, out.size, out, stream.seed, out.size, kind, a, b)()
     _C.random_fill(want, kind, a, b, key)
-    if kind in (1, 2):  # log and cos of NumPy and of the C library may differ in the last bit
+    if kind in (1, 2, 6):  # log, pow and cos of NumPy and of the C library may differ in the last bit
         np.testing.assert_allclose(out, want, rtol=1e-14, atol=1e-14)
     else:
         np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_gamma_of_a_tensor_of_shapes_is_the_cpp_gamma(dtype):
+    alpha = np.random.default_rng(0).choice([0.2, 1.0, 3.5, -1.0, np.nan], 3000).astype(dtype)
+    out, want = np.empty(3000, dtype), np.empty(3000, dtype)
+    stream = _stream(77)
+    sampling.GAMMA.bind(np, out.dtype, out.size, out, alpha, stream.seed, out.size)()
+    _C.random_gamma(want, alpha, 77)
+    np.testing.assert_allclose(out, want, rtol=1e-6 if dtype == "float32" else 1e-13)
+    assert np.array_equal(np.isnan(want), ~(alpha > 0))  # NaN where the shape is not > 0
 
 
 @pytest.mark.parametrize("dtype", ["int32", "int64"])

@@ -80,3 +80,36 @@ def test_configs_round_trip():
         layer = make()
         again = type(layer).from_config(layer.get_config())
         assert again.get_config() == layer.get_config()
+
+
+# ---- RandomColorJitter -------------------------------------------------------------------
+
+with open(os.path.join(HERE, "keras_color_jitter.json")) as f:
+    JITTER = json.load(f)
+JX = np.asarray(JITTER["x"], np.float32)
+
+
+@pytest.mark.parametrize("case, make, scale", [
+    ("brightness_contrast_saturation",
+     lambda: pd.layers.RandomColorJitter(brightness_factor=(0.2, 0.2), contrast_factor=0.0,
+                                         saturation_factor=(0.8, 0.8)), 1.0),
+    ("saturation_range01",
+     lambda: pd.layers.RandomColorJitter(value_range=(0, 1), saturation_factor=(0.3, 0.3)),
+     1 / 255),
+])
+def test_color_jitter_is_keras(case, make, scale):
+    x = JX * np.float32(scale)
+    np.testing.assert_allclose(run(make(), x, True), JITTER[case], rtol=1e-5, atol=1e-4)
+    np.testing.assert_array_equal(run(make(), x, False), x)
+
+
+def test_color_jitter_draws_per_image_and_round_trips():
+    x = np.repeat(JX[:1], 32, axis=0)
+    layer = pd.layers.RandomColorJitter(brightness_factor=0.3, hue_factor=0.2, seed=4)
+    y = run(layer, x, True)
+    assert len({float(np.round(image.mean(), 3)) for image in y}) > 16
+    again = pd.layers.RandomColorJitter.from_config(layer.get_config())
+    assert again.get_config() == layer.get_config()
+    assert layer.get_config()["contrast_factor"] is None
+    with pytest.raises(ValueError, match="RandomHue: expected factor"):
+        pd.layers.RandomColorJitter(hue_factor=2.0)

@@ -163,3 +163,38 @@ def test_random_rotation_draws_per_image_and_trains():
     model.fit(x, np.zeros((16, 1), np.float32), batch_size=5, epochs=1, verbose=0)
     with pytest.raises(ValueError, match="RandomRotation: expected factor"):
         layers.RandomRotation(1.5)
+
+
+# ---- RandomPerspective ------------------------------------------------------------------
+
+def test_random_perspective_warps_with_the_probability_and_keeps_the_origin():
+    x = np.random.default_rng(0).uniform(0, 255, (300, 7, 6, 3)).astype(np.float32)
+    (y,), inferred = _runs(layers.RandomPerspective(factor=(0.4, 0.4), scale=0.5, seed=1), x, 1)
+    warped = np.array([not np.array_equal(a, b) for a, b in zip(y, x)])
+    assert abs(warped.mean() - 0.4) < 0.1
+    # Keras moves each corner (x, y) to (x, y) * (1 + d): the corner (0, 0) stays, so the
+    # output's first pixel reads the input's
+    np.testing.assert_allclose(y[:, 0, 0], x[:, 0, 0], atol=1e-2)
+    np.testing.assert_array_equal(inferred, x)
+    (same,), _ = _runs(layers.RandomPerspective(scale=0.0, seed=1), x, 1)
+    np.testing.assert_allclose(same, x, atol=1e-3)  # corners that stay: no warp
+
+
+def test_random_perspective_fills_and_takes_channels_first():
+    x = np.full((64, 3, 8, 8), 5.0, np.float32)
+    (y,), _ = _runs(layers.RandomPerspective(factor=(1.0, 1.0), scale=1.0, fill_value=-1.0,
+                                             interpolation="nearest",
+                                             data_format="channels_first", seed=3), x, 1)
+    assert set(np.unique(y).tolist()) <= {-1.0, 5.0} and (y == -1.0).any()
+    layer = layers.RandomPerspective(0.3, scale=0.2, interpolation="nearest", seed=2)
+    again = layers.RandomPerspective.from_config(layer.get_config())
+    assert again.get_config() == layer.get_config()
+    for make, match in [(lambda: layers.RandomPerspective(scale=1.5),
+                         r"RandomPerspective: expected scale as a number in \[0, 1\], "
+                         r"received scale=1.5"),
+                        (lambda: layers.RandomPerspective(interpolation="cubic"),
+                         "RandomPerspective: expected interpolation"),
+                        (lambda: layers.RandomPerspective(factor=2), "RandomPerspective: "
+                                                                     "expected factor")]:
+        with pytest.raises(ValueError, match=match):
+            make()
