@@ -71,21 +71,31 @@ void sgd(Arrays params, Arrays grads, Arrays velocity, double lr, double momentu
 }
 
 // Adam and AdamW (decoupled weight decay when weight_decay > 0). `step` counts from 1.
-void adam(Arrays params, Arrays grads, Arrays m, Arrays v, double lr, double beta1, double beta2,
-          double eps, double step, double weight_decay) {
-  check_group(params, {{&grads, "grads", kRead}, {&m, "m", kWrite}, {&v, "v", kWrite}}, "adam");
+// With `amsgrad` the step divides by the running maximum of v, kept in v_hat (Keras 3:
+// v_hat = max(v_hat, v) after v moves); v_hat is then one array per parameter, else empty.
+void adam(Arrays params, Arrays grads, Arrays m, Arrays v, Arrays v_hat, double lr, double beta1,
+          double beta2, double eps, double step, double weight_decay, bool amsgrad) {
+  std::vector<Group> others{{&grads, "grads", kRead}, {&m, "m", kWrite}, {&v, "v", kWrite}};
+  if (amsgrad) others.push_back({&v_hat, "v_hat", kWrite});
+  check_group(params, others, "adam");
   require(step >= 1, "adam", "argument 'step' must count from 1");
   double alpha = lr * std::sqrt(1 - std::pow(beta2, step)) / (1 - std::pow(beta1, step));
   each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
     PD_DISPATCH_FLOAT(dtype_of(params[i]), "adam", {
       scalar_t *p = PD_PTR(params, i), *mp = PD_PTR(m, i), *vp = PD_PTR(v, i);
+      scalar_t* hp = amsgrad ? PD_PTR(v_hat, i) : nullptr;
       const scalar_t* g = PD_PTR(grads, i);
       const scalar_t b1 = beta1, b2 = beta2, a = alpha, ep = eps, wd = lr * weight_decay;
       for (int64_t j = b; j < e; ++j) {
         if (weight_decay > 0) p[j] -= wd * p[j];
         mp[j] += (g[j] - mp[j]) * (1 - b1);
         vp[j] += (g[j] * g[j] - vp[j]) * (1 - b2);
-        p[j] -= a * mp[j] / (std::sqrt(vp[j]) + ep);
+        scalar_t vj = vp[j];
+        if (hp) {
+          if (vj > hp[j]) hp[j] = vj;
+          vj = hp[j];
+        }
+        p[j] -= a * mp[j] / (std::sqrt(vj) + ep);
       }
     });
   });
@@ -267,9 +277,9 @@ void init_optim(py::module_& m) {
         py::arg("momentum"), py::arg("nesterov"),
         "in-place SGD with optional (Nesterov) momentum over lists of tensors");
   m.def("adam", &adam,
-        array_arg("params"), array_arg("grads"), array_arg("m"), array_arg("v"), py::arg("lr"),
-        py::arg("beta1"), py::arg("beta2"), py::arg("eps"), py::arg("step"),
-        py::arg("weight_decay"),
+        array_arg("params"), array_arg("grads"), array_arg("m"), array_arg("v"),
+        array_arg("v_hat"), py::arg("lr"), py::arg("beta1"), py::arg("beta2"), py::arg("eps"),
+        py::arg("step"), py::arg("weight_decay"), py::arg("amsgrad") = false,
         "in-place Adam / AdamW over lists of tensors");
   m.def("rmsprop", &rmsprop,
         array_arg("params"), array_arg("grads"), array_arg("ms"), array_arg("mom"),

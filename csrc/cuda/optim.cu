@@ -39,12 +39,18 @@ __device__ void update_one(i64 algo, const double* h, T* p, const T* gp, T* s0, 
       }
       break;
     }
-    case PD_ADAM: {  // h: alpha, beta1, beta2, eps, lr * weight decay, decays
+    case PD_ADAM: {  // h: alpha, beta1, beta2, eps, lr * weight decay, decays, amsgrad;
+                     // slots m, v, v_hat (amsgrad: the running maximum of v)
       const T b1 = T(h[1]), b2 = T(h[2]), a = T(h[0]), ep = T(h[3]), wd = T(h[4]);
       if (h[5] != 0.0) *p -= wd * *p;
       *s0 += (g - *s0) * (T(1) - b1);
       *s1 += (g * g - *s1) * (T(1) - b2);
-      *p -= a * *s0 / (sqrt(*s1) + ep);
+      T v = *s1;
+      if (h[6] != 0.0) {
+        if (v > *s2) *s2 = v;
+        v = *s2;
+      }
+      *p -= a * *s0 / (sqrt(v) + ep);
       break;
     }
     case PD_RMSPROP: {  // h: lr, rho, momentum, eps, centered; slots ms, mom, avg

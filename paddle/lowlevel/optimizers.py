@@ -408,37 +408,64 @@ class SGD(Optimizer):
 
 
 class Adam(Optimizer):
-    """Adam (Keras 3 formulation: epsilon outside the square root)."""
+    """Adam (Keras 3 formulation: epsilon outside the square root).
+
+    With `amsgrad=True` (AMSGrad) it also keeps `velocity_hat`, the running maximum of the
+    second moment, and divides by its square root instead, so the step size never grows;
+    one fused C++ update either way.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.optimizers.Adam(amsgrad=True).slot_names
+        ('m', 'v', 'velocity_hat')
+    """
 
     kernel = "adam"
-    slot_names = ("m", "v")
     fused_weight_decay = True
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
-                 name=None):
+                 amsgrad=False, weight_decay=None, clipnorm=None, clipvalue=None,
+                 global_clipnorm=None, name=None):
         super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
         owner = type(self).__name__
         self.beta_1 = _fraction(beta_1, "beta_1", owner)
         self.beta_2 = _fraction(beta_2, "beta_2", owner)
         self.epsilon = _positive(epsilon, "epsilon", owner)
+        if not isinstance(amsgrad, (bool, np.bool_)):
+            raise ValueError(f"{owner}: expected amsgrad to be True or False, received "
+                             f"{amsgrad!r}")
+        self.amsgrad = bool(amsgrad)
+        self.slot_names = ("m", "v", "velocity_hat") if self.amsgrad else ("m", "v")
+
+    def kernel_lists(self, variables):
+        lists = [[self.slots(v)[s] for v in variables] for s in ("m", "v")]
+        return lists + [[self.slots(v)["velocity_hat"] for v in variables]
+                        if self.amsgrad else []]
 
     def hyper_args(self, step, fused_decay=True):
         """fused_decay=False: the kernel leaves weight decay to a separate pass (some
         variables are excluded from it)."""
         return (self.current_learning_rate(), self.beta_1, self.beta_2, self.epsilon, float(step),
-                (self.weight_decay or 0.0) if fused_decay else 0.0)
+                (self.weight_decay or 0.0) if fused_decay else 0.0, self.amsgrad)
 
 
 class AdamW(Adam):
-    """Adam with decoupled weight decay (0.004 by default)."""
+    """Adam with decoupled weight decay (0.004 by default); `amsgrad=` as Adam's.
+
+    Example:
+        >>> import paddle as pd
+        >>> opt = pd.optimizers.AdamW(weight_decay=0.01, amsgrad=True)
+        >>> opt.weight_decay, opt.amsgrad
+        (0.01, True)
+    """
 
     def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999,
-                 epsilon=1e-7, clipnorm=None, clipvalue=None, global_clipnorm=None, name=None):
+                 epsilon=1e-7, amsgrad=False, clipnorm=None, clipvalue=None,
+                 global_clipnorm=None, name=None):
         if weight_decay is None:
             raise ValueError("AdamW: expected weight_decay >= 0 (a finite number), received None")
-        super().__init__(learning_rate, beta_1, beta_2, epsilon, weight_decay, clipnorm,
-                         clipvalue, global_clipnorm, name)
+        super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad, weight_decay,
+                         clipnorm, clipvalue, global_clipnorm, name)
 
 
 class RMSprop(Optimizer):

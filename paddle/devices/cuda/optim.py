@@ -59,7 +59,11 @@ def _update_one(algo, h, p, g, s0, s1, s2):
             p -= wd * p
         s0 += (g - s0) * (one - b1)
         s1 += (g * g - s1) * (one - b2)
-        p -= a * s0 / (np.sqrt(s1) + ep)
+        v = s1
+        if h[6] != 0.0:
+            np.maximum(s2, s1, out=s2)
+            v = s2
+        p -= a * s0 / (np.sqrt(v) + ep)
     elif algo == 2:
         lr, r, mu, ep = _typed(p.dtype, h[:4])
         s0[...] = r * s0 + (one - r) * g * g
@@ -119,9 +123,9 @@ def kernel_scalars(kind, args, has_velocity):
         lr, momentum, nesterov = args
         return [lr, momentum, float(nesterov), float(has_velocity)]
     if kind == "adam":
-        lr, b1, b2, eps, step, wd = args
+        lr, b1, b2, eps, step, wd, amsgrad = args
         alpha = lr * np.sqrt(1 - b2 ** step) / (1 - b1 ** step)
-        return [alpha, b1, b2, eps, lr * wd, float(wd > 0)]
+        return [alpha, b1, b2, eps, lr * wd, float(wd > 0), float(amsgrad)]
     if kind == "rmsprop":
         lr, rho, momentum, eps, centered = args
         return [lr, rho, momentum, eps, float(centered)]

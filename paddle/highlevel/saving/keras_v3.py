@@ -65,6 +65,7 @@ MAX_SLOTS = 3
 HDF5_OVERHEAD = 64 << 10
 BLOCK = 1 << 20                    # members are decompressed a block at a time
 INTERLEAVED = ("Adam", "AdamW", "Adamax", "Nadam")  # slots per variable, not per slot name
+ALONE = ("velocity_hat",)  # slots of those that Keras adds after the interleaved ones
 
 
 def dumps(value, **kwargs):
@@ -253,7 +254,11 @@ def optimizer_entries(model, optimizer):
     weights = model.trainable_weights
     slots = tuple(optimizer.slot_names)
     if type(optimizer).__name__ in INTERLEAVED:
-        entries += [("slot", w, s) for w in weights for s in slots]
+        # Keras builds the slots it adds together per weight, then the ones it adds alone
+        # (Adam's amsgrad `velocity_hat`) per slot name.
+        alone = [s for s in slots if s in ALONE]
+        entries += [("slot", w, s) for w in weights for s in slots if s not in ALONE]
+        entries += [("slot", w, s) for s in alone for w in weights]
     else:
         entries += [("slot", w, s) for s in slots for w in weights]
     return [(f"optimizer/vars/{i}", kind, w, s) for i, (kind, w, s) in enumerate(entries)]

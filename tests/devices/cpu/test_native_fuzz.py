@@ -74,8 +74,10 @@ def _rnn_arrays(r, kind):
 
 def _adam(r):
     p = [_f32(r, _n(r)), _f32(r, 2, 2)]
+    # v_hat (AMSGrad's running maximum, one per parameter) is read only with amsgrad
     return [p, [_f32(r, *a.shape) for a in p], [np.zeros_like(a) for a in p],
-            [np.zeros_like(a) for a in p], 0.01, 0.9, 0.999, 1e-7, 1.0, 0.0]
+            [np.zeros_like(a) for a in p], [np.zeros_like(a) for a in p], 0.01, 0.9, 0.999,
+            1e-7, 1.0, 0.0, bool(r.integers(2))]
 
 
 def _rnn_backward(r):
