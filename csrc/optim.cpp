@@ -254,6 +254,24 @@ void decay_weights(Arrays params, double factor) {
   });
 }
 
+// Keras 3's moving average of the weights (use_ema): average = momentum * average +
+// (1 - momentum) * param after the update (momentum 0 at the first step: the caller passes
+// it); with `overwrite`, the weights then take the averages (ema_overwrite_frequency).
+void ema(Arrays params, Arrays averages, double momentum, bool overwrite) {
+  check_group(params, {{&averages, "averages", kWrite}}, "ema");
+  require(momentum >= 0 && momentum <= 1, "ema", "argument 'momentum' must be in [0, 1]");
+  each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "ema", {
+      scalar_t *p = PD_PTR(params, i), *a = PD_PTR(averages, i);
+      const scalar_t mu = momentum;
+      for (int64_t j = b; j < e; ++j) {
+        a[j] = mu * a[j] + (1 - mu) * p[j];
+        if (overwrite) p[j] = a[j];
+      }
+    });
+  });
+}
+
 void adagrad(Arrays params, Arrays grads, Arrays acc, double lr, double eps) {
   check_group(params, {{&grads, "grads", kRead}, {&acc, "acc", kWrite}}, "adagrad");
   each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
@@ -311,6 +329,10 @@ void init_optim(py::module_& m) {
         array_arg("params"), array_arg("grads"), array_arg("acc_grad"), array_arg("acc_delta"),
         py::arg("lr"), py::arg("rho"), py::arg("eps"),
         "in-place Adadelta over lists of tensors");
+  m.def("ema", &ema, array_arg("params"), array_arg("averages"), py::arg("momentum"),
+        py::arg("overwrite"),
+        "in-place moving average of the weights (average = m * average + (1 - m) * param; "
+        "with overwrite, then param = average) over lists of tensors");
   m.def("decay_weights", &decay_weights, array_arg("params"), py::arg("factor"),
         "in-place p -= p * factor over lists of tensors");
 }

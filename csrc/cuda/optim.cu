@@ -20,6 +20,7 @@
 #define PD_FTRL 7
 #define PD_DECAY 8
 #define PD_ADADELTA 9
+#define PD_EMA 10
 #define PD_COLUMNS 5
 
 template <typename T>
@@ -115,6 +116,12 @@ __device__ void update_one(i64 algo, const double* h, T* p, const T* gp, T* s0, 
       const T delta = -(sqrt(*s1 + ep) * g) / sqrt(*s0 + ep);
       *s1 = r * *s1 + (T(1) - r) * delta * delta;
       *p += lr * delta;
+      break;
+    }
+    case PD_EMA: {  // h: momentum, overwrite; slot average (no gradient)
+      const T mu = T(h[0]);
+      *s0 = mu * *s0 + (T(1) - mu) * *p;
+      if (h[1] != 0.0) *p = *s0;
       break;
     }
     default:  // PD_DECAY, h: lr * weight decay

@@ -22,9 +22,10 @@ from paddle.devices.cuda.raw import Kernel, sequence
 from paddle.devices.cuda.table import kernel
 
 ALGORITHMS = {"sgd": 0, "adam": 1, "rmsprop": 2, "adagrad": 3, "adamax": 4, "nadam": 5,
-              "lion": 6, "ftrl": 7, "decay": 8, "adadelta": 9}
+              "lion": 6, "ftrl": 7, "decay": 8, "adadelta": 9, "ema": 10}
 COLUMNS = 5  # parameter, gradient, three slots
-HYPER = 8  # scalars of an update; one more (the decay factor) follows them
+HYPER = 8  # scalars of an update; the decay factor, then EMA's two (momentum, overwrite) follow
+EMA = HYPER + 1
 
 
 def _typed(dtype, h):
@@ -109,6 +110,11 @@ def _update_one(algo, h, p, g, s0, s1, s2):
         delta = -(np.sqrt(s1 + ep) * g) / np.sqrt(s0 + ep)
         s1[...] = r * s1 + (one - r) * delta * delta
         p += lr * delta
+    elif algo == 10:
+        mu = T(h[0])
+        s0[...] = mu * s0 + (one - mu) * p
+        if h[1] != 0.0:
+            p[...] = s0
     else:
         p -= p * T(h[0])
 
@@ -209,10 +215,13 @@ def _apply_updates(node, ins, outs, ctx):
     fused = opt.fused_weight_decay and len(decayed) == n
     separate = [[p, None, None, None, None] for p in decayed] if decayed and not fused else []
     has_velocity = bool(slot_lists and slot_lists[0])
+    # use_ema: the moving averages, updated after the step (Keras: before the constraints)
+    averaged_rows = [[p, None, ctx.state(opt.slots(v)["average"], "slot"), None, None]
+                     for p, v in zip(params, node.inputs[:n])] if opt.use_ema else []
 
     # The step's scalars: HYPER values of the update, then the decay factor.
-    hyper = ctx.empty((HYPER + 1,), np.float64)
-    host = np.zeros(HYPER + 1)
+    hyper = ctx.empty((EMA + 2,), np.float64)
+    host = np.zeros(EMA + 2)
     dev = ctx.device  # (the hooks hold these closures, and ctx holds the hooks: no cycle)
 
     def step_scalars():
@@ -222,6 +231,9 @@ def _apply_updates(node, ins, outs, ctx):
         host[:len(values)] = values
         if separate:
             host[HYPER] = opt.current_learning_rate() * opt.weight_decay
+        if averaged_rows:
+            momentum, overwrite = opt.ema_scalars(opt.iterations + 1)
+            host[EMA:] = momentum, float(overwrite)
         dev.upload(hyper, host)
 
     def counted():
@@ -234,6 +246,8 @@ def _apply_updates(node, ins, outs, ctx):
     launches += [g.launch(xp, hyper[HYPER:], ALGORITHMS["decay"], proceed)
                  for g in _groups(ctx, separate)]
     launches += [g.launch(xp, hyper, ALGORITHMS[opt.kernel], proceed) for g in _groups(ctx, rows)]
+    launches += [g.launch(xp, hyper[EMA:], ALGORITHMS["ema"], proceed)
+                 for g in _groups(ctx, averaged_rows)]
     return sequence(launches)
 
 
