@@ -783,6 +783,35 @@ class Adadelta(Optimizer):
         return (self.current_learning_rate(), self.rho, self.epsilon)
 
 
+class Lamb(Optimizer):
+    """Lamb (Keras 3): Adam's moments and bias-corrected step `r = m_hat / (sqrt(v_hat) +
+    epsilon)`, scaled per weight by the trust ratio `|w| / |r|` (1 when either norm is 0):
+    `w -= lr * ratio * r`; one fused C++ update (moments and norms, then the step).
+
+    Example:
+        >>> import paddle as pd
+        >>> w = pd.Variable("lamb_w", shape=[2], initializer="ones")
+        >>> step = pd.optimizers.Lamb(learning_rate=0.1).minimize(pd.sum(w * w))
+        >>> _ = pd.eval(step); [round(x, 4) for x in w.val().tolist()]
+        [0.9, 0.9]
+    """
+
+    kernel = "lamb"
+    slot_names = ("m", "v")
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
+                 use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, name=None):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm,
+                         use_ema, ema_momentum, ema_overwrite_frequency)
+        self.beta_1 = _fraction(beta_1, "beta_1", "Lamb")
+        self.beta_2 = _fraction(beta_2, "beta_2", "Lamb")
+        self.epsilon = _positive(epsilon, "epsilon", "Lamb")
+
+    def hyper_args(self, step):
+        return (self.current_learning_rate(), self.beta_1, self.beta_2, self.epsilon, float(step))
+
+
 def _slot_lists(self, variables):
     return [[self.slots(v)[s] for v in variables] for s in self.slot_names]
 
@@ -790,7 +819,8 @@ def _slot_lists(self, variables):
 Optimizer.kernel_lists = _slot_lists
 
 NAMES = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad,
-         "adamax": Adamax, "nadam": Nadam, "lion": Lion, "ftrl": Ftrl, "adadelta": Adadelta}
+         "adamax": Adamax, "nadam": Nadam, "lion": Lion, "ftrl": Ftrl, "adadelta": Adadelta,
+         "lamb": Lamb}
 
 
 def get(identifier):

@@ -22,7 +22,8 @@ from paddle.devices.cuda.raw import Kernel, sequence
 from paddle.devices.cuda.table import kernel
 
 ALGORITHMS = {"sgd": 0, "adam": 1, "rmsprop": 2, "adagrad": 3, "adamax": 4, "nadam": 5,
-              "lion": 6, "ftrl": 7, "decay": 8, "adadelta": 9, "ema": 10}
+              "lion": 6, "ftrl": 7, "decay": 8, "adadelta": 9, "ema": 10,
+              "lamb": None}  # (Lamb: kernels of its own, lamb_norms and lamb_apply)
 COLUMNS = 5  # parameter, gradient, three slots
 HYPER = 8  # scalars of an update; the decay factor, then EMA's two (momentum, overwrite) follow
 EMA = HYPER + 1
@@ -120,6 +121,40 @@ def _update_one(algo, h, p, g, s0, s1, s2):
 
 
 APPLY_UPDATES = Kernel("optim.cu", "apply_updates", _update_ref)
+LAMB_BLOCK = 256  # threads of a lamb_norms block (PD_LAMB_BLOCK)
+LAMB_BLOCKS = 4096  # at most this many blocks: a grid stride over the tensors beyond
+
+
+def _lamb_r(h, m, v):
+    T = m.dtype.type
+    return m * T(h[4]) / (np.sqrt(v * T(h[5])) + T(h[3]))
+
+
+def _lamb_norms_ref(table, offsets, tensors, hyper, norms, proceed):
+    if not proceed:
+        return
+    for t in range(tensors):
+        p, g, m, v = (a.reshape(-1) for a in table[t][:4])
+        T = p.dtype.type
+        m += (g - m) * (T(1) - T(hyper[1]))
+        v += (g * g - v) * (T(1) - T(hyper[2]))
+        r = _lamb_r(hyper, m, v).astype(np.float64)
+        norms[2 * t] = np.sqrt(np.sum(p.astype(np.float64) ** 2))
+        norms[2 * t + 1] = np.sqrt(np.sum(r * r))
+
+
+def _lamb_apply_ref(table, offsets, tensors, total, hyper, norms, proceed):
+    if not proceed:
+        return
+    for t in range(tensors):
+        p, _, m, v = (a.reshape(-1) for a in table[t][:4])
+        w_norm, r_norm = norms[2 * t], norms[2 * t + 1]
+        ratio = w_norm / r_norm if w_norm > 0 and r_norm > 0 else 1.0
+        p -= p.dtype.type(hyper[0] * ratio) * _lamb_r(hyper, m, v)
+
+
+LAMB_NORMS = Kernel("optim.cu", "lamb_norms", _lamb_norms_ref)
+LAMB_APPLY = Kernel("optim.cu", "lamb_apply", _lamb_apply_ref)
 
 
 def kernel_scalars(kind, args, has_velocity):
@@ -140,6 +175,9 @@ def kernel_scalars(kind, args, has_velocity):
     if kind == "adamax":
         lr, b1, b2, eps, step = args
         return [lr / (1 - b1 ** step), b1, b2, eps]
+    if kind == "lamb":
+        lr, b1, b2, eps, step = args
+        return [lr, b1, b2, eps, 1 / (1 - b1 ** step), 1 / (1 - b2 ** step)]
     if kind in ("nadam", "lion", "adadelta"):
         return list(args)
     if kind == "ftrl":
@@ -168,6 +206,17 @@ class _Group:
             ctx.device.upload(self.table, pointers)
             ctx.device.upload(self.offsets, offsets)
             self.columns = columns  # the arrays the pointers point into stay alive
+
+    def launch_lamb(self, ctx, hyper, proceed):
+        """Lamb's two launches: moments and per-tensor norms, then the step."""
+        xp = ctx.xp
+        norms = np.zeros(2 * self.tensors) if xp is np else ctx.empty((2 * self.tensors,),
+                                                                      np.float64)
+        return sequence([
+            LAMB_NORMS.bind(xp, self.dtype, LAMB_BLOCK, self.table, self.offsets, self.tensors,
+                            hyper, norms, proceed, blocks=min(self.tensors, LAMB_BLOCKS)),
+            LAMB_APPLY.bind(xp, self.dtype, self.total, self.table, self.offsets, self.tensors,
+                            self.total, hyper, norms, proceed)])
 
     def launch(self, xp, hyper, algo, proceed):
         return APPLY_UPDATES.bind(xp, self.dtype, self.total, self.table, self.offsets,
@@ -245,7 +294,11 @@ def _apply_updates(node, ins, outs, ctx):
     launches = [average] if averaged is not None else []
     launches += [g.launch(xp, hyper[HYPER:], ALGORITHMS["decay"], proceed)
                  for g in _groups(ctx, separate)]
-    launches += [g.launch(xp, hyper, ALGORITHMS[opt.kernel], proceed) for g in _groups(ctx, rows)]
+    if opt.kernel == "lamb":
+        launches += [g.launch_lamb(ctx, hyper, proceed) for g in _groups(ctx, rows)]
+    else:
+        launches += [g.launch(xp, hyper, ALGORITHMS[opt.kernel], proceed)
+                     for g in _groups(ctx, rows)]
     launches += [g.launch(xp, hyper[EMA:], ALGORITHMS["ema"], proceed)
                  for g in _groups(ctx, averaged_rows)]
     return sequence(launches)

@@ -64,7 +64,7 @@ MAX_JSON_BYTES = 64 << 20          # config.json / metadata.json
 MAX_SLOTS = 4
 HDF5_OVERHEAD = 64 << 10
 BLOCK = 1 << 20                    # members are decompressed a block at a time
-INTERLEAVED = ("Adam", "AdamW", "Adamax", "Nadam")  # slots per variable, not per slot name
+INTERLEAVED = ("Adam", "AdamW", "Adamax", "Nadam", "Lamb")  # slots per variable, not per slot name
 ALONE = ("velocity_hat",)  # slots of those that Keras adds after the interleaved ones
 
 

@@ -31,6 +31,8 @@ OPTIMIZERS = [
     lambda: pd.optimizers.Lion(0.01), lambda: pd.optimizers.Ftrl(0.1, beta=0.1),
     lambda: pd.optimizers.Adadelta(1.0, rho=0.9),
     lambda: pd.optimizers.Adagrad(0.1), lambda: pd.optimizers.AdamW(0.1, weight_decay=0.2),
+    lambda: pd.optimizers.Lamb(0.1), lambda: pd.optimizers.Lamb(0.05, weight_decay=0.1),
+    lambda: pd.optimizers.SGD(0.1, momentum=0.5, use_ema=True, ema_overwrite_frequency=2),
     lambda: pd.optimizers.Adam(0.1, amsgrad=True),
     lambda: pd.optimizers.AdamW(0.05, weight_decay=0.1, beta_2=0.5, amsgrad=True)]
 
