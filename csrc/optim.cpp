@@ -71,21 +71,31 @@ void sgd(Arrays params, Arrays grads, Arrays velocity, double lr, double momentu
 }
 
 // Adam and AdamW (decoupled weight decay when weight_decay > 0). `step` counts from 1.
-void adam(Arrays params, Arrays grads, Arrays m, Arrays v, double lr, double beta1, double beta2,
-          double eps, double step, double weight_decay) {
-  check_group(params, {{&grads, "grads", kRead}, {&m, "m", kWrite}, {&v, "v", kWrite}}, "adam");
+// With `amsgrad` the step divides by the running maximum of v, kept in v_hat (Keras 3:
+// v_hat = max(v_hat, v) after v moves); v_hat is then one array per parameter, else empty.
+void adam(Arrays params, Arrays grads, Arrays m, Arrays v, Arrays v_hat, double lr, double beta1,
+          double beta2, double eps, double step, double weight_decay, bool amsgrad) {
+  std::vector<Group> others{{&grads, "grads", kRead}, {&m, "m", kWrite}, {&v, "v", kWrite}};
+  if (amsgrad) others.push_back({&v_hat, "v_hat", kWrite});
+  check_group(params, others, "adam");
   require(step >= 1, "adam", "argument 'step' must count from 1");
   double alpha = lr * std::sqrt(1 - std::pow(beta2, step)) / (1 - std::pow(beta1, step));
   each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
     PD_DISPATCH_FLOAT(dtype_of(params[i]), "adam", {
       scalar_t *p = PD_PTR(params, i), *mp = PD_PTR(m, i), *vp = PD_PTR(v, i);
+      scalar_t* hp = amsgrad ? PD_PTR(v_hat, i) : nullptr;
       const scalar_t* g = PD_PTR(grads, i);
       const scalar_t b1 = beta1, b2 = beta2, a = alpha, ep = eps, wd = lr * weight_decay;
       for (int64_t j = b; j < e; ++j) {
         if (weight_decay > 0) p[j] -= wd * p[j];
         mp[j] += (g[j] - mp[j]) * (1 - b1);
         vp[j] += (g[j] * g[j] - vp[j]) * (1 - b2);
-        p[j] -= a * mp[j] / (std::sqrt(vp[j]) + ep);
+        scalar_t vj = vp[j];
+        if (hp) {
+          if (vj > hp[j]) hp[j] = vj;
+          vj = hp[j];
+        }
+        p[j] -= a * mp[j] / (std::sqrt(vj) + ep);
       }
     });
   });
@@ -244,6 +254,67 @@ void decay_weights(Arrays params, double factor) {
   });
 }
 
+// Lamb (Keras 3): Adam's moments, the bias-corrected step r = m_hat / (sqrt(v_hat) + eps),
+// then w -= lr * ratio * r with ratio = |w| / |r| per tensor (1 when either norm is 0).
+// Two passes per tensor: moments and both norms (summed in double, per thread), then the
+// step (r recomputed from the stored moments: the same numbers).
+void lamb(Arrays params, Arrays grads, Arrays m, Arrays v, double lr, double beta1,
+          double beta2, double eps, double step) {
+  check_group(params, {{&grads, "grads", kRead}, {&m, "m", kWrite}, {&v, "v", kWrite}}, "lamb");
+  require(step >= 1, "lamb", "argument 'step' must count from 1");
+  const double c1 = 1.0 / (1.0 - std::pow(beta1, step)), c2 = 1.0 / (1.0 - std::pow(beta2, step));
+  const int threads = max_threads();
+  for (size_t i = 0; i < params.size(); ++i) {
+    std::vector<double> w_sums(threads, 0.0), r_sums(threads, 0.0);
+    const int64_t n = params[i].size();
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "lamb", {
+      scalar_t *p = PD_PTR(params, i), *mp = PD_PTR(m, i), *vp = PD_PTR(v, i);
+      const scalar_t* g = PD_PTR(grads, i);
+      const scalar_t b1 = beta1, b2 = beta2, k1 = c1, k2 = c2, ep = eps;
+      parallel_chunks(n, kParallelGrain, [&](int64_t b, int64_t e) {
+        double sw = 0, sr = 0;
+        for (int64_t j = b; j < e; ++j) {
+          mp[j] += (g[j] - mp[j]) * (1 - b1);
+          vp[j] += (g[j] * g[j] - vp[j]) * (1 - b2);
+          const scalar_t r = mp[j] * k1 / (std::sqrt(vp[j] * k2) + ep);
+          sw += double(p[j]) * double(p[j]);
+          sr += double(r) * double(r);
+        }
+        const int t = omp_in_parallel() ? omp_get_thread_num() : 0;
+        w_sums[t] += sw;
+        r_sums[t] += sr;
+      });
+      double sw = 0, sr = 0;
+      for (int t = 0; t < threads; ++t) sw += w_sums[t], sr += r_sums[t];
+      const double w_norm = std::sqrt(sw), r_norm = std::sqrt(sr);
+      const scalar_t step_size =
+          scalar_t(lr * ((w_norm > 0 && r_norm > 0) ? w_norm / r_norm : 1.0));
+      parallel_chunks(n, kParallelGrain, [&](int64_t b, int64_t e) {
+        for (int64_t j = b; j < e; ++j)
+          p[j] -= step_size * (mp[j] * k1 / (std::sqrt(vp[j] * k2) + ep));
+      });
+    });
+  }
+}
+
+// Keras 3's moving average of the weights (use_ema): average = momentum * average +
+// (1 - momentum) * param after the update (momentum 0 at the first step: the caller passes
+// it); with `overwrite`, the weights then take the averages (ema_overwrite_frequency).
+void ema(Arrays params, Arrays averages, double momentum, bool overwrite) {
+  check_group(params, {{&averages, "averages", kWrite}}, "ema");
+  require(momentum >= 0 && momentum <= 1, "ema", "argument 'momentum' must be in [0, 1]");
+  each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
+    PD_DISPATCH_FLOAT(dtype_of(params[i]), "ema", {
+      scalar_t *p = PD_PTR(params, i), *a = PD_PTR(averages, i);
+      const scalar_t mu = momentum;
+      for (int64_t j = b; j < e; ++j) {
+        a[j] = mu * a[j] + (1 - mu) * p[j];
+        if (overwrite) p[j] = a[j];
+      }
+    });
+  });
+}
+
 void adagrad(Arrays params, Arrays grads, Arrays acc, double lr, double eps) {
   check_group(params, {{&grads, "grads", kRead}, {&acc, "acc", kWrite}}, "adagrad");
   each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
@@ -267,9 +338,9 @@ void init_optim(py::module_& m) {
         py::arg("momentum"), py::arg("nesterov"),
         "in-place SGD with optional (Nesterov) momentum over lists of tensors");
   m.def("adam", &adam,
-        array_arg("params"), array_arg("grads"), array_arg("m"), array_arg("v"), py::arg("lr"),
-        py::arg("beta1"), py::arg("beta2"), py::arg("eps"), py::arg("step"),
-        py::arg("weight_decay"),
+        array_arg("params"), array_arg("grads"), array_arg("m"), array_arg("v"),
+        array_arg("v_hat"), py::arg("lr"), py::arg("beta1"), py::arg("beta2"), py::arg("eps"),
+        py::arg("step"), py::arg("weight_decay"), py::arg("amsgrad") = false,
         "in-place Adam / AdamW over lists of tensors");
   m.def("rmsprop", &rmsprop,
         array_arg("params"), array_arg("grads"), array_arg("ms"), array_arg("mom"),
@@ -301,6 +372,14 @@ void init_optim(py::module_& m) {
         array_arg("params"), array_arg("grads"), array_arg("acc_grad"), array_arg("acc_delta"),
         py::arg("lr"), py::arg("rho"), py::arg("eps"),
         "in-place Adadelta over lists of tensors");
+  m.def("lamb", &lamb,
+        array_arg("params"), array_arg("grads"), array_arg("m"), array_arg("v"), py::arg("lr"),
+        py::arg("beta1"), py::arg("beta2"), py::arg("eps"), py::arg("step"),
+        "in-place Lamb over lists of tensors (a trust ratio per tensor)");
+  m.def("ema", &ema, array_arg("params"), array_arg("averages"), py::arg("momentum"),
+        py::arg("overwrite"),
+        "in-place moving average of the weights (average = m * average + (1 - m) * param; "
+        "with overwrite, then param = average) over lists of tensors");
   m.def("decay_weights", &decay_weights, array_arg("params"), py::arg("factor"),
         "in-place p -= p * factor over lists of tensors");
 }

@@ -20,6 +20,7 @@
 #define PD_FTRL 7
 #define PD_DECAY 8
 #define PD_ADADELTA 9
+#define PD_EMA 10
 #define PD_COLUMNS 5
 
 template <typename T>
@@ -39,12 +40,18 @@ __device__ void update_one(i64 algo, const double* h, T* p, const T* gp, T* s0, 
       }
       break;
     }
-    case PD_ADAM: {  // h: alpha, beta1, beta2, eps, lr * weight decay, decays
+    case PD_ADAM: {  // h: alpha, beta1, beta2, eps, lr * weight decay, decays, amsgrad;
+                     // slots m, v, v_hat (amsgrad: the running maximum of v)
       const T b1 = T(h[1]), b2 = T(h[2]), a = T(h[0]), ep = T(h[3]), wd = T(h[4]);
       if (h[5] != 0.0) *p -= wd * *p;
       *s0 += (g - *s0) * (T(1) - b1);
       *s1 += (g * g - *s1) * (T(1) - b2);
-      *p -= a * *s0 / (sqrt(*s1) + ep);
+      T v = *s1;
+      if (h[6] != 0.0) {
+        if (v > *s2) *s2 = v;
+        v = *s2;
+      }
+      *p -= a * *s0 / (sqrt(v) + ep);
       break;
     }
     case PD_RMSPROP: {  // h: lr, rho, momentum, eps, centered; slots ms, mom, avg
@@ -111,6 +118,12 @@ __device__ void update_one(i64 algo, const double* h, T* p, const T* gp, T* s0, 
       *p += lr * delta;
       break;
     }
+    case PD_EMA: {  // h: momentum, overwrite; slot average (no gradient)
+      const T mu = T(h[0]);
+      *s0 = mu * *s0 + (T(1) - mu) * *p;
+      if (h[1] != 0.0) *p = *s0;
+      break;
+    }
     default:  // PD_DECAY, h: lr * weight decay
       *p -= *p * T(h[0]);
   }
@@ -131,5 +144,63 @@ __global__ void apply_updates(const u64* table, const i64* offsets, i64 tensors,
     T* at[PD_COLUMNS];
     for (int k = 0; k < PD_COLUMNS; ++k) at[k] = row[k] ? (T*)row[k] + j : (T*)0;
     update_one<T>(algo, hyper, at[0], at[1], at[2], at[3], at[4]);
+  }
+}
+
+// Lamb, as csrc/optim.cpp: `hyper` holds lr, beta1, beta2, eps, 1 / (1 - beta1^t),
+// 1 / (1 - beta2^t). First a block per tensor moves its moments and sums |w|^2 and |r|^2
+// (r = m_hat / (sqrt(v_hat) + eps)) into norms[2 t], norms[2 t + 1]; then an elementwise
+// pass takes w -= lr * ratio * r, ratio = |w| / |r| (1 when either is 0).
+#define PD_LAMB_BLOCK 256
+
+template <typename T>
+__device__ __forceinline__ T lamb_step(const double* h, T m, T v) {
+  return m * T(h[4]) / (sqrt(v * T(h[5])) + T(h[3]));
+}
+
+template <typename T>
+__global__ void lamb_norms(const u64* table, const i64* offsets, i64 tensors,
+                           const double* hyper, double* norms, const bool* proceed) {
+  __shared__ double shared[PD_LAMB_BLOCK];
+  if (!*proceed) return;
+  const T b1 = T(hyper[1]), b2 = T(hyper[2]);
+  for (i64 t = blockIdx.x; t < tensors; t += gridDim.x) {
+    const u64* row = table + t * PD_COLUMNS;
+    T* p = (T*)row[0];
+    const T* g = (const T*)row[1];
+    T *m = (T*)row[2], *v = (T*)row[3];
+    const i64 n = offsets[t + 1] - offsets[t];
+    double sw = 0, sr = 0;
+    for (i64 j = threadIdx.x; j < n; j += blockDim.x) {
+      m[j] += (g[j] - m[j]) * (T(1) - b1);
+      v[j] += (g[j] * g[j] - v[j]) * (T(1) - b2);
+      const T r = lamb_step<T>(hyper, m[j], v[j]);
+      sw += double(p[j]) * double(p[j]);
+      sr += double(r) * double(r);
+    }
+    sw = block_sum(sw, shared);
+    sr = block_sum(sr, shared);
+    if (threadIdx.x == 0) {
+      norms[2 * t] = sqrt(sw);
+      norms[2 * t + 1] = sqrt(sr);
+    }
+  }
+}
+
+template <typename T>
+__global__ void lamb_apply(const u64* table, const i64* offsets, i64 tensors, i64 total,
+                           const double* hyper, const double* norms, const bool* proceed) {
+  if (!*proceed) return;
+  PD_LOOP(i, total) {
+    i64 lo = 0, hi = tensors - 1;  // the last tensor starting at or before i
+    while (lo < hi) {
+      const i64 mid = (lo + hi + 1) / 2;
+      if (offsets[mid] <= i) lo = mid; else hi = mid - 1;
+    }
+    const i64 j = i - offsets[lo];
+    const u64* row = table + lo * PD_COLUMNS;
+    const double w_norm = norms[2 * lo], r_norm = norms[2 * lo + 1];
+    const T step = T(hyper[0] * ((w_norm > 0 && r_norm > 0) ? w_norm / r_norm : 1.0));
+    ((T*)row[0])[j] -= step * lamb_step<T>(hyper, ((T*)row[2])[j], ((T*)row[3])[j]);
   }
 }

@@ -58,7 +58,7 @@ def shards(node, layout, comm, device):
         comm.allreduce_(held, "sharding the update (slots on a GPU)", op="max")
         fits = not held[0]
     if fits:
-        copies = 1 + len(node.attrs["optimizer"].slot_names)  # parameters and each slot
+        copies = 1 + len(node.attrs["optimizer"].all_slot_names())  # parameters and each slot
         nbytes = sum(copies * mean.output.nbytes for mean, _, _ in layout.buffers)
         fits = comm.shared_room(nbytes, "sharding the update (room in /dev/shm)")
     _SHARDS[node] = Shards(node, layout, comm) if fits else None
@@ -103,7 +103,7 @@ class Shards:
             self.pieces += [(i, a, z) for i, a, z, _ in own]
             self.writes.append(([(i, a, z) for i, a, z, _ in own],
                                 params.array[mean.lo:mean.hi]))
-            for slot in opt.slot_names:
+            for slot in opt.all_slot_names():
                 self._share_slot(opt, slot, [variables[i] for i in members], mean, comm)
 
     def _share_slot(self, opt, slot, variables, mean, comm):

@@ -113,6 +113,14 @@ class Optimizer:
         global_clipnorm: scale all gradients together so that their joint L2 norm is at most
             this. As in Keras, only one clipping applies: clipnorm, else global_clipnorm, else
             clipvalue; clipnorm and global_clipnorm together are refused.
+        use_ema: keep an exponential moving average of each weight, updated after every
+            step (one fused C++ pass): `average = ema_momentum * average + (1 -
+            ema_momentum) * w`, the average starting as the weight after the first step.
+            `finalize_variable_values` (called at the end of `fit`) puts the averages in
+            the weights; `pd.callbacks.SwapEMAWeights` evaluates with them.
+        ema_momentum: in [0, 1], 0.99 by default.
+        ema_overwrite_frequency: None, or an integer n >= 1: every n steps the weights
+            take their averages.
         name: the optimizer's name (its lower-case class name by default).
 
     Clipping is built from ops on the gradients inside the graph, before the fused update.
@@ -130,7 +138,8 @@ class Optimizer:
     fused_weight_decay = False  # the kernel applies weight decay itself (Adam)
 
     def __init__(self, learning_rate=0.001, name=None, weight_decay=None, clipnorm=None,
-                 clipvalue=None, global_clipnorm=None):
+                 clipvalue=None, global_clipnorm=None, use_ema=False, ema_momentum=0.99,
+                 ema_overwrite_frequency=None):
         self.learning_rate = learning_rate
         self.name = name or type(self).__name__.lower()
         owner = type(self).__name__
@@ -144,6 +153,18 @@ class Optimizer:
             raise ValueError(f"{owner}: only one of clipnorm and global_clipnorm can be set, "
                              f"received clipnorm={clipnorm!r} and "
                              f"global_clipnorm={global_clipnorm!r}")
+        if not isinstance(use_ema, (bool, np.bool_)):
+            raise ValueError(f"{owner}: expected use_ema to be True or False, received "
+                             f"{use_ema!r}")
+        self.use_ema = bool(use_ema)
+        self.ema_momentum = _fraction(ema_momentum, "ema_momentum", owner, one=True)
+        if ema_overwrite_frequency is not None and (
+                not isinstance(ema_overwrite_frequency, (int, np.integer)) or
+                isinstance(ema_overwrite_frequency, bool) or ema_overwrite_frequency < 1):
+            raise ValueError(f"{owner}: expected ema_overwrite_frequency to be an integer >= 1 "
+                             f"or None, received {ema_overwrite_frequency!r}")
+        self.ema_overwrite_frequency = None if ema_overwrite_frequency is None else \
+            int(ema_overwrite_frequency)
         self.iterations = 0
         self._slots = weakref.WeakKeyDictionary()  # Variable -> {slot name: array}
         self._no_decay = weakref.WeakSet()  # variables excluded from weight decay
@@ -308,7 +329,7 @@ class Optimizer:
         written in place: the device copies are uploaded again before their next use."""
         if var not in self._slots:
             self._slots[var] = {s: np.full(var.shape, self._slot_initial(s), dtype=var.dtype)
-                                for s in self.slot_names}
+                                for s in self.all_slot_names()}
         arrays = self._slots[var]
         if mirrors.active():
             for a in arrays.values():
@@ -318,6 +339,45 @@ class Optimizer:
 
     def _slot_initial(self, slot):
         return 0.0
+
+    def all_slot_names(self):
+        """The slots each variable has: `slot_names` (the update's), after "average" (the
+        moving average of the weight) with use_ema, in Keras's order."""
+        return (("average",) if self.use_ema else ()) + tuple(self.slot_names)
+
+    def ema_scalars(self, step):
+        """(momentum, overwrite) of the moving-average pass after update number `step`
+        (from 1): Keras's momentum is 0 at the first step, so the average starts as the
+        weight; with ema_overwrite_frequency the weights take the averages every that many
+        steps."""
+        momentum = 0.0 if step == 1 else self.ema_momentum
+        overwrite = bool(self.ema_overwrite_frequency) and \
+            step % self.ema_overwrite_frequency == 0
+        return momentum, overwrite
+
+    def finalize_variable_values(self, var_list):
+        """Keras 3: at the end of `fit`, with use_ema, the weights take their moving
+        averages; nothing otherwise.
+
+        Example:
+            >>> import paddle as pd
+            >>> w = pd.Variable("ema_final_w", shape=[1], initializer="ones")
+            >>> opt = pd.optimizers.SGD(0.5, use_ema=True, ema_momentum=0.5)
+            >>> step = opt.minimize(pd.sum(w * 2.0))
+            >>> _ = pd.eval(step); _ = pd.eval(step)  # w: 0, then -1; average 0, then -0.5
+            >>> opt.finalize_variable_values([w]); w.val().tolist()
+            [-0.5]
+        """
+        if not self.use_ema:
+            return
+        variables = list(var_list)
+        missing = [v.name for v in variables
+                   if not isinstance(v, Variable) or v not in self._slots]
+        if missing:
+            raise ValueError(f"{type(self).__name__}.finalize_variable_values: no moving "
+                             f"average for {missing}: this optimizer has not updated them")
+        for v in variables:
+            v.set_value(self.slots(v)["average"])
 
     def variables(self):
         """The Variables this optimizer has slots for."""
@@ -394,8 +454,10 @@ class SGD(Optimizer):
     kernel = "sgd"
 
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, weight_decay=None,
-                 clipnorm=None, clipvalue=None, global_clipnorm=None, name=None):
-        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
+                 clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
+                 ema_momentum=0.99, ema_overwrite_frequency=None, name=None):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm,
+                         use_ema, ema_momentum, ema_overwrite_frequency)
         self.momentum, self.nesterov = _fraction(momentum, "momentum", "SGD", one=True), \
             bool(nesterov)
         self.slot_names = ("velocity",) if self.momentum else ()
@@ -408,37 +470,68 @@ class SGD(Optimizer):
 
 
 class Adam(Optimizer):
-    """Adam (Keras 3 formulation: epsilon outside the square root)."""
+    """Adam (Keras 3 formulation: epsilon outside the square root).
+
+    With `amsgrad=True` (AMSGrad) it also keeps `velocity_hat`, the running maximum of the
+    second moment, and divides by its square root instead, so the step size never grows;
+    one fused C++ update either way.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.optimizers.Adam(amsgrad=True).slot_names
+        ('m', 'v', 'velocity_hat')
+    """
 
     kernel = "adam"
-    slot_names = ("m", "v")
     fused_weight_decay = True
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
-                 name=None):
-        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
+                 amsgrad=False, weight_decay=None, clipnorm=None, clipvalue=None,
+                 global_clipnorm=None, use_ema=False,
+                 ema_momentum=0.99, ema_overwrite_frequency=None, name=None):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm,
+                         use_ema, ema_momentum, ema_overwrite_frequency)
         owner = type(self).__name__
         self.beta_1 = _fraction(beta_1, "beta_1", owner)
         self.beta_2 = _fraction(beta_2, "beta_2", owner)
         self.epsilon = _positive(epsilon, "epsilon", owner)
+        if not isinstance(amsgrad, (bool, np.bool_)):
+            raise ValueError(f"{owner}: expected amsgrad to be True or False, received "
+                             f"{amsgrad!r}")
+        self.amsgrad = bool(amsgrad)
+        self.slot_names = ("m", "v", "velocity_hat") if self.amsgrad else ("m", "v")
+
+    def kernel_lists(self, variables):
+        lists = [[self.slots(v)[s] for v in variables] for s in ("m", "v")]
+        return lists + [[self.slots(v)["velocity_hat"] for v in variables]
+                        if self.amsgrad else []]
 
     def hyper_args(self, step, fused_decay=True):
         """fused_decay=False: the kernel leaves weight decay to a separate pass (some
         variables are excluded from it)."""
         return (self.current_learning_rate(), self.beta_1, self.beta_2, self.epsilon, float(step),
-                (self.weight_decay or 0.0) if fused_decay else 0.0)
+                (self.weight_decay or 0.0) if fused_decay else 0.0, self.amsgrad)
 
 
 class AdamW(Adam):
-    """Adam with decoupled weight decay (0.004 by default)."""
+    """Adam with decoupled weight decay (0.004 by default); `amsgrad=` as Adam's.
+
+    Example:
+        >>> import paddle as pd
+        >>> opt = pd.optimizers.AdamW(weight_decay=0.01, amsgrad=True)
+        >>> opt.weight_decay, opt.amsgrad
+        (0.01, True)
+    """
 
     def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999,
-                 epsilon=1e-7, clipnorm=None, clipvalue=None, global_clipnorm=None, name=None):
+                 epsilon=1e-7, amsgrad=False, clipnorm=None, clipvalue=None,
+                 global_clipnorm=None, use_ema=False,
+                 ema_momentum=0.99, ema_overwrite_frequency=None, name=None):
         if weight_decay is None:
             raise ValueError("AdamW: expected weight_decay >= 0 (a finite number), received None")
-        super().__init__(learning_rate, beta_1, beta_2, epsilon, weight_decay, clipnorm,
-                         clipvalue, global_clipnorm, name)
+        super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad, weight_decay,
+                         clipnorm, clipvalue, global_clipnorm, use_ema, ema_momentum,
+                         ema_overwrite_frequency, name)
 
 
 class RMSprop(Optimizer):
@@ -459,8 +552,10 @@ class RMSprop(Optimizer):
 
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
                  centered=False, weight_decay=None, clipnorm=None, clipvalue=None,
-                 global_clipnorm=None, name=None):
-        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
+                 global_clipnorm=None, use_ema=False,
+                 ema_momentum=0.99, ema_overwrite_frequency=None, name=None):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm,
+                         use_ema, ema_momentum, ema_overwrite_frequency)
         self.rho = _fraction(rho, "rho", "RMSprop")
         self.momentum = _fraction(momentum, "momentum", "RMSprop", one=True)
         self.epsilon = _positive(epsilon, "epsilon", "RMSprop")
@@ -495,8 +590,9 @@ class Adagrad(Optimizer):
 
     def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7,
                  weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
-                 name=None):
-        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
+                 use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, name=None):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm,
+                         use_ema, ema_momentum, ema_overwrite_frequency)
         self.initial_accumulator_value = _positive(
             initial_accumulator_value, "initial_accumulator_value", "Adagrad", zero=True)
         self.epsilon = _positive(epsilon, "epsilon", "Adagrad")
@@ -523,8 +619,9 @@ class Adamax(Optimizer):
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
-                 name=None):
-        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
+                 use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, name=None):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm,
+                         use_ema, ema_momentum, ema_overwrite_frequency)
         self.beta_1 = _fraction(beta_1, "beta_1", "Adamax")
         self.beta_2 = _fraction(beta_2, "beta_2", "Adamax")
         self.epsilon = _positive(epsilon, "epsilon", "Adamax")
@@ -549,8 +646,9 @@ class Nadam(Optimizer):
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
-                 name=None):
-        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
+                 use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, name=None):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm,
+                         use_ema, ema_momentum, ema_overwrite_frequency)
         self.beta_1 = _fraction(beta_1, "beta_1", "Nadam")
         self.beta_2 = _fraction(beta_2, "beta_2", "Nadam")
         self.epsilon = _positive(epsilon, "epsilon", "Nadam")
@@ -591,8 +689,10 @@ class Lion(Optimizer):
     slot_names = ("m",)
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.99, weight_decay=None,
-                 clipnorm=None, clipvalue=None, global_clipnorm=None, name=None):
-        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
+                 clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
+                 ema_momentum=0.99, ema_overwrite_frequency=None, name=None):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm,
+                         use_ema, ema_momentum, ema_overwrite_frequency)
         self.beta_1 = _number(beta_1, "beta_1", "Lion", lambda v: 0 < v <= 1, "in (0, 1]")
         self.beta_2 = _fraction(beta_2, "beta_2", "Lion")
 
@@ -625,8 +725,10 @@ class Ftrl(Optimizer):
                  initial_accumulator_value=0.1, l1_regularization_strength=0.0,
                  l2_regularization_strength=0.0, l2_shrinkage_regularization_strength=0.0,
                  beta=0.0, weight_decay=None, clipnorm=None, clipvalue=None,
-                 global_clipnorm=None, name=None):
-        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
+                 global_clipnorm=None, use_ema=False,
+                 ema_momentum=0.99, ema_overwrite_frequency=None, name=None):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm,
+                         use_ema, ema_momentum, ema_overwrite_frequency)
         self.learning_rate_power = _number(learning_rate_power, "learning_rate_power", "Ftrl",
                                            lambda v: -math.inf < v <= 0, "<= 0")
         for arg, value in (("initial_accumulator_value", initial_accumulator_value),
@@ -670,13 +772,44 @@ class Adadelta(Optimizer):
     slot_names = ("accumulated_grad", "accumulated_delta_var")
 
     def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, weight_decay=None,
-                 clipnorm=None, clipvalue=None, global_clipnorm=None, name=None):
-        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm)
+                 clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
+                 ema_momentum=0.99, ema_overwrite_frequency=None, name=None):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm,
+                         use_ema, ema_momentum, ema_overwrite_frequency)
         self.rho = _fraction(rho, "rho", "Adadelta")
         self.epsilon = _positive(epsilon, "epsilon", "Adadelta")
 
     def hyper_args(self, step):
         return (self.current_learning_rate(), self.rho, self.epsilon)
+
+
+class Lamb(Optimizer):
+    """Lamb (Keras 3): Adam's moments and bias-corrected step `r = m_hat / (sqrt(v_hat) +
+    epsilon)`, scaled per weight by the trust ratio `|w| / |r|` (1 when either norm is 0):
+    `w -= lr * ratio * r`; one fused C++ update (moments and norms, then the step).
+
+    Example:
+        >>> import paddle as pd
+        >>> w = pd.Variable("lamb_w", shape=[2], initializer="ones")
+        >>> step = pd.optimizers.Lamb(learning_rate=0.1).minimize(pd.sum(w * w))
+        >>> _ = pd.eval(step); [round(x, 4) for x in w.val().tolist()]
+        [0.9, 0.9]
+    """
+
+    kernel = "lamb"
+    slot_names = ("m", "v")
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
+                 use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, name=None):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm,
+                         use_ema, ema_momentum, ema_overwrite_frequency)
+        self.beta_1 = _fraction(beta_1, "beta_1", "Lamb")
+        self.beta_2 = _fraction(beta_2, "beta_2", "Lamb")
+        self.epsilon = _positive(epsilon, "epsilon", "Lamb")
+
+    def hyper_args(self, step):
+        return (self.current_learning_rate(), self.beta_1, self.beta_2, self.epsilon, float(step))
 
 
 def _slot_lists(self, variables):
@@ -686,7 +819,8 @@ def _slot_lists(self, variables):
 Optimizer.kernel_lists = _slot_lists
 
 NAMES = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad,
-         "adamax": Adamax, "nadam": Nadam, "lion": Lion, "ftrl": Ftrl, "adadelta": Adadelta}
+         "adamax": Adamax, "nadam": Nadam, "lion": Lion, "ftrl": Ftrl, "adadelta": Adadelta,
+         "lamb": Lamb}
 
 
 def get(identifier):

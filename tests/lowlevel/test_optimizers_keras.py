@@ -444,3 +444,231 @@ def test_exclude_from_weight_decay_bad_arguments():
     with pytest.raises(ValueError, match="expected Variables in var_list, received 3"):
         opt.exclude_from_weight_decay(var_list=[3])
     assert not pd.optimizers.Adam().decays(pd.Variable("w_no_decay", shape=[1]))
+
+
+# ---- AMSGrad (Adam and AdamW's amsgrad=True) ----------------------------------------------
+
+def np_amsgrad(lr, beta_1=0.9, beta_2=0.999, epsilon=1e-7, weight_decay=0.0):
+    """Keras 3's Adam.update_step with amsgrad: v_hat = max(v_hat, v), divided by sqrt(v_hat)."""
+    def step(w, g, state, t):
+        if weight_decay:
+            w = w - w * weight_decay * lr(t)
+        m = state.setdefault("m", np.zeros_like(w))
+        v = state.setdefault("v", np.zeros_like(w))
+        v_hat = state.setdefault("velocity_hat", np.zeros_like(w))
+        local = t + 1
+        alpha = lr(t) * math.sqrt(1 - beta_2 ** local) / (1 - beta_1 ** local)
+        m += (g - m) * (1 - beta_1)
+        v += (g * g - v) * (1 - beta_2)
+        np.maximum(v_hat, v, out=v_hat)
+        return w - alpha * m / (np.sqrt(v_hat) + epsilon)
+    return step
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("make, np_step", [
+    (lambda: pd.optimizers.Adam(0.1, amsgrad=True), np_amsgrad(const(0.1))),
+    # beta_2 small: v falls below its maximum, so v_hat and v part ways
+    (lambda: pd.optimizers.Adam(0.1, beta_2=0.5, amsgrad=True),
+     np_amsgrad(const(0.1), beta_2=0.5)),
+    (lambda: pd.optimizers.AdamW(0.05, weight_decay=0.1, beta_2=0.9, amsgrad=True),
+     np_amsgrad(const(0.05), beta_2=0.9, weight_decay=0.1)),
+])
+def test_amsgrad_matches_keras_rules(make, np_step, dtype):
+    opt = _run(make, np_step, dtype, steps=10)
+    assert opt.slot_names == ("m", "v", "velocity_hat")
+
+
+def test_amsgrad_v_hat_is_the_running_maximum():
+    w, loss = quadratic("float64")
+    opt = pd.optimizers.Adam(0.1, beta_2=0.5, amsgrad=True)
+    step = opt.minimize(loss)
+    parted = False
+    for _ in range(10):
+        before = opt.slots(w)["velocity_hat"].copy()
+        pd.eval(step)
+        slots = opt.slots(w)
+        assert np.all(slots["velocity_hat"] >= before)
+        np.testing.assert_array_equal(slots["velocity_hat"], np.maximum(before, slots["v"]))
+        parted |= bool(np.any(slots["velocity_hat"] > slots["v"]))
+    assert parted  # the test reaches a v below its maximum
+
+
+# Keras 3.15.1 (JAX backend): keras.optimizers.X(**kwargs).apply([g], [w]) ten times on the
+# quadratic of test_optimizers (w from 0.3, g = 2 * SCALE * (w - TARGET)), in float64
+# (JAX_ENABLE_X64, floatx float64) and float32. Adam at lr 0.1 ends near the minimum, where
+# float32 rounding of the tiny steps differs between any two implementations by ~1e-5: its
+# float32 run is checked loosely.
+KERAS_AMSGRAD = [
+    (pd.optimizers.Adam, {"learning_rate": 0.1, "amsgrad": True}, "float64", 1e-9,
+     [[0.4639510028, -0.6520578042, 1.2687468447], [1.2450453084, -0.0836595069, -0.582674607]]),
+    (pd.optimizers.Adam, {"learning_rate": 0.1, "amsgrad": True}, "float32", 3e-5,
+     [[0.4639528, -0.6520514, 1.2687401], [1.2450391, -0.0836614, -0.5826698]]),
+    (pd.optimizers.AdamW, {"learning_rate": 0.05, "weight_decay": 0.1, "amsgrad": True,
+                           "beta_2": 0.9}, "float64", 1e-9,
+     [[0.5754246997, -0.2019780003, 0.7734861864], [0.7725674608, -0.0937565477, -0.1957830444]]),
+    (pd.optimizers.AdamW, {"learning_rate": 0.05, "weight_decay": 0.1, "amsgrad": True,
+                           "beta_2": 0.9}, "float32", 2e-6,
+     [[0.5754248, -0.2019779, 0.773486], [0.7725674, -0.0937566, -0.195783]]),
+]
+
+
+@pytest.mark.parametrize("cls, kwargs, dtype, atol, expected", KERAS_AMSGRAD)
+def test_amsgrad_trajectory_matches_keras(cls, kwargs, dtype, atol, expected):
+    w, loss = quadratic(dtype)
+    step = cls(**kwargs).minimize(loss)
+    for _ in range(10):
+        pd.eval(step)
+    np.testing.assert_allclose(w.val(), expected, rtol=0, atol=atol)
+
+
+def test_amsgrad_config_and_bad_arguments():
+    opt = pd.optimizers.AdamW(amsgrad=True)
+    config = opt.get_config()
+    assert config["amsgrad"] is True
+    again = pd.optimizers.AdamW.from_config(config)
+    assert again.amsgrad and again.get_config() == config
+    assert pd.optimizers.Adam().get_config()["amsgrad"] is False
+    # Keras's positional order: amsgrad comes after epsilon
+    assert pd.optimizers.Adam(0.1, 0.9, 0.999, 1e-7, True).amsgrad
+    for bad in ("yes", 1, None):
+        with pytest.raises(ValueError, match=r"Adam: expected amsgrad to be True or False, "
+                                             rf"received {bad!r}"):
+            pd.optimizers.Adam(amsgrad=bad)
+    with pytest.raises(ValueError, match=r"AdamW: expected amsgrad to be True or False"):
+        pd.optimizers.AdamW(amsgrad="no")
+
+
+@pytest.mark.parametrize("fmt", ["keras", "h5"])
+def test_amsgrad_resumes_from_saved_state(fmt, tmp_path):
+    """Trained 3 steps, saved, loaded and trained 3 more: the same weights as 6 steps
+    straight (v_hat saved with the model); in .keras at Keras's optimizer paths."""
+    def model():
+        pd.seed(0)
+        m = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(2)])
+        m.compile(optimizer=pd.optimizers.Adam(0.05, beta_2=0.5, amsgrad=True), loss="mse")
+        return m
+    x = np.random.default_rng(0).normal(size=(8, 3)).astype(np.float32)
+    y = np.random.default_rng(1).normal(size=(8, 2)).astype(np.float32)
+    straight = model()
+    for _ in range(6):
+        straight.train_on_batch(x, y)
+    resumed = model()
+    for _ in range(3):
+        resumed.train_on_batch(x, y)
+    path = str(tmp_path / f"m.{fmt}")
+    resumed.save(path)
+    loaded = pd.load_model(path)
+    assert loaded.optimizer.amsgrad
+    kernel = loaded.trainable_weights[0]
+    np.testing.assert_array_equal(loaded.optimizer.slots(kernel)["velocity_hat"],
+                                  resumed.optimizer.slots(resumed.trainable_weights[0])
+                                  ["velocity_hat"])
+    for _ in range(3):
+        loaded.train_on_batch(x, y)
+    for a, b in zip(straight.get_weights(), loaded.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+# ---- Lamb ---------------------------------------------------------------------------------
+
+def np_lamb(lr, beta_1=0.9, beta_2=0.999, epsilon=1e-7):
+    """Keras 3's Lamb.update_step."""
+    def step(w, g, state, t):
+        m = state.setdefault("m", np.zeros_like(w))
+        v = state.setdefault("v", np.zeros_like(w))
+        m += (g - m) * (1 - beta_1)
+        v += (g * g - v) * (1 - beta_2)
+        r = (m / (1 - beta_1 ** (t + 1))) / (np.sqrt(v / (1 - beta_2 ** (t + 1))) + epsilon)
+        w_norm, r_norm = np.sqrt(np.sum(w * w)), np.sqrt(np.sum(r * r))
+        ratio = w_norm / r_norm if w_norm > 0 and r_norm > 0 else 1.0
+        return w - ratio * lr(t) * r
+    return step
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("make, np_step", [
+    (lambda: pd.optimizers.Lamb(0.1), np_lamb(const(0.1))),
+    (lambda: pd.optimizers.Lamb(0.05, beta_1=0.5, beta_2=0.9, epsilon=1e-3, weight_decay=0.1),
+     with_weight_decay(np_lamb(const(0.05), 0.5, 0.9, 1e-3), const(0.05), 0.1)),
+])
+def test_lamb_matches_keras_rules(make, np_step, dtype):
+    _run(make, np_step, dtype, steps=10)
+
+
+# Keras 3.15.1 (JAX backend): keras.optimizers.Lamb(**kwargs).apply([g], [w]) ten times on the
+# quadratic of test_optimizers, float64 (JAX_ENABLE_X64) and float32.
+KERAS_LAMB = [
+    ({"learning_rate": 0.1}, "float64", 1e-9,
+     [[0.5799890384, -0.0591335282, 0.6602852989], [0.658698917, -0.0254832363, -0.0554969032]]),
+    ({"learning_rate": 0.1}, "float32", 1e-6,
+     [[0.5799891, -0.0591335, 0.6602853], [0.658699, -0.0254833, -0.0554969]]),
+    ({"learning_rate": 0.05, "beta_1": 0.5, "beta_2": 0.9, "epsilon": 1e-3, "weight_decay": 0.1},
+     "float64", 1e-9,
+     [[0.421889994, 0.1332162907, 0.4383939785], [0.4377429663, 0.1447182999, 0.1350273322]]),
+    ({"learning_rate": 0.05, "beta_1": 0.5, "beta_2": 0.9, "epsilon": 1e-3, "weight_decay": 0.1},
+     "float32", 1e-6,
+     [[0.42189, 0.1332163, 0.438394], [0.4377429, 0.1447183, 0.1350273]]),
+]
+
+
+@pytest.mark.parametrize("kwargs, dtype, atol, expected", KERAS_LAMB)
+def test_lamb_trajectory_matches_keras(kwargs, dtype, atol, expected):
+    w, loss = quadratic(dtype)
+    step = pd.optimizers.Lamb(**kwargs).minimize(loss)
+    for _ in range(10):
+        pd.eval(step)
+    np.testing.assert_allclose(w.val(), expected, rtol=0, atol=atol)
+
+
+def test_lamb_trust_ratio_is_per_weight_and_one_at_zero():
+    """Two weights of different sizes each take their own ratio; a zero weight steps by
+    lr * r (ratio 1), as Keras's where(w_norm > 0, ...)."""
+    a = pd.Variable("lamb_a", shape=[3], dtype="float64", initializer=pd.initializers.Constant(2.0))
+    z = pd.Variable("lamb_z", shape=[2], dtype="float64", initializer="zeros")
+    ga, gz = np.array([1.0, -2.0, 0.5]), np.array([3.0, -1.0])
+    loss = pd.sum(a * pd.constant(ga)) + pd.sum(z * pd.constant(gz))
+    pd.eval(pd.optimizers.Lamb(0.1).minimize(loss))
+    # first step: m_hat = g, v_hat = g^2, so r = g / (|g| + eps) ~ sign(g)
+    r_a, r_z = ga / (np.abs(ga) + 1e-7), gz / (np.abs(gz) + 1e-7)
+    ratio_a = np.sqrt(np.sum(np.full(3, 2.0) ** 2)) / np.sqrt(np.sum(r_a ** 2))
+    np.testing.assert_allclose(a.val(), 2.0 - 0.1 * ratio_a * r_a, rtol=1e-12)
+    np.testing.assert_allclose(z.val(), -0.1 * r_z, rtol=1e-12)
+
+
+def test_lamb_config_state_and_bad_arguments(tmp_path):
+    opt = pd.optimizers.get("lamb")
+    assert isinstance(opt, pd.optimizers.Lamb) and opt.slot_names == ("m", "v")
+    again = pd.optimizers.Lamb.from_config(pd.optimizers.Lamb(0.01, beta_1=0.8).get_config())
+    assert (again.learning_rate, again.beta_1) == (0.01, 0.8)
+    for kwargs, match in [({"beta_1": 1.0}, r"Lamb: expected beta_1 in \[0, 1\)"),
+                          ({"beta_2": -0.1}, r"Lamb: expected beta_2 in \[0, 1\)"),
+                          ({"epsilon": 0}, r"Lamb: expected epsilon > 0"),
+                          ({"learning_rate": "fast"}, r"Lamb: expected a learning rate >= 0")]:
+        with pytest.raises(ValueError, match=match):
+            pd.optimizers.Lamb(**kwargs)
+
+
+@pytest.mark.parametrize("fmt", ["keras", "h5"])
+def test_lamb_resumes_from_saved_state(fmt, tmp_path):
+    def model():
+        pd.seed(0)
+        m = pd.Sequential([pd.layers.Input(shape=(3,)), pd.layers.Dense(2)])
+        m.compile(optimizer=pd.optimizers.Lamb(0.05), loss="mse")
+        return m
+    x = np.random.default_rng(0).normal(size=(8, 3)).astype(np.float32)
+    y = np.random.default_rng(1).normal(size=(8, 2)).astype(np.float32)
+    straight = model()
+    for _ in range(6):
+        straight.train_on_batch(x, y)
+    resumed = model()
+    for _ in range(3):
+        resumed.train_on_batch(x, y)
+    path = str(tmp_path / f"m.{fmt}")
+    resumed.save(path)
+    loaded = pd.load_model(path)
+    assert isinstance(loaded.optimizer, pd.optimizers.Lamb) and loaded.optimizer.iterations == 3
+    for _ in range(3):
+        loaded.train_on_batch(x, y)
+    for a, b in zip(straight.get_weights(), loaded.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)

@@ -18,6 +18,9 @@ def _apply_updates(node, ins, outs, ctx):
     # have updated them last), marked as written by the host after it.
     slot_lists = [[ctx.state(a, "slot") for a in slots]
                   for slots in opt.kernel_lists(node.inputs[:n])]
+    # use_ema: the moving averages, updated after the step (Keras: before the constraints)
+    averages = [ctx.state(opt.slots(v)["average"], "slot") for v in node.inputs[:n]] \
+        if opt.use_ema else []
     update = getattr(_C, opt.kernel)
     decays = [opt.decays(v) for v in node.inputs[:n]]
     # Adam decays inside its own kernel when every variable decays; otherwise one C++ pass
@@ -27,6 +30,7 @@ def _apply_updates(node, ins, outs, ctx):
     if shards is not None:  # this rank averages and updates its share, then passes it on
         average, exchange, grads = shards.bind(params, grads)
         slot_lists = [shards.take(slots) for slots in slot_lists]
+        averages = shards.take(averages) if averages else averages
         separate = [] if fused else shards.take(params, decays)
         params = shards.take(params)
     else:
@@ -41,6 +45,8 @@ def _apply_updates(node, ins, outs, ctx):
         if separate:
             _C.decay_weights(separate, opt.current_learning_rate() * opt.weight_decay)
         update(params, grads, *slot_lists, *args)
+        if averages:
+            _C.ema(params, averages, *opt.ema_scalars(opt.iterations + 1))
         opt.iterations += 1
 
     if average is None:

@@ -22,9 +22,11 @@ from paddle.devices.cuda.raw import Kernel, sequence
 from paddle.devices.cuda.table import kernel
 
 ALGORITHMS = {"sgd": 0, "adam": 1, "rmsprop": 2, "adagrad": 3, "adamax": 4, "nadam": 5,
-              "lion": 6, "ftrl": 7, "decay": 8, "adadelta": 9}
+              "lion": 6, "ftrl": 7, "decay": 8, "adadelta": 9, "ema": 10,
+              "lamb": None}  # (Lamb: kernels of its own, lamb_norms and lamb_apply)
 COLUMNS = 5  # parameter, gradient, three slots
-HYPER = 8  # scalars of an update; one more (the decay factor) follows them
+HYPER = 8  # scalars of an update; the decay factor, then EMA's two (momentum, overwrite) follow
+EMA = HYPER + 1
 
 
 def _typed(dtype, h):
@@ -59,7 +61,11 @@ def _update_one(algo, h, p, g, s0, s1, s2):
             p -= wd * p
         s0 += (g - s0) * (one - b1)
         s1 += (g * g - s1) * (one - b2)
-        p -= a * s0 / (np.sqrt(s1) + ep)
+        v = s1
+        if h[6] != 0.0:
+            np.maximum(s2, s1, out=s2)
+            v = s2
+        p -= a * s0 / (np.sqrt(v) + ep)
     elif algo == 2:
         lr, r, mu, ep = _typed(p.dtype, h[:4])
         s0[...] = r * s0 + (one - r) * g * g
@@ -105,11 +111,50 @@ def _update_one(algo, h, p, g, s0, s1, s2):
         delta = -(np.sqrt(s1 + ep) * g) / np.sqrt(s0 + ep)
         s1[...] = r * s1 + (one - r) * delta * delta
         p += lr * delta
+    elif algo == 10:
+        mu = T(h[0])
+        s0[...] = mu * s0 + (one - mu) * p
+        if h[1] != 0.0:
+            p[...] = s0
     else:
         p -= p * T(h[0])
 
 
 APPLY_UPDATES = Kernel("optim.cu", "apply_updates", _update_ref)
+LAMB_BLOCK = 256  # threads of a lamb_norms block (PD_LAMB_BLOCK)
+LAMB_BLOCKS = 4096  # at most this many blocks: a grid stride over the tensors beyond
+
+
+def _lamb_r(h, m, v):
+    T = m.dtype.type
+    return m * T(h[4]) / (np.sqrt(v * T(h[5])) + T(h[3]))
+
+
+def _lamb_norms_ref(table, offsets, tensors, hyper, norms, proceed):
+    if not proceed:
+        return
+    for t in range(tensors):
+        p, g, m, v = (a.reshape(-1) for a in table[t][:4])
+        T = p.dtype.type
+        m += (g - m) * (T(1) - T(hyper[1]))
+        v += (g * g - v) * (T(1) - T(hyper[2]))
+        r = _lamb_r(hyper, m, v).astype(np.float64)
+        norms[2 * t] = np.sqrt(np.sum(p.astype(np.float64) ** 2))
+        norms[2 * t + 1] = np.sqrt(np.sum(r * r))
+
+
+def _lamb_apply_ref(table, offsets, tensors, total, hyper, norms, proceed):
+    if not proceed:
+        return
+    for t in range(tensors):
+        p, _, m, v = (a.reshape(-1) for a in table[t][:4])
+        w_norm, r_norm = norms[2 * t], norms[2 * t + 1]
+        ratio = w_norm / r_norm if w_norm > 0 and r_norm > 0 else 1.0
+        p -= p.dtype.type(hyper[0] * ratio) * _lamb_r(hyper, m, v)
+
+
+LAMB_NORMS = Kernel("optim.cu", "lamb_norms", _lamb_norms_ref)
+LAMB_APPLY = Kernel("optim.cu", "lamb_apply", _lamb_apply_ref)
 
 
 def kernel_scalars(kind, args, has_velocity):
@@ -119,9 +164,9 @@ def kernel_scalars(kind, args, has_velocity):
         lr, momentum, nesterov = args
         return [lr, momentum, float(nesterov), float(has_velocity)]
     if kind == "adam":
-        lr, b1, b2, eps, step, wd = args
+        lr, b1, b2, eps, step, wd, amsgrad = args
         alpha = lr * np.sqrt(1 - b2 ** step) / (1 - b1 ** step)
-        return [alpha, b1, b2, eps, lr * wd, float(wd > 0)]
+        return [alpha, b1, b2, eps, lr * wd, float(wd > 0), float(amsgrad)]
     if kind == "rmsprop":
         lr, rho, momentum, eps, centered = args
         return [lr, rho, momentum, eps, float(centered)]
@@ -130,6 +175,9 @@ def kernel_scalars(kind, args, has_velocity):
     if kind == "adamax":
         lr, b1, b2, eps, step = args
         return [lr / (1 - b1 ** step), b1, b2, eps]
+    if kind == "lamb":
+        lr, b1, b2, eps, step = args
+        return [lr, b1, b2, eps, 1 / (1 - b1 ** step), 1 / (1 - b2 ** step)]
     if kind in ("nadam", "lion", "adadelta"):
         return list(args)
     if kind == "ftrl":
@@ -158,6 +206,17 @@ class _Group:
             ctx.device.upload(self.table, pointers)
             ctx.device.upload(self.offsets, offsets)
             self.columns = columns  # the arrays the pointers point into stay alive
+
+    def launch_lamb(self, ctx, hyper, proceed):
+        """Lamb's two launches: moments and per-tensor norms, then the step."""
+        xp = ctx.xp
+        norms = np.zeros(2 * self.tensors) if xp is np else ctx.empty((2 * self.tensors,),
+                                                                      np.float64)
+        return sequence([
+            LAMB_NORMS.bind(xp, self.dtype, LAMB_BLOCK, self.table, self.offsets, self.tensors,
+                            hyper, norms, proceed, blocks=min(self.tensors, LAMB_BLOCKS)),
+            LAMB_APPLY.bind(xp, self.dtype, self.total, self.table, self.offsets, self.tensors,
+                            self.total, hyper, norms, proceed)])
 
     def launch(self, xp, hyper, algo, proceed):
         return APPLY_UPDATES.bind(xp, self.dtype, self.total, self.table, self.offsets,
@@ -205,10 +264,13 @@ def _apply_updates(node, ins, outs, ctx):
     fused = opt.fused_weight_decay and len(decayed) == n
     separate = [[p, None, None, None, None] for p in decayed] if decayed and not fused else []
     has_velocity = bool(slot_lists and slot_lists[0])
+    # use_ema: the moving averages, updated after the step (Keras: before the constraints)
+    averaged_rows = [[p, None, ctx.state(opt.slots(v)["average"], "slot"), None, None]
+                     for p, v in zip(params, node.inputs[:n])] if opt.use_ema else []
 
     # The step's scalars: HYPER values of the update, then the decay factor.
-    hyper = ctx.empty((HYPER + 1,), np.float64)
-    host = np.zeros(HYPER + 1)
+    hyper = ctx.empty((EMA + 2,), np.float64)
+    host = np.zeros(EMA + 2)
     dev = ctx.device  # (the hooks hold these closures, and ctx holds the hooks: no cycle)
 
     def step_scalars():
@@ -218,6 +280,9 @@ def _apply_updates(node, ins, outs, ctx):
         host[:len(values)] = values
         if separate:
             host[HYPER] = opt.current_learning_rate() * opt.weight_decay
+        if averaged_rows:
+            momentum, overwrite = opt.ema_scalars(opt.iterations + 1)
+            host[EMA:] = momentum, float(overwrite)
         dev.upload(hyper, host)
 
     def counted():
@@ -229,7 +294,13 @@ def _apply_updates(node, ins, outs, ctx):
     launches = [average] if averaged is not None else []
     launches += [g.launch(xp, hyper[HYPER:], ALGORITHMS["decay"], proceed)
                  for g in _groups(ctx, separate)]
-    launches += [g.launch(xp, hyper, ALGORITHMS[opt.kernel], proceed) for g in _groups(ctx, rows)]
+    if opt.kernel == "lamb":
+        launches += [g.launch_lamb(ctx, hyper, proceed) for g in _groups(ctx, rows)]
+    else:
+        launches += [g.launch(xp, hyper, ALGORITHMS[opt.kernel], proceed)
+                     for g in _groups(ctx, rows)]
+    launches += [g.launch(xp, hyper[EMA:], ALGORITHMS["ema"], proceed)
+                 for g in _groups(ctx, averaged_rows)]
     return sequence(launches)
 
 

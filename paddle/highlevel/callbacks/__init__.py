@@ -25,6 +25,7 @@ Example:
 from paddle.highlevel.callbacks.base import (  # noqa: F401
     HOOKS, Callback, CallbackList, History, ProgbarLogger)
 from paddle.highlevel.callbacks.checkpoint import BackupAndRestore, ModelCheckpoint  # noqa: F401
+from paddle.highlevel.callbacks.ema import SwapEMAWeights  # noqa: F401
 from paddle.highlevel.callbacks.loggers import CSVLogger, LambdaCallback, TerminateOnNaN  # noqa: F401
 from paddle.highlevel.callbacks.profiler import ProfilerCallback  # noqa: F401
 from paddle.highlevel.callbacks.remote_monitor import RemoteMonitor  # noqa: F401

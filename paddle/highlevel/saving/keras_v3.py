@@ -59,12 +59,13 @@ CONFIG, METADATA, WEIGHTS = "config.json", "metadata.json", "model.weights.h5"
 KERAS_VERSION = "3.15.1"           # the Keras version whose layout these files follow
 MAX_JSON_BYTES = 64 << 20          # config.json / metadata.json
 # model.weights.h5 may expand to what the model's weights can fill: each number and up to
-# MAX_SLOTS optimizer slots of it (Adam with amsgrad keeps three), at up to 8 bytes each,
-# plus HDF5's headers, a generous HDF5_OVERHEAD per dataset and per layer's group.
-MAX_SLOTS = 3
+# MAX_SLOTS optimizer slots of it (Adam with amsgrad and use_ema keeps four), at up to 8 bytes
+# each, plus HDF5's headers, a generous HDF5_OVERHEAD per dataset and per layer's group.
+MAX_SLOTS = 4
 HDF5_OVERHEAD = 64 << 10
 BLOCK = 1 << 20                    # members are decompressed a block at a time
-INTERLEAVED = ("Adam", "AdamW", "Adamax", "Nadam")  # slots per variable, not per slot name
+INTERLEAVED = ("Adam", "AdamW", "Adamax", "Nadam", "Lamb")  # slots per variable, not per slot name
+ALONE = ("velocity_hat",)  # slots of those that Keras adds after the interleaved ones
 
 
 def dumps(value, **kwargs):
@@ -252,8 +253,14 @@ def optimizer_entries(model, optimizer):
         entries.append(("learning_rate", None, None))
     weights = model.trainable_weights
     slots = tuple(optimizer.slot_names)
+    if getattr(optimizer, "use_ema", False):  # Keras's base build adds them first
+        entries += [("slot", w, "average") for w in weights]
     if type(optimizer).__name__ in INTERLEAVED:
-        entries += [("slot", w, s) for w in weights for s in slots]
+        # Keras builds the slots it adds together per weight, then the ones it adds alone
+        # (Adam's amsgrad `velocity_hat`) per slot name.
+        alone = [s for s in slots if s in ALONE]
+        entries += [("slot", w, s) for w in weights for s in slots if s not in ALONE]
+        entries += [("slot", w, s) for s in alone for w in weights]
     else:
         entries += [("slot", w, s) for s in slots for w in weights]
     return [(f"optimizer/vars/{i}", kind, w, s) for i, (kind, w, s) in enumerate(entries)]

@@ -259,10 +259,11 @@ def _check_optimizer(path, optimizer, saved, groups, top):
     flat = [w for _, ws in groups for w in ws] + list(top)
     out = []
     for i, slot, value in saved["slots"]:
-        if not 0 <= i < len(flat) or slot not in optimizer.slot_names:
+        if not 0 <= i < len(flat) or slot not in optimizer.all_slot_names():
             raise CheckpointError(
                 f"{path}: the saved optimizer state (slot {slot!r} of weight #{i}) does not fit "
-                f"this model's {type(optimizer).__name__} (slots {list(optimizer.slot_names)}, "
+                f"this model's {type(optimizer).__name__} "
+                f"(slots {list(optimizer.all_slot_names())}, "
                 f"{len(flat)} weights)")
         if tuple(value.shape) != flat[i].shape:
             raise CheckpointError(f"{path}: optimizer slot {slot!r} of {flat[i].name!r} has "

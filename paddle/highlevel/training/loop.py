@@ -670,6 +670,14 @@ class Trainable(KerasTrainingAPI):
                 if self.stop_training:
                     break
         finally:
+            # Keras 3: with use_ema the weights take their moving averages once fit ends
+            # (before on_train_end), if the optimizer has updated them.
+            opt = self.optimizer
+            if isinstance(opt, optimizers.Optimizer) and epochs > 0 and opt.use_ema:
+                weights = self.trainable_weights
+                has = {id(v) for v in opt.variables()}  # (== on Variables builds an op)
+                if weights and all(id(w) in has for w in weights):
+                    opt.finalize_variable_values(weights)
             cbs.on_train_end(logs)
         return cbs.history
 

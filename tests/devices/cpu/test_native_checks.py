@@ -134,12 +134,18 @@ def test_an_optimizer_slot_on_read_only_memory_is_refused(tmp_path):
         ones = lambda: [np.ones(4, np.float32)]
         m = np.memmap(path, np.float32, "r", shape=(4,))
         raises(ValueError, r"^adam: argument 'm\\[0\\]' is read-only", pd._C.adam, ones(), ones(),
-               [m], [np.zeros(4, np.float32)], 0.1, 0.9, 0.999, 1e-7, 1.0, 0.0)
+               [m], [np.zeros(4, np.float32)], [], 0.1, 0.9, 0.999, 1e-7, 1.0, 0.0)
         raw = bytes(16)
         v = np.frombuffer(raw, np.float32)
         raises(ValueError, r"^adam: argument 'v\\[0\\]' is read-only", pd._C.adam, ones(), ones(),
-               [np.zeros(4, np.float32)], [v], 0.1, 0.9, 0.999, 1e-7, 1.0, 0.0)
+               [np.zeros(4, np.float32)], [v], [], 0.1, 0.9, 0.999, 1e-7, 1.0, 0.0)
         assert raw == bytes(16)
+        raises(ValueError, r"^adam: argument 'v_hat\\[0\\]' is read-only", pd._C.adam, ones(),
+               ones(), [np.zeros(4, np.float32)], [np.zeros(4, np.float32)],
+               [np.frombuffer(raw, np.float32)], 0.1, 0.9, 0.999, 1e-7, 1.0, 0.0, True)
+        raises(ValueError, r"^adam: argument 'v_hat' has 0 arrays", pd._C.adam, ones(), ones(),
+               [np.zeros(4, np.float32)], [np.zeros(4, np.float32)], [], 0.1, 0.9, 0.999, 1e-7,
+               1.0, 0.0, True)
         ro = np.zeros(4, np.float32); ro.flags.writeable = False
         raises(ValueError, r"^sgd: argument 'velocity\\[0\\]' is read-only", pd._C.sgd,
                ones(), ones(), [ro], 0.1, 0.9, False)

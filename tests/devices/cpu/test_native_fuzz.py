@@ -74,8 +74,10 @@ def _rnn_arrays(r, kind):
 
 def _adam(r):
     p = [_f32(r, _n(r)), _f32(r, 2, 2)]
+    # v_hat (AMSGrad's running maximum, one per parameter) is read only with amsgrad
     return [p, [_f32(r, *a.shape) for a in p], [np.zeros_like(a) for a in p],
-            [np.zeros_like(a) for a in p], 0.01, 0.9, 0.999, 1e-7, 1.0, 0.0]
+            [np.zeros_like(a) for a in p], [np.zeros_like(a) for a in p], 0.01, 0.9, 0.999,
+            1e-7, 1.0, 0.0, bool(r.integers(2))]
 
 
 def _rnn_backward(r):
@@ -177,6 +179,11 @@ VALID = {
                        [np.zeros(3, np.float32)], 0.01, -0.5, 0.0, 0.0, 0.0, 0.0],
     "adadelta": lambda r: [[_f32(r, 3)], [_f32(r, 3)], [np.zeros(3, np.float32)],
                            [np.zeros(3, np.float32)], 1.0, 0.95, 1e-7],
+    "lamb": lambda r: (lambda p: [p, [_f32(r, *a.shape) for a in p],
+                                  [np.zeros_like(a) for a in p], [np.zeros_like(a) for a in p],
+                                  0.01, 0.9, 0.999, 1e-7, 1.0])([_f32(r, _n(r)), _f32(r, 2, 2)]),
+    "ema": lambda r: (lambda p: [p, [_f32(r, *a.shape) for a in p], 0.9, bool(r.integers(2))])(
+        [_f32(r, _n(r)), _f32(r, 2, 2)]),
     "decay_weights": lambda r: [[_f32(r, _n(r)), _f32(r, 2, 2)], 0.01],
     "random_fill": lambda r: (lambda kind: [
         np.empty(_n(r), np.int64 if kind == 5 else np.float32), kind, 0.0 if kind != 4 else 0.5,

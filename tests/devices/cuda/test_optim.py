@@ -30,7 +30,11 @@ OPTIMIZERS = [
     lambda: pd.optimizers.Adamax(0.1), lambda: pd.optimizers.Nadam(0.1),
     lambda: pd.optimizers.Lion(0.01), lambda: pd.optimizers.Ftrl(0.1, beta=0.1),
     lambda: pd.optimizers.Adadelta(1.0, rho=0.9),
-    lambda: pd.optimizers.Adagrad(0.1), lambda: pd.optimizers.AdamW(0.1, weight_decay=0.2)]
+    lambda: pd.optimizers.Adagrad(0.1), lambda: pd.optimizers.AdamW(0.1, weight_decay=0.2),
+    lambda: pd.optimizers.Lamb(0.1), lambda: pd.optimizers.Lamb(0.05, weight_decay=0.1),
+    lambda: pd.optimizers.SGD(0.1, momentum=0.5, use_ema=True, ema_overwrite_frequency=2),
+    lambda: pd.optimizers.Adam(0.1, amsgrad=True),
+    lambda: pd.optimizers.AdamW(0.05, weight_decay=0.1, beta_2=0.5, amsgrad=True)]
 
 
 @pytest.mark.parametrize("make", OPTIMIZERS)
@@ -69,9 +73,9 @@ def test_scalars_go_up_before_the_run_and_the_step_is_counted_after():
 
 
 def test_kernel_scalars_fold_the_bias_corrections():
-    alpha, b1, b2, eps, wd, decays = optim.kernel_scalars(
-        "adam", (0.1, 0.9, 0.999, 1e-7, 3.0, 0.0), False)
+    alpha, b1, b2, eps, wd, decays, amsgrad = optim.kernel_scalars(
+        "adam", (0.1, 0.9, 0.999, 1e-7, 3.0, 0.0, False), False)
     assert alpha == pytest.approx(0.1 * np.sqrt(1 - 0.999 ** 3) / (1 - 0.9 ** 3))
-    assert (wd, decays) == (0.0, 0.0)
+    assert (wd, decays, amsgrad) == (0.0, 0.0, 0.0)
     with pytest.raises(ValueError, match="Ftrl: the learning rate must be > 0"):
         optim.kernel_scalars("ftrl", (0.0, -0.5, 0, 0, 0, 0), False)
