@@ -1,5 +1,6 @@
-"""The newer layers (normalization, separable and transposed convolutions, RNN cells,
-EinsumDense, preprocessing and augmentation) in Keras 3's native `.keras` files, both ways:
+"""The newer layers (normalization, separable, transposed and 3-D convolutions, 3-D and
+adaptive poolings, RNN cells, EinsumDense, preprocessing and augmentation) in Keras 3's
+native `.keras` files, both ways:
 Keras loads paddle's files and paddle loads Keras's, with the same predictions (runs when
 Keras 3 with the PyTorch or JAX backend is installed, skips otherwise)."""
 import h5py
@@ -20,6 +21,11 @@ def _cases(L):
         "convolution": ((8, 8, 3), [L.SeparableConv2D(4, 3, depth_multiplier=2),
                                     L.Reshape((36, 4)), L.Conv1DTranspose(3, 2, strides=2),
                                     L.DepthwiseConv1D(3), L.SeparableConv1D(2, 2), L.Flatten()]),
+        "convolution3d": ((4, 5, 6, 2), [
+            L.Conv3D(3, (2, 3, 1), padding="same"), L.MaxPooling3D((1, 2, 2)),
+            L.Conv3DTranspose(2, 2, strides=(1, 2, 2), data_format="channels_first"),
+            L.AdaptiveAveragePooling3D((2, 2, 3)), L.AveragePooling3D(2, padding="same"),
+            L.AdaptiveMaxPooling3D(1), L.Flatten()]),
         "rnn_cells": ((5, 3), [L.RNN(L.LSTMCell(4), return_sequences=True),
                                L.RNN([L.SimpleRNNCell(4), L.GRUCell(3)]), L.Dense(2)]),
         "einsum": ((5, 6), [L.EinsumDense("abc,cde->abde", (None, 2, 3), bias_axes="de"),
