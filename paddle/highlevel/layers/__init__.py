@@ -17,6 +17,7 @@ from paddle.highlevel.layers.reshaping import (  # noqa: F401
     ZeroPadding1D, ZeroPadding2D, ZeroPadding3D)
 from paddle.highlevel.layers.wrappers import TimeDistributed, Wrapper  # noqa: F401
 from paddle.highlevel.layers.recurrent import GRU, LSTM, Bidirectional, SimpleRNN  # noqa: F401
+from paddle.highlevel.layers.conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D  # noqa: F401
 from paddle.highlevel.layers.rnn_cells import (  # noqa: F401
     RNN, GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells)
 from paddle.highlevel.layers.attention import (  # noqa: F401

@@ -1,5 +1,5 @@
 """The newer layers (normalization, separable, transposed and 3-D convolutions, 3-D and
-adaptive poolings, RNN cells, EinsumDense, preprocessing and augmentation) in Keras 3's
+adaptive poolings, ConvLSTMs, RNN cells, EinsumDense, preprocessing and augmentation) in Keras 3's
 native `.keras` files, both ways:
 Keras loads paddle's files and paddle loads Keras's, with the same predictions (runs when
 Keras 3 with the PyTorch or JAX backend is installed, skips otherwise)."""
@@ -26,6 +26,10 @@ def _cases(L):
             L.Conv3DTranspose(2, 2, strides=(1, 2, 2), data_format="channels_first"),
             L.AdaptiveAveragePooling3D((2, 2, 3)), L.AveragePooling3D(2, padding="same"),
             L.AdaptiveMaxPooling3D(1), L.Flatten()]),
+        "conv_lstm": ((3, 5, 6, 2), [
+            L.ConvLSTM2D(3, (2, 3), padding="same", return_sequences=True),
+            L.ConvLSTM2D(2, 2, data_format="channels_first", go_backwards=True),
+            L.ConvLSTM1D(2, 2, return_sequences=True), L.Flatten()]),
         "rnn_cells": ((5, 3), [L.RNN(L.LSTMCell(4), return_sequences=True),
                                L.RNN([L.SimpleRNNCell(4), L.GRUCell(3)]), L.Dense(2)]),
         "einsum": ((5, 6), [L.EinsumDense("abc,cde->abde", (None, 2, 3), bias_axes="de"),
