@@ -47,7 +47,8 @@ from paddle.highlevel.layers.image_affine import (  # noqa: F401
 from paddle.highlevel.layers.color_augmentation import (  # noqa: F401
     AutoContrast, RandomColorDegeneration, RandomGrayscale, RandomHue, RandomInvert,
     RandomSaturation, Solarization)
-from paddle.highlevel.layers.embedding import Embedding  # noqa: F401
+from paddle.highlevel.layers.embedding import Embedding, ReversibleEmbedding  # noqa: F401
+from paddle.highlevel.layers.pipeline import Pipeline  # noqa: F401
 from paddle.highlevel.saving.registry import register_family as _register_family
 from paddle.highlevel.saving.serialization import (
     deserialize_keras_object as _deserialize_keras_object,
