@@ -16,6 +16,7 @@ from paddle.highlevel.layers.reshaping import (  # noqa: F401
     Cropping1D, Cropping2D, Cropping3D, RepeatVector, UpSampling1D, UpSampling2D, UpSampling3D,
     ZeroPadding1D, ZeroPadding2D, ZeroPadding3D)
 from paddle.highlevel.layers.wrappers import TimeDistributed, Wrapper  # noqa: F401
+from paddle.highlevel.layers.spectral_normalization import SpectralNormalization  # noqa: F401
 from paddle.highlevel.layers.recurrent import GRU, LSTM, Bidirectional, SimpleRNN  # noqa: F401
 from paddle.highlevel.layers.conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D  # noqa: F401
 from paddle.highlevel.layers.rnn_cells import (  # noqa: F401

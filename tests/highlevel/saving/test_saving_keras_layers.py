@@ -1,8 +1,8 @@
 """The newer layers (normalization, separable, transposed and 3-D convolutions, 3-D and
-adaptive poolings, ConvLSTMs, Pipeline, ReversibleEmbedding, RNN cells, EinsumDense,
-preprocessing and augmentation) in Keras 3's native `.keras` files, both ways: Keras loads
-paddle's files and paddle loads Keras's, with the same predictions (runs when Keras 3 with
-the PyTorch or JAX backend is installed, skips otherwise)."""
+adaptive poolings, ConvLSTMs, Pipeline, ReversibleEmbedding, SpectralNormalization, RNN
+cells, EinsumDense, preprocessing and augmentation) in Keras 3's native `.keras` files,
+both ways: Keras loads paddle's files and paddle loads Keras's, with the same predictions
+(runs when Keras 3 with the PyTorch or JAX backend is installed, skips otherwise)."""
 import h5py
 import numpy as np
 import pytest
@@ -32,6 +32,8 @@ def _cases(L):
             L.ConvLSTM1D(2, 2, return_sequences=True), L.Flatten()]),
         "pipeline": ((5, 4), [L.Pipeline([L.Dense(3), L.Rescaling(0.5), L.Dense(2)]),
                               L.Flatten(), L.Dense(2)]),
+        "spectral": ((6, 6, 2), [L.SpectralNormalization(L.Conv2D(3, 2)), L.Flatten(),
+                                 L.SpectralNormalization(L.Dense(2), power_iterations=2)]),
         "rnn_cells": ((5, 3), [L.RNN(L.LSTMCell(4), return_sequences=True),
                                L.RNN([L.SimpleRNNCell(4), L.GRUCell(3)]), L.Dense(2)]),
         "einsum": ((5, 6), [L.EinsumDense("abc,cde->abde", (None, 2, 3), bias_axes="de"),
