@@ -6,7 +6,7 @@ Example:
     >>> import numpy as np, paddle as pd
     >>> layer = pd.layers.SpectralNormalization(pd.layers.Dense(3))
     >>> layer(np.ones((2, 4), np.float32)).shape, [w.name.split("/")[-1] for w in layer.weights]
-    ((2, 3), ['kernel', 'bias', 'vector_u'])
+    ((2, 3), ['kernel', 'vector_u', 'bias'])
 """
 import numbers
 
