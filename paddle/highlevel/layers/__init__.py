@@ -50,7 +50,7 @@ from paddle.highlevel.layers.color_augmentation import (  # noqa: F401
     RandomSaturation, Solarization)
 from paddle.highlevel.layers.embedding import Embedding, ReversibleEmbedding  # noqa: F401
 from paddle.highlevel.layers.pipeline import Pipeline  # noqa: F401
-from paddle.highlevel.layers.audio import MelSpectrogram  # noqa: F401
+from paddle.highlevel.layers.audio import MelSpectrogram, STFTSpectrogram  # noqa: F401
 from paddle.highlevel.saving.registry import register_family as _register_family
 from paddle.highlevel.saving.serialization import (
     deserialize_keras_object as _deserialize_keras_object,

@@ -1,7 +1,7 @@
-"""MelSpectrogram: outputs against Keras 3.15.1 (JAX backend) for the same audio (the
-constants: the first outputs, the sum and the sum of squares it printed), the one-call
-layer test, one signal, a gradient check and bad arguments. (.keras files both ways:
-tests/highlevel/saving.)"""
+"""MelSpectrogram and STFTSpectrogram: outputs against Keras 3.15.1 (JAX backend) for the
+same signals (the constants: the first outputs, the sum and the sum of squares it
+printed), the one-call layer test, one signal, gradient checks and bad arguments. (.keras
+files both ways: tests/highlevel/saving.)"""
 import numpy as np
 import pytest
 
@@ -66,3 +66,59 @@ def test_bad_input_names_the_layer_and_line():
     with pytest.raises(pd.ShapeError, match="audio of shape") as info:
         L.MelSpectrogram(64, 32)(L.Input(shape=(10, 400)))
     assert "test_layers_audio.py" in str(info.value)
+
+
+SIG = np.random.default_rng(0).normal(size=(2, 100, 2)).astype(np.float32)
+SIG_FIRST = SIG.transpose(0, 2, 1).copy()
+STFT_KERAS = [  # (layer, input, output shape, first five outputs, sum, sum of squares)
+    ("L.STFTSpectrogram(frame_length=16, frame_step=8)", 'SIG', (2, 11, 18), [0.5862, 0.5295, 0.4269, 0.2115, -0.198], -145.019, 296.036),
+    ("L.STFTSpectrogram(mode='magnitude', frame_length=12, frame_step=5, fft_length=16, window='hamming', periodic=True, padding='same')", 'SIG', (2, 20, 18), [0.6854, 1.1153, 1.2089, 0.8598, 0.6481], 622.392, 714.373),
+    ("L.STFTSpectrogram(mode='psd', frame_length=16, expand_dims=True, scaling='spectrum')", 'SIG', (2, 11, 9, 2), [0.323, 0.0052, 0.5767, 0.1358, 0.4697], 69.855, 25.269),
+    ("L.STFTSpectrogram(mode='real', frame_length=8, frame_step=4, window=None)", 'SIG', (2, 24, 10), [-3.3635, -0.08, 2.2827, 1.739, -3.5139], 7.971, 2579.725),
+    ("L.STFTSpectrogram(mode='imag', frame_length=8, frame_step=4, data_format='channels_first')", 'SIG_FIRST', (2, 10, 24), [0.0, 0.0, 0.0, 0.0, 0.0], 1.948, 145.289),
+    ("L.STFTSpectrogram(mode='angle', frame_length=8, frame_step=4, scaling=None)", 'SIG', (2, 24, 10), [3.1416, -1.4615, 1.5067, -0.7552, 3.1416], 265.453, 1929.34),
+    ("L.STFTSpectrogram(mode='stft', frame_length=8, frame_step=4, expand_dims=True, data_format='channels_first')", 'SIG_FIRST', (2, 2, 24, 10), [-0.2808, 0.0908, 0.0594, 0.7349, -1.4894], 0.523, 488.968),
+]
+
+
+@pytest.mark.parametrize("make, x, shape, first, total, squares", STFT_KERAS)
+def test_stft_spectrogram_matches_keras(make, x, shape, first, total, squares):
+    check_figures(np.asarray(eval(make)(eval(x))), shape, first, total, squares, atol=2e-3,
+                  total_abs=0.02, squares_rel=1e-4)
+
+
+def test_stft_spectrogram_weights_layer_test_and_config():
+    layer = L.STFTSpectrogram(mode="stft", frame_length=8, frame_step=4)
+    layer(SIG)
+    assert [(w.name.split("/")[-1], w.shape) for w in layer.weights] == [
+        ("real_kernel", (8, 1, 5)), ("imag_kernel", (8, 1, 5))]
+    real_only = L.STFTSpectrogram(mode="real", frame_length=8)
+    real_only(SIG)
+    assert [w.name.split("/")[-1] for w in real_only.weights] == ["real_kernel"]
+    run_layer_test(L.STFTSpectrogram, {"mode": "magnitude", "frame_length": 8,
+                                       "frame_step": 4}, (2, 32, 1), (None, 7, 5), 2)
+    config = L.STFTSpectrogram(frame_length=12, fft_length=16, window="hamming").get_config()
+    assert (config["frame_step"], config["fft_length"], config["window"]) == (None, 16,
+                                                                             "hamming")
+
+
+def test_stft_spectrogram_gradient():
+    layer = L.STFTSpectrogram(mode="magnitude", frame_length=8, frame_step=4,
+                              dtype="float64")
+    layer(np.zeros((1, 24, 1)))
+    layer.set_weights([w.astype(np.float64) for w in layer.get_weights()])
+    check_gradients(lambda x: layer(x), [RNG.normal(size=(2, 24, 1))])
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: L.STFTSpectrogram(mode="power"), "mode one of"),
+    (lambda: L.STFTSpectrogram(frame_length=16, frame_step=32), "frame_step"),
+    (lambda: L.STFTSpectrogram(frame_length=16, fft_length=8), "fft_length"),
+    (lambda: L.STFTSpectrogram(padding="causal"), "padding"),
+    (lambda: L.STFTSpectrogram(window="kaiser"), "window"),
+    (lambda: L.STFTSpectrogram(scaling="power"), "scaling"),
+    (lambda: L.STFTSpectrogram(frame_length=8)(np.ones((2, 32), np.float32)), "rank 3"),
+])
+def test_stft_spectrogram_bad_arguments(make, message):
+    with pytest.raises((ValueError, TypeError, pd.ShapeError), match=message):
+        make()

@@ -1,9 +1,9 @@
 """The newer layers (normalization, separable, transposed and 3-D convolutions, 3-D and
 adaptive poolings, ConvLSTMs, Pipeline, ReversibleEmbedding, SpectralNormalization,
-MelSpectrogram, RNN cells, EinsumDense, preprocessing and augmentation) in Keras 3's
-native `.keras` files, both ways: Keras loads paddle's files and paddle loads Keras's, with
-the same predictions (runs when Keras 3 with the PyTorch or JAX backend is installed,
-skips otherwise)."""
+MelSpectrogram, STFTSpectrogram, RNN cells, EinsumDense, preprocessing and augmentation)
+in Keras 3's native `.keras` files, both ways: Keras loads paddle's files and paddle loads
+Keras's, with the same predictions (runs when Keras 3 with the PyTorch or JAX backend is
+installed, skips otherwise)."""
 import h5py
 import numpy as np
 import pytest
@@ -37,6 +37,9 @@ def _cases(L):
                                  L.SpectralNormalization(L.Dense(2), power_iterations=2)]),
         "audio": ((400,), [L.MelSpectrogram(fft_length=64, sequence_stride=32,
                                             num_mel_bins=8, sampling_rate=4000),
+                           L.Flatten(), L.Dense(2)]),
+        "stft": ((64, 2), [L.STFTSpectrogram(mode="magnitude", frame_length=16, frame_step=8),
+                           L.STFTSpectrogram(mode="real", frame_length=4, window=None),
                            L.Flatten(), L.Dense(2)]),
         "rnn_cells": ((5, 3), [L.RNN(L.LSTMCell(4), return_sequences=True),
                                L.RNN([L.SimpleRNNCell(4), L.GRUCell(3)]), L.Dense(2)]),
