@@ -47,8 +47,10 @@ def test_conv_matches_keras_and_weights_are_in_kerass_order():
 
 def test_fit_normalizes_and_updates_vector_u():
     pd.seed(0)
-    sn = L.SpectralNormalization(L.Dense(2))
-    model = pd.Sequential([L.Input(shape=(4,)), sn])
+    # Named: after fit the model stays alive (a known leak of the vector_u update, see
+    # the report), and default names are global (a later test's first Dense is "dense").
+    sn = L.SpectralNormalization(L.Dense(2, name="sn_fit_dense"), name="sn_fit")
+    model = pd.Sequential([L.Input(shape=(4,)), sn], name="sn_fit_model")
     model.compile(optimizer=pd.optimizers.SGD(0.01), loss="mse")
     u = sn.vector_u.val().copy()
     model.fit(X, np.zeros((3, 2), np.float32), epochs=2, verbose=0)
