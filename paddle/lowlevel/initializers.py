@@ -243,6 +243,80 @@ class Identity(Initializer):
         return (self.gain * np.eye(*shape)).astype(dtype)
 
 
+def _window_values(window, length, periodic, owner):
+    """scipy.signal.get_window's "hann" / "hamming" (symmetric, or periodic: DFT-even) of
+    `length`, or an array of `length` values, in float64."""
+    if isinstance(window, str):
+        a = 0.5 if window == "hann" else 0.54
+        if length == 1:
+            return np.ones(1)
+        t = np.arange(length) / (length if periodic else length - 1)
+        return a - (1.0 - a) * np.cos(2.0 * np.pi * t)
+    win = np.asarray(window, np.float64)
+    if win.shape != (length,):
+        raise ValueError(f"{owner}: the shape of window must be ({length},) (the frame "
+                         f"length), received {win.shape}")
+    return win
+
+
+class STFT(Initializer):
+    """The real or imaginary DFT filters of a short-time Fourier transform, windowed, for
+    a (frame_length, 1, fft_length // 2 + 1) Conv1D kernel (Keras's `STFT`, also
+    `STFTInitializer`): kernel[t, 0, f] = cos or sin(-2 pi t f / fft_length) * window[t]
+    / scaling.
+
+    Args:
+        side: "real" (cosines) or "imag" (sines).
+        window: "hann", "hamming", an array of frame_length values, or None.
+        scaling: "density" (divide by the window's L2 norm), "spectrum" (by its sum) or
+            None.
+        periodic: the periodic (DFT-even) window instead of the symmetric one.
+
+    Example:
+        >>> import paddle as pd
+        >>> k = pd.initializers.STFT("real", window=None, scaling=None)((4, 1, 3))
+        >>> (k[:, 0, 1].round(6) + 0.0).tolist()   # cos(-2 pi t / 4), t = 0..3
+        [1.0, 0.0, -1.0, 0.0]
+    """
+
+    def __init__(self, side="real", window="hann", scaling="density", periodic=False):
+        if side not in ("real", "imag"):
+            raise ValueError(f"STFT: expected side 'real' or 'imag', received {side!r}")
+        if isinstance(window, str) and window not in ("hann", "hamming"):
+            raise ValueError(f"STFT: expected window 'hann', 'hamming', an array or None, "
+                             f"received {window!r}")
+        if scaling not in (None, "density", "spectrum"):
+            raise ValueError(f"STFT: expected scaling None, 'density' or 'spectrum', "
+                             f"received {scaling!r}")
+        self.side, self.window, self.scaling = side, window, scaling
+        self.periodic = bool(periodic)
+
+    def __call__(self, shape, dtype=None):
+        dtype = _dtype(dtype)
+        if len(shape) != 3:
+            raise ValueError(f"STFT: expected a kernel shape (frame_length, channels, "
+                             f"fft_length // 2 + 1), received {tuple(shape)}")
+        frame_length, _, bins = shape
+        f32 = np.dtype(dtype)
+        time = np.arange(frame_length, dtype=f32).reshape(frame_length, 1, 1)
+        freq = np.arange(bins, dtype=f32).reshape(1, 1, bins) / f32.type((bins - 1) * 2)
+        args = (f32.type(-2) * time * freq) * f32.type(np.pi)
+        kernel = np.cos(args) if self.side == "real" else np.sin(args)
+        if self.window is not None:
+            win = _window_values(self.window, frame_length, self.periodic, "STFT")
+            win = win.astype(f32).reshape(frame_length, 1, 1)
+            scaling = np.sqrt(np.sum(np.square(win))) if self.scaling == "density" else \
+                np.sum(np.abs(win)) if self.scaling == "spectrum" else 1
+            kernel = kernel * win / scaling
+        return np.broadcast_to(kernel, tuple(shape)).astype(dtype)
+
+    def get_config(self):
+        window = self.window if self.window is None or isinstance(self.window, str) else \
+            np.asarray(self.window).tolist()
+        return {"side": self.side, "window": window, "periodic": self.periodic,
+                "scaling": self.scaling}
+
+
 NAMED = {
     "zeros": lambda: Constant(0.0),
     "ones": lambda: Constant(1.0),
@@ -269,10 +343,11 @@ KERAS_CLASSES = {"Constant": Constant, "RandomNormal": Normal, "RandomUniform": 
                  "GlorotNormal": GlorotNormal, "HeNormal": HeNormal, "HeUniform": HeUniform,
                  "LecunNormal": LecunNormal, "LecunUniform": LecunUniform, "Zeros": Zeros,
                  "Ones": Ones, "Identity": Identity, "IdentityInitializer": Identity,
-                 "OrthogonalInitializer": Orthogonal}
+                 "OrthogonalInitializer": Orthogonal, "STFT": STFT, "STFTInitializer": STFT}
 CLASSES = dict(KERAS_CLASSES, Normal=Normal, Uniform=Uniform)
 # Keras 3's class names of these two (keras.initializers.IdentityInitializer, ...).
 IdentityInitializer, OrthogonalInitializer, identity = Identity, Orthogonal, Identity
+STFTInitializer, stft = STFT, STFT
 # Keras's lowercase names for the same classes (keras.initializers.glorot_uniform).
 constant, random_normal, random_uniform, truncated_normal = (
     Constant, Normal, Uniform, TruncatedNormal)
@@ -309,7 +384,7 @@ def serialize(initializer):
     for keras_name, cls in KERAS_CLASSES.items():
         if type(initializer) is cls:
             config = initializer.get_config()
-            if cls not in (Constant, Zeros, Ones, Identity):
+            if cls not in (Constant, Zeros, Ones, Identity, STFT):
                 config = {"seed": None, **config}
             return {"class_name": keras_name, "config": config}
     return initializer

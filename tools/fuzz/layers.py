@@ -149,6 +149,22 @@ LAYER_CTORS = {
                           "output_mode='count', output_sequence_length=3", "ragged=True",
                           "vocabulary='/no/such/file'"],
     "Hashing": ["0", "None", "3, salt=1", "3, output_mode='tf_idf'", "3, sparse=True"],
+    # 3-D convolutions and poolings, adaptive pools, ConvLSTM, spectral layers
+    "Conv3D": ["0, 3", "4, (3, 3)", "4, 3, strides=0", "4, 3, padding='causal'",
+               "4, 3, groups=3", "4, 9"],
+    "Conv3DTranspose": ["0, 3", "4, 3, strides=2, output_padding=2", "4, 3, groups=2"],
+    "MaxPooling3D": ["0", "(2, 2)", "2, strides=0", "2, padding='full'"],
+    "AveragePooling3D": ["0", "2, data_format='NDHWC'"],
+    "AdaptiveAveragePooling2D": ["0", "(2, 2, 2)", "None"],
+    "AdaptiveMaxPooling1D": ["-1", "2.5"],
+    "ConvLSTM2D": ["0, 3", "4, 3, strides=2, dilation_rate=2", "4, 3, dropout=2.0",
+                   "4, 3, padding='causal'", "4, 9"],
+    "SpectralNormalization": ["pd.layers.Dense(3), power_iterations=0", "'dense'",
+                              "pd.layers.Flatten()"],
+    "ReversibleEmbedding": ["0, 3", "5, 3, tie_weights='x'", "5, 3, logit_soft_cap=-1"],
+    "MelSpectrogram": ["fft_length=0", "fft_length=64, sequence_length=128",
+                       "window='kaiser'", "num_mel_bins=0"],
+    "STFTSpectrogram": ["mode='x'", "frame_length=8, frame_step=9", "scaling='x'"],
 }
 
 
@@ -180,7 +196,13 @@ def layer_ctor_cases():
                           "GlobalMaxPooling1D": (None, 4, 3), "BatchNormalization": (None, 4),
                           "LayerNormalization": (None, 4), "Dropout": (None, 4), "Embedding": (None, 3),
                           "LSTM": (None, 5, 3), "GRU": (None, 5, 3), "SimpleRNN": (None, 5, 3),
-                          "Bidirectional": (None, 5, 3), "MultiHeadAttention": (None, 5, 8)}}.get(
+                          "Bidirectional": (None, 5, 3), "MultiHeadAttention": (None, 5, 8),
+                          "Conv3D": (None, 6, 6, 6, 3), "Conv3DTranspose": (None, 4, 4, 4, 3),
+                          "MaxPooling3D": (None, 4, 4, 4, 2), "AveragePooling3D": (None, 4, 4, 4, 2),
+                          "AdaptiveAveragePooling2D": (None, 6, 6, 2),
+                          "AdaptiveMaxPooling1D": (None, 6, 2), "ConvLSTM2D": (None, 3, 6, 6, 2),
+                          "SpectralNormalization": (None, 4), "ReversibleEmbedding": (None, 3),
+                          "MelSpectrogram": (None, 400), "STFTSpectrogram": (None, 64, 1)}}.get(
                           "{layer}")
                 if "{layer}" in ("Concatenate", "Add"):
                     out = layer([pd.layers.Input(shape=(3,)), pd.layers.Input(shape=(3,))])
@@ -188,11 +210,11 @@ def layer_ctor_cases():
                     q = pd.layers.Input(shape=(5, 8))
                     out = layer(q, q)
                 else:
-                    inp = pd.layers.Input(shape=shape[1:], dtype="int64" if "{layer}" == "Embedding" else "float32")
+                    inp = pd.layers.Input(shape=shape[1:], dtype="int64" if "{layer}" in ("Embedding", "ReversibleEmbedding") else "float32")
                     out = layer(inp)
                 model = pd.Model(inputs=inp if "{layer}" not in ("Concatenate", "Add", "MultiHeadAttention") else None,
                                  outputs=out) if False else None
-                a = (np.ones((2,) + shape[1:], np.int64) if "{layer}" == "Embedding" else
+                a = (np.ones((2,) + shape[1:], np.int64) if "{layer}" in ("Embedding", "ReversibleEmbedding") else
                      rnd(2, *shape[1:])) if shape else None
                 if a is not None:
                     r = layer(a, training=True)
@@ -261,6 +283,11 @@ LAYER_INPUTS = {  # layer constructor -> (good input shape, bad input shapes)
     "SimpleRNN(3)": ((5, 2), [(5,), (0, 2)]),
     "Bidirectional(pd.layers.LSTM(3))": ((5, 2), [(5,)]),
     "Activation('softmax')": ((4,), [(0,)]),
+    "Conv3D(4, 3)": ((6, 6, 6, 2), [(6, 6, 2), (2, 2, 2, 2)]),
+    "MaxPooling3D(2)": ((4, 4, 4, 2), [(4, 4, 2), (1, 1, 1, 2)]),
+    "AdaptiveMaxPooling3D(2)": ((4, 4, 4, 2), [(4, 4, 2)]),
+    "ConvLSTM2D(2, 3)": ((3, 6, 6, 2), [(6, 6, 2), (3, 2, 2, 2)]),
+    "STFTSpectrogram(frame_length=8)": ((32, 1), [(32,)]),
 }
 
 
@@ -307,6 +334,9 @@ def layer_input_cases():
                     "MaxPooling1D",
                     "MaxPooling2D",
                     "AveragePooling2D",
+                    "MaxPooling3D",
+                    "AdaptiveMaxPooling3D",
+                    "STFTSpectrogram",  # each channel alone, as Keras's: any count
                     "Permute",
                     "Embedding",
                 )

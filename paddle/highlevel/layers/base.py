@@ -104,7 +104,9 @@ class _CallSpec:
         # `call` written outside paddle (a user's layer or model): it may branch on
         # `training` in Python, where paddle's own layers switch mode inside the plan.
         self.user_code = not (getattr(cls.call, "__module__", None) or "").startswith("paddle.")
-        self.user_training = self.training and self.user_code
+        # A paddle layer that must branch in Python too says so (SpectralNormalization).
+        self.user_training = self.training and (
+            self.user_code or getattr(cls, "branches_on_training", False))
 
     def bind(self, layer, args, kwargs):
         """(inputs, keyword arguments) from a call's arguments; positional arguments after
@@ -408,15 +410,16 @@ class Layer(KerasLayerAPI):
     @property
     def trainable_weights(self):
         own = [w for w in self._weights if self._trainable and w._layer_trainable]
-        return own + [w for layer in self._sublayers() for w in layer.trainable_weights
-                      if self._trainable]
+        found = own + [w for layer in self._sublayers() for w in layer.trainable_weights
+                       if self._trainable]
+        return _distinct(found)  # a weight a sublayer shares (SpectralNormalization's) once
 
     @property
     def non_trainable_weights(self):
         own = [w for w in self._weights if not (self._trainable and w._layer_trainable)]
         nested = [w for layer in self._sublayers() for w in
                   (layer.weights if not self._trainable else layer.non_trainable_weights)]
-        return own + nested
+        return _distinct(own + nested)
 
     @property
     def trainable_variables(self):
@@ -718,6 +721,12 @@ def _weight_shape(shape, where):
         raise ValueError(f"{where}: add_weight expected shape as ints >= 0, received "
                          f"{shape!r}")
     return tuple(int(d) for d in items)
+
+
+def _distinct(weights):
+    """weights without repeats, in order."""
+    seen = set()
+    return [w for w in weights if not (id(w) in seen or seen.add(id(w)))]
 
 
 def _input_masks(inputs, flat):

@@ -1,6 +1,7 @@
 """Convolution layers composed from the convolution ops: DepthwiseConv1D, SeparableConv1D,
-SeparableConv2D (a depthwise then a 1x1 pointwise convolution) and Conv1DTranspose (the 2-D
-transposed convolution on a height of 1). Weights are laid out as Keras's.
+SeparableConv2D (a depthwise then a 1x1 pointwise convolution), Conv1DTranspose (the 2-D
+transposed convolution on a height of 1), Conv3D and Conv3DTranspose (`pd.ops.conv` and
+`pd.ops.conv_transpose` in 3-D, then the bias). Weights are laid out as Keras's.
 
 Example:
     >>> import paddle as pd
@@ -9,12 +10,14 @@ Example:
     >>> layer(x).shape, [w.shape for w in layer.weights]
     ((None, 6, 6, 4), [(3, 3, 3, 2), (1, 1, 6, 4), (4,)])
 """
+from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
 from paddle.lowlevel.ops.conv import conv1d, conv2d, conv2d_transpose
 from paddle.lowlevel.ops.shape import expand_dims, reshape, squeeze
+from paddle.ops.convolutions import conv, conv_transpose
 from paddle.highlevel import regularizers
 from paddle.highlevel.layers.base import InputSpec, regularizer_config
-from paddle.highlevel.layers.conv import _Depthwise, _Transposed, check_positive
+from paddle.highlevel.layers.conv import _Conv, _Depthwise, _Transposed, check_positive
 
 
 class DepthwiseConv1D(_Depthwise):
@@ -165,3 +168,80 @@ class Conv1DTranspose(_Transposed):
                              dilation=(1, self.dilation_rate[0]),
                              data_format="NHWC" if last else "NCHW", bias=bias)
         return squeeze(y, [1 if last else 2])
+
+
+def _add_bias(layer, y, bias):
+    """y + bias on the channel axis of y, in the layer's data format."""
+    if bias is None:
+        return y
+    if layer.data_format == "channels_first":
+        bias = reshape(bias, (bias.shape[0],) + (1,) * layer.rank)
+    return y + bias
+
+
+class Conv3D(_Conv):
+    """3-D convolution over volumes (batch, depth, height, width, channels); kernel
+    (kd, kh, kw, in_channels // groups, filters) as Keras's. It runs as `pd.ops.conv`.
+
+    Args:
+        filters: number of output channels.
+        kernel_size, strides, dilation_rate: an int or three.
+        padding: "valid" or "same".
+        data_format: "channels_last" (default) or "channels_first".
+        groups: channel groups (the input channels and filters must divide by it).
+        activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
+            bias_regularizer: as Conv2D.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.Conv3D(4, 3, padding="same")(pd.layers.Input(shape=(6, 6, 6, 2))).shape
+        (None, 6, 6, 6, 4)
+    """
+
+    rank = 3
+
+    def kernel_shape(self, channels):
+        return self.kernel_size + (channels // self.groups, self.filters)
+
+    def convolve(self, x, bias):
+        y = conv(x, self.kernel, strides=self.strides, padding=self.padding,
+                 data_format=self.data_format, dilation_rate=self.dilation_rate)
+        return _add_bias(self, y, bias)
+
+
+class Conv3DTranspose(_Transposed):
+    """Transposed 3-D convolution (upsampling volumes); kernel (kd, kh, kw, filters,
+    in_channels) as Keras's. It runs as `pd.ops.conv_transpose`, whose output sizes and
+    padding are Keras's.
+
+    Args:
+        filters, kernel_size, strides, padding, data_format, dilation_rate, activation,
+            use_bias, kernel_initializer, bias_initializer: as Conv3D.
+        output_padding: None, or an int / three ints added to the output sizes, each
+            below its stride.
+
+    Example:
+        >>> import paddle as pd
+        >>> x = pd.layers.Input(shape=(3, 4, 4, 2))
+        >>> pd.layers.Conv3DTranspose(5, 3, strides=2, padding="same")(x).shape
+        (None, 6, 8, 8, 5)
+    """
+
+    rank = 3
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None,
+                 output_padding=None, dilation_rate=1, **kwargs):
+        super().__init__(filters, kernel_size, strides, padding, output_padding, data_format,
+                         dilation_rate, **kwargs)
+
+    def check_window(self, input_shape):
+        spatial = input_shape[1:-1] if self.data_format == "channels_last" else input_shape[2:]
+        if None in spatial:
+            raise ShapeError(at_user(f"{self.name}: expected known spatial sizes, received "
+                                     f"input shape {input_shape}"))
+
+    def convolve(self, x, bias):
+        y = conv_transpose(x, self.kernel, strides=self.strides, padding=self.padding,
+                           output_padding=self.output_padding, data_format=self.data_format,
+                           dilation_rate=self.dilation_rate)
+        return _add_bias(self, y, bias)

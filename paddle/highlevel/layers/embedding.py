@@ -1,4 +1,5 @@
-"""Embedding: integer ids -> rows of a learned table.
+"""Embedding: integer ids -> rows of a learned table; ReversibleEmbedding also projects
+back to the vocabulary (a product with the transposed table).
 
 Example:
     >>> import paddle as pd
@@ -6,7 +7,14 @@ Example:
     >>> pd.layers.Embedding(input_dim=1000, output_dim=16)(ids).shape
     (None, 10, 16)
 """
+import numbers
+
+from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
+from paddle.lowlevel.ops.math import tanh
+from paddle.lowlevel.graph import FLOATS
+from paddle.lowlevel.ops.matmul import matmul
+from paddle.lowlevel.ops.shape import transpose
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.ops.nn import embedding
 from paddle.highlevel import regularizers
@@ -75,3 +83,84 @@ class Embedding(Layer):
                 "output_dim": self.output_dim, "mask_zero": self.mask_zero,
                 "embeddings_initializer": initializers.serialize(self.embeddings_initializer),
                 **regularizer_config(self, ("embeddings_regularizer",))}
+
+
+class ReversibleEmbedding(Embedding):
+    """An Embedding that can also project back to the vocabulary, as Keras's: called with
+    `reverse=True` on (..., output_dim) values it gives (..., input_dim) logits, a product
+    with the transposed table (tie_weights=True) or with a table of its own,
+    "reverse_embeddings" (output_dim, input_dim).
+
+    Args:
+        input_dim, output_dim, embeddings_initializer, embeddings_regularizer,
+            embeddings_constraint, mask_zero: as Embedding.
+        tie_weights: share the table between both directions (default True).
+        reverse_dtype: None (the layer's dtype) or "float32" / "float64" for the reverse
+            product.
+        logit_soft_cap: None, or c > 0: reverse logits become tanh(logits / c) * c.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> emb = pd.layers.ReversibleEmbedding(100, 8)
+        >>> hidden = emb(np.array([[1, 2, 3]]))
+        >>> hidden.shape, emb(hidden, reverse=True).shape
+        ((1, 3, 8), (1, 3, 100))
+    """
+
+    def __init__(self, input_dim, output_dim, tie_weights=True,
+                 embeddings_initializer="uniform", embeddings_regularizer=None,
+                 embeddings_constraint=None, mask_zero=False, reverse_dtype=None,
+                 logit_soft_cap=None, **kwargs):
+        super().__init__(input_dim, output_dim, embeddings_initializer=embeddings_initializer,
+                         embeddings_regularizer=embeddings_regularizer,
+                         embeddings_constraint=embeddings_constraint, mask_zero=mask_zero,
+                         **kwargs)
+        cls = type(self).__name__
+        self.tie_weights = check_flag(tie_weights, "tie_weights", cls)
+        if reverse_dtype not in (None, "float32", "float64"):
+            raise ValueError(f"{cls}: expected reverse_dtype None, 'float32' or 'float64', "
+                             f"received {reverse_dtype!r}")
+        self.reverse_dtype = reverse_dtype
+        if logit_soft_cap is not None and (not isinstance(logit_soft_cap, numbers.Real) or
+                                           isinstance(logit_soft_cap, bool) or
+                                           logit_soft_cap <= 0):
+            raise ValueError(f"{cls}: expected logit_soft_cap None or a number > 0, "
+                             f"received {logit_soft_cap!r}")
+        self.logit_soft_cap = logit_soft_cap
+        self._reversed = False
+
+    def build(self, input_shape):
+        super().build(input_shape)
+        if not self.tie_weights:
+            self.reverse_embeddings = self.add_weight(
+                "reverse_embeddings", (self.output_dim, self.input_dim),
+                self.embeddings_initializer)
+
+    def call(self, inputs, training=False, reverse=False):
+        # compute_mask, which runs next, needs to know the direction (no mask in reverse).
+        self._reversed = bool(reverse)
+        if not reverse:
+            return super().call(inputs, training)
+        if inputs.dtype not in FLOATS or inputs.ndim < 1 or \
+                inputs.shape[-1] not in (None, self.output_dim):
+            raise ShapeError(at_user(f"{self.name}: reverse=True expects float values whose "
+                                     f"last axis is output_dim={self.output_dim}, received "
+                                     f"{inputs.dtype} of shape {inputs.shape}"))
+        kernel = transpose(self.embeddings, (1, 0)) if self.tie_weights else \
+            self.reverse_embeddings
+        if self.reverse_dtype is not None:
+            inputs, kernel = cast(inputs, self.reverse_dtype), cast(kernel, self.reverse_dtype)
+        elif inputs.dtype != kernel.dtype:
+            inputs = cast(inputs, kernel.dtype)
+        logits = matmul(inputs, kernel)
+        if self.logit_soft_cap is not None:
+            cap = float(self.logit_soft_cap)
+            logits = tanh(logits / cap) * cap
+        return logits
+
+    def compute_mask(self, inputs, mask=None):
+        return None if self._reversed else super().compute_mask(inputs, mask)
+
+    def get_config(self):
+        return {**super().get_config(), "tie_weights": self.tie_weights,
+                "reverse_dtype": self.reverse_dtype, "logit_soft_cap": self.logit_soft_cap}

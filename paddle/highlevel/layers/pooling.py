@@ -1,6 +1,8 @@
-"""Pooling layers: windowed (Max/AveragePooling1D/2D) and global (Global*Pooling1D/2D).
+"""Pooling layers: windowed (Max/AveragePooling1D/2D/3D), adaptive
+(Adaptive{Average,Max}Pooling1D/2D/3D) and global (Global*Pooling1D/2D/3D).
 
-Windowed pools are the ops `pd.max_pool2d`, `pd.avg_pool2d` and their 1-D forms; global
+Windowed pools are the ops `pd.max_pool2d`, `pd.avg_pool2d` and their 1-D forms (3-D:
+`pd.ops.max_pool` / `average_pool`); adaptive pools are `pd.ops.adaptive_*_pool`; global
 pools are `pd.global_avg_pool2d` or a mean / max reduction over the spatial axes.
 
 Example:
@@ -16,6 +18,8 @@ from paddle.lowlevel.ops.reduce import max as reduce_max
 from paddle.lowlevel.ops.reduce import mean
 from paddle.highlevel.layers.base import InputSpec, Layer, check_flag
 from paddle.highlevel.layers.conv import FORMATS, check_data_format, check_padding, int_tuple
+from paddle.ops.convolutions import (adaptive_average_pool, adaptive_max_pool, average_pool,
+                                     max_pool)
 
 
 class _Pooling(Layer):
@@ -126,6 +130,184 @@ class AveragePooling2D(_Pooling):
     """
 
     op = staticmethod(avg_pool2d)
+
+
+class _Pooling3D(_Pooling):
+    """A window slid over (depth, height, width): Keras's `ops.max_pool` / `average_pool`."""
+
+    rank = 3
+
+    def call(self, inputs, training=False):
+        return type(self).op(inputs, self.pool_size, strides=self.strides,
+                             padding=self.padding, data_format=self.data_format)
+
+
+class MaxPooling3D(_Pooling3D):
+    """Maximum over windows of voxels: (batch, d, h, w, channels) -> (batch, d', h', w',
+    channels) (also `MaxPool3D`).
+
+    Args:
+        pool_size: int or three ints (default 2).
+        strides: int or three ints (default: pool_size).
+        padding: "valid" or "same" (output ceil(size / strides)).
+        data_format: "channels_last" (default) or "channels_first".
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.MaxPooling3D(2)(pd.layers.Input(shape=(4, 6, 8, 3))).shape
+        (None, 2, 3, 4, 3)
+    """
+
+    op = staticmethod(max_pool)
+
+
+class AveragePooling3D(_Pooling3D):
+    """Mean over windows of voxels (padding never counts in a "same" average; also
+    `AvgPool3D`).
+
+    Args:
+        pool_size, strides, padding, data_format: as MaxPooling3D.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.AveragePooling3D(2, padding="same")(pd.layers.Input(shape=(3, 5, 5, 1))).shape
+        (None, 2, 3, 3, 1)
+    """
+
+    op = staticmethod(average_pool)
+
+
+class _AdaptivePooling(Layer):
+    """Pooling to a fixed output size: each spatial axis of length L split into `o` bins
+    [floor(i L / o), ceil((i + 1) L / o)), reduced by the subclass's op."""
+
+    rank = 2
+    op = None
+
+    def __init__(self, output_size, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        cls, n = type(self).__name__, self.rank
+        self.output_size = int_tuple(output_size, n, "output_size", cls)
+        self.data_format = check_data_format(data_format, cls)
+
+    def build(self, input_shape):
+        ndim = self.rank + 2
+        if len(input_shape) != ndim:
+            raise ShapeError(at_user(f"{self.name}: expected an input of rank {ndim} (batch, "
+                                     f"{'spatial, ' * self.rank}channels), received shape "
+                                     f"{input_shape}"))
+        spatial = input_shape[1:-1] if self.data_format == "channels_last" else input_shape[2:]
+        if None in spatial:
+            raise ShapeError(at_user(f"{self.name}: expected known spatial sizes, received "
+                                     f"input shape {input_shape}"))
+        self.input_spec = InputSpec(ndim=ndim)
+
+    def call(self, inputs, training=False):
+        return type(self).op(inputs, self.output_size, data_format=self.data_format)
+
+    def get_config(self):
+        return {**super().get_config(), "output_size": self.output_size,
+                "data_format": self.data_format}
+
+
+class AdaptiveAveragePooling1D(_AdaptivePooling):
+    """Mean over `output_size` adaptive bins of steps: (batch, steps, channels) ->
+    (batch, output_size, channels).
+
+    Args:
+        output_size: the output length (int).
+        data_format: "channels_last" (default) or "channels_first".
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.AdaptiveAveragePooling1D(4)(pd.layers.Input(shape=(10, 3))).shape
+        (None, 4, 3)
+    """
+
+    rank = 1
+    op = staticmethod(adaptive_average_pool)
+
+
+class AdaptiveMaxPooling1D(_AdaptivePooling):
+    """Maximum over `output_size` adaptive bins of steps.
+
+    Args:
+        output_size, data_format: as AdaptiveAveragePooling1D.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.AdaptiveMaxPooling1D(4)(pd.layers.Input(shape=(10, 3))).shape
+        (None, 4, 3)
+    """
+
+    rank = 1
+    op = staticmethod(adaptive_max_pool)
+
+
+class AdaptiveAveragePooling2D(_AdaptivePooling):
+    """Mean over adaptive bins of pixels: (batch, h, w, channels) -> (batch, oh, ow,
+    channels).
+
+    Args:
+        output_size: an int or (oh, ow).
+        data_format: "channels_last" (default) or "channels_first".
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.AdaptiveAveragePooling2D((2, 3))(pd.layers.Input(shape=(7, 7, 3))).shape
+        (None, 2, 3, 3)
+    """
+
+    op = staticmethod(adaptive_average_pool)
+
+
+class AdaptiveMaxPooling2D(_AdaptivePooling):
+    """Maximum over adaptive bins of pixels.
+
+    Args:
+        output_size, data_format: as AdaptiveAveragePooling2D.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.AdaptiveMaxPooling2D(2)(pd.layers.Input(shape=(7, 7, 3))).shape
+        (None, 2, 2, 3)
+    """
+
+    op = staticmethod(adaptive_max_pool)
+
+
+class AdaptiveAveragePooling3D(_AdaptivePooling):
+    """Mean over adaptive bins of voxels: (batch, d, h, w, channels) -> (batch, od, oh,
+    ow, channels).
+
+    Args:
+        output_size: an int or (od, oh, ow).
+        data_format: "channels_last" (default) or "channels_first".
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.AdaptiveAveragePooling3D(2)(pd.layers.Input(shape=(5, 5, 5, 1))).shape
+        (None, 2, 2, 2, 1)
+    """
+
+    rank = 3
+    op = staticmethod(adaptive_average_pool)
+
+
+class AdaptiveMaxPooling3D(_AdaptivePooling):
+    """Maximum over adaptive bins of voxels.
+
+    Args:
+        output_size, data_format: as AdaptiveAveragePooling3D.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.layers.AdaptiveMaxPooling3D((1, 2, 3))(pd.layers.Input(shape=(5, 5, 5, 1))).shape
+        (None, 1, 2, 3, 1)
+    """
+
+    rank = 3
+    op = staticmethod(adaptive_max_pool)
 
 
 class _GlobalPooling(Layer):

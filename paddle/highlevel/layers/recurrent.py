@@ -97,11 +97,17 @@ class BaseRNN(Layer):
         if len(states) != self.num_states:
             raise ValueError(at_user(f"{self.name}: expected {self.num_states} initial "
                                      f"state(s), received {len(states)}"))
+        want = self.state_shape(x.shape)
         for s in states:
-            if tuple(s.shape[1:]) != (self.units,):
+            if tuple(s.shape[1:]) != want:
                 raise ShapeError(at_user(f"{self.name}: expected initial states of shape "
-                                         f"(batch, {self.units}), received {s.shape}"))
+                                         f"(batch, {', '.join(map(str, want))}), received "
+                                         f"{s.shape}"))
         return x, states
+
+    def state_shape(self, input_shape):
+        """A state's shape without its batch axis."""
+        return (self.units,)
 
     def build(self, input_shape):
         shape = input_shape[0] if isinstance(input_shape, list) else input_shape
@@ -120,7 +126,7 @@ class BaseRNN(Layer):
                 f"input a batch size: pd.Input(batch_shape=...) or batch_size=)"))
         self.states = []
         for i in range(self.num_states):
-            state = Variable(f"{self.name}/rnn_state_{i}", (shape[0], self.units),
+            state = Variable(f"{self.name}/rnn_state_{i}", (shape[0],) + self.state_shape(shape),
                              self.dtype, "zeros", trainable=False)
             state._layer_state = True
             self.states.append(state)
@@ -164,17 +170,21 @@ class BaseRNN(Layer):
             x = reverse_time(x, self.name)
             mask = None if mask is None else reverse_time(mask, self.name)
         if self.dropout:  # one mask per sequence, the same at every step (as Keras)
-            x = x * keep_mask(x, self.dropout, (None, 1, None), self._seed_fn,
-                              training_only=True)
+            x = x * keep_mask(x, self.dropout, (None, 1) + (None,) * (x.ndim - 2),
+                              self._seed_fn, training_only=True)
         rdrop = None
         if self.recurrent_dropout:
-            rdrop = keep_mask(x[:, 0, :], self.recurrent_dropout, (None, self.units),
-                              self._seed_fn, training_only=True)
+            rdrop = keep_mask(x[:, 0], self.recurrent_dropout,
+                              (None,) + self.state_shape(x.shape), self._seed_fn,
+                              training_only=True)
         if self.stateful and states is None:
             states = self._stateful_start(x)
         output, final = self.run(x, states, self.return_sequences, mask, rdrop)
         if mask is not None and self.return_sequences and self.zero_output_for_mask:
-            output = output * expand_dims(cast(mask, output.dtype), -1)
+            keep = cast(mask, output.dtype)
+            for _ in range(output.ndim - 2):
+                keep = expand_dims(keep, -1)
+            output = output * keep
         if self.stateful:  # the next batch starts where this one ended (Keras's assign)
             if all(eager.is_concrete(f) for f in final):  # an eager call: written now
                 for state, value in zip(self.states, final):
@@ -287,14 +297,21 @@ def unroll(step, x, states, mask=None, return_sequences=False, zero_output=False
     for t in range(x.shape[1]):
         out, new = step(x[:, t], states)
         if keep is not None:
-            k = expand_dims(keep[:, t], -1)
+            k = _per_example(keep[:, t], out.ndim)
             new = [n * k + s * (1.0 - k) for n, s in zip(new, states)]
             previous = zeros_like(out) if last is None else last
             out = out * k + previous * (1.0 - k)
         states, last = new, out
-        outputs.append(out * expand_dims(keep[:, t], -1)
+        outputs.append(out * _per_example(keep[:, t], out.ndim)
                        if keep is not None and zero_output else out)
     return (stack(outputs, axis=1) if return_sequences else last), states
+
+
+def _per_example(k, ndim):
+    """A (batch,) step mask shaped to multiply a (batch, ...) value of rank ndim."""
+    for _ in range(ndim - 1):
+        k = expand_dims(k, -1)
+    return k
 
 
 def _apply(fn, z):

@@ -30,6 +30,7 @@ from paddle.highlevel.losses.probabilistic import (
     BinaryCrossentropy, CategoricalCrossentropy, KLDivergence, Poisson,
     SparseCategoricalCrossentropy, binary_crossentropy, categorical_crossentropy,
     kl_divergence, poisson, sparse_categorical_crossentropy)
+from paddle.highlevel.losses.structured import CTC, Circle, circle, ctc
 from paddle.highlevel.losses.regression import (  # noqa: F401
     CosineSimilarity, Huber, LogCosh, MeanAbsoluteError, MeanAbsolutePercentageError,
     MeanSquaredError, MeanSquaredLogarithmicError, cosine_similarity, huber, l2_normalize,
@@ -70,7 +71,8 @@ _CLASSES = {c.__name__: c for c in (MeanSquaredError, MeanAbsoluteError, Huber,
                                      LogCosh, CosineSimilarity, Hinge, SquaredHinge,
                                      CategoricalHinge, BinaryFocalCrossentropy,
                                      CategoricalFocalCrossentropy,
-                                     CategoricalGeneralizedCrossEntropy, Dice, Tversky)}
+                                     CategoricalGeneralizedCrossEntropy, Dice, Tversky, CTC,
+                                     Circle)}
 _NAMES = {
     "mse": MeanSquaredError, "mean_squared_error": MeanSquaredError,
     "mae": MeanAbsoluteError, "mean_absolute_error": MeanAbsoluteError,
@@ -90,7 +92,7 @@ _NAMES = {
     "binary_focal_crossentropy": BinaryFocalCrossentropy,
     "categorical_focal_crossentropy": CategoricalFocalCrossentropy,
     "categorical_generalized_cross_entropy": CategoricalGeneralizedCrossEntropy,
-    "dice": Dice, "tversky": Tversky,
+    "dice": Dice, "tversky": Tversky, "ctc": CTC, "circle": Circle,
 }
 _FUNCTIONS = {mean_squared_error: MeanSquaredError, mean_absolute_error: MeanAbsoluteError,
               huber: Huber, binary_crossentropy: BinaryCrossentropy,
@@ -104,7 +106,7 @@ _FUNCTIONS = {mean_squared_error: MeanSquaredError, mean_absolute_error: MeanAbs
               binary_focal_crossentropy: BinaryFocalCrossentropy,
               categorical_focal_crossentropy: CategoricalFocalCrossentropy,
               categorical_generalized_cross_entropy: CategoricalGeneralizedCrossEntropy,
-              dice: Dice, tversky: Tversky}
+              dice: Dice, tversky: Tversky, ctc: CTC, circle: Circle}
 
 
 def get(identifier):
