@@ -274,6 +274,8 @@ def resize(image, size, interpolation="bilinear"):
         raise ValueError(f"resize: paddle resizes with 'bilinear' or 'nearest' (TF's), "
                          f"received {interpolation!r}")
     x = np.asarray(image, np.float32)
+    if x.shape[:2] == tuple(size):  # already that size: both methods give the image itself
+        return x
     (top, bottom, dy), (left, right, dx) = (
         _weights(x.shape[0], size[0], interpolation),
         _weights(x.shape[1], size[1], interpolation))
