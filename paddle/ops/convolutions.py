@@ -43,7 +43,8 @@ __all__ = ["adaptive_average_pool", "adaptive_max_pool", "average_pool", "conv",
 
 # ---- argument checks --------------------------------------------------------------------
 
-def _data_format(data_format, op):
+def data_format_of(data_format, op):
+    """The data format: "channels_last" for None, else `data_format` once checked."""
     if data_format is None:
         return "channels_last"
     if data_format not in ("channels_last", "channels_first"):
@@ -68,7 +69,7 @@ def as_tensor(x):
     return constant(array)
 
 
-def _tensor(x, op):
+def float_tensor(x, op=None):
     """A float Variable of x (integers become float32: Keras's convolutions compute in
     floats)."""
     x = as_tensor(x)
@@ -118,7 +119,7 @@ def _restore(y, fmt):
 
 
 def _kernel(kernel, x, n, op, what="kernel"):
-    kernel = _tensor(kernel, op)
+    kernel = float_tensor(kernel, op)
     if kernel.ndim != n + 2:
         raise ShapeError(at_user(f"{op}: expected a {what} of rank {n + 2} (spatial axes, "
                                  f"in, out) for inputs of shape {x.shape}, received shape "
@@ -222,8 +223,8 @@ def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_
         [1.0, 3.0, 5.0, 7.0]
     """
     op = "conv"
-    fmt = _data_format(data_format, op)
-    x = _tensor(inputs, op)
+    fmt = data_format_of(data_format, op)
+    x = float_tensor(inputs, op)
     n = _spatial_rank(x, op)
     strides = _tuple(strides, n, "strides", op)
     dilation = _tuple(dilation_rate, n, "dilation_rate", op)
@@ -255,8 +256,8 @@ def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
         (1, 2, 2, 4)
     """
     op = "depthwise_conv"
-    fmt = _data_format(data_format, op)
-    x = _tensor(inputs, op)
+    fmt = data_format_of(data_format, op)
+    x = float_tensor(inputs, op)
     n = _spatial_rank(x, op, (1, 2))
     strides = _tuple(strides, n, "strides", op)
     dilation = _tuple(dilation_rate, n, "dilation_rate", op)
@@ -291,7 +292,7 @@ def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, paddin
         [18.0, 18.0, 18.0]
     """
     op = "separable_conv"
-    fmt = _data_format(data_format, op)
+    fmt = data_format_of(data_format, op)
     y = depthwise_conv(inputs, depthwise_kernel, strides, padding, fmt, dilation_rate)
     return conv(y, pointwise_kernel, 1, "valid", fmt, 1)
 
@@ -332,8 +333,8 @@ def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=No
         (1, 6, 6, 2)
     """
     op = "conv_transpose"
-    fmt = _data_format(data_format, op)
-    x = _tensor(inputs, op)
+    fmt = data_format_of(data_format, op)
+    x = float_tensor(inputs, op)
     n = _spatial_rank(x, op)
     strides = _tuple(strides, n, "strides", op)
     dilation = _tuple(dilation_rate, n, "dilation_rate", op)
@@ -413,8 +414,8 @@ def _transpose3d(x, kernel, strides, dilation, padding, out_pad):
 
 def _pool(kind, inputs, pool_size, strides, padding, data_format):
     op = f"{kind}_pool"
-    fmt = _data_format(data_format, op)
-    x = _tensor(inputs, op)
+    fmt = data_format_of(data_format, op)
+    x = float_tensor(inputs, op)
     n = _spatial_rank(x, op)
     pool = _tuple(pool_size, n, "pool_size", op)
     strides = pool if strides is None else _tuple(strides, n, "strides", op)
@@ -481,8 +482,8 @@ def _adaptive_windows(size, out):
 
 def _adaptive(kind, inputs, output_size, data_format):
     op = f"adaptive_{kind}_pool"
-    fmt = _data_format(data_format, op)
-    x = _tensor(inputs, op)
+    fmt = data_format_of(data_format, op)
+    x = float_tensor(inputs, op)
     n = _spatial_rank(x, op)
     out = _tuple(output_size, n, "output_size", op)
     x = _channels_last(x, fmt)

@@ -24,7 +24,7 @@ from paddle.lowlevel.ops.reduce import mean
 from paddle.lowlevel.ops.shape import expand_dims, gather, pad, reshape, squeeze, stack, \
     transpose
 from paddle.lowlevel.shapes import is_int
-from paddle.ops.convolutions import as_tensor, conv, depthwise_conv
+from paddle.ops.convolutions import as_tensor, conv, data_format_of, depthwise_conv
 from paddle.ops.image_sampling import (affine_transform, elastic_transform,  # noqa: F401
                                        floor as _floor, map_coordinates,
                                        perspective_transform)
@@ -44,18 +44,9 @@ def _tensor(x):
     return as_tensor(x)
 
 
-def _data_format(data_format, op):
-    if data_format is None:
-        return "channels_last"
-    if data_format not in ("channels_last", "channels_first"):
-        raise ValueError(at_user(f"{op}: expected data_format 'channels_last' or "
-                                 f"'channels_first', received {data_format!r}"))
-    return data_format
-
-
 def _images(images, data_format, op):
     """(batch NHWC Variable, undo) for rank-3 or rank-4 images in `data_format`."""
-    fmt = _data_format(data_format, op)
+    fmt = data_format_of(data_format, op)
     x = _tensor(images)
     if x.ndim not in (3, 4):
         raise ValueError(at_user(f"{op}: expected images of rank 3 (one image) or 4 (a "
@@ -505,7 +496,7 @@ def sobel_edges(images, data_format=None):
         [0.0, 8.0]
     """
     op = "sobel_edges"
-    fmt = _data_format(data_format, op)
+    fmt = data_format_of(data_format, op)
     x = _float(_tensor(images))
     if x.ndim != 4:
         raise ValueError(at_user(f"{op}: expected a batch of images (rank 4), received "
@@ -574,7 +565,7 @@ def _patches(images, size, strides, dilation_rate, padding, data_format, n, op):
     if len(sizes) != n or not all(is_int(s) and s >= 1 for s in sizes):
         raise TypeError(at_user(f"{op}: expected size as an int or {n} ints >= 1, received "
                                 f"{size!r}"))
-    fmt = _data_format(data_format, op)
+    fmt = data_format_of(data_format, op)
     x = _tensor(images)
     single = x.ndim == n + 1
     if x.ndim not in (n + 1, n + 2):

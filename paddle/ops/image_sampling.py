@@ -23,7 +23,7 @@ from paddle.lowlevel.ops.sort import take_along_axis
 from paddle.lowlevel.ops.shape import expand_dims, gather, reshape, squeeze, stack, \
     transpose
 from paddle.lowlevel.shapes import is_int
-from paddle.ops.convolutions import as_tensor, depthwise_conv
+from paddle.ops.convolutions import as_tensor, data_format_of, depthwise_conv
 from paddle.ops.linalg import solve
 from paddle.random import normal
 
@@ -159,10 +159,7 @@ def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value
 
 
 def _images(images, data_format, op):
-    fmt = "channels_last" if data_format is None else data_format
-    if fmt not in ("channels_last", "channels_first"):
-        raise ValueError(at_user(f"{op}: expected data_format 'channels_last' or "
-                                 f"'channels_first', received {data_format!r}"))
+    fmt = data_format_of(data_format, op)
     x = as_tensor(images)
     if x.ndim not in (3, 4):
         raise ValueError(at_user(f"{op}: expected images of rank 3 (one image) or 4 (a "

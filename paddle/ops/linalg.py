@@ -31,6 +31,7 @@ from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.reduce import max as _max, min as _min, sum as _sum
 from paddle.lowlevel.ops.shape import expand_dims, squeeze, transpose
 from paddle.ops.convolutions import as_tensor
+from paddle.ops.convolutions import float_tensor as _float
 from paddle.lowlevel import eager
 from paddle.lowlevel.executor import eval as _eval
 
@@ -40,13 +41,6 @@ __all__ = ["cholesky", "cholesky_inverse", "det", "eigh", "inv", "jvp", "logdet"
 
 
 # ---- inputs ----------------------------------------------------------------------------------
-
-def _float(x, op):
-    x = as_tensor(x)
-    if x.dtype not in ("float32", "float64"):
-        x = cast(x, "float32")
-    return x
-
 
 def _matrix(x, op, square=True):
     x = _float(x, op)
