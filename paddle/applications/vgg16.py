@@ -19,7 +19,7 @@ def VGG16(include_top=True, weights="imagenet", input_tensor=None, input_shape=N
         include_top: whether to end with the 3 dense layers (flatten, fc1, fc2,
             predictions); the input is then 224x224x3 unless `weights` is None.
         weights: None (random initialization), "imagenet" (Keras's ImageNet weights,
-            read from Keras's cache folder: paddle downloads nothing, see
+            read from Keras's cache folder, downloaded there first when missing, see
             `pd.applications.imagenet_utils`) or the path of a weights file (a Keras or
             paddle `.h5`, `.weights.h5` or `.keras` file of this architecture).
         input_tensor: a symbolic Variable (`pd.Input(...)` or layers on it) to start from.

@@ -1,11 +1,12 @@
 """`get_file`: Keras's cached-file lookup, without the network.
 
-paddle never downloads. `get_file` finds the file in Keras's cache (`~/.keras/datasets` by
-default, or under `$KERAS_HOME`: files Keras downloaded before are found), checks its hash
-when one is given, and copies `file://` origins into the cache; an `http(s)://` origin
-whose file is not cached raises a ValueError saying where to put it. Archives are not
-extracted (`extract`/`untar` are refused: extract it yourself, with care for untrusted
-archives, see docs/security.md).
+`get_file` never downloads (the data sets and the applications' weights do, through
+paddle/dataset/common.py's guarded download). It finds the file in Keras's cache
+(`~/.keras/datasets` by default, or under `$KERAS_HOME`: files Keras downloaded before are
+found), checks its hash when one is given, and copies `file://` origins into the cache; an
+`http(s)://` origin whose file is not cached raises a ValueError saying where to put it.
+Archives are not extracted (`extract`/`untar` are refused: extract it yourself, with care
+for untrusted archives, see docs/security.md).
 
 Example:
     >>> import os, tempfile, paddle as pd
