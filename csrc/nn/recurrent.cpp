@@ -88,10 +88,14 @@ void over_rows(const Rnn& r, F f) {
   }
 }
 
-// The LSTM's elementwise step of one row (gate_math.h): vectors for float32, std::exp and
-// std::tanh for float64.
+// The elementwise arithmetic of one row's step (gate_math.h): the LSTM's whole cell, and
+// the sigmoid or tanh of a span (the GRU's gates), in place. Vectors for float32, std::exp
+// and std::tanh for float64.
 template <typename T>
-struct LstmCell {
+struct Cell {
+  void activate(T* x, int64_t n, bool tanh_) const {
+    for (int64_t i = 0; i < n; ++i) x[i] = tanh_ ? std::tanh(x[i]) : sigmoid(x[i]);
+  }
   void forward(T* gt, const T* c_prev, T* c, T* h, int64_t U) const {
     for (int64_t u = 0; u < U; ++u) {
       const T ig = sigmoid(gt[u]), fg = sigmoid(gt[U + u]), cg = std::tanh(gt[2 * U + u]),
@@ -119,8 +123,9 @@ struct LstmCell {
 };
 
 template <>
-struct LstmCell<float> {
+struct Cell<float> {
   gates::Fns f = gates::fns();
+  void activate(float* x, int64_t n, bool tanh_) const { f.activate(x, x, n, tanh_); }
   void forward(float* gt, const float* c_prev, float* c, float* h, int64_t U) const {
     f.forward(gt, c_prev, c, h, U);
   }
@@ -136,7 +141,7 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
   const int64_t U = r.U, G = r.G, T_ = r.T, ld = 4 * U;  // gates rows are 4U wide
   // Scratch rows for every batch row, allocated here: nothing may throw inside the
   // parallel region. A thread uses the rows of its own slice.
-  const LstmCell<T> cell;
+  const Cell<T> cell;
   std::vector<T> rec_all(r.kind == kLSTM ? 0 : size_t(r.N) * G * U), rh_all(r.kind == kGRUClassic ? r.N * U : 0),
       hd_all(rdrop ? r.N * U : 0);
   over_rows(r, [&](int64_t n0, int64_t n1) {
@@ -181,21 +186,22 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
           const T* c_prev = t == 0 ? c0 + n * U : cs + (n * T_ + t - 1) * U;
           cell.forward(gt, c_prev, cs + (n * T_ + t) * U, h, U);
         } else if (r.kind == kGRU) {
+          // z and r (contiguous), then h~ once r is known; the activations on whole spans.
+          for (int64_t u = 0; u < 2 * U; ++u) gt[u] += rc[u] + b_rec[u];
+          cell.activate(gt, 2 * U, false);
           for (int64_t u = 0; u < U; ++u) {
-            const T z = sigmoid(gt[u] + rc[u] + b_rec[u]);
-            const T rg = sigmoid(gt[U + u] + rc[U + u] + b_rec[U + u]);
             const T rech = rc[2 * U + u] + b_rec[2 * U + u];
-            const T hh = std::tanh(gt[2 * U + u] + rg * rech);
-            gt[u] = z; gt[U + u] = rg; gt[2 * U + u] = hh; gt[3 * U + u] = rech;
-            h[u] = z * h_prev[u] + (T(1) - z) * hh;
+            gt[2 * U + u] += gt[U + u] * rech;
+            gt[3 * U + u] = rech;
           }
+          cell.activate(gt + 2 * U, U, true);
+          for (int64_t u = 0; u < U; ++u)
+            h[u] = gt[u] * h_prev[u] + (T(1) - gt[u]) * gt[2 * U + u];
         } else {
           const T* h_rec = hr + i * ldr;
-          for (int64_t u = 0; u < U; ++u) {
-            gt[u] = sigmoid(gt[u] + rc[u]);
-            gt[U + u] = sigmoid(gt[U + u] + rc[U + u]);
-            rh[i * U + u] = gt[U + u] * h_rec[u];
-          }
+          for (int64_t u = 0; u < 2 * U; ++u) gt[u] += rc[u];
+          cell.activate(gt, 2 * U, false);
+          for (int64_t u = 0; u < U; ++u) rh[i * U + u] = gt[U + u] * h_rec[u];
         }
         if (mask && r.kind != kGRUClassic && mask[n * T_ + t] == T(0)) keep_state(r, n, t, h0,
                                                                                  c0, hs, cs);
@@ -209,11 +215,12 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
         const T* h_prev = hp + i * ldh;
         T* h = hs + (n * T_ + t) * U;
         for (int64_t u = 0; u < U; ++u) {
-          const T hh = std::tanh(gt[2 * U + u] + rec[i * U + u]);
-          gt[2 * U + u] = hh;
+          gt[2 * U + u] += rec[i * U + u];
           gt[3 * U + u] = T(0);
-          h[u] = gt[u] * h_prev[u] + (T(1) - gt[u]) * hh;
         }
+        cell.activate(gt + 2 * U, U, true);
+        for (int64_t u = 0; u < U; ++u)
+          h[u] = gt[u] * h_prev[u] + (T(1) - gt[u]) * gt[2 * U + u];
         if (mask && mask[n * T_ + t] == T(0)) keep_state(r, n, t, h0, c0, hs, cs);
       }
     }
@@ -245,7 +252,7 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
   std::vector<T> RT(GU * U);
   for (int64_t u = 0; u < U; ++u)
     for (int64_t j = 0; j < GU; ++j) RT[j * U + u] = R[u * GU + j];
-  const LstmCell<T> cell;
+  const Cell<T> cell;
   // Per batch row: the gradients reaching the state each step started from, carried to
   // the step before, and scratch; allocated here, as nothing may throw in the region.
   std::vector<T> dh_all(r.N * U, T(0)), dc_all(r.N * U, T(0)), drh_all(r.N * U),

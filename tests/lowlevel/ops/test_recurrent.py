@@ -307,33 +307,46 @@ def test_float32_sigmoid_and_tanh_within_two_ulps():
     assert float32_ulps(cell_activations(v[:3]), v[:3]).max() <= 2.5  # the tail alone
 
 
-def float32_against_float64(u, n=5, t=6, f=7):
-    """An LSTM's outputs and gradients in float32 (the vector cell) and in float64 (std::exp),
-    masked steps and recurrent dropout included."""
-    arrays = [rand(n, t, f), rand(f, 4 * u, seed=1), rand(u, 4 * u, seed=2, scale=0.3),
-              rand(4 * u, seed=3), rand(n, u, seed=4), rand(n, u, seed=5)]
+def float32_against_float64(u, kind="lstm", n=5, t=6, f=7):
+    """The outputs and gradients of an LSTM or GRU (kind "gru" or "gru_classic") in float32
+    (the vector activations) and in float64 (std::exp), masked steps and recurrent dropout
+    included."""
+    g = 4 if kind == "lstm" else 3
+    bias = rand(2, 3 * u, seed=3) if kind == "gru" else rand(g * u, seed=3)
+    arrays = [rand(n, t, f), rand(f, g * u, seed=1), rand(u, g * u, seed=2, scale=0.3), bias,
+              rand(n, u, seed=4), rand(n, u, seed=5)]
+    if kind != "lstm":
+        arrays.pop()
     mask = (np.random.default_rng(6).random((n, t)) > 0.3).astype(np.float64)
     rdrop = (np.random.default_rng(7).random((n, u)) > 0.2) * 1.25
     results = []
     for dtype in ("float32", "float64"):
-        names = ["x", "k", "rk", "b", "h0", "c0"]
-        inputs = [pd.data(f"vc_{name}_{dtype}", a.shape, dtype) for name, a in zip(names, arrays)]
-        x, k, rk, b, h0, c0 = inputs
+        inputs = [pd.data(f"vc_{kind}_{i}_{dtype}", a.shape, dtype) for i, a in enumerate(arrays)]
         outs = []
         for extra in ({}, {"mask": pd.constant(mask, dtype),
                            "recurrent_dropout_mask": pd.constant(rdrop, dtype)}):
-            seq, h, c = pd.lstm(x, k, rk, b, [h0, c0], return_sequences=True,
-                                return_state=True, **extra)
-            loss = pd.sum(seq * seq) + pd.sum(h) + pd.sum(c * c)
-            outs += [seq, h, c] + pd.gradients(loss, [x, k, rk, b, h0, c0])
+            if kind == "lstm":
+                x, k, rk, b, h0, c0 = inputs
+                seq, h, c = pd.lstm(x, k, rk, b, [h0, c0], return_sequences=True,
+                                    return_state=True, **extra)
+                loss = pd.sum(seq * seq) + pd.sum(h) + pd.sum(c * c)
+                outs += [seq, h, c]
+            else:
+                x, k, rk, b, h0 = inputs
+                seq, h = pd.gru(x, k, rk, b, h0, return_sequences=True, return_state=True,
+                                reset_after=kind == "gru", **extra)
+                loss = pd.sum(seq * seq) + pd.sum(h)
+                outs += [seq, h]
+            outs += pd.gradients(loss, inputs)
         results.append(pd.eval(outs, {v: a.astype(dtype) for v, a in zip(inputs, arrays)}))
     return results
 
 
+@pytest.mark.parametrize("kind", ["lstm", "gru", "gru_classic"])
 @pytest.mark.parametrize("u", [16, 37])
-def test_float32_vector_cell_matches_float64(u):
+def test_float32_vector_cell_matches_float64(u, kind):
     # 16 units fill whole AVX-512 vectors; 37 leaves a tail on every width.
-    got, want = float32_against_float64(u)
+    got, want = float32_against_float64(u, kind)
     for g, w in zip(got, want):
         assert g.dtype == np.float32
         np.testing.assert_allclose(g, w, rtol=2e-4, atol=2e-4 * np.abs(w).max())
@@ -346,9 +359,10 @@ sys.path.insert(0, sys.argv[1])
 import test_recurrent as tr
 v = tr.ACTIVATION_POINTS.astype(np.float32)
 assert tr.float32_ulps(tr.cell_activations(v), v).max() <= 2.0  # the CPU cell: 1.8
-got, want = tr.float32_against_float64(37)
-for g, w in zip(got, want):
-    np.testing.assert_allclose(g, w, rtol=2e-4, atol=2e-4 * np.abs(w).max())
+for kind in ("lstm", "gru", "gru_classic"):
+    got, want = tr.float32_against_float64(37, kind)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=2e-4, atol=2e-4 * np.abs(w).max())
 """
 
 
