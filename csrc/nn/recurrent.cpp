@@ -56,10 +56,20 @@ struct Rnn {
     states_size = size_of({N, T, U}, op);
     gates_size = size_of({N, T, 4, U}, op);
     bias_size = size_of({kind == kGRU ? 2 : 1, G, U}, op);
-    check_blas_dims(size_mul(N, T, op), size_mul(G, U, op), std::max(F, U), op);
+    // K = F + U: the LSTM's backward multiplies rows [x | h_prev] (csrc above).
+    check_blas_dims(size_mul(N, T, op), size_mul(G, U, op), size_add(F, U, op), op);
   }
   bool has_cell() const { return kind == kLSTM; }
 };
+
+// Asks the caches for n values at p, ahead of their use (for writing when W). A step's rows
+// lie T steps apart, too far for the hardware prefetchers, and each row's work is short:
+// the elementwise passes stalled on memory without this.
+template <bool W = false, typename T>
+inline void prefetch(const T* p, int64_t n) {
+  const char* b = reinterpret_cast<const char*>(p);
+  for (int64_t k = 0; k < n * int64_t(sizeof(T)); k += 64) __builtin_prefetch(b + k, W ? 1 : 0);
+}
 
 // A masked step: row n's state at step t is the one it started from.
 template <typename T>
@@ -242,11 +252,16 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
   // dX: gradients of the input projection's pre-activations (N, T, G*U); dRec: of the
   // recurrent product's (GRU reset_after only, where they differ); hprev: what the
   // recurrent product read at each step (the previous state, times the recurrent dropout);
-  // for the classic GRU, r * that.
+  // for the classic GRU, r * that. The LSTM keeps hprev beside a copy of x, rows [x | h]
+  // (HL = F + U wide), so that dW and dR are one product with dX: the BLAS then packs dX,
+  // the largest operand, once instead of twice.
   // Every entry is written before it is read: no zero-fill (new T[], not std::vector).
+  const bool joint = r.kind == kLSTM;
+  const int64_t F = r.F, HL = joint ? F + U : U;
   std::unique_ptr<T[]> dX_(new T[NT * GU]), dRec_(new T[r.kind == kGRU ? NT * GU : 0]),
-      hprev_(new T[NT * U]), rh_(new T[r.kind == kGRUClassic ? NT * U : 0]);
-  T *dX = dX_.get(), *dRec = dRec_.get(), *hprev = hprev_.get(), *rh = rh_.get();
+      xh_(new T[NT * HL]), rh_(new T[r.kind == kGRUClassic ? NT * U : 0]);
+  T *dX = dX_.get(), *dRec = dRec_.get(), *xh = xh_.get(), *rh = rh_.get();
+  T* hprev = joint ? xh + F : xh;  // rows HL apart
   // R transposed (G*U, U): the per-step products dgates R^T then read it row-major, which
   // OpenBLAS runs 15-20% faster on these small M than the transposed operand.
   std::vector<T> RT(GU * U);
@@ -266,10 +281,22 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
     for (int64_t t = T_ - 1; t >= 0; --t) {
       for (int64_t i = 0; i < rows; ++i) {
         const int64_t n = n0 + i, s = n * T_ + t;
+        if (i + 1 < rows && r.kind == kLSTM) {  // the next row's operands of this step
+          const int64_t q = s + T_;
+          prefetch(gates + q * 4 * U, 4 * U);
+          prefetch(cs + (q - 1) * U, 2 * U);  // c_prev and c
+          if (t > 0) prefetch(hs + (q - 1) * U, U);
+          prefetch(dhs + q * U, U);
+          prefetch(dcs + q * U, U);
+          prefetch<true>(dX + q * GU, GU);
+          prefetch<true>(xh + q * HL, HL);
+          prefetch(x + q * F, F);
+        }
         const T* gt = gates + s * 4 * U;
         const T* h_prev = t == 0 ? h0 + n * U : hs + (s - 1) * U;
         const T* rd = rdrop ? rdrop + n * U : nullptr;
-        T* hps = hprev + s * U;
+        T* hps = hprev + s * HL;
+        if (joint) std::copy(x + s * F, x + (s + 1) * F, xh + s * HL);
         if (rd)
           for (int64_t u = 0; u < U; ++u) hps[u] = h_prev[u] * rd[u];
         else
@@ -331,7 +358,7 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
           const int64_t s = (n0 + i) * T_ + t;
           T* dxs = dX + s * GU;
           const T* gt = gates + s * 4 * U;
-          const T* hr = hprev + s * U;
+          const T* hr = hprev + s * HL;
           const bool kept = mask && mask[s] == T(0);
           for (int64_t u = 0; u < U; ++u) {
             const T rg = gt[U + u];
@@ -354,18 +381,23 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
       }
   });
   // Weight gradients over all N * T steps at once.
-  gemm_parallel<T>(true, false, r.F, GU, NT, T(1), x, dX, T(0), dW);
+  if (joint) {
+    std::unique_ptr<T[]> dWR(new T[HL * GU]);  // [dW; dR]
+    gemm_parallel<T>(true, false, HL, GU, NT, T(1), xh, dX, T(0), dWR.get());
+    std::copy(dWR.get(), dWR.get() + F * GU, dW);
+    std::copy(dWR.get() + F * GU, dWR.get() + HL * GU, dR);
+  } else {
+    gemm_parallel<T>(true, false, r.F, GU, NT, T(1), x, dX, T(0), dW);
+  }
   gemm_parallel<T>(false, true, NT, r.F, GU, T(1), dX, W, T(0), dx);
   std::fill(db, db + r.bias_size, T(0));
   add_column_sums(dX, NT, GU, GU, db);
   if (r.kind == kGRU) {
     gemm_parallel<T>(true, false, U, GU, NT, T(1), hprev, dRec, T(0), dR);
     add_column_sums(dRec, NT, GU, GU, db + GU);
-  } else if (r.kind == kLSTM) {
-    gemm_parallel<T>(true, false, U, GU, NT, T(1), hprev, dX, T(0), dR);
-  } else {
+  } else if (r.kind == kGRUClassic) {
     // dR[:, :2U] from hr, dR[:, 2U:] from r * hr (strided columns: plain BLAS).
-    blas_gemm(true, false, U, 2 * U, NT, T(1), hprev, U, dX, GU, T(0), dR, GU);
+    blas_gemm(true, false, U, 2 * U, NT, T(1), hprev, HL, dX, GU, T(0), dR, GU);
     blas_gemm(true, false, U, U, NT, T(1), rh, U, dX + 2 * U, GU, T(0), dR + 2 * U,
               GU);
   }
