@@ -98,15 +98,17 @@ PD_GATE_INLINE typename F32<VB>::V vtanh(typename F32<VB>::V x) {
 }
 
 // One LSTM step of one row, units [u0, u1) (a multiple of the lanes): gt holds the
-// pre-activations of i, f, c~, o (U apart) and gets their activations; c and h the new
-// states.
+// pre-activations of i, f, c~, o (U apart) less the bias b, and gets their activations; c
+// and h the new states.
 template <int VB>
-PD_GATE_INLINE void lstm_forward_span(float* gt, const float* c_prev, float* c, float* h,
-                                      int64_t U, int64_t u0, int64_t u1) {
+PD_GATE_INLINE void lstm_forward_span(float* gt, const float* b, const float* c_prev,
+                                      float* c, float* h, int64_t U, int64_t u0, int64_t u1) {
   typedef typename F32<VB>::V V;
   for (int64_t u = u0; u < u1; u += F32<VB>::E) {
-    const V ig = vsigmoid<VB>(load<VB>(gt + u)), fg = vsigmoid<VB>(load<VB>(gt + U + u));
-    const V cg = vtanh<VB>(load<VB>(gt + 2 * U + u)), og = vsigmoid<VB>(load<VB>(gt + 3 * U + u));
+    const V ig = vsigmoid<VB>(load<VB>(gt + u) + load<VB>(b + u));
+    const V fg = vsigmoid<VB>(load<VB>(gt + U + u) + load<VB>(b + U + u));
+    const V cg = vtanh<VB>(load<VB>(gt + 2 * U + u) + load<VB>(b + 2 * U + u));
+    const V og = vsigmoid<VB>(load<VB>(gt + 3 * U + u) + load<VB>(b + 3 * U + u));
     store<VB>(gt + u, ig);
     store<VB>(gt + U + u, fg);
     store<VB>(gt + 2 * U + u, cg);
@@ -142,11 +144,11 @@ PD_GATE_INLINE void lstm_backward_span(const float* gt, const float* c, const fl
 }
 
 template <int VB>
-PD_GATE_INLINE void lstm_forward_row(float* gt, const float* c_prev, float* c, float* h,
-                                     int64_t U) {
+PD_GATE_INLINE void lstm_forward_row(float* gt, const float* b, const float* c_prev, float* c,
+                                     float* h, int64_t U) {
   const int64_t body = U - U % F32<VB>::E;
-  lstm_forward_span<VB>(gt, c_prev, c, h, U, 0, body);
-  lstm_forward_span<4>(gt, c_prev, c, h, U, body, U);
+  lstm_forward_span<VB>(gt, b, c_prev, c, h, U, 0, body);
+  lstm_forward_span<4>(gt, b, c_prev, c, h, U, body, U);
 }
 
 template <int VB>
@@ -170,15 +172,16 @@ PD_GATE_INLINE void sigmoid_tanh_n(const float* x, float* y, int64_t n, bool tan
 
 // The builds: a table of the three row functions per vector width.
 struct Fns {
-  void (*forward)(float*, const float*, float*, float*, int64_t);
+  void (*forward)(float*, const float*, const float*, float*, float*, int64_t);
   void (*backward)(const float*, const float*, const float*, const float*, const float*,
                    float*, float*, float*, int64_t);
   void (*activate)(const float*, float*, int64_t, bool);
 };
 
 #define PD_GATE_BUILD(NAME, VB, ATTR)                                                       \
-  ATTR void NAME##_forward(float* gt, const float* cp, float* c, float* h, int64_t U) {      \
-    lstm_forward_row<VB>(gt, cp, c, h, U);                                                 \
+  ATTR void NAME##_forward(float* gt, const float* b, const float* cp, float* c, float* h,  \
+                           int64_t U) {                                                    \
+    lstm_forward_row<VB>(gt, b, cp, c, h, U);                                              \
   }                                                                                        \
   ATTR void NAME##_backward(const float* gt, const float* c, const float* cp,              \
                             const float* dhs, const float* dcs, float* dh, float* dc,      \

@@ -106,10 +106,11 @@ struct Cell {
   void activate(T* x, int64_t n, bool tanh_) const {
     for (int64_t i = 0; i < n; ++i) x[i] = tanh_ ? std::tanh(x[i]) : sigmoid(x[i]);
   }
-  void forward(T* gt, const T* c_prev, T* c, T* h, int64_t U) const {
+  void forward(T* gt, const T* b, const T* c_prev, T* c, T* h, int64_t U) const {
     for (int64_t u = 0; u < U; ++u) {
-      const T ig = sigmoid(gt[u]), fg = sigmoid(gt[U + u]), cg = std::tanh(gt[2 * U + u]),
-              og = sigmoid(gt[3 * U + u]);
+      const T ig = sigmoid(gt[u] + b[u]), fg = sigmoid(gt[U + u] + b[U + u]),
+              cg = std::tanh(gt[2 * U + u] + b[2 * U + u]),
+              og = sigmoid(gt[3 * U + u] + b[3 * U + u]);
       gt[u] = ig; gt[U + u] = fg; gt[2 * U + u] = cg; gt[3 * U + u] = og;
       c[u] = fg * c_prev[u] + ig * cg;
       h[u] = og * std::tanh(c[u]);
@@ -136,8 +137,9 @@ template <>
 struct Cell<float> {
   gates::Fns f = gates::fns();
   void activate(float* x, int64_t n, bool tanh_) const { f.activate(x, x, n, tanh_); }
-  void forward(float* gt, const float* c_prev, float* c, float* h, int64_t U) const {
-    f.forward(gt, c_prev, c, h, U);
+  void forward(float* gt, const float* b, const float* c_prev, float* c, float* h,
+               int64_t U) const {
+    f.forward(gt, b, c_prev, c, h, U);
   }
   void backward(const float* gt, const float* c, const float* c_prev, const float* dhs,
                 const float* dcs, float* dh, float* dc, float* dx, int64_t U) const {
@@ -159,12 +161,14 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
     T* rec = r.kind == kLSTM ? nullptr : rec_all.data() + n0 * G * U;
     T* rh = r.kind == kGRUClassic ? rh_all.data() + n0 * U : nullptr;
     T* hd = rdrop ? hd_all.data() + n0 * U : nullptr;
-    // Input projection of every step of these rows: gates[:, :, :G*U] = x W + b_in.
+    // Input projection of every step of these rows: gates[:, :, :G*U] = x W + b_in (the
+    // LSTM's cell adds its bias itself, saving a pass over the gates).
     T* g0 = gates + n0 * T_ * ld;
-    for (int64_t i = 0; i < rows * T_; ++i)
-      for (int64_t j = 0; j < G * U; ++j) g0[i * ld + j] = b[j];
-    blas_gemm(false, false, rows * T_, G * U, r.F, T(1), x + n0 * T_ * r.F, r.F, W, G * U, T(1),
-              g0, ld);
+    if (r.kind != kLSTM)
+      for (int64_t i = 0; i < rows * T_; ++i)
+        for (int64_t j = 0; j < G * U; ++j) g0[i * ld + j] = b[j];
+    blas_gemm(false, false, rows * T_, G * U, r.F, T(1), x + n0 * T_ * r.F, r.F, W, G * U,
+              T(r.kind != kLSTM), g0, ld);
     const T* b_rec = r.kind == kGRU ? b + G * U : nullptr;
     for (int64_t t = 0; t < T_; ++t) {
       // The previous state of row n: h0 at t = 0, else hs[n, t - 1] (stride T * U).
@@ -194,7 +198,7 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
         T* h = hs + (n * T_ + t) * U;
         if (r.kind == kLSTM) {
           const T* c_prev = t == 0 ? c0 + n * U : cs + (n * T_ + t - 1) * U;
-          cell.forward(gt, c_prev, cs + (n * T_ + t) * U, h, U);
+          cell.forward(gt, b, c_prev, cs + (n * T_ + t) * U, h, U);
         } else if (r.kind == kGRU) {
           // z and r (contiguous), then h~ once r is known; the activations on whole spans.
           for (int64_t u = 0; u < 2 * U; ++u) gt[u] += rc[u] + b_rec[u];
