@@ -82,7 +82,8 @@ def main(argv):
         forward, backward = kernels(kind, n, t, f, u, args.dtype)
         for part, fn, fl in (("forward", forward, flops), ("backward", backward, 2 * flops)):
             seconds = best(fn, args.repeats)
-            print(f"{name} {part:8s} {seconds * 1e3:8.2f} ms CPU  {fl / seconds / 1e9:6.1f} GFLOP/s")
+            rate = fl / seconds / 1e9
+            print(f"{name} {part:8s} {seconds * 1e3:8.2f} ms CPU  {rate:6.1f} GFLOP/s")
     return 0
 
 

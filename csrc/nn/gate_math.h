@@ -160,14 +160,15 @@ PD_GATE_INLINE void lstm_backward_row(const float* gt, const float* c, const flo
   lstm_backward_span<4>(gt, c, c_prev, dhs, dcs, dh, dc, dx, U, body, U);
 }
 
-// sigmoid and tanh of n floats (the GRU's gates and the tests), in place allowed.
+// sigmoid or tanh of n floats (the GRU's gates), in place allowed.
 template <int VB>
 PD_GATE_INLINE void sigmoid_tanh_n(const float* x, float* y, int64_t n, bool tanh_) {
   const int64_t body = n - n % F32<VB>::E;
   int64_t i = 0;
   for (; i < body; i += F32<VB>::E)
     store<VB>(y + i, tanh_ ? vtanh<VB>(load<VB>(x + i)) : vsigmoid<VB>(load<VB>(x + i)));
-  for (; i < n; ++i) store<4>(y + i, tanh_ ? vtanh<4>(load<4>(x + i)) : vsigmoid<4>(load<4>(x + i)));
+  for (; i < n; ++i)
+    store<4>(y + i, tanh_ ? vtanh<4>(load<4>(x + i)) : vsigmoid<4>(load<4>(x + i)));
 }
 
 // The builds: a table of the three row functions per vector width.

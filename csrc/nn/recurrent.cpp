@@ -6,7 +6,9 @@
 // input projection of all its steps as one GEMM, then per step one small GEMM with the
 // recurrent kernel and the gate arithmetic. The backward pass walks the steps in reverse
 // the same way, keeping the pre-activation gradients; the weight gradients are then a few
-// large GEMMs over all N * T rows.
+// large GEMMs over all N * T rows. The cell's elementwise arithmetic runs on vectors for
+// float32 (gate_math.h: its sigmoid and tanh, the LSTM's whole cell); docs/performance.md
+// has the measurements behind these choices.
 //
 // kinds: 0 LSTM (gates i, f, c, o; bias (4U,)), 1 GRU reset_after (z, r, h; bias (2, 3U)),
 // 2 GRU with the reset gate before the product (bias (3U,)).
@@ -56,7 +58,7 @@ struct Rnn {
     states_size = size_of({N, T, U}, op);
     gates_size = size_of({N, T, 4, U}, op);
     bias_size = size_of({kind == kGRU ? 2 : 1, G, U}, op);
-    // K = F + U: the LSTM's backward multiplies rows [x | h_prev] (csrc above).
+    // K up to F + U: the LSTM's backward multiplies rows [x | h_prev] (backward_typed).
     check_blas_dims(size_mul(N, T, op), size_mul(G, U, op), size_add(F, U, op), op);
   }
   bool has_cell() const { return kind == kLSTM; }
@@ -154,8 +156,8 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
   // Scratch rows for every batch row, allocated here: nothing may throw inside the
   // parallel region. A thread uses the rows of its own slice.
   const Cell<T> cell;
-  std::vector<T> rec_all(r.kind == kLSTM ? 0 : size_t(r.N) * G * U), rh_all(r.kind == kGRUClassic ? r.N * U : 0),
-      hd_all(rdrop ? r.N * U : 0);
+  std::vector<T> rec_all(r.kind == kLSTM ? 0 : size_t(r.N) * G * U),
+      rh_all(r.kind == kGRUClassic ? r.N * U : 0), hd_all(rdrop ? r.N * U : 0);
   over_rows(r, [&](int64_t n0, int64_t n1) {
     const int64_t rows = n1 - n0;
     T* rec = r.kind == kLSTM ? nullptr : rec_all.data() + n0 * G * U;
