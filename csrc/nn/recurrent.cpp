@@ -6,7 +6,9 @@
 // input projection of all its steps as one GEMM, then per step one small GEMM with the
 // recurrent kernel and the gate arithmetic. The backward pass walks the steps in reverse
 // the same way, keeping the pre-activation gradients; the weight gradients are then a few
-// large GEMMs over all N * T rows.
+// large GEMMs over all N * T rows. The cell's elementwise arithmetic runs on vectors for
+// float32 (gate_math.h: its sigmoid and tanh, the LSTM's whole cell); docs/performance.md
+// has the measurements behind these choices.
 //
 // kinds: 0 LSTM (gates i, f, c, o; bias (4U,)), 1 GRU reset_after (z, r, h; bias (2, 3U)),
 // 2 GRU with the reset gate before the product (bias (3U,)).
@@ -19,9 +21,11 @@
 // - rdrop (N, U): recurrent dropout, a multiplier of the previous h in the recurrent
 //   product only (not in the carried state nor in GRU's z * h_prev).
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include "../blas.h"
+#include "gate_math.h"
 #include "nn.h"
 
 namespace paddle {
@@ -54,10 +58,20 @@ struct Rnn {
     states_size = size_of({N, T, U}, op);
     gates_size = size_of({N, T, 4, U}, op);
     bias_size = size_of({kind == kGRU ? 2 : 1, G, U}, op);
-    check_blas_dims(size_mul(N, T, op), size_mul(G, U, op), std::max(F, U), op);
+    // K up to F + U: the LSTM's backward multiplies rows [x | h_prev] (backward_typed).
+    check_blas_dims(size_mul(N, T, op), size_mul(G, U, op), size_add(F, U, op), op);
   }
   bool has_cell() const { return kind == kLSTM; }
 };
+
+// Asks the caches for n values at p, ahead of their use (for writing when W). A step's rows
+// lie T steps apart, too far for the hardware prefetchers, and each row's work is short:
+// the elementwise passes stalled on memory without this.
+template <bool W = false, typename T>
+inline void prefetch(const T* p, int64_t n) {
+  const char* b = reinterpret_cast<const char*>(p);
+  for (int64_t k = 0; k < n * int64_t(sizeof(T)); k += 64) __builtin_prefetch(b + k, W ? 1 : 0);
+}
 
 // A masked step: row n's state at step t is the one it started from.
 template <typename T>
@@ -86,25 +100,77 @@ void over_rows(const Rnn& r, F f) {
   }
 }
 
+// The elementwise arithmetic of one row's step (gate_math.h): the LSTM's whole cell, and
+// the sigmoid or tanh of a span (the GRU's gates), in place. Vectors for float32, std::exp
+// and std::tanh for float64.
+template <typename T>
+struct Cell {
+  void activate(T* x, int64_t n, bool tanh_) const {
+    for (int64_t i = 0; i < n; ++i) x[i] = tanh_ ? std::tanh(x[i]) : sigmoid(x[i]);
+  }
+  void forward(T* gt, const T* b, const T* c_prev, T* c, T* h, int64_t U) const {
+    for (int64_t u = 0; u < U; ++u) {
+      const T ig = sigmoid(gt[u] + b[u]), fg = sigmoid(gt[U + u] + b[U + u]),
+              cg = std::tanh(gt[2 * U + u] + b[2 * U + u]),
+              og = sigmoid(gt[3 * U + u] + b[3 * U + u]);
+      gt[u] = ig; gt[U + u] = fg; gt[2 * U + u] = cg; gt[3 * U + u] = og;
+      c[u] = fg * c_prev[u] + ig * cg;
+      h[u] = og * std::tanh(c[u]);
+    }
+  }
+  void backward(const T* gt, const T* c, const T* c_prev, const T* dhs, const T* dcs, T* dh,
+                T* dc, T* dx, int64_t U) const {
+    for (int64_t u = 0; u < U; ++u) {
+      const T ig = gt[u], fg = gt[U + u], cg = gt[2 * U + u], og = gt[3 * U + u];
+      const T tc = std::tanh(c[u]);
+      const T dhv = dhs[u] + dh[u];
+      const T dcv = dcs[u] + dc[u] + dhv * og * (T(1) - tc * tc);
+      dx[u] = dcv * cg * ig * (T(1) - ig);
+      dx[U + u] = dcv * c_prev[u] * fg * (T(1) - fg);
+      dx[2 * U + u] = dcv * ig * (T(1) - cg * cg);
+      dx[3 * U + u] = dhv * tc * og * (T(1) - og);
+      dc[u] = dcv * fg;
+      dh[u] = T(0);  // h_prev is reached only through the recurrent product
+    }
+  }
+};
+
+template <>
+struct Cell<float> {
+  gates::Fns f = gates::fns();
+  void activate(float* x, int64_t n, bool tanh_) const { f.activate(x, x, n, tanh_); }
+  void forward(float* gt, const float* b, const float* c_prev, float* c, float* h,
+               int64_t U) const {
+    f.forward(gt, b, c_prev, c, h, U);
+  }
+  void backward(const float* gt, const float* c, const float* c_prev, const float* dhs,
+                const float* dcs, float* dh, float* dc, float* dx, int64_t U) const {
+    f.backward(gt, c, c_prev, dhs, dcs, dh, dc, dx, U);
+  }
+};
+
 template <typename T>
 void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b, const T* h0,
                    const T* c0, T* hs, T* cs, T* gates, const T* mask, const T* rdrop) {
   const int64_t U = r.U, G = r.G, T_ = r.T, ld = 4 * U;  // gates rows are 4U wide
   // Scratch rows for every batch row, allocated here: nothing may throw inside the
   // parallel region. A thread uses the rows of its own slice.
-  std::vector<T> rec_all(size_t(r.N) * G * U), rh_all(r.kind == kGRUClassic ? r.N * U : 0),
-      hd_all(rdrop ? r.N * U : 0);
+  const Cell<T> cell;
+  std::vector<T> rec_all(r.kind == kLSTM ? 0 : size_t(r.N) * G * U),
+      rh_all(r.kind == kGRUClassic ? r.N * U : 0), hd_all(rdrop ? r.N * U : 0);
   over_rows(r, [&](int64_t n0, int64_t n1) {
     const int64_t rows = n1 - n0;
-    T* rec = rec_all.data() + n0 * G * U;
+    T* rec = r.kind == kLSTM ? nullptr : rec_all.data() + n0 * G * U;
     T* rh = r.kind == kGRUClassic ? rh_all.data() + n0 * U : nullptr;
     T* hd = rdrop ? hd_all.data() + n0 * U : nullptr;
-    // Input projection of every step of these rows: gates[:, :, :G*U] = x W + b_in.
+    // Input projection of every step of these rows: gates[:, :, :G*U] = x W + b_in (the
+    // LSTM's cell adds its bias itself, saving a pass over the gates).
     T* g0 = gates + n0 * T_ * ld;
-    for (int64_t i = 0; i < rows * T_; ++i)
-      for (int64_t j = 0; j < G * U; ++j) g0[i * ld + j] = b[j];
-    blas_gemm(false, false, rows * T_, G * U, r.F, T(1), x + n0 * T_ * r.F, r.F, W, G * U, T(1),
-              g0, ld);
+    if (r.kind != kLSTM)
+      for (int64_t i = 0; i < rows * T_; ++i)
+        for (int64_t j = 0; j < G * U; ++j) g0[i * ld + j] = b[j];
+    blas_gemm(false, false, rows * T_, G * U, r.F, T(1), x + n0 * T_ * r.F, r.F, W, G * U,
+              T(r.kind != kLSTM), g0, ld);
     const T* b_rec = r.kind == kGRU ? b + G * U : nullptr;
     for (int64_t t = 0; t < T_; ++t) {
       // The previous state of row n: h0 at t = 0, else hs[n, t - 1] (stride T * U).
@@ -121,41 +187,37 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
         hr = hd;
         ldr = U;
       }
-      blas_gemm(false, false, rows, rec_cols, U, T(1), hr, ldr, R, G * U, T(0), rec, G * U);
+      if (r.kind == kLSTM)  // added to the input projection, in place
+        blas_gemm(false, false, rows, rec_cols, U, T(1), hr, ldr, R, G * U, T(1),
+                  gates + (n0 * T_ + t) * ld, T_ * ld);
+      else
+        blas_gemm(false, false, rows, rec_cols, U, T(1), hr, ldr, R, G * U, T(0), rec, G * U);
       for (int64_t i = 0; i < rows; ++i) {
         const int64_t n = n0 + i;
         T* gt = gates + (n * T_ + t) * ld;
         const T* h_prev = hp + i * ldh;
-        const T* rc = rec + i * G * U;
+        const T* rc = rec ? rec + i * G * U : nullptr;
         T* h = hs + (n * T_ + t) * U;
         if (r.kind == kLSTM) {
           const T* c_prev = t == 0 ? c0 + n * U : cs + (n * T_ + t - 1) * U;
-          T* c = cs + (n * T_ + t) * U;
-          for (int64_t u = 0; u < U; ++u) {
-            const T ig = sigmoid(gt[u] + rc[u]);
-            const T fg = sigmoid(gt[U + u] + rc[U + u]);
-            const T cg = std::tanh(gt[2 * U + u] + rc[2 * U + u]);
-            const T og = sigmoid(gt[3 * U + u] + rc[3 * U + u]);
-            gt[u] = ig; gt[U + u] = fg; gt[2 * U + u] = cg; gt[3 * U + u] = og;
-            c[u] = fg * c_prev[u] + ig * cg;
-            h[u] = og * std::tanh(c[u]);
-          }
+          cell.forward(gt, b, c_prev, cs + (n * T_ + t) * U, h, U);
         } else if (r.kind == kGRU) {
+          // z and r (contiguous), then h~ once r is known; the activations on whole spans.
+          for (int64_t u = 0; u < 2 * U; ++u) gt[u] += rc[u] + b_rec[u];
+          cell.activate(gt, 2 * U, false);
           for (int64_t u = 0; u < U; ++u) {
-            const T z = sigmoid(gt[u] + rc[u] + b_rec[u]);
-            const T rg = sigmoid(gt[U + u] + rc[U + u] + b_rec[U + u]);
             const T rech = rc[2 * U + u] + b_rec[2 * U + u];
-            const T hh = std::tanh(gt[2 * U + u] + rg * rech);
-            gt[u] = z; gt[U + u] = rg; gt[2 * U + u] = hh; gt[3 * U + u] = rech;
-            h[u] = z * h_prev[u] + (T(1) - z) * hh;
+            gt[2 * U + u] += gt[U + u] * rech;
+            gt[3 * U + u] = rech;
           }
+          cell.activate(gt + 2 * U, U, true);
+          for (int64_t u = 0; u < U; ++u)
+            h[u] = gt[u] * h_prev[u] + (T(1) - gt[u]) * gt[2 * U + u];
         } else {
           const T* h_rec = hr + i * ldr;
-          for (int64_t u = 0; u < U; ++u) {
-            gt[u] = sigmoid(gt[u] + rc[u]);
-            gt[U + u] = sigmoid(gt[U + u] + rc[U + u]);
-            rh[i * U + u] = gt[U + u] * h_rec[u];
-          }
+          for (int64_t u = 0; u < 2 * U; ++u) gt[u] += rc[u];
+          cell.activate(gt, 2 * U, false);
+          for (int64_t u = 0; u < U; ++u) rh[i * U + u] = gt[U + u] * h_rec[u];
         }
         if (mask && r.kind != kGRUClassic && mask[n * T_ + t] == T(0)) keep_state(r, n, t, h0,
                                                                                  c0, hs, cs);
@@ -169,11 +231,12 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
         const T* h_prev = hp + i * ldh;
         T* h = hs + (n * T_ + t) * U;
         for (int64_t u = 0; u < U; ++u) {
-          const T hh = std::tanh(gt[2 * U + u] + rec[i * U + u]);
-          gt[2 * U + u] = hh;
+          gt[2 * U + u] += rec[i * U + u];
           gt[3 * U + u] = T(0);
-          h[u] = gt[u] * h_prev[u] + (T(1) - gt[u]) * hh;
         }
+        cell.activate(gt + 2 * U, U, true);
+        for (int64_t u = 0; u < U; ++u)
+          h[u] = gt[u] * h_prev[u] + (T(1) - gt[u]) * gt[2 * U + u];
         if (mask && mask[n * T_ + t] == T(0)) keep_state(r, n, t, h0, c0, hs, cs);
       }
     }
@@ -195,9 +258,22 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
   // dX: gradients of the input projection's pre-activations (N, T, G*U); dRec: of the
   // recurrent product's (GRU reset_after only, where they differ); hprev: what the
   // recurrent product read at each step (the previous state, times the recurrent dropout);
-  // for the classic GRU, r * that.
-  std::vector<T> dX(NT * GU), dRec(r.kind == kGRU ? NT * GU : 0), hprev(NT * U),
-      rh(r.kind == kGRUClassic ? NT * U : 0);
+  // for the classic GRU, r * that. The LSTM keeps hprev beside a copy of x, rows [x | h]
+  // (HL = F + U wide), so that dW and dR are one product with dX: the BLAS then packs dX,
+  // the largest operand, once instead of twice.
+  // Every entry is written before it is read: no zero-fill (new T[], not std::vector).
+  const bool joint = r.kind == kLSTM;
+  const int64_t F = r.F, HL = joint ? F + U : U;
+  std::unique_ptr<T[]> dX_(new T[NT * GU]), dRec_(new T[r.kind == kGRU ? NT * GU : 0]),
+      xh_(new T[NT * HL]), rh_(new T[r.kind == kGRUClassic ? NT * U : 0]);
+  T *dX = dX_.get(), *dRec = dRec_.get(), *xh = xh_.get(), *rh = rh_.get();
+  T* hprev = joint ? xh + F : xh;  // rows HL apart
+  // R transposed (G*U, U): the per-step products dgates R^T then read it row-major, which
+  // OpenBLAS runs 15-20% faster on these small M than the transposed operand.
+  std::vector<T> RT(GU * U);
+  for (int64_t u = 0; u < U; ++u)
+    for (int64_t j = 0; j < GU; ++j) RT[j * U + u] = R[u * GU + j];
+  const Cell<T> cell;
   // Per batch row: the gradients reaching the state each step started from, carried to
   // the step before, and scratch; allocated here, as nothing may throw in the region.
   std::vector<T> dh_all(r.N * U, T(0)), dc_all(r.N * U, T(0)), drh_all(r.N * U),
@@ -211,42 +287,44 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
     for (int64_t t = T_ - 1; t >= 0; --t) {
       for (int64_t i = 0; i < rows; ++i) {
         const int64_t n = n0 + i, s = n * T_ + t;
+        if (i + 1 < rows && r.kind == kLSTM) {  // the next row's operands of this step
+          const int64_t q = s + T_;
+          prefetch(gates + q * 4 * U, 4 * U);
+          prefetch(cs + (q - 1) * U, 2 * U);  // c_prev and c
+          if (t > 0) prefetch(hs + (q - 1) * U, U);
+          prefetch(dhs + q * U, U);
+          prefetch(dcs + q * U, U);
+          prefetch<true>(dX + q * GU, GU);
+          prefetch<true>(xh + q * HL, HL);
+          prefetch(x + q * F, F);
+        }
         const T* gt = gates + s * 4 * U;
         const T* h_prev = t == 0 ? h0 + n * U : hs + (s - 1) * U;
         const T* rd = rdrop ? rdrop + n * U : nullptr;
-        T* hps = hprev.data() + s * U;
-        for (int64_t u = 0; u < U; ++u) hps[u] = rd ? h_prev[u] * rd[u] : h_prev[u];
-        T* dxs = dX.data() + s * GU;
+        T* hps = hprev + s * HL;
+        if (joint) std::copy(x + s * F, x + (s + 1) * F, xh + s * HL);
+        if (rd)
+          for (int64_t u = 0; u < U; ++u) hps[u] = h_prev[u] * rd[u];
+        else
+          std::copy(h_prev, h_prev + U, hps);
+        T* dxs = dX + s * GU;
         T* dhi = dh + i * U;
         const T* dhs_s = dhs + s * U;
         if (mask && mask[s] == T(0)) {
           // The step kept its state: everything passes to the previous one unchanged.
           std::fill(dxs, dxs + GU, T(0));
-          if (r.kind == kGRU) std::fill(dRec.data() + s * GU, dRec.data() + (s + 1) * GU, T(0));
-          if (r.kind == kGRUClassic) std::fill(rh.data() + s * U, rh.data() + (s + 1) * U, T(0));
+          if (r.kind == kGRU) std::fill(dRec + s * GU, dRec + (s + 1) * GU, T(0));
+          if (r.kind == kGRUClassic) std::fill(rh + s * U, rh + (s + 1) * U, T(0));
           for (int64_t u = 0; u < U; ++u) dhi[u] += dhs_s[u];
           if (r.kind == kLSTM)
             for (int64_t u = 0; u < U; ++u) dc[i * U + u] += dcs[s * U + u];
           continue;
         }
         if (r.kind == kLSTM) {
-          const T* c = cs + s * U;
           const T* c_prev = t == 0 ? c0 + n * U : cs + (s - 1) * U;
-          T* dci = dc + i * U;
-          for (int64_t u = 0; u < U; ++u) {
-            const T ig = gt[u], fg = gt[U + u], cg = gt[2 * U + u], og = gt[3 * U + u];
-            const T tc = std::tanh(c[u]);
-            const T dhv = dhs_s[u] + dhi[u];
-            const T dcv = dcs[s * U + u] + dci[u] + dhv * og * (T(1) - tc * tc);
-            dxs[u] = dcv * cg * ig * (T(1) - ig);
-            dxs[U + u] = dcv * c_prev[u] * fg * (T(1) - fg);
-            dxs[2 * U + u] = dcv * ig * (T(1) - cg * cg);
-            dxs[3 * U + u] = dhv * tc * og * (T(1) - og);
-            dci[u] = dcv * fg;
-            dhi[u] = T(0);  // h_prev is reached only through the recurrent product
-          }
+          cell.backward(gt, cs + s * U, c_prev, dhs_s, dcs + s * U, dhi, dc + i * U, dxs, U);
         } else {
-          T* drs = r.kind == kGRU ? dRec.data() + s * GU : nullptr;
+          T* drs = r.kind == kGRU ? dRec + s * GU : nullptr;
           for (int64_t u = 0; u < U; ++u) {
             const T z = gt[u], rg = gt[U + u], hh = gt[2 * U + u];
             const T dhv = dhs_s[u] + dhi[u];
@@ -269,19 +347,24 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
       }
       // dp = (gradient of the recurrent pre-activations) R^T: the gradient of what the
       // recurrent product read; h_prev gets it times the recurrent dropout.
-      const T* src = r.kind == kGRU ? dRec.data() : dX.data();
+      const T* src = r.kind == kGRU ? dRec : dX;
       const int64_t first = (n0 * T_ + t) * GU, ld = T_ * GU;
+      if (r.kind != kGRUClassic && !rdrop) {
+        // Straight into dh: the step's elementwise part left there only the direct path.
+        blas_gemm(false, false, rows, U, GU, T(1), src + first, ld, RT.data(), U, T(1), dh, U);
+        continue;
+      }
       if (r.kind != kGRUClassic) {
-        blas_gemm(false, true, rows, U, GU, T(1), src + first, ld, R, GU, T(0), dp, U);
+        blas_gemm(false, false, rows, U, GU, T(1), src + first, ld, RT.data(), U, T(0), dp, U);
       } else {
         // d(r * hr) = da_h R_h^T; it reaches r's pre-activation and hr.
-        blas_gemm(false, true, rows, U, U, T(1), src + first + 2 * U, ld, R + 2 * U, GU, T(0),
-                  drh, U);
+        blas_gemm(false, false, rows, U, U, T(1), src + first + 2 * U, ld, RT.data() + 2 * U * U,
+                  U, T(0), drh, U);
         for (int64_t i = 0; i < rows; ++i) {
           const int64_t s = (n0 + i) * T_ + t;
-          T* dxs = dX.data() + s * GU;
+          T* dxs = dX + s * GU;
           const T* gt = gates + s * 4 * U;
-          const T* hr = hprev.data() + s * U;
+          const T* hr = hprev + s * HL;
           const bool kept = mask && mask[s] == T(0);
           for (int64_t u = 0; u < U; ++u) {
             const T rg = gt[U + u];
@@ -289,7 +372,7 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
             dp[i * U + u] = kept ? T(0) : drh[i * U + u] * rg;
           }
         }
-        blas_gemm(false, true, rows, U, 2 * U, T(1), src + first, ld, R, GU, T(1), dp, U);
+        blas_gemm(false, false, rows, U, 2 * U, T(1), src + first, ld, RT.data(), U, T(1), dp, U);
       }
       for (int64_t i = 0; i < rows; ++i) {
         const T* rd = rdrop ? rdrop + (n0 + i) * U : nullptr;
@@ -304,19 +387,24 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
       }
   });
   // Weight gradients over all N * T steps at once.
-  gemm_parallel<T>(true, false, r.F, GU, NT, T(1), x, dX.data(), T(0), dW);
-  gemm_parallel<T>(false, true, NT, r.F, GU, T(1), dX.data(), W, T(0), dx);
-  std::fill(db, db + r.bias_size, T(0));
-  add_column_sums(dX.data(), NT, GU, GU, db);
-  if (r.kind == kGRU) {
-    gemm_parallel<T>(true, false, U, GU, NT, T(1), hprev.data(), dRec.data(), T(0), dR);
-    add_column_sums(dRec.data(), NT, GU, GU, db + GU);
-  } else if (r.kind == kLSTM) {
-    gemm_parallel<T>(true, false, U, GU, NT, T(1), hprev.data(), dX.data(), T(0), dR);
+  if (joint) {
+    std::unique_ptr<T[]> dWR(new T[HL * GU]);  // [dW; dR]
+    gemm_parallel<T>(true, false, HL, GU, NT, T(1), xh, dX, T(0), dWR.get());
+    std::copy(dWR.get(), dWR.get() + F * GU, dW);
+    std::copy(dWR.get() + F * GU, dWR.get() + HL * GU, dR);
   } else {
+    gemm_parallel<T>(true, false, r.F, GU, NT, T(1), x, dX, T(0), dW);
+  }
+  gemm_parallel<T>(false, true, NT, r.F, GU, T(1), dX, W, T(0), dx);
+  std::fill(db, db + r.bias_size, T(0));
+  add_column_sums(dX, NT, GU, GU, db);
+  if (r.kind == kGRU) {
+    gemm_parallel<T>(true, false, U, GU, NT, T(1), hprev, dRec, T(0), dR);
+    add_column_sums(dRec, NT, GU, GU, db + GU);
+  } else if (r.kind == kGRUClassic) {
     // dR[:, :2U] from hr, dR[:, 2U:] from r * hr (strided columns: plain BLAS).
-    blas_gemm(true, false, U, 2 * U, NT, T(1), hprev.data(), U, dX.data(), GU, T(0), dR, GU);
-    blas_gemm(true, false, U, U, NT, T(1), rh.data(), U, dX.data() + 2 * U, GU, T(0), dR + 2 * U,
+    blas_gemm(true, false, U, 2 * U, NT, T(1), hprev, HL, dX, GU, T(0), dR, GU);
+    blas_gemm(true, false, U, U, NT, T(1), rh, U, dX + 2 * U, GU, T(0), dR + 2 * U,
               GU);
   }
 }

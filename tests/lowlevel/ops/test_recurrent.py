@@ -1,4 +1,9 @@
 """lstm and gru: NumPy references of Keras's cells, gradients through time, errors."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -260,3 +265,115 @@ def test_mask_and_dropout_shapes_are_checked():
         pd.lstm(x, k, rk, b, recurrent_dropout_mask=pd.data("rd3", shape=[None, 3]))
     bool_mask = pd.data("mbool", shape=[None, 5], dtype="bool")
     assert pd.lstm(x, k, rk, b, mask=bool_mask).shape == (None, 2)  # cast to x's dtype
+
+
+# ---- the float32 cell on vectors (csrc/nn/gate_math.h) -------------------------------------
+
+def cell_activations(v):
+    """sigmoid(v) and tanh(v) as the float32 LSTM cell computes them. The kernel is the
+    identity, so the gates' pre-activations are x: with c0 = 1 and i = sigmoid(-100) ~ 0,
+    c = sigmoid(f); with c0 = 0 and i = sigmoid(100) = 1, c = tanh(c~)."""
+    u, big = v.size, np.full(v.size, 100.0)
+    x = np.stack([np.concatenate([-big, v, np.zeros(u), np.zeros(u)]),
+                  np.concatenate([big, -big, v, np.zeros(u)])])[:, None, :]
+    c0 = np.stack([np.ones(u), np.zeros(u)])
+
+    def f32(a):
+        return pd.constant(np.asarray(a, np.float32))
+    _, _, c = pd.lstm(f32(x), f32(np.eye(4 * u)), f32(np.zeros((u, 4 * u))),
+                      f32(np.zeros(4 * u)), initial_state=[f32(np.zeros((2, u))), f32(c0)],
+                      return_state=True)
+    return pd.eval(c)
+
+
+def float32_ulps(got, v):
+    """The error of float32 sigmoid and tanh of float32 v, in float32 ulps of the exact."""
+    v = v.astype(np.float64)
+    want = np.stack([1 / (1 + np.exp(-v)), np.tanh(v)])
+    return np.abs(got - want) / np.spacing(np.abs(want).astype(np.float32))
+
+
+ACTIVATION_POINTS = np.concatenate([np.linspace(-30, 30, 601), np.logspace(-8, 0.5, 200),
+                                    -np.logspace(-8, 0.5, 200), [0.39, 0.4, 0.41, -0.4]])
+
+
+def test_float32_sigmoid_and_tanh_within_two_ulps():
+    # The CPU cell's polynomial exp (1.8 ulps at worst here) against the exact values, as
+    # close as an std::exp-based float32 sigmoid: NumPy's and the CUDA kernels' expf are
+    # 2.2 ulps off at worst on these points; tanh within 1.5.
+    v = ACTIVATION_POINTS.astype(np.float32)  # 1005 units: vector lanes and a tail
+    ulps = float32_ulps(cell_activations(v), v)
+    assert ulps[0].max() <= 2.5 and ulps[1].max() <= 2.0
+    assert float32_ulps(cell_activations(v[:3]), v[:3]).max() <= 2.5  # the tail alone
+
+
+def float32_against_float64(u, kind="lstm", n=5, t=6, f=7):
+    """The outputs and gradients of an LSTM or GRU (kind "gru" or "gru_classic") in float32
+    (the vector activations) and in float64 (std::exp), masked steps and recurrent dropout
+    included."""
+    g = 4 if kind == "lstm" else 3
+    bias = rand(2, 3 * u, seed=3) if kind == "gru" else rand(g * u, seed=3)
+    arrays = [rand(n, t, f), rand(f, g * u, seed=1), rand(u, g * u, seed=2, scale=0.3), bias,
+              rand(n, u, seed=4), rand(n, u, seed=5)]
+    if kind != "lstm":
+        arrays.pop()
+    mask = (np.random.default_rng(6).random((n, t)) > 0.3).astype(np.float64)
+    rdrop = (np.random.default_rng(7).random((n, u)) > 0.2) * 1.25
+    results = []
+    for dtype in ("float32", "float64"):
+        inputs = [pd.data(f"vc_{kind}_{i}_{dtype}", a.shape, dtype) for i, a in enumerate(arrays)]
+        outs = []
+        for extra in ({}, {"mask": pd.constant(mask, dtype),
+                           "recurrent_dropout_mask": pd.constant(rdrop, dtype)}):
+            if kind == "lstm":
+                x, k, rk, b, h0, c0 = inputs
+                seq, h, c = pd.lstm(x, k, rk, b, [h0, c0], return_sequences=True,
+                                    return_state=True, **extra)
+                loss = pd.sum(seq * seq) + pd.sum(h) + pd.sum(c * c)
+                outs += [seq, h, c]
+            else:
+                x, k, rk, b, h0 = inputs
+                seq, h = pd.gru(x, k, rk, b, h0, return_sequences=True, return_state=True,
+                                reset_after=kind == "gru", **extra)
+                loss = pd.sum(seq * seq) + pd.sum(h)
+                outs += [seq, h]
+            outs += pd.gradients(loss, inputs)
+        results.append(pd.eval(outs, {v: a.astype(dtype) for v, a in zip(inputs, arrays)}))
+    return results
+
+
+@pytest.mark.parametrize("kind", ["lstm", "gru", "gru_classic"])
+@pytest.mark.parametrize("u", [16, 37])
+def test_float32_vector_cell_matches_float64(u, kind):
+    # 16 units fill whole AVX-512 vectors; 37 leaves a tail on every width.
+    got, want = float32_against_float64(u, kind)
+    for g, w in zip(got, want):
+        assert g.dtype == np.float32
+        np.testing.assert_allclose(g, w, rtol=2e-4, atol=2e-4 * np.abs(w).max())
+
+
+NARROW_SCRIPT = """
+import sys
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+import test_recurrent as tr
+v = tr.ACTIVATION_POINTS.astype(np.float32)
+assert tr.float32_ulps(tr.cell_activations(v), v).max() <= 2.0  # the CPU cell: 1.8
+for kind in ("lstm", "gru", "gru_classic"):
+    got, want = tr.float32_against_float64(37, kind)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=2e-4, atol=2e-4 * np.abs(w).max())
+"""
+
+
+@pytest.mark.parametrize("vector_bytes", ["16", "32"])
+def test_narrower_vector_builds(vector_bytes):
+    # The cell is built for SSE2, AVX2 and AVX-512 and runs the widest the CPU has; the
+    # narrower builds (what older CPUs run) must be as accurate.
+    here = Path(__file__).parent
+    paths = [str(Path(pd.__file__).parents[1]), str(here.parents[1])] + \
+        [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    env = dict(os.environ, PADDLE_RNN_VECTOR_BYTES=vector_bytes,
+               PYTHONPATH=os.pathsep.join(paths))
+    subprocess.run([sys.executable, "-c", NARROW_SCRIPT, str(here)], env=env, check=True,
+                   cwd=str(Path(pd.__file__).parents[1]))
