@@ -21,6 +21,8 @@
 namespace paddle {
 namespace {
 
+inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 constexpr int64_t kSpecLen = 17;
 constexpr int64_t kMaxTaps = 32;  // window length up to which the taps path beats the BLAS
 
@@ -74,13 +76,20 @@ struct Conv {
   // Output rows per block: whole images when an image is smaller than the target, else
   // enough rows that blocks two apart in an image never reach the same input row. That
   // minimum can itself reach a whole image: the blocks are then whole images too, never
-  // rows straddling two images (two such blocks wrote the same input rows at once).
+  // rows straddling two images (two such blocks wrote the same input rows at once). The
+  // rows (or images) are spread evenly over as many blocks as the target asks for, so the
+  // last block is not a sliver (8 images in blocks of 7 made one product of one image).
   int64_t block_rows() const {
+    const int64_t least = (KH - 1) * dh + 1;
     int64_t rows = std::max<int64_t>(1, target / OW);
-    if (rows < OH) rows = std::max(rows, (KH - 1) * dh + 1);
-    return rows >= OH ? rows / OH * OH : rows;
+    if (rows < OH) {
+      rows = std::max(rows, least);
+      if (rows < OH) return std::max(ceil_div(OH, ceil_div(OH, rows)), least);
+    }
+    const int64_t n = std::max<int64_t>(N, 1);
+    const int64_t images = std::max<int64_t>(1, std::min(rows / OH, n));
+    return ceil_div(n, ceil_div(n, images)) * OH;
   }
-
   std::vector<Block> blocks() const {
     std::vector<Block> out;
     int64_t rb = block_rows();
@@ -93,6 +102,9 @@ struct Conv {
     }
     return out;
   }
+
+  // No two windows share an input element (strides at least the windows' extent).
+  bool disjoint() const { return (KH - 1) * dh < sh && (KW - 1) * dw < sw; }
 
   int64_t max_block_positions() const { return std::min(block_rows(), N * OH) * OW; }
   // Depthwise (one input channel per group): each output channel reads one input channel,
@@ -149,8 +161,10 @@ void im2col(const Conv& c, const T* x, const Block& b, int64_t g, T* cols) {
   }
 }
 
-// Adds the columns back onto the input windows they came from (im2col's adjoint).
-template <typename T>
+// Adds the columns back onto the input windows they came from (im2col's adjoint). Where
+// windows never overlap (a strided 1x1 convolution), each input element gets at most one
+// value: `Assign` stores it instead of reading the element and adding.
+template <bool Assign, typename T>
 void col2im(const Conv& c, const T* cols, const Block& b, int64_t g, T* dx) {
   const int64_t c0 = g * c.cg;
   const T* row = cols;
@@ -168,7 +182,10 @@ void col2im(const Conv& c, const T* cols, const Block& b, int64_t g, T* dx) {
           if (iw < 0 || iw >= c.W) continue;
           T* d = dst + iw * c.C;
           const T* s = src + kw * c.cg;
-          for (int64_t i = 0; i < c.cg; ++i) d[i] += s[i];
+          if (Assign)
+            copy_run(d, s, c.cg);
+          else
+            for (int64_t i = 0; i < c.cg; ++i) d[i] += s[i];
         }
       }
     }
@@ -574,7 +591,10 @@ void backprop_input_typed(const Conv& c, const T* dy, const T* w, T* dx, T* ws, 
       for (int64_t g = 0; g < c.groups; ++g) {
         blas_gemm(false, true, m, c.Kg, c.cog, T(1), dyb + g * c.cog, c.CO, w + g * c.cog, c.CO,
                   T(0), cols, c.Kg);
-        col2im(c, cols, b, g, dx);
+        if (c.disjoint())
+          col2im<true>(c, cols, b, g, dx);
+        else
+          col2im<false>(c, cols, b, g, dx);
       }
     }
   }

@@ -115,6 +115,7 @@ def test_float32_blocks_and_phases(monkeypatch):
     # Tiny column buffers cut each image into blocks of rows: the input gradient then adds
     # blocks in two phases; all of it must still match the float64 reference.
     monkeypatch.setattr(cpu_conv, "COLUMN_BYTES", 8)
+    monkeypatch.setattr(cpu_conv, "MIN_POSITIONS", 1)
     x, w = rand(3, 13, 11, 4), rand(3, 3, 4, 5, seed=2)
     xv, wv = pd.data("x", [None, 13, 11, 4]), pd.constant(w.astype(np.float32))
     y = pd.conv2d(xv, wv, padding="same")
@@ -138,6 +139,7 @@ def test_thin_convolutions_in_blocks(monkeypatch, c, groups):
     # Depthwise convolutions skip the BLAS, single-channel ones have 9-column windows; cut
     # into blocks of rows, their input gradient also adds blocks in two phases.
     monkeypatch.setattr(cpu_conv, "COLUMN_BYTES", 8)
+    monkeypatch.setattr(cpu_conv, "MIN_POSITIONS", 1)
     monkeypatch.setattr(cpu_conv, "OUTPUT_BYTES", 8)
     x, w = rand(2, 17, 9, c), rand(3, 3, 1, 2 * c, seed=3)
     xv = pd.data("x", [None, 17, 9, c], dtype="float64")
@@ -191,6 +193,7 @@ TAPS_CASES = [
 def test_short_windows_forward_and_filter_gradient(monkeypatch, xs, fs, kw, dtype):
     # Tiny blocks too: the blocks' filter gradients are summed across threads.
     monkeypatch.setattr(cpu_conv, "COLUMN_BYTES", 8 if xs[0] > 1 else 1 << 20)
+    monkeypatch.setattr(cpu_conv, "MIN_POSITIONS", 1)
     x, w, b = rand(*xs), rand(*fs, seed=23), rand(fs[3], seed=24)
     s, d = kw.get("strides", 1), kw.get("dilation", 1)
     geometry = (s if isinstance(s, tuple) else (s, s), kw.get("padding", "valid"),
@@ -254,6 +257,7 @@ def test_filter_gradient_is_reproducible(monkeypatch, xs, fs):
     # Several blocks per thread: the per-thread partial sums must add up the same way on
     # every run, bit for bit.
     monkeypatch.setattr(cpu_conv, "COLUMN_BYTES", 1 << 14)
+    monkeypatch.setattr(cpu_conv, "MIN_POSITIONS", 1)
     x = rand(*xs).astype(np.float32)
     xv = pd.data("x", [None, *xs[1:]])
     wv = pd.Variable("w", fs)
