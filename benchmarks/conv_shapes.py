@@ -5,7 +5,7 @@ PyTorch's (if a Python with torch is given), GFLOP/s of one thread's CPU time.
 
     OMP_NUM_THREADS=1 python benchmarks/conv_shapes.py                     # paddle only
     OMP_NUM_THREADS=1 BENCH_TORCH_PYTHON=/path/to/python python benchmarks/conv_shapes.py
-    BENCH_CASES=resnet python benchmarks/conv_shapes.py                    # one case
+    BENCH_CASES=resnet BENCH_ONLY=3x3 python benchmarks/conv_shapes.py     # some shapes
 
 paddle's kernels are called through paddle._C directly, with the spec and workspace its
 plan would prepare (paddle/devices/cpu/conv.py), so only the kernel is timed. PyTorch
@@ -57,6 +57,10 @@ RESNET50 = [
     ("1x1 2048>512 @7", 2, 8, 7, 2048, 512, 1, 1, "valid"),
 ]
 CASES = {"resnet": RESNET, "resnet50": RESNET50}
+# BENCH_ONLY=3x3,stem keeps the shapes whose name contains one of these.
+if os.environ.get("BENCH_ONLY"):
+    CASES = {k: [s for s in v if any(w in s[0] for w in os.environ["BENCH_ONLY"].split(","))]
+             for k, v in CASES.items()}
 
 
 def out_size(size, k, s, padding):
