@@ -90,8 +90,10 @@ struct Conv {
       rows = std::max(rows, least);
       if (rows < OH) return std::max(ceil_div(OH, ceil_div(OH, rows)), least);
     }
-    const int64_t n = std::max<int64_t>(N, 1);
-    const int64_t images = std::max<int64_t>(1, std::min(rows / OH, n));
+    // Images per block: the target rounded to the nearest whole image (down, 384 positions
+    // made blocks of one 14x14 image, 196, half the product the target asked for).
+    const int64_t n = std::max<int64_t>(N, 1), image = OH * OW;
+    const int64_t images = std::max<int64_t>(1, std::min((target + image / 2) / image, n));
     return ceil_div(n, ceil_div(n, images)) * OH;
   }
   std::vector<Block> blocks() const {
