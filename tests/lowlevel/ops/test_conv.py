@@ -281,8 +281,8 @@ def test_blas_paths_forward_and_gradients(monkeypatch, xs, fs, kw, blocks, dtype
         monkeypatch.setattr(cpu_conv, "COLUMN_BYTES", 8)
         monkeypatch.setattr(cpu_conv, "OUTPUT_BYTES", 8)
         monkeypatch.setattr(cpu_conv, "MIN_POSITIONS", 1)
-    else:  # 8 images: blocks of 6 and 2 before they were spread evenly
-        monkeypatch.setattr(cpu_conv, "MIN_POSITIONS", 6 * xs[1] * xs[2])
+    else:  # the last case's 8 images: blocks of whole images, 3, 3 and 2
+        monkeypatch.setattr(cpu_conv, "MIN_POSITIONS", 3 * xs[1] * xs[2])
     x, w, b = rand(*xs), rand(*fs, seed=31), rand(fs[3], seed=32)
     s, d = kw.get("strides", 1), kw.get("dilation", 1)
     geometry = (s if isinstance(s, tuple) else (s, s), kw.get("padding", "valid"),
