@@ -5,8 +5,11 @@
 // blocks of whole output rows (several whole images when images are small, so the product
 // grows past what the BLAS handles well per image); each OpenMP thread takes blocks,
 // unrolls their input windows into its own column buffer (a slice of a workspace the plan
-// allocated once) and runs a single-threaded GEMM. Filters (kh, kw, cin/groups, cout) are
-// already the (K, cout) matrix the product needs; NHWC window rows are runs of channels.
+// provides: its program's shared scratch) and runs a single-threaded GEMM. Filters (kh, kw,
+// cin/groups, cout) are already the (K, cout) matrix the product needs; NHWC window rows
+// are runs of channels. 1x1 stride-1 convolutions need no columns (the input is the
+// matrix), and the input gradient of stride-1 ones on 16-64 channels runs as a forward
+// convolution with flipped filters (Conv::flipped_input_grad).
 //
 // spec (int64[17]): N H W C OH OW CO KH KW sh sw dh dw pad_top pad_left groups target,
 // where `target` is the number of output positions a block aims at.
