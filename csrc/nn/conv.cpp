@@ -597,7 +597,7 @@ void forward_typed(const Conv& c, const T* x, const T* w, const T* bias, T* y, T
 // they are): row i is, tap after tap from the last, each tap's row i of w, a run of cout.
 // The workspace holds them, then each thread's columns.
 template <typename T>
-void flipped_input_grad(const Conv& c, const T* dy, const T* w, T* dx, T* ws, int nt) {
+void backprop_input_flipped(const Conv& c, const T* dy, const T* w, T* dx, T* ws, int nt) {
   const Conv f = c.flipped("conv2d_backprop_input");
   std::vector<Block> blocks = f.blocks();
   const int64_t nb = int64_t(blocks.size()), slot = f.cols_size(), taps = c.KH * c.KW;
@@ -622,7 +622,7 @@ void flipped_input_grad(const Conv& c, const T* dy, const T* w, T* dx, T* ws, in
 
 template <typename T>
 void backprop_input_typed(const Conv& c, const T* dy, const T* w, T* dx, T* ws, int nt) {
-  if (c.flipped_input_grad()) return flipped_input_grad(c, dy, w, dx, ws, nt);
+  if (c.flipped_input_grad()) return backprop_input_flipped(c, dy, w, dx, ws, nt);
   std::vector<Block> blocks = c.blocks();
   const int64_t nb = int64_t(blocks.size()), slot = c.cols_size();
   if (!c.pointwise()) {
