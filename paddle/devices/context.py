@@ -64,6 +64,13 @@ class KernelContext:
         where = f"{self.node.op.name} (built at {self.node.location or '?'})"
         return self.device.empty(tuple(shape), np.dtype(dtype), where)
 
+    def scratch(self, size, dtype):
+        """A callable that gives a scratch buffer of `size` elements on the device, for the
+        kernel's use while it runs: the program's kernels share one (`Scratch`,
+        paddle/devices/runner.py), made at the first run, as large as the largest."""
+        where = f"{self.node.op.name} (built at {self.node.location or '?'})"
+        return self._hooks.scratch.request(self.device, size, dtype, where)
+
     def state(self, host, name="state"):
         """The device copy of a host array the kernel updates in place across runs (an
         optimizer slot): current on the device before each run, and marked as written by

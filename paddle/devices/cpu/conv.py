@@ -1,8 +1,9 @@
 """CPU kernels of conv2d and its two adjoints (csrc/nn/conv.cpp).
 
 prepare turns the node's attributes and the concrete shapes into the C++ geometry spec,
-sizes the block of output positions each GEMM works on, and allocates the workspace
-(column buffers, per-thread filter-gradient copies) once per plan.
+sizes the block of output positions each GEMM works on, and asks for the workspace
+(column buffers, per-thread filter-gradient copies) from the program's scratch, which all
+its kernels share (paddle/devices/runner.py, `Scratch`).
 """
 from functools import partial
 
@@ -17,6 +18,12 @@ from paddle.lowlevel.shapes import axis_pads
 # the columns; bigger blocks amortize the BLAS's packing of the filters.
 COLUMN_BYTES = 1 << 20
 OUTPUT_BYTES = 1 << 18
+# ... but a product of fewer rows than this runs the BLAS well below its rate (its packing
+# of the filters, K x cout, is paid again for every block): deep layers (K = 9 x 256 or 9 x
+# 512) ran at 110-135 GFLOP/s on one core in blocks of 50-110 positions, 150-170 in blocks
+# of about 400 (benchmarks/conv_shapes.py), even though their columns then outgrow L2.
+MIN_POSITIONS = 384
+TAPS = 32  # csrc/nn/conv.cpp's kMaxTaps: shorter windows on one group skip the BLAS
 
 
 def conv_spec(x_shape, f_shape, y_shape, attrs, itemsize):
@@ -27,17 +34,25 @@ def conv_spec(x_shape, f_shape, y_shape, attrs, itemsize):
     (sh, sw), (dh, dw) = attrs["strides"], attrs["dilation"]
     pt, _ = axis_pads(attrs["padding"], 0, h, kh, sh, dh)
     pl, _ = axis_pads(attrs["padding"], 1, w, kw, sw, dw)
-    positions = n * oh * ow
-    # Big enough blocks for the BLAS, at least two per thread to balance the load.
-    target = max(64, min(COLUMN_BYTES // (kh * kw * cg * itemsize),
-                         OUTPUT_BYTES // (co * itemsize)))
-    target = max(min(target, -(-positions // (2 * _C.omp_threads()))), 1)
+    positions, threads, groups = n * oh * ow, _C.omp_threads(), attrs["groups"]
+    k = kh * kw * cg
+    # Windows of at most TAPS values on one group, and depthwise ones, skip the BLAS.
+    blas = groups == 1 and k > TAPS or groups > 1 and cg > 1 or k == cg == c
+    # Big enough blocks for the BLAS, at least two per thread to balance the load (unless
+    # that makes the products too short: then one per thread).
+    target = max(64, min(COLUMN_BYTES // (k * itemsize), OUTPUT_BYTES // (co * itemsize)))
+    balanced = -(-positions // (2 * threads))
+    if blas:
+        target = max(target, MIN_POSITIONS)
+        balanced = max(balanced, min(MIN_POSITIONS, -(-positions // threads)))
+    target = max(min(target, balanced), 1)
     return np.array([n, h, w, c, oh, ow, co, kh, kw, sh, sw, dh, dw, pt, pl, attrs["groups"],
                      target], dtype=np.int64)
 
 
-def _workspace(spec, dtype, filter_grad):
-    return np.empty(max(_C.conv2d_workspace(spec, filter_grad), 1), dtype=dtype)
+def _workspace(ctx, spec, dtype, filter_grad):
+    """The kernel's workspace: a callable giving it, from the program's shared scratch."""
+    return ctx.scratch(max(_C.conv2d_workspace(spec, filter_grad), 1), dtype)
 
 
 def _none(like):
@@ -51,7 +66,8 @@ def _conv2d(node, ins, outs, ctx):
     bias = ins[2] if len(ins) > 2 else _none(x)
     y = outs[0]
     spec = conv_spec(x.shape, f.shape, y.shape, node.attrs, x.itemsize)
-    return partial(_C.conv2d, x, f, bias, y, spec, _workspace(spec, x.dtype, False))
+    ws, run = _workspace(ctx, spec, x.dtype, False), _C.conv2d
+    return lambda: run(x, f, bias, y, spec, ws())
 
 
 @kernel("conv2d_backprop_input", "conv2d_transpose")
@@ -59,7 +75,8 @@ def _backprop_input(node, ins, outs, ctx):
     g, f = ins[:2]
     dx = outs[0]
     spec = conv_spec(dx.shape, f.shape, g.shape, node.attrs, g.itemsize)
-    return partial(_C.conv2d_backprop_input, g, f, dx, spec, _workspace(spec, g.dtype, False))
+    ws, run = _workspace(ctx, spec, g.dtype, False), _C.conv2d_backprop_input
+    return lambda: run(g, f, dx, spec, ws())
 
 
 @kernel("conv2d_backprop_filter")
@@ -68,5 +85,5 @@ def _backprop_filter(node, ins, outs, ctx):
     df = outs[0]
     db = outs[1] if len(outs) > 1 else _none(x)
     spec = conv_spec(x.shape, df.shape, g.shape, node.attrs, x.itemsize)
-    return partial(_C.conv2d_backprop_filter, x, g, df, db, spec,
-                   _workspace(spec, x.dtype, True))
+    ws, run = _workspace(ctx, spec, x.dtype, True), _C.conv2d_backprop_filter
+    return lambda: run(x, g, df, db, spec, ws())

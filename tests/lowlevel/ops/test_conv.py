@@ -115,6 +115,7 @@ def test_float32_blocks_and_phases(monkeypatch):
     # Tiny column buffers cut each image into blocks of rows: the input gradient then adds
     # blocks in two phases; all of it must still match the float64 reference.
     monkeypatch.setattr(cpu_conv, "COLUMN_BYTES", 8)
+    monkeypatch.setattr(cpu_conv, "MIN_POSITIONS", 1)
     x, w = rand(3, 13, 11, 4), rand(3, 3, 4, 5, seed=2)
     xv, wv = pd.data("x", [None, 13, 11, 4]), pd.constant(w.astype(np.float32))
     y = pd.conv2d(xv, wv, padding="same")
@@ -138,6 +139,7 @@ def test_thin_convolutions_in_blocks(monkeypatch, c, groups):
     # Depthwise convolutions skip the BLAS, single-channel ones have 9-column windows; cut
     # into blocks of rows, their input gradient also adds blocks in two phases.
     monkeypatch.setattr(cpu_conv, "COLUMN_BYTES", 8)
+    monkeypatch.setattr(cpu_conv, "MIN_POSITIONS", 1)
     monkeypatch.setattr(cpu_conv, "OUTPUT_BYTES", 8)
     x, w = rand(2, 17, 9, c), rand(3, 3, 1, 2 * c, seed=3)
     xv = pd.data("x", [None, 17, 9, c], dtype="float64")
@@ -191,6 +193,7 @@ TAPS_CASES = [
 def test_short_windows_forward_and_filter_gradient(monkeypatch, xs, fs, kw, dtype):
     # Tiny blocks too: the blocks' filter gradients are summed across threads.
     monkeypatch.setattr(cpu_conv, "COLUMN_BYTES", 8 if xs[0] > 1 else 1 << 20)
+    monkeypatch.setattr(cpu_conv, "MIN_POSITIONS", 1)
     x, w, b = rand(*xs), rand(*fs, seed=23), rand(fs[3], seed=24)
     s, d = kw.get("strides", 1), kw.get("dilation", 1)
     geometry = (s if isinstance(s, tuple) else (s, s), kw.get("padding", "valid"),
@@ -248,12 +251,81 @@ def test_short_windows_on_narrower_vectors(tmp_path, vector_bytes):
                                rtol=1e-10, atol=1e-9)
 
 
+# The BLAS paths' other shapes of dx and blocks: stride-1 windows on 16 to 64 channels
+# (dx as the forward convolution of dy with flipped filters, including pads reaching the
+# whole window and pads beyond it, which fall back to col2im), 15 and 65 channels either
+# side, strided windows that never overlap (dx stored, not added), pointwise ones, and
+# batches that do not divide evenly into blocks of whole images.
+BLAS_CASES = [
+    ((2, 7, 9, 16), (3, 3, 16, 5), {"padding": "same"}),
+    ((1, 8, 7, 33), (3, 2, 33, 7), {}),
+    ((2, 9, 6, 20), (3, 3, 20, 4), {"padding": ((2, 0), (1, 2))}),   # full-window pads
+    ((1, 7, 8, 17), (2, 3, 17, 3), {"padding": ((2, 1), (0, 3))}),   # pads beyond: col2im
+    ((1, 11, 9, 24), (3, 3, 24, 6), {"padding": "same", "dilation": (2, 3)}),
+    ((2, 6, 7, 64), (3, 3, 64, 9), {"padding": "same"}),
+    ((1, 6, 5, 65), (3, 3, 65, 4), {"padding": "same"}),
+    ((2, 8, 7, 15), (3, 3, 15, 4), {"padding": "same"}),
+    ((3, 9, 7, 40), (1, 1, 40, 6), {"strides": 2}),                  # strided 1x1
+    ((2, 11, 10, 36), (2, 2, 36, 5), {"strides": 3}),                # gaps between windows
+    ((2, 9, 7, 20), (2, 3, 20, 6), {"strides": (2, 3), "padding": "same"}),
+    ((7, 5, 3, 40), (1, 1, 40, 12), {}),                             # pointwise
+    ((8, 7, 7, 40), (3, 3, 40, 8), {"padding": "same"}),             # 8 images
+]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("blocks", ["small", "default"])
+@pytest.mark.parametrize("xs,fs,kw", BLAS_CASES)
+def test_blas_paths_forward_and_gradients(monkeypatch, xs, fs, kw, blocks, dtype):
+    if blocks == "small":  # blocks of a few rows, over two threads
+        monkeypatch.setattr(cpu_conv, "COLUMN_BYTES", 8)
+        monkeypatch.setattr(cpu_conv, "OUTPUT_BYTES", 8)
+        monkeypatch.setattr(cpu_conv, "MIN_POSITIONS", 1)
+    else:  # the last case's 8 images: blocks of whole images, 3, 3 and 2
+        monkeypatch.setattr(cpu_conv, "MIN_POSITIONS", 3 * xs[1] * xs[2])
+    x, w, b = rand(*xs), rand(*fs, seed=31), rand(fs[3], seed=32)
+    s, d = kw.get("strides", 1), kw.get("dilation", 1)
+    geometry = (s if isinstance(s, tuple) else (s, s), kw.get("padding", "valid"),
+                d if isinstance(d, tuple) else (d, d))
+    want = ref_conv2d(x, w, *geometry) + b
+    g = rand(*want.shape, seed=33)
+    xv = pd.data("x", [None, *xs[1:]], dtype=dtype)
+    wv, bv = pd.Variable("w", fs, dtype), pd.Variable("b", [fs[3]], dtype)
+    wv.set_value(w.astype(dtype))
+    bv.set_value(b.astype(dtype))
+    y = pd.conv2d(xv, wv, bias=bv, **kw)
+    gx, gw, gb = pd.gradients(pd.sum(y * pd.constant(g, dtype)), [xv, wv, bv])
+    threads = pd._C.omp_threads()
+    pd._C.set_omp_threads(2)
+    try:
+        got_y, got_gx, got_gw, got_gb = pd.eval([y, gx, gw, gb], {xv: x.astype(dtype)})
+    finally:
+        pd._C.set_omp_threads(threads)
+    tol = 1e-10 if dtype == "float64" else 1e-4
+    np.testing.assert_allclose(got_y, want, rtol=tol, atol=tol * 10)
+    np.testing.assert_allclose(got_gx, ref_conv2d_transpose(g, w, xs[1:3], *geometry),
+                               rtol=tol, atol=tol * 10)
+    np.testing.assert_allclose(got_gw, ref_filter_grad(x, g, fs, *geometry), rtol=tol,
+                               atol=tol * 100)
+    np.testing.assert_allclose(got_gb, g.sum(axis=(0, 1, 2)), rtol=tol, atol=tol * 100)
+
+
+def test_blas_paths_gradient_check():
+    # The flipped-filter dx and the stored (not added) strided dx, by finite differences.
+    for xs, fs, kw in [((1, 5, 4, 16), (3, 2, 16, 2), {"padding": "same"}),
+                       ((1, 5, 7, 3), (1, 2, 3, 2), {"strides": (2, 3)})]:
+        w = rand(*fs, seed=34)
+        check_gradients(lambda v: pd.conv2d(v, pd.constant(w, "float64"), **kw),
+                        [rand(*xs, seed=35)])
+
+
 @pytest.mark.parametrize("xs,fs", [((8, 28, 28, 1), (3, 3, 1, 32)),
                                    ((8, 13, 13, 32), (3, 3, 32, 64))])
 def test_filter_gradient_is_reproducible(monkeypatch, xs, fs):
     # Several blocks per thread: the per-thread partial sums must add up the same way on
     # every run, bit for bit.
     monkeypatch.setattr(cpu_conv, "COLUMN_BYTES", 1 << 14)
+    monkeypatch.setattr(cpu_conv, "MIN_POSITIONS", 1)
     x = rand(*xs).astype(np.float32)
     xv = pd.data("x", [None, *xs[1:]])
     wv = pd.Variable("w", fs)
