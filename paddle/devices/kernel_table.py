@@ -21,21 +21,27 @@ from paddle.lowlevel.op import FAMILIES, OPS
 class KernelTable(dict):
     """The kernels of one backend, by op name (a dict), with its family kernels beside."""
 
-    def __init__(self):
+    def __init__(self, half=None):
         super().__init__()
         self.families = {}
+        self.half = half  # None, or what makes a prepare function run half nodes (half.py)
 
-    def kernel(self, *names, family=None):
-        """The decorator that registers a prepare function under op names, or a family."""
+    def kernel(self, *names, family=None, half_native=False):
+        """The decorator that registers a prepare function under op names, or a family.
+        With a `half` wrapper, the function registered is the wrapped one, unless
+        `half_native` says the kernel computes in float16/bfloat16 itself."""
         if family is not None and family not in FAMILIES:
             raise ValueError(f"kernel: expected a family in {FAMILIES}, received {family!r}")
 
         def register(prepare):
+            kept = prepare
+            if self.half is not None and not half_native:
+                prepare = self.half(prepare)
             for name in names:
                 self[name] = prepare
             if family is not None:
                 self.families[family] = prepare
-            return prepare
+            return kept
         return register
 
     def __missing__(self, name):

@@ -17,17 +17,22 @@ import weakref
 
 import numpy as np
 
-from paddle.devices import mirrors
+from paddle.devices import half, mirrors
 from paddle.errors import ShapeError, at_user, user_location
 from paddle.lowlevel import initializers, stored_state
+from paddle.lowlevel.op import OPS
 from paddle.lowlevel.shapes import check_fits
 
-DTYPES = ("float32", "float64", "int64", "int32", "bool")
-FLOATS = ("float32", "float64")
+DTYPES = ("float32", "float64", "int64", "int32", "bool", "float16", "bfloat16")
+# float16 and bfloat16 (paddle/devices/half.py) are storage and compute dtypes of the
+# mixed-precision policies; a kernel without a half version runs them in float32.
+FLOATS = ("float32", "float64", "float16", "bfloat16")
 
 
 def as_dtype(dtype, where="dtype"):
     """The canonical dtype name ('float32', ...) of a dtype-like value; ValueError if unsupported."""
+    if isinstance(dtype, str) and dtype in half.HALF:
+        half.check_available(dtype, where)
     try:
         # np.dtype(None) is float64: a None here is a mistake, not a choice of float64
         name = np.dtype(dtype).name if dtype is not None else None
@@ -283,6 +288,48 @@ UPDATE_COLLECTORS = []
 # tf.function's automatic control dependencies order them; the assign op itself still runs
 # in the update phase. Outside a trace (TF1-style graphs, pd.eval) nothing is recorded.
 ASSIGNED = []
+
+# Keras's AutocastScope: inside a layer call under a mixed policy ("mixed_float16"), the
+# dtype its float parameters are read in. An op built there that reads a float parameter
+# of another dtype reads it through one cast node per parameter and call (the parameter
+# itself stays float32, the one copy the optimizer updates); stateful ops, ops that write
+# their inputs, and parameters marked `autocast = False` read the parameter itself.
+# Entries: (dtype, {id(parameter): its cast}), or None outside any such call.
+_AUTOCAST = [None]
+
+
+@contextlib.contextmanager
+def autocast(dtype):
+    """Read float parameters as `dtype` in the ops built inside the block (None: as they
+    are). Layers enter it around `call` when their compute dtype is not their variables'.
+
+    Example:
+        >>> import paddle as pd
+        >>> w = pd.Variable("autocast_example_w", shape=[2], initializer="ones")
+        >>> with pd.lowlevel.graph.autocast("float16"):
+        ...     y = w * 2.0
+        >>> w.dtype, y.dtype
+        ('float32', 'float16')
+    """
+    _AUTOCAST.append(None if dtype is None else (dtype, {}))
+    try:
+        yield
+    finally:
+        _AUTOCAST.pop()
+
+
+def _autocast_reads(op, inputs):
+    dtype, casts = _AUTOCAST[-1]
+    out = []
+    for v in inputs:
+        if v.kind == "param" and v.dtype in FLOATS and v.dtype != dtype and \
+                getattr(v, "autocast", True):
+            if id(v) not in casts:
+                casts[id(v)] = (v, apply(OPS["cast"], [v], {"dtype": dtype}))
+            v = casts[id(v)][1]
+        out.append(v)
+    return out
+
 
 # The run mode that ops built inside `forced_mode(True / False)` keep whatever the plan's mode:
 # a layer called with an explicit training= (Dropout(...)(x, training=True) drops in predict).
@@ -846,6 +893,9 @@ def apply(op, inputs, attrs=None, location=None):
     if ASSIGNED and ASSIGNED[-1] and op.reads_assigned and not (op.stateful or
                                                                 op.writes_inputs):
         inputs = [ASSIGNED[-1].get(id(v), v) if v.kind == "param" else v for v in inputs]
+    if _AUTOCAST[-1] is not None and not (op.stateful or op.writes_inputs) and \
+            op.name != "cast":
+        inputs = _autocast_reads(op, inputs)
     if not op.stateful and _concrete(inputs):
         return EAGER_RUN[0](op, inputs, attrs, location)
     location = location or user_location()

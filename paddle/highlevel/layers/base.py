@@ -22,9 +22,11 @@ import weakref
 import numpy as np
 
 from paddle import _settings as settings
+from paddle.devices.half import HALF
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import eager, stored_state
 from paddle.lowlevel.graph import (FLOATS, NAMES, Variable, apply, as_dtype, assigned_value,
+                                   autocast,
                                    building_scope, call_inputs, constant, data, forced_mode,
                                    in_call)
 from paddle.lowlevel.op import OPS
@@ -186,7 +188,10 @@ class Layer(KerasLayerAPI):
     Args:
         name: unique layer name (default: the class name in snake_case, numbered).
         trainable: whether the layer's trainable weights are updated by training.
-        dtype: the dtype of its weights.
+        dtype: the layer's dtype policy: a name ("float32", "mixed_float16"), a
+            `pd.DTypePolicy`, or None for the global policy. Its weights are in the
+            policy's variable dtype (`layer.dtype`), its computation in its compute dtype.
+        autocast: under a mixed policy, cast float inputs to the compute dtype (Keras).
     """
 
     casts_integer_inputs = True  # see _cast_integer_inputs
@@ -198,7 +203,7 @@ class Layer(KerasLayerAPI):
     weight_constraints = {}
 
     def __init__(self, name=None, trainable=True, dtype=None, input_shape=None,
-                 activity_regularizer=None, **unknown):
+                 activity_regularizer=None, autocast=True, **unknown):
         for key in type(self).weight_regularizers:
             setattr(self, key, regularizers.get(unknown.pop(key, None)))
         for key in type(self).weight_constraints:
@@ -222,6 +227,8 @@ class Layer(KerasLayerAPI):
             self.name = name
             NAMES.taken.setdefault(name, self)
         self._trainable = bool(trainable)
+        # Keras's autocast: cast float inputs to the compute dtype under a mixed policy
+        self.autocast = check_flag(autocast, "autocast", self.name)
         # None: the global policy (pd.config.set_dtype_policy), else floatx(), as in Keras.
         self.dtype_policy = dtype_policies.layer_policy(dtype)
         self.dtype = as_dtype(self.dtype_policy.variable_dtype, self.name)
@@ -556,6 +563,7 @@ class Layer(KerasLayerAPI):
             for s in shapes:
                 self.input_spec.check(self, s)
         inputs = self._cast_integer_inputs(inputs, flat)
+        inputs, flat, compute, back = self._autocast_inputs(inputs, flat)
         if training is not None:
             value = training
         else:  # an outermost eager call infers, as Keras's: call(..., training) hears False
@@ -569,10 +577,14 @@ class Layer(KerasLayerAPI):
         _CALL_TRAINING.append(value)
         try:
             with eager.eager_call() if now else eager.tracing(), call_inputs(flat), \
-                    forced_mode(training), building_scope(self.name), \
+                    forced_mode(training), building_scope(self.name), autocast(compute), \
                     contextlib.nullcontext(()) if now else collect_updates() as updates:
                 # `return self.total` after assigning it returns the value assigned
                 outputs = _structure_map(assigned_value, self.call(inputs, **call_kwargs))
+                if back is not None:  # computed in float32: the output in the half type
+                    outputs = _structure_map(
+                        lambda o: cast(o, back) if isinstance(o, Variable) and
+                        o.dtype == "float32" else o, outputs)
         finally:
             _CALL_TRAINING.pop()
         outputs = _distinct_from_inputs(outputs, flat)
@@ -595,6 +607,31 @@ class Layer(KerasLayerAPI):
                 o._history = (self, len(self._inbound) - 1, k)
         return outputs
 
+    # Layers that compute in float32 under a mixed policy (Keras's normalization layers:
+    # their statistics overflow float16): float32 inputs and weights, half outputs.
+    computes_in_float32 = False
+
+    def _autocast_inputs(self, inputs, flat):
+        """Keras's autocast: (inputs, flat, the dtype float parameters are read in or None,
+        the dtype the outputs are cast to or None). Float inputs become the compute dtype
+        where half precision is involved: a layer under "mixed_float16" casts float32
+        inputs to float16, and a float32 layer after it (a final softmax) casts its float16
+        inputs back. Other float inputs are left as they are (float64 data to a float32
+        layer reaches the ops, which decide)."""
+        compute = self.compute_dtype
+        reads = compute if compute != self.dtype else None
+        back = None
+        if self.computes_in_float32 and compute in HALF:
+            compute, reads, back = "float32", None, compute
+        if not self.autocast:
+            return inputs, flat, reads, back
+        cast_flat = [cast(x, compute) if x.dtype in FLOATS and x.dtype != compute and
+                     (compute in HALF or x.dtype in HALF) else x for x in flat]
+        if all(a is b for a, b in zip(cast_flat, flat)):
+            return inputs, flat, reads, back
+        inputs = type(inputs)(cast_flat) if isinstance(inputs, (list, tuple)) else cast_flat[0]
+        return inputs, cast_flat, reads, back
+
     def _cast_integer_inputs(self, inputs, flat):
         """Integer (or bool) inputs cast to the layer's float dtype when the layer computes
         with float weights (Dense, Conv2D, LSTM...): Keras's implicit cast, so integer
@@ -604,7 +641,7 @@ class Layer(KerasLayerAPI):
                 x.dtype not in FLOATS for x in flat) or not any(
                 w.dtype in FLOATS for w in self._weights):
             return inputs
-        cast_flat = [cast(x, self.dtype) if x.dtype not in FLOATS else x for x in flat]
+        cast_flat = [cast(x, self.compute_dtype) if x.dtype not in FLOATS else x for x in flat]
         return cast_flat if isinstance(inputs, (list, tuple)) else cast_flat[0]
 
     # ---- the graph it was called in -----------------------------------------------------
@@ -641,7 +678,10 @@ class Layer(KerasLayerAPI):
 
     def get_config(self):
         """Constructor arguments that rebuild this layer (extended by subclasses)."""
-        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        policy = self.dtype_policy  # a mixed policy is saved whole, as Keras saves it
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": self.dtype if policy.name == self.dtype or
+                  policy.quantization_mode else dtype_policies.serialize(policy)}
         if self.activity_regularizer is not None:
             config["activity_regularizer"] = regularizers.serialize(self.activity_regularizer)
         config.update(regularizer_config(self, type(self).weight_regularizers))
