@@ -5,7 +5,8 @@ float16 is NumPy's. bfloat16 is `ml_dtypes`'s (the package JAX, TensorFlow and K
 NumPy has no bfloat16): without it installed a bfloat16 dtype raises, naming the package.
 
 A C++ kernel of paddle computes in float32 or float64. For a node with a half input or
-output, the CPU kernel table (and the GPU's for the ops that have no half kernel) prepares
+output, the CPU kernel table (and the GPU's for the ops that have no half kernel: all but
+the products, through cuBLAS with float32 accumulation, and the elementwise ops) prepares
 the float32 kernel on float32 scratch buffers: before each run the half inputs are
 converted to float32 (exact: every half value is a float32), the float32 kernel runs, and
 its results are rounded to the half type (round to nearest even) into the node's own
@@ -67,15 +68,17 @@ class in_float32:  # noqa: N801 - used as a function: in_float32(prepare)
     stateful node (assign, an optimizer's update) writes its half inputs back. Other
     attributes (`input_buffers`) are the wrapped function's, read when asked for."""
 
-    def __init__(self, prepare):
+    def __init__(self, prepare, native=()):
         self.prepare = prepare
+        self.native = tuple(native)  # half dtypes the kernel computes in itself
         functools.update_wrapper(self, prepare, updated=())
 
     def __getattr__(self, name):  # attributes set on the kernel after it was registered
         return getattr(self.__dict__["prepare"], name)
 
     def __call__(self, node, ins, outs, ctx):
-        if not any(is_half(b.dtype) for b in list(ins) + list(outs)):
+        halves = {np.dtype(b.dtype).name for b in list(ins) + list(outs) if is_half(b.dtype)}
+        if not halves or halves <= set(self.native):
             return self.prepare(node, ins, outs, ctx)
         xp = ctx.xp
         ins32 = [_scratch(b, xp) for b in ins]

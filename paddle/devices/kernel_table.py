@@ -26,17 +26,18 @@ class KernelTable(dict):
         self.families = {}
         self.half = half  # None, or what makes a prepare function run half nodes (half.py)
 
-    def kernel(self, *names, family=None, half_native=False):
+    def kernel(self, *names, family=None, half_native=()):
         """The decorator that registers a prepare function under op names, or a family.
-        With a `half` wrapper, the function registered is the wrapped one, unless
-        `half_native` says the kernel computes in float16/bfloat16 itself."""
+        With a `half` wrapper (`half(prepare, native)`), the function registered is the
+        wrapped one, which runs nodes with half buffers on float32 ones, except for the
+        half dtypes of `half_native` (names), which the kernel computes in itself."""
         if family is not None and family not in FAMILIES:
             raise ValueError(f"kernel: expected a family in {FAMILIES}, received {family!r}")
 
         def register(prepare):
             kept = prepare
-            if self.half is not None and not half_native:
-                prepare = self.half(prepare)
+            if self.half is not None:
+                prepare = self.half(prepare, half_native)
             for name in names:
                 self[name] = prepare
             if family is not None:
