@@ -57,8 +57,10 @@ def _scratch(buffer, xp):
 
 def _copy(dst, src, xp):
     # unsafe: float32 -> half is a rounding (what the node's dtype asks for), and
-    # bfloat16 is a NumPy "V" kind, which no safe or same_kind rule covers
-    xp.copyto(dst, src, casting="unsafe")
+    # bfloat16 is a NumPy "V" kind, which no safe or same_kind rule covers. Beyond the half
+    # range the result is inf, as a GPU gives it, silently (NumPy would warn; CuPy never).
+    with np.errstate(over="ignore", invalid="ignore"):
+        xp.copyto(dst, src, casting="unsafe")
 
 
 class in_float32:  # noqa: N801 - used as a function: in_float32(prepare)

@@ -294,8 +294,8 @@ def _apply_updates(node, ins, outs, ctx):
     proceed = ctx.proceed()
     launches = [average] if averaged is not None else []
     if gate is not None:  # the update runs where the checks passed and the gate is True
-        gated = ctx.empty((), bool)
-        launches.append(lambda: xp.logical_and(proceed, gate, out=gated))
+        gated, checked = ctx.empty((), bool), proceed
+        launches.append(lambda: xp.logical_and(checked, gate, out=gated))
         proceed = gated
     launches += [g.launch(xp, hyper[HYPER:], ALGORITHMS["decay"], proceed)
                  for g in _groups(ctx, separate)]
