@@ -318,12 +318,22 @@ def autocast(dtype):
         _AUTOCAST.pop()
 
 
+def _autocast(v):
+    """Whether the parameter-or-not `v` is read through a cast in the current scope."""
+    return _AUTOCAST[-1] is not None and v.kind == "param" and v.dtype in FLOATS and \
+        v.dtype != _AUTOCAST[-1][0] and getattr(v, "autocast", True)
+
+
+def _read_dtype(v):
+    """The dtype an op built now reads `v` in (its autocast dtype, else its own)."""
+    return _AUTOCAST[-1][0] if _autocast(v) else v.dtype
+
+
 def _autocast_reads(op, inputs):
     dtype, casts = _AUTOCAST[-1]
     out = []
     for v in inputs:
-        if v.kind == "param" and v.dtype in FLOATS and v.dtype != dtype and \
-                getattr(v, "autocast", True):
+        if _autocast(v):
             if id(v) not in casts:
                 casts[id(v)] = (v, apply(OPS["cast"], [v], {"dtype": dtype}))
             v = casts[id(v)][1]
@@ -799,7 +809,7 @@ def as_variable(x, like=None, where="op"):
         return x
     if isinstance(x, NUMBERS):
         array = _numbers(x, where)
-        dtype = like.dtype if like is not None and array.dtype.kind in "biuf" else None
+        dtype = _read_dtype(like) if like is not None and array.dtype.kind in "biuf" else None
         if array.dtype.kind == "f" and (dtype is None or dtype in ("int64", "int32")):
             # Operands of ops compute in float32 (never truncate a float silently: the op
             # reports an int/float mix); pd.constant(array) keeps float64 instead.
@@ -888,14 +898,14 @@ def apply(op, inputs, attrs=None, location=None):
     On concrete inputs outside a trace (paddle/lowlevel/eager.py) the op runs at once
     instead and its output is an EagerTensor holding the values."""
     attrs = attrs or {}
+    if _AUTOCAST[-1] is not None and not (op.stateful or op.writes_inputs) and \
+            op.name != "cast":  # before weak numbers take the dtype of the others
+        inputs = _autocast_reads(op, inputs)
     if len(inputs) > 1 and any(v._weak for v in inputs):
         inputs = _settle_weak(inputs)
     if ASSIGNED and ASSIGNED[-1] and op.reads_assigned and not (op.stateful or
                                                                 op.writes_inputs):
         inputs = [ASSIGNED[-1].get(id(v), v) if v.kind == "param" else v for v in inputs]
-    if _AUTOCAST[-1] is not None and not (op.stateful or op.writes_inputs) and \
-            op.name != "cast":
-        inputs = _autocast_reads(op, inputs)
     if not op.stateful and _concrete(inputs):
         return EAGER_RUN[0](op, inputs, attrs, location)
     location = location or user_location()

@@ -242,7 +242,7 @@ class Layer(KerasLayerAPI):
     # ---- weights ------------------------------------------------------------------------
 
     def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable=True,
-                   regularizer=None, constraint=None, name=None):
+                   autocast=True, regularizer=None, constraint=None, name=None):
         """Create a parameter `<namespace>/<layer name>/<name>` (or fetch it under reuse).
 
         Keras's keywords: `add_weight(shape=(3, 4), initializer="zeros", trainable=False)`;
@@ -261,6 +261,8 @@ class Layer(KerasLayerAPI):
                 optimizer projects the weight with it after each update (as Keras), and
                 it is kept as the weight's `constraint` attribute.
             name: the weight's name within the layer (default "variable", numbered).
+            autocast: under a mixed policy, read the weight in the compute dtype (through
+                a cast node) inside the layer's calls; False reads it as it is stored.
 
         Returns:
             The parameter Variable.
@@ -306,6 +308,7 @@ class Layer(KerasLayerAPI):
                         trainable=trainable and self._trainable)
         var._layer_trainable = trainable
         var.constraint = constraint
+        var.autocast = check_flag(autocast, "autocast (add_weight)", self.name)
         self._weights.append(var)
         if regularizer is not None:
             self._penalties.append(
@@ -349,7 +352,7 @@ class Layer(KerasLayerAPI):
             [()]
         """
         for value in (loss if isinstance(loss, (list, tuple)) else [loss]):
-            if not isinstance(value, Variable) or value.dtype not in ("float32", "float64"):
+            if not isinstance(value, Variable) or value.dtype not in FLOATS:
                 raise TypeError(at_user(f"{self.name}: add_loss expected a float Variable, "
                                         f"received {value!r}"))
             value = sum_all(value) if value.ndim else value
@@ -591,7 +594,7 @@ class Layer(KerasLayerAPI):
         outs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
         if self.activity_regularizer is not None:
             for o in outs:
-                if isinstance(o, Variable) and o.dtype in ("float32", "float64"):
+                if isinstance(o, Variable) and o.dtype in FLOATS:
                     self.add_loss(regularizers.activity_penalty(
                         self.activity_regularizer, o, f"{self.name}: activity_regularizer"))
         _set_output_masks(self, inputs, outputs, input_mask)
