@@ -51,8 +51,10 @@ def is_half(dtype):
     return name in HALF
 
 
-def _scratch(buffer, xp):
-    return xp.empty(buffer.shape, dtype=np.float32) if is_half(buffer.dtype) else buffer
+def _scratch(buffer, ctx):
+    """A float32 buffer of a half buffer's shape, made on the device with the op named if
+    it cannot be (the buffer itself when it is not half)."""
+    return ctx.empty(buffer.shape, np.float32) if is_half(buffer.dtype) else buffer
 
 
 def _copy(dst, src, xp):
@@ -67,7 +69,8 @@ class in_float32:  # noqa: N801 - used as a function: in_float32(prepare)
     """`prepare` (a kernel's prepare function) for nodes whose buffers may be half: a node
     without half buffers is prepared as it is; one with them is prepared on float32
     scratch buffers, with the conversions described in this module's docstring. A
-    stateful node (assign, an optimizer's update) writes its half inputs back. Other
+    node that writes its inputs (assign, an optimizer's update, batch normalization's
+    moving statistics) writes its half inputs back. Other
     attributes (`input_buffers`) are the wrapped function's, read when asked for."""
 
     def __init__(self, prepare, native=()):
@@ -83,12 +86,12 @@ class in_float32:  # noqa: N801 - used as a function: in_float32(prepare)
         if not halves or halves <= set(self.native):
             return self.prepare(node, ins, outs, ctx)
         xp = ctx.xp
-        ins32 = [_scratch(b, xp) for b in ins]
-        outs32 = [_scratch(b, xp) for b in outs]
+        ins32 = [_scratch(b, ctx) for b in ins]
+        outs32 = [_scratch(b, ctx) for b in outs]
         run = self.prepare(node, ins32, outs32, ctx)
         up = [(s, b) for s, b in zip(ins32, ins) if s is not b]
         down = [(b, s) for s, b in zip(outs32, outs) if s is not b]
-        if getattr(node.op, "stateful", False):
+        if getattr(node.op, "stateful", False) or getattr(node.op, "writes_inputs", False):
             down += [(b, s) for s, b in up]
 
         def run_half():

@@ -827,6 +827,8 @@ def _numbers(x, where):
     except ValueError:  # NumPy: 'setting an array element with a sequence ...'
         raise TypeError(f"{where}: expected a Variable, a number or an array, received nested "
                         f"lists of different lengths: {_short(x)}") from None
+    if array.dtype.name == "bfloat16":  # ml_dtypes' (a NumPy "V" kind): exact in float32
+        array = array.astype(np.float32)
     if array.dtype.kind not in "biuf":
         raise TypeError(f"{where}: expected a Variable or numbers, received {_short(x)} "
                         f"(an array of {array.dtype})")

@@ -21,6 +21,7 @@ import numpy as np
 
 from paddle.devices import mirrors
 from paddle.devices.context import KernelContext
+from paddle.devices.half import HALF
 from paddle.lowlevel import schedules
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import FLOATS, UPDATE_COLLECTORS, Variable, apply
@@ -347,7 +348,10 @@ class Optimizer:
         The arrays are current (downloaded if a GPU plan updated them last) and may be
         written in place: the device copies are uploaded again before their next use."""
         if var not in self._slots:
-            self._slots[var] = {s: np.full(var.shape, self._slot_initial(s), dtype=var.dtype)
+            # A half weight (the "float16" policy) has float32 slots: its update runs in
+            # float32 (paddle/devices/half.py) and rounds only the weight to half.
+            dtype = "float32" if var.dtype in HALF else var.dtype
+            self._slots[var] = {s: np.full(var.shape, self._slot_initial(s), dtype=dtype)
                                 for s in self.all_slot_names()}
         arrays = self._slots[var]
         if mirrors.active():

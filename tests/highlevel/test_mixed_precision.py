@@ -313,3 +313,28 @@ def test_saving_and_loading_keep_the_policy_and_the_loss_scale(policy, tmp_path)
                                       model.optimizer.slots(w)["m"])
     np.testing.assert_array_equal(loaded.predict(x, verbose=0), model.predict(x, verbose=0))
     assert loaded.layers[0].get_config()["dtype"]["config"]["name"] == "mixed_float16"
+
+
+def test_the_plain_half_policies_train_with_float32_slots(policy):
+    for name in ("float16", "bfloat16"):
+        policy(name)
+        pd.seed(0)
+        model = pd.Sequential([L.Input((4,)), L.Dense(8, activation="relu"),
+                               L.BatchNormalization(), L.Dense(3)])
+        model.compile(optimizer="adam", loss="mse")
+        dense, bn = model.layers[0], model.layers[1]
+        assert dense.kernel.dtype == name and model.outputs[0].dtype == name
+        assert bn.gamma.dtype == "float32" and bn.moving_mean.dtype == "float32"
+        x, y = np.random.default_rng(0).random((16, 4), np.float32), np.zeros((16, 3))
+        before = dense.kernel.val().copy()
+        losses = [float(model.train_on_batch(x, y)) for _ in range(5)]
+        assert losses[-1] < losses[0] and dense.kernel.val().dtype.name == name
+        assert not np.array_equal(dense.kernel.val(), before)
+        assert {a.dtype for a in model.optimizer.slots(dense.kernel).values()} == \
+            {np.dtype("float32")}
+
+
+def test_a_bfloat16_array_becomes_a_constant():
+    value = np.array([1.5, -2.0], dtype=half.ml_dtypes.bfloat16)
+    assert pd.constant(value).dtype == "float32"
+    assert pd.eval(pd.constant(value, dtype="bfloat16")).tolist() == [1.5, -2.0]

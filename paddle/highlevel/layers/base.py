@@ -304,7 +304,9 @@ class Layer(KerasLayerAPI):
         regularizer = regularizers.get(regularizer)
         constraint = _constraint(constraint, "constraint (add_weight)", self.name)
         full = NAMES.full(f"{self.name}/{name}")
-        var = parameter(full, shape, given["dtype"] or self.dtype, initializer,
+        dtype = given["dtype"] or ("float32" if self.computes_in_float32 and
+                                   self.dtype in HALF else self.dtype)
+        var = parameter(full, shape, dtype, initializer,
                         trainable=trainable and self._trainable)
         var._layer_trainable = trainable
         var.constraint = constraint
@@ -610,8 +612,10 @@ class Layer(KerasLayerAPI):
                 o._history = (self, len(self._inbound) - 1, k)
         return outputs
 
-    # Layers that compute in float32 under a mixed policy (Keras's normalization layers:
-    # their statistics overflow float16): float32 inputs and weights, half outputs.
+    # Layers that compute in float32 under a half policy (Keras's normalization layers:
+    # their statistics overflow float16): float32 inputs and weights, half outputs. Their
+    # weights are float32 under the plain "float16"/"bfloat16" policies too (Keras keeps
+    # them in the half type and casts them up at each call).
     computes_in_float32 = False
 
     def _autocast_inputs(self, inputs, flat):
@@ -624,8 +628,9 @@ class Layer(KerasLayerAPI):
         compute = self.compute_dtype
         reads = compute if compute != self.dtype else None
         back = None
-        if self.computes_in_float32 and compute in HALF:
-            compute, reads, back = "float32", None, compute
+        if self.computes_in_float32 and compute in HALF:  # half weights read as float32
+            compute, reads, back = "float32", (None if self.dtype == "float32" else
+                                               "float32"), compute
         if not self.autocast:
             return inputs, flat, reads, back
         cast_flat = [cast(x, compute) if x.dtype in FLOATS and x.dtype != compute and
