@@ -4,8 +4,9 @@ Gradients of a float16 model underflow to zero where they are small. The optimiz
 multiplies the loss by a large scale before the gradient (so the float16 backward pass
 carries them), divides the gradients by it again, and hands them to its inner
 optimizer. A step whose gradients are not all finite (the scale was too large: the
-backward pass overflowed) is skipped: parameters, slots and the inner step count stay as
-they were and the scale halves. After `dynamic_growth_steps` finite steps in a row the
+backward pass overflowed) is skipped: parameters and slots stay as they were (and the
+inner step count, on the CPU, as in Keras; a GPU counts the step, its count being kept on
+the host) and the scale halves. After `dynamic_growth_steps` finite steps in a row the
 scale doubles. All of it is built from ops inside the training step: the finiteness
 test, the new scale and counter (`where` on the device), and the update op's gate (its
 update runs only when the gate is True): no value goes back to the host to decide.
