@@ -15,6 +15,7 @@ import pytest
 
 import paddle as pd
 from paddle.devices import half
+from paddle.highlevel import dtype_policies
 from paddle.lowlevel.executor import topological_nodes
 
 L = pd.layers
@@ -22,11 +23,13 @@ L = pd.layers
 
 @pytest.fixture
 def policy():
-    """Set a global policy for the test; float32 again after it."""
+    """Set a global policy for the test; after it, the global policy is unset again (the
+    float policy of floatx, which later tests may change), as before the test."""
     def set_policy(name):
         pd.mixed_precision.set_global_policy(name)
+    saved = dtype_policies._global["policy"]
     yield set_policy
-    pd.mixed_precision.set_global_policy("float32")
+    dtype_policies._global["policy"] = saved
 
 
 def _mlp(classes=3, inputs=4):
@@ -47,7 +50,7 @@ def test_policies_have_keras_dtypes():
     assert pd.mixed_precision.Policy is pd.DTypePolicy
 
 
-def test_an_unknown_policy_raises_kerass_error():
+def test_an_unknown_policy_raises_kerass_error(policy):
     with pytest.raises(ValueError, match="Cannot convert 'mixed_float8' to a mixed precision "
                                          "DTypePolicy. Valid policies include 'mixed_float16'"):
         pd.mixed_precision.set_global_policy("mixed_float8")
@@ -265,6 +268,7 @@ def _digits():
 
 
 def _digits_accuracy(name):
+    saved = dtype_policies._global["policy"]
     pd.mixed_precision.set_global_policy(name)
     try:
         pd.seed(0)
@@ -276,7 +280,7 @@ def _digits_accuracy(name):
         model.fit(x, y, batch_size=64, epochs=8, verbose=0)
         return model.evaluate(xt, yt, verbose=0, return_dict=True)["accuracy"], model
     finally:
-        pd.mixed_precision.set_global_policy("float32")
+        dtype_policies._global["policy"] = saved
 
 
 def test_mixed_float16_training_reaches_the_float32_accuracy_on_digits():
