@@ -51,8 +51,10 @@ def floatx():
 def set_floatx(value):
     """Set the default float dtype: 'float32' or 'float64'.
 
-    Keras also accepts 'float16' and 'bfloat16'; paddle computes in float32 and float64
-    only (its kernels have no half-precision versions), so those raise ValueError.
+    Keras also accepts 'float16' and 'bfloat16'; paddle's default dtype (of inputs,
+    constants, initializers) stays float32 or float64, and half precision comes through
+    the dtype policies instead (`pd.mixed_precision.set_global_policy("mixed_float16")`
+    or "float16"), so those raise ValueError saying so.
 
     Example:
         >>> import paddle as pd
@@ -63,8 +65,10 @@ def set_floatx(value):
     """
     name = getattr(value, "name", value)
     if name in ("float16", "bfloat16", "half"):
-        raise ValueError(f"set_floatx: paddle computes in float32 and float64 only (it has no "
-                         f"half-precision kernels), received {value!r}")
+        raise ValueError(f"set_floatx: expected 'float32' or 'float64', received {value!r}: "
+                         f"paddle's floatx is not a half type; for half precision set a "
+                         f"dtype policy, pd.mixed_precision.set_global_policy("
+                         f"'mixed_float16') (or 'float16', 'bfloat16', 'mixed_bfloat16')")
     if name not in FLOATX_CHOICES:
         raise ValueError(f"set_floatx: expected one of {', '.join(FLOATX_CHOICES)}, "
                          f"received {value!r}")

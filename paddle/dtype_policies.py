@@ -1,7 +1,7 @@
 """Keras's `keras.dtype_policies` (`pd.dtype_policies`): the dtype a layer computes in and
-keeps its weights in. "float32" and "float64" work fully; the mixed (half-precision)
-policies raise ValueError, paddle having no float16/bfloat16 kernels. The code lives in
-paddle/highlevel/dtype_policies.py.
+keeps its weights in: the float dtypes ("float32", "float64", "float16", "bfloat16") and
+the mixed policies "mixed_float16" and "mixed_bfloat16" (float32 weights, half
+computation). The code lives in paddle/highlevel/dtype_policies.py.
 
 Example:
     >>> import paddle as pd

@@ -21,21 +21,28 @@ from paddle.lowlevel.op import FAMILIES, OPS
 class KernelTable(dict):
     """The kernels of one backend, by op name (a dict), with its family kernels beside."""
 
-    def __init__(self):
+    def __init__(self, half=None):
         super().__init__()
         self.families = {}
+        self.half = half  # None, or what makes a prepare function run half nodes (half.py)
 
-    def kernel(self, *names, family=None):
-        """The decorator that registers a prepare function under op names, or a family."""
+    def kernel(self, *names, family=None, half_native=()):
+        """The decorator that registers a prepare function under op names, or a family.
+        With a `half` wrapper (`half(prepare, native)`), the function registered is the
+        wrapped one, which runs nodes with half buffers on float32 ones, except for the
+        half dtypes of `half_native` (names), which the kernel computes in itself."""
         if family is not None and family not in FAMILIES:
             raise ValueError(f"kernel: expected a family in {FAMILIES}, received {family!r}")
 
         def register(prepare):
+            kept = prepare
+            if self.half is not None:
+                prepare = self.half(prepare, half_native)
             for name in names:
                 self[name] = prepare
             if family is not None:
                 self.families[family] = prepare
-            return prepare
+            return kept
         return register
 
     def __missing__(self, name):

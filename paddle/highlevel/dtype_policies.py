@@ -1,10 +1,14 @@
 """Keras's dtype policies (`pd.dtype_policies`, `pd.mixed_precision`): which dtype a layer
 computes in and keeps its weights in.
 
-paddle computes in float32 and float64 only: its kernels have no float16 or bfloat16
-versions. So the float policies "float32" and "float64" work fully (a layer given one, or
-created under a global one, computes and stores its weights in it), and the mixed
-policies "mixed_float16" and "mixed_bfloat16" raise a ValueError saying so.
+The float policies "float32", "float64", "float16" and "bfloat16" keep weights and
+compute in that dtype. The mixed policies "mixed_float16" and "mixed_bfloat16" keep the
+weights in float32 and compute in the half type, as Keras 3: a layer casts its float
+inputs to the half type and reads its float32 weights through a cast node (one copy of
+the weights, in float32, which the optimizer updates), so its outputs are half. Losses
+compute in float32 (`pd.losses`), and a layer given `dtype="float32"` (a final softmax)
+computes in float32 again. See docs/highlevel.md, "Mixed precision", for what the CPU
+and the GPU compute in.
 `QuantizedDTypePolicy("int8", "float32")` is the policy `model.quantize("int8")` gives the
 layers it quantizes (see `pd.quantizers`).
 
@@ -15,14 +19,18 @@ Example:
     ('float64', 'float64')
     >>> pd.layers.Dense(2, dtype=policy).dtype
     'float64'
+    >>> mixed = pd.dtype_policies.DTypePolicy("mixed_float16")
+    >>> mixed.compute_dtype, mixed.variable_dtype
+    ('float16', 'float32')
 """
 import re
 
 from paddle import _settings as settings
+from paddle.devices import half
 
-FLOAT_DTYPES = ("float32", "float64")
+FLOAT_DTYPES = ("float32", "float64", "float16", "bfloat16")
 DTYPES = FLOAT_DTYPES + ("int32", "int64", "bool")  # paddle's dtypes
-HALF = ("mixed_float16", "mixed_bfloat16", "float16", "bfloat16")
+MIXED = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16"}  # name: compute dtype
 QUANTIZATION_MODES = ("int8",)
 
 _global = {"policy": None}  # None: a float policy named floatx()
@@ -32,14 +40,15 @@ def _float_name(name, where):
     if not isinstance(name, str):
         raise TypeError(f"{where}: expected a policy name such as 'float32', received "
                         f"{name!r} (of type {type(name).__name__})")
-    if name in HALF:
-        raise ValueError(f"{where}: paddle computes in float32 and float64 only (its kernels "
-                         f"have no float16 or bfloat16 versions), so the policy {name!r} is "
-                         f"not available; use 'float32' or 'float64'")
-    if name not in DTYPES:
-        raise ValueError(f"{where}: cannot convert {name!r} to a dtype policy; valid "
-                         f"policies are {', '.join(DTYPES)} (paddle has no half "
-                         f"precision)")
+    if name not in DTYPES and name not in MIXED:
+        # Keras's words, with where it was asked
+        raise ValueError(f"{where}: Cannot convert {name!r} to a mixed precision "
+                         f"DTypePolicy. Valid policies include 'mixed_float16', "
+                         f"'mixed_bfloat16', and the name of any float dtype such as "
+                         f"'float32' (paddle's: {', '.join(DTYPES)})")
+    dtype = MIXED.get(name, name)
+    if dtype in half.HALF:
+        half.check_available(dtype, f"{where} {name!r}")
     return name
 
 
@@ -47,9 +56,10 @@ class DTypePolicy:
     """A layer's dtype policy: the dtype it computes in and the dtype of its weights.
 
     Args:
-        name: "float32" or "float64" (both dtypes are that one), or None for the global
-            policy (`pd.config.dtype_policy()`). "mixed_float16" and "mixed_bfloat16" raise
-            ValueError: paddle has no half-precision kernels.
+        name: "mixed_float16" or "mixed_bfloat16" (weights in float32, computing in the
+            half type), a float dtype "float32", "float64", "float16", "bfloat16" (both
+            dtypes are that one), or None for the global policy
+            (`pd.config.dtype_policy()`). Other names raise Keras's ValueError.
 
     Example:
         >>> import paddle as pd
@@ -61,7 +71,8 @@ class DTypePolicy:
         if name is None:
             name = dtype_policy().name
         self._name = _float_name(name, type(self).__name__)
-        self._compute_dtype = self._variable_dtype = self._name
+        self._compute_dtype = MIXED.get(self._name, self._name)
+        self._variable_dtype = "float32" if self._name in MIXED else self._name
         self._quantization_mode = None
 
     @property
@@ -286,8 +297,8 @@ def set_dtype_policy(policy):
     """Set the global policy: layers created without a `dtype` use it.
 
     Args:
-        policy: a DTypePolicy or a name, "float32" or "float64" (the mixed policies raise:
-            paddle has no half-precision kernels).
+        policy: a DTypePolicy or a name: "mixed_float16", "mixed_bfloat16", or a float
+            dtype ("float32", "float64", "float16", "bfloat16").
 
     Example:
         >>> import paddle as pd

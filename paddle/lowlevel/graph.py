@@ -17,17 +17,22 @@ import weakref
 
 import numpy as np
 
-from paddle.devices import mirrors
+from paddle.devices import half, mirrors
 from paddle.errors import ShapeError, at_user, user_location
 from paddle.lowlevel import initializers, stored_state
+from paddle.lowlevel.op import OPS
 from paddle.lowlevel.shapes import check_fits
 
-DTYPES = ("float32", "float64", "int64", "int32", "bool")
-FLOATS = ("float32", "float64")
+DTYPES = ("float32", "float64", "int64", "int32", "bool", "float16", "bfloat16")
+# float16 and bfloat16 (paddle/devices/half.py) are storage and compute dtypes of the
+# mixed-precision policies; a kernel without a half version runs them in float32.
+FLOATS = ("float32", "float64", "float16", "bfloat16")
 
 
 def as_dtype(dtype, where="dtype"):
     """The canonical dtype name ('float32', ...) of a dtype-like value; ValueError if unsupported."""
+    if isinstance(dtype, str) and dtype in half.HALF:
+        half.check_available(dtype, where)
     try:
         # np.dtype(None) is float64: a None here is a mistake, not a choice of float64
         name = np.dtype(dtype).name if dtype is not None else None
@@ -283,6 +288,58 @@ UPDATE_COLLECTORS = []
 # tf.function's automatic control dependencies order them; the assign op itself still runs
 # in the update phase. Outside a trace (TF1-style graphs, pd.eval) nothing is recorded.
 ASSIGNED = []
+
+# Keras's AutocastScope: inside a layer call under a mixed policy ("mixed_float16"), the
+# dtype its float parameters are read in. An op built there that reads a float parameter
+# of another dtype reads it through one cast node per parameter and call (the parameter
+# itself stays float32, the one copy the optimizer updates); stateful ops, ops that write
+# their inputs, and parameters marked `autocast = False` read the parameter itself.
+# Entries: (dtype, {id(parameter): its cast}), or None outside any such call.
+_AUTOCAST = [None]
+
+
+@contextlib.contextmanager
+def autocast(dtype):
+    """Read float parameters as `dtype` in the ops built inside the block (None: as they
+    are). Layers enter it around `call` when their compute dtype is not their variables'.
+
+    Example:
+        >>> import paddle as pd
+        >>> w = pd.Variable("autocast_example_w", shape=[2], initializer="ones")
+        >>> with pd.lowlevel.graph.autocast("float16"):
+        ...     y = w * 2.0
+        >>> w.dtype, y.dtype
+        ('float32', 'float16')
+    """
+    _AUTOCAST.append(None if dtype is None else (dtype, {}))
+    try:
+        yield
+    finally:
+        _AUTOCAST.pop()
+
+
+def _autocast(v):
+    """Whether the parameter-or-not `v` is read through a cast in the current scope."""
+    return _AUTOCAST[-1] is not None and v.kind == "param" and v.dtype in FLOATS and \
+        v.dtype != _AUTOCAST[-1][0] and getattr(v, "autocast", True)
+
+
+def _read_dtype(v):
+    """The dtype an op built now reads `v` in (its autocast dtype, else its own)."""
+    return _AUTOCAST[-1][0] if _autocast(v) else v.dtype
+
+
+def _autocast_reads(op, inputs):
+    dtype, casts = _AUTOCAST[-1]
+    out = []
+    for v in inputs:
+        if _autocast(v):
+            if id(v) not in casts:
+                casts[id(v)] = (v, apply(OPS["cast"], [v], {"dtype": dtype}))
+            v = casts[id(v)][1]
+        out.append(v)
+    return out
+
 
 # The run mode that ops built inside `forced_mode(True / False)` keep whatever the plan's mode:
 # a layer called with an explicit training= (Dropout(...)(x, training=True) drops in predict).
@@ -752,7 +809,7 @@ def as_variable(x, like=None, where="op"):
         return x
     if isinstance(x, NUMBERS):
         array = _numbers(x, where)
-        dtype = like.dtype if like is not None and array.dtype.kind in "biuf" else None
+        dtype = _read_dtype(like) if like is not None and array.dtype.kind in "biuf" else None
         if array.dtype.kind == "f" and (dtype is None or dtype in ("int64", "int32")):
             # Operands of ops compute in float32 (never truncate a float silently: the op
             # reports an int/float mix); pd.constant(array) keeps float64 instead.
@@ -770,6 +827,8 @@ def _numbers(x, where):
     except ValueError:  # NumPy: 'setting an array element with a sequence ...'
         raise TypeError(f"{where}: expected a Variable, a number or an array, received nested "
                         f"lists of different lengths: {_short(x)}") from None
+    if array.dtype.name == "bfloat16":  # ml_dtypes' (a NumPy "V" kind): exact in float32
+        array = array.astype(np.float32)
     if array.dtype.kind not in "biuf":
         raise TypeError(f"{where}: expected a Variable or numbers, received {_short(x)} "
                         f"(an array of {array.dtype})")
@@ -841,6 +900,9 @@ def apply(op, inputs, attrs=None, location=None):
     On concrete inputs outside a trace (paddle/lowlevel/eager.py) the op runs at once
     instead and its output is an EagerTensor holding the values."""
     attrs = attrs or {}
+    if _AUTOCAST[-1] is not None and not (op.stateful or op.writes_inputs) and \
+            op.name != "cast":  # before weak numbers take the dtype of the others
+        inputs = _autocast_reads(op, inputs)
     if len(inputs) > 1 and any(v._weak for v in inputs):
         inputs = _settle_weak(inputs)
     if ASSIGNED and ASSIGNED[-1] and op.reads_assigned and not (op.stateful or

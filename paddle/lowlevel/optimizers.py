@@ -21,6 +21,7 @@ import numpy as np
 
 from paddle.devices import mirrors
 from paddle.devices.context import KernelContext
+from paddle.devices.half import HALF
 from paddle.lowlevel import schedules
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import FLOATS, UPDATE_COLLECTORS, Variable, apply
@@ -70,12 +71,19 @@ def collect_updates():
 
 @register
 class ApplyUpdates(Op):
-    """Updates its first n inputs (parameters) from the next n (their gradients) in place."""
+    """Updates its first n inputs (parameters) from the next n (their gradients) in place.
+    With `gated`, one more input, a bool scalar, says whether this run updates at all: a
+    False gate leaves the parameters, the slots and the step count as they were (the
+    skipped step of `LossScaleOptimizer`, decided in the graph, with no host sync)."""
 
     name = "apply_updates"
     stateful = True
 
-    def infer(self, *inputs, optimizer, n, averaged=False):
+    def infer(self, *inputs, optimizer, n, averaged=False, gated=False):
+        if gated and (len(inputs) != 2 * n + 1 or tuple(inputs[-1][0]) != () or
+                      inputs[-1][1] != "bool"):
+            raise TypeError(f"apply_updates: expected a bool scalar gate after the {n} "
+                            f"gradients, received {inputs[2 * n:]}")
         return (), "float32"
 
     def grad(self, node, g):
@@ -238,6 +246,11 @@ class Optimizer:
             >>> _ = pd.eval(step); w.val().tolist()
             [0.5, 0.5]
         """
+        return self._update(grads, trainable_variables)
+
+    def _update(self, grads, trainable_variables, gate=None):
+        """`apply`'s update op; with `gate` (a bool scalar Variable) it updates only in runs
+        where the gate is True (see ApplyUpdates)."""
         grads, variables = list(grads), list(trainable_variables)
         if len(grads) != len(variables):
             raise ValueError(f"{type(self).__name__}.apply: {len(grads)} gradients for "
@@ -266,7 +279,14 @@ class Optimizer:
         grads = self._clip_gradients(grads)
         for v in variables:
             self.slots(v)  # created now, so they can be inspected and saved before a run
-        update = _constrained(apply(OPS["apply_updates"], variables + grads, attrs), variables)
+        if gate is not None:
+            if attrs.get("averaged") is None and KernelContext.collectives.active():
+                raise NotImplementedError(
+                    f"{type(self).__name__}: a gated update (LossScaleOptimizer) in a "
+                    f"distributed run is not supported yet")
+            attrs["gated"] = True
+        update = _constrained(apply(OPS["apply_updates"], variables + grads +
+                                    ([gate] if gate is not None else []), attrs), variables)
         for collected in _COLLECTORS:
             collected.append(update)
         return update
@@ -328,7 +348,10 @@ class Optimizer:
         The arrays are current (downloaded if a GPU plan updated them last) and may be
         written in place: the device copies are uploaded again before their next use."""
         if var not in self._slots:
-            self._slots[var] = {s: np.full(var.shape, self._slot_initial(s), dtype=var.dtype)
+            # A half weight (the "float16" policy) has float32 slots: its update runs in
+            # float32 (paddle/devices/half.py) and rounds only the weight to half.
+            dtype = "float32" if var.dtype in HALF else var.dtype
+            self._slots[var] = {s: np.full(var.shape, self._slot_initial(s), dtype=dtype)
                                 for s in self.all_slot_names()}
         arrays = self._slots[var]
         if mirrors.active():

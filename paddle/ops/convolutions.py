@@ -27,7 +27,7 @@ Example:
 import numpy as np
 
 from paddle.errors import ShapeError, at_user
-from paddle.lowlevel.graph import Variable, constant
+from paddle.lowlevel.graph import FLOATS, Variable, constant
 from paddle.lowlevel.ops.conv import conv1d, conv2d, conv2d_transpose
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.ops.matmul import matmul
@@ -73,7 +73,7 @@ def float_tensor(x, op=None):
     """A float Variable of x (integers become float32: Keras's convolutions compute in
     floats)."""
     x = as_tensor(x)
-    if x.dtype not in ("float32", "float64"):
+    if x.dtype not in FLOATS:
         x = cast(x, "float32")
     return x
 

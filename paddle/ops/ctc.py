@@ -18,7 +18,7 @@ Example:
 import numpy as np
 
 from paddle.errors import ShapeError, at_user
-from paddle.lowlevel.graph import constant
+from paddle.lowlevel.graph import FLOATS, constant
 from paddle.lowlevel.ops.activations import log_softmax
 from paddle.lowlevel.ops.math import (abs as _abs, cast, equal, exp, less, log1p, maximum,
                                       not_equal, where)
@@ -80,7 +80,7 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
     """
     op = "ctc_loss"
     output = as_tensor(output)
-    if output.dtype not in ("float32", "float64"):
+    if output.dtype not in FLOATS:
         output = cast(output, "float32")
     target = as_tensor(target)
     if target.dtype not in ("int32", "int64") or target.ndim != 2:
@@ -167,7 +167,7 @@ def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100, top_
         raise ValueError(at_user(f"{op}: only strategy 'greedy' is supported here, received "
                                  f"{strategy!r}"))
     x = as_tensor(inputs)
-    if x.dtype not in ("float32", "float64"):
+    if x.dtype not in FLOATS:
         x = cast(x, "float32")
     if x.ndim != 3 or x.shape[1] is None or x.shape[2] is None:
         raise ShapeError(at_user(f"{op}: expected inputs (batch, time, classes) with known "

@@ -19,7 +19,7 @@ Example:
 import numpy as np
 
 from paddle.errors import ShapeError, at_user
-from paddle.lowlevel.graph import Variable, constant
+from paddle.lowlevel.graph import FLOATS, Variable, constant
 from paddle.lowlevel.ops.conv import conv1d
 from paddle.lowlevel.ops.fft import c2c, c2r, r2c
 from paddle.lowlevel.ops.math import cast
@@ -34,7 +34,7 @@ __all__ = ["fft", "fft2", "ifft2", "irfft", "istft", "rfft", "stft"]
 
 def _real(x, op):
     x = as_tensor(x)
-    if x.dtype not in ("float32", "float64"):
+    if x.dtype not in FLOATS:
         x = cast(x, "float32")
     if x.ndim < 1:
         raise ValueError(at_user(f"{op}: expected an input of rank >= 1, received a scalar"))
@@ -47,7 +47,7 @@ def _pair(x, op, rank=1):
         raise ValueError(at_user(f"{op}: expected x as a tuple of two tensors (real, imag), "
                                  f"received {type(x).__name__} {x!r:.80}"))
     real, imag = (as_tensor(v) for v in x)
-    if real.dtype not in ("float32", "float64") or imag.dtype not in ("float32", "float64"):
+    if real.dtype not in FLOATS or imag.dtype not in FLOATS:
         raise ValueError(at_user(f"{op}: expected float real and imaginary parts, received "
                                  f"{real.dtype} and {imag.dtype}"))
     if real.shape != imag.shape:
@@ -290,7 +290,7 @@ def stft(x, sequence_length, sequence_stride, fft_length, window="hann", center=
     sequence_length, sequence_stride, fft_length = _stft_args(
         sequence_length, sequence_stride, fft_length, op)
     x = as_tensor(x)
-    if x.dtype not in ("float32", "float64"):
+    if x.dtype not in FLOATS:
         raise TypeError(at_user(f"{op}: expected a float32 or float64 input, received "
                                 f"{x.dtype}"))
     if x.ndim < 1 or x.shape[-1] is None:

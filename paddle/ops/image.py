@@ -17,7 +17,7 @@ Example:
 import numpy as np
 
 from paddle.errors import ShapeError, at_user
-from paddle.lowlevel.graph import Variable, constant
+from paddle.lowlevel.graph import FLOATS, Variable, constant
 from paddle.lowlevel.ops.math import abs as _abs, cast, clip, less, maximum, minimum, where
 from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.reduce import mean
@@ -65,7 +65,7 @@ def _images(images, data_format, op):
 
 
 def _float(x):
-    return x if x.dtype in ("float32", "float64") else cast(x, "float32")
+    return x if x.dtype in FLOATS else cast(x, "float32")
 
 
 def _along(x, weights, axis):
@@ -387,7 +387,7 @@ def rgb_to_grayscale(images, data_format=None):
 
 def _float_images(images, data_format, op):
     x, undo = _images(images, data_format, op)
-    if x.dtype not in ("float32", "float64"):
+    if x.dtype not in FLOATS:
         raise ValueError(at_user(f"{op}: expected float images, received dtype {x.dtype}"))
     _channels(x, op)
     return x, undo

@@ -16,7 +16,7 @@ Example:
 import numpy as np
 
 from paddle.errors import ShapeError, at_user
-from paddle.lowlevel.graph import Variable, constant
+from paddle.lowlevel.graph import FLOATS, Variable, constant
 from paddle.lowlevel.ops.math import abs as _abs, cast, clip, greater_equal, less, ones_like, \
     sign, zeros_like
 from paddle.lowlevel.ops.sort import take_along_axis
@@ -145,7 +145,7 @@ def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value
         raise ValueError(at_user(f"{op}: expected order 0 or 1, received {order!r}"))
     x = as_tensor(inputs)
     coords = as_tensor(coordinates)
-    if x.dtype not in ("float32", "float64"):
+    if x.dtype not in FLOATS:
         x = cast(x, "float32")
     if coords.ndim < 2 or coords.shape[0] != x.ndim:
         raise ValueError(at_user(f"{op}: expected coordinates of shape ({x.ndim}, ...) for "
@@ -164,7 +164,7 @@ def _images(images, data_format, op):
     if x.ndim not in (3, 4):
         raise ValueError(at_user(f"{op}: expected images of rank 3 (one image) or 4 (a "
                                  f"batch), received shape {x.shape}"))
-    if x.dtype not in ("float32", "float64"):
+    if x.dtype not in FLOATS:
         x = cast(x, "float32")
     single = x.ndim == 3
     x = expand_dims(x, 0) if single else x

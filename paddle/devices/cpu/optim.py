@@ -10,7 +10,9 @@ from paddle.devices.cpu.table import kernel
 @kernel("apply_updates")
 def _apply_updates(node, ins, outs, ctx):
     opt, n = node.attrs["optimizer"], node.attrs["n"]
-    params, grads = ins[:n], ins[n:]
+    params, grads = ins[:n], ins[n:2 * n]
+    # LossScaleOptimizer's gate: a run whose gradients were not finite updates nothing
+    gate = ins[2 * n] if node.attrs.get("gated") else None
     # Before the slots are read: a distributed update split between the ranks moves them
     # into shared memory the first time.
     shards = ctx.collectives.shards(node, ctx.device)
@@ -40,6 +42,8 @@ def _apply_updates(node, ins, outs, ctx):
         separate = [] if fused else [p for p, d in zip(params, decays) if d]
 
     def run():
+        if gate is not None and not gate[()]:
+            return
         args = opt.hyper_args(opt.iterations + 1, fused) if opt.fused_weight_decay else \
             opt.hyper_args(opt.iterations + 1)
         if separate:

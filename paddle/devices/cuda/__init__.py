@@ -67,7 +67,7 @@ import contextlib
 
 import numpy as np
 
-from paddle.devices import default
+from paddle.devices import default, half
 from paddle.devices.cuda import raw
 from paddle.devices.cuda.runner import DeviceRunner
 from paddle.devices.cuda.table import KERNELS
@@ -201,12 +201,40 @@ class CudaBackend:
         if self._capacity is None:
             self._capacity = int(self.xp.cuda.Device(self.index).mem_info[1])
         check_fits_device(shape, dtype, where, self.name, self._capacity)
+        if half.is_half(dtype):
+            self.check_half(dtype.name, where)
         try:
             with self.activated():
                 return self.xp.empty(shape, dtype)
         except self.xp.cuda.memory.OutOfMemoryError as e:
             raise MemoryError(f"{where}: out of memory on device {self.name} for an array of "
                               f"shape {tuple(shape)} ({dtype.name}) ({e})") from None
+
+    def check_half(self, name, where):
+        """TypeError, naming the device, `where` (the op) and what is needed, when this GPU
+        or this CuPy cannot compute in the half type `name` (never a silent float32)."""
+        major, minor = self.capability()
+        need = (8, 0) if name == "bfloat16" else (5, 3)
+        if (major, minor) < need:
+            raise TypeError(f"{where}: {name} on {self.name} needs a GPU of compute "
+                            f"capability {need[0]}.{need[1]} or newer (this one is "
+                            f"{major}.{minor}); use the 'float32' policy on it, or run on the "
+                            f"CPU, which computes {name} through float32")
+        if name == "bfloat16":
+            try:
+                self.xp.empty(0, np.dtype(name))
+            except (TypeError, ValueError) as e:
+                raise TypeError(f"{where}: bfloat16 on {self.name} needs CuPy >= 14 with "
+                                f"ml_dtypes (pip install 'cupy-cuda13x>=14' ml_dtypes): {e}") \
+                    from None
+
+    def capability(self):
+        """(major, minor) compute capability of the GPU."""
+        found = getattr(self, "_capability", None)
+        if found is None:
+            cc = str(self.xp.cuda.Device(self.index).compute_capability)  # e.g. "90"
+            found = self._capability = (int(cc[:-1]), int(cc[-1]))
+        return found
 
     def upload(self, buffer, host):
         if self.simulated:

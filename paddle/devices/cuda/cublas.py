@@ -8,7 +8,8 @@ NVIDIA's guide for graph capture asks for `cublasSetWorkspace` after each
 `cublasSetStream`, so that cuBLAS takes no memory of its own while it is captured.
 
 One entry point, `Cublas.gemm` (`cublasGemmStridedBatchedEx`): every product of the CUDA
-backend, batched and broadcast ones included, is one such call (paddle/devices/cuda/gemm.py
+backend, batched and broadcast ones included, is one such call (float16 and bfloat16
+operands with CUBLAS_COMPUTE_32F: tensor cores, float32 accumulation) (paddle/devices/cuda/gemm.py
 lays the operands out for it). Every call's status is checked: an error raises naming the
 function, the status and the op.
 
@@ -32,14 +33,25 @@ import os
 
 import numpy as np
 
+from paddle.devices import half
+
 OP_N, OP_T = 0, 1  # cublasOperation_t
 WORKSPACE_BYTES = 32 << 20  # NVIDIA's recommendation for Hopper (4 MiB suffices before it)
 _INT_MAX = (1 << 31) - 1
 
+# cudaDataType_t and cublasComputeType_t values (library_types.h, cublas_api.h)
+CUDA_R_32F, CUDA_R_64F, CUDA_R_16F, CUDA_R_16BF = 0, 1, 2, 14
+COMPUTE_32F, COMPUTE_64F = 68, 70
+
 # dtype -> (cudaDataType of the operands, cublasComputeType_t, ctypes type of alpha/beta).
-# float32 computes in plain float32 (CUBLAS_COMPUTE_32F, no TF32), as the CPU does.
-TYPES = {np.dtype(np.float32): (0, 68, ctypes.c_float),   # CUDA_R_32F, COMPUTE_32F
-         np.dtype(np.float64): (1, 70, ctypes.c_double)}  # CUDA_R_64F, COMPUTE_64F
+# float32 computes in plain float32 (CUBLAS_COMPUTE_32F, no TF32), as the CPU does. The
+# half types are read and written in half and accumulate in float32 (COMPUTE_32F, float
+# alpha and beta): the tensor-core path of mixed precision, as Keras on JAX/XLA asks it.
+TYPES = {np.dtype(np.float32): (CUDA_R_32F, COMPUTE_32F, ctypes.c_float),
+         np.dtype(np.float64): (CUDA_R_64F, COMPUTE_64F, ctypes.c_double),
+         np.dtype(np.float16): (CUDA_R_16F, COMPUTE_32F, ctypes.c_float)}
+if half.bfloat16_available():
+    TYPES[np.dtype("bfloat16")] = (CUDA_R_16BF, COMPUTE_32F, ctypes.c_float)
 _ALGO_DEFAULT = -1  # CUBLAS_GEMM_DEFAULT
 
 STATUS = {0: "CUBLAS_STATUS_SUCCESS", 1: "CUBLAS_STATUS_NOT_INITIALIZED",
@@ -159,10 +171,19 @@ class SimulatedCublas:
     """`Cublas.gemm` on NumPy arrays (the simulated device): the same arguments, with the
     arrays standing for the pointers (each array's first element is where the pointer
     points). Raises CublasError for what cuBLAS refuses (a leading dimension too small)
-    and IndexError for a read or write outside the arrays."""
+    and IndexError for a read or write outside the arrays. It computes in the compute type
+    the real call would be given (half operands: float32 products and sums, rounded to
+    half once, into C) and keeps the latest call's (data type, compute type) in `types`."""
+
+    types = None
 
     def gemm(self, handle, transa, transb, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b,
              beta, c, ldc, stride_c, count, dtype=None, where="matmul"):
+        dtype = np.dtype(c.dtype if dtype is None else dtype)
+        if dtype not in TYPES or not a.dtype == b.dtype == c.dtype == dtype:
+            check_status(7, "cublasGemmStridedBatchedEx", where)  # CUBLAS_STATUS_INVALID_VALUE
+        self.types = TYPES[dtype][:2]
+        compute = np.float64 if self.types[1] == COMPUTE_64F else np.float32
         ra, ca = (m, k) if transa == OP_N else (k, m)
         rb, cb = (k, n) if transb == OP_N else (n, k)
         if lda < max(1, ra) or ldb < max(1, rb) or ldc < max(1, m) or min(m, n, k, count) < 0:
@@ -170,12 +191,12 @@ class SimulatedCublas:
         A = _column_major(a, ra, ca, lda, stride_a, count, where)
         B = _column_major(b, rb, cb, ldb, stride_b, count, where)
         C = _column_major(c, m, n, ldc, stride_c, count, where)
-        opa = A if transa == OP_N else A.swapaxes(1, 2)
-        opb = B if transb == OP_N else B.swapaxes(1, 2)
-        product = np.asarray(alpha, C.dtype) * (opa @ opb)
+        opa = (A if transa == OP_N else A.swapaxes(1, 2)).astype(compute)
+        opb = (B if transb == OP_N else B.swapaxes(1, 2)).astype(compute)
+        product = np.asarray(alpha, compute) * (opa @ opb)
         if float(beta) != 0.0:  # as cuBLAS: beta == 0 never reads C (NaN there stays out)
-            product += np.asarray(beta, C.dtype) * C
-        C[...] = product
+            product += np.asarray(beta, compute) * C.astype(compute)
+        C[...] = product.astype(C.dtype)
 
 
 def _column_major(array, rows, cols, ld, stride, count, where):

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from paddle.devices.cuda.table import kernel
+from paddle.devices.cuda.table import HALF_NATIVE, kernel
 
 
 def _sigmoid_reference(x, out):
@@ -143,9 +143,9 @@ def _relu(node, ins, outs, ctx):
     return lambda: xp.maximum(x, zero, out=out)
 
 
-@kernel(family="unary")
-@kernel(family="binary")
-@kernel(family="compare")
+@kernel(family="unary", half_native=HALF_NATIVE)
+@kernel(family="binary", half_native=HALF_NATIVE)
+@kernel(family="compare", half_native=HALF_NATIVE)
 def _elementwise(node, ins, outs, ctx):
     name, out = node.op.name, outs[0]
     if name == "relu":
@@ -162,7 +162,7 @@ def _elementwise(node, ins, outs, ctx):
     return lambda: ufunc(*ins, out=out)
 
 
-@kernel("where")
+@kernel("where", half_native=HALF_NATIVE)
 def _where(node, ins, outs, ctx):
     cond, a, b = ins
     out, xp = outs[0], ctx.xp
@@ -173,20 +173,20 @@ def _where(node, ins, outs, ctx):
     return run
 
 
-@kernel("cast")
+@kernel("cast", half_native=HALF_NATIVE)
 def _cast(node, ins, outs, ctx):
     # To bool: x != 0 (NumPy's and CuPy's cast, as csrc's); otherwise C's conversion.
     x, out, xp = ins[0], outs[0], ctx.xp
     return lambda: xp.copyto(out, x, casting="unsafe")
 
 
-@kernel("full_like")
+@kernel("full_like", half_native=HALF_NATIVE)
 def _full_like(node, ins, outs, ctx):
     out, value = outs[0], node.attrs["value"]
     return lambda: out.fill(value)
 
 
-@kernel("broadcast_to")
+@kernel("broadcast_to", half_native=HALF_NATIVE)
 def _broadcast_to(node, ins, outs, ctx):
     x, out, xp = ins[0], outs[0], ctx.xp
     return lambda: xp.copyto(out, x)

@@ -110,9 +110,9 @@ def product(ctx, a, b, out):
         raise ValueError(f"{where}: expected matrices (..., M, K) and (..., K, N), received "
                          f"{a.shape} and {b.shape}")
     if not (a.dtype == b.dtype == out.dtype) or a.dtype not in cublas.TYPES:
-        raise TypeError(f"{where}: a product on {ctx.device.name} takes float32 or float64 "
-                        f"operands of one dtype, received {a.dtype}, {b.dtype} into "
-                        f"{out.dtype}")
+        raise TypeError(f"{where}: a product on {ctx.device.name} takes operands of one "
+                        f"float dtype, float32 or float64 (or float16, bfloat16: float32 "
+                        f"accumulation), received {a.dtype}, {b.dtype} into {out.dtype}")
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     M, K, N = a.shape[-2], a.shape[-1], b.shape[-1]
     if tuple(out.shape) != tuple(batch) + (M, N):

@@ -1,12 +1,13 @@
 """CUDA kernel of matmul: products go to cuBLAS through `gemm.product` (batched and
-broadcast included, capturable in a CUDA graph)."""
+broadcast included, capturable in a CUDA graph); float16 and bfloat16 operands run on the
+tensor cores with float32 accumulation (CUBLAS_COMPUTE_32F)."""
 import numpy as np
 
 from paddle.devices.cuda import gemm
-from paddle.devices.cuda.table import kernel
+from paddle.devices.cuda.table import HALF_NATIVE, kernel
 
 
-@kernel("matmul")
+@kernel("matmul", half_native=HALF_NATIVE)
 def _matmul(node, ins, outs, ctx):
     a, b = ins
     out = outs[0]

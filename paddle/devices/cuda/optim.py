@@ -247,7 +247,8 @@ def _check(rows, opt):
 @kernel("apply_updates")
 def _apply_updates(node, ins, outs, ctx):
     xp, opt, n = ctx.xp, node.attrs["optimizer"], node.attrs["n"]
-    params, grads = list(ins[:n]), list(ins[n:])
+    params, grads = list(ins[:n]), list(ins[n:2 * n])
+    gate = ins[2 * n] if node.attrs.get("gated") else None  # LossScaleOptimizer's
     if opt.kernel not in ALGORITHMS:
         raise NotImplementedError(f"apply_updates: no CUDA update for {type(opt).__name__}")
     slot_lists = [[ctx.state(a, "slot") for a in lst]
@@ -292,6 +293,10 @@ def _apply_updates(node, ins, outs, ctx):
     ctx.after_run(counted)
     proceed = ctx.proceed()
     launches = [average] if averaged is not None else []
+    if gate is not None:  # the update runs where the checks passed and the gate is True
+        gated, checked = ctx.empty((), bool), proceed
+        launches.append(lambda: xp.logical_and(checked, gate, out=gated))
+        proceed = gated
     launches += [g.launch(xp, hyper[HYPER:], ALGORITHMS["decay"], proceed)
                  for g in _groups(ctx, separate)]
     if opt.kernel == "lamb":

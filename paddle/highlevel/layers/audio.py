@@ -25,7 +25,7 @@ from paddle.errors import ShapeError, at_user
 from paddle import _settings as settings
 from paddle.lowlevel import initializers
 from paddle.lowlevel import ops as ll
-from paddle.lowlevel.graph import constant
+from paddle.lowlevel.graph import FLOATS, constant
 from paddle.ops.convolutions import conv
 from paddle.ops.fft import stft
 from paddle.ops.numpy_math import arctan2
@@ -129,7 +129,7 @@ class MelSpectrogram(Layer):
 
     def call(self, inputs, training=False):
         self._check(inputs.shape)  # (an eager call builds on (None,) for one signal)
-        x = inputs if inputs.dtype in ("float32", "float64") else ll.cast(inputs, "float32")
+        x = inputs if inputs.dtype in FLOATS else ll.cast(inputs, "float32")
         real, imag = stft(x, self.sequence_length, self.sequence_stride, self.fft_length,
                           window=self.window, center=True)
         spec = ll.pow(ll.sqrt(ll.square(real) + ll.square(imag)), float(self.mag_exp))
@@ -260,7 +260,7 @@ class STFTSpectrogram(Layer):
         return ll.transpose(y, (0, 2, 1)) if self.data_format == "channels_last" else y
 
     def call(self, inputs, training=False):
-        if inputs.dtype not in ("float32", "float64"):
+        if inputs.dtype not in FLOATS:
             raise TypeError(at_user(f"{self.name}: expected float32 or float64 signals, "
                                     f"received {inputs.dtype}"))
         real = self._apply_conv(inputs, self.real_kernel) if self.mode != "imag" else None

@@ -22,9 +22,11 @@ import weakref
 import numpy as np
 
 from paddle import _settings as settings
+from paddle.devices.half import HALF
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import eager, stored_state
 from paddle.lowlevel.graph import (FLOATS, NAMES, Variable, apply, as_dtype, assigned_value,
+                                   autocast,
                                    building_scope, call_inputs, constant, data, forced_mode,
                                    in_call)
 from paddle.lowlevel.op import OPS
@@ -186,7 +188,10 @@ class Layer(KerasLayerAPI):
     Args:
         name: unique layer name (default: the class name in snake_case, numbered).
         trainable: whether the layer's trainable weights are updated by training.
-        dtype: the dtype of its weights.
+        dtype: the layer's dtype policy: a name ("float32", "mixed_float16"), a
+            `pd.DTypePolicy`, or None for the global policy. Its weights are in the
+            policy's variable dtype (`layer.dtype`), its computation in its compute dtype.
+        autocast: under a mixed policy, cast float inputs to the compute dtype (Keras).
     """
 
     casts_integer_inputs = True  # see _cast_integer_inputs
@@ -198,7 +203,7 @@ class Layer(KerasLayerAPI):
     weight_constraints = {}
 
     def __init__(self, name=None, trainable=True, dtype=None, input_shape=None,
-                 activity_regularizer=None, **unknown):
+                 activity_regularizer=None, autocast=True, **unknown):
         for key in type(self).weight_regularizers:
             setattr(self, key, regularizers.get(unknown.pop(key, None)))
         for key in type(self).weight_constraints:
@@ -222,6 +227,8 @@ class Layer(KerasLayerAPI):
             self.name = name
             NAMES.taken.setdefault(name, self)
         self._trainable = bool(trainable)
+        # Keras's autocast: cast float inputs to the compute dtype under a mixed policy
+        self.autocast = check_flag(autocast, "autocast", self.name)
         # None: the global policy (pd.config.set_dtype_policy), else floatx(), as in Keras.
         self.dtype_policy = dtype_policies.layer_policy(dtype)
         self.dtype = as_dtype(self.dtype_policy.variable_dtype, self.name)
@@ -235,7 +242,7 @@ class Layer(KerasLayerAPI):
     # ---- weights ------------------------------------------------------------------------
 
     def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable=True,
-                   regularizer=None, constraint=None, name=None):
+                   autocast=True, regularizer=None, constraint=None, name=None):
         """Create a parameter `<namespace>/<layer name>/<name>` (or fetch it under reuse).
 
         Keras's keywords: `add_weight(shape=(3, 4), initializer="zeros", trainable=False)`;
@@ -254,6 +261,8 @@ class Layer(KerasLayerAPI):
                 optimizer projects the weight with it after each update (as Keras), and
                 it is kept as the weight's `constraint` attribute.
             name: the weight's name within the layer (default "variable", numbered).
+            autocast: under a mixed policy, read the weight in the compute dtype (through
+                a cast node) inside the layer's calls; False reads it as it is stored.
 
         Returns:
             The parameter Variable.
@@ -295,10 +304,13 @@ class Layer(KerasLayerAPI):
         regularizer = regularizers.get(regularizer)
         constraint = _constraint(constraint, "constraint (add_weight)", self.name)
         full = NAMES.full(f"{self.name}/{name}")
-        var = parameter(full, shape, given["dtype"] or self.dtype, initializer,
+        dtype = given["dtype"] or ("float32" if self.computes_in_float32 and
+                                   self.dtype in HALF else self.dtype)
+        var = parameter(full, shape, dtype, initializer,
                         trainable=trainable and self._trainable)
         var._layer_trainable = trainable
         var.constraint = constraint
+        var.autocast = check_flag(autocast, "autocast (add_weight)", self.name)
         self._weights.append(var)
         if regularizer is not None:
             self._penalties.append(
@@ -342,7 +354,7 @@ class Layer(KerasLayerAPI):
             [()]
         """
         for value in (loss if isinstance(loss, (list, tuple)) else [loss]):
-            if not isinstance(value, Variable) or value.dtype not in ("float32", "float64"):
+            if not isinstance(value, Variable) or value.dtype not in FLOATS:
                 raise TypeError(at_user(f"{self.name}: add_loss expected a float Variable, "
                                         f"received {value!r}"))
             value = sum_all(value) if value.ndim else value
@@ -556,6 +568,7 @@ class Layer(KerasLayerAPI):
             for s in shapes:
                 self.input_spec.check(self, s)
         inputs = self._cast_integer_inputs(inputs, flat)
+        inputs, flat, compute, back = self._autocast_inputs(inputs, flat)
         if training is not None:
             value = training
         else:  # an outermost eager call infers, as Keras's: call(..., training) hears False
@@ -569,17 +582,21 @@ class Layer(KerasLayerAPI):
         _CALL_TRAINING.append(value)
         try:
             with eager.eager_call() if now else eager.tracing(), call_inputs(flat), \
-                    forced_mode(training), building_scope(self.name), \
+                    forced_mode(training), building_scope(self.name), autocast(compute), \
                     contextlib.nullcontext(()) if now else collect_updates() as updates:
                 # `return self.total` after assigning it returns the value assigned
                 outputs = _structure_map(assigned_value, self.call(inputs, **call_kwargs))
+                if back is not None:  # computed in float32: the output in the half type
+                    outputs = _structure_map(
+                        lambda o: cast(o, back) if isinstance(o, Variable) and
+                        o.dtype == "float32" else o, outputs)
         finally:
             _CALL_TRAINING.pop()
         outputs = _distinct_from_inputs(outputs, flat)
         outs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
         if self.activity_regularizer is not None:
             for o in outs:
-                if isinstance(o, Variable) and o.dtype in ("float32", "float64"):
+                if isinstance(o, Variable) and o.dtype in FLOATS:
                     self.add_loss(regularizers.activity_penalty(
                         self.activity_regularizer, o, f"{self.name}: activity_regularizer"))
         _set_output_masks(self, inputs, outputs, input_mask)
@@ -595,6 +612,34 @@ class Layer(KerasLayerAPI):
                 o._history = (self, len(self._inbound) - 1, k)
         return outputs
 
+    # Layers that compute in float32 under a half policy (Keras's normalization layers:
+    # their statistics overflow float16): float32 inputs and weights, half outputs. Their
+    # weights are float32 under the plain "float16"/"bfloat16" policies too (Keras keeps
+    # them in the half type and casts them up at each call).
+    computes_in_float32 = False
+
+    def _autocast_inputs(self, inputs, flat):
+        """Keras's autocast: (inputs, flat, the dtype float parameters are read in or None,
+        the dtype the outputs are cast to or None). Float inputs become the compute dtype
+        where half precision is involved: a layer under "mixed_float16" casts float32
+        inputs to float16, and a float32 layer after it (a final softmax) casts its float16
+        inputs back. Other float inputs are left as they are (float64 data to a float32
+        layer reaches the ops, which decide)."""
+        compute = self.compute_dtype
+        reads = compute if compute != self.dtype else None
+        back = None
+        if self.computes_in_float32 and compute in HALF:  # half weights read as float32
+            compute, reads, back = "float32", (None if self.dtype == "float32" else
+                                               "float32"), compute
+        if not self.autocast:
+            return inputs, flat, reads, back
+        cast_flat = [cast(x, compute) if x.dtype in FLOATS and x.dtype != compute and
+                     (compute in HALF or x.dtype in HALF) else x for x in flat]
+        if all(a is b for a, b in zip(cast_flat, flat)):
+            return inputs, flat, reads, back
+        inputs = type(inputs)(cast_flat) if isinstance(inputs, (list, tuple)) else cast_flat[0]
+        return inputs, cast_flat, reads, back
+
     def _cast_integer_inputs(self, inputs, flat):
         """Integer (or bool) inputs cast to the layer's float dtype when the layer computes
         with float weights (Dense, Conv2D, LSTM...): Keras's implicit cast, so integer
@@ -604,7 +649,7 @@ class Layer(KerasLayerAPI):
                 x.dtype not in FLOATS for x in flat) or not any(
                 w.dtype in FLOATS for w in self._weights):
             return inputs
-        cast_flat = [cast(x, self.dtype) if x.dtype not in FLOATS else x for x in flat]
+        cast_flat = [cast(x, self.compute_dtype) if x.dtype not in FLOATS else x for x in flat]
         return cast_flat if isinstance(inputs, (list, tuple)) else cast_flat[0]
 
     # ---- the graph it was called in -----------------------------------------------------
@@ -641,7 +686,10 @@ class Layer(KerasLayerAPI):
 
     def get_config(self):
         """Constructor arguments that rebuild this layer (extended by subclasses)."""
-        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        policy = self.dtype_policy  # a mixed policy is saved whole, as Keras saves it
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": self.dtype if policy.name == self.dtype or
+                  policy.quantization_mode else dtype_policies.serialize(policy)}
         if self.activity_regularizer is not None:
             config["activity_regularizer"] = regularizers.serialize(self.activity_regularizer)
         config.update(regularizer_config(self, type(self).weight_regularizers))

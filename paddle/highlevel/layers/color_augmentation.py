@@ -23,6 +23,7 @@ from paddle.highlevel.layers.image_preprocessing import (
     RandomBrightness, RandomContrast, _RandomImage, _value_range, blend)
 from paddle.highlevel.layers.base import Layer
 from paddle.ops import image as image_ops
+from paddle.lowlevel.graph import FLOATS
 
 
 def _keras_factor(factor, layer, bounds=(-1.0, 1.0), name="factor"):
@@ -337,7 +338,7 @@ class RandomColorJitter(_RandomImage):
         ) for layer in ([layer(factor)] if factor is not None else [])]
 
     def call(self, inputs):
-        images = inputs if inputs.dtype in ("float32", "float64") else cast(inputs, "float32")
+        images = inputs if inputs.dtype in FLOATS else cast(inputs, "float32")
         for layer in self._layers:
             images = layer(images)
         return images

@@ -29,6 +29,7 @@ from paddle.highlevel.layers.merge import Concatenate
 from paddle.highlevel.layers.preprocessing import (CategoryEncoding, Discretization,
                                                    Normalization, Rescaling)
 from paddle.highlevel.layers.core import Identity
+from paddle.lowlevel.graph import FLOATS
 
 _NAMES = itertools.count()
 
@@ -284,7 +285,7 @@ class FeatureSpace:
             if spec.output_mode == "one_hot":
                 value = CategoryEncoding(self._cardinality(name, value),
                                          output_mode="multi_hot")(value)
-            elif self.output_mode == "concat" and value.dtype not in ("float32", "float64"):
+            elif self.output_mode == "concat" and value.dtype not in FLOATS:
                 raise ValueError(f"FeatureSpace: cannot concatenate the feature {name!r}: it "
                                  f"is not encoded (dtype {value.dtype}); use output_mode="
                                  "'dict'")

@@ -1,8 +1,8 @@
 """Keras 3's layer attributes around the core of `Layer` (mixed into it): dtypes, `path`,
 build configs, per-layer variable stores, metric variables and the retired `add_metric`.
 
-paddle has no mixed precision: a layer computes in the dtype of its weights, so
-`compute_dtype`, `variable_dtype` and `input_dtype` are all its `dtype`.
+`variable_dtype` is the layer's `dtype` (its weights'), `compute_dtype` and `input_dtype`
+its policy's compute dtype: the half type under "mixed_float16"/"mixed_bfloat16".
 
 Example:
     >>> import paddle as pd
@@ -46,8 +46,11 @@ class KerasLayerAPI:
 
     @property
     def compute_dtype(self):
-        """The dtype the layer computes in: its `dtype` (paddle has no mixed precision)."""
-        return self.dtype
+        """The dtype the layer computes in: its policy's (float16 under "mixed_float16",
+        else its `dtype`)."""
+        policy = getattr(self, "dtype_policy", None)
+        return policy.compute_dtype if policy is not None and \
+            policy.compute_dtype != policy.variable_dtype else self.dtype
 
     @property
     def variable_dtype(self):
@@ -56,9 +59,9 @@ class KerasLayerAPI:
 
     @property
     def input_dtype(self):
-        """The dtype float inputs are cast to: its `dtype` (integer inputs of a float
-        layer are cast too, as Keras does; Embedding keeps integer ids)."""
-        return self.dtype
+        """The dtype float inputs are cast to: its `compute_dtype` (integer inputs of a
+        float layer are cast too, as Keras does; Embedding keeps integer ids)."""
+        return self.compute_dtype
 
     @property
     def path(self):

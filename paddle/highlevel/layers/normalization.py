@@ -40,6 +40,9 @@ class _Normalization(Layer):
     """Shared arguments, config and initializer handling."""
 
     supports_masking = True
+    # Under a mixed policy the statistics are computed in float32 (Keras's batch, layer
+    # and group normalization cast half inputs up), the output cast back to the half type.
+    computes_in_float32 = True
 
     def _init_common(self, epsilon, center, scale, initializer_args):
         self.epsilon = check_epsilon(epsilon, type(self).__name__)

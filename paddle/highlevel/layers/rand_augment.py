@@ -30,6 +30,7 @@ from paddle.highlevel.layers.image_affine import RandomRotation, RandomShear, \
     RandomTranslation
 from paddle.highlevel.layers.image_preprocessing import (
     RandomBrightness, RandomContrast, _RandomImage, _value_range, blend)
+from paddle.lowlevel.graph import FLOATS
 
 
 class RandomSharpness(_RandomImage):
@@ -196,7 +197,7 @@ class RandAugment(_RandomImage):
 
     def call(self, inputs):
         self._hw(inputs.shape)
-        images = inputs if inputs.dtype in ("float32", "float64") else \
+        images = inputs if inputs.dtype in FLOATS else \
             cast(inputs, "float32")
         for _ in range(self.num_ops):  # the operation of each step, drawn per batch
             images = apply_drawn(self, images, self._operations, len(self._operations))
@@ -267,7 +268,7 @@ class AugMix(_RandomImage):
 
     def call(self, inputs):
         self._hw(inputs.shape)
-        images = inputs if inputs.dtype in ("float32", "float64") else \
+        images = inputs if inputs.dtype in FLOATS else \
             cast(inputs, "float32")
         g = self._gammas((self.num_chains,), images, 1.0)
         chain_weights = g / reduce_sum(g)                    # Dirichlet(alpha), per batch

@@ -18,6 +18,7 @@ Example:
 """
 from paddle import lowlevel as ll
 from paddle import errors
+from paddle.devices.half import HALF
 from paddle.lowlevel.graph import FLOATS, as_variable
 from paddle.lowlevel.ops.shape import match_shape
 
@@ -152,6 +153,10 @@ class Loss:
         # Arrays become constants here so that `call` always sees Variables.
         y_pred = as_variable(y_pred, where=self.name)
         y_true = as_variable(y_true, where=self.name)
+        # Keras computes losses in float32 (the loss's dtype, floatx): half predictions of
+        # a mixed-precision model, and half targets, are cast up first.
+        y_pred, y_true = (ll.cast(v, "float32") if v.dtype in HALF else v
+                          for v in (y_pred, y_true))
         return reduce_weighted(self.call(y_true, y_pred), sample_weight, self.reduction)
 
 

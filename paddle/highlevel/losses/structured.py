@@ -15,7 +15,7 @@ import numbers
 
 from paddle import errors
 from paddle import lowlevel as ll
-from paddle.lowlevel.graph import as_variable
+from paddle.lowlevel.graph import FLOATS, as_variable
 from paddle.lowlevel.ops.sort import cumsum
 from paddle.highlevel.losses.base import Loss, reduce_weighted
 from paddle.ops.ctc import ctc_loss
@@ -114,7 +114,7 @@ def circle(y_true, y_pred, ref_labels=None, ref_embeddings=None, remove_diagonal
     """
     where = "circle"
     y_pred = as_variable(y_pred, where=where)
-    if y_pred.dtype not in ("float32", "float64"):
+    if y_pred.dtype not in FLOATS:
         y_pred = ll.cast(y_pred, "float32")
     labels = _labels(y_true, where)
     refs = y_pred if ref_embeddings is None else \

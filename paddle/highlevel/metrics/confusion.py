@@ -20,7 +20,7 @@ import numpy as np
 from paddle import lowlevel as ll
 from paddle.highlevel import losses
 from paddle.highlevel.metrics.base import Metric
-from paddle.lowlevel.graph import as_variable
+from paddle.lowlevel.graph import FLOATS, as_variable
 from paddle._settings import epsilon  # Keras's backend.epsilon(), read when built
 
 
@@ -35,7 +35,7 @@ def _prepare(name, y_true, y_pred, sample_weight):
     matched as Keras does ((N,) meets (N, 1))."""
     y_pred = as_variable(y_pred, where=name)
     y_true = as_variable(y_true, where=name)
-    if y_pred.dtype not in ("float32", "float64"):
+    if y_pred.dtype not in FLOATS:
         y_pred = ll.cast(y_pred, "float32")
     y_true = ll.cast(ll.not_equal(y_true, 0), y_pred.dtype)
     y_true, y_pred = losses.match_rank(y_true, y_pred)

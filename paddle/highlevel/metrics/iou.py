@@ -19,7 +19,7 @@ import numpy as np
 
 from paddle import lowlevel as ll
 from paddle.highlevel.metrics.base import Metric
-from paddle.lowlevel.graph import as_variable
+from paddle.lowlevel.graph import FLOATS, as_variable
 from paddle.lowlevel.ops.shape import match_shape
 from paddle._settings import epsilon  # Keras's backend.epsilon(), read when built
 
@@ -203,7 +203,7 @@ class BinaryIoU(IoU):
 
     def _predicted(self, y_pred):
         p = as_variable(y_pred, where=self.name)
-        if p.dtype not in ("float32", "float64"):
+        if p.dtype not in FLOATS:
             p = ll.cast(p, "float32")
         return ll.cast(ll.greater_equal(p, self.threshold), "float32")
 

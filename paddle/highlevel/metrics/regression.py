@@ -22,7 +22,7 @@ import numpy as np
 from paddle import lowlevel as ll
 from paddle.highlevel import losses
 from paddle.highlevel.metrics.base import MeanMetricWrapper, Metric
-from paddle.lowlevel.graph import as_variable
+from paddle.lowlevel.graph import FLOATS, as_variable
 from paddle._settings import epsilon  # Keras's backend.epsilon(), read when built
 
 __all__ = ["RootMeanSquaredError", "Sum", "R2Score", "PearsonCorrelation",
@@ -32,7 +32,7 @@ __all__ = ["RootMeanSquaredError", "Sum", "R2Score", "PearsonCorrelation",
 def _pair(y_true, y_pred, where):
     """Float predictions and targets of their dtype, ranks matched as Keras does."""
     y_pred = as_variable(y_pred, where=where)
-    if y_pred.dtype not in ("float32", "float64"):
+    if y_pred.dtype not in FLOATS:
         y_pred = ll.cast(y_pred, "float32")
     y_true = ll.cast(as_variable(y_true, where=where), y_pred.dtype)
     return losses.match_rank(y_true, y_pred)

@@ -246,7 +246,22 @@ def _unique(name, used):
 def optimizer_entries(model, optimizer):
     """[(dataset path, kind, Variable or None, slot)] of the optimizer's variables in Keras
     3's order: iterations, the learning rate (not for a schedule), then the slots of the
-    model's trainable weights (per weight for Adam-like optimizers, else per slot name)."""
+    model's trainable weights (per weight for Adam-like optimizers, else per slot name).
+    A LossScaleOptimizer's come first as Keras 3 writes them: its iterations and learning
+    rate (its inner optimizer's), its step counter and scale, then the inner optimizer's,
+    all under `optimizer/vars`, and the inner optimizer's again under
+    `optimizer/inner_optimizer/vars` (Keras writes both)."""
+    inner = getattr(optimizer, "inner_optimizer", None)
+    if inner is not None:
+        scale, counter = optimizer.scale_variables()
+        entries = [("iterations", None, None), ("learning_rate", None, None),
+                   ("variable", counter, None), ("variable", scale, None)]
+        nested = optimizer_entries(model, inner)
+        return [(f"optimizer/vars/{i}", kind, w, s) for i, (kind, w, s) in enumerate(
+            entries)] + [(f"optimizer/vars/{i + len(entries)}", kind, w, s)
+                         for i, (_, kind, w, s) in enumerate(nested)] + [
+            ("optimizer/inner_optimizer/" + path.split("/", 1)[1], kind, w, s)
+            for path, kind, w, s in nested]
     entries = [("iterations", None, None)]
     if not isinstance(optimizer.learning_rate, schedules.LearningRateSchedule) and \
             not callable(optimizer.learning_rate):
@@ -299,7 +314,9 @@ def _snapshot(model, include_optimizer):
             datasets += [(path, _optimizer_value(optimizer, kind, w, slot))
                          for path, kind, w, slot in optimizer_entries(model, optimizer)]
         return {"datasets": datasets, "rng_state": random_state.get_state(),
-                "optimizer": None if optimizer is None else optimizer.name}
+                "optimizer": None if optimizer is None else optimizer.name,
+                "inner_optimizer": getattr(getattr(optimizer, "inner_optimizer", None),
+                                           "name", None)}
 
 
 def _optimizer_value(optimizer, kind, weight, slot):
@@ -307,6 +324,8 @@ def _optimizer_value(optimizer, kind, weight, slot):
         return np.int64(optimizer.iterations)
     if kind == "learning_rate":
         return np.float32(optimizer.learning_rate)
+    if kind == "variable":
+        return weight.val()
     return optimizer.slots(weight)[slot].copy()
 
 
@@ -314,6 +333,9 @@ def _write_weights(f, snapshot, name):
     """Keras 3's weights layout of a `_snapshot`, for the model called `name`."""
     if snapshot["optimizer"] is not None:
         f.require_group("optimizer/vars").attrs["name"] = snapshot["optimizer"]
+        if snapshot.get("inner_optimizer") is not None:  # a LossScaleOptimizer's
+            f.require_group("optimizer/inner_optimizer/vars").attrs["name"] = \
+                snapshot["inner_optimizer"]
     for path, value in snapshot["datasets"]:
         folder, key = path.rsplit("/", 1)
         f.require_group(folder).create_dataset(key, data=value)
@@ -440,13 +462,14 @@ def _read_member(zf, info, limit, path):
 
 def weights_limit(model):
     """The most bytes model.weights.h5 may hold for `model`: each weight and up to
-    MAX_SLOTS optimizer slots of it at 8 bytes a number, with HDF5_OVERHEAD per dataset
-    and per layer."""
+    MAX_SLOTS optimizer slots of it at 8 bytes a number (twice: a LossScaleOptimizer's file
+    holds its inner optimizer's slots in two groups), with HDF5_OVERHEAD per dataset and
+    per layer."""
     entries = weight_entries(model)
     numbers = sum(var.numbers() if isinstance(var, layer_state.OwnState)
                   else math.prod(var.shape) for _, var in entries)
-    datasets = (1 + MAX_SLOTS) * len(entries) + 2  # the optimizer's iterations and rate
-    return (1 + MAX_SLOTS) * 8 * numbers + HDF5_OVERHEAD * (datasets + _count_layers(model) + 16)
+    datasets = (1 + 2 * MAX_SLOTS) * len(entries) + 8  # + iterations, rates, scale, counter
+    return (1 + 2 * MAX_SLOTS) * 8 * numbers + HDF5_OVERHEAD * (datasets + _count_layers(model) + 16)
 
 
 def _count_layers(model):
@@ -543,10 +566,14 @@ def _check_optimizer(model, optimizer, weights, path):
     if optimizer is None or saved == 0:
         return []
     entries = optimizer_entries(model, optimizer)
-    if saved != len(entries):
+    if getattr(optimizer, "inner_optimizer", None) is not None and \
+            weights.count("optimizer/inner_optimizer/vars") == 0:
+        entries = [e for e in entries if e[0].startswith("optimizer/vars/")]
+    expected = sum(e[0].startswith("optimizer/vars/") for e in entries)
+    if saved != expected:
         warnings.warn(f"{path}: skipping the optimizer state: the file holds {saved} "
                       f"variables for it, this model's {type(optimizer).__name__} has "
-                      f"{len(entries)}", stacklevel=4)
+                      f"{expected}", stacklevel=4)
         return []
     out = []
     for key, kind, w, slot in entries:
@@ -554,6 +581,8 @@ def _check_optimizer(model, optimizer, weights, path):
             out.append((kind, None, None, _saved_iterations(weights.get(key, ()), key, path)))
         elif kind == "learning_rate":
             out.append((kind, None, None, _saved_rate(weights.get(key, ()), key, path)))
+        elif kind == "variable":
+            out.append((kind, w, None, weights.get(key, w.shape, w.name)))
         else:
             out.append((kind, w, slot, weights.get(key, w.shape, f"{slot} of {w.name!r}")))
     return out
@@ -600,6 +629,8 @@ def _restore(pairs, optimizer, state):
             # Saved as float32 (Keras's variable): keep the exact rate it was rounded from.
             if np.float32(optimizer.learning_rate) != np.float32(value):
                 optimizer.learning_rate = value
+        elif kind == "variable":
+            w.set_value(np.asarray(value).astype(w.dtype))
         else:
             np.copyto(optimizer.slots(w)[slot], value, casting="unsafe")
 

@@ -27,6 +27,7 @@ from paddle import _settings as settings
 from paddle import distributed
 from paddle.distributed import training as distributed_training
 from paddle.lowlevel import optimizers
+from paddle.lowlevel.loss_scale import LossScaleOptimizer
 from paddle.lowlevel.gradients import gradients
 from paddle.lowlevel.graph import Variable, building_scope, data
 from paddle.highlevel import losses as losses_module
@@ -100,7 +101,9 @@ class Trainable(KerasTrainingAPI):
             weighted_metrics: metrics in the same forms, updated with the sample weights
                 (`sample_weight` and `class_weight` of `fit`/`evaluate`) as Keras's: a
                 name also in `metrics` is logged as `weighted_<name>`.
-            run_eagerly, steps_per_execution, jit_compile, auto_scale_loss: Keras's
+            auto_scale_loss: under the "mixed_float16" policy, wrap the optimizer in a
+                `pd.optimizers.LossScaleOptimizer` (as Keras does).
+            run_eagerly, steps_per_execution, jit_compile: Keras's
                 execution settings, checked and kept as attributes; paddle runs every
                 step as one compiled plan per batch whatever they say (see
                 paddle/highlevel/training/keras_api.py).
@@ -133,6 +136,11 @@ class Trainable(KerasTrainingAPI):
         self._metric_cache = {}
         self._loss_tracker = metrics_module.Mean(name="loss")
         self._set_execution(run_eagerly, steps_per_execution, jit_compile, auto_scale_loss)
+        policy = getattr(self, "dtype_policy", None)
+        if self.auto_scale_loss and policy is not None and policy.name == "mixed_float16" \
+                and not isinstance(self.optimizer, LossScaleOptimizer):
+            # Keras's Model.compile: float16 gradients need the loss scaled
+            self.optimizer = LossScaleOptimizer(self.optimizer)
         self.compiled = True
 
     @property

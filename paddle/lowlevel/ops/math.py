@@ -236,7 +236,8 @@ class Cast(Op):
 
 
 def cast(x, dtype):
-    """`x` converted to `dtype` ('float32', 'float64', 'int64', 'int32', 'bool')."""
+    """`x` converted to `dtype` ('float32', 'float64', 'float16', 'bfloat16', 'int64', 'int32',
+    'bool'); a float cast to a narrower float rounds to nearest even."""
     x = as_variable(x, where="cast")
     dtype = as_dtype(dtype, "cast")
     return x if x.dtype == dtype else apply(OPS["cast"], [x], {"dtype": dtype})
