@@ -27,14 +27,19 @@ Example:
 """
 import contextlib
 import operator
+import threading
 import weakref
+from functools import partial
+from types import BuiltinFunctionType
 
 import numpy as np
 
 from paddle import devices
 from paddle.devices import mirrors
+from paddle.devices.mirrors import _MIRRORS
 from paddle.lowlevel import graph
 from paddle.lowlevel.executor import Plan, Program, eval as run_graph
+from paddle.devices.default import _DEVICE
 from paddle.devices.runner import RECORDERS
 from paddle.errors import ShapeError, user_location
 from paddle.lowlevel.graph import NUMBERS, Node, Variable
@@ -46,6 +51,7 @@ from paddle.lowlevel.ops.math import _pair
 MAX_PROGRAMS = 4096
 
 _PROGRAMS = {}
+_CACHE_LOCK = threading.Lock()
 _TRACING = graph.EAGER_STATE  # [tracing depth, eager layer-call depth]
 
 
@@ -283,45 +289,92 @@ _DTYPE_NAMES = {np.dtype(d): d for d in graph.DTYPES}
 
 
 def tensor(array, weak=False):
-    """An EagerTensor holding `array` (made read-only, kept without a copy)."""
-    array.flags.writeable = False
-    t = object.__new__(EagerTensor)
-    t.__dict__.update(shape=array.shape, dtype=_DTYPE_NAMES[array.dtype], _value=array)
-    if weak and array.dtype.kind == "f":  # only floats adapt (an int64 cast stays int64)
+    """An EagerTensor holding `array` (made read-only, kept without a copy; a copy when it
+    is not C-contiguous, as kernels read it)."""
+    if not array.flags.c_contiguous:
+        array = np.ascontiguousarray(array)
+    return _result(array, _DTYPE_NAMES[array.dtype], weak)
+
+
+def _result(array, dtype, weak=False):
+    """An EagerTensor of `array`, a C-contiguous array of the dtype named `dtype` that no
+    one else holds (a kernel's fresh output), made read-only."""
+    array.setflags(write=False)
+    t = _new(EagerTensor)
+    t.shape, t.dtype, t._value = array.shape, dtype, array
+    if weak and dtype in graph.FLOATS:  # only floats adapt (an int64 cast stays int64)
         t._weak = True
     return t
+
+
+_new = object.__new__
 
 
 def run(op, inputs, attrs, location):
     """Run `op` at once on concrete `inputs`: the output EagerTensor, or a list of them.
     Errors are graph construction's (the shape rule's, located at the user's line). Ops
     that write a parameter input in place (batch normalization's statistics in training)
-    run on the parameter itself."""
-    mode = graph._MODE[-1]
-    if mode is None:  # the mode of the enclosing call that fixed one (model(x, training=True))
-        mode = next((m for m in reversed(graph._MODE) if m is not None), None)
-    device = devices.backend_for(None)
-    key = _key(op, attrs, inputs, mode, device)
-    entry = _PROGRAMS.get(key) if key is not None else None
+    run on the parameter itself.
+
+    A call whose op, attributes, input shapes and dtypes, mode and device were seen before
+    skips the shape rule (a pure function of those, which passed then) and runs the cached
+    program's kernel on the inputs' own arrays; nothing is located (no frame is read)
+    unless something fails."""
+    modes = graph._MODE
+    mode = modes[-1]
+    if mode is None and len(modes) > 1:  # the mode of the enclosing call that fixed one
+        mode = next((m for m in reversed(modes) if m is not None), None)
+    device = devices.CPU if _DEVICE[0] == "cpu" else devices.backend_for(None)
+    key = (op, _attrs_key(attrs) if attrs else (),
+           tuple([(v.shape, v.dtype) for v in inputs]), mode, device)
+    try:
+        entry = _PROGRAMS.get(key)
+    except TypeError:  # an attribute that cannot be hashed (a list): frozen
+        key = _frozen_key(op, attrs, key[2:])
+        entry = _PROGRAMS.get(key) if key is not None else None
     if entry is None:
         specs = _infer(op, inputs, attrs, location)
         if op.writes_inputs and any(v.kind == "param" for v in inputs):
             return _run_on_state(op, inputs, attrs, specs, mode)
         entry = _program(op, inputs, attrs, specs, mode, device)
         if key is not None:
-            if len(_PROGRAMS) >= MAX_PROGRAMS:
-                del _PROGRAMS[next(iter(_PROGRAMS))]
-            _PROGRAMS[key] = entry
+            with _CACHE_LOCK:  # evicting while another thread inserts is not atomic
+                if len(_PROGRAMS) >= MAX_PROGRAMS:
+                    _PROGRAMS.pop(next(iter(_PROGRAMS)), None)
+                _PROGRAMS[key] = entry
     elif entry.writes_state and any(v.kind == "param" for v in inputs):
         return _run_on_state(op, inputs, attrs, entry.specs, mode)
-    if mirrors.active():
-        results = entry.run([mirrors.on_host(v._value) for v in inputs])
-    else:
-        results = entry.run([v._value for v in inputs])
-    weak = bool(inputs) and all(v._weak for v in inputs)
+    try:
+        if _MIRRORS:
+            results = entry.run([mirrors.on_host(v._value) for v in inputs])
+        else:
+            results = entry.run([v._value for v in inputs])
+    except Exception as e:  # a kernel's error (the program names the op): add the user's line
+        located = _located(e, location)
+        if located is None:
+            raise
+        raise located from None
+    weak = False
+    if inputs:
+        weak = True
+        for v in inputs:
+            if not v._weak:
+                weak = False
+                break
     if entry.single:
-        return tensor(results[0], weak)
-    return [tensor(r, weak) for r in results]
+        return _result(results[0], entry.out_dtypes[0], weak)
+    return [_result(r, d, weak) for r, d in zip(results, entry.out_dtypes)]
+
+
+def _located(error, location):
+    """`error` again with the user's line added, or None when it cannot be remade."""
+    location = location or user_location()
+    if not location:
+        return None
+    try:
+        return type(error)(f"{error} (at {location})")
+    except Exception:
+        return None
 
 
 def _infer(op, inputs, attrs, location):
@@ -364,44 +417,132 @@ def _program(op, inputs, attrs, specs, mode, device):
 
 class _OneNode:
     """A cached one-node program. On the host, with no hooks to honour, it runs its
-    prepared calls directly (feeds copied in, results copied out); anything else (a GPU,
-    deferred checks, a profile) goes through Program.run."""
+    prepared kernel directly: on the inputs' own arrays into fresh outputs when the kernel
+    is one C++ call whose buffers can be swapped (`_Rebound`), else with feeds copied in
+    and results copied out, one caller at a time. Anything else (a GPU, deferred checks, a
+    profile) goes through Program.run."""
 
-    __slots__ = ("program", "outs", "specs", "single", "writes_state", "direct")
+    __slots__ = ("program", "outs", "specs", "single", "writes_state", "direct",
+                 "rebound", "out_dtypes", "lock")
 
     def __init__(self, program, outs, specs, single, writes_state):
         self.program, self.outs, self.specs = program, outs, specs
         self.single, self.writes_state = single, writes_state
+        self.out_dtypes = tuple(v.dtype for v in outs)
         runner, hooks = program.runner, program.runner.hooks
         self.direct = program.device.is_host and not (
             hooks.before or hooks.after or hooks.checks or hooks.state or program.updates
             or program.fed_checks or runner.gate is not None)
+        self.rebound = _Rebound.of(program) if self.direct and not writes_state else None
+        self.lock = threading.Lock()  # the program's own buffers serve one run at a time
 
     def run(self, arrays):
+        if self.rebound is not None and not RECORDERS:
+            try:
+                return self.rebound(arrays)
+            except Exception:
+                pass  # again through the program, for the error that names the op
         program = self.program
-        if not self.direct or RECORDERS:
-            return program.run(arrays)
-        try:
-            for buf, a in zip(program.feeds, arrays):
-                np.copyto(buf, a)
-            for fn in program.compute:
-                fn()
-        except Exception:
-            return program.run(arrays)  # again, for the error that names the op
-        return [b.copy() for b in program.results]
+        with self.lock:
+            if not self.direct or RECORDERS:
+                return program.run(arrays)
+            try:
+                for buf, a in zip(program.feeds, arrays):
+                    np.copyto(buf, a)
+                for fn in program.compute:
+                    fn()
+            except Exception:
+                return program.run(arrays)  # again, for the error that names the op
+            return [b.copy() for b in program.results]
 
 
-def _key(op, attrs, inputs, mode, device):
-    """The cache key of a one-node program; None when an attribute cannot be hashed."""
-    specs = tuple([(v.shape, v.dtype) for v in inputs])
-    try:  # the common case: hashable attributes (typed: 1, 1.0 and True differ)
-        key = (op, tuple([(k, v.__class__, v) for k, v in attrs.items()]), specs, mode, device)
-        hash(key)
-        return key
-    except TypeError:
-        pass
+class _Rebound:
+    """A one-node program's kernel called on other buffers: the prepared call (a partial
+    of one C++ function: the precomputation, layouts included, done once) with the
+    program's feed buffers replaced by the caller's arrays and its result buffers by fresh
+    ones. Nothing shared is written, so threads need no lock (a C++ call holds the GIL).
+
+    Only where that is exact: every result buffer is an argument of the call itself, no
+    other argument shares memory with a feed or a result (a view would still read the
+    program's buffer), and the inputs are C-contiguous arrays of the program's shapes and
+    dtypes (the cache key's; eager tensors hold C-contiguous arrays)."""
+
+    __slots__ = ("func", "keywords", "results", "single", "prefix", "suffix", "template",
+                 "fed", "out")
+
+    @classmethod
+    def of(cls, program):
+        """The rebound call of `program`, or None where swapping buffers is not exact."""
+        if len(program.compute) != 1 or any(r is None for r in program.results):
+            return None
+        call = program.compute[0]
+        if not isinstance(call, partial) or not isinstance(call.func, BuiltinFunctionType):
+            return None
+        buffers = list(program.feeds) + list(program.results)
+        for i, b in enumerate(buffers):
+            if any(np.shares_memory(b, c) for c in buffers[i + 1:]):
+                return None  # an output written over an input, or results sharing memory
+        fed, out = [], []
+        for position, arg in enumerate(call.args):
+            slot = next((k for k, b in enumerate(buffers) if arg is b), None)
+            if slot is None:
+                if isinstance(arg, np.ndarray) and any(np.shares_memory(arg, b)
+                                                       for b in buffers):
+                    return None
+            elif slot < len(program.feeds):
+                fed.append((position, slot))
+            else:
+                out.append((position, slot - len(program.feeds)))
+        if any(isinstance(v, np.ndarray) and any(np.shares_memory(v, b) for b in buffers)
+               for v in call.keywords.values()):
+            return None
+        if sorted(j for _, j in out) != list(range(len(program.results))):
+            return None  # a result the call does not write itself
+        self = object.__new__(cls)
+        self.func, self.keywords, self.results = call.func, call.keywords, program.results
+        self.single = len(program.results) == 1
+        # The usual form: (settings..., inputs in order, outputs in order, settings...)
+        first = fed[0][0] if fed else (out[0][0] if out else 0)
+        slots = [p for p, _ in fed] + [p for p, _ in out]
+        if slots == list(range(first, first + len(slots))) and \
+                [k for _, k in fed] == list(range(len(fed))) and [j for _, j in out] == list(
+                    range(len(out))) and len(fed) == len(program.feeds):
+            self.prefix, self.suffix = call.args[:first], call.args[first + len(slots):]
+            self.fed = self.out = None
+        else:
+            self.prefix = self.suffix = None
+            self.template, self.fed, self.out = call.args, tuple(fed), tuple(out)
+        return self
+
+    def __call__(self, arrays):
+        if self.prefix is not None:
+            if self.single:
+                out = self.results[0].copy()  # (what a run leaves unwritten, as before)
+                self.func(*self.prefix, *arrays, out, *self.suffix, **self.keywords)
+                return [out]
+            outs = [b.copy() for b in self.results]
+            self.func(*self.prefix, *arrays, *outs, *self.suffix, **self.keywords)
+            return outs
+        args = list(self.template)
+        for position, k in self.fed:
+            args[position] = arrays[k]
+        outs = [b.copy() for b in self.results]
+        for position, j in self.out:
+            args[position] = outs[j]
+        self.func(*args, **self.keywords)
+        return outs
+
+
+def _attrs_key(attrs):
+    """The attributes in a cache key, typed (1, 1.0 and True differ)."""
+    return tuple([(k, v.__class__, v) for k, v in attrs.items()])
+
+
+def _frozen_key(op, attrs, rest):
+    """The cache key with unhashable attributes frozen (lists as tuples, arrays as bytes);
+    None when one still cannot be hashed."""
+    key = (op, tuple((k, _freeze(v)) for k, v in attrs.items())) + rest
     try:
-        key = (op, tuple((k, _freeze(v)) for k, v in attrs.items()), specs, mode, device)
         hash(key)
     except TypeError:
         return None

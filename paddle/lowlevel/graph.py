@@ -830,7 +830,11 @@ def _concrete(inputs):
     if EAGER_STATE[0] or EAGER_RUN[0] is None:
         return False
     params = EAGER_STATE[1] > 0
-    return all(v.kind == "const" or (params and v.kind == "param") for v in inputs)
+    for v in inputs:
+        kind = v.kind
+        if kind != "const" and not (params and kind == "param"):
+            return False
+    return True
 
 
 def apply(op, inputs, attrs=None, location=None):
@@ -841,8 +845,11 @@ def apply(op, inputs, attrs=None, location=None):
     On concrete inputs outside a trace (paddle/lowlevel/eager.py) the op runs at once
     instead and its output is an EagerTensor holding the values."""
     attrs = attrs or {}
-    if len(inputs) > 1 and any(v._weak for v in inputs):
-        inputs = _settle_weak(inputs)
+    if len(inputs) > 1:
+        for v in inputs:  # (a loop: any() of a generator costs more, on every eager call)
+            if v._weak:
+                inputs = _settle_weak(inputs)
+                break
     if ASSIGNED and ASSIGNED[-1] and op.reads_assigned and not (op.stateful or
                                                                 op.writes_inputs):
         inputs = [ASSIGNED[-1].get(id(v), v) if v.kind == "param" else v for v in inputs]
