@@ -81,19 +81,22 @@ def tracing():
             graph.ASSIGNED.pop()
 
 
-@contextlib.contextmanager
-def eager_call():
+class eager_call:  # noqa: N801 (a context manager named as the function it was)
     """Inside a layer call on concrete inputs: parameters count as concrete (their current
     values are read at once), so the call runs op by op, its assignments included, in the
-    order written. A `tracing()` inside it wins."""
-    saved = _TRACING[0]
-    _TRACING[0] = 0
-    _TRACING[1] += 1
-    try:
-        yield
-    finally:
+    order written. A `tracing()` inside it wins. (A class, not a generator: it is entered
+    on every eager layer call.)"""
+
+    __slots__ = ("saved",)
+
+    def __enter__(self):
+        self.saved = _TRACING[0]
+        _TRACING[0] = 0
+        _TRACING[1] += 1
+
+    def __exit__(self, *exc):
         _TRACING[1] -= 1
-        _TRACING[0] = saved
+        _TRACING[0] = self.saved
 
 
 @contextlib.contextmanager
@@ -325,8 +328,15 @@ def run(op, inputs, attrs, location):
     if mode is None and len(modes) > 1:  # the mode of the enclosing call that fixed one
         mode = next((m for m in reversed(modes) if m is not None), None)
     device = devices.CPU if _DEVICE[0] == "cpu" else devices.backend_for(None)
-    key = (op, _attrs_key(attrs) if attrs else (),
-           tuple([(v.shape, v.dtype) for v in inputs]), mode, device)
+    n = len(inputs)  # (the usual arities spelled out: a comprehension costs a call)
+    if n == 2:
+        a, b = inputs
+        specs = ((a.shape, a.dtype), (b.shape, b.dtype))
+    elif n == 1:
+        specs = ((inputs[0].shape, inputs[0].dtype),)
+    else:
+        specs = tuple([(v.shape, v.dtype) for v in inputs])
+    key = (op, _attrs_key(attrs) if attrs else (), specs, mode, device)
     try:
         entry = _PROGRAMS.get(key)
     except TypeError:  # an attribute that cannot be hashed (a list): frozen
@@ -347,6 +357,8 @@ def run(op, inputs, attrs, location):
     try:
         if _MIRRORS:
             results = entry.run([mirrors.on_host(v._value) for v in inputs])
+        elif entry.rebound is not None and not RECORDERS:
+            results = entry.rebound([v._value for v in inputs])
         else:
             results = entry.run([v._value for v in inputs])
     except Exception as e:  # a kernel's error (the program names the op): add the user's line
@@ -438,10 +450,7 @@ class _OneNode:
 
     def run(self, arrays):
         if self.rebound is not None and not RECORDERS:
-            try:
-                return self.rebound(arrays)
-            except Exception:
-                pass  # again through the program, for the error that names the op
+            return self.rebound(arrays)
         program = self.program
         with self.lock:
             if not self.direct or RECORDERS:
@@ -468,7 +477,7 @@ class _Rebound:
     dtypes (the cache key's; eager tensors hold C-contiguous arrays)."""
 
     __slots__ = ("func", "keywords", "results", "single", "prefix", "suffix", "template",
-                 "fed", "out")
+                 "fed", "out", "program")
 
     @classmethod
     def of(cls, program):
@@ -500,6 +509,7 @@ class _Rebound:
             return None  # a result the call does not write itself
         self = object.__new__(cls)
         self.func, self.keywords, self.results = call.func, call.keywords, program.results
+        self.program = program
         self.single = len(program.results) == 1
         # The usual form: (settings..., inputs in order, outputs in order, settings...)
         first = fed[0][0] if fed else (out[0][0] if out else 0)
@@ -515,11 +525,21 @@ class _Rebound:
         return self
 
     def __call__(self, arrays):
-        if self.prefix is not None:
+        try:
+            return self._call(arrays)
+        except Exception:  # again through the program, for the error that names the op
+            return self.program.run(arrays)
+
+    def _call(self, arrays):
+        if self.prefix is not None and not self.keywords:
             if self.single:
                 out = self.results[0].copy()  # (what a run leaves unwritten, as before)
-                self.func(*self.prefix, *arrays, out, *self.suffix, **self.keywords)
+                self.func(*self.prefix, *arrays, out, *self.suffix)
                 return [out]
+            outs = [b.copy() for b in self.results]
+            self.func(*self.prefix, *arrays, *outs, *self.suffix)
+            return outs
+        if self.prefix is not None:
             outs = [b.copy() for b in self.results]
             self.func(*self.prefix, *arrays, *outs, *self.suffix, **self.keywords)
             return outs

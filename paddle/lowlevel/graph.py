@@ -203,15 +203,21 @@ def in_call():
     return bool(_CALL_INPUTS)
 
 
-@contextlib.contextmanager
-def call_inputs(variables):
+class call_inputs:  # noqa: N801 (a context manager named as the function it was)
     """Code run inside sees `variables` as the inputs of the call under way (how a layer's
     call, or a traced train_step, lets `pd.random.normal((ops.shape(x)[0], 2))` find its
-    batch size)."""
-    _CALL_INPUTS.append(list(variables))
-    try:
-        yield
-    finally:
+    batch size). A class, not a generator: it is entered on every layer call, eager ones
+    included, where a generator's context costs microseconds."""
+
+    __slots__ = ("variables",)
+
+    def __init__(self, variables):
+        self.variables = list(variables)
+
+    def __enter__(self):
+        _CALL_INPUTS.append(self.variables)
+
+    def __exit__(self, *exc):
         _CALL_INPUTS.pop()
 
 
@@ -293,7 +299,6 @@ _MODE = [None]
 _SCOPE = [None]
 
 
-@contextlib.contextmanager
 def building_scope(name, absolute=False):
     """Nodes built inside record `scope`: the enclosing scopes' path joined with `name`
     (or `name` itself with absolute=True, as gradients do to file a node's gradient under
@@ -308,15 +313,10 @@ def building_scope(name, absolute=False):
         >>> y.node.scope
         'block/dense'
     """
-    outer = _SCOPE[-1]
-    _SCOPE.append(name if absolute or outer is None or name is None else f"{outer}/{name}")
-    try:
-        yield
-    finally:
-        _SCOPE.pop()
+    return _Pushed(_SCOPE, name if absolute or _SCOPE[-1] is None or name is None
+                   else f"{_SCOPE[-1]}/{name}")
 
 
-@contextlib.contextmanager
 def forced_mode(training):
     """Ops built inside run in training mode (True), inference mode (False) or, with None,
     in the mode of the plan that runs them (`pd.eval(..., training=...)`), the default.
@@ -332,11 +332,23 @@ def forced_mode(training):
     """
     if training is not None and not isinstance(training, bool):
         raise TypeError(f"forced_mode: expected True, False or None, received {training!r}")
-    _MODE.append(training)
-    try:
-        yield
-    finally:
-        _MODE.pop()
+    return _Pushed(_MODE, training)
+
+
+class _Pushed:
+    """The context of `building_scope` and `forced_mode`: `value` on top of `stack` inside
+    (a class, not a generator: both are entered on every layer call, eager ones included)."""
+
+    __slots__ = ("stack", "value")
+
+    def __init__(self, stack, value):
+        self.stack, self.value = stack, value
+
+    def __enter__(self):
+        self.stack.append(self.value)
+
+    def __exit__(self, *exc):
+        self.stack.pop()
 
 
 class Node:

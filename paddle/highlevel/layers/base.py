@@ -145,12 +145,23 @@ class _CallSpec:
 # Weak: a layer class defined in a function (its methods closing over that function's
 # models) must not live on, holding them and their layer names, after the function ends.
 _CALL_SPECS = weakref.WeakKeyDictionary()
+# The layers whose `_recent_losses` are not empty (add_loss adds them; an outermost call
+# clears its layers' lists): when there are none, a call has nothing to clear.
+_HOLDING_RECENT_LOSSES = weakref.WeakSet()
 
 
 def _call_spec(cls):
-    spec = _CALL_SPECS.get(cls)
+    # Read from the class's own dict first (a subclass has its own `call`): a weak
+    # dictionary's lookup costs more, on every layer call.
+    spec = cls.__dict__.get("_paddle_call_spec")
     if spec is None:
-        spec = _CALL_SPECS[cls] = _CallSpec(cls)
+        spec = _CALL_SPECS.get(cls)
+        if spec is None:
+            spec = _CALL_SPECS[cls] = _CallSpec(cls)
+        try:
+            type.__setattr__(cls, "_paddle_call_spec", spec)
+        except TypeError:  # a class that refuses attributes: the weak dictionary serves
+            pass
     return spec
 
 
@@ -348,6 +359,7 @@ class Layer(KerasLayerAPI):
             value = sum_all(value) if value.ndim else value
             self._losses.append(value)
             self._recent_losses.append(value)
+            _HOLDING_RECENT_LOSSES.add(self)
 
     @property
     def losses(self):
@@ -363,8 +375,17 @@ class Layer(KerasLayerAPI):
         return self._collect_losses("_losses")
 
     def _clear_recent_losses(self):
+        if not _HOLDING_RECENT_LOSSES:  # no layer holds any: nothing to walk, every call
+            return
         for layer in [self] + self._nested_layers():
             layer._recent_losses = []
+            _HOLDING_RECENT_LOSSES.discard(layer)
+
+    def _keep_recent_losses(self, losses):
+        """Make `losses` the latest call's again (a replay leaves `losses` as it found it)."""
+        self._recent_losses = losses
+        if losses:
+            _HOLDING_RECENT_LOSSES.add(self)
 
     def _collect_losses(self, attr):
         found, seen = [], set()
@@ -533,11 +554,14 @@ class Layer(KerasLayerAPI):
         # once, op by op, its state updates included in the order written (Keras 3's eager
         # call), and gives EagerTensors; anything else builds the graph (one body for both,
         # so nested models cost one frame per level more than their call).
-        now = bool(flat) and not eager.is_tracing() and all(
-            eager.is_concrete(x) for x in flat + tensor_arguments(kwargs))
+        now = bool(flat) and not eager.is_tracing() and _all_concrete(
+            flat + tensor_arguments(kwargs) if kwargs else flat)
         if now:
-            flat = [_as_tensor(x, self.dtype) for x in flat]
-            inputs = type(inputs)(flat) if isinstance(inputs, (list, tuple)) else flat[0]
+            converted = [x if isinstance(x, Variable) else _as_tensor(x, self.dtype)
+                         for x in flat]
+            if any(c is not x for c, x in zip(converted, flat)):
+                flat = converted
+                inputs = type(inputs)(flat) if isinstance(inputs, (list, tuple)) else flat[0]
         for x in flat:
             if not isinstance(x, Variable):
                 raise TypeError(at_user(f"{self.name}: expected a Variable (or a NumPy array), "
@@ -600,8 +624,7 @@ class Layer(KerasLayerAPI):
         with float weights (Dense, Conv2D, LSTM...): Keras's implicit cast, so integer
         NumPy data fits a float model. Layers that consume integers (Embedding) opt out
         with `casts_integer_inputs = False`; weightless layers keep dtypes as they are."""
-        if not self.casts_integer_inputs or not any(
-                x.dtype not in FLOATS for x in flat) or not any(
+        if not self.casts_integer_inputs or all(x.dtype in FLOATS for x in flat) or not any(
                 w.dtype in FLOATS for w in self._weights):
             return inputs
         cast_flat = [cast(x, self.dtype) if x.dtype not in FLOATS else x for x in flat]
@@ -731,10 +754,21 @@ def _distinct(weights):
 
 def _input_masks(inputs, flat):
     """The masks the inputs carry: one, a list for a list of inputs, or None."""
+    if len(flat) == 1:  # the usual call: no list to make
+        mask = getattr(flat[0], "_keras_mask", None)
+        return mask if mask is None or not isinstance(inputs, (list, tuple)) else [mask]
     masks = [getattr(x, "_keras_mask", None) for x in flat]
     if all(m is None for m in masks):
         return None
     return masks if isinstance(inputs, (list, tuple)) else masks[0]
+
+
+def _all_concrete(values):
+    """Whether every value holds a value now (eager.is_concrete), as a loop: on every call."""
+    for x in values:
+        if not eager.is_concrete(x):
+            return False
+    return True
 
 
 def _set_output_masks(layer, inputs, outputs, input_mask):
