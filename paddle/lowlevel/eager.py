@@ -323,10 +323,9 @@ def run(op, inputs, attrs, location):
     skips the shape rule (a pure function of those, which passed then) and runs the cached
     program's kernel on the inputs' own arrays; nothing is located (no frame is read)
     unless something fails."""
-    modes = graph._MODE
-    mode = modes[-1]
-    if mode is None and len(modes) > 1:  # the mode of the enclosing call that fixed one
-        mode = next((m for m in reversed(modes) if m is not None), None)
+    mode = _MODE[-1]
+    if mode is None and len(_MODE) > 1:  # the mode of the enclosing call that fixed one
+        mode = next((m for m in reversed(_MODE) if m is not None), None)
     device = devices.CPU if _DEVICE[0] == "cpu" else devices.backend_for(None)
     n = len(inputs)  # (the usual arities spelled out: a comprehension costs a call)
     if n == 2:
@@ -357,10 +356,15 @@ def run(op, inputs, attrs, location):
     try:
         if _MIRRORS:
             results = entry.run([mirrors.on_host(v._value) for v in inputs])
-        elif entry.rebound is not None and not RECORDERS:
-            results = entry.rebound([v._value for v in inputs])
         else:
-            results = entry.run([v._value for v in inputs])
+            arrays = [v._value for v in inputs]
+            if entry.rebound is not None and not RECORDERS:
+                try:
+                    results = entry.rebound(arrays)
+                except Exception:  # again through the program: its error names the op
+                    results = entry.run(arrays)
+            else:
+                results = entry.run(arrays)
     except Exception as e:  # a kernel's error (the program names the op): add the user's line
         located = _located(e, location)
         if located is None:
@@ -376,6 +380,9 @@ def run(op, inputs, attrs, location):
     if entry.single:
         return _result(results[0], entry.out_dtypes[0], weak)
     return [_result(r, d, weak) for r, d in zip(results, entry.out_dtypes)]
+
+
+_MODE = graph._MODE  # (the list itself: forced_mode pushes onto it)
 
 
 def _located(error, location):
@@ -430,7 +437,7 @@ def _program(op, inputs, attrs, specs, mode, device):
 class _OneNode:
     """A cached one-node program. On the host, with no hooks to honour, it runs its
     prepared kernel directly: on the inputs' own arrays into fresh outputs when the kernel
-    is one C++ call whose buffers can be swapped (`_Rebound`), else with feeds copied in
+    is one C++ call whose buffers can be swapped (`_rebound`), else with feeds copied in
     and results copied out, one caller at a time. Anything else (a GPU, deferred checks, a
     profile) goes through Program.run."""
 
@@ -445,12 +452,11 @@ class _OneNode:
         self.direct = program.device.is_host and not (
             hooks.before or hooks.after or hooks.checks or hooks.state or program.updates
             or program.fed_checks or runner.gate is not None)
-        self.rebound = _Rebound.of(program) if self.direct and not writes_state else None
+        self.rebound = _rebound(program) if self.direct and not writes_state else None
         self.lock = threading.Lock()  # the program's own buffers serve one run at a time
 
     def run(self, arrays):
-        if self.rebound is not None and not RECORDERS:
-            return self.rebound(arrays)
+        """The program's results on `arrays` (host arrays of its feeds' shapes and dtypes)."""
         program = self.program
         with self.lock:
             if not self.direct or RECORDERS:
@@ -465,92 +471,70 @@ class _OneNode:
             return [b.copy() for b in program.results]
 
 
-class _Rebound:
-    """A one-node program's kernel called on other buffers: the prepared call (a partial
-    of one C++ function: the precomputation, layouts included, done once) with the
-    program's feed buffers replaced by the caller's arrays and its result buffers by fresh
-    ones. Nothing shared is written, so threads need no lock (a C++ call holds the GIL).
+def _rebound(program):
+    """The prepared kernel of a one-node program called on other buffers, as a function of
+    the input arrays giving fresh output arrays; None where swapping buffers is not exact.
 
-    Only where that is exact: every result buffer is an argument of the call itself, no
-    other argument shares memory with a feed or a result (a view would still read the
-    program's buffer), and the inputs are C-contiguous arrays of the program's shapes and
-    dtypes (the cache key's; eager tensors hold C-contiguous arrays)."""
-
-    __slots__ = ("func", "keywords", "results", "single", "prefix", "suffix", "template",
-                 "fed", "out", "program")
-
-    @classmethod
-    def of(cls, program):
-        """The rebound call of `program`, or None where swapping buffers is not exact."""
-        if len(program.compute) != 1 or any(r is None for r in program.results):
-            return None
-        call = program.compute[0]
-        if not isinstance(call, partial) or not isinstance(call.func, BuiltinFunctionType):
-            return None
-        buffers = list(program.feeds) + list(program.results)
-        for i, b in enumerate(buffers):
-            if any(np.shares_memory(b, c) for c in buffers[i + 1:]):
-                return None  # an output written over an input, or results sharing memory
-        fed, out = [], []
-        for position, arg in enumerate(call.args):
-            slot = next((k for k, b in enumerate(buffers) if arg is b), None)
-            if slot is None:
-                if isinstance(arg, np.ndarray) and any(np.shares_memory(arg, b)
-                                                       for b in buffers):
-                    return None
-            elif slot < len(program.feeds):
-                fed.append((position, slot))
-            else:
-                out.append((position, slot - len(program.feeds)))
-        if any(isinstance(v, np.ndarray) and any(np.shares_memory(v, b) for b in buffers)
-               for v in call.keywords.values()):
-            return None
-        if sorted(j for _, j in out) != list(range(len(program.results))):
-            return None  # a result the call does not write itself
-        self = object.__new__(cls)
-        self.func, self.keywords, self.results = call.func, call.keywords, program.results
-        self.program = program
-        self.single = len(program.results) == 1
-        # The usual form: (settings..., inputs in order, outputs in order, settings...)
-        first = fed[0][0] if fed else (out[0][0] if out else 0)
-        slots = [p for p, _ in fed] + [p for p, _ in out]
-        if slots == list(range(first, first + len(slots))) and \
-                [k for _, k in fed] == list(range(len(fed))) and [j for _, j in out] == list(
-                    range(len(out))) and len(fed) == len(program.feeds):
-            self.prefix, self.suffix = call.args[:first], call.args[first + len(slots):]
-            self.fed = self.out = None
+    The prepared call is a partial of one C++ function (the precomputation, layouts
+    included, done once); the caller's arrays replace the program's feed buffers and fresh
+    arrays its result buffers. Nothing shared is written, so threads need no lock (a C++
+    call holds the GIL). Only where that is exact: every result buffer is an argument of
+    the call itself, no other argument shares memory with a feed or a result (a view would
+    still read the program's buffer), and the inputs are C-contiguous arrays of the
+    program's shapes and dtypes (the cache key's; eager tensors hold C-contiguous arrays).
+    """
+    if len(program.compute) != 1 or any(r is None for r in program.results):
+        return None
+    call = program.compute[0]
+    if not isinstance(call, partial) or not isinstance(call.func, BuiltinFunctionType):
+        return None
+    feeds, results = list(program.feeds), list(program.results)
+    buffers = feeds + results
+    for i, b in enumerate(buffers):
+        if any(np.shares_memory(b, c) for c in buffers[i + 1:]):
+            return None  # an output written over an input, or results sharing memory
+    fed, out = [], []
+    for position, arg in enumerate(call.args):
+        slot = next((k for k, b in enumerate(buffers) if arg is b), None)
+        if slot is None:
+            if isinstance(arg, np.ndarray) and any(np.shares_memory(arg, b) for b in buffers):
+                return None
+        elif slot < len(feeds):
+            fed.append((position, slot))
         else:
-            self.prefix = self.suffix = None
-            self.template, self.fed, self.out = call.args, tuple(fed), tuple(out)
-        return self
+            out.append((position, slot - len(feeds)))
+    if any(isinstance(v, np.ndarray) and any(np.shares_memory(v, b) for b in buffers)
+           for v in call.keywords.values()):
+        return None
+    if sorted(j for _, j in out) != list(range(len(results))):
+        return None  # a result the call does not write itself
+    func, args, keywords = call.func, call.args, call.keywords
+    # Each output starts as a copy of the program's buffer: what a run leaves unwritten
+    # reads as it did when the program's own buffer was copied out.
+    slots = [p for p, _ in fed] + [p for p, _ in out]
+    first = slots[0] if slots else 0
+    usual = (slots == list(range(first, first + len(slots))) and not keywords
+             and [k for _, k in fed] == list(range(len(feeds)))
+             and [j for _, j in out] == list(range(len(results))))
+    if usual and len(results) == 1:  # (settings..., inputs in order, output, settings...)
+        prefix, suffix, result = args[:first], args[first + len(slots):], results[0]
 
-    def __call__(self, arrays):
-        try:
-            return self._call(arrays)
-        except Exception:  # again through the program, for the error that names the op
-            return self.program.run(arrays)
+        def run_one(arrays):
+            array = result.copy()
+            func(*prefix, *arrays, array, *suffix)
+            return [array]
+        return run_one
 
-    def _call(self, arrays):
-        if self.prefix is not None and not self.keywords:
-            if self.single:
-                out = self.results[0].copy()  # (what a run leaves unwritten, as before)
-                self.func(*self.prefix, *arrays, out, *self.suffix)
-                return [out]
-            outs = [b.copy() for b in self.results]
-            self.func(*self.prefix, *arrays, *outs, *self.suffix)
-            return outs
-        if self.prefix is not None:
-            outs = [b.copy() for b in self.results]
-            self.func(*self.prefix, *arrays, *outs, *self.suffix, **self.keywords)
-            return outs
-        args = list(self.template)
-        for position, k in self.fed:
-            args[position] = arrays[k]
-        outs = [b.copy() for b in self.results]
-        for position, j in self.out:
-            args[position] = outs[j]
-        self.func(*args, **self.keywords)
+    def run(arrays):
+        values = list(args)
+        for position, k in fed:
+            values[position] = arrays[k]
+        outs = [b.copy() for b in results]
+        for position, j in out:
+            values[position] = outs[j]
+        func(*values, **keywords)
         return outs
+    return run
 
 
 def _attrs_key(attrs):

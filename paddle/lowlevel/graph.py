@@ -836,19 +836,6 @@ def current_mode():
     return _MODE[-1]
 
 
-def _concrete(inputs):
-    """Whether an op on `inputs` runs at once: every input holds a value (a constant or an
-    eager result; a parameter only inside an eager layer call) and nothing is traced."""
-    if EAGER_STATE[0] or EAGER_RUN[0] is None:
-        return False
-    params = EAGER_STATE[1] > 0
-    for v in inputs:
-        kind = v.kind
-        if kind != "const" and not (params and kind == "param"):
-            return False
-    return True
-
-
 def apply(op, inputs, attrs=None, location=None):
     """Build a node of `op` on `inputs`: infer output shapes now, return the output
     Variable (or a list when the op has several outputs). `location` ('file.py:line')
@@ -865,8 +852,14 @@ def apply(op, inputs, attrs=None, location=None):
     if ASSIGNED and ASSIGNED[-1] and op.reads_assigned and not (op.stateful or
                                                                 op.writes_inputs):
         inputs = [ASSIGNED[-1].get(id(v), v) if v.kind == "param" else v for v in inputs]
-    if not op.stateful and _concrete(inputs):
-        return EAGER_RUN[0](op, inputs, attrs, location)
+    if not (op.stateful or EAGER_STATE[0]) and EAGER_RUN[0] is not None:
+        params = EAGER_STATE[1] > 0  # (_concrete, inline: this runs on every eager call)
+        for v in inputs:
+            kind = v.kind
+            if kind != "const" and not (params and kind == "param"):
+                break
+        else:
+            return EAGER_RUN[0](op, inputs, attrs, location)
     location = location or user_location()
     for v in inputs:
         if v.dtype == "string":

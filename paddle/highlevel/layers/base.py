@@ -24,9 +24,9 @@ import numpy as np
 from paddle import _settings as settings
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import eager, stored_state
-from paddle.lowlevel.graph import (FLOATS, NAMES, Variable, apply, as_dtype, assigned_value,
-                                   building_scope, call_inputs, constant, data, forced_mode,
-                                   in_call)
+from paddle.lowlevel.graph import (ASSIGNED, FLOATS, NAMES, Variable, apply, as_dtype,
+                                   assigned_value, building_scope, call_inputs, constant, data,
+                                   forced_mode, in_call)
 from paddle.lowlevel.op import OPS
 from paddle.lowlevel.optimizers import collect_updates
 from paddle.lowlevel.ops.math import cast
@@ -145,9 +145,17 @@ class _CallSpec:
 # Weak: a layer class defined in a function (its methods closing over that function's
 # models) must not live on, holding them and their layer names, after the function ends.
 _CALL_SPECS = weakref.WeakKeyDictionary()
-# The layers whose `_recent_losses` are not empty (add_loss adds them; an outermost call
-# clears its layers' lists): when there are none, a call has nothing to clear.
-_HOLDING_RECENT_LOSSES = weakref.WeakSet()
+# The layers whose `_recent_losses` are not empty, {id: weak reference} (add_loss adds
+# them; an outermost call clears its layers' lists): when there are none, a call has
+# nothing to clear. (A dict, not a WeakSet, whose len() is Python code run on every call.)
+_HOLDING_RECENT_LOSSES = {}
+
+
+def _holds_recent_losses(layer):
+    key = id(layer)
+    _HOLDING_RECENT_LOSSES[key] = weakref.ref(
+        layer, lambda ref: _HOLDING_RECENT_LOSSES.get(key) is ref and
+        _HOLDING_RECENT_LOSSES.pop(key))
 
 
 def _call_spec(cls):
@@ -359,7 +367,7 @@ class Layer(KerasLayerAPI):
             value = sum_all(value) if value.ndim else value
             self._losses.append(value)
             self._recent_losses.append(value)
-            _HOLDING_RECENT_LOSSES.add(self)
+            _holds_recent_losses(self)
 
     @property
     def losses(self):
@@ -379,13 +387,13 @@ class Layer(KerasLayerAPI):
             return
         for layer in [self] + self._nested_layers():
             layer._recent_losses = []
-            _HOLDING_RECENT_LOSSES.discard(layer)
+            _HOLDING_RECENT_LOSSES.pop(id(layer), None)
 
     def _keep_recent_losses(self, losses):
         """Make `losses` the latest call's again (a replay leaves `losses` as it found it)."""
         self._recent_losses = losses
         if losses:
-            _HOLDING_RECENT_LOSSES.add(self)
+            _holds_recent_losses(self)
 
     def _collect_losses(self, attr):
         found, seen = [], set()
@@ -556,12 +564,9 @@ class Layer(KerasLayerAPI):
         # so nested models cost one frame per level more than their call).
         now = bool(flat) and not eager.is_tracing() and _all_concrete(
             flat + tensor_arguments(kwargs) if kwargs else flat)
-        if now:
-            converted = [x if isinstance(x, Variable) else _as_tensor(x, self.dtype)
-                         for x in flat]
-            if any(c is not x for c, x in zip(converted, flat)):
-                flat = converted
-                inputs = type(inputs)(flat) if isinstance(inputs, (list, tuple)) else flat[0]
+        if now and not _all_variables(flat):
+            flat = [_as_tensor(x, self.dtype) for x in flat]
+            inputs = type(inputs)(flat) if isinstance(inputs, (list, tuple)) else flat[0]
         for x in flat:
             if not isinstance(x, Variable):
                 raise TypeError(at_user(f"{self.name}: expected a Variable (or a NumPy array), "
@@ -595,8 +600,9 @@ class Layer(KerasLayerAPI):
             with eager.eager_call() if now else eager.tracing(), call_inputs(flat), \
                     forced_mode(training), building_scope(self.name), \
                     contextlib.nullcontext(()) if now else collect_updates() as updates:
-                # `return self.total` after assigning it returns the value assigned
-                outputs = _structure_map(assigned_value, self.call(inputs, **call_kwargs))
+                outputs = self.call(inputs, **call_kwargs)
+                if ASSIGNED:  # `return self.total` after assigning it returns the value assigned
+                    outputs = _structure_map(assigned_value, outputs)
         finally:
             _CALL_TRAINING.pop()
         outputs = _distinct_from_inputs(outputs, flat)
@@ -763,6 +769,14 @@ def _input_masks(inputs, flat):
     return masks if isinstance(inputs, (list, tuple)) else masks[0]
 
 
+def _all_variables(values):
+    """Whether every value is a Variable (a loop: on every call)."""
+    for x in values:
+        if not isinstance(x, Variable):
+            return False
+    return True
+
+
 def _all_concrete(values):
     """Whether every value holds a value now (eager.is_concrete), as a loop: on every call."""
     for x in values:
@@ -772,6 +786,8 @@ def _all_concrete(values):
 
 
 def _set_output_masks(layer, inputs, outputs, input_mask):
+    if input_mask is None and type(layer).compute_mask is Layer.compute_mask:
+        return  # (the base's compute_mask gives None for no mask: no call, on every call)
     masks = layer.compute_mask(inputs, input_mask)
     outs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
     masks = masks if isinstance(masks, (list, tuple)) else [masks] * len(outs)
