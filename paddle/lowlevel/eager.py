@@ -327,15 +327,19 @@ def run(op, inputs, attrs, location):
     if mode is None and len(_MODE) > 1:  # the mode of the enclosing call that fixed one
         mode = next((m for m in reversed(_MODE) if m is not None), None)
     device = devices.CPU if _DEVICE[0] == "cpu" else devices.backend_for(None)
-    n = len(inputs)  # (the usual arities spelled out: a comprehension costs a call)
+    # The key: op, attributes, mode, device, then each input's shape and dtype (one flat
+    # tuple; the usual arities spelled out, as a comprehension costs a call).
+    attrs_key = _attrs_key(attrs) if attrs else ()
+    n = len(inputs)
     if n == 2:
         a, b = inputs
-        specs = ((a.shape, a.dtype), (b.shape, b.dtype))
+        key = (op, attrs_key, mode, device, a.shape, a.dtype, b.shape, b.dtype)
     elif n == 1:
-        specs = ((inputs[0].shape, inputs[0].dtype),)
+        a = inputs[0]
+        key = (op, attrs_key, mode, device, a.shape, a.dtype)
     else:
-        specs = tuple([(v.shape, v.dtype) for v in inputs])
-    key = (op, _attrs_key(attrs) if attrs else (), specs, mode, device)
+        key = (op, attrs_key, mode, device) + tuple([x for v in inputs
+                                                     for x in (v.shape, v.dtype)])
     try:
         entry = _PROGRAMS.get(key)
     except TypeError:  # an attribute that cannot be hashed (a list): frozen
@@ -357,7 +361,7 @@ def run(op, inputs, attrs, location):
         if _MIRRORS:
             results = entry.run([mirrors.on_host(v._value) for v in inputs])
         else:
-            arrays = [v._value for v in inputs]
+            arrays = [a._value, b._value] if n == 2 else [v._value for v in inputs]
             if entry.rebound is not None and not RECORDERS:
                 try:
                     results = entry.rebound(arrays)

@@ -145,6 +145,8 @@ class _CallSpec:
 # Weak: a layer class defined in a function (its methods closing over that function's
 # models) must not live on, holding them and their layer names, after the function ends.
 _CALL_SPECS = weakref.WeakKeyDictionary()
+# What an eager call collects its state updates in: nothing (they run at once).
+_NO_UPDATES = contextlib.nullcontext(())
 # The layers whose `_recent_losses` are not empty, {id: weak reference} (add_loss adds
 # them; an outermost call clears its layers' lists): when there are none, a call has
 # nothing to clear. (A dict, not a WeakSet, whose len() is Python code run on every call.)
@@ -593,13 +595,13 @@ class Layer(KerasLayerAPI):
         input_mask = kwargs.get("mask", _input_masks(inputs, flat))
         if spec.mask and "mask" not in kwargs and input_mask is not None:
             call_kwargs["mask"] = input_mask  # Keras's implicit mask, from the inputs
-        if not in_call():  # an outermost call: `losses` lists this call's alone
-            self._clear_recent_losses()
+        if _HOLDING_RECENT_LOSSES and not in_call():  # an outermost call: `losses` lists
+            self._clear_recent_losses()                # this call's alone
         _CALL_TRAINING.append(value)
         try:
             with eager.eager_call() if now else eager.tracing(), call_inputs(flat), \
                     forced_mode(training), building_scope(self.name), \
-                    contextlib.nullcontext(()) if now else collect_updates() as updates:
+                    _NO_UPDATES if now else collect_updates() as updates:
                 outputs = self.call(inputs, **call_kwargs)
                 if ASSIGNED:  # `return self.total` after assigning it returns the value assigned
                     outputs = _structure_map(assigned_value, outputs)
@@ -630,8 +632,7 @@ class Layer(KerasLayerAPI):
         with float weights (Dense, Conv2D, LSTM...): Keras's implicit cast, so integer
         NumPy data fits a float model. Layers that consume integers (Embedding) opt out
         with `casts_integer_inputs = False`; weightless layers keep dtypes as they are."""
-        if not self.casts_integer_inputs or all(x.dtype in FLOATS for x in flat) or not any(
-                w.dtype in FLOATS for w in self._weights):
+        if not self.casts_integer_inputs or _all_floats(flat) or not _any_floats(self._weights):
             return inputs
         cast_flat = [cast(x, self.dtype) if x.dtype not in FLOATS else x for x in flat]
         return cast_flat if isinstance(inputs, (list, tuple)) else cast_flat[0]
@@ -705,13 +706,17 @@ def _distinct_from_inputs(outputs, flat):
     cast): each layer call then makes its own Variable, so a model's replay (another mode's
     graph, a call on new inputs) and `model.layers` find that call and the ones before it,
     where the input itself would name the call as its own producer."""
-    def distinct(value):
-        if isinstance(value, Variable) and any(value is x for x in flat):
-            return apply(OPS["cast"], [value], {"dtype": value.dtype})
-        return value
     if type(outputs) in (list, tuple):
-        return type(outputs)(distinct(o) for o in outputs)
-    return distinct(outputs)
+        return type(outputs)(_distinct_output(o, flat) for o in outputs)
+    return _distinct_output(outputs, flat)
+
+
+def _distinct_output(value, flat):
+    if isinstance(value, Variable):
+        for x in flat:  # (a loop, not any() of a generator: on every call)
+            if value is x:
+                return apply(OPS["cast"], [value], {"dtype": value.dtype})
+    return value
 
 
 def _constraint(value, key, owner):
@@ -767,6 +772,21 @@ def _input_masks(inputs, flat):
     if all(m is None for m in masks):
         return None
     return masks if isinstance(inputs, (list, tuple)) else masks[0]
+
+
+def _all_floats(values):
+    """Whether every value has a float dtype (a loop: on every call)."""
+    for x in values:
+        if x.dtype not in FLOATS:
+            return False
+    return True
+
+
+def _any_floats(values):
+    for x in values:
+        if x.dtype in FLOATS:
+            return True
+    return False
 
 
 def _all_variables(values):
