@@ -374,19 +374,23 @@ def run(op, inputs, attrs, location):
         if located is None:
             raise
         raise located from None
-    weak = False
-    if inputs:
-        weak = True
-        for v in inputs:
-            if not v._weak:
-                weak = False
-                break
+    if n == 2:  # a result is weak when every input is (a float constant made without dtype)
+        weak = a._weak and b._weak
+    else:
+        weak = n > 0 and _all_weak(inputs)
     if entry.single:
         return _result(results[0], entry.out_dtypes[0], weak)
     return [_result(r, d, weak) for r, d in zip(results, entry.out_dtypes)]
 
 
 _MODE = graph._MODE  # (the list itself: forced_mode pushes onto it)
+
+
+def _all_weak(inputs):
+    for v in inputs:
+        if not v._weak:
+            return False
+    return True
 
 
 def _located(error, location):
