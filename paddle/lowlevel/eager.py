@@ -487,9 +487,10 @@ def _rebound(program):
     included, done once); the caller's arrays replace the program's feed buffers and fresh
     arrays its result buffers. Nothing shared is written, so threads need no lock (a C++
     call holds the GIL). Only where that is exact: every result buffer is an argument of
-    the call itself, no other argument shares memory with a feed or a result (a view would
-    still read the program's buffer), and the inputs are C-contiguous arrays of the
-    program's shapes and dtypes (the cache key's; eager tensors hold C-contiguous arrays).
+    the call itself, every other argument is a plain setting sharing no memory with a feed
+    or a result (a view, or an object holding a buffer, would still read the program's
+    buffer), and the inputs are C-contiguous arrays of the program's shapes and dtypes
+    (the cache key's; eager tensors hold C-contiguous arrays).
     """
     if len(program.compute) != 1 or any(r is None for r in program.results):
         return None
@@ -505,14 +506,13 @@ def _rebound(program):
     for position, arg in enumerate(call.args):
         slot = next((k for k, b in enumerate(buffers) if arg is b), None)
         if slot is None:
-            if isinstance(arg, np.ndarray) and any(np.shares_memory(arg, b) for b in buffers):
+            if not _plain_setting(arg, buffers):
                 return None
         elif slot < len(feeds):
             fed.append((position, slot))
         else:
             out.append((position, slot - len(feeds)))
-    if any(isinstance(v, np.ndarray) and any(np.shares_memory(v, b) for b in buffers)
-           for v in call.keywords.values()):
+    if not all(_plain_setting(v, buffers) for v in call.keywords.values()):
         return None
     if sorted(j for _, j in out) != list(range(len(results))):
         return None  # a result the call does not write itself
@@ -543,6 +543,20 @@ def _rebound(program):
         func(*values, **keywords)
         return outs
     return run
+
+
+def _plain_setting(value, buffers):
+    """Whether a prepared call's argument other than its buffers is a plain setting the
+    call only reads: a number, a string, None, an array sharing no memory with `buffers`,
+    or a list or tuple of those. Anything else (an object that may hold a buffer, a list
+    of buffers) keeps the program on its own buffers."""
+    if value is None or isinstance(value, (bool, int, float, str, np.generic)):
+        return True
+    if isinstance(value, np.ndarray):
+        return not any(np.shares_memory(value, b) for b in buffers)
+    if isinstance(value, (list, tuple)):
+        return all(_plain_setting(v, buffers) for v in value)
+    return False
 
 
 def _attrs_key(attrs):

@@ -279,3 +279,32 @@ def test_losses_are_those_of_the_latest_outermost_call():
     assert [float(v) for v in outer.losses] == [3.0]
     outer(x)  # an outermost call clears the losses of the layers inside it
     assert outer.losses == [] and inner.losses == []
+
+
+def test_buffers_are_swapped_only_where_the_prepared_call_shows_them_all():
+    from functools import partial
+    from types import SimpleNamespace
+
+    from paddle import _C
+    from paddle.devices.cpu.layouts import layout
+
+    a, b, out = (np.zeros(4, np.float32) for _ in range(3))
+    spec = layout((4,), (4,), (4,))
+
+    def program(*args):
+        return SimpleNamespace(feeds=[a, b], results=[out],
+                               compute=[partial(_C.binary, *args)])
+    run = eager._rebound(program(0, a, b, out, spec))  # code 0: add
+    x, y = np.arange(4.0, dtype=np.float32), np.ones(4, np.float32)
+    np.testing.assert_array_equal(run([x, y])[0], x + y)
+    assert not out.any()  # the program's own buffer is left alone
+    # A list holding a buffer, a view of one, an object: they may read the program's
+    # buffers, so those programs keep running on them.
+    assert eager._rebound(program(0, a, b, out, [spec, a])) is None
+    assert eager._rebound(program(0, a, b, out, a[:2])) is None
+    assert eager._rebound(program(0, a, b, out, object())) is None
+    twice = eager._rebound(program(0, a, a, out, spec))  # one feed read twice, one unread
+    np.testing.assert_array_equal(twice([x, y])[0], x + x)
+    over = SimpleNamespace(feeds=[a, b], results=[a],  # the output written over a feed
+                           compute=[partial(_C.binary, 0, a, b, a, spec)])
+    assert eager._rebound(over) is None
