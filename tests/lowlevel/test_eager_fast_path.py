@@ -21,13 +21,14 @@ def _t(array):
     return ops.convert_to_tensor(array)
 
 
-def _entry(op_name, *inputs):
-    """The cached program of op `op_name` on inputs of these shapes and dtypes, outside any
-    forced mode, on the CPU (the key: op, attributes, mode, device, then each input's
-    shape and dtype)."""
+def _entry(op_name, attrs, *inputs):
+    """The cached program of op `op_name` with these attributes on inputs of these shapes
+    and dtypes, outside any forced mode, on the CPU (the key: op, attributes, mode,
+    device, then each input's shape and dtype)."""
     specs = tuple(x for v in inputs for x in (v.shape, v.dtype))
+    attrs_key = eager._attrs_key(attrs) if attrs else ()
     found = [e for k, e in eager._PROGRAMS.items() if k[0].name == op_name and k[2] is None
-             and k[3] is devices.CPU and k[4:] == specs]
+             and k[3] is devices.CPU and k[1] == attrs_key and k[4:] == specs]
     assert len(found) == 1, found
     return found[0]
 
@@ -65,11 +66,13 @@ def test_the_usual_ops_take_the_fast_path_and_leave_their_inputs_as_they_were():
     m = _t(np.arange(16.0, dtype=np.float32).reshape(4, 4))
     for _ in range(2):
         np.testing.assert_array_equal((a + a).numpy(), np.arange(8.0) * 2)
-        assert _entry("add", a, a).rebound is not None
-        assert float(ops.sum(a)) == 28.0 and _entry("sum", a).rebound is not None
+        assert _entry("add", {}, a, a).rebound is not None
+        assert float(ops.sum(a)) == 28.0
+        assert _entry("sum", {"axis": (0,), "keepdims": False}, a).rebound is not None
         np.testing.assert_array_equal(ops.matmul(m, m).numpy(),
                                       np.arange(16.0).reshape(4, 4) @ np.arange(16.0).reshape(4, 4))
-        assert _entry("matmul", m, m).rebound is not None
+        flags = {"transpose_a": False, "transpose_b": False}
+        assert _entry("matmul", flags, m, m).rebound is not None
     np.testing.assert_array_equal(a.numpy(), np.arange(8.0))
     assert not np.asarray(a).flags.writeable  # still the caller's read-only array
     out1, out2 = a + a, a + a
@@ -82,7 +85,7 @@ def test_a_kernel_of_several_calls_runs_through_the_program_and_stays_right():
     for _ in range(3):
         got = ops.sum(_t(x), axis=(0, 2))
         np.testing.assert_array_equal(got.numpy(), x.sum(axis=(0, 2)))
-    assert _entry("sum", _t(x)).rebound is None
+    assert _entry("sum", {"axis": (0, 2), "keepdims": False}, _t(x)).rebound is None
     y = x + 1.0
     np.testing.assert_array_equal(ops.sum(_t(y), axis=(0, 2)).numpy(), y.sum(axis=(0, 2)))
 
