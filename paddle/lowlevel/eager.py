@@ -27,14 +27,19 @@ Example:
 """
 import contextlib
 import operator
+import threading
 import weakref
+from functools import partial
+from types import BuiltinFunctionType
 
 import numpy as np
 
 from paddle import devices
 from paddle.devices import mirrors
+from paddle.devices.mirrors import _MIRRORS
 from paddle.lowlevel import graph
 from paddle.lowlevel.executor import Plan, Program, eval as run_graph
+from paddle.devices.default import _DEVICE
 from paddle.devices.runner import RECORDERS
 from paddle.errors import ShapeError, user_location
 from paddle.lowlevel.graph import NUMBERS, Node, Variable
@@ -46,6 +51,7 @@ from paddle.lowlevel.ops.math import _pair
 MAX_PROGRAMS = 4096
 
 _PROGRAMS = {}
+_CACHE_LOCK = threading.Lock()
 _TRACING = graph.EAGER_STATE  # [tracing depth, eager layer-call depth]
 
 
@@ -75,19 +81,22 @@ def tracing():
             graph.ASSIGNED.pop()
 
 
-@contextlib.contextmanager
-def eager_call():
+class eager_call:  # noqa: N801 (a context manager named as the function it was)
     """Inside a layer call on concrete inputs: parameters count as concrete (their current
     values are read at once), so the call runs op by op, its assignments included, in the
-    order written. A `tracing()` inside it wins."""
-    saved = _TRACING[0]
-    _TRACING[0] = 0
-    _TRACING[1] += 1
-    try:
-        yield
-    finally:
+    order written. A `tracing()` inside it wins. (A class, not a generator: it is entered
+    on every eager layer call.)"""
+
+    __slots__ = ("saved",)
+
+    def __enter__(self):
+        self.saved = _TRACING[0]
+        _TRACING[0] = 0
+        _TRACING[1] += 1
+
+    def __exit__(self, *exc):
         _TRACING[1] -= 1
-        _TRACING[0] = saved
+        _TRACING[0] = self.saved
 
 
 @contextlib.contextmanager
@@ -283,45 +292,116 @@ _DTYPE_NAMES = {np.dtype(d): d for d in graph.DTYPES}
 
 
 def tensor(array, weak=False):
-    """An EagerTensor holding `array` (made read-only, kept without a copy)."""
-    array.flags.writeable = False
-    t = object.__new__(EagerTensor)
-    t.__dict__.update(shape=array.shape, dtype=_DTYPE_NAMES[array.dtype], _value=array)
-    if weak and array.dtype.kind == "f":  # only floats adapt (an int64 cast stays int64)
+    """An EagerTensor holding `array` (made read-only, kept without a copy; a copy when it
+    is not C-contiguous, as kernels read it)."""
+    if not array.flags.c_contiguous:
+        array = np.ascontiguousarray(array)
+    return _result(array, _DTYPE_NAMES[array.dtype], weak)
+
+
+def _result(array, dtype, weak=False):
+    """An EagerTensor of `array`, a C-contiguous array of the dtype named `dtype` that no
+    one else holds (a kernel's fresh output), made read-only."""
+    array.setflags(write=False)
+    t = _new(EagerTensor)
+    t.shape, t.dtype, t._value = array.shape, dtype, array
+    if weak and dtype in graph.FLOATS:  # only floats adapt (an int64 cast stays int64)
         t._weak = True
     return t
+
+
+_new = object.__new__
 
 
 def run(op, inputs, attrs, location):
     """Run `op` at once on concrete `inputs`: the output EagerTensor, or a list of them.
     Errors are graph construction's (the shape rule's, located at the user's line). Ops
     that write a parameter input in place (batch normalization's statistics in training)
-    run on the parameter itself."""
-    mode = graph._MODE[-1]
-    if mode is None:  # the mode of the enclosing call that fixed one (model(x, training=True))
-        mode = next((m for m in reversed(graph._MODE) if m is not None), None)
-    device = devices.backend_for(None)
-    key = _key(op, attrs, inputs, mode, device)
-    entry = _PROGRAMS.get(key) if key is not None else None
+    run on the parameter itself.
+
+    A call whose op, attributes, input shapes and dtypes, mode and device were seen before
+    skips the shape rule (a pure function of those, which passed then) and runs the cached
+    program's kernel on the inputs' own arrays; nothing is located (no frame is read)
+    unless something fails."""
+    mode = _MODE[-1]
+    if mode is None and len(_MODE) > 1:  # the mode of the enclosing call that fixed one
+        mode = next((m for m in reversed(_MODE) if m is not None), None)
+    device = devices.CPU if _DEVICE[0] == "cpu" else devices.backend_for(None)
+    # The key: op, attributes, mode, device, then each input's shape and dtype (one flat
+    # tuple; the usual arities spelled out, as a comprehension costs a call).
+    attrs_key = _attrs_key(attrs) if attrs else ()
+    n = len(inputs)
+    if n == 2:
+        a, b = inputs
+        key = (op, attrs_key, mode, device, a.shape, a.dtype, b.shape, b.dtype)
+    elif n == 1:
+        a = inputs[0]
+        key = (op, attrs_key, mode, device, a.shape, a.dtype)
+    else:
+        key = (op, attrs_key, mode, device) + tuple([x for v in inputs
+                                                     for x in (v.shape, v.dtype)])
+    try:
+        entry = _PROGRAMS.get(key)
+    except TypeError:  # an attribute that cannot be hashed (a list): frozen
+        key = _frozen_key(op, attrs, key[2:])
+        entry = _PROGRAMS.get(key) if key is not None else None
     if entry is None:
         specs = _infer(op, inputs, attrs, location)
         if op.writes_inputs and any(v.kind == "param" for v in inputs):
             return _run_on_state(op, inputs, attrs, specs, mode)
         entry = _program(op, inputs, attrs, specs, mode, device)
         if key is not None:
-            if len(_PROGRAMS) >= MAX_PROGRAMS:
-                del _PROGRAMS[next(iter(_PROGRAMS))]
-            _PROGRAMS[key] = entry
+            with _CACHE_LOCK:  # evicting while another thread inserts is not atomic
+                if len(_PROGRAMS) >= MAX_PROGRAMS:
+                    _PROGRAMS.pop(next(iter(_PROGRAMS)), None)
+                _PROGRAMS[key] = entry
     elif entry.writes_state and any(v.kind == "param" for v in inputs):
         return _run_on_state(op, inputs, attrs, entry.specs, mode)
-    if mirrors.active():
-        results = entry.run([mirrors.on_host(v._value) for v in inputs])
+    try:
+        if _MIRRORS:
+            results = entry.run([mirrors.on_host(v._value) for v in inputs])
+        else:
+            arrays = [a._value, b._value] if n == 2 else [v._value for v in inputs]
+            if entry.rebound is not None and not RECORDERS:
+                try:
+                    results = entry.rebound(arrays)
+                except Exception:  # again through the program: its error names the op
+                    results = entry.run(arrays)
+            else:
+                results = entry.run(arrays)
+    except Exception as e:  # a kernel's error (the program names the op): add the user's line
+        located = _located(e, location)
+        if located is None:
+            raise
+        raise located from None
+    if n == 2:  # a result is weak when every input is (a float constant made without dtype)
+        weak = a._weak and b._weak
     else:
-        results = entry.run([v._value for v in inputs])
-    weak = bool(inputs) and all(v._weak for v in inputs)
+        weak = n > 0 and _all_weak(inputs)
     if entry.single:
-        return tensor(results[0], weak)
-    return [tensor(r, weak) for r in results]
+        return _result(results[0], entry.out_dtypes[0], weak)
+    return [_result(r, d, weak) for r, d in zip(results, entry.out_dtypes)]
+
+
+_MODE = graph._MODE  # (the list itself: forced_mode pushes onto it)
+
+
+def _all_weak(inputs):
+    for v in inputs:
+        if not v._weak:
+            return False
+    return True
+
+
+def _located(error, location):
+    """`error` again with the user's line added, or None when it cannot be remade."""
+    location = location or user_location()
+    if not location:
+        return None
+    try:
+        return type(error)(f"{error} (at {location})")
+    except Exception:
+        return None
 
 
 def _infer(op, inputs, attrs, location):
@@ -364,44 +444,131 @@ def _program(op, inputs, attrs, specs, mode, device):
 
 class _OneNode:
     """A cached one-node program. On the host, with no hooks to honour, it runs its
-    prepared calls directly (feeds copied in, results copied out); anything else (a GPU,
-    deferred checks, a profile) goes through Program.run."""
+    prepared kernel directly: on the inputs' own arrays into fresh outputs when the kernel
+    is one C++ call whose buffers can be swapped (`_rebound`), else with feeds copied in
+    and results copied out, one caller at a time. Anything else (a GPU, deferred checks, a
+    profile) goes through Program.run."""
 
-    __slots__ = ("program", "outs", "specs", "single", "writes_state", "direct")
+    __slots__ = ("program", "outs", "specs", "single", "writes_state", "direct",
+                 "rebound", "out_dtypes", "lock")
 
     def __init__(self, program, outs, specs, single, writes_state):
         self.program, self.outs, self.specs = program, outs, specs
         self.single, self.writes_state = single, writes_state
+        self.out_dtypes = tuple(v.dtype for v in outs)
         runner, hooks = program.runner, program.runner.hooks
         self.direct = program.device.is_host and not (
             hooks.before or hooks.after or hooks.checks or hooks.state or program.updates
             or program.fed_checks or runner.gate is not None)
+        self.rebound = _rebound(program) if self.direct and not writes_state else None
+        self.lock = threading.Lock()  # the program's own buffers serve one run at a time
 
     def run(self, arrays):
+        """The program's results on `arrays` (host arrays of its feeds' shapes and dtypes)."""
         program = self.program
-        if not self.direct or RECORDERS:
-            return program.run(arrays)
-        try:
-            for buf, a in zip(program.feeds, arrays):
-                np.copyto(buf, a)
-            for fn in program.compute:
-                fn()
-        except Exception:
-            return program.run(arrays)  # again, for the error that names the op
-        return [b.copy() for b in program.results]
+        with self.lock:
+            if not self.direct or RECORDERS:
+                return program.run(arrays)
+            try:
+                for buf, a in zip(program.feeds, arrays):
+                    np.copyto(buf, a)
+                for fn in program.compute:
+                    fn()
+            except Exception:
+                return program.run(arrays)  # again, for the error that names the op
+            return [b.copy() for b in program.results]
 
 
-def _key(op, attrs, inputs, mode, device):
-    """The cache key of a one-node program; None when an attribute cannot be hashed."""
-    specs = tuple([(v.shape, v.dtype) for v in inputs])
-    try:  # the common case: hashable attributes (typed: 1, 1.0 and True differ)
-        key = (op, tuple([(k, v.__class__, v) for k, v in attrs.items()]), specs, mode, device)
-        hash(key)
-        return key
-    except TypeError:
-        pass
+def _rebound(program):
+    """The prepared kernel of a one-node program called on other buffers, as a function of
+    the input arrays giving fresh output arrays; None where swapping buffers is not exact.
+
+    The prepared call is a partial of one C++ function (the precomputation, layouts
+    included, done once); the caller's arrays replace the program's feed buffers and fresh
+    arrays its result buffers. Nothing shared is written, so threads need no lock (a C++
+    call holds the GIL). Only where that is exact: every result buffer is an argument of
+    the call itself, every other argument is a plain setting sharing no memory with a feed
+    or a result (a view, or an object holding a buffer, would still read the program's
+    buffer), and the inputs are C-contiguous arrays of the program's shapes and dtypes
+    (the cache key's; eager tensors hold C-contiguous arrays).
+    """
+    if len(program.compute) != 1 or any(r is None for r in program.results):
+        return None
+    call = program.compute[0]
+    if not isinstance(call, partial) or not isinstance(call.func, BuiltinFunctionType):
+        return None
+    feeds, results = list(program.feeds), list(program.results)
+    buffers = feeds + results
+    for i, b in enumerate(buffers):
+        if any(np.shares_memory(b, c) for c in buffers[i + 1:]):
+            return None  # an output written over an input, or results sharing memory
+    fed, out = [], []
+    for position, arg in enumerate(call.args):
+        slot = next((k for k, b in enumerate(buffers) if arg is b), None)
+        if slot is None:
+            if not _plain_setting(arg, buffers):
+                return None
+        elif slot < len(feeds):
+            fed.append((position, slot))
+        else:
+            out.append((position, slot - len(feeds)))
+    if not all(_plain_setting(v, buffers) for v in call.keywords.values()):
+        return None
+    if sorted(j for _, j in out) != list(range(len(results))):
+        return None  # a result the call does not write itself
+    func, args, keywords = call.func, call.args, call.keywords
+    # Each output starts as a copy of the program's buffer: what a run leaves unwritten
+    # reads as it did when the program's own buffer was copied out.
+    slots = [p for p, _ in fed] + [p for p, _ in out]
+    first = slots[0] if slots else 0
+    usual = (slots == list(range(first, first + len(slots))) and not keywords
+             and [k for _, k in fed] == list(range(len(feeds)))
+             and [j for _, j in out] == list(range(len(results))))
+    if usual and len(results) == 1:  # (settings..., inputs in order, output, settings...)
+        prefix, suffix, result = args[:first], args[first + len(slots):], results[0]
+
+        def run_one(arrays):
+            array = result.copy()
+            func(*prefix, *arrays, array, *suffix)
+            return [array]
+        return run_one
+
+    def run(arrays):
+        values = list(args)
+        for position, k in fed:
+            values[position] = arrays[k]
+        outs = [b.copy() for b in results]
+        for position, j in out:
+            values[position] = outs[j]
+        func(*values, **keywords)
+        return outs
+    return run
+
+
+def _plain_setting(value, buffers):
+    """Whether a prepared call's argument other than its buffers is a plain setting the
+    call only reads: a number, a string, None, an array sharing no memory with `buffers`,
+    or a list or tuple of those. Anything else (an object that may hold a buffer, a list
+    of buffers) keeps the program on its own buffers."""
+    if value is None or isinstance(value, (bool, int, float, str, np.generic)):
+        return True
+    if isinstance(value, np.ndarray):
+        return not any(np.shares_memory(value, b) for b in buffers)
+    if isinstance(value, (list, tuple)):
+        return all(_plain_setting(v, buffers) for v in value)
+    return False
+
+
+def _attrs_key(attrs):
+    """The attributes in a cache key, typed (1, 1.0 and True differ)."""
+    return tuple([(k, v.__class__, v) for k, v in attrs.items()])
+
+
+def _frozen_key(op, attrs, rest):
+    """The cache key with unhashable attributes frozen (lists as tuples, arrays as bytes);
+    None when one still cannot be hashed."""
+    key = (op, tuple((k, _freeze(v)) for k, v in attrs.items())) + rest
     try:
-        key = (op, tuple((k, _freeze(v)) for k, v in attrs.items()), specs, mode, device)
         hash(key)
     except TypeError:
         return None

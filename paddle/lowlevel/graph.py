@@ -208,15 +208,21 @@ def in_call():
     return bool(_CALL_INPUTS)
 
 
-@contextlib.contextmanager
-def call_inputs(variables):
+class call_inputs:  # noqa: N801 (a context manager named as the function it was)
     """Code run inside sees `variables` as the inputs of the call under way (how a layer's
     call, or a traced train_step, lets `pd.random.normal((ops.shape(x)[0], 2))` find its
-    batch size)."""
-    _CALL_INPUTS.append(list(variables))
-    try:
-        yield
-    finally:
+    batch size). A class, not a generator: it is entered on every layer call, eager ones
+    included, where a generator's context costs microseconds."""
+
+    __slots__ = ("variables",)
+
+    def __init__(self, variables):
+        self.variables = list(variables)
+
+    def __enter__(self):
+        _CALL_INPUTS.append(self.variables)
+
+    def __exit__(self, *exc):
         _CALL_INPUTS.pop()
 
 
@@ -298,8 +304,7 @@ ASSIGNED = []
 _AUTOCAST = [None]
 
 
-@contextlib.contextmanager
-def autocast(dtype):
+class autocast:  # noqa: N801 (a class: a generator context costs ~1 us a layer call)
     """Read float parameters as `dtype` in the ops built inside the block (None: as they
     are). Layers enter it around `call` when their compute dtype is not their variables'.
 
@@ -311,10 +316,16 @@ def autocast(dtype):
         >>> w.dtype, y.dtype
         ('float32', 'float16')
     """
-    _AUTOCAST.append(None if dtype is None else (dtype, {}))
-    try:
-        yield
-    finally:
+
+    __slots__ = ("entry",)
+
+    def __init__(self, dtype):
+        self.entry = None if dtype is None else (dtype, {})
+
+    def __enter__(self):
+        _AUTOCAST.append(self.entry)
+
+    def __exit__(self, *exc):
         _AUTOCAST.pop()
 
 
@@ -350,7 +361,6 @@ _MODE = [None]
 _SCOPE = [None]
 
 
-@contextlib.contextmanager
 def building_scope(name, absolute=False):
     """Nodes built inside record `scope`: the enclosing scopes' path joined with `name`
     (or `name` itself with absolute=True, as gradients do to file a node's gradient under
@@ -365,15 +375,10 @@ def building_scope(name, absolute=False):
         >>> y.node.scope
         'block/dense'
     """
-    outer = _SCOPE[-1]
-    _SCOPE.append(name if absolute or outer is None or name is None else f"{outer}/{name}")
-    try:
-        yield
-    finally:
-        _SCOPE.pop()
+    return _Pushed(_SCOPE, name if absolute or _SCOPE[-1] is None or name is None
+                   else f"{_SCOPE[-1]}/{name}")
 
 
-@contextlib.contextmanager
 def forced_mode(training):
     """Ops built inside run in training mode (True), inference mode (False) or, with None,
     in the mode of the plan that runs them (`pd.eval(..., training=...)`), the default.
@@ -389,11 +394,23 @@ def forced_mode(training):
     """
     if training is not None and not isinstance(training, bool):
         raise TypeError(f"forced_mode: expected True, False or None, received {training!r}")
-    _MODE.append(training)
-    try:
-        yield
-    finally:
-        _MODE.pop()
+    return _Pushed(_MODE, training)
+
+
+class _Pushed:
+    """The context of `building_scope` and `forced_mode`: `value` on top of `stack` inside
+    (a class, not a generator: both are entered on every layer call, eager ones included)."""
+
+    __slots__ = ("stack", "value")
+
+    def __init__(self, stack, value):
+        self.stack, self.value = stack, value
+
+    def __enter__(self):
+        self.stack.append(self.value)
+
+    def __exit__(self, *exc):
+        self.stack.pop()
 
 
 class Node:
@@ -883,15 +900,6 @@ def current_mode():
     return _MODE[-1]
 
 
-def _concrete(inputs):
-    """Whether an op on `inputs` runs at once: every input holds a value (a constant or an
-    eager result; a parameter only inside an eager layer call) and nothing is traced."""
-    if EAGER_STATE[0] or EAGER_RUN[0] is None:
-        return False
-    params = EAGER_STATE[1] > 0
-    return all(v.kind == "const" or (params and v.kind == "param") for v in inputs)
-
-
 def apply(op, inputs, attrs=None, location=None):
     """Build a node of `op` on `inputs`: infer output shapes now, return the output
     Variable (or a list when the op has several outputs). `location` ('file.py:line')
@@ -903,13 +911,22 @@ def apply(op, inputs, attrs=None, location=None):
     if _AUTOCAST[-1] is not None and not (op.stateful or op.writes_inputs) and \
             op.name != "cast":  # before weak numbers take the dtype of the others
         inputs = _autocast_reads(op, inputs)
-    if len(inputs) > 1 and any(v._weak for v in inputs):
-        inputs = _settle_weak(inputs)
+    if len(inputs) > 1:
+        for v in inputs:  # (a loop: any() of a generator costs more, on every eager call)
+            if v._weak:
+                inputs = _settle_weak(inputs)
+                break
     if ASSIGNED and ASSIGNED[-1] and op.reads_assigned and not (op.stateful or
                                                                 op.writes_inputs):
         inputs = [ASSIGNED[-1].get(id(v), v) if v.kind == "param" else v for v in inputs]
-    if not op.stateful and _concrete(inputs):
-        return EAGER_RUN[0](op, inputs, attrs, location)
+    if not (op.stateful or EAGER_STATE[0]) and EAGER_RUN[0] is not None:
+        params = EAGER_STATE[1] > 0  # (_concrete, inline: this runs on every eager call)
+        for v in inputs:
+            kind = v.kind
+            if kind != "const" and not (params and kind == "param"):
+                break
+        else:
+            return EAGER_RUN[0](op, inputs, attrs, location)
     location = location or user_location()
     for v in inputs:
         if v.dtype == "string":

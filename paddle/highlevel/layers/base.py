@@ -25,10 +25,9 @@ from paddle import _settings as settings
 from paddle.devices.half import HALF
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import eager, stored_state
-from paddle.lowlevel.graph import (FLOATS, NAMES, Variable, apply, as_dtype, assigned_value,
-                                   autocast,
-                                   building_scope, call_inputs, constant, data, forced_mode,
-                                   in_call)
+from paddle.lowlevel.graph import (ASSIGNED, FLOATS, NAMES, Variable, apply, as_dtype,
+                                   assigned_value, autocast, building_scope, call_inputs,
+                                   constant, data, forced_mode, in_call)
 from paddle.lowlevel.op import OPS
 from paddle.lowlevel.optimizers import collect_updates
 from paddle.lowlevel.ops.math import cast
@@ -147,12 +146,33 @@ class _CallSpec:
 # Weak: a layer class defined in a function (its methods closing over that function's
 # models) must not live on, holding them and their layer names, after the function ends.
 _CALL_SPECS = weakref.WeakKeyDictionary()
+# What an eager call collects its state updates in: nothing (they run at once).
+_NO_UPDATES = contextlib.nullcontext(())
+# The layers whose `_recent_losses` are not empty, {id: weak reference} (add_loss adds
+# them; an outermost call clears its layers' lists): when there are none, a call has
+# nothing to clear. (A dict, not a WeakSet, whose len() is Python code run on every call.)
+_HOLDING_RECENT_LOSSES = {}
+
+
+def _holds_recent_losses(layer):
+    key = id(layer)
+    _HOLDING_RECENT_LOSSES[key] = weakref.ref(
+        layer, lambda ref: _HOLDING_RECENT_LOSSES.get(key) is ref and
+        _HOLDING_RECENT_LOSSES.pop(key))
 
 
 def _call_spec(cls):
-    spec = _CALL_SPECS.get(cls)
+    # Read from the class's own dict first (a subclass has its own `call`): a weak
+    # dictionary's lookup costs more, on every layer call.
+    spec = cls.__dict__.get("_paddle_call_spec")
     if spec is None:
-        spec = _CALL_SPECS[cls] = _CallSpec(cls)
+        spec = _CALL_SPECS.get(cls)
+        if spec is None:
+            spec = _CALL_SPECS[cls] = _CallSpec(cls)
+        try:
+            type.__setattr__(cls, "_paddle_call_spec", spec)
+        except TypeError:  # a class that refuses attributes: the weak dictionary serves
+            pass
     return spec
 
 
@@ -360,6 +380,7 @@ class Layer(KerasLayerAPI):
             value = sum_all(value) if value.ndim else value
             self._losses.append(value)
             self._recent_losses.append(value)
+            _holds_recent_losses(self)
 
     @property
     def losses(self):
@@ -375,8 +396,17 @@ class Layer(KerasLayerAPI):
         return self._collect_losses("_losses")
 
     def _clear_recent_losses(self):
+        if not _HOLDING_RECENT_LOSSES:  # no layer holds any: nothing to walk, every call
+            return
         for layer in [self] + self._nested_layers():
             layer._recent_losses = []
+            _HOLDING_RECENT_LOSSES.pop(id(layer), None)
+
+    def _keep_recent_losses(self, losses):
+        """Make `losses` the latest call's again (a replay leaves `losses` as it found it)."""
+        self._recent_losses = losses
+        if losses:
+            _holds_recent_losses(self)
 
     def _collect_losses(self, attr):
         found, seen = [], set()
@@ -545,9 +575,9 @@ class Layer(KerasLayerAPI):
         # once, op by op, its state updates included in the order written (Keras 3's eager
         # call), and gives EagerTensors; anything else builds the graph (one body for both,
         # so nested models cost one frame per level more than their call).
-        now = bool(flat) and not eager.is_tracing() and all(
-            eager.is_concrete(x) for x in flat + tensor_arguments(kwargs))
-        if now:
+        now = bool(flat) and not eager.is_tracing() and _all_concrete(
+            flat + tensor_arguments(kwargs) if kwargs else flat)
+        if now and not _all_variables(flat):
             flat = [_as_tensor(x, self.dtype) for x in flat]
             inputs = type(inputs)(flat) if isinstance(inputs, (list, tuple)) else flat[0]
         for x in flat:
@@ -577,15 +607,16 @@ class Layer(KerasLayerAPI):
         input_mask = kwargs.get("mask", _input_masks(inputs, flat))
         if spec.mask and "mask" not in kwargs and input_mask is not None:
             call_kwargs["mask"] = input_mask  # Keras's implicit mask, from the inputs
-        if not in_call():  # an outermost call: `losses` lists this call's alone
-            self._clear_recent_losses()
+        if _HOLDING_RECENT_LOSSES and not in_call():  # an outermost call: `losses` lists
+            self._clear_recent_losses()                # this call's alone
         _CALL_TRAINING.append(value)
         try:
             with eager.eager_call() if now else eager.tracing(), call_inputs(flat), \
                     forced_mode(training), building_scope(self.name), autocast(compute), \
-                    contextlib.nullcontext(()) if now else collect_updates() as updates:
-                # `return self.total` after assigning it returns the value assigned
-                outputs = _structure_map(assigned_value, self.call(inputs, **call_kwargs))
+                    _NO_UPDATES if now else collect_updates() as updates:
+                outputs = self.call(inputs, **call_kwargs)
+                if ASSIGNED:  # `return self.total` after assigning it returns the value assigned
+                    outputs = _structure_map(assigned_value, outputs)
                 if back is not None:  # computed in float32: the output in the half type
                     outputs = _structure_map(
                         lambda o: cast(o, back) if isinstance(o, Variable) and
@@ -645,9 +676,7 @@ class Layer(KerasLayerAPI):
         with float weights (Dense, Conv2D, LSTM...): Keras's implicit cast, so integer
         NumPy data fits a float model. Layers that consume integers (Embedding) opt out
         with `casts_integer_inputs = False`; weightless layers keep dtypes as they are."""
-        if not self.casts_integer_inputs or not any(
-                x.dtype not in FLOATS for x in flat) or not any(
-                w.dtype in FLOATS for w in self._weights):
+        if not self.casts_integer_inputs or _all_floats(flat) or not _any_floats(self._weights):
             return inputs
         cast_flat = [cast(x, self.compute_dtype) if x.dtype not in FLOATS else x for x in flat]
         return cast_flat if isinstance(inputs, (list, tuple)) else cast_flat[0]
@@ -724,13 +753,17 @@ def _distinct_from_inputs(outputs, flat):
     cast): each layer call then makes its own Variable, so a model's replay (another mode's
     graph, a call on new inputs) and `model.layers` find that call and the ones before it,
     where the input itself would name the call as its own producer."""
-    def distinct(value):
-        if isinstance(value, Variable) and any(value is x for x in flat):
-            return apply(OPS["cast"], [value], {"dtype": value.dtype})
-        return value
     if type(outputs) in (list, tuple):
-        return type(outputs)(distinct(o) for o in outputs)
-    return distinct(outputs)
+        return type(outputs)(_distinct_output(o, flat) for o in outputs)
+    return _distinct_output(outputs, flat)
+
+
+def _distinct_output(value, flat):
+    if isinstance(value, Variable):
+        for x in flat:  # (a loop, not any() of a generator: on every call)
+            if value is x:
+                return apply(OPS["cast"], [value], {"dtype": value.dtype})
+    return value
 
 
 def _constraint(value, key, owner):
@@ -779,13 +812,49 @@ def _distinct(weights):
 
 def _input_masks(inputs, flat):
     """The masks the inputs carry: one, a list for a list of inputs, or None."""
+    if len(flat) == 1:  # the usual call: no list to make
+        mask = getattr(flat[0], "_keras_mask", None)
+        return mask if mask is None or not isinstance(inputs, (list, tuple)) else [mask]
     masks = [getattr(x, "_keras_mask", None) for x in flat]
     if all(m is None for m in masks):
         return None
     return masks if isinstance(inputs, (list, tuple)) else masks[0]
 
 
+def _all_floats(values):
+    """Whether every value has a float dtype (a loop: on every call)."""
+    for x in values:
+        if x.dtype not in FLOATS:
+            return False
+    return True
+
+
+def _any_floats(values):
+    for x in values:
+        if x.dtype in FLOATS:
+            return True
+    return False
+
+
+def _all_variables(values):
+    """Whether every value is a Variable (a loop: on every call)."""
+    for x in values:
+        if not isinstance(x, Variable):
+            return False
+    return True
+
+
+def _all_concrete(values):
+    """Whether every value holds a value now (eager.is_concrete), as a loop: on every call."""
+    for x in values:
+        if not eager.is_concrete(x):
+            return False
+    return True
+
+
 def _set_output_masks(layer, inputs, outputs, input_mask):
+    if input_mask is None and type(layer).compute_mask is Layer.compute_mask:
+        return  # (the base's compute_mask gives None for no mask: no call, on every call)
     masks = layer.compute_mask(inputs, input_mask)
     outs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
     masks = masks if isinstance(masks, (list, tuple)) else [masks] * len(outs)

@@ -554,7 +554,7 @@ def _recent_losses_kept(model):
         yield
     finally:
         for layer, losses in zip(layers, kept):
-            layer._recent_losses = losses
+            layer._keep_recent_losses(losses)
 
 
 def _count(weights):

@@ -143,6 +143,8 @@ def _binary(name, code, da, db, floats_only=False):
 
 def _pair(a, b, where):
     """Both operands as Variables; a Python number takes the other operand's dtype."""
+    if isinstance(a, Variable) and isinstance(b, Variable) and not (a._weak or b._weak):
+        return a, b  # (as as_variable gives them: the common case of eager calls, first)
     if not isinstance(a, Variable) and not isinstance(b, Variable):
         a = as_variable(a, where=where)
     a = as_variable(a, like=b if isinstance(b, Variable) else None, where=where)

@@ -1,7 +1,7 @@
 """Reductions: sum, mean, max, min over axes (keepdims), argmax."""
 from types import SimpleNamespace
 
-from paddle.lowlevel.graph import FLOATS, apply, as_variable
+from paddle.lowlevel.graph import FLOATS, Variable, apply, as_variable
 from paddle.lowlevel.op import OPS, Op, register
 from paddle.lowlevel.ops.math import broadcast_to, cast, equal, sum_to
 from paddle.lowlevel.ops.shape import expand_dims, reshape
@@ -98,8 +98,12 @@ class Min(Extremum):
 
 
 def _reduce(name, x, axis, keepdims, **extra):
-    x = as_variable(x, where="mean" if extra.get("mean") else name)
-    return apply(OPS[name], [x], {"axis": axis, "keepdims": bool(keepdims), **extra})
+    if not isinstance(x, Variable):
+        x = as_variable(x, where="mean" if extra.get("mean") else name)
+    attrs = {"axis": axis, "keepdims": bool(keepdims)}
+    if extra:
+        attrs.update(extra)
+    return apply(OPS[name], [x], attrs)
 
 
 def sum(x, axis=None, keepdims=False):  # noqa: A001
