@@ -55,9 +55,21 @@ class KernelContext:
 
     collectives = Alone()
 
-    def __init__(self, device, training, node, hooks, index):
+    def __init__(self, device, training, node, hooks, index, workspace=None):
         self.device, self.xp, self.training, self.node = device, device.xp, training, node
         self._hooks, self._index = hooks, index
+        self._workspace = workspace
+
+    def workspace(self, count, dtype):
+        """A scratch buffer of `count` elements that the kernel uses during its call only:
+        a part of the plan's arena, shared with the buffers of values not live then, when
+        the prepare function's `workspace(node, in_specs, out_specs)` asked the planner
+        for at least as many bytes; else one made now."""
+        dtype = np.dtype(dtype)
+        space = self._workspace
+        if space is None or space.nbytes < count * dtype.itemsize:
+            return self.empty((count,), dtype)
+        return space[:count * dtype.itemsize].view(dtype)
 
     def empty(self, shape, dtype):
         """A scratch buffer on the device, made now (MemoryError naming the op)."""

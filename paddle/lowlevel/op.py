@@ -54,6 +54,7 @@ class Op:
     view = False
     stateful = False
     writes_inputs = False
+    runs_programs = False  # its kernel runs other plans' programs (control flow)
     reads_assigned = True
 
     def infer(self, *inputs, **attrs):

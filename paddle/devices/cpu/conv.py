@@ -36,8 +36,22 @@ def conv_spec(x_shape, f_shape, y_shape, attrs, itemsize):
                      target], dtype=np.int64)
 
 
-def _workspace(spec, dtype, filter_grad):
-    return np.empty(max(_C.conv2d_workspace(spec, filter_grad), 1), dtype=dtype)
+def _workspace(spec, dtype, filter_grad, ctx):
+    """The kernel's workspace: a part of the plan's arena (see `_workspace_bytes`)."""
+    return ctx.workspace(max(_C.conv2d_workspace(spec, filter_grad), 1), dtype)
+
+
+def _workspace_bytes(x_at, f_at, y_at, filter_grad):
+    """The `workspace(node, in_specs, out_specs)` of a prepare function: the bytes its
+    workspace takes, from the (shape, dtype) of the input x, filters f and output y (each
+    `(list, index)`: 0 for the inputs, 1 for the outputs), so that the planner gives every
+    convolution's workspace a place in the arena, shared with what is not live during it."""
+    def size(node, ins, outs):
+        (x, dt), (f, _), (y, _) = [(ins, outs)[side][i] for side, i in (x_at, f_at, y_at)]
+        itemsize = np.dtype(dt).itemsize
+        spec = conv_spec(x, f, y, node.attrs, itemsize)
+        return max(_C.conv2d_workspace(spec, filter_grad), 1) * itemsize
+    return size
 
 
 def _none(like):
@@ -51,7 +65,10 @@ def _conv2d(node, ins, outs, ctx):
     bias = ins[2] if len(ins) > 2 else _none(x)
     y = outs[0]
     spec = conv_spec(x.shape, f.shape, y.shape, node.attrs, x.itemsize)
-    return partial(_C.conv2d, x, f, bias, y, spec, _workspace(spec, x.dtype, False))
+    return partial(_C.conv2d, x, f, bias, y, spec, _workspace(spec, x.dtype, False, ctx))
+
+
+_conv2d.workspace = _workspace_bytes((0, 0), (0, 1), (1, 0), False)
 
 
 @kernel("conv2d_backprop_input", "conv2d_transpose")
@@ -59,7 +76,11 @@ def _backprop_input(node, ins, outs, ctx):
     g, f = ins[:2]
     dx = outs[0]
     spec = conv_spec(dx.shape, f.shape, g.shape, node.attrs, g.itemsize)
-    return partial(_C.conv2d_backprop_input, g, f, dx, spec, _workspace(spec, g.dtype, False))
+    return partial(_C.conv2d_backprop_input, g, f, dx, spec,
+                   _workspace(spec, g.dtype, False, ctx))
+
+
+_backprop_input.workspace = _workspace_bytes((1, 0), (0, 1), (0, 0), False)
 
 
 @kernel("conv2d_backprop_filter")
@@ -69,4 +90,7 @@ def _backprop_filter(node, ins, outs, ctx):
     db = outs[1] if len(outs) > 1 else _none(x)
     spec = conv_spec(x.shape, df.shape, g.shape, node.attrs, x.itemsize)
     return partial(_C.conv2d_backprop_filter, x, g, df, db, spec,
-                   _workspace(spec, x.dtype, True))
+                   _workspace(spec, x.dtype, True, ctx))
+
+
+_backprop_filter.workspace = _workspace_bytes((0, 0), (1, 0), (0, 1), True)
