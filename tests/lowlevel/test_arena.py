@@ -31,7 +31,9 @@ def check_lifetimes(plan, program):
     writes it and covers every node that reads it or a view of it."""
     storage = {}
     for t, node in enumerate(plan.nodes):
-        for i in node.inputs:
+        for n, i in enumerate(node.inputs):
+            if n in node.op.shape_only:
+                continue  # its values are not read
             s = storage.get(executor._key(i))
             if s in program.intervals:
                 first, last = program.intervals[s][:2]
@@ -178,3 +180,29 @@ def test_a_program_with_control_flow_has_an_arena_of_its_own():
     lo, hi = span(outer.arena)
     start, end = span(plain.arena)
     assert end <= lo or hi <= start  # the branches' programs may share; the outer does not
+
+
+def test_an_input_read_only_for_its_shape_is_not_kept_alive():
+    # The gradient of `h + c` for c is sum_to(g, like=c): it needs c's shape, not c, so c
+    # (and the big h that made it) are free once the forward has read them.
+    x = pd.data("x", shape=[None, 64], dtype="float64")
+    w = pd.Variable("w", shape=[64], dtype="float64", initializer="ones")
+    h = pd.exp(x)
+    c = pd.sum(h * 2.0, axis=0) * w                     # (64,): broadcast against (n, 64)
+    loss = pd.sum(pd.tanh(h + c))
+    grad = pd.gradients(loss, [w])[0]
+    a = RNG.standard_normal((32, 64)) * 0.1
+    got = pd.eval(grad, {x: a})
+    plan = executor.plan_for([grad], False, None)
+    program = next(iter(plan.specialized.values()))
+    check_no_live_overlap(program)
+    check_lifetimes(plan, program)
+    sums = [t for t, n in enumerate(plan.nodes) if n.op.name == "sum_to"
+            and n.inputs[1] is c]
+    assert sums
+    assert program.intervals[executor._key(c)][1] < sums[0]
+    # The values: those of a plan without reuse.
+    hn = np.exp(a)
+    cn = (hn * 2.0).sum(0)
+    gh = 1.0 - np.tanh(hn + cn) ** 2
+    np.testing.assert_allclose(got, (gh.sum(0) * (hn * 2.0).sum(0)), rtol=1e-10)
