@@ -237,7 +237,7 @@ class Plan:
         key = tuple(a.shape for a in arrays)
         program = self.specialized.get(key)
         if program is None:
-            program = Program(self, [a.shape for a in arrays])
+            program = Program(self, [a.shape for a in arrays], owner=(weakref.ref(self), key))
             self.specialized[key] = program
             if len(self.specialized) > MAX_SPECIALIZATIONS:
                 self.specialized.popitem(last=False)
@@ -316,12 +316,26 @@ class Program:
     are uploaded once per run into feed buffers of the program's own.
 
     `share=False` gives the program an arena of its own (eager one-op programs, which run
-    outside the lock).
+    outside the lock). `owner`: (weak reference to the plan, key in its `specialized`), so
+    that a program on a shared arena that a larger one replaced can be dropped (`evict`):
+    the plan prepares it again, on the larger arena, when next run.
     """
 
-    def __init__(self, plan, feed_shapes, share=True):
+    def __init__(self, plan, feed_shapes, share=True, owner=None):
+        self.owner = owner
         with plan.device.activated():
             self._prepare(plan, feed_shapes, share)
+
+    def plan(self):
+        """The plan this program specializes, if it still lives (None: not known)."""
+        return self.owner[0]() if self.owner is not None else None
+
+    def evict(self):
+        """Drop this program from its plan, so that its arena is freed (once nothing runs
+        it); the plan prepares it again when next run."""
+        plan = self.plan()
+        if plan is not None and plan.specialized.get(self.owner[1]) is self:
+            del plan.specialized[self.owner[1]]
 
     def _prepare(self, plan, feed_shapes, share):
         dev = self.device = plan.device
@@ -350,7 +364,7 @@ class Program:
         offsets, size = arena_offsets(self.intervals)
         shared = share and not any(n.op.runs_programs for n in plan.nodes)
         try:
-            self.arena = _arena(dev, size, shared)
+            self.arena = _arena(dev, size, self if shared else None)
         except MemoryError:
             self._name_too_large(plan, dev)
             raise
@@ -565,9 +579,10 @@ class _Output:
 # Offsets in the arena are multiples of this many bytes: a cache line, and a full AVX-512
 # vector, for every buffer.
 ALIGN = 64
-# The arena each backend's programs share (a weak reference to its largest), for the
-# programs that never run another program inside their own run: those are run one at a
-# time (the run lock), so what one leaves in the arena is never read by another.
+# The arena each backend's programs share, for the programs that never run another
+# program inside their own run: those are run one at a time (the run lock), so what one
+# leaves in the arena is never read by another. Per backend: (a weak reference to the
+# arena, the programs on it, weakly).
 _SHARED = {}
 
 
@@ -607,20 +622,33 @@ def arena_offsets(lives):
     return {key: offsets[key] for key in lives}, size
 
 
-def _arena(dev, size, shared):
-    """A buffer of at least `size` bytes on `dev`, starting at an ALIGN boundary: the
-    backend's shared arena when `shared` and it is large enough (else a new one, which
-    becomes the shared arena), or one of the program's own."""
+def _arena(dev, size, program):
+    """A buffer of at least `size` bytes on `dev`, starting at an ALIGN boundary: for a
+    `program` that shares (None: one of its own), the backend's shared arena when it is
+    large enough, else a new one that replaces it; the programs on the one replaced are
+    evicted from their plans, so that it is freed and they are prepared again on the new
+    one when next run (a process that trains a small model, then a large one, holds one
+    arena of the large one's size, not both); the other specializations of the new
+    program's own plan (other batch sizes) are kept on the old one, not prepared again."""
     held = _SHARED.get(dev)
-    arena = held() if held is not None else None
-    if shared and arena is not None and arena.nbytes >= size:
+    arena = held[0]() if held is not None else None
+    if program is not None and arena is not None and arena.nbytes >= size:
+        held[1].add(program)
         return arena
+    users = [program]
+    if program is not None and held is not None:
+        for old in list(held[1]):
+            if old.plan() is program.plan():
+                users.append(old)  # kept: a plan's specializations are not re-prepared
+            else:
+                old.evict()
+        arena = held = None  # the old arena goes with the last program that holds it
     raw = dev.empty((size + ALIGN,), np.uint8, f"the buffers of a plan ({size:,} bytes)")
     start = -_address(raw) % ALIGN
     arena = raw[start:start + size]
-    if shared:
+    if program is not None:
         try:
-            _SHARED[dev] = weakref.ref(arena)
+            _SHARED[dev] = (weakref.ref(arena), weakref.WeakSet(users))
         except TypeError:  # an array type without weak references: nothing is shared
             pass
     return arena

@@ -148,12 +148,17 @@ def test_train_and_predict_programs_share_one_arena_and_keep_their_results():
     a = RNG.standard_normal((5, 6)).astype("float32")
     b = RNG.standard_normal((3, 6)).astype("float32")
     predicted = pd.eval(out, {x: b})
+    predict_plan = executor.plan_for([out], False, None)
+    first_predict = next(iter(predict_plan.specialized.values()))
     pd.eval([loss, step], {x: a})
     train_program = next(iter(executor.plan_for([loss, step], False, None).specialized.values()))
-    predict_program = next(iter(executor.plan_for([out], False, None).specialized.values()))
-    assert train_program.arena is predict_program.arena or \
-        span(predict_program.arena)[1] - span(predict_program.arena)[0] < \
-        span(train_program.arena)[1] - span(train_program.arena)[0]
+    if train_program.arena.nbytes > first_predict.arena.nbytes:
+        # The training program needed a larger arena: the predict program, on the smaller
+        # one, was evicted, to be prepared again on the larger one.
+        assert not predict_plan.specialized
+    pd.eval(out, {x: b})
+    predict_program = next(iter(predict_plan.specialized.values()))
+    assert predict_program.arena is train_program.arena
     # Interleaved runs: each sees only its own feeds and the current weights.
     before = w.val().copy()
     again = pd.eval(out, {x: b})
