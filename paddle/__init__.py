@@ -50,6 +50,15 @@ travels from your code to the kernels) and api.md (every public name).
 import numpy as _numpy  # noqa: F401
 import scipy_openblas32 as _scipy_openblas32  # noqa: F401
 
+# How long an OpenMP thread of the kernels spins at a barrier, or waiting for the next
+# parallel region, before it sleeps: libgomp's default is 300,000 spins (milliseconds on
+# this hardware). While another process holds a core, a spinning thread burns the time the
+# thread it waits for needs: a resnet step took 2x its CPU time and 2-3x its wall time on
+# a loaded machine (docs/performance.md, "Sharing the machine"). 10,000 spins still
+# bridge the microseconds between one kernel and the next. libgomp reads it once, when
+# paddle._C loads it; a user's GOMP_SPINCOUNT or OMP_WAIT_POLICY wins.
+_GOMP_SPINCOUNT = "10000"
+
 
 def _import_core():
     """paddle._C, or an ImportError that says what to do when it is not built: most often
@@ -57,6 +66,9 @@ def _import_core():
     package."""
     import glob  # only here: the names stay out of the paddle namespace
     import os  # likewise
+    spin = not any(os.environ.get(k, "").strip() for k in ("GOMP_SPINCOUNT", "OMP_WAIT_POLICY"))
+    if spin:
+        os.environ["GOMP_SPINCOUNT"] = _GOMP_SPINCOUNT  # for libgomp only: removed below
     try:
         from paddle import _C  # the compiled core: first, so its absence is explained
     except ImportError:
@@ -69,6 +81,9 @@ def _import_core():
             f"installed paddle. Either run from another folder (`cd` out of the repository "
             f"root; the tests: `.venv/bin/pytest tests`), or build the core in place: "
             f"`pip install -e .` (or `python setup.py build_ext --inplace`).") from None
+    finally:
+        if spin:
+            os.environ.pop("GOMP_SPINCOUNT", None)  # child processes see the user's own
     return _C
 
 

@@ -55,21 +55,26 @@ class KernelContext:
 
     collectives = Alone()
 
-    def __init__(self, device, training, node, hooks, index):
+    def __init__(self, device, training, node, hooks, index, workspace=None):
         self.device, self.xp, self.training, self.node = device, device.xp, training, node
         self._hooks, self._index = hooks, index
+        self._workspace = workspace
+
+    def workspace(self, count, dtype):
+        """A scratch buffer of `count` elements that the kernel uses during its call only:
+        a part of the plan's arena, shared with the buffers of values not live then, when
+        the prepare function's `workspace(node, in_specs, out_specs)` asked the planner
+        for at least as many bytes; else one made now."""
+        dtype = np.dtype(dtype)
+        space = self._workspace
+        if space is None or space.nbytes < count * dtype.itemsize:
+            return self.empty((count,), dtype)
+        return space[:count * dtype.itemsize].view(dtype)
 
     def empty(self, shape, dtype):
         """A scratch buffer on the device, made now (MemoryError naming the op)."""
         where = f"{self.node.op.name} (built at {self.node.location or '?'})"
         return self.device.empty(tuple(shape), np.dtype(dtype), where)
-
-    def scratch(self, size, dtype):
-        """A callable that gives a scratch buffer of `size` elements on the device, for the
-        kernel's use while it runs: the program's kernels share one (`Scratch`,
-        paddle/devices/runner.py), made at the first run, as large as the largest."""
-        where = f"{self.node.op.name} (built at {self.node.location or '?'})"
-        return self._hooks.scratch.request(self.device, size, dtype, where)
 
     def state(self, host, name="state"):
         """The device copy of a host array the kernel updates in place across runs (an

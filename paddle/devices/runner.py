@@ -15,8 +15,6 @@ this order but replays the calls as one CUDA graph.
 
 import time
 
-import numpy as np
-
 # The profiles being recorded (paddle.profiler): while one is active, a run's calls are
 # wrapped by a clock (`timed`); otherwise the runners pay one empty-list test per run.
 RECORDERS = []
@@ -47,51 +45,6 @@ def record(device, hooks, spans):
         recorder.add_run(device, hooks, spans)
 
 
-class Scratch:
-    """One program's scratch memory, which its kernels share: they run one at a time (a
-    plan run holds paddle/lowlevel/stored_state.py's lock throughout), and a kernel uses
-    its scratch only while it runs, so the program needs the largest request, not their
-    sum (every convolution of ResNet-50 with its own column buffers held 285 MiB).
-
-    Kernels ask for it through `KernelContext.scratch` while the program is prepared;
-    the buffer is made at the first run that needs it, when all requests are in.
-
-    Example:
-        >>> import numpy as np
-        >>> from paddle.devices import backend_for
-        >>> s = Scratch()
-        >>> get = s.request(backend_for("cpu"), 10, np.float32, "example")
-        >>> _ = s.request(backend_for("cpu"), 3, np.float64, "example")
-        >>> get().shape, get().dtype.name, s.nbytes
-        ((10,), 'float32', 40)
-    """
-
-    def __init__(self):
-        self.nbytes, self._base, self._views = 0, None, {}
-
-    def request(self, device, size, dtype, where):
-        """A callable that gives a buffer of `size` elements of `dtype` on `device`, the
-        start of the shared one (valid while the calling kernel runs)."""
-        dtype = np.dtype(dtype)
-        self.nbytes = max(self.nbytes, int(size) * dtype.itemsize)
-        self._device, self._where = device, where
-
-        def get():
-            view = self._views.get((dtype, size))
-            if view is None or self._base.nbytes < self.nbytes:
-                view = self._view(dtype, size)
-            return view
-        return get
-
-    def _view(self, dtype, size):
-        if self._base is None or self._base.nbytes < self.nbytes:
-            self._base = self._device.empty((self.nbytes,), np.dtype(np.uint8), self._where)
-            self._views = {}
-        view = self._base[:size * dtype.itemsize].view(dtype)
-        self._views[(dtype, size)] = view
-        return view
-
-
 class Hooks:
     """What a program's kernels asked for beside their run callables (see `KernelContext`).
 
@@ -114,7 +67,6 @@ class Hooks:
     def __init__(self):
         self.before, self.after, self.checks, self.state, self.uncapturable = [], [], [], [], []
         self.fed_checks = []
-        self.scratch = Scratch()
         self.labels, self.nodes, self.shapes = [], [], []
         self.proceed = None
 

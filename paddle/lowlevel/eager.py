@@ -438,7 +438,7 @@ def _program(op, inputs, attrs, specs, mode, device):
             for i, (s, d) in enumerate([specs] if single else specs)]
     node.outputs_ref = tuple(weakref.ref(v) for v in outs)  # _OneNode keeps them
     plan = Plan(outs, bool(mode), device)
-    return _OneNode(Program(plan, [v.shape for v in fed]), outs, specs, single,
+    return _OneNode(Program(plan, [v.shape for v in fed], share=False), outs, specs, single,
                     op.writes_inputs)
 
 

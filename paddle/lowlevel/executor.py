@@ -14,6 +14,7 @@ Example:
     [5.0, 25.0]
 """
 import difflib
+import math
 import weakref
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -143,8 +144,10 @@ def _plan_holder(targets, plan):
     return free[-1] if free else None
 
 
-def topological_nodes(targets):
-    """Nodes the targets need, inputs before users; stateful nodes (updates) last."""
+def topological_nodes(targets, inputs_of=None):
+    """Nodes the targets need, inputs before users; stateful nodes (updates) last.
+    `inputs_of(node)`: the order in which a node's inputs are visited (its own order when
+    None)."""
     order, seen = [], set()
     stack = [(t.node, False) for t in reversed(targets) if t.node is not None]
     while stack:
@@ -156,11 +159,29 @@ def topological_nodes(targets):
             continue
         seen.add(id(node))
         stack.append((node, True))
-        for v in reversed(node.inputs):
+        for v in reversed(node.inputs if inputs_of is None else inputs_of(node)):
             if v.node is not None and id(v.node) not in seen:
                 stack.append((v.node, False))
     late = late_nodes(order)
     return [n for n in order if id(n) not in late] + [n for n in order if id(n) in late]
+
+
+def run_order(targets):
+    """The order a plan runs its nodes in: `topological_nodes` with each node's inputs
+    visited shallowest first (the fewest ops on their longest path from the leaves).
+    An update op reads every gradient, the first layer's first: visited in that order,
+    that gradient pulled in the whole backward pass before any filter gradient, so every
+    layer's activations and output gradients stayed alive to the end of the backward (on
+    ResNet-50, a third of the plan's memory). Shallowest first, each gradient is computed
+    as soon as the backward pass reaches its layer, and its operands are freed there."""
+    depth = {}
+    for node in topological_nodes(targets):
+        depth[id(node)] = 1 + max((depth[id(v.node)] for v in node.inputs
+                                   if v.node is not None), default=0)
+
+    def shallow_first(node):
+        return sorted(node.inputs, key=lambda v: 0 if v.node is None else depth[id(v.node)])
+    return topological_nodes(targets, shallow_first)
 
 
 def late_nodes(order):
@@ -182,7 +203,7 @@ class Plan:
         self.training = training
         self.device = device  # its backend (paddle/devices)
         self.kernels = devices.kernels_for(device)
-        self.nodes = topological_nodes(targets)
+        self.nodes = run_order(targets)
         self.late = late_nodes(self.nodes)  # the update phase, after the results are copied
         # Inputs the nodes read: data (fed), parameters and constants (their own arrays).
         leaves, seen = [], set()
@@ -216,7 +237,7 @@ class Plan:
         key = tuple(a.shape for a in arrays)
         program = self.specialized.get(key)
         if program is None:
-            program = Program(self, [a.shape for a in arrays])
+            program = Program(self, [a.shape for a in arrays], owner=(weakref.ref(self), key))
             self.specialized[key] = program
             if len(self.specialized) > MAX_SPECIALIZATIONS:
                 self.specialized.popitem(last=False)
@@ -282,18 +303,41 @@ def _key(v):
 class Program:
     """A plan specialized to concrete shapes: buffers allocated, kernels prepared.
 
-    Each node output lives in a storage: its own buffer or, for a view, its input's. A
-    storage goes back to a pool once its last reader is prepared, and a later output of
-    the same shape and dtype takes the buffer over; leaves and results are never reused.
-    Buffers are the device's (`plan.device`): stored values (parameters, constants) are
-    their copies there (paddle/devices/mirrors.py), fed values are uploaded once per run.
+    Each node output lives in a storage: its own buffer or, for a view, its input's. Every
+    storage's lifetime is known here, from the node that writes it to the last that reads
+    it, so all of them, and the kernels' workspaces, are offsets into one buffer, the arena
+    (`arena_offsets`): two buffers share bytes only when their lifetimes do not meet. The
+    targets' buffers live to the end of the compute calls. A program that runs no other
+    program inside its own (no control-flow op) shares its backend's arena with the others
+    (a training and a predict program need one arena between them): runs take turns under
+    the run lock, and each leaves nothing in the arena that a later run reads. Buffers are
+    the device's (`plan.device`): stored values (parameters, constants) are their copies
+    there (paddle/devices/mirrors.py; on the CPU the host arrays themselves), fed values
+    are uploaded once per run into feed buffers of the program's own.
+
+    `share=False` gives the program an arena of its own (eager one-op programs, which run
+    outside the lock). `owner`: (weak reference to the plan, key in its `specialized`), so
+    that a program on a shared arena that a larger one replaced can be dropped (`evict`):
+    the plan prepares it again, on the larger arena, when next run.
     """
 
-    def __init__(self, plan, feed_shapes):
+    def __init__(self, plan, feed_shapes, share=True, owner=None):
+        self.owner = owner
         with plan.device.activated():
-            self._prepare(plan, feed_shapes)
+            self._prepare(plan, feed_shapes, share)
 
-    def _prepare(self, plan, feed_shapes):
+    def plan(self):
+        """The plan this program specializes, if it still lives (None: not known)."""
+        return self.owner[0]() if self.owner is not None else None
+
+    def evict(self):
+        """Drop this program from its plan, so that its arena is freed (once nothing runs
+        it); the plan prepares it again when next run."""
+        plan = self.plan()
+        if plan is not None and plan.specialized.get(self.owner[1]) is self:
+            del plan.specialized[self.owner[1]]
+
+    def _prepare(self, plan, feed_shapes, share):
         dev = self.device = plan.device
         self.feeds = [dev.empty(s, v.dtype, f"input {v.name!r}")
                       for v, s in zip(plan.data, feed_shapes)]
@@ -305,18 +349,27 @@ class Program:
         self.stored = [v._value for v in plan.stored]
         self.written = [v._value for v in plan.stored if v.kind == "param"]
         specs, aliasing = self._infer(plan, value)
-        storage, readers = {}, {}
-        for node in plan.nodes:
-            for i in node.inputs:
-                s = storage.get(_key(i), _key(i))
-                readers[s] = readers.get(s, 0) + 1
+        storage, last = {}, {}
+        for t, node in enumerate(plan.nodes):
+            for n, i in enumerate(node.inputs):
+                if n not in node.op.shape_only:  # a shape is known without the buffer
+                    last[storage.get(_key(i), _key(i))] = t
             for k in range(len(node.outputs_ref)):
                 own = (id(node), k)
                 storage[own] = storage.get(_key(node.inputs[0]), _key(node.inputs[0])) \
                     if id(node) in aliasing else own
         pinned = {storage.get(_key(t), _key(t)) for t in map(_target_var, plan.targets)}
         placed = self._placed(plan, specs, storage, pinned, dev)
-        pool, owned = {}, {}
+        self.intervals = self._lifetimes(plan, value, specs, aliasing, placed, pinned, last)
+        offsets, size = arena_offsets(self.intervals)
+        shared = share and not any(n.op.runs_programs for n in plan.nodes)
+        try:
+            self.arena = _arena(dev, size, self if shared else None)
+        except MemoryError:
+            self._name_too_large(plan, dev)
+            raise
+        self.buffers = {k: _at(self.arena, offsets[k], *self.intervals[k][2:])
+                        for k in offsets}
         self.steps, self.nodes = [], []
         hooks = Hooks()
         for node in plan.nodes:
@@ -324,28 +377,17 @@ class Program:
             if id(node) in aliasing:
                 outs = [ins[0].reshape(specs[id(node)][0][0])]
             else:
-                outs = [placed.get((id(node), k)) if (id(node), k) in placed else
-                        _take(dev, pool, shape, dtype, node)
-                        for k, (shape, dtype) in enumerate(specs[id(node)])]
-                owned.update(((id(node), k), b) for k, b in enumerate(outs)
-                             if (id(node), k) not in placed)
+                outs = [placed[(id(node), k)] if (id(node), k) in placed else
+                        self.buffers[(id(node), k)] for k in range(len(specs[id(node)]))]
                 training = plan.training if node.mode is None else node.mode
-                ctx = KernelContext(dev, training, node, hooks, len(self.steps))
+                ctx = KernelContext(dev, training, node, hooks, len(self.steps),
+                                    self.buffers.get(("workspace", id(node))))
                 self.steps.append(plan.kernels[node.op.name](node, ins, outs, ctx))
                 self.nodes.append(node)
                 hooks.shapes.append(([tuple(i.shape) for i in ins],
                                      [tuple(o.shape) for o in outs], outs[0].dtype.name
                                      if outs else (ins[0].dtype.name if ins else None)))
             value.update(((id(node), k), b) for k, b in enumerate(outs))
-            done = [storage.get(_key(i), _key(i)) for i in node.inputs]
-            for s in done:
-                readers[s] -= 1
-            if id(node) not in aliasing:  # outputs nobody reads are free at once
-                done += [(id(node), k) for k in range(len(outs))]
-            for s in done:
-                if readers.get(s, 0) == 0 and s in owned and s not in pinned:
-                    b = owned.pop(s)
-                    pool.setdefault((b.shape, b.dtype.str), []).append(b)
         self.stored += hooks.state
         self.written += hooks.state
         # Update ops (stateful, and what reads their results: late_nodes) come last in the
@@ -362,6 +404,46 @@ class Program:
                            for index, idx, limit, error in hooks.fed_checks
                            for fed in [self._fed_source(plan, self.nodes[index], idx, value,
                                                         aliasing)] if fed is not None]
+
+    @staticmethod
+    def _lifetimes(plan, leaves, specs, aliasing, placed, pinned, last):
+        """{buffer key: (first step, last step, shape, dtype)} of every buffer the arena
+        holds: each node output that is its own storage (not a view, not placed), live from
+        the node that writes it to the last node that reads its values (or those of a view
+        of it: an input an op reads only the shape of, `Op.shape_only`, does not count); the
+        targets' buffers to the end (their values are copied out after the compute calls);
+        and each kernel's workspace (a prepare function's `workspace(node, in_specs,
+        out_specs)` in bytes), live during its node only."""
+        end = len(plan.nodes)
+        known = {k: (tuple(b.shape), b.dtype.name) for k, b in leaves.items()}
+        lives = {}
+        for t, node in enumerate(plan.nodes):
+            out = specs[id(node)]
+            ins = [known[_key(i)] for i in node.inputs]
+            known.update(((id(node), k), spec) for k, spec in enumerate(out))
+            if id(node) in aliasing:
+                continue
+            for k, (shape, dtype) in enumerate(out):
+                key = (id(node), k)
+                if key not in placed:
+                    stop = end if key in pinned else max(t, last.get(key, t))
+                    lives[key] = (t, stop, shape, dtype)
+            ask = getattr(plan.kernels.get(node.op.name), "workspace", None)
+            nbytes = ask(node, ins, out) if ask is not None else 0
+            if nbytes:
+                lives[("workspace", id(node))] = (t, t, (int(nbytes),), "uint8")
+        return lives
+
+    def _name_too_large(self, plan, dev):
+        """When the arena cannot be allocated: the MemoryError of the largest buffer that
+        does not fit alone, naming the op that makes it (the arena's error names no op)."""
+        nodes = {id(n): n for n in plan.nodes}
+        for key, (_, _, shape, dtype) in sorted(self.intervals.items(),
+                                                key=lambda kv: -nbytes_of(*kv[1][2:])):
+            node = nodes[key[1] if key[0] == "workspace" else key[0]]
+            what = "the workspace of " if key[0] == "workspace" else ""
+            dev.empty(shape, dtype, f"{what}{node.op.name} (built at {node.location or '?'})")
+            return  # the largest fits alone: the arena's own error stands
 
     @staticmethod
     def _fed_source(plan, node, idx, value, aliasing):
@@ -494,10 +576,91 @@ class _Output:
         self.node, self.index = node, index
 
 
-def _take(dev, pool, shape, dtype, node):
+# Offsets in the arena are multiples of this many bytes: a cache line, and a full AVX-512
+# vector, for every buffer.
+ALIGN = 64
+# The arena each backend's programs share, for the programs that never run another
+# program inside their own run: those are run one at a time (the run lock), so what one
+# leaves in the arena is never read by another. Per backend: (a weak reference to the
+# arena, the programs on it, weakly).
+_SHARED = {}
+
+
+def nbytes_of(shape, dtype):
+    """The bytes of an array of `shape` and `dtype`, rounded up to ALIGN."""
+    n = math.prod(shape) * np.dtype(dtype).itemsize
+    return -(-n // ALIGN) * ALIGN
+
+
+def arena_offsets(lives):
+    """({key: offset}, size): a place in one buffer for each of `lives` ({key: (first,
+    last, shape, dtype)}, steps inclusive) such that two whose lifetimes meet never share
+    a byte. Greedy by size (the largest placed first, each in the smallest gap that the
+    already placed and overlapping ones leave, else above them all), as TensorFlow Lite's
+    arena planner does; the size is then close to the largest set of values live at once.
+
+    Example:
+        >>> arena_offsets({"a": (0, 1, (16,), "float32"), "b": (2, 3, (16,), "float32"),
+        ...                "c": (1, 2, (8,), "float64")})
+        ({'a': 0, 'b': 0, 'c': 64}, 128)
+    """
+    order = sorted(lives, key=lambda k: (-nbytes_of(*lives[k][2:]), lives[k][0]))
+    placed, offsets, size = [], {}, 0
+    for key in order:
+        first, last = lives[key][:2]
+        need = nbytes_of(*lives[key][2:])
+        busy = sorted((off, off + n) for f, l, off, n in placed if f <= last and first <= l)
+        best, at = None, 0
+        for lo, hi in busy:
+            if lo - at >= need and (best is None or lo - at < best[1]):
+                best = (at, lo - at)
+            at = max(at, hi)
+        offset = best[0] if best is not None else at
+        offsets[key] = offset
+        placed.append((first, last, offset, need))
+        size = max(size, offset + need)
+    return {key: offsets[key] for key in lives}, size
+
+
+def _arena(dev, size, program):
+    """A buffer of at least `size` bytes on `dev`, starting at an ALIGN boundary: for a
+    `program` that shares (None: one of its own), the backend's shared arena when it is
+    large enough, else a new one that replaces it; the programs on the one replaced are
+    evicted from their plans, so that it is freed and they are prepared again on the new
+    one when next run (a process that trains a small model, then a large one, holds one
+    arena of the large one's size, not both); the other specializations of the new
+    program's own plan (other batch sizes) are kept on the old one, not prepared again."""
+    held = _SHARED.get(dev)
+    arena = held[0]() if held is not None else None
+    if program is not None and arena is not None and arena.nbytes >= size:
+        held[1].add(program)
+        return arena
+    users = [program]
+    if program is not None and held is not None:
+        for old in list(held[1]):
+            if old.plan() is program.plan():
+                users.append(old)  # kept: a plan's specializations are not re-prepared
+            else:
+                old.evict()
+        arena = held = None  # the old arena goes with the last program that holds it
+    raw = dev.empty((size + ALIGN,), np.uint8, f"the buffers of a plan ({size:,} bytes)")
+    start = -_address(raw) % ALIGN
+    arena = raw[start:start + size]
+    if program is not None:
+        try:
+            _SHARED[dev] = (weakref.ref(arena), weakref.WeakSet(users))
+        except TypeError:  # an array type without weak references: nothing is shared
+            pass
+    return arena
+
+
+def _address(array):
+    face = getattr(array, "__cuda_array_interface__", None) or array.__array_interface__
+    return face["data"][0]
+
+
+def _at(arena, offset, shape, dtype):
+    """The array of `shape` and `dtype` at `offset` bytes into the arena."""
     dtype = np.dtype(dtype)
-    free = pool.get((tuple(shape), dtype.str))
-    if free:
-        return free.pop()
-    where = f"{node.op.name} (built at {node.location or '?'})"
-    return dev.empty(shape, dtype, where)
+    n = math.prod(shape) * dtype.itemsize
+    return arena[offset:offset + n].view(dtype).reshape(shape)

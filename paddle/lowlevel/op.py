@@ -54,6 +54,11 @@ class Op:
     view = False
     stateful = False
     writes_inputs = False
+    runs_programs = False  # its kernel runs other plans' programs (control flow)
+    # Indices of the inputs whose values the kernels never read, only their (plan-time)
+    # shape: the planner does not keep their buffers alive for this op (a gradient's
+    # sum_to(g, like=x) kept every residual block's x until the backward reached it).
+    shape_only = ()
     reads_assigned = True
 
     def infer(self, *inputs, **attrs):

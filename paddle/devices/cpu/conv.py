@@ -2,8 +2,8 @@
 
 prepare turns the node's attributes and the concrete shapes into the C++ geometry spec,
 sizes the block of output positions each GEMM works on, and asks for the workspace
-(column buffers, per-thread filter-gradient copies) from the program's scratch, which all
-its kernels share (paddle/devices/runner.py, `Scratch`).
+(column buffers, per-thread filter-gradient copies) as a part of the plan's arena, shared
+with what is not live while the convolution runs (paddle/lowlevel/executor.py).
 """
 from functools import partial
 
@@ -50,9 +50,22 @@ def conv_spec(x_shape, f_shape, y_shape, attrs, itemsize):
                      target], dtype=np.int64)
 
 
-def _workspace(ctx, spec, dtype, filter_grad):
-    """The kernel's workspace: a callable giving it, from the program's shared scratch."""
-    return ctx.scratch(max(_C.conv2d_workspace(spec, filter_grad), 1), dtype)
+def _workspace(spec, dtype, filter_grad, ctx):
+    """The kernel's workspace: a part of the plan's arena (see `_workspace_bytes`)."""
+    return ctx.workspace(max(_C.conv2d_workspace(spec, filter_grad), 1), dtype)
+
+
+def _workspace_bytes(x_at, f_at, y_at, filter_grad):
+    """The `workspace(node, in_specs, out_specs)` of a prepare function: the bytes its
+    workspace takes, from the (shape, dtype) of the input x, filters f and output y (each
+    `(list, index)`: 0 for the inputs, 1 for the outputs), so that the planner gives every
+    convolution's workspace a place in the arena, shared with what is not live during it."""
+    def size(node, ins, outs):
+        (x, dt), (f, _), (y, _) = [(ins, outs)[side][i] for side, i in (x_at, f_at, y_at)]
+        itemsize = np.dtype(dt).itemsize
+        spec = conv_spec(x, f, y, node.attrs, itemsize)
+        return max(_C.conv2d_workspace(spec, filter_grad), 1) * itemsize
+    return size
 
 
 def _none(like):
@@ -66,8 +79,10 @@ def _conv2d(node, ins, outs, ctx):
     bias = ins[2] if len(ins) > 2 else _none(x)
     y = outs[0]
     spec = conv_spec(x.shape, f.shape, y.shape, node.attrs, x.itemsize)
-    ws, run = _workspace(ctx, spec, x.dtype, False), _C.conv2d
-    return lambda: run(x, f, bias, y, spec, ws())
+    return partial(_C.conv2d, x, f, bias, y, spec, _workspace(spec, x.dtype, False, ctx))
+
+
+_conv2d.workspace = _workspace_bytes((0, 0), (0, 1), (1, 0), False)
 
 
 @kernel("conv2d_backprop_input", "conv2d_transpose")
@@ -75,8 +90,11 @@ def _backprop_input(node, ins, outs, ctx):
     g, f = ins[:2]
     dx = outs[0]
     spec = conv_spec(dx.shape, f.shape, g.shape, node.attrs, g.itemsize)
-    ws, run = _workspace(ctx, spec, g.dtype, False), _C.conv2d_backprop_input
-    return lambda: run(g, f, dx, spec, ws())
+    return partial(_C.conv2d_backprop_input, g, f, dx, spec,
+                   _workspace(spec, g.dtype, False, ctx))
+
+
+_backprop_input.workspace = _workspace_bytes((1, 0), (0, 1), (0, 0), False)
 
 
 @kernel("conv2d_backprop_filter")
@@ -85,5 +103,8 @@ def _backprop_filter(node, ins, outs, ctx):
     df = outs[0]
     db = outs[1] if len(outs) > 1 else _none(x)
     spec = conv_spec(x.shape, df.shape, g.shape, node.attrs, x.itemsize)
-    ws, run = _workspace(ctx, spec, x.dtype, True), _C.conv2d_backprop_filter
-    return lambda: run(x, g, df, db, spec, ws())
+    return partial(_C.conv2d_backprop_filter, x, g, df, db, spec,
+                   _workspace(spec, x.dtype, True, ctx))
+
+
+_backprop_filter.workspace = _workspace_bytes((0, 0), (1, 0), (0, 1), True)

@@ -48,6 +48,7 @@ class Switch(Op):
     """
 
     name = "switch"
+    runs_programs = True
 
     def infer(self, index, *inputs, branches, selects, definition=None):
         if index[0] != () or index[1] not in ("int32", "int64", "bool"):
@@ -198,6 +199,7 @@ class WhileLoop(Op):
     times). Inputs: [*carries, *captured of cond, *captured of body]."""
 
     name = "while_loop"
+    runs_programs = True
 
     def infer(self, *inputs, cond, body, cond_select, body_select, names,
               maximum_iterations=None):
@@ -325,6 +327,7 @@ class Scan(Op):
     """
 
     name = "scan"
+    runs_programs = True
 
     def infer(self, *inputs, body, length, reverse, n_carries, n_xs, names):
         carries, xs = inputs[:n_carries], inputs[n_carries:n_carries + n_xs]

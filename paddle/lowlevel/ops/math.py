@@ -252,6 +252,7 @@ class FullLike(Op):
     `dtype`, a tensor of that shape and dtype instead: `pd.ones((ops.shape(x)[0], 1))`."""
 
     name = "full_like"
+    shape_only = (0,)
 
     def infer(self, x, value, shape=None, dtype=None):
         if shape is None:
@@ -294,6 +295,7 @@ class SumTo(Op):
     """Sum a broadcast gradient back to the shape of `like` (its values are not read)."""
 
     name = "sum_to"
+    shape_only = (1,)
 
     def aliases(self, inputs, outputs):
         return inputs[0] == outputs[0]  # nothing was broadcast: the gradient as it is
@@ -315,6 +317,7 @@ class BroadcastTo(Op):
     """Broadcast x to the shape of `like` (its values are not read)."""
 
     name = "broadcast_to"
+    shape_only = (1,)
 
     def aliases(self, inputs, outputs):
         return inputs[0] == outputs[0]

@@ -72,6 +72,7 @@ class MaxPool2DGrad(PoolOp):
     x's shape; its values are not read)."""
 
     name = "max_pool2d_grad"
+    shape_only = (2,)
     saves_positions = True
 
     def infer(self, g, where, like, pool_size, strides, padding):
@@ -117,6 +118,7 @@ class AvgPool2DGrad(PoolOp):
     """dx of average pooling (`like` gives x's shape; its values are not read)."""
 
     name = "avg_pool2d_grad"
+    shape_only = (1,)
 
     def infer(self, g, like, pool_size, strides, padding):
         self.pooled_shape(like, pool_size, strides, padding)

@@ -71,6 +71,7 @@ class ReshapeLike(View):
     """x reshaped to the shape of `like` (its values are not read)."""
 
     name = "reshape_like"
+    shape_only = (1,)
 
     def infer(self, x, like):
         if size(x[0]) is not None and size(like[0]) is not None and size(x[0]) != size(like[0]):

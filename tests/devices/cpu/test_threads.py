@@ -83,3 +83,27 @@ def test_import_under_mpi_sets_one_share_of_the_cores_per_rank():
     assert _threads_in_a_fresh_process(OMPI_COMM_WORLD_LOCAL_SIZE=str(cores)) == 1
     # OMP_NUM_THREADS set by the user wins over the default.
     assert _threads_in_a_fresh_process(MPI_LOCALNRANKS=str(cores), OMP_NUM_THREADS="3") == 3
+
+
+def _spin_count_in_a_fresh_process(**environ):
+    """libgomp's GOMP_SPINCOUNT in a process that imported paddle (OMP_DISPLAY_ENV prints
+    it when libgomp starts), and whether GOMP_SPINCOUNT was left in its environment."""
+    env = {k: v for k, v in os.environ.items() if k not in ("GOMP_SPINCOUNT", "OMP_WAIT_POLICY")}
+    env.update(environ, OMP_DISPLAY_ENV="verbose")
+    done = subprocess.run([sys.executable, "-c", "import os, paddle; "
+                           "print(os.environ.get('GOMP_SPINCOUNT'))"],
+                          env=env, capture_output=True, text=True, timeout=120,
+                          cwd=tempfile.gettempdir())
+    assert done.returncode == 0, done.stderr
+    shown = [ln.split("=")[1].strip().strip("'") for ln in done.stderr.splitlines()
+             if ln.strip().startswith("GOMP_SPINCOUNT")]
+    return shown[0], done.stdout.strip()
+
+
+def test_import_keeps_the_kernels_threads_from_spinning_long():
+    # libgomp's own default (300,000 spins) made waiting threads burn a loaded machine.
+    assert _spin_count_in_a_fresh_process() == (pd._GOMP_SPINCOUNT, "None")
+    # The user's word wins, and child processes inherit only what the user set.
+    assert _spin_count_in_a_fresh_process(GOMP_SPINCOUNT="777") == ("777", "777")
+    shown, left = _spin_count_in_a_fresh_process(OMP_WAIT_POLICY="active")
+    assert shown != pd._GOMP_SPINCOUNT and left == "None"
