@@ -5,6 +5,7 @@
 // where possible and stride 0 on broadcast dims. The kernels walk the outer dims with a
 // counter and run the last dim as a plain loop the compiler vectorizes.
 #include "common.h"
+#include "vmath.h"
 
 #include <cmath>
 
@@ -75,8 +76,39 @@ inline double bessel_i(int order, double x) {
 }
 enum Compare { kGreater, kGreaterEqual, kLess, kLessEqual, kEqual, kNotEqual, kCompareCount };
 
+// float32's transcendental functions: vmath.h's vectorizable ones.
+PD_VM_INLINE float unary_float(int code, float x) {
+  switch (code) {
+    case kExp: return vm::exp(x);
+    case kLog: return vm::log(x);
+    case kLog1p: return vm::log1p(x);
+    case kSigmoid: return vm::sigmoid(x);
+    case kTanh: return vm::tanh(x);
+    case kErf: return vm::erf(x);
+    case kSin: return vm::sin(x);
+    case kCos: return vm::cos(x);
+    case kAtan: return vm::atan(x);
+    case kErfinv: return vm::erfinv(x);
+    case kGelu: return 0.5f * x * (1.0f + vm::erf(x * 0.70710678118654752440f));
+    // x (1 + tanh(u)) / 2 = x sigmoid(2u): the same function, without 1 + tanh(u)'s
+    // cancellation for negative x.
+    case kGeluTanh:
+      return x / (1.0f + vm::exp(-1.59576912160573071176f * (x + 0.044715f * x * x * x)));
+  }
+  return x;
+}
+
+inline bool has_vm_float(int code) {
+  return code == kExp || code == kLog || code == kLog1p || code == kSigmoid || code == kTanh ||
+         code == kErf || code == kSin || code == kCos || code == kAtan || code == kErfinv ||
+         code == kGelu || code == kGeluTanh;
+}
+
 template <typename T>
-inline T unary_value(int code, T x) {
+PD_VM_INLINE T unary_value(int code, T x) {
+  if constexpr (std::is_same<T, float>::value) {
+    if (has_vm_float(code)) return unary_float(code, x);
+  }
   switch (code) {
     case kNeg: return -x;
     case kAbs: return x < T(0) ? -x : x;
@@ -124,16 +156,24 @@ inline T unary_value(int code, T x) {
   return x;
 }
 
-// One loop per code so each is a tight, vectorizable loop.
-template <typename T, int CODE>
-void unary_loop(const T* x, T* y, int64_t begin, int64_t end) {
+// One loop per code so each is a tight, vectorizable loop. VB (vector bytes) only makes
+// each vector build (below) its own instantiation.
+template <typename T, int CODE, int VB>
+PD_VM_INLINE void unary_loop(const T* x, T* y, int64_t begin, int64_t end) {
   for (int64_t i = begin; i < end; ++i) y[i] = unary_value<T>(CODE, x[i]);
+  if constexpr (std::is_same<T, float>::value && (CODE == kSin || CODE == kCos)) {
+    // vm::sin and vm::cos reduce exactly only below kTrigLimit: the C library's exact
+    // reduction for the (rare) larger arguments.
+    for (int64_t i = begin; i < end; ++i)
+      if (vm::abs(x[i]) >= vm::kTrigLimit && vm::abs(x[i]) < vm::kInf)
+        y[i] = CODE == kSin ? std::sin(x[i]) : std::cos(x[i]);
+  }
 }
 
-template <typename T>
-void unary_range(int code, const T* x, T* y, int64_t b, int64_t e) {
+template <typename T, int VB>
+PD_VM_INLINE void unary_range(int code, const T* x, T* y, int64_t b, int64_t e) {
   switch (code) {
-#define PD_UNARY_CASE(C) case C: unary_loop<T, C>(x, y, b, e); break;
+#define PD_UNARY_CASE(C) case C: unary_loop<T, C, VB>(x, y, b, e); break;
     PD_UNARY_CASE(kNeg) PD_UNARY_CASE(kAbs) PD_UNARY_CASE(kExp) PD_UNARY_CASE(kLog)
     PD_UNARY_CASE(kLog1p) PD_UNARY_CASE(kSqrt) PD_UNARY_CASE(kSquare) PD_UNARY_CASE(kSign)
     PD_UNARY_CASE(kRelu) PD_UNARY_CASE(kSigmoid) PD_UNARY_CASE(kTanh) PD_UNARY_CASE(kErf)
@@ -147,6 +187,34 @@ void unary_range(int code, const T* x, T* y, int64_t b, int64_t e) {
 #undef PD_UNARY_CASE
     default: throw std::invalid_argument("unary: unknown op code " + std::to_string(code));
   }
+}
+
+// The vector builds of the float loops: AVX-512 and AVX2+FMA besides the package's SSE2
+// baseline, picked at run time by vector_bytes() (common.h).
+#ifdef PD_VECTOR_BUILDS
+template <typename T>
+__attribute__((target("avx512f,avx512dq,avx2,fma"))) void unary_range_avx512(
+    int code, const T* x, T* y, int64_t b, int64_t e) {
+  unary_range<T, 64>(code, x, y, b, e);
+}
+template <typename T>
+__attribute__((target("avx2,fma"))) void unary_range_avx2(int code, const T* x, T* y,
+                                                          int64_t b, int64_t e) {
+  unary_range<T, 32>(code, x, y, b, e);
+}
+#endif
+
+template <typename T>
+void unary_range_any(int code, const T* x, T* y, int64_t b, int64_t e) {
+#ifdef PD_VECTOR_BUILDS
+  if constexpr (std::is_floating_point<T>::value) {
+    switch (vector_bytes()) {
+      case 64: return unary_range_avx512<T>(code, x, y, b, e);
+      case 32: return unary_range_avx2<T>(code, x, y, b, e);
+    }
+  }
+#endif
+  unary_range<T, 16>(code, x, y, b, e);
 }
 
 void unary(int code, py::array x, py::array out) {
@@ -163,7 +231,7 @@ void unary(int code, py::array x, py::array out) {
     const scalar_t* xp = in_ptr<scalar_t>(x);
     scalar_t* yp = out_ptr<scalar_t>(out);
     parallel_chunks(x.size(), kParallelGrain,
-                    [&](int64_t b, int64_t e) { unary_range<scalar_t>(code, xp, yp, b, e); });
+                    [&](int64_t b, int64_t e) { unary_range_any<scalar_t>(code, xp, yp, b, e); });
   });
 }
 
@@ -309,7 +377,12 @@ inline T gcd_value(int code, T a, T b) {
 // log(exp(a) + exp(b)) without overflow, as NumPy's npy_logaddexp (equal infinities give
 // themselves; a NaN operand gives NaN).
 template <typename T>
-inline T logaddexp_value(T a, T b) {
+PD_VM_INLINE T logaddexp_value(T a, T b) {
+  if constexpr (std::is_same<T, float>::value) {  // branch-free, on vmath.h
+    const float d = a - b, top = d > 0.0f ? a : b;
+    const float y = top + vm::log1p(vm::exp(-vm::abs(d)));
+    return a == b ? a + 0.693147180559945309417232121458176568f : d != d ? d : y;
+  }
   if (a == b) return a + T(0.693147180559945309417232121458176568);
   T d = a - b;
   if (d > T(0)) return a + std::log1p(std::exp(-d));
@@ -318,10 +391,12 @@ inline T logaddexp_value(T a, T b) {
 }
 
 template <typename T>
-inline T binary_value(int code, T a, T b) {
+PD_VM_INLINE T binary_value(int code, T a, T b) {
   switch (code) {
     case kLogaddexp: return logaddexp_value<T>(a, b);
-    case kAtan2: return T(std::atan2(a, b));
+    case kAtan2:
+      if constexpr (std::is_same<T, float>::value) return vm::atan2(a, b);
+      return T(std::atan2(a, b));
     case kHypot: return T(std::hypot(a, b));
     case kNextafter: return T(std::nextafter(a, b));
     case kFmod: return remainder_value<T>(a, b, false);
@@ -343,9 +418,10 @@ inline T binary_value(int code, T a, T b) {
   return a;
 }
 
-// The inner loop, specialised on whether each operand moves (stride 1) or stays (0).
-template <typename T, int CODE>
-inline void binary_row(const T* a, int64_t sa, const T* b, int64_t sb, T* y, int64_t n) {
+// The inner loop, specialised on whether each operand moves (stride 1) or stays (0). VB
+// (vector bytes) only makes each vector build its own instantiation.
+template <typename T, int CODE, int VB = 16>
+PD_VM_INLINE void binary_row(const T* a, int64_t sa, const T* b, int64_t sb, T* y, int64_t n) {
   if (sa == 1 && sb == 1) {
     for (int64_t i = 0; i < n; ++i) y[i] = binary_value<T>(CODE, a[i], b[i]);
   } else if (sa == 1 && sb == 0) {
@@ -359,13 +435,40 @@ inline void binary_row(const T* a, int64_t sa, const T* b, int64_t sb, T* y, int
   }
 }
 
+// The float transcendental codes also have vector builds (as the unary loops).
+#ifdef PD_VECTOR_BUILDS
+template <typename T, int CODE>
+__attribute__((target("avx512f,avx512dq,avx2,fma"))) void binary_row_avx512(
+    const T* a, int64_t sa, const T* b, int64_t sb, T* y, int64_t n) {
+  binary_row<T, CODE, 64>(a, sa, b, sb, y, n);
+}
+template <typename T, int CODE>
+__attribute__((target("avx2,fma"))) void binary_row_avx2(
+    const T* a, int64_t sa, const T* b, int64_t sb, T* y, int64_t n) {
+  binary_row<T, CODE, 32>(a, sa, b, sb, y, n);
+}
+#endif
+
+template <typename T, int CODE>
+inline void binary_row_any(const T* a, int64_t sa, const T* b, int64_t sb, T* y, int64_t n) {
+#ifdef PD_VECTOR_BUILDS
+  if constexpr (std::is_floating_point<T>::value && (CODE == kAtan2 || CODE == kLogaddexp)) {
+    switch (vector_bytes()) {
+      case 64: return binary_row_avx512<T, CODE>(a, sa, b, sb, y, n);
+      case 32: return binary_row_avx2<T, CODE>(a, sa, b, sb, y, n);
+    }
+  }
+#endif
+  binary_row<T, CODE>(a, sa, b, sb, y, n);
+}
+
 template <typename T, int CODE>
 void binary_typed(const Layout& L, const T* a, const T* b, T* y) {
   int last = L.ndim - 1;
   int64_t sa = L.strides[0][last], sb = L.strides[1][last];
   parallel_rows(L, [&](int64_t r0, int64_t r1) {
     for_rows<2>(L, r0, r1, [&](const int64_t* off, int64_t n, int64_t out_off) {
-      binary_row<T, CODE>(a + off[0], sa, b + off[1], sb, y + out_off, n);
+      binary_row_any<T, CODE>(a + off[0], sa, b + off[1], sb, y + out_off, n);
     });
   });
 }
