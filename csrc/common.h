@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <initializer_list>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -238,6 +239,28 @@ inline void parallel_chunks(int64_t n, int64_t grain, F f) {
     if (begin < end) f(begin, end);
   }
 }
+
+// ---- the GIL -------------------------------------------------------------------------------
+
+// Kernels give up the GIL while they compute, once every argument is checked, so that other
+// Python threads run meanwhile (a reader decoding the next batch while the step runs).
+// Inside the released region nothing may touch a Python object: no py::object made,
+// copied or destroyed, no Python call (an array's data pointer, size, flags and itemsize are
+// plain C fields of its struct; the arrays stay alive, as the caller holds them). The
+// plans' runs are serialized by the executor's lock, eager programs by their own.
+// Only from kGilGrain elements of work: releasing and retaking costs a fraction of a
+// microsecond, but retaking it waits for whichever thread holds it, so small kernels keep
+// it (a step of many small ops would otherwise wait on the reader at every op).
+constexpr int64_t kGilGrain = int64_t(1) << 16;
+
+class GilRelease {
+ public:
+  explicit GilRelease(int64_t work) {
+    if (work >= kGilGrain && PyGILState_Check()) release_.emplace();
+  }
+ private:
+  std::optional<py::gil_scoped_release> release_;
+};
 
 // ---- vector builds -------------------------------------------------------------------------
 

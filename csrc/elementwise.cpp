@@ -224,6 +224,7 @@ void unary(int code, py::array x, py::array out) {
   int dt = check_dtype(x, "unary", "x");
   check_array(x, "unary", "x", dt, -1, kRead);
   check_array(out, "unary", "out", dt, x.size(), kWrite);
+  GilRelease nogil(x.size());
   PD_DISPATCH_NUMERIC(dt, "unary", {
     if (!std::is_floating_point<scalar_t>::value && code != kNeg && code != kAbs &&
         code != kSquare && code != kSign && code != kRelu)
@@ -502,6 +503,7 @@ void binary(int code, py::array a, py::array b, py::array out, py::array layout)
     throw py::type_error("binary: op needs a float dtype, received " + dtype_name(dt));
   if (is_float && code >= kBitAnd && code <= kLcm)
     throw py::type_error("binary: op needs an integer dtype, received " + dtype_name(dt));
+  GilRelease nogil(L.size);
   PD_DISPATCH_NUMERIC(dt, "binary", {
     binary_code<scalar_t>(code, L, in_ptr<scalar_t>(a), in_ptr<scalar_t>(b), out_ptr<scalar_t>(out));
   });
@@ -528,6 +530,7 @@ void compare(int code, py::array a, py::array b, py::array out, py::array layout
   check_array(b, "compare", "b", dt, -1, kRead);
   check_array(out, "compare", "out", kBool, L.size, kWrite);
   require(L.reach(0) < a.size() && L.reach(1) < b.size(), "compare", "layout exceeds operand");
+  GilRelease nogil(L.size);
   PD_DISPATCH_ALL(dt, "compare", {
     const scalar_t* ap = in_ptr<scalar_t>(a);
     const scalar_t* bp = in_ptr<scalar_t>(b);
@@ -561,6 +564,7 @@ void where(py::array cond, py::array a, py::array b, py::array out, py::array la
   check_array(out, "where", "out", dt, L.size, kWrite);
   require(L.reach(0) < cond.size() && L.reach(1) < a.size() && L.reach(2) < b.size(), "where",
           "layout exceeds operand");
+  GilRelease nogil(L.size);
   PD_DISPATCH_ALL(dt, "where", {
     const uint8_t* cp = in_ptr<uint8_t>(cond);
     const scalar_t* ap = in_ptr<scalar_t>(a);
@@ -606,6 +610,7 @@ void cast(py::array x, py::array out) {
   int from = check_dtype(x, "cast", "x"), to = check_dtype(out, "cast", "out");
   check_array(x, "cast", "x", from, -1, kRead);
   check_array(out, "cast", "out", to, x.size(), kWrite);
+  GilRelease nogil(x.size());
   PD_DISPATCH_ALL(from, "cast", {
     using from_t = scalar_t;
     const from_t* xp = in_ptr<from_t>(x);

@@ -48,6 +48,7 @@ void softmax(py::array x, py::array out, int64_t cols, bool log) {
   check_array(x, "softmax", "x", dt, -1, kRead);
   check_array(out, "softmax", "out", dt, x.size(), kWrite);
   require(x.size() % cols == 0, "softmax", "size is not a multiple of the last axis");
+  GilRelease nogil(x.size());
   PD_DISPATCH_FLOAT(dt, "softmax", {
     softmax_rows<scalar_t>(in_ptr<scalar_t>(x), out_ptr<scalar_t>(out), x.size() / cols, cols, log);
   });
@@ -73,6 +74,7 @@ void softmax_cross_entropy(py::array logits, py::array labels, py::array loss, i
   check_array(loss, op, "loss", dt, rows, kWrite);
   const int64_t* lab = in_ptr<int64_t>(labels);
   check_labels(lab, rows, cols, "softmax_cross_entropy");
+  GilRelease nogil(logits.size());
   PD_DISPATCH_FLOAT(dt, "softmax_cross_entropy", {
     const scalar_t* x = in_ptr<scalar_t>(logits);
     scalar_t* l = out_ptr<scalar_t>(loss);

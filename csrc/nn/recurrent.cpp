@@ -342,6 +342,7 @@ void rnn_forward(int kind, py::array x, py::array W, py::array R, py::array b, p
   const bool has_mask = mask.size() > 0, has_rdrop = rdrop.size() > 0;
   check_array(mask, op, "mask", dt, has_mask ? r.N * r.T : 0, kRead);
   check_array(rdrop, op, "rdrop", dt, has_rdrop ? r.state_size : 0, kRead);
+  GilRelease nogil(r.gates_size);
   PD_DISPATCH_FLOAT(dt, r.op, {
     forward_typed<scalar_t>(r, in_ptr<scalar_t>(x), in_ptr<scalar_t>(W), in_ptr<scalar_t>(R),
                             in_ptr<scalar_t>(b), in_ptr<scalar_t>(h0), in_ptr<scalar_t>(c0),
@@ -379,6 +380,7 @@ void rnn_backward(int kind, py::array x, py::array W, py::array R, py::array h0,
   const bool has_mask = mask.size() > 0, has_rdrop = rdrop.size() > 0;
   check_array(mask, op, "mask", dt, has_mask ? r.N * r.T : 0, kRead);
   check_array(rdrop, op, "rdrop", dt, has_rdrop ? r.state_size : 0, kRead);
+  GilRelease nogil(r.gates_size);
   PD_DISPATCH_FLOAT(dt, r.op, {
     backward_typed<scalar_t>(
         r, in_ptr<scalar_t>(x), in_ptr<scalar_t>(W), in_ptr<scalar_t>(R), in_ptr<scalar_t>(h0),

@@ -27,6 +27,7 @@ Example:
 """
 import contextlib
 import operator
+import threading
 import weakref
 
 import numpy as np
@@ -365,9 +366,14 @@ def _program(op, inputs, attrs, specs, mode, device):
 class _OneNode:
     """A cached one-node program. On the host, with no hooks to honour, it runs its
     prepared calls directly (feeds copied in, results copied out); anything else (a GPU,
-    deferred checks, a profile) goes through Program.run."""
+    deferred checks, a profile) goes through Program.run.
 
-    __slots__ = ("program", "outs", "specs", "single", "writes_state", "direct")
+    The program's buffers are shared by every call of the same op on the same shapes, from
+    any thread, and the kernels let go of the GIL while they compute: its lock keeps two
+    threads from running it at once (the executor's lock would also make an eager op in a
+    reader thread wait for a whole training step)."""
+
+    __slots__ = ("program", "outs", "specs", "single", "writes_state", "direct", "lock")
 
     def __init__(self, program, outs, specs, single, writes_state):
         self.program, self.outs, self.specs = program, outs, specs
@@ -376,8 +382,13 @@ class _OneNode:
         self.direct = program.device.is_host and not (
             hooks.before or hooks.after or hooks.checks or hooks.state or program.updates
             or program.fed_checks or runner.gate is not None)
+        self.lock = threading.Lock()
 
     def run(self, arrays):
+        with self.lock:
+            return self._run(arrays)
+
+    def _run(self, arrays):
         program = self.program
         if not self.direct or RECORDERS:
             return program.run(arrays)
