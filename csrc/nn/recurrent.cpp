@@ -23,14 +23,25 @@
 
 #include "../blas.h"
 #include "nn.h"
+#include "../vmath.h"
 
 namespace paddle {
 namespace {
 
 enum Kind { kLSTM = 0, kGRU = 1, kGRUClassic = 2 };
 
+// The gates' activations: vmath.h's vectorizable ones in float32 (as the unary kernels),
+// the C library's in float64.
 template <typename T>
-inline T sigmoid(T v) { return T(1) / (T(1) + std::exp(-v)); }
+PD_VM_INLINE T sigmoid(T v) {
+  if constexpr (std::is_same<T, float>::value) return vm::sigmoid(v);
+  return T(1) / (T(1) + std::exp(-v));
+}
+template <typename T>
+PD_VM_INLINE T tanh_of(T v) {
+  if constexpr (std::is_same<T, float>::value) return vm::tanh(v);
+  return std::tanh(v);
+}
 
 struct Rnn {
   int kind;
@@ -134,18 +145,18 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
           for (int64_t u = 0; u < U; ++u) {
             const T ig = sigmoid(gt[u] + rc[u]);
             const T fg = sigmoid(gt[U + u] + rc[U + u]);
-            const T cg = std::tanh(gt[2 * U + u] + rc[2 * U + u]);
+            const T cg = tanh_of(gt[2 * U + u] + rc[2 * U + u]);
             const T og = sigmoid(gt[3 * U + u] + rc[3 * U + u]);
             gt[u] = ig; gt[U + u] = fg; gt[2 * U + u] = cg; gt[3 * U + u] = og;
             c[u] = fg * c_prev[u] + ig * cg;
-            h[u] = og * std::tanh(c[u]);
+            h[u] = og * tanh_of(c[u]);
           }
         } else if (r.kind == kGRU) {
           for (int64_t u = 0; u < U; ++u) {
             const T z = sigmoid(gt[u] + rc[u] + b_rec[u]);
             const T rg = sigmoid(gt[U + u] + rc[U + u] + b_rec[U + u]);
             const T rech = rc[2 * U + u] + b_rec[2 * U + u];
-            const T hh = std::tanh(gt[2 * U + u] + rg * rech);
+            const T hh = tanh_of(gt[2 * U + u] + rg * rech);
             gt[u] = z; gt[U + u] = rg; gt[2 * U + u] = hh; gt[3 * U + u] = rech;
             h[u] = z * h_prev[u] + (T(1) - z) * hh;
           }
@@ -169,7 +180,7 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
         const T* h_prev = hp + i * ldh;
         T* h = hs + (n * T_ + t) * U;
         for (int64_t u = 0; u < U; ++u) {
-          const T hh = std::tanh(gt[2 * U + u] + rec[i * U + u]);
+          const T hh = tanh_of(gt[2 * U + u] + rec[i * U + u]);
           gt[2 * U + u] = hh;
           gt[3 * U + u] = T(0);
           h[u] = gt[u] * h_prev[u] + (T(1) - gt[u]) * hh;
@@ -235,7 +246,7 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
           T* dci = dc + i * U;
           for (int64_t u = 0; u < U; ++u) {
             const T ig = gt[u], fg = gt[U + u], cg = gt[2 * U + u], og = gt[3 * U + u];
-            const T tc = std::tanh(c[u]);
+            const T tc = tanh_of(c[u]);
             const T dhv = dhs_s[u] + dhi[u];
             const T dcv = dcs[s * U + u] + dci[u] + dhv * og * (T(1) - tc * tc);
             dxs[u] = dcv * cg * ig * (T(1) - ig);
