@@ -1,11 +1,20 @@
 // Row-wise softmax family over the last axis: softmax, log_softmax, cross-entropy from
 // logits with integer labels, and top-k membership for accuracy.
 #include "common.h"
+#include "vmath.h"
 
 #include <cmath>
 
 namespace paddle {
 namespace {
+
+// e^v: vmath.h's vectorizable one in float32 (as the unary kernels), the C library's in
+// float64.
+template <typename T>
+PD_VM_INLINE T exp_of(T v) {
+  if constexpr (std::is_same<T, float>::value) return vm::exp(v);
+  return std::exp(v);
+}
 
 template <typename T>
 inline T row_max(const T* xr, int64_t cols) {
@@ -18,7 +27,7 @@ inline T row_max(const T* xr, int64_t cols) {
 template <typename T>
 inline T row_logsumexp(const T* xr, int64_t cols) {
   T mx = row_max(xr, cols), sum = 0;
-  for (int64_t c = 0; c < cols; ++c) sum += std::exp(xr[c] - mx);
+  for (int64_t c = 0; c < cols; ++c) sum += exp_of(xr[c] - mx);
   return mx + std::log(sum);
 }
 
@@ -30,13 +39,21 @@ void softmax_rows(const T* x, T* y, int64_t rows, int64_t cols, bool log) {
   for (int64_t r = 0; r < rows; ++r) {
     const T* xr = x + r * cols;
     T* yr = y + r * cols;
+    if (log && yr == xr) {  // in place (a direct call may ask it): x is still needed
+      const T lse = row_logsumexp(xr, cols);
+      for (int64_t c = 0; c < cols; ++c) yr[c] = xr[c] - lse;
+      continue;
+    }
+    // The exponentials in a loop of their own (it vectorizes), then their sum in order.
+    const T mx = row_max(xr, cols);
+    for (int64_t c = 0; c < cols; ++c) yr[c] = exp_of(xr[c] - mx);
+    T sum = 0;
+    for (int64_t c = 0; c < cols; ++c) sum += yr[c];
     if (log) {
-      T lse = row_logsumexp(xr, cols);
+      const T lse = mx + std::log(sum);
       for (int64_t c = 0; c < cols; ++c) yr[c] = xr[c] - lse;
     } else {
-      T mx = row_max(xr, cols), sum = 0;
-      for (int64_t c = 0; c < cols; ++c) { yr[c] = std::exp(xr[c] - mx); sum += yr[c]; }
-      T inv = T(1) / sum;
+      const T inv = T(1) / sum;
       for (int64_t c = 0; c < cols; ++c) yr[c] *= inv;
     }
   }
