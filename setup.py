@@ -22,7 +22,11 @@ ext = Pybind11Extension(
     library_dirs=[scipy_openblas32.get_lib_dir()],
     # No rpath: `import scipy_openblas32` in paddle/__init__.py loads the library globally.
     libraries=[scipy_openblas32.get_library()],
-    extra_compile_args=["-O3", "-fno-math-errno", "-ffp-contract=fast"] + openmp,
+    # -fno-trapping-math: no kernel reads the floating-point exception flags, and without it
+    # GCC keeps a branch for every select with a float arm (it may not compute an arm that
+    # could raise a flag), so loops over csrc/vmath.h's functions did not vectorize.
+    extra_compile_args=["-O3", "-fno-math-errno", "-fno-trapping-math", "-ffp-contract=fast"]
+    + openmp,
     extra_link_args=openmp,
     cxx_std=17,
 )

@@ -25,7 +25,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <initializer_list>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -237,6 +239,52 @@ inline void parallel_chunks(int64_t n, int64_t grain, F f) {
     if (begin < end) f(begin, end);
   }
 }
+
+// ---- the GIL -------------------------------------------------------------------------------
+
+// Kernels give up the GIL while they compute, once every argument is checked, so that other
+// Python threads run meanwhile (a reader decoding the next batch while the step runs).
+// Inside the released region nothing may touch a Python object: no py::object made,
+// copied or destroyed, no Python call (an array's data pointer, size, flags and itemsize are
+// plain C fields of its struct; the arrays stay alive, as the caller holds them). The
+// plans' runs are serialized by the executor's lock, eager programs by their own.
+// Only from kGilGrain elements of work: releasing and retaking costs a fraction of a
+// microsecond, but retaking it waits for whichever thread holds it, so small kernels keep
+// it (a step of many small ops would otherwise wait on the reader at every op).
+constexpr int64_t kGilGrain = int64_t(1) << 16;
+
+class GilRelease {
+ public:
+  explicit GilRelease(int64_t work) {
+    if (work >= kGilGrain && PyGILState_Check()) release_.emplace();
+  }
+ private:
+  std::optional<py::gil_scoped_release> release_;
+};
+
+// ---- vector builds -------------------------------------------------------------------------
+
+// Loops that gain from wide vectors (the convolutions' taps path, the transcendental
+// elementwise functions) are also built for AVX2+FMA and AVX-512 with target attributes,
+// besides the package's SSE2 baseline, and pick one at run time. vector_bytes() is the
+// widest build this CPU runs: 64, 32 or 16. PADDLE_VECTOR_BYTES=16 or 32 picks a narrower
+// one (PADDLE_CONV_VECTOR_BYTES, its older name, too; read once, at the first call), so
+// that the tests can run every build a CPU supports.
+#if defined(__x86_64__) && defined(__GNUC__)
+#define PD_VECTOR_BUILDS 1
+inline int vector_bytes() {
+  static const int bytes = [] {
+    const int widest =
+        __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") ? 64 :
+        __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 32 : 16;
+    const char* asked = std::getenv("PADDLE_VECTOR_BYTES");
+    if (!asked) asked = std::getenv("PADDLE_CONV_VECTOR_BYTES");
+    const int want = asked ? std::atoi(asked) : widest;
+    return want == 16 || want == 32 || want == 64 ? std::min(want, widest) : widest;
+  }();
+  return bytes;
+}
+#endif
 
 // ---- dtype dispatch ------------------------------------------------------------------------
 

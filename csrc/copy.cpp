@@ -70,6 +70,7 @@ void strided_copy(py::array src, py::array dst, py::array spec) {
     d_hi = size_add(d_hi, size_mul(shape[d] - 1, ds[d], op), op);
   }
   require(s_hi < src.size() && d_hi < dst.size(), op, "spec reaches outside the arrays");
+  GilRelease nogil(total);
   switch (src.itemsize()) {
     case 1: strided_copy_typed<uint8_t>(in_ptr<uint8_t>(src) + so, out_ptr<uint8_t>(dst) + dof, nd, shape, ss, ds, total); break;
     case 4: strided_copy_typed<uint32_t>(in_ptr<uint32_t>(src) + so, out_ptr<uint32_t>(dst) + dof, nd, shape, ss, ds, total); break;
@@ -118,6 +119,7 @@ void gather(py::array x, py::array idx, py::array out, int64_t outer, int64_t n,
   check_array(out, "gather", "out", dt, size_of({outer, k, inner}, "gather"), kWrite);
   const int64_t* ip = in_ptr<int64_t>(idx);
   check_indices(ip, k, n, "gather");
+  GilRelease nogil(out.size());
   size_t row = size_t(inner) * x.itemsize();
   const char* xp = static_cast<const char*>(x.data());
   char* op = static_cast<char*>(out.mutable_data());
@@ -140,6 +142,7 @@ void scatter_add(py::array g, py::array idx, py::array out, int64_t outer, int64
   check_array(out, "scatter_add", "out", dt, size_of({outer, n, inner}, "scatter_add"), kWrite);
   const int64_t* ip = in_ptr<int64_t>(idx);
   check_indices(ip, k, n, "scatter_add");
+  GilRelease nogil(out.size() + g.size());
   PD_DISPATCH_FLOAT(dt, "scatter_add", {
     const scalar_t* gp = in_ptr<scalar_t>(g);
     scalar_t* op = out_ptr<scalar_t>(out);

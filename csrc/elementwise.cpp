@@ -5,6 +5,7 @@
 // where possible and stride 0 on broadcast dims. The kernels walk the outer dims with a
 // counter and run the last dim as a plain loop the compiler vectorizes.
 #include "common.h"
+#include "vmath.h"
 
 #include <cmath>
 
@@ -75,8 +76,39 @@ inline double bessel_i(int order, double x) {
 }
 enum Compare { kGreater, kGreaterEqual, kLess, kLessEqual, kEqual, kNotEqual, kCompareCount };
 
+// float32's transcendental functions: vmath.h's vectorizable ones.
+PD_VM_INLINE float unary_float(int code, float x) {
+  switch (code) {
+    case kExp: return vm::exp(x);
+    case kLog: return vm::log(x);
+    case kLog1p: return vm::log1p(x);
+    case kSigmoid: return vm::sigmoid(x);
+    case kTanh: return vm::tanh(x);
+    case kErf: return vm::erf(x);
+    case kSin: return vm::sin(x);
+    case kCos: return vm::cos(x);
+    case kAtan: return vm::atan(x);
+    case kErfinv: return vm::erfinv(x);
+    case kGelu: return 0.5f * x * (1.0f + vm::erf(x * 0.70710678118654752440f));
+    // x (1 + tanh(u)) / 2 = x sigmoid(2u): the same function, without 1 + tanh(u)'s
+    // cancellation for negative x.
+    case kGeluTanh:
+      return x / (1.0f + vm::exp(-1.59576912160573071176f * (x + 0.044715f * x * x * x)));
+  }
+  return x;
+}
+
+inline bool has_vm_float(int code) {
+  return code == kExp || code == kLog || code == kLog1p || code == kSigmoid || code == kTanh ||
+         code == kErf || code == kSin || code == kCos || code == kAtan || code == kErfinv ||
+         code == kGelu || code == kGeluTanh;
+}
+
 template <typename T>
-inline T unary_value(int code, T x) {
+PD_VM_INLINE T unary_value(int code, T x) {
+  if constexpr (std::is_same<T, float>::value) {
+    if (has_vm_float(code)) return unary_float(code, x);
+  }
   switch (code) {
     case kNeg: return -x;
     case kAbs: return x < T(0) ? -x : x;
@@ -126,16 +158,24 @@ inline T unary_value(int code, T x) {
   return x;
 }
 
-// One loop per code so each is a tight, vectorizable loop.
-template <typename T, int CODE>
-void unary_loop(const T* x, T* y, int64_t begin, int64_t end) {
+// One loop per code so each is a tight, vectorizable loop. VB (vector bytes) only makes
+// each vector build (below) its own instantiation.
+template <typename T, int CODE, int VB>
+PD_VM_INLINE void unary_loop(const T* x, T* y, int64_t begin, int64_t end) {
   for (int64_t i = begin; i < end; ++i) y[i] = unary_value<T>(CODE, x[i]);
+  if constexpr (std::is_same<T, float>::value && (CODE == kSin || CODE == kCos)) {
+    // vm::sin and vm::cos reduce exactly only below kTrigLimit: the C library's exact
+    // reduction for the (rare) larger arguments.
+    for (int64_t i = begin; i < end; ++i)
+      if (vm::abs(x[i]) >= vm::kTrigLimit && vm::abs(x[i]) < vm::kInf)
+        y[i] = CODE == kSin ? std::sin(x[i]) : std::cos(x[i]);
+  }
 }
 
-template <typename T>
-void unary_range(int code, const T* x, T* y, int64_t b, int64_t e) {
+template <typename T, int VB>
+PD_VM_INLINE void unary_range(int code, const T* x, T* y, int64_t b, int64_t e) {
   switch (code) {
-#define PD_UNARY_CASE(C) case C: unary_loop<T, C>(x, y, b, e); break;
+#define PD_UNARY_CASE(C) case C: unary_loop<T, C, VB>(x, y, b, e); break;
     PD_UNARY_CASE(kNeg) PD_UNARY_CASE(kAbs) PD_UNARY_CASE(kExp) PD_UNARY_CASE(kLog)
     PD_UNARY_CASE(kLog1p) PD_UNARY_CASE(kSqrt) PD_UNARY_CASE(kSquare) PD_UNARY_CASE(kSign)
     PD_UNARY_CASE(kRelu) PD_UNARY_CASE(kSigmoid) PD_UNARY_CASE(kTanh) PD_UNARY_CASE(kErf)
@@ -151,6 +191,34 @@ void unary_range(int code, const T* x, T* y, int64_t b, int64_t e) {
   }
 }
 
+// The vector builds of the float loops: AVX-512 and AVX2+FMA besides the package's SSE2
+// baseline, picked at run time by vector_bytes() (common.h).
+#ifdef PD_VECTOR_BUILDS
+template <typename T>
+__attribute__((target("avx512f,avx512dq,avx2,fma"))) void unary_range_avx512(
+    int code, const T* x, T* y, int64_t b, int64_t e) {
+  unary_range<T, 64>(code, x, y, b, e);
+}
+template <typename T>
+__attribute__((target("avx2,fma"))) void unary_range_avx2(int code, const T* x, T* y,
+                                                          int64_t b, int64_t e) {
+  unary_range<T, 32>(code, x, y, b, e);
+}
+#endif
+
+template <typename T>
+void unary_range_any(int code, const T* x, T* y, int64_t b, int64_t e) {
+#ifdef PD_VECTOR_BUILDS
+  if constexpr (std::is_floating_point<T>::value) {
+    switch (vector_bytes()) {
+      case 64: return unary_range_avx512<T>(code, x, y, b, e);
+      case 32: return unary_range_avx2<T>(code, x, y, b, e);
+    }
+  }
+#endif
+  unary_range<T, 16>(code, x, y, b, e);
+}
+
 void unary(int code, py::array x, py::array out) {
   // An unknown code must be refused here: unary_range throws it inside the parallel
   // region, where an exception ends the process.
@@ -158,6 +226,7 @@ void unary(int code, py::array x, py::array out) {
   int dt = check_dtype(x, "unary", "x");
   check_array(x, "unary", "x", dt, -1, kRead);
   check_array(out, "unary", "out", dt, x.size(), kWrite);
+  GilRelease nogil(x.size());
   PD_DISPATCH_NUMERIC(dt, "unary", {
     if (!std::is_floating_point<scalar_t>::value && code != kNeg && code != kAbs &&
         code != kSquare && code != kSign && code != kRelu)
@@ -165,7 +234,7 @@ void unary(int code, py::array x, py::array out) {
     const scalar_t* xp = in_ptr<scalar_t>(x);
     scalar_t* yp = out_ptr<scalar_t>(out);
     parallel_chunks(x.size(), kParallelGrain,
-                    [&](int64_t b, int64_t e) { unary_range<scalar_t>(code, xp, yp, b, e); });
+                    [&](int64_t b, int64_t e) { unary_range_any<scalar_t>(code, xp, yp, b, e); });
   });
 }
 
@@ -311,7 +380,12 @@ inline T gcd_value(int code, T a, T b) {
 // log(exp(a) + exp(b)) without overflow, as NumPy's npy_logaddexp (equal infinities give
 // themselves; a NaN operand gives NaN).
 template <typename T>
-inline T logaddexp_value(T a, T b) {
+PD_VM_INLINE T logaddexp_value(T a, T b) {
+  if constexpr (std::is_same<T, float>::value) {  // branch-free, on vmath.h
+    const float d = a - b, top = d > 0.0f ? a : b;
+    const float y = top + vm::log1p(vm::exp(-vm::abs(d)));
+    return a == b ? a + 0.693147180559945309417232121458176568f : d != d ? d : y;
+  }
   if (a == b) return a + T(0.693147180559945309417232121458176568);
   T d = a - b;
   if (d > T(0)) return a + std::log1p(std::exp(-d));
@@ -320,10 +394,12 @@ inline T logaddexp_value(T a, T b) {
 }
 
 template <typename T>
-inline T binary_value(int code, T a, T b) {
+PD_VM_INLINE T binary_value(int code, T a, T b) {
   switch (code) {
     case kLogaddexp: return logaddexp_value<T>(a, b);
-    case kAtan2: return T(std::atan2(a, b));
+    case kAtan2:
+      if constexpr (std::is_same<T, float>::value) return vm::atan2(a, b);
+      return T(std::atan2(a, b));
     case kHypot: return T(std::hypot(a, b));
     case kNextafter: return T(std::nextafter(a, b));
     case kFmod: return remainder_value<T>(a, b, false);
@@ -345,9 +421,10 @@ inline T binary_value(int code, T a, T b) {
   return a;
 }
 
-// The inner loop, specialised on whether each operand moves (stride 1) or stays (0).
-template <typename T, int CODE>
-inline void binary_row(const T* a, int64_t sa, const T* b, int64_t sb, T* y, int64_t n) {
+// The inner loop, specialised on whether each operand moves (stride 1) or stays (0). VB
+// (vector bytes) only makes each vector build its own instantiation.
+template <typename T, int CODE, int VB = 16>
+PD_VM_INLINE void binary_row(const T* a, int64_t sa, const T* b, int64_t sb, T* y, int64_t n) {
   if (sa == 1 && sb == 1) {
     for (int64_t i = 0; i < n; ++i) y[i] = binary_value<T>(CODE, a[i], b[i]);
   } else if (sa == 1 && sb == 0) {
@@ -361,13 +438,40 @@ inline void binary_row(const T* a, int64_t sa, const T* b, int64_t sb, T* y, int
   }
 }
 
+// The float transcendental codes also have vector builds (as the unary loops).
+#ifdef PD_VECTOR_BUILDS
+template <typename T, int CODE>
+__attribute__((target("avx512f,avx512dq,avx2,fma"))) void binary_row_avx512(
+    const T* a, int64_t sa, const T* b, int64_t sb, T* y, int64_t n) {
+  binary_row<T, CODE, 64>(a, sa, b, sb, y, n);
+}
+template <typename T, int CODE>
+__attribute__((target("avx2,fma"))) void binary_row_avx2(
+    const T* a, int64_t sa, const T* b, int64_t sb, T* y, int64_t n) {
+  binary_row<T, CODE, 32>(a, sa, b, sb, y, n);
+}
+#endif
+
+template <typename T, int CODE>
+inline void binary_row_any(const T* a, int64_t sa, const T* b, int64_t sb, T* y, int64_t n) {
+#ifdef PD_VECTOR_BUILDS
+  if constexpr (std::is_floating_point<T>::value && (CODE == kAtan2 || CODE == kLogaddexp)) {
+    switch (vector_bytes()) {
+      case 64: return binary_row_avx512<T, CODE>(a, sa, b, sb, y, n);
+      case 32: return binary_row_avx2<T, CODE>(a, sa, b, sb, y, n);
+    }
+  }
+#endif
+  binary_row<T, CODE>(a, sa, b, sb, y, n);
+}
+
 template <typename T, int CODE>
 void binary_typed(const Layout& L, const T* a, const T* b, T* y) {
   int last = L.ndim - 1;
   int64_t sa = L.strides[0][last], sb = L.strides[1][last];
   parallel_rows(L, [&](int64_t r0, int64_t r1) {
     for_rows<2>(L, r0, r1, [&](const int64_t* off, int64_t n, int64_t out_off) {
-      binary_row<T, CODE>(a + off[0], sa, b + off[1], sb, y + out_off, n);
+      binary_row_any<T, CODE>(a + off[0], sa, b + off[1], sb, y + out_off, n);
     });
   });
 }
@@ -401,6 +505,7 @@ void binary(int code, py::array a, py::array b, py::array out, py::array layout)
     throw py::type_error("binary: op needs a float dtype, received " + dtype_name(dt));
   if (is_float && code >= kBitAnd && code <= kLcm)
     throw py::type_error("binary: op needs an integer dtype, received " + dtype_name(dt));
+  GilRelease nogil(L.size);
   PD_DISPATCH_NUMERIC(dt, "binary", {
     binary_code<scalar_t>(code, L, in_ptr<scalar_t>(a), in_ptr<scalar_t>(b), out_ptr<scalar_t>(out));
   });
@@ -427,6 +532,7 @@ void compare(int code, py::array a, py::array b, py::array out, py::array layout
   check_array(b, "compare", "b", dt, -1, kRead);
   check_array(out, "compare", "out", kBool, L.size, kWrite);
   require(L.reach(0) < a.size() && L.reach(1) < b.size(), "compare", "layout exceeds operand");
+  GilRelease nogil(L.size);
   PD_DISPATCH_ALL(dt, "compare", {
     const scalar_t* ap = in_ptr<scalar_t>(a);
     const scalar_t* bp = in_ptr<scalar_t>(b);
@@ -460,6 +566,7 @@ void where(py::array cond, py::array a, py::array b, py::array out, py::array la
   check_array(out, "where", "out", dt, L.size, kWrite);
   require(L.reach(0) < cond.size() && L.reach(1) < a.size() && L.reach(2) < b.size(), "where",
           "layout exceeds operand");
+  GilRelease nogil(L.size);
   PD_DISPATCH_ALL(dt, "where", {
     const uint8_t* cp = in_ptr<uint8_t>(cond);
     const scalar_t* ap = in_ptr<scalar_t>(a);
@@ -505,6 +612,7 @@ void cast(py::array x, py::array out) {
   int from = check_dtype(x, "cast", "x"), to = check_dtype(out, "cast", "out");
   check_array(x, "cast", "x", from, -1, kRead);
   check_array(out, "cast", "out", to, x.size(), kWrite);
+  GilRelease nogil(x.size());
   PD_DISPATCH_ALL(from, "cast", {
     using from_t = scalar_t;
     const from_t* xp = in_ptr<from_t>(x);

@@ -26,6 +26,7 @@ void matmul(py::array a, py::array b, py::array out, py::array spec) {
     require(a_off[i] >= 0 && a_off[i] <= a.size() - a_size && b_off[i] >= 0 &&
                 b_off[i] <= b.size() - b_size,
             "matmul", "batch offset outside operand");
+  GilRelease nogil(int64_t(std::min(double(kGilGrain), double(B) * M * N * std::max<int64_t>(K, 1) / 64)));
   PD_DISPATCH_FLOAT(dt, "matmul", {
     const scalar_t* ap = in_ptr<scalar_t>(a);
     const scalar_t* bp = in_ptr<scalar_t>(b);

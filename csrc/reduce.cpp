@@ -74,6 +74,7 @@ void reduce(int code, py::array x, py::array out, int64_t outer, int64_t red, in
   check_array(x, "reduce", "x", dt, size_of({outer, red, inner}, "reduce"), kRead);
   check_array(out, "reduce", "out", dt, size_of({outer, inner}, "reduce"), kWrite);
   require(red > 0 || code == kSum, "reduce", "max/min over an empty axis");
+  GilRelease nogil(x.size());
   PD_DISPATCH_NUMERIC(dt, "reduce", {
     const scalar_t* xp = in_ptr<scalar_t>(x);
     scalar_t* yp = out_ptr<scalar_t>(out);
@@ -93,6 +94,7 @@ void argmax(py::array x, py::array out, int64_t outer, int64_t red, int64_t inne
   check_array(x, "argmax", "x", dt, size_of({outer, red, inner}, "argmax"), kRead);
   check_array(out, "argmax", "out", kInt64, size_of({outer, inner}, "argmax"), kWrite);
   require(red > 0, "argmax", "empty axis");
+  GilRelease nogil(x.size());
   PD_DISPATCH_NUMERIC(dt, "argmax", {
     const scalar_t* xp = in_ptr<scalar_t>(x);
     int64_t* yp = out_ptr<int64_t>(out);

@@ -1,11 +1,20 @@
 // Row-wise softmax family over the last axis: softmax, log_softmax, cross-entropy from
 // logits with integer labels, and top-k membership for accuracy.
 #include "common.h"
+#include "vmath.h"
 
 #include <cmath>
 
 namespace paddle {
 namespace {
+
+// e^v: vmath.h's vectorizable one in float32 (as the unary kernels), the C library's in
+// float64.
+template <typename T>
+PD_VM_INLINE T exp_of(T v) {
+  if constexpr (std::is_same<T, float>::value) return vm::exp(v);
+  return std::exp(v);
+}
 
 template <typename T>
 inline T row_max(const T* xr, int64_t cols) {
@@ -18,7 +27,7 @@ inline T row_max(const T* xr, int64_t cols) {
 template <typename T>
 inline T row_logsumexp(const T* xr, int64_t cols) {
   T mx = row_max(xr, cols), sum = 0;
-  for (int64_t c = 0; c < cols; ++c) sum += std::exp(xr[c] - mx);
+  for (int64_t c = 0; c < cols; ++c) sum += exp_of(xr[c] - mx);
   return mx + std::log(sum);
 }
 
@@ -30,13 +39,21 @@ void softmax_rows(const T* x, T* y, int64_t rows, int64_t cols, bool log) {
   for (int64_t r = 0; r < rows; ++r) {
     const T* xr = x + r * cols;
     T* yr = y + r * cols;
+    if (log && yr == xr) {  // in place (a direct call may ask it): x is still needed
+      const T lse = row_logsumexp(xr, cols);
+      for (int64_t c = 0; c < cols; ++c) yr[c] = xr[c] - lse;
+      continue;
+    }
+    // The exponentials in a loop of their own (it vectorizes), then their sum in order.
+    const T mx = row_max(xr, cols);
+    for (int64_t c = 0; c < cols; ++c) yr[c] = exp_of(xr[c] - mx);
+    T sum = 0;
+    for (int64_t c = 0; c < cols; ++c) sum += yr[c];
     if (log) {
-      T lse = row_logsumexp(xr, cols);
+      const T lse = mx + std::log(sum);
       for (int64_t c = 0; c < cols; ++c) yr[c] = xr[c] - lse;
     } else {
-      T mx = row_max(xr, cols), sum = 0;
-      for (int64_t c = 0; c < cols; ++c) { yr[c] = std::exp(xr[c] - mx); sum += yr[c]; }
-      T inv = T(1) / sum;
+      const T inv = T(1) / sum;
       for (int64_t c = 0; c < cols; ++c) yr[c] *= inv;
     }
   }
@@ -48,6 +65,7 @@ void softmax(py::array x, py::array out, int64_t cols, bool log) {
   check_array(x, "softmax", "x", dt, -1, kRead);
   check_array(out, "softmax", "out", dt, x.size(), kWrite);
   require(x.size() % cols == 0, "softmax", "size is not a multiple of the last axis");
+  GilRelease nogil(x.size());
   PD_DISPATCH_FLOAT(dt, "softmax", {
     softmax_rows<scalar_t>(in_ptr<scalar_t>(x), out_ptr<scalar_t>(out), x.size() / cols, cols, log);
   });
@@ -73,6 +91,7 @@ void softmax_cross_entropy(py::array logits, py::array labels, py::array loss, i
   check_array(loss, op, "loss", dt, rows, kWrite);
   const int64_t* lab = in_ptr<int64_t>(labels);
   check_labels(lab, rows, cols, "softmax_cross_entropy");
+  GilRelease nogil(logits.size());
   PD_DISPATCH_FLOAT(dt, "softmax_cross_entropy", {
     const scalar_t* x = in_ptr<scalar_t>(logits);
     scalar_t* l = out_ptr<scalar_t>(loss);

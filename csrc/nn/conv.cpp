@@ -437,19 +437,8 @@ __attribute__((target("avx512f,avx2,fma"))) void taps_filter_avx512(
   taps_filter_rows<64>(cols, dyb, m, K, n, dw);
 }
 
-// The widest build this CPU runs: 64, 32 or 16 vector bytes. PADDLE_CONV_VECTOR_BYTES=16
-// or 32 picks a narrower one (read once, at the first call), so that the tests can run
-// every build a CPU supports.
-int taps_vector_bytes() {
-  static const int bytes = [] {
-    int widest = __builtin_cpu_supports("avx512f") ? 64 :
-        __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 32 : 16;
-    const char* asked = std::getenv("PADDLE_CONV_VECTOR_BYTES");
-    const int want = asked ? std::atoi(asked) : widest;
-    return want == 16 || want == 32 || want == 64 ? std::min(want, widest) : widest;
-  }();
-  return bytes;
-}
+// The widest build this CPU runs (common.h's vector_bytes).
+int taps_vector_bytes() { return vector_bytes(); }
 #endif
 
 template <typename T>
@@ -766,6 +755,7 @@ void conv2d(py::array x, py::array w, py::array bias, py::array y, py::array spe
   check_optional(bias, "conv2d", "bias", dt, c.CO, kRead);
   check_array(y, "conv2d", "y", dt, c.y_size(), kWrite);
   const int nt = workspace_threads(ws, dt, c, false, "conv2d");
+  GilRelease nogil(c.y_size());
   PD_DISPATCH_FLOAT(dt, "conv2d", {
     forward_typed<scalar_t>(c, in_ptr<scalar_t>(x), in_ptr<scalar_t>(w),
                             optional_in<scalar_t>(bias), out_ptr<scalar_t>(y),
@@ -782,6 +772,7 @@ void conv2d_backprop_input(py::array dy, py::array w, py::array dx, py::array sp
   check_array(w, op, "w", dt, c.w_size(), kRead);
   check_array(dx, op, "dx", dt, c.x_size(), kWrite);
   const int nt = workspace_threads(ws, dt, c, false, op);
+  GilRelease nogil(c.x_size());
   PD_DISPATCH_FLOAT(dt, op, {
     backprop_input_typed<scalar_t>(c, in_ptr<scalar_t>(dy), in_ptr<scalar_t>(w),
                                    out_ptr<scalar_t>(dx), out_ptr<scalar_t>(ws), nt);
@@ -798,6 +789,7 @@ void conv2d_backprop_filter(py::array x, py::array dy, py::array dw, py::array d
   check_array(dw, op, "dw", dt, c.w_size(), kWrite);
   check_optional(db, op, "db", dt, c.CO, kWrite);
   const int nt = workspace_threads(ws, dt, c, true, op);
+  GilRelease nogil(c.y_size());
   PD_DISPATCH_FLOAT(dt, op, {
     backprop_filter_typed<scalar_t>(c, in_ptr<scalar_t>(x), in_ptr<scalar_t>(dy),
                                     out_ptr<scalar_t>(dw),

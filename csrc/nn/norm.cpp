@@ -167,6 +167,7 @@ void batch_norm(py::array x, py::array scale, py::array offset, py::array mm, py
   check_array(y, op, "y", dt, L.size(), kWrite);
   check_array(mean, op, "mean", dt, C, kWrite);
   check_array(inv_std, op, "inv_std", dt, C, kWrite);
+  GilRelease nogil(L.size());
   PD_DISPATCH_FLOAT(dt, op, {
     batch_norm_typed<scalar_t>(L, in_ptr<scalar_t>(x), in_ptr<scalar_t>(scale),
                                in_ptr<scalar_t>(offset),
@@ -277,6 +278,7 @@ void batch_norm_grad(py::array x, py::array scale, py::array mean, py::array inv
   check_array(dx, op, "dx", dt, L.size(), kWrite);
   check_array(dscale, op, "dscale", dt, C, kWrite);
   check_array(doffset, op, "doffset", dt, C, kWrite);
+  GilRelease nogil(L.size());
   PD_DISPATCH_FLOAT(dt, op, {
     batch_norm_grad_typed<scalar_t>(L, in_ptr<scalar_t>(x), in_ptr<scalar_t>(scale),
                                     in_ptr<scalar_t>(mean), in_ptr<scalar_t>(inv_std),

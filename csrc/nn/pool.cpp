@@ -222,6 +222,7 @@ void max_pool2d(py::array x, py::array y, py::array where, py::array spec) {
   check_array(x, op, "x", dt, p.x_size(), kRead);
   check_array(y, op, "y", dt, p.y_size(), kWrite);
   check_array(where, op, "where", kInt32, p.y_size(), kWrite);
+  GilRelease nogil(p.x_size());
   PD_DISPATCH_FLOAT(dt, op, {
     max_forward<scalar_t>(p, in_ptr<scalar_t>(x), out_ptr<scalar_t>(y), out_ptr<int32_t>(where));
   });
@@ -233,6 +234,7 @@ void avg_pool2d(py::array x, py::array y, py::array spec) {
   int dt = check_dtype(x, op, "x");
   check_array(x, op, "x", dt, p.x_size(), kRead);
   check_array(y, op, "y", dt, p.y_size(), kWrite);
+  GilRelease nogil(p.x_size());
   PD_DISPATCH_FLOAT(dt, op, {
     avg_forward<scalar_t>(p, in_ptr<scalar_t>(x), out_ptr<scalar_t>(y));
   });
@@ -246,6 +248,7 @@ void max_pool2d_grad(py::array g, py::array where, py::array dx, py::array spec)
   check_array(g, op, "g", dt, p.y_size(), kRead);
   check_array(where, op, "where", kInt32, p.y_size(), kRead);
   check_array(dx, op, "dx", dt, p.x_size(), kWrite);
+  GilRelease nogil(p.x_size());
   PD_DISPATCH_FLOAT(dt, op, {
     max_grad<scalar_t>(p, in_ptr<scalar_t>(g), in_ptr<int32_t>(where), out_ptr<scalar_t>(dx));
   });
@@ -259,6 +262,7 @@ void max_pool2d_select(py::array gg, py::array where, py::array out, py::array s
   check_array(gg, op, "gg", dt, p.x_size(), kRead);
   check_array(where, op, "where", kInt32, p.y_size(), kRead);
   check_array(out, op, "out", dt, p.y_size(), kWrite);
+  GilRelease nogil(p.x_size());
   PD_DISPATCH_FLOAT(dt, op, {
     max_select<scalar_t>(p, in_ptr<scalar_t>(gg), in_ptr<int32_t>(where), out_ptr<scalar_t>(out));
   });
@@ -270,6 +274,7 @@ void avg_pool2d_grad(py::array g, py::array dx, py::array spec) {
   int dt = check_dtype(g, op, "g");
   check_array(g, op, "g", dt, p.y_size(), kRead);
   check_array(dx, op, "dx", dt, p.x_size(), kWrite);
+  GilRelease nogil(p.x_size());
   PD_DISPATCH_FLOAT(dt, op, {
     avg_grad<scalar_t>(p, in_ptr<scalar_t>(g), out_ptr<scalar_t>(dx));
   });

@@ -27,14 +27,25 @@
 #include "../blas.h"
 #include "gate_math.h"
 #include "nn.h"
+#include "../vmath.h"
 
 namespace paddle {
 namespace {
 
 enum Kind { kLSTM = 0, kGRU = 1, kGRUClassic = 2 };
 
+// The gates' activations: vmath.h's vectorizable ones in float32 (as the unary kernels),
+// the C library's in float64.
 template <typename T>
-inline T sigmoid(T v) { return T(1) / (T(1) + std::exp(-v)); }
+PD_VM_INLINE T sigmoid(T v) {
+  if constexpr (std::is_same<T, float>::value) return vm::sigmoid(v);
+  return T(1) / (T(1) + std::exp(-v));
+}
+template <typename T>
+PD_VM_INLINE T tanh_of(T v) {
+  if constexpr (std::is_same<T, float>::value) return vm::tanh(v);
+  return std::tanh(v);
+}
 
 struct Rnn {
   int kind;
@@ -430,6 +441,7 @@ void rnn_forward(int kind, py::array x, py::array W, py::array R, py::array b, p
   const bool has_mask = mask.size() > 0, has_rdrop = rdrop.size() > 0;
   check_array(mask, op, "mask", dt, has_mask ? r.N * r.T : 0, kRead);
   check_array(rdrop, op, "rdrop", dt, has_rdrop ? r.state_size : 0, kRead);
+  GilRelease nogil(r.gates_size);
   PD_DISPATCH_FLOAT(dt, r.op, {
     forward_typed<scalar_t>(r, in_ptr<scalar_t>(x), in_ptr<scalar_t>(W), in_ptr<scalar_t>(R),
                             in_ptr<scalar_t>(b), in_ptr<scalar_t>(h0), in_ptr<scalar_t>(c0),
@@ -467,6 +479,7 @@ void rnn_backward(int kind, py::array x, py::array W, py::array R, py::array h0,
   const bool has_mask = mask.size() > 0, has_rdrop = rdrop.size() > 0;
   check_array(mask, op, "mask", dt, has_mask ? r.N * r.T : 0, kRead);
   check_array(rdrop, op, "rdrop", dt, has_rdrop ? r.state_size : 0, kRead);
+  GilRelease nogil(r.gates_size);
   PD_DISPATCH_FLOAT(dt, r.op, {
     backward_typed<scalar_t>(
         r, in_ptr<scalar_t>(x), in_ptr<scalar_t>(W), in_ptr<scalar_t>(R), in_ptr<scalar_t>(h0),

@@ -364,7 +364,10 @@ def run(op, inputs, attrs, location):
             arrays = [a._value, b._value] if n == 2 else [v._value for v in inputs]
             if entry.rebound is not None and not RECORDERS:
                 try:
-                    results = entry.rebound(arrays)
+                    # (under the program's lock: a kernel computes without the GIL, and a
+                    # workspace argument is the program's, shared by every caller)
+                    with entry.lock:
+                        results = entry.rebound(arrays)
                 except Exception:  # again through the program: its error names the op
                     results = entry.run(arrays)
             else:
@@ -447,7 +450,12 @@ class _OneNode:
     prepared kernel directly: on the inputs' own arrays into fresh outputs when the kernel
     is one C++ call whose buffers can be swapped (`_rebound`), else with feeds copied in
     and results copied out, one caller at a time. Anything else (a GPU, deferred checks, a
-    profile) goes through Program.run."""
+    profile) goes through Program.run.
+
+    The program's buffers are shared by every call of the same op on the same shapes, from
+    any thread, and the kernels let go of the GIL while they compute: its own lock keeps
+    two threads from running it at once (the executor's lock would also make an eager op
+    in a reader thread wait for a whole training step)."""
 
     __slots__ = ("program", "outs", "specs", "single", "writes_state", "direct",
                  "rebound", "out_dtypes", "lock")
@@ -485,8 +493,8 @@ def _rebound(program):
 
     The prepared call is a partial of one C++ function (the precomputation, layouts
     included, done once); the caller's arrays replace the program's feed buffers and fresh
-    arrays its result buffers. Nothing shared is written, so threads need no lock (a C++
-    call holds the GIL). Only where that is exact: every result buffer is an argument of
+    arrays its result buffers. Callers hold the program's lock: a kernel lets go of the GIL
+    while it computes, and a workspace among the settings is the program's own. Only where that is exact: every result buffer is an argument of
     the call itself, every other argument is a plain setting sharing no memory with a feed
     or a result (a view, or an object holding a buffer, would still read the program's
     buffer), and the inputs are C-contiguous arrays of the program's shapes and dtypes

@@ -35,7 +35,8 @@ MAX_SPECIALIZATIONS = 8
 
 # One run at a time, whatever the thread: a program's buffers are shared by every call, so
 # two threads running the same plan overwrote each other's feeds and intermediates between
-# kernel calls (kernels hold the GIL, so nothing runs in parallel that this serializes).
+# kernel calls. Large kernels let go of the GIL while they compute (csrc/common.h,
+# GilRelease), so without this lock two runs would also write the same buffers at once.
 # The same lock guards the stored values (stored_state.py): a run sees one set of them.
 _RUN_LOCK = stored_state.LOCK
 

@@ -273,8 +273,13 @@ def rot90(array, k=1, axes=(0, 1)):
     return _s.reverse(swapaxes(x, a, b), b)
 
 
+# Up to this many repeats of a single axis, tile is a concat of x with itself.
+_TILE_BY_CONCAT = 16
+
+
 def tile(x, repeats):
-    """x repeated `repeats` times along each axis (np.tile), by broadcasting and a reshape.
+    """x repeated `repeats` times along each axis (np.tile): a concat when one axis repeats a
+    few times, else by broadcasting and a reshape.
 
     Example:
         >>> import paddle as pd
@@ -292,6 +297,11 @@ def tile(x, repeats):
     if builtins.all(r == 1 for r in reps):
         return x
     dims = known(x, range(rank), "tile")
+    repeated = [a for a, r in enumerate(reps) if r != 1]
+    if len(repeated) == 1 and 1 < reps[repeated[0]] <= _TILE_BY_CONCAT:
+        # One axis repeated a few times: one concat, a strided copy of x per repeat that
+        # writes the result once (the broadcast below also fills its shape's zeros).
+        return _s.concat([x] * reps[repeated[0]], axis=repeated[0])
     inter = []
     for r, d in zip(reps, dims):
         inter += [1, d]

@@ -120,8 +120,15 @@ def _subset(paths, labels, validation_split, subset):
     return paths[cut], None if labels is None else labels[cut]
 
 
+# Threads that read the next batches while the model trains on this one, as tf.data's
+# prefetch does behind Keras's readers: decoding runs while the step's kernels compute
+# (they let go of the GIL). Two batches ahead at most, so large images cost little memory.
+READ_AHEAD_WORKERS, READ_AHEAD_BATCHES = 2, 2
+
+
 class DirectoryDataset(PyDataset):
-    """Batches of files read on demand: `__getitem__(i)` reads batch i's files.
+    """Batches of files read on demand: `__getitem__(i)` reads batch i's files; `fit`
+    reads the next ones ahead in READ_AHEAD_WORKERS threads.
 
     Attributes:
         file_paths: the files in their (first epoch's) order.
@@ -129,8 +136,8 @@ class DirectoryDataset(PyDataset):
     """
 
     def __init__(self, paths, labels, label_mode, class_names, batch_size, load, shuffle,
-                 seed, workers=1):
-        super().__init__(workers=workers)
+                 seed, workers=READ_AHEAD_WORKERS):
+        super().__init__(workers=workers, max_queue_size=READ_AHEAD_BATCHES)
         self.file_paths = list(paths)
         self.class_names = class_names
         self._labels = labels

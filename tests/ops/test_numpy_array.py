@@ -656,3 +656,12 @@ def test_numpy_float64_arrays_take_the_float_dtype_of_the_tensors_they_meet():
     assert ops.hstack([x, np.zeros((3, 1))]).dtype == "float32"
     assert ops.select([x > 0.0, x < -1.0], [x, np.ones(4)], 0.0).dtype == "float32"
     assert ops.sort(w).dtype == "float64"  # alone, it keeps its own
+
+
+@pytest.mark.parametrize("reps", [(1, 2), (3, 1), 2, (1, 1, 20), (2, 1, 2)])
+def test_tile_one_repeated_axis_is_a_concat(reps):
+    # A few repeats of one axis are a concat (one write of the result); many repeats, or
+    # several axes, broadcast: the same values and gradients either way.
+    for x in (A, A.astype(np.int32)):
+        np.testing.assert_array_equal(ops.tile(x, reps).numpy(), np.tile(x, reps))
+    check_gradients(lambda v: ops.tile(v, reps), [A.astype(np.float64)])

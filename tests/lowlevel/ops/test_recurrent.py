@@ -373,7 +373,7 @@ def test_narrower_vector_builds(vector_bytes):
     here = Path(__file__).parent
     paths = [str(Path(pd.__file__).parents[1]), str(here.parents[1])] + \
         [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
-    env = dict(os.environ, PADDLE_RNN_VECTOR_BYTES=vector_bytes,
+    env = dict(os.environ, PADDLE_VECTOR_BYTES=vector_bytes,
                PYTHONPATH=os.pathsep.join(paths))
     subprocess.run([sys.executable, "-c", NARROW_SCRIPT, str(here)], env=env, check=True,
                    cwd=str(Path(pd.__file__).parents[1]))

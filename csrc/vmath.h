@@ -1,0 +1,248 @@
+// Vectorizable float32 transcendental functions: exp, log, log1p, tanh, sigmoid, erf,
+// erfinv, sin, cos, atan, atan2 (the unary kernels build
+// sigmoid and gelu on them; softplus, composed of ops, runs on exp and log1p).
+//
+// std::exp and friends are scalar calls into the C library: a loop over them runs one
+// element at a time. These are branch-free (every "if" is a select the compiler turns into
+// a blend), use only +, *, /, sqrt, float <-> int32 conversions and bit operations, and are
+// always inlined, so a plain loop over them vectorizes: with 16 floats a vector under the
+// AVX-512 builds (elementwise.cpp picks the widest build the CPU runs, as the taps path of
+// the convolutions does). Each is a polynomial or rational approximation on a reduced
+// range (Cephes's single-precision coefficients for exp, log, tanh, sin, cos and atan;
+// Eigen's/XLA's rational erf; Giles's erfinv), within a few float32 ulps of the exact
+// value over the whole range, with C's results at the edges: 0, -0, denormals, infinities
+// and NaN (tests/lowlevel/test_vmath.py checks them against float64 libm on dense grids).
+//
+// float64 keeps the C library (each function here is for float only).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#define PD_VM_INLINE __attribute__((always_inline)) inline
+
+namespace paddle {
+namespace vm {
+
+PD_VM_INLINE int32_t bits(float x) { int32_t i; std::memcpy(&i, &x, 4); return i; }
+PD_VM_INLINE float from_bits(int32_t i) { float x; std::memcpy(&x, &i, 4); return x; }
+PD_VM_INLINE float abs(float x) { return from_bits(bits(x) & 0x7fffffff); }
+// x with the sign of s.
+PD_VM_INLINE float copysign(float x, float s) {
+  return from_bits((bits(x) & 0x7fffffff) | (bits(s) & int32_t(0x80000000u)));
+}
+// x rounded to the nearest integer (halves to even) for |x| < 2^22: adding 1.5 * 2^23
+// pushes the fraction out of the mantissa.
+PD_VM_INLINE float round(float x) { return (x + 12582912.0f) - 12582912.0f; }
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+// 2^n for an integer n in [-252, 254], as two normal factors (so results in the denormal
+// range round once, in the last multiplication).
+PD_VM_INLINE float scale2(float y, int32_t n) {
+  const int32_t half = n >> 1;
+  return y * from_bits((half + 127) << 23) * from_bits((n - half + 127) << 23);
+}
+
+// e^x: x = n ln2 + r with |r| <= ln2 / 2 (ln2 in two parts, so n ln2 is exact), e^r by a
+// degree-7 polynomial, times 2^n.
+PD_VM_INLINE float exp(float x) {
+  float c = x > -104.0f ? x : -104.0f;  // also maps NaN to a number; fixed at the end
+  c = c < 89.0f ? c : 89.0f;
+  const float n = round(c * 1.44269504088896341f);
+  const float r = (c - n * 0.693359375f) - n * -2.12194440e-4f;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  float y = scale2(p * r * r + r + 1.0f, int32_t(n));
+  y = x > 88.72283935546875f ? kInf : y;
+  y = x < -103.97207708f ? 0.0f : y;
+  return x != x ? x : y;
+}
+
+// log x: x = m 2^e with m in [sqrt(1/2), sqrt(2)), log(m) = f - f^2/2 + f^3 P(f) for
+// f = m - 1, plus e ln2 (in two parts). Denormals are scaled by 2^23 first.
+PD_VM_INLINE float log(float x) {
+  // Every select below is between floats: a bool turned into an int (e -= low) stopped
+  // GCC from vectorizing loops that call log after exp.
+  const bool tiny = x < 1.17549435e-38f;
+  const float s = tiny ? x * 8388608.0f : x;
+  const int32_t i = bits(s);
+  float e = float(((i >> 23) & 0xff) - 126);  // s = m 2^e with m in [1/2, 1)
+  const float m = from_bits((i & 0x007fffff) | 0x3f000000);
+  const bool low = m < 0.707106781186547524f;
+  e = low ? e - 1.0f : e;
+  e = tiny ? e - 23.0f : e;
+  const float f = (low ? m + m : m) - 1.0f;
+  const float z = f * f;
+  float p = 7.0376836292e-2f;
+  p = p * f - 1.1514610310e-1f;
+  p = p * f + 1.1676998740e-1f;
+  p = p * f - 1.2420140846e-1f;
+  p = p * f + 1.4249322787e-1f;
+  p = p * f - 1.6668057665e-1f;
+  p = p * f + 2.0000714765e-1f;
+  p = p * f - 2.4999993993e-1f;
+  p = p * f + 3.3333331174e-1f;
+  float y = f * z * p + e * -2.12194440e-4f - 0.5f * z;
+  y = (f + y) + e * 0.693359375f;
+  y = x == kInf ? kInf : y;
+  y = x == 0.0f ? -kInf : y;
+  y = x < 0.0f ? kNaN : y;
+  return x != x ? x : y;
+}
+
+// log(1 + x) without the rounding of 1 + x: log(u) for u = 1 + x, corrected by
+// (x - (u - 1)) / u, the part of x that u lost.
+PD_VM_INLINE float log1p(float x) {
+  const float u = 1.0f + x;
+  float y = log(u) + (x - (u - 1.0f)) / u;
+  y = u == 1.0f ? x : y;  // |x| below half an ulp of 1 (and -0 stays -0)
+  y = x == kInf ? kInf : y;
+  y = x == -1.0f ? -kInf : y;
+  return x != x ? x : y;
+}
+
+// tanh: x + x^3 P(x^2) for |x| < 0.625, else 1 - 2 / (e^2|x| + 1) with x's sign.
+PD_VM_INLINE float tanh(float x) {
+  const float a = abs(x);
+  const float z = x * x;
+  float p = -5.70498872745e-3f;
+  p = p * z + 2.06390887954e-2f;
+  p = p * z - 5.37397155531e-2f;
+  p = p * z + 1.33314422036e-1f;
+  p = p * z - 3.33332819422e-1f;
+  const float small = p * z * a + a;
+  const float big = 1.0f - 2.0f / (exp(a + a) + 1.0f);
+  return copysign(a < 0.625f ? small : big, x);  // -0 stays -0
+}
+
+// 1 / (1 + e^-x), as e^x / (1 + e^x) for negative x (where e^-x would overflow long
+// before the result leaves the denormals).
+PD_VM_INLINE float sigmoid(float x) {
+  const float e = exp(-abs(x));
+  return (x < 0.0f ? e : 1.0f) / (1.0f + e);
+}
+
+// erf: x P(x^2) / Q(x^2) on [-4, 4] (erf is +-1 in float32 beyond), Eigen's and XLA's
+// rational approximation.
+PD_VM_INLINE float erf(float x) {
+  float c = x > -4.0f ? x : -4.0f;
+  c = c < 4.0f ? c : 4.0f;
+  const float z = c * c;
+  float p = -2.72614225801306e-10f;
+  p = p * z + 2.77068142495902e-08f;
+  p = p * z - 2.10102402082508e-06f;
+  p = p * z - 5.69250639462346e-05f;
+  p = p * z - 7.34990630326855e-04f;
+  p = p * z - 2.95459980854025e-03f;
+  p = p * z - 1.60960333262415e-02f;
+  float q = -1.45660718464996e-05f;
+  q = q * z - 2.13374055278905e-04f;
+  q = q * z - 1.68282697438203e-03f;
+  q = q * z - 7.37332916720468e-03f;
+  q = q * z - 1.42647390514189e-02f;
+  const float y = c * (p / q);  // p / q first: c * p would lose denormal c's digits
+  return x != x ? x : y;
+}
+
+// erfinv: Giles's single-precision approximation ("Approximating the erfinv function", GPU
+// Computing Gems, 2011): a polynomial in w = -log(1 - y^2), one for w < 5, one in sqrt(w)
+// beyond; +-inf at +-1, NaN outside [-1, 1].
+PD_VM_INLINE float erfinv(float y) {
+  const float w = -log((1.0f - y) * (1.0f + y));
+  const float a = w - 2.5f;
+  float p = 2.81022636e-08f;
+  p = p * a + 3.43273939e-07f;
+  p = p * a - 3.5233877e-06f;
+  p = p * a - 4.39150654e-06f;
+  p = p * a + 0.00021858087f;
+  p = p * a - 0.00125372503f;
+  p = p * a - 0.00417768164f;
+  p = p * a + 0.246640727f;
+  p = p * a + 1.50140941f;
+  const float b = __builtin_sqrtf(w < 5.0f ? 5.0f : w) - 3.0f;  // in range on both sides
+  float q = -0.000200214257f;
+  q = q * b + 0.000100950558f;
+  q = q * b + 0.00134934322f;
+  q = q * b - 0.00367342844f;
+  q = q * b + 0.00573950773f;
+  q = q * b - 0.0076224613f;
+  q = q * b + 0.00943887047f;
+  q = q * b + 1.00167406f;
+  q = q * b + 2.83297682f;
+  float r = (w < 5.0f ? p : q) * y;
+  r = abs(y) == 1.0f ? copysign(kInf, y) : r;
+  return (abs(y) > 1.0f || y != y) ? kNaN : r;
+}
+
+// sin and cos share one reduction: x = q pi/2 + r, |r| <= pi/4 (pi/2 in three parts),
+// then sin(r) or cos(r) by quadrant. Exact enough for |x| < 8192; callers recompute larger
+// arguments with the C library (vm::kTrigLimit), whose reduction is exact for all x.
+constexpr float kTrigLimit = 8192.0f;
+PD_VM_INLINE float sin_cos(float x, int32_t shift) {
+  const float c = abs(x) < kTrigLimit ? x : 0.0f;  // NaN and large x: any in-range value
+  const float qf = round(c * 0.636619772367581343f);
+  const float r = ((c - qf * 1.5703125f) - qf * 4.837512969970703125e-4f) -
+                  qf * 7.54978995489188216e-8f;
+  const int32_t q = int32_t(qf) + shift;  // cos(x) = sin(x + pi/2)
+  const float z = r * r;
+  float s = -1.9515295891e-4f;
+  s = s * z + 8.3321608736e-3f;
+  s = s * z - 1.6666654611e-1f;
+  s = s * z * r + r;
+  float k = 2.443315711809948e-5f;
+  k = k * z - 1.388731625493765e-3f;
+  k = k * z + 4.166664568298827e-2f;
+  k = k * z * z - 0.5f * z + 1.0f;
+  float y = (q & 1) ? k : s;
+  y = from_bits(bits(y) ^ int32_t((uint32_t(q) & 2u) << 30));  // quadrants 2, 3: negated
+  y = (shift == 0 && x == 0.0f) ? x : y;  // sin(-0) = -0
+  return (x != x || abs(x) == kInf) ? kNaN : y;
+}
+PD_VM_INLINE float sin(float x) { return sin_cos(x, 0); }
+PD_VM_INLINE float cos(float x) { return sin_cos(x, 1); }
+
+// atan on [0, inf]: reduced to |t| <= tan(pi/8) by atan(x) = pi/4 + atan((x - 1)/(x + 1))
+// or pi/2 + atan(-1/x), then t + t^3 P(t^2).
+PD_VM_INLINE float atan_positive(float x) {
+  const bool big = x > 2.414213562373095f, mid = x > 0.4142135623730950f;
+  const float num = big ? -1.0f : mid ? x - 1.0f : x;
+  const float den = big ? x : mid ? x + 1.0f : 1.0f;
+  const float t = num / den;
+  const float base = big ? 1.570796326794896619f : mid ? 0.785398163397448310f : 0.0f;
+  const float z = t * t;
+  float p = 8.05374449538e-2f;
+  p = p * z - 1.38776856032e-1f;
+  p = p * z + 1.99777106478e-1f;
+  p = p * z - 3.33329491539e-1f;
+  return base + (p * z * t + t);
+}
+PD_VM_INLINE float atan(float x) {
+  const float y = copysign(atan_positive(abs(x)), x);
+  return x != x ? x : y;
+}
+
+// atan2(y, x): atan of min/max of |y|, |x| (in [0, 1]), then mirrored into the quadrant:
+// pi/2 - a when |y| > |x|, pi - a when x is negative (-0 included), y's sign. C's results
+// for zeros and infinities (both infinite: pi/4 or 3pi/4).
+PD_VM_INLINE float atan2(float y, float x) {
+  const float ay = abs(y), ax = abs(x);
+  const bool steep = ay > ax;
+  const float lo = steep ? ax : ay, hi = steep ? ay : ax;
+  float t = lo / hi;
+  t = hi == 0.0f ? 0.0f : t;
+  t = lo == kInf ? 1.0f : t;  // both infinite
+  float a = atan_positive(t);
+  a = steep ? 1.570796326794896619f - a : a;
+  a = bits(x) < 0 ? 3.141592653589793238f - a : a;
+  const float r = copysign(a, y);
+  return (x != x || y != y) ? x + y : r;
+}
+
+}  // namespace vm
+}  // namespace paddle
