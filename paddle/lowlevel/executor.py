@@ -26,7 +26,7 @@ from paddle.devices.context import KernelContext
 from paddle.devices.runner import Hooks
 from paddle.errors import FeedError, ShapeError, at_user
 from paddle.lowlevel.graph import NAMES, Variable, converted
-from paddle.lowlevel import stored_state
+from paddle.lowlevel import fusion, stored_state
 from paddle.lowlevel.strings import host_feeds
 from paddle.lowlevel.op import fmt_shape
 
@@ -213,10 +213,11 @@ class Plan:
             if self.device.is_host:
                 raise
             raise FeedError(f"{e} (for a run on {self.device.name})") from None
-        key = tuple(a.shape for a in arrays)
+        fuses = fusion.enabled()
+        key = (tuple(a.shape for a in arrays), fuses)
         program = self.specialized.get(key)
         if program is None:
-            program = Program(self, [a.shape for a in arrays])
+            program = Program(self, [a.shape for a in arrays], fuses)
             self.specialized[key] = program
             if len(self.specialized) > MAX_SPECIALIZATIONS:
                 self.specialized.popitem(last=False)
@@ -287,13 +288,16 @@ class Program:
     the same shape and dtype takes the buffer over; leaves and results are never reused.
     Buffers are the device's (`plan.device`): stored values (parameters, constants) are
     their copies there (paddle/devices/mirrors.py), fed values are uploaded once per run.
+    With `fuses`, the fusion pass (paddle/lowlevel/fusion/) merges nodes once the shapes
+    are known: a fused node takes its root's place and keys (`_nid`), and the values it
+    keeps inside get no buffer.
     """
 
-    def __init__(self, plan, feed_shapes):
+    def __init__(self, plan, feed_shapes, fuses=False):
         with plan.device.activated():
-            self._prepare(plan, feed_shapes)
+            self._prepare(plan, feed_shapes, fuses)
 
-    def _prepare(self, plan, feed_shapes):
+    def _prepare(self, plan, feed_shapes, fuses):
         dev = self.device = plan.device
         self.feeds = [dev.empty(s, v.dtype, f"input {v.name!r}")
                       for v, s in zip(plan.data, feed_shapes)]
@@ -304,44 +308,49 @@ class Program:
         # run may write (parameters: updates, assign, batch-norm statistics).
         self.stored = [v._value for v in plan.stored]
         self.written = [v._value for v in plan.stored if v.kind == "param"]
-        specs, aliasing = self._infer(plan, value)
+        specs, aliasing, known = self._infer(plan, value)
+        targets = [_target_var(t) for t in plan.targets]
+        nodes = fusion.fuse(plan.nodes, known, {_key(t) for t in targets}, plan.late,
+                            plan.kernels) if fuses else plan.nodes
         storage, readers = {}, {}
-        for node in plan.nodes:
+        for node in nodes:
             for i in node.inputs:
                 s = storage.get(_key(i), _key(i))
                 readers[s] = readers.get(s, 0) + 1
             for k in range(len(node.outputs_ref)):
-                own = (id(node), k)
+                own = (_nid(node), k)
                 storage[own] = storage.get(_key(node.inputs[0]), _key(node.inputs[0])) \
-                    if id(node) in aliasing else own
-        pinned = {storage.get(_key(t), _key(t)) for t in map(_target_var, plan.targets)}
-        placed = self._placed(plan, specs, storage, pinned, dev)
+                    if _nid(node) in aliasing else own
+        pinned = {storage.get(_key(t), _key(t)) for t in targets}
+        placed = self._placed(plan, nodes, specs, storage, pinned, dev)
         pool, owned = {}, {}
         self.steps, self.nodes = [], []
         hooks = Hooks()
-        for node in plan.nodes:
+        for node in nodes:
+            nid = _nid(node)
             ins = [value[_key(i)] for i in node.inputs]
-            if id(node) in aliasing:
-                outs = [ins[0].reshape(specs[id(node)][0][0])]
+            if nid in aliasing:
+                outs = [ins[0].reshape(specs[nid][0][0])]
             else:
-                outs = [placed.get((id(node), k)) if (id(node), k) in placed else
+                outs = [placed.get((nid, k)) if (nid, k) in placed else
                         _take(dev, pool, shape, dtype, node)
-                        for k, (shape, dtype) in enumerate(specs[id(node)])]
-                owned.update(((id(node), k), b) for k, b in enumerate(outs)
-                             if (id(node), k) not in placed)
+                        for k, (shape, dtype) in enumerate(specs[nid])]
+                owned.update(((nid, k), b) for k, b in enumerate(outs)
+                             if (nid, k) not in placed)
                 training = plan.training if node.mode is None else node.mode
                 ctx = KernelContext(dev, training, node, hooks, len(self.steps))
-                self.steps.append(plan.kernels[node.op.name](node, ins, outs, ctx))
+                kernel = plan.kernels[getattr(node.op, "kernel", node.op.name)]
+                self.steps.append(kernel(node, ins, outs, ctx))
                 self.nodes.append(node)
                 hooks.shapes.append(([tuple(i.shape) for i in ins],
                                      [tuple(o.shape) for o in outs], outs[0].dtype.name
                                      if outs else (ins[0].dtype.name if ins else None)))
-            value.update(((id(node), k), b) for k, b in enumerate(outs))
+            value.update(((nid, k), b) for k, b in enumerate(outs))
             done = [storage.get(_key(i), _key(i)) for i in node.inputs]
             for s in done:
                 readers[s] -= 1
-            if id(node) not in aliasing:  # outputs nobody reads are free at once
-                done += [(id(node), k) for k in range(len(outs))]
+            if nid not in aliasing:  # outputs nobody reads are free at once
+                done += [(nid, k) for k in range(len(outs))]
             for s in done:
                 if readers.get(s, 0) == 0 and s in owned and s not in pinned:
                     b = owned.pop(s)
@@ -384,7 +393,7 @@ class Program:
         return None
 
     @staticmethod
-    def _placed(plan, specs, storage, pinned, dev):
+    def _placed(plan, nodes, specs, storage, pinned, dev):
         """{storage: buffer} for the outputs some kernel wants computed straight into a
         buffer of its own: a prepare function with an `input_buffers(node, device)`
         attribute returns {input index: buffer} (arrays of `device`, the plan's backend;
@@ -395,7 +404,7 @@ class Program:
         (two optimizers' updates sharing one averaging buffer) are not both placed: each
         node's buffers must stay its own until it runs."""
         placed, taken = {}, []
-        for node in plan.nodes:
+        for node in nodes:
             ask = getattr(plan.kernels.get(node.op.name), "input_buffers", None)
             wanted = (ask(node, dev) if ask is not None else None) or {}
             spans = [memory_span(b) for b in wanted.values()]
@@ -414,9 +423,9 @@ class Program:
 
     @staticmethod
     def _infer(plan, leaves):
-        """Concrete (shape, dtype) of every node output, and the nodes whose output is their
-        first input's buffer: views, and ops that are identities at these shapes (a sum_to
-        or broadcast_to that changes nothing)."""
+        """Concrete (shape, dtype) of every node output, the nodes whose output is their
+        first input's buffer (views, and ops that are identities at these shapes: a sum_to
+        or broadcast_to that changes nothing), and (shape, dtype) of every value by key."""
         known = {k: (b.shape, b.dtype.name) for k, b in leaves.items()}
         specs, aliasing = {}, set()
         for node in plan.nodes:
@@ -431,7 +440,7 @@ class Program:
             known.update(((id(node), k), spec) for k, spec in enumerate(out))
             if node.op.view or node.op.aliases(ins, out):
                 aliasing.add(id(node))
-        return specs, aliasing
+        return specs, aliasing, known
 
     def run(self, arrays):
         """Feeds in (one copy each), the prepared calls, the results out (NumPy arrays)."""
@@ -480,6 +489,11 @@ def memory_span(array):
     face = getattr(array, "__cuda_array_interface__", None) or array.__array_interface__
     start = face["data"][0]
     return start, start + array.nbytes
+
+
+def _nid(node):
+    """The id a node's outputs are keyed by: a fused node's are its root's."""
+    return id(getattr(node, "root", node))
 
 
 def _target_var(t):
