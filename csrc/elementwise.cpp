@@ -606,8 +606,14 @@ void check_fused(const int64_t* prog, int64_t count, int inputs, int64_t temps,
 template <typename T>
 void run_instruction(const int64_t* in, const std::vector<FusedSource>& reg, char* y,
                      int64_t n) {
-  const FusedSource &a = reg[in[3]], &b = reg[in[4]];
+  // Only the fields an instruction kind uses are read (check_fused checked those).
+  const FusedSource& a = reg[in[3]];
   const int code = int(in[1]);
+  if (in[0] == kFusedUnary) {
+    unary_range<T>(code, reinterpret_cast<const T*>(a.p), reinterpret_cast<T*>(y), 0, n);
+    return;
+  }
+  const FusedSource& b = reg[in[4]];
   switch (in[0]) {
     case kFusedUnary:
       unary_range<T>(code, reinterpret_cast<const T*>(a.p), reinterpret_cast<T*>(y), 0, n);

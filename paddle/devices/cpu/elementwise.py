@@ -59,5 +59,7 @@ def _fused_elementwise(node, ins, outs, ctx):
 
 
 # The CPU's fused kernel runs every unary, binary, compare and where op, in every compute
-# dtype the pass offers (float32, float64, int32, int64).
-_fused_elementwise.fusable = lambda name, dtype: True
+# dtype the pass offers (float32, float64, int32, int64), where the op's kernel is still
+# one of the above.
+_fused_elementwise.fusable = lambda name, dtype, prepare: prepare in (_unary, _binary,
+                                                                      _compare, _where)

@@ -240,16 +240,17 @@ _COMPARES = frozenset(("greater", "greater_equal", "less", "less_equal", "equal"
 
 def _fused_reference(program, temps_shape, compute):
     """The simulated device's fused kernel: the program run instruction by instruction with
-    the single-op kernels' own NumPy calls, on full-size temporaries."""
+    the single-op kernels' own NumPy calls, on full-size temporaries (allocated here, when
+    the kernel is prepared, none while it runs)."""
+    temps = [np.empty(temps_shape, "bool" if inst.name in _COMPARES else compute)
+             for inst in program[:-1]]
+
     def run(*arrays):
         *ins, out = arrays
         regs = dict(enumerate(ins))
         for k, inst in enumerate(program):
             srcs = [regs[r] for r in inst.sources]
-            if k == len(program) - 1:
-                dst = out
-            else:
-                dst = np.empty(temps_shape, "bool" if inst.name in _COMPARES else compute)
+            dst = out if k == len(program) - 1 else temps[k]
             if inst.name == "where":
                 np.copyto(dst, srcs[2])
                 np.copyto(dst, srcs[1], where=np.broadcast_to(srcs[0], dst.shape))
@@ -276,5 +277,7 @@ def _fused_elementwise(node, ins, outs, ctx):
     return lambda: fn(*ins, out)
 
 
-# Fusable on CUDA: the ops with an expression above.
-_fused_elementwise.fusable = lambda name, dtype: name in _EXPRESSIONS
+# Fusable on CUDA: the ops with an expression above, where the op's kernel is still one of
+# this module's.
+_fused_elementwise.fusable = lambda name, dtype, prepare: (name in _EXPRESSIONS and
+                                                           prepare in (_elementwise, _where))

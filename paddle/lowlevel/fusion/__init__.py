@@ -48,7 +48,8 @@ def fuse(nodes, known, kept, late, kernels):
         kept: keys (id(node), output index) that must stay materialized (the targets).
         late: ids of the nodes of the update phase (never fused).
         kernels: the backend's kernel table; a pattern fuses only where the backend has its
-            kernel and that kernel's `fusable(op_name, dtype)` accepts every op.
+            kernel and that kernel's `fusable(op_name, dtype, prepare)` accepts every op
+            (`prepare`: the op's own kernel in the table, which the fused one replaces).
 
     Returns:
         A new list; `nodes` itself is left as it was.
@@ -58,4 +59,4 @@ def fuse(nodes, known, kept, late, kernels):
         >>> fusion.fuse([], {}, set(), set(), {})
         []
     """
-    return fuse_elementwise(list(nodes), known, kept, late, kernels.get("fused_elementwise"))
+    return fuse_elementwise(list(nodes), known, kept, late, kernels)

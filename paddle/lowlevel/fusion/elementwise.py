@@ -68,8 +68,9 @@ def _compute_dtype(node, known):
 class _Candidates:
     """Which nodes of a program may join a group, with the facts the rules need."""
 
-    def __init__(self, nodes, known, kept, late, kernel):
-        self.known, self.late, self.kernel = known, late, kernel
+    def __init__(self, nodes, known, kept, late, kernels):
+        self.known, self.late, self.kernels = known, late, kernels
+        self.kernel = kernels.get(KERNEL)
         self.position = {id(n): k for k, n in enumerate(nodes)}
         self.readers = {}
         for n in nodes:
@@ -93,7 +94,10 @@ class _Candidates:
         shape = self.known[(id(node), 0)][0]
         if tuple(shape) != tuple(out_shape) or _compute_dtype(node, self.known) != dtype:
             return False
-        if not self.kernel.fusable(node.op.name, dtype):
+        # The backend says which of its kernels the fused one stands in for: an op whose
+        # kernel was replaced (a test's stand-in, a kernel that wants its inputs placed, see
+        # executor.Program._placed) runs as itself.
+        if not self.kernel.fusable(node.op.name, dtype, self.kernels.get(node.op.name)):
             return False
         for k, v in enumerate(node.inputs):
             vshape, vdtype = self.spec(v)
@@ -120,12 +124,13 @@ def _key(v):
     return (id(v.node), v.index) if v.node is not None else id(v)
 
 
-def fuse_elementwise(nodes, known, kept, late, kernel):
+def fuse_elementwise(nodes, known, kept, late, kernels):
     """`nodes` with each group of two or more fusable elementwise nodes replaced by one
-    FusedNode at its root's place (see the module's docstring for the rules)."""
-    if kernel is None or not hasattr(kernel, "fusable"):
+    FusedNode at its root's place (see the module's docstring for the rules). `kernels`:
+    the backend's table, whose "fused_elementwise" kernel says what it runs (`fusable`)."""
+    if not hasattr(kernels.get(KERNEL), "fusable"):
         return nodes
-    c = _Candidates(nodes, known, kept, late, kernel)
+    c = _Candidates(nodes, known, kept, late, kernels)
     taken, fused = set(), {}
     for root in reversed(nodes):
         if id(root) in taken or _kind(root) is None or (id(root), 0) not in known:
