@@ -289,8 +289,8 @@ class Program:
     Buffers are the device's (`plan.device`): stored values (parameters, constants) are
     their copies there (paddle/devices/mirrors.py), fed values are uploaded once per run.
     With `fuses`, the fusion pass (paddle/lowlevel/fusion/) merges nodes once the shapes
-    are known: a fused node takes its root's place and keys (`_nid`), and the values it
-    keeps inside get no buffer.
+    are known: a fused node's outputs are keyed as the outputs of the nodes it replaces
+    (`_output_keys`), and the values it keeps inside get no buffer.
     """
 
     def __init__(self, plan, feed_shapes, fuses=False):
@@ -317,26 +317,23 @@ class Program:
             for i in node.inputs:
                 s = storage.get(_key(i), _key(i))
                 readers[s] = readers.get(s, 0) + 1
-            for k in range(len(node.outputs_ref)):
-                own = (_nid(node), k)
+            for own in _output_keys(node):
                 storage[own] = storage.get(_key(node.inputs[0]), _key(node.inputs[0])) \
-                    if _nid(node) in aliasing else own
+                    if id(node) in aliasing else own
         pinned = {storage.get(_key(t), _key(t)) for t in targets}
         placed = self._placed(plan, nodes, specs, storage, pinned, dev)
         pool, owned = {}, {}
         self.steps, self.nodes = [], []
         hooks = Hooks()
         for node in nodes:
-            nid = _nid(node)
+            keys = _output_keys(node)
             ins = [value[_key(i)] for i in node.inputs]
-            if nid in aliasing:
-                outs = [ins[0].reshape(specs[nid][0][0])]
+            if id(node) in aliasing:
+                outs = [ins[0].reshape(specs[id(node)][0][0])]
             else:
-                outs = [placed.get((nid, k)) if (nid, k) in placed else
-                        _take(dev, pool, shape, dtype, node)
-                        for k, (shape, dtype) in enumerate(specs[nid])]
-                owned.update(((nid, k), b) for k, b in enumerate(outs)
-                             if (nid, k) not in placed)
+                outs = [placed[key] if key in placed else
+                        _take(dev, pool, *known[key], node) for key in keys]
+                owned.update((key, b) for key, b in zip(keys, outs) if key not in placed)
                 training = plan.training if node.mode is None else node.mode
                 ctx = KernelContext(dev, training, node, hooks, len(self.steps))
                 kernel = plan.kernels[getattr(node.op, "kernel", node.op.name)]
@@ -345,12 +342,12 @@ class Program:
                 hooks.shapes.append(([tuple(i.shape) for i in ins],
                                      [tuple(o.shape) for o in outs], outs[0].dtype.name
                                      if outs else (ins[0].dtype.name if ins else None)))
-            value.update(((nid, k), b) for k, b in enumerate(outs))
+            value.update(zip(keys, outs))
             done = [storage.get(_key(i), _key(i)) for i in node.inputs]
             for s in done:
                 readers[s] -= 1
-            if nid not in aliasing:  # outputs nobody reads are free at once
-                done += [(nid, k) for k in range(len(outs))]
+            if id(node) not in aliasing:  # outputs nobody reads are free at once
+                done += keys
             for s in done:
                 if readers.get(s, 0) == 0 and s in owned and s not in pinned:
                     b = owned.pop(s)
@@ -491,9 +488,11 @@ def memory_span(array):
     return start, start + array.nbytes
 
 
-def _nid(node):
-    """The id a node's outputs are keyed by: a fused node's are its root's."""
-    return id(getattr(node, "root", node))
+def _output_keys(node):
+    """The keys of a node's outputs; a fused node's are those of the outputs it computes
+    for the nodes it replaces (paddle/lowlevel/fusion/node.py)."""
+    keys = getattr(node, "keys", None)
+    return keys if keys is not None else [(id(node), k) for k in range(len(node.outputs_ref))]
 
 
 def _target_var(t):

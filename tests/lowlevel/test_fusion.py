@@ -87,7 +87,7 @@ def test_a_chain_becomes_one_node_named_after_its_ops_at_its_last_ops_line():
     assert _names(nodes) == ["fused_elementwise[mul+add+relu]"]
     node = nodes[0]
     assert node.root is y.node and node.location == y.node.location
-    assert node.scope == y.node.scope and node.outputs_ref == y.node.outputs_ref
+    assert node.scope == y.node.scope and node.keys == [(id(y.node), 0)]
     assert [i.kind for i in node.attrs["program"]] == [elementwise.BINARY, elementwise.BINARY,
                                                        elementwise.UNARY]
     assert list(node.attrs["shapes"]) == [FULL, SCALAR, LAST_AXIS]

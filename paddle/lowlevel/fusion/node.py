@@ -9,17 +9,17 @@ Example:
 
 class FusedOp:
     """The op of a fused node: `kernel` is the backend's kernel name, `name` says what it
-    runs (profiles and error messages show it)."""
+    runs (profiles and error messages show it); `writes_inputs` as any member's op."""
 
     view = False
     stateful = False
-    writes_inputs = False
     family = None
 
-    def __init__(self, kernel, members):
+    def __init__(self, kernel, members, writes_inputs=False):
         self.kernel = kernel
         self.members = tuple(members)
         self.name = f"{kernel}[{'+'.join(members)}]"
+        self.writes_inputs = writes_inputs
 
     def aliases(self, inputs, outputs):
         return False
@@ -29,35 +29,27 @@ class FusedOp:
 
 
 class FusedNode:
-    """A fused group: its inputs (the Variables read from outside the group), its program
-    (`attrs`), and `root`, the group's last node, whose outputs it computes: consumers and
-    targets find them under the root, and the node takes the root's location, layer and
-    mode. `members` are the graph nodes it replaces, in run order."""
+    """A fused group: its inputs (the Variables read from outside the group), its attributes
+    (what its kernel runs), `keys`, the executor's keys of the outputs it computes
+    ((id(member), output index): consumers and targets find them there), and `root`, the
+    group's last node, whose location and layer it takes. `members` are the graph nodes it
+    replaces, in run order; `mode` (the run mode its kernel sees) is `mode_of`'s."""
 
-    __slots__ = ("op", "inputs", "attrs", "root", "members")
+    __slots__ = ("op", "inputs", "attrs", "root", "members", "keys", "mode")
 
-    def __init__(self, op, inputs, attrs, root, members):
+    def __init__(self, op, inputs, attrs, root, members, keys=None, mode_of=None):
         self.op = op
         self.inputs = tuple(inputs)
         self.attrs = attrs
         self.root = root
         self.members = tuple(members)
-
-    @property
-    def outputs_ref(self):
-        return self.root.outputs_ref
-
-    @property
-    def outputs(self):
-        return self.root.outputs
+        self.keys = keys if keys is not None else \
+            [(id(root), k) for k in range(len(root.outputs_ref))]
+        self.mode = (mode_of or root).mode
 
     @property
     def location(self):
         return self.root.location
-
-    @property
-    def mode(self):
-        return self.root.mode
 
     @property
     def scope(self):
