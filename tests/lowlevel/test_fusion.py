@@ -263,16 +263,29 @@ def _conv_residual():
     return pd.Model(inputs, pd.layers.Dense(3)(pd.layers.Flatten()(r)))
 
 
+def _conv_bn_relu():
+    inputs = pd.layers.Input(shape=(6, 6, 3))
+    h = pd.layers.Conv2D(4, 3, padding="same", use_bias=False)(inputs)
+    h = pd.layers.Activation("relu")(pd.layers.BatchNormalization()(h))
+    h = pd.layers.Conv2D(4, 3, padding="same", use_bias=False)(h)
+    r = pd.layers.ReLU()(pd.layers.Add()([pd.layers.BatchNormalization()(h), inputs[..., :1]]))
+    return pd.Model(inputs, pd.layers.Dense(3)(pd.layers.GlobalAveragePooling2D()(r)))
+
+
 @pytest.mark.parametrize("model_fn, shape", [(_dense_bn_residual, (16, 8)),
-                                             (_conv_residual, (4, 6, 6, 4))])
-def test_training_steps_end_with_the_same_weights(monkeypatch, model_fn, shape):
+                                             (_conv_residual, (4, 6, 6, 4)),
+                                             (_conv_bn_relu, (4, 6, 6, 3))])
+def test_training_steps_end_with_the_same_weights(monkeypatch, model_fn, shape, device):
     rng = np.random.default_rng(3)
     xs = rng.standard_normal(shape).astype(np.float32)
     ys = rng.integers(0, 3, shape[0])
     fused_w, fused_losses, fused_ops = _train(model_fn, xs, ys, 4, monkeypatch, True)
     plain_w, plain_losses, plain_ops = _train(model_fn, xs, ys, 4, monkeypatch, False)
     assert any(op.startswith("fused_elementwise[") for op in fused_ops), fused_ops
-    assert not any(op.startswith("fused_elementwise[") for op in plain_ops)
+    assert not any(op.startswith("fused_") for op in plain_ops)
+    if model_fn is _conv_bn_relu and device == "cpu":  # (the CPU has the batch-norm kernels)
+        assert {"fused_batch_norm[batch_norm+relu]",
+                "fused_batch_norm_grad[relu_grad+batch_norm_grad]"} <= fused_ops, fused_ops
     np.testing.assert_allclose(fused_losses, plain_losses, rtol=1e-6)
     for a, b in zip(fused_w, plain_w):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
@@ -358,3 +371,39 @@ def test_the_profile_files_a_fused_call_under_the_layer_of_its_last_op(monkeypat
     assert ("fused_elementwise[add+relu]", "hidden") in {(e.op, e.layer) for e in fused}
     assert all(e.location for e in fused)
     assert "fused_elementwise[add+relu]" in {r["op"] for r in prof.summary(group_by="op")}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("axis, shape", [(-1, (6, 5)), (1, (3, 4, 7)), (-1, (2, 3, 3, 40))])
+def test_batch_norm_relu_forward_and_gradients_match(monkeypatch, dtype, axis, shape, device):
+    rng = np.random.default_rng(5)
+    c = shape[axis]
+    x = pd.data("bx", shape=[None, *shape[1:]], dtype=dtype)
+    scale = pd.constant(rng.standard_normal(c).astype(dtype))
+    offset = pd.constant(rng.standard_normal(c).astype(dtype))
+    mm = pd.Variable(f"bmm_{dtype}_{axis}_{len(shape)}", shape=[c], dtype=dtype,
+                     initializer="zeros", trainable=False)
+    mv = pd.Variable(f"bmv_{dtype}_{axis}_{len(shape)}", shape=[c], dtype=dtype,
+                     initializer="ones", trainable=False)
+    y = pd.relu(pd.batch_norm(x, scale, offset, mm, mv, axis=axis))
+    loss = pd.sum(y * pd.constant(rng.standard_normal(shape[1:]).astype(dtype)))
+    grads = pd.gradients(loss, [x, scale, offset])
+    feeds = {x: rng.standard_normal(shape).astype(dtype)}
+    for training in (True, False):
+        fused, plain, ran, _ = _both([y, *grads], feeds, monkeypatch, training=training)
+        _assert_same(fused, plain, rtol=1e-6 if dtype == "float32" else 1e-13)
+        if device == "cpu":
+            assert {"fused_batch_norm[batch_norm+relu]",
+                    "fused_batch_norm_grad[relu_grad+batch_norm_grad]"} <= set(ran), ran
+
+
+def test_batch_norm_is_not_fused_with_a_relu_that_is_not_its_only_reader(monkeypatch):
+    x = pd.data("bx2", shape=[None, 3])
+    mm = pd.Variable("bmm2", shape=[3], initializer="zeros", trainable=False)
+    mv = pd.Variable("bmv2", shape=[3], initializer="ones", trainable=False)
+    b = pd.batch_norm(x, None, None, mm, mv)
+    feeds = {x: np.zeros((4, 3), np.float32)}
+    assert _names(_fused([pd.relu(b) + b], feeds)) == ["batch_norm",
+                                                       "fused_elementwise[relu+add]"]
+    assert _names(_fused([b, pd.relu(b)], feeds)) == ["batch_norm", "relu"]
+    assert _names(_fused([pd.relu(b)], feeds)) == ["fused_batch_norm[batch_norm+relu]"]

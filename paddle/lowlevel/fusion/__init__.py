@@ -7,7 +7,9 @@ and `pd.profiler`'s layer names see the ops the user wrote; a fused node stands 
 list for the last node it replaces (`FusedNode.root`), carries that node's location and
 layer, and is named after what it runs ("fused_elementwise[add+relu]").
 
-Pattern families, one module each:
+Pattern families, one module each, run in this order:
+    norm.py: batch_norm followed by relu (one kernel with relu as its epilogue), and
+        relu_grad followed by batch_norm_grad (relu's mask folded into the gradient).
     elementwise.py: chains and trees of unary, binary, compare and where ops, run by one
         kernel as a small program over registers, in one pass over memory.
 
@@ -24,6 +26,7 @@ Example:
 import os
 
 from paddle.lowlevel.fusion.elementwise import fuse_elementwise
+from paddle.lowlevel.fusion.norm import fuse_batch_norm_relu
 from paddle.lowlevel.fusion.node import FusedNode, FusedOp  # noqa: F401
 
 
@@ -48,8 +51,8 @@ def fuse(nodes, known, kept, late, kernels):
         kept: keys (id(node), output index) that must stay materialized (the targets).
         late: ids of the nodes of the update phase (never fused).
         kernels: the backend's kernel table; a pattern fuses only where the backend has its
-            kernel and that kernel's `fusable(op_name, dtype, prepare)` accepts every op
-            (`prepare`: the op's own kernel in the table, which the fused one replaces).
+            kernel and that kernel's `fusable` says it stands in for the members' kernels
+            (a member whose kernel was replaced runs as itself).
 
     Returns:
         A new list; `nodes` itself is left as it was.
@@ -59,4 +62,5 @@ def fuse(nodes, known, kept, late, kernels):
         >>> fusion.fuse([], {}, set(), set(), {})
         []
     """
-    return fuse_elementwise(list(nodes), known, kept, late, kernels)
+    nodes = fuse_batch_norm_relu(list(nodes), known, kept, late, kernels)
+    return fuse_elementwise(nodes, known, kept, late, kernels)

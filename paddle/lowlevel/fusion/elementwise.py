@@ -71,7 +71,7 @@ class _Candidates:
     def __init__(self, nodes, known, kept, late, kernels):
         self.known, self.late, self.kernels = known, late, kernels
         self.kernel = kernels.get(KERNEL)
-        self.position = {id(n): k for k, n in enumerate(nodes)}
+        self.position = {id(n): k for k, n in enumerate(nodes)}  # (the nodes still listed)
         self.readers = {}
         for n in nodes:
             for v in n.inputs:
@@ -112,6 +112,8 @@ class _Candidates:
         """Whether the producer of operand `v` can run inside the group that reads it."""
         p = v.node
         if p is None or (id(p), v.index) in self.kept or self.readers.get(_key(v)) != 1:
+            return False
+        if id(p) not in self.position:  # computed inside a node fused by another pattern
             return False
         if any(i.node is None and id(i) in self.written for i in p.inputs):
             return False
