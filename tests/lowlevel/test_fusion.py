@@ -275,7 +275,7 @@ def _conv_bn_relu():
 @pytest.mark.parametrize("model_fn, shape", [(_dense_bn_residual, (16, 8)),
                                              (_conv_residual, (4, 6, 6, 4)),
                                              (_conv_bn_relu, (4, 6, 6, 3))])
-def test_training_steps_end_with_the_same_weights(monkeypatch, model_fn, shape, device):
+def test_training_steps_end_with_the_same_weights(monkeypatch, model_fn, shape):
     rng = np.random.default_rng(3)
     xs = rng.standard_normal(shape).astype(np.float32)
     ys = rng.integers(0, 3, shape[0])
@@ -283,7 +283,7 @@ def test_training_steps_end_with_the_same_weights(monkeypatch, model_fn, shape, 
     plain_w, plain_losses, plain_ops = _train(model_fn, xs, ys, 4, monkeypatch, False)
     assert any(op.startswith("fused_elementwise[") for op in fused_ops), fused_ops
     assert not any(op.startswith("fused_") for op in plain_ops)
-    if model_fn is _conv_bn_relu and device == "cpu":  # (the CPU has the batch-norm kernels)
+    if model_fn is _conv_bn_relu:
         assert {"fused_batch_norm[batch_norm+relu]",
                 "fused_batch_norm_grad[relu_grad+batch_norm_grad]"} <= fused_ops, fused_ops
     np.testing.assert_allclose(fused_losses, plain_losses, rtol=1e-6)
@@ -375,7 +375,7 @@ def test_the_profile_files_a_fused_call_under_the_layer_of_its_last_op(monkeypat
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("axis, shape", [(-1, (6, 5)), (1, (3, 4, 7)), (-1, (2, 3, 3, 40))])
-def test_batch_norm_relu_forward_and_gradients_match(monkeypatch, dtype, axis, shape, device):
+def test_batch_norm_relu_forward_and_gradients_match(monkeypatch, dtype, axis, shape):
     rng = np.random.default_rng(5)
     c = shape[axis]
     x = pd.data("bx", shape=[None, *shape[1:]], dtype=dtype)
@@ -392,9 +392,8 @@ def test_batch_norm_relu_forward_and_gradients_match(monkeypatch, dtype, axis, s
     for training in (True, False):
         fused, plain, ran, _ = _both([y, *grads], feeds, monkeypatch, training=training)
         _assert_same(fused, plain, rtol=1e-6 if dtype == "float32" else 1e-13)
-        if device == "cpu":
-            assert {"fused_batch_norm[batch_norm+relu]",
-                    "fused_batch_norm_grad[relu_grad+batch_norm_grad]"} <= set(ran), ran
+        assert {"fused_batch_norm[batch_norm+relu]",
+                "fused_batch_norm_grad[relu_grad+batch_norm_grad]"} <= set(ran), ran
 
 
 def test_batch_norm_is_not_fused_with_a_relu_that_is_not_its_only_reader(monkeypatch):

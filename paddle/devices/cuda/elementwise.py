@@ -156,6 +156,15 @@ def _elementwise(node, ins, outs, ctx):
     return _ufunc_call(ctx.xp, name, ins, out)
 
 
+# The family kernel and relu_grad's, for the fused batch_norm kernels of norm.py.
+ELEMENTWISE = _elementwise
+
+
+def relu_grad_kernel(ctx):
+    """relu_grad's kernel on ctx's device: fn(y, g, out)."""
+    return _fused(ctx, "relu_grad")
+
+
 def _ufunc_call(xp, name, ins, out):
     ufunc = getattr(xp, _UFUNCS[name])
     if name in _QUIET:
