@@ -90,7 +90,9 @@ inline T unary_value(int code, T x) {
     // NaN passes through sign, relu, maximum and minimum (as in NumPy): a diverged model
     // must not look healthy. (x != x only holds for NaN; it is false for integers.)
     case kSign: return x != x ? x : T((x > T(0)) - (x < T(0)));
-    case kRelu: return (x > T(0) || x != x) ? x : T(0);
+    // (two selects, not `x > 0 || x != x`: the short-circuit compiled to a branch per
+    // element, 5 ns each on random signs)
+    case kRelu: { const T r = x > T(0) ? x : T(0); return x != x ? x : r; }
     case kSigmoid: return T(1) / (T(1) + std::exp(-x));
     case kTanh: return std::tanh(x);
     case kErf: return std::erf(x);

@@ -197,9 +197,16 @@ void batch_norm_grad_typed(const Layout3& L, const T* x, const T* scale, const T
                            const T* inv_std, const T* g, T* dx, T* dscale, T* doffset,
                            bool training, const T* relu_y = nullptr) {
   const int64_t C = L.C;
-  auto grad = [g, relu_y](int64_t i) -> T {
-    return Masked ? (relu_y[i] > T(0) ? g[i] : T(0)) : g[i];
+  // g[at, at + n), masked into `buf` with Masked (the loops below stay the unmasked ones).
+  auto g_run = [g, relu_y](int64_t at, int64_t n, T* buf) -> const T* {
+    if (!Masked) return g + at;
+    for (int64_t i = 0; i < n; ++i) {  // g loaded unconditionally: a select, not a branch
+      const T gv = g[at + i];
+      buf[i] = relu_y[at + i] > T(0) ? gv : T(0);
+    }
+    return buf;
   };
+  const int64_t run = L.inner == 1 ? C : L.inner;  // the length of one g_run
   // sum g and sum g * (x - mean) per channel, in one pass over g and x.
   std::vector<double> sg(C, 0.0), sgx(C, 0.0);
   {
@@ -210,23 +217,24 @@ void batch_norm_grad_typed(const Layout3& L, const T* x, const T* scale, const T
       const int t = omp_get_thread_num(), nt = omp_get_num_threads();
       double* by_g = partial.data() + size_t(t) * 2 * C;
       double* by_gx = by_g + C;
+      std::vector<T> buf(Masked ? run : 0);
       for (int64_t o = L.outer * t / nt; o < L.outer * (t + 1) / nt; ++o) {
         if (L.inner == 1) {
+          const T* __restrict__ gr = g_run(o * C, C, buf.data());
           const T* __restrict__ xr = x + o * C;
           for (int64_t c = 0; c < C; ++c) {
-            const double gv = double(grad(o * C + c));
-            by_g[c] += gv;
-            by_gx[c] += gv * (double(xr[c]) - double(mean[c]));
+            by_g[c] += double(gr[c]);
+            by_gx[c] += double(gr[c]) * (double(xr[c]) - double(mean[c]));
           }
         } else {
           for (int64_t c = 0; c < C; ++c) {
             const int64_t base = (o * C + c) * L.inner;
+            const T* gr = g_run(base, L.inner, buf.data());
             const double m = double(mean[c]);
             double s = 0, sx = 0;
             for (int64_t i = 0; i < L.inner; ++i) {
-              const double gv = double(grad(base + i));
-              s += gv;
-              sx += gv * (double(x[base + i]) - m);
+              s += double(gr[i]);
+              sx += double(gr[i]) * (double(x[base + i]) - m);
             }
             by_g[c] += s;
             by_gx[c] += sx;
@@ -261,20 +269,23 @@ void batch_norm_grad_typed(const Layout3& L, const T* x, const T* scale, const T
   }
   parallel_chunks(L.outer, L.size() >= kParallelGrain ? 1 : L.outer + 1,
                   [&](int64_t o0, int64_t o1) {
+    std::vector<T> buf(Masked ? run : 0);
     if (L.inner == 1) {  // NHWC: vectorized across the channels of a row
       const T *__restrict__ kc = k.data(), *__restrict__ pc = p.data(), *__restrict__ qc = q.data();
       for (int64_t o = o0; o < o1; ++o) {
+        const T* __restrict__ gr = g_run(o * C, C, buf.data());
         const T* __restrict__ xr = x + o * C;
         T* __restrict__ dr = dx + o * C;
-        for (int64_t c = 0; c < C; ++c) dr[c] = kc[c] * grad(o * C + c) + pc[c] * xr[c] + qc[c];
+        for (int64_t c = 0; c < C; ++c) dr[c] = kc[c] * gr[c] + pc[c] * xr[c] + qc[c];
       }
       return;
     }
     for (int64_t o = o0; o < o1; ++o)
       for (int64_t c = 0; c < C; ++c) {
         const int64_t base = (o * C + c) * L.inner;
+        const T* gr = g_run(base, L.inner, buf.data());
         for (int64_t i = 0; i < L.inner; ++i)
-          dx[base + i] = k[c] * grad(base + i) + p[c] * x[base + i] + q[c];
+          dx[base + i] = k[c] * gr[i] + p[c] * x[base + i] + q[c];
       }
   });
 }
