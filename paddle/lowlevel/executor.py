@@ -14,6 +14,7 @@ Example:
     [5.0, 25.0]
 """
 import difflib
+import math
 import weakref
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -285,7 +286,9 @@ class Program:
 
     Each node output lives in a storage: its own buffer or, for a view, its input's. A
     storage goes back to a pool once its last reader is prepared, and a later output of
-    the same shape and dtype takes the buffer over; leaves and results are never reused.
+    the same size and dtype takes the buffer over (reshaped: a fused program, whose values
+    live longer or shorter than the unfused one's, must not allocate more for a shape
+    change); leaves and results are never reused.
     Buffers are the device's (`plan.device`): stored values (parameters, constants) are
     their copies there (paddle/devices/mirrors.py), fed values are uploaded once per run.
     With `fuses`, the fusion pass (paddle/lowlevel/fusion/) merges nodes once the shapes
@@ -351,7 +354,7 @@ class Program:
             for s in done:
                 if readers.get(s, 0) == 0 and s in owned and s not in pinned:
                     b = owned.pop(s)
-                    pool.setdefault((b.shape, b.dtype.str), []).append(b)
+                    pool.setdefault((b.size, b.dtype.str), []).append(b)
         self.stored += hooks.state
         self.written += hooks.state
         # Update ops (stateful, and what reads their results: late_nodes) come last in the
@@ -509,8 +512,8 @@ class _Output:
 
 def _take(dev, pool, shape, dtype, node):
     dtype = np.dtype(dtype)
-    free = pool.get((tuple(shape), dtype.str))
+    free = pool.get((math.prod(shape), dtype.str))
     if free:
-        return free.pop()
+        return free.pop().reshape(shape)
     where = f"{node.op.name} (built at {node.location or '?'})"
     return dev.empty(shape, dtype, where)
