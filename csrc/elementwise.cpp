@@ -77,8 +77,11 @@ inline double bessel_i(int order, double x) {
 }
 enum Compare { kGreater, kGreaterEqual, kLess, kLessEqual, kEqual, kNotEqual, kCompareCount };
 
+// Always inlined: the loops below pass a constant code, and only inlined does the switch
+// fold away and the loop vectorize (GCC kept it a call per element: relu ran 5x slower
+// than relu_grad's binary loop).
 template <typename T>
-inline T unary_value(int code, T x) {
+__attribute__((always_inline)) inline T unary_value(int code, T x) {
   switch (code) {
     case kNeg: return -x;
     case kAbs: return x < T(0) ? -x : x;
