@@ -406,3 +406,20 @@ def test_batch_norm_is_not_fused_with_a_relu_that_is_not_its_only_reader(monkeyp
                                                        "fused_elementwise[relu+add]"]
     assert _names(_fused([b, pd.relu(b)], feeds)) == ["batch_norm", "relu"]
     assert _names(_fused([pd.relu(b)], feeds)) == ["fused_batch_norm[batch_norm+relu]"]
+
+
+def test_the_cuda_kernel_source_of_a_program():
+    # The source the CUDA backend compiles (a real GPU runs it in the device tests above;
+    # without one, its text is checked here).
+    from paddle.devices.cuda.elementwise import _fused_source
+    x = pd.data("sx", shape=[None, 4], dtype="int64")
+    y = pd.where(pd.greater(x, 0), pd.relu(x - 2), x * 3)
+    (node,) = _fused([y], {x: np.zeros((2, 4), np.int64)})
+    ins = tuple(v.dtype for v in node.inputs)
+    params, result, body = _fused_source(node.attrs["program"], ins, "int64", "int64")
+    assert params == ", ".join(f"{d} x{k}" for k, d in enumerate(ins)) and result == "int64 y"
+    lines = body.split("\n")
+    assert lines[0].startswith("bool v0 = (x0 > x")       # the comparison's register is bool
+    assert all(line.startswith("long long v") for line in lines[1:-1])
+    assert lines[-1].startswith("y = (v0 ? ") and lines[-1].endswith(";")
+    assert "((long long)0)" in body                         # relu's zero in the compute type
