@@ -8,6 +8,8 @@
 #include "vmath.h"
 
 #include <cmath>
+#include <cstring>
+#include <vector>
 
 namespace paddle {
 namespace {
@@ -219,6 +221,15 @@ void unary_range_any(int code, const T* x, T* y, int64_t b, int64_t e) {
   unary_range<T, 16>(code, x, y, b, e);
 }
 
+// Integer dtypes take only the codes that need no float (checked before any loop runs).
+void check_unary_dtype(int code, int dt, const char* op) {
+  const bool is_float = dt == kFloat32 || dt == kFloat64;
+  if (!is_float && code != kNeg && code != kAbs && code != kSquare && code != kSign &&
+      code != kRelu)
+    throw std::invalid_argument(std::string(op) + ": op needs a float dtype, received " +
+                                dtype_name(dt));
+}
+
 void unary(int code, py::array x, py::array out) {
   // An unknown code must be refused here: unary_range throws it inside the parallel
   // region, where an exception ends the process.
@@ -228,9 +239,7 @@ void unary(int code, py::array x, py::array out) {
   check_array(out, "unary", "out", dt, x.size(), kWrite);
   GilRelease nogil(x.size());
   PD_DISPATCH_NUMERIC(dt, "unary", {
-    if (!std::is_floating_point<scalar_t>::value && code != kNeg && code != kAbs &&
-        code != kSquare && code != kSign && code != kRelu)
-      throw std::invalid_argument("unary: op needs a float dtype, received " + dtype_name(dt));
+    check_unary_dtype(code, dt, "unary");
     const scalar_t* xp = in_ptr<scalar_t>(x);
     scalar_t* yp = out_ptr<scalar_t>(out);
     parallel_chunks(x.size(), kParallelGrain,
@@ -476,20 +485,41 @@ void binary_typed(const Layout& L, const T* a, const T* b, T* y) {
   });
 }
 
+// Every binary code, for the switches that turn a runtime code into a template argument.
+#define PD_BINARY_CODES(X)                                                              \
+  X(kAdd) X(kSub) X(kMul) X(kDiv) X(kPow) X(kMaximum) X(kMinimum) X(kReluGrad) X(kAtan2)  \
+  X(kHypot) X(kNextafter) X(kFmod) X(kRemainder) X(kFloorDiv) X(kBitAnd) X(kBitOr)        \
+  X(kBitXor) X(kShiftLeft) X(kShiftRight) X(kGcd) X(kLcm) X(kLogaddexp)
+
 template <typename T>
 void binary_code(int code, const Layout& L, const T* a, const T* b, T* y) {
   switch (code) {
 #define PD_BINARY_CASE(C) case C: binary_typed<T, C>(L, a, b, y); break;
-    PD_BINARY_CASE(kAdd) PD_BINARY_CASE(kSub) PD_BINARY_CASE(kMul) PD_BINARY_CASE(kDiv)
-    PD_BINARY_CASE(kPow) PD_BINARY_CASE(kMaximum) PD_BINARY_CASE(kMinimum)
-    PD_BINARY_CASE(kReluGrad) PD_BINARY_CASE(kAtan2) PD_BINARY_CASE(kHypot)
-    PD_BINARY_CASE(kNextafter) PD_BINARY_CASE(kFmod) PD_BINARY_CASE(kRemainder)
-    PD_BINARY_CASE(kFloorDiv) PD_BINARY_CASE(kBitAnd) PD_BINARY_CASE(kBitOr)
-    PD_BINARY_CASE(kBitXor) PD_BINARY_CASE(kShiftLeft) PD_BINARY_CASE(kShiftRight)
-    PD_BINARY_CASE(kGcd) PD_BINARY_CASE(kLcm) PD_BINARY_CASE(kLogaddexp)
+    PD_BINARY_CODES(PD_BINARY_CASE)
 #undef PD_BINARY_CASE
     default: throw std::invalid_argument("binary: unknown op code " + std::to_string(code));
   }
+}
+
+// One row of n elements (the fused kernel's blocks): binary_row_any for a runtime code.
+template <typename T>
+void binary_block(int code, const T* a, int64_t sa, const T* b, int64_t sb, T* y, int64_t n) {
+  switch (code) {
+#define PD_BINARY_CASE(C) case C: binary_row_any<T, C>(a, sa, b, sb, y, n); break;
+    PD_BINARY_CODES(PD_BINARY_CASE)
+#undef PD_BINARY_CASE
+    default: break;  // codes are checked before any block runs
+  }
+}
+
+// Codes that need a float, or an integer, dtype (checked before any loop runs).
+void check_binary_dtype(int code, int dt, const char* op) {
+  const bool is_float = dt == kFloat32 || dt == kFloat64;
+  if (!is_float && (code == kAtan2 || code == kHypot || code == kNextafter || code == kLogaddexp))
+    throw py::type_error(std::string(op) + ": op needs a float dtype, received " + dtype_name(dt));
+  if (is_float && code >= kBitAnd && code <= kLcm)
+    throw py::type_error(std::string(op) + ": op needs an integer dtype, received " +
+                         dtype_name(dt));
 }
 
 void binary(int code, py::array a, py::array b, py::array out, py::array layout) {
@@ -500,11 +530,7 @@ void binary(int code, py::array a, py::array b, py::array out, py::array layout)
   check_array(b, "binary", "b", dt, -1, kRead);
   check_array(out, "binary", "out", dt, L.size, kWrite);
   require(L.reach(0) < a.size() && L.reach(1) < b.size(), "binary", "layout exceeds operand");
-  const bool is_float = dt == kFloat32 || dt == kFloat64;
-  if (!is_float && (code == kAtan2 || code == kHypot || code == kNextafter || code == kLogaddexp))
-    throw py::type_error("binary: op needs a float dtype, received " + dtype_name(dt));
-  if (is_float && code >= kBitAnd && code <= kLcm)
-    throw py::type_error("binary: op needs an integer dtype, received " + dtype_name(dt));
+  check_binary_dtype(code, dt, "binary");
   GilRelease nogil(L.size);
   PD_DISPATCH_NUMERIC(dt, "binary", {
     binary_code<scalar_t>(code, L, in_ptr<scalar_t>(a), in_ptr<scalar_t>(b), out_ptr<scalar_t>(out));
@@ -524,6 +550,20 @@ inline bool compare_value(int code, T a, T b) {
   return false;
 }
 
+// One row of n comparisons; sa, sb: 1 (moving) or 0 (broadcast).
+template <typename T>
+void compare_row(int code, const T* a, int64_t sa, const T* b, int64_t sb, uint8_t* y,
+                 int64_t n) {
+  if (sa == 1 && sb == 1) {
+    for (int64_t i = 0; i < n; ++i) y[i] = compare_value<T>(code, a[i], b[i]);
+  } else if (sa == 1 && sb == 0) {
+    const T bv = *b;
+    for (int64_t i = 0; i < n; ++i) y[i] = compare_value<T>(code, a[i], bv);
+  } else {
+    for (int64_t i = 0; i < n; ++i) y[i] = compare_value<T>(code, a[i * sa], b[i * sb]);
+  }
+}
+
 void compare(int code, py::array a, py::array b, py::array out, py::array layout) {
   check_code(code, kCompareCount, "compare");
   Layout L(layout, 2, "compare");
@@ -541,20 +581,27 @@ void compare(int code, py::array a, py::array b, py::array out, py::array layout
     int64_t sa = L.strides[0][last], sb = L.strides[1][last];
     parallel_rows(L, [&](int64_t r0, int64_t r1) {
       for_rows<2>(L, r0, r1, [&](const int64_t* off, int64_t n, int64_t o) {
-        const scalar_t *ar = ap + off[0], *br = bp + off[1];
-        uint8_t* yr = yp + o;
-        if (sa == 1 && sb == 1) {
-          for (int64_t i = 0; i < n; ++i) yr[i] = compare_value<scalar_t>(code, ar[i], br[i]);
-        } else if (sa == 1 && sb == 0) {
-          const scalar_t bv = *br;
-          for (int64_t i = 0; i < n; ++i) yr[i] = compare_value<scalar_t>(code, ar[i], bv);
-        } else {
-          for (int64_t i = 0; i < n; ++i)
-            yr[i] = compare_value<scalar_t>(code, ar[i * sa], br[i * sb]);
-        }
+        compare_row<scalar_t>(code, ap + off[0], sa, bp + off[1], sb, yp + o, n);
       });
     });
   });
+}
+
+// One row of n choices; sc, sa, sb: 1 (moving) or 0 (broadcast).
+template <typename T>
+void where_row(const uint8_t* c, int64_t sc, const T* a, int64_t sa, const T* b, int64_t sb,
+               T* y, int64_t n) {
+  if (sc == 1 && sa == 1 && sb == 1) {
+    for (int64_t i = 0; i < n; ++i) y[i] = c[i] ? a[i] : b[i];
+  } else if (sc == 1 && sa == 1 && sb == 0) {
+    const T bv = *b;
+    for (int64_t i = 0; i < n; ++i) y[i] = c[i] ? a[i] : bv;
+  } else if (sc == 1 && sa == 0 && sb == 1) {
+    const T av = *a;
+    for (int64_t i = 0; i < n; ++i) y[i] = c[i] ? av : b[i];
+  } else {
+    for (int64_t i = 0; i < n; ++i) y[i] = c[i * sc] ? a[i * sa] : b[i * sb];
+  }
 }
 
 void where(py::array cond, py::array a, py::array b, py::array out, py::array layout) {
@@ -576,20 +623,7 @@ void where(py::array cond, py::array a, py::array b, py::array out, py::array la
     int64_t sc = L.strides[0][last], sa = L.strides[1][last], sb = L.strides[2][last];
     parallel_rows(L, [&](int64_t r0, int64_t r1) {
       for_rows<3>(L, r0, r1, [&](const int64_t* off, int64_t n, int64_t o) {
-        const uint8_t* cr = cp + off[0];
-        const scalar_t *ar = ap + off[1], *br = bp + off[2];
-        scalar_t* yr = yp + o;
-        if (sc == 1 && sa == 1 && sb == 1) {
-          for (int64_t i = 0; i < n; ++i) yr[i] = cr[i] ? ar[i] : br[i];
-        } else if (sc == 1 && sa == 1 && sb == 0) {
-          const scalar_t bv = *br;
-          for (int64_t i = 0; i < n; ++i) yr[i] = cr[i] ? ar[i] : bv;
-        } else if (sc == 1 && sa == 0 && sb == 1) {
-          const scalar_t av = *ar;
-          for (int64_t i = 0; i < n; ++i) yr[i] = cr[i] ? av : br[i];
-        } else {
-          for (int64_t i = 0; i < n; ++i) yr[i] = cr[i * sc] ? ar[i * sa] : br[i * sb];
-        }
+        where_row<scalar_t>(cp + off[0], sc, ap + off[1], sa, bp + off[2], sb, yp + o, n);
       });
     });
   });
@@ -620,6 +654,195 @@ void cast(py::array x, py::array out) {
   });
 }
 
+// ---- fused elementwise programs (paddle/lowlevel/fusion/elementwise.py) -------------------
+//
+// A chain of elementwise ops run in one pass over memory: the output is walked in blocks of
+// about kFusedBlock elements, and each block runs the instruction list on registers held in
+// small per-thread buffers, with the same row loops as the single-op kernels above.
+// Registers: the inputs first, then the temporaries, then the output. An input is full-size,
+// a vector along the last axis (a bias) or a scalar, of the compute dtype T or bool.
+enum FusedKind { kFusedUnary, kFusedBinary, kFusedCompare, kFusedWhere, kFusedKindCount };
+enum FusedShape { kFull, kLastAxis, kScalar };
+constexpr int64_t kFusedBlock = 1024;
+constexpr int kFusedFields = 6;  // kind, code, dst, a, b, c
+
+struct FusedSource {
+  const char* p;
+  int64_t stride;
+};
+
+// Checks the program against the registers' dtypes and shapes, so that nothing is left to
+// check in the blocks (they run inside an OpenMP region). `is_bool` has one entry per
+// register: the inputs' on entry, the others' filled in here.
+void check_fused(const int64_t* prog, int64_t count, int inputs, int64_t temps,
+                 std::vector<uint8_t>& is_bool, const std::vector<int64_t>& shape, int dt,
+                 bool out_bool) {
+  const char* op = "fused_elementwise";
+  const int64_t out_reg = inputs + temps;
+  std::vector<uint8_t> written(size_t(out_reg + 1), 0);
+  for (int k = 0; k < inputs; ++k) written[k] = 1;
+  auto source = [&](int64_t r, bool want_bool) {
+    require(r >= 0 && r < out_reg && written[r], op, "reads a register not yet written");
+    require(is_bool[r] == uint8_t(want_bool), op, "an operand's dtype does not fit");
+  };
+  require(count >= 1, op, "empty program");
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t* in = prog + i * kFusedFields;
+    const int64_t kind = in[0], code = in[1], dst = in[2];
+    require(kind >= 0 && kind < kFusedKindCount, op, "unknown instruction kind");
+    require(dst >= inputs && dst <= out_reg, op, "writes an input register");
+    require((dst == out_reg) == (i == count - 1), op, "only the last instruction writes out");
+    if (kind == kFusedUnary) {
+      check_code(int(code), kUnaryCount, op);
+      check_unary_dtype(int(code), dt, op);
+      source(in[3], false);
+      require(in[3] >= inputs || shape[in[3]] == kFull, op, "a unary op of a broadcast input");
+    } else if (kind == kFusedBinary || kind == kFusedCompare) {
+      check_code(int(code), kind == kFusedBinary ? int(kBinaryCount) : int(kCompareCount), op);
+      if (kind == kFusedBinary) check_binary_dtype(int(code), dt, op);
+      source(in[3], false);
+      source(in[4], false);
+    } else {
+      source(in[3], true);
+      source(in[4], false);
+      source(in[5], false);
+    }
+    is_bool[dst] = kind == kFusedCompare;
+    written[dst] = 1;
+  }
+  require(is_bool[out_reg] == uint8_t(out_bool), op, "the output's dtype does not fit");
+}
+
+template <typename T>
+void run_instruction(const int64_t* in, const std::vector<FusedSource>& reg, char* y,
+                     int64_t n) {
+  // Only the fields an instruction kind uses are read (check_fused checked those).
+  const FusedSource& a = reg[in[3]];
+  const int code = int(in[1]);
+  if (in[0] == kFusedUnary) {
+    unary_range_any<T>(code, reinterpret_cast<const T*>(a.p), reinterpret_cast<T*>(y), 0, n);
+    return;
+  }
+  const FusedSource& b = reg[in[4]];
+  switch (in[0]) {
+    case kFusedUnary:
+      unary_range_any<T>(code, reinterpret_cast<const T*>(a.p), reinterpret_cast<T*>(y), 0, n);
+      break;
+    case kFusedBinary:
+      binary_block<T>(code, reinterpret_cast<const T*>(a.p), a.stride,
+                      reinterpret_cast<const T*>(b.p), b.stride, reinterpret_cast<T*>(y), n);
+      break;
+    case kFusedCompare:
+      compare_row<T>(code, reinterpret_cast<const T*>(a.p), a.stride,
+                     reinterpret_cast<const T*>(b.p), b.stride, reinterpret_cast<uint8_t*>(y),
+                     n);
+      break;
+    default: {
+      const FusedSource& c = reg[in[5]];
+      where_row<T>(reinterpret_cast<const uint8_t*>(a.p), a.stride,
+                   reinterpret_cast<const T*>(b.p), b.stride, reinterpret_cast<const T*>(c.p),
+                   c.stride, reinterpret_cast<T*>(y), n);
+    }
+  }
+}
+
+template <typename T>
+void fused_blocks(const int64_t* prog, int64_t count, const std::vector<const char*>& in_ptrs,
+                  const std::vector<int64_t>& shape, const std::vector<uint8_t>& is_bool,
+                  int64_t temps, char* out, int64_t size, int64_t last) {
+  const int inputs = int(in_ptrs.size());
+  const int64_t out_reg = inputs + temps;
+  auto width = [&](int64_t r) { return int64_t(is_bool[r] ? 1 : sizeof(T)); };
+  // Blocks of whole rows when rows are short (a last-axis vector is then tiled once per
+  // thread), else pieces of one row (the vector is read in place).
+  const bool whole_rows = last <= kFusedBlock;
+  const int64_t rows_per = whole_rows ? kFusedBlock / last : 1;
+  const int64_t block = whole_rows ? rows_per * last : kFusedBlock;
+  const int64_t rows = size / last, pieces = whole_rows ? 1 : (last + block - 1) / block;
+  const int64_t blocks = whole_rows ? (rows + rows_per - 1) / rows_per : rows * pieces;
+  parallel_chunks(blocks, std::max<int64_t>(1, kParallelGrain / block), [&](int64_t b0,
+                                                                            int64_t b1) {
+    std::vector<T> scratch(size_t((temps + inputs) * block));
+    char* temp = reinterpret_cast<char*>(scratch.data());
+    char* tiles = temp + temps * block * int64_t(sizeof(T));
+    for (int k = 0; k < inputs && whole_rows; ++k) {
+      if (shape[k] != kLastAxis) continue;
+      char* tile = tiles + k * block * int64_t(sizeof(T));
+      for (int64_t r = 0; r < rows_per; ++r)
+        std::memcpy(tile + r * last * width(k), in_ptrs[k], size_t(last * width(k)));
+    }
+    std::vector<FusedSource> reg(size_t(out_reg + 1));
+    for (int64_t t = 0; t < temps; ++t)
+      reg[inputs + t] = {temp + t * block * int64_t(sizeof(T)), 1};
+    for (int64_t blk = b0; blk < b1; ++blk) {
+      int64_t start = blk * block, n, col = 0;
+      if (whole_rows) {
+        n = std::min(block, size - start);
+      } else {
+        col = (blk % pieces) * block;
+        start = (blk / pieces) * last + col;
+        n = std::min(block, last - col);
+      }
+      for (int k = 0; k < inputs; ++k) {
+        if (shape[k] == kFull) reg[k] = {in_ptrs[k] + start * width(k), 1};
+        else if (shape[k] == kScalar) reg[k] = {in_ptrs[k], 0};
+        else if (whole_rows) reg[k] = {tiles + k * block * int64_t(sizeof(T)), 1};
+        else reg[k] = {in_ptrs[k] + col * width(k), 1};
+      }
+      for (int64_t i = 0; i < count; ++i) {
+        const int64_t* in = prog + i * kFusedFields;
+        char* y = in[2] == out_reg ? out + start * width(out_reg) : const_cast<char*>(reg[in[2]].p);
+        run_instruction<T>(in, reg, y, n);
+      }
+    }
+  });
+}
+
+// out = the program run over `inputs` (a list of arrays, each of dtype `dtype` or bool):
+// `shapes` says how each input broadcasts (FusedShape), `program` holds kFusedFields int64
+// per instruction, `temps` the temporaries' count, `last` the output's last axis.
+void fused_elementwise(py::list inputs, py::array shapes, py::array program, int64_t temps,
+                       int dtype, py::array out, int64_t last) {
+  const char* op = "fused_elementwise";
+  const int n_in = int(inputs.size());
+  const int64_t* shape_p = check_spec(shapes, op, "shapes", n_in);
+  require(program.size() % kFusedFields == 0, op, "malformed program");
+  const int64_t* prog = check_spec(program, op, "program", -1);
+  const int64_t count = program.size() / kFusedFields;
+  require(temps >= 0 && temps <= 256, op, "temporaries out of range");
+  require(dtype == kFloat32 || dtype == kFloat64 || dtype == kInt32 || dtype == kInt64, op,
+          "expected a float32, float64, int32 or int64 compute dtype");
+  const int out_dt = check_dtype(out, op, "out");
+  require(out_dt == dtype || out_dt == kBool, op, "the output's dtype does not fit");
+  check_array(out, op, "out", out_dt, -1, kWrite);
+  const int64_t size = out.size();
+  require(last >= 1 && size % last == 0, op, "the last axis does not divide the output");
+  std::vector<const char*> ptrs;
+  std::vector<int64_t> shape(shape_p, shape_p + n_in);
+  std::vector<uint8_t> is_bool(size_t(n_in + temps + 1), 0);
+  std::vector<py::array> held;  // keeps each input alive while its pointer is used
+  for (int k = 0; k < n_in; ++k) {
+    py::handle h = inputs[k];
+    require(py::isinstance<py::array>(h), op, "inputs must be arrays");
+    py::array a = py::reinterpret_borrow<py::array>(h);
+    const int dt = check_dtype(a, op, "input", k);
+    require(dt == dtype || dt == kBool, op, "an input's dtype does not fit");
+    require(shape[k] >= kFull && shape[k] <= kScalar, op, "unknown input shape kind");
+    const int64_t want = shape[k] == kFull ? size : shape[k] == kLastAxis ? last : 1;
+    check_array(a, op, "input", dt, want, kRead, k);
+    is_bool[k] = dt == kBool;
+    ptrs.push_back(static_cast<const char*>(a.data()));
+    held.push_back(a);
+  }
+  check_fused(prog, count, n_in, temps, is_bool, shape, dtype, out_dt == kBool);
+  if (size == 0) return;
+  char* y = static_cast<char*>(out.mutable_data());
+  GilRelease nogil(size);  // (after every Python object is read; `held` outlives it)
+  PD_DISPATCH_NUMERIC(dtype, op, {
+    fused_blocks<scalar_t>(prog, count, ptrs, shape, is_bool, temps, y, size, last);
+  });
+}
+
 }  // namespace
 
 void init_elementwise(py::module_& m) {
@@ -638,6 +861,10 @@ void init_elementwise(py::module_& m) {
   m.def("cast", &cast,
         array_arg("x"), array_arg("out"),
         "y = x converted to y's dtype");
+  m.def("fused_elementwise", &fused_elementwise,
+        py::arg("inputs"), array_arg("shapes"), array_arg("program"), py::arg("temps"),
+        py::arg("dtype"), array_arg("out"), py::arg("last"),
+        "out = a fused program of elementwise instructions, one pass over memory");
 }
 
 }  // namespace paddle

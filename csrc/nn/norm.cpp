@@ -21,8 +21,13 @@ struct Layout3 {
   int64_t size() const { return outer * C * inner; }
 };
 
-// y[o, c, i] = x[o, c, i] * a[c] + b[c]
+// relu as csrc/elementwise.cpp's (NaN passes), for the fused epilogue of batch_norm + relu
+// (paddle/lowlevel/fusion/norm.py).
 template <typename T>
+inline T relu_of(T v) { return (v > T(0) || v != v) ? v : T(0); }
+
+// y[o, c, i] = x[o, c, i] * a[c] + b[c] (relu of that with Relu)
+template <typename T, bool Relu = false>
 void channel_affine(const Layout3& L, const T* x, const T* a, const T* b, T* y) {
   parallel_chunks(L.outer, L.size() >= kParallelGrain ? 1 : L.outer + 1,
                   [&](int64_t o0, int64_t o1) {
@@ -30,7 +35,10 @@ void channel_affine(const Layout3& L, const T* x, const T* a, const T* b, T* y) 
       for (int64_t o = o0; o < o1; ++o) {
         const T* __restrict__ xr = x + o * L.C;
         T* __restrict__ yr = y + o * L.C;
-        for (int64_t c = 0; c < L.C; ++c) yr[c] = xr[c] * a[c] + b[c];
+        for (int64_t c = 0; c < L.C; ++c) {
+          const T v = xr[c] * a[c] + b[c];
+          yr[c] = Relu ? relu_of(v) : v;
+        }
       }
       return;
     }
@@ -39,7 +47,10 @@ void channel_affine(const Layout3& L, const T* x, const T* a, const T* b, T* y) 
       for (int64_t c = 0; c < L.C; ++c) {
         const T* xr = x + base + c * L.inner;
         T* yr = y + base + c * L.inner;
-        for (int64_t i = 0; i < L.inner; ++i) yr[i] = xr[i] * a[c] + b[c];
+        for (int64_t i = 0; i < L.inner; ++i) {
+          const T v = xr[i] * a[c] + b[c];
+          yr[i] = Relu ? relu_of(v) : v;
+        }
       }
     }
   });
@@ -123,7 +134,7 @@ std::vector<Moments> channel_moments(const Layout3& L, const T* x) {
 template <typename T>
 void batch_norm_typed(const Layout3& L, const T* x, const T* scale, const T* offset, T* mm,
                       T* mv, T* y, T* mean, T* inv_std, double momentum, double eps,
-                      bool training) {
+                      bool training, bool relu) {
   const int64_t C = L.C;
   if (training) {
     const std::vector<Moments> moments = channel_moments(L, x);
@@ -148,12 +159,13 @@ void batch_norm_typed(const Layout3& L, const T* x, const T* scale, const T* off
     a[c] = inv_std[c] * scale[c];
     b[c] = offset[c] - mean[c] * a[c];
   }
-  channel_affine(L, x, a.data(), b.data(), y);
+  if (relu) channel_affine<T, true>(L, x, a.data(), b.data(), y);
+  else channel_affine<T>(L, x, a.data(), b.data(), y);
 }
 
 void batch_norm(py::array x, py::array scale, py::array offset, py::array mm, py::array mv,
                 py::array y, py::array mean, py::array inv_std, int64_t outer, int64_t C,
-                int64_t inner, double momentum, double eps, bool training) {
+                int64_t inner, double momentum, double eps, bool training, bool relu) {
   const char* op = "batch_norm";
   size_of({outer, C, inner}, op);  // negative or overflowing sizes are refused here
   Layout3 L{outer, C, inner};
@@ -174,16 +186,28 @@ void batch_norm(py::array x, py::array scale, py::array offset, py::array mm, py
                                static_cast<scalar_t*>(const_cast<void*>(mm.data())),
                                static_cast<scalar_t*>(const_cast<void*>(mv.data())),
                                out_ptr<scalar_t>(y), out_ptr<scalar_t>(mean),
-                               out_ptr<scalar_t>(inv_std), momentum, eps, training);
+                               out_ptr<scalar_t>(inv_std), momentum, eps, training, relu);
   });
 }
 
 // dscale = sum g * xhat, doffset = sum g; dx through the batch statistics when training.
-template <typename T>
+// With Masked, g is relu's gradient folded in: g where relu_y (relu's output) > 0, else 0
+// (relu_grad's rule; the fused batch_norm + relu of paddle/lowlevel/fusion/norm.py).
+template <typename T, bool Masked = false>
 void batch_norm_grad_typed(const Layout3& L, const T* x, const T* scale, const T* mean,
                            const T* inv_std, const T* g, T* dx, T* dscale, T* doffset,
-                           bool training) {
+                           bool training, const T* relu_y = nullptr) {
   const int64_t C = L.C;
+  // g[at, at + n), masked into `buf` with Masked (the loops below stay the unmasked ones).
+  auto g_run = [g, relu_y](int64_t at, int64_t n, T* buf) -> const T* {
+    if (!Masked) return g + at;
+    for (int64_t i = 0; i < n; ++i) {  // g loaded unconditionally: a select, not a branch
+      const T gv = g[at + i];
+      buf[i] = relu_y[at + i] > T(0) ? gv : T(0);
+    }
+    return buf;
+  };
+  const int64_t run = L.inner == 1 ? C : L.inner;  // the length of one g_run
   // sum g and sum g * (x - mean) per channel, in one pass over g and x.
   std::vector<double> sg(C, 0.0), sgx(C, 0.0);
   {
@@ -194,9 +218,10 @@ void batch_norm_grad_typed(const Layout3& L, const T* x, const T* scale, const T
       const int t = omp_get_thread_num(), nt = omp_get_num_threads();
       double* by_g = partial.data() + size_t(t) * 2 * C;
       double* by_gx = by_g + C;
+      std::vector<T> buf(Masked ? run : 0);
       for (int64_t o = L.outer * t / nt; o < L.outer * (t + 1) / nt; ++o) {
         if (L.inner == 1) {
-          const T* __restrict__ gr = g + o * C;
+          const T* __restrict__ gr = g_run(o * C, C, buf.data());
           const T* __restrict__ xr = x + o * C;
           for (int64_t c = 0; c < C; ++c) {
             by_g[c] += double(gr[c]);
@@ -205,11 +230,12 @@ void batch_norm_grad_typed(const Layout3& L, const T* x, const T* scale, const T
         } else {
           for (int64_t c = 0; c < C; ++c) {
             const int64_t base = (o * C + c) * L.inner;
+            const T* gr = g_run(base, L.inner, buf.data());
             const double m = double(mean[c]);
             double s = 0, sx = 0;
             for (int64_t i = 0; i < L.inner; ++i) {
-              s += double(g[base + i]);
-              sx += double(g[base + i]) * (double(x[base + i]) - m);
+              s += double(gr[i]);
+              sx += double(gr[i]) * (double(x[base + i]) - m);
             }
             by_g[c] += s;
             by_gx[c] += sx;
@@ -244,10 +270,11 @@ void batch_norm_grad_typed(const Layout3& L, const T* x, const T* scale, const T
   }
   parallel_chunks(L.outer, L.size() >= kParallelGrain ? 1 : L.outer + 1,
                   [&](int64_t o0, int64_t o1) {
+    std::vector<T> buf(Masked ? run : 0);
     if (L.inner == 1) {  // NHWC: vectorized across the channels of a row
       const T *__restrict__ kc = k.data(), *__restrict__ pc = p.data(), *__restrict__ qc = q.data();
       for (int64_t o = o0; o < o1; ++o) {
-        const T* __restrict__ gr = g + o * C;
+        const T* __restrict__ gr = g_run(o * C, C, buf.data());
         const T* __restrict__ xr = x + o * C;
         T* __restrict__ dr = dx + o * C;
         for (int64_t c = 0; c < C; ++c) dr[c] = kc[c] * gr[c] + pc[c] * xr[c] + qc[c];
@@ -257,15 +284,17 @@ void batch_norm_grad_typed(const Layout3& L, const T* x, const T* scale, const T
     for (int64_t o = o0; o < o1; ++o)
       for (int64_t c = 0; c < C; ++c) {
         const int64_t base = (o * C + c) * L.inner;
+        const T* gr = g_run(base, L.inner, buf.data());
         for (int64_t i = 0; i < L.inner; ++i)
-          dx[base + i] = k[c] * g[base + i] + p[c] * x[base + i] + q[c];
+          dx[base + i] = k[c] * gr[i] + p[c] * x[base + i] + q[c];
       }
   });
 }
 
 void batch_norm_grad(py::array x, py::array scale, py::array mean, py::array inv_std,
                      py::array g, py::array dx, py::array dscale, py::array doffset,
-                     int64_t outer, int64_t C, int64_t inner, bool training) {
+                     int64_t outer, int64_t C, int64_t inner, bool training,
+                     py::object relu_y) {
   const char* op = "batch_norm_grad";
   size_of({outer, C, inner}, op);  // negative or overflowing sizes are refused here
   Layout3 L{outer, C, inner};
@@ -278,7 +307,24 @@ void batch_norm_grad(py::array x, py::array scale, py::array mean, py::array inv
   check_array(dx, op, "dx", dt, L.size(), kWrite);
   check_array(dscale, op, "dscale", dt, C, kWrite);
   check_array(doffset, op, "doffset", dt, C, kWrite);
-  GilRelease nogil(L.size());
+  py::array ry;
+  const bool relu = !relu_y.is_none();
+  if (relu) {  // relu's gradient folded in (see batch_norm_grad_typed)
+    require(py::isinstance<py::array>(relu_y), op, "relu_y must be an array or None");
+    ry = py::reinterpret_borrow<py::array>(relu_y);
+    check_array(ry, op, "relu_y", dt, L.size(), kRead);
+  }
+  GilRelease nogil(L.size());  // (after every Python object is read)
+  if (relu) {
+    PD_DISPATCH_FLOAT(dt, op, {
+      batch_norm_grad_typed<scalar_t, true>(
+          L, in_ptr<scalar_t>(x), in_ptr<scalar_t>(scale), in_ptr<scalar_t>(mean),
+          in_ptr<scalar_t>(inv_std), in_ptr<scalar_t>(g), out_ptr<scalar_t>(dx),
+          out_ptr<scalar_t>(dscale), out_ptr<scalar_t>(doffset), training,
+          in_ptr<scalar_t>(ry));
+    });
+    return;
+  }
   PD_DISPATCH_FLOAT(dt, op, {
     batch_norm_grad_typed<scalar_t>(L, in_ptr<scalar_t>(x), in_ptr<scalar_t>(scale),
                                     in_ptr<scalar_t>(mean), in_ptr<scalar_t>(inv_std),
@@ -324,14 +370,15 @@ void init_norm(py::module_& m) {
         array_arg("x"), array_arg("scale"), array_arg("offset"), array_arg("moving_mean"),
         array_arg("moving_var"), array_arg("y"), array_arg("mean"), array_arg("inv_std"),
         py::arg("outer"), py::arg("C"), py::arg("inner"), py::arg("momentum"), py::arg("eps"),
-        py::arg("training"),
-        "y = batch normalization of x viewed as [outer, C, inner]; saves the statistics "
-        "used and, when training, updates the moving ones in place");
+        py::arg("training"), py::arg("relu") = false,
+        "y = batch normalization of x viewed as [outer, C, inner] (relu of it with relu); "
+        "saves the statistics used and, when training, updates the moving ones in place");
   m.def("batch_norm_grad", &batch_norm_grad,
         array_arg("x"), array_arg("scale"), array_arg("mean"), array_arg("inv_std"),
         array_arg("g"), array_arg("dx"), array_arg("dscale"), array_arg("doffset"),
         py::arg("outer"), py::arg("C"), py::arg("inner"), py::arg("training"),
-        "dx, dscale, doffset of batch_norm");
+        py::arg("relu_y") = py::none(),
+        "dx, dscale, doffset of batch_norm (of relu(batch_norm) with relu_y, relu's output)");
   m.def("dropout", &dropout,
         array_arg("x"), array_arg("y"), array_arg("mask"), py::arg("rate"), py::arg("seed"),
         "y = x * mask, mask = keep / (1 - rate) from (seed, index)");

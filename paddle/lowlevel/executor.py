@@ -27,7 +27,7 @@ from paddle.devices.context import KernelContext
 from paddle.devices.runner import Hooks
 from paddle.errors import FeedError, ShapeError, at_user
 from paddle.lowlevel.graph import NAMES, Variable, converted
-from paddle.lowlevel import stored_state
+from paddle.lowlevel import fusion, stored_state
 from paddle.lowlevel.strings import host_feeds
 from paddle.lowlevel.op import fmt_shape
 
@@ -235,10 +235,12 @@ class Plan:
             if self.device.is_host:
                 raise
             raise FeedError(f"{e} (for a run on {self.device.name})") from None
-        key = tuple(a.shape for a in arrays)
+        fuses = fusion.enabled()
+        key = (tuple(a.shape for a in arrays), fuses)
         program = self.specialized.get(key)
         if program is None:
-            program = Program(self, [a.shape for a in arrays], owner=(weakref.ref(self), key))
+            program = Program(self, [a.shape for a in arrays], fuses,
+                              owner=(weakref.ref(self), key))
             self.specialized[key] = program
             if len(self.specialized) > MAX_SPECIALIZATIONS:
                 self.specialized.popitem(last=False)
@@ -320,12 +322,16 @@ class Program:
     outside the lock). `owner`: (weak reference to the plan, key in its `specialized`), so
     that a program on a shared arena that a larger one replaced can be dropped (`evict`):
     the plan prepares it again, on the larger arena, when next run.
+
+    With `fuses`, the fusion pass (paddle/lowlevel/fusion/) merges nodes once the shapes
+    are known: a fused node's outputs are keyed as the outputs of the nodes it replaces
+    (`_output_keys`), and the values it keeps inside get no buffer.
     """
 
-    def __init__(self, plan, feed_shapes, share=True, owner=None):
+    def __init__(self, plan, feed_shapes, fuses=False, share=True, owner=None):
         self.owner = owner
         with plan.device.activated():
-            self._prepare(plan, feed_shapes, share)
+            self._prepare(plan, feed_shapes, fuses, share)
 
     def plan(self):
         """The plan this program specializes, if it still lives (None: not known)."""
@@ -338,7 +344,7 @@ class Program:
         if plan is not None and plan.specialized.get(self.owner[1]) is self:
             del plan.specialized[self.owner[1]]
 
-    def _prepare(self, plan, feed_shapes, share):
+    def _prepare(self, plan, feed_shapes, fuses, share):
         dev = self.device = plan.device
         self.feeds = [dev.empty(s, v.dtype, f"input {v.name!r}")
                       for v, s in zip(plan.data, feed_shapes)]
@@ -349,46 +355,50 @@ class Program:
         # run may write (parameters: updates, assign, batch-norm statistics).
         self.stored = [v._value for v in plan.stored]
         self.written = [v._value for v in plan.stored if v.kind == "param"]
-        specs, aliasing = self._infer(plan, value)
+        specs, aliasing, known = self._infer(plan, value)
+        targets = [_target_var(t) for t in plan.targets]
+        nodes = fusion.fuse(plan.nodes, known, {_key(t) for t in targets}, plan.late,
+                            plan.kernels) if fuses else plan.nodes
+        self.order = nodes  # the nodes in run order, fused ones and views included
         storage, last = {}, {}
-        for t, node in enumerate(plan.nodes):
+        for t, node in enumerate(nodes):
             for n, i in enumerate(node.inputs):
                 if n not in node.op.shape_only:  # a shape is known without the buffer
                     last[storage.get(_key(i), _key(i))] = t
-            for k in range(len(node.outputs_ref)):
-                own = (id(node), k)
+            for own in _output_keys(node):
                 storage[own] = storage.get(_key(node.inputs[0]), _key(node.inputs[0])) \
                     if id(node) in aliasing else own
-        pinned = {storage.get(_key(t), _key(t)) for t in map(_target_var, plan.targets)}
-        placed = self._placed(plan, specs, storage, pinned, dev)
-        self.intervals = self._lifetimes(plan, value, specs, aliasing, placed, pinned, last)
+        pinned = {storage.get(_key(t), _key(t)) for t in targets}
+        placed = self._placed(plan, nodes, specs, storage, pinned, dev)
+        self.intervals = self._lifetimes(nodes, plan.kernels, known, aliasing, placed, pinned,
+                                         last)
         offsets, size = arena_offsets(self.intervals)
-        shared = share and not any(n.op.runs_programs for n in plan.nodes)
+        shared = share and not any(n.op.runs_programs for n in nodes)
         try:
             self.arena = _arena(dev, size, self if shared else None)
         except MemoryError:
-            self._name_too_large(plan, dev)
+            self._name_too_large(plan, nodes, dev)
             raise
         self.buffers = {k: _at(self.arena, offsets[k], *self.intervals[k][2:])
                         for k in offsets}
         self.steps, self.nodes = [], []
         hooks = Hooks()
-        for node in plan.nodes:
+        for node in nodes:
+            keys = _output_keys(node)
             ins = [value[_key(i)] for i in node.inputs]
             if id(node) in aliasing:
                 outs = [ins[0].reshape(specs[id(node)][0][0])]
             else:
-                outs = [placed[(id(node), k)] if (id(node), k) in placed else
-                        self.buffers[(id(node), k)] for k in range(len(specs[id(node)]))]
+                outs = [placed[key] if key in placed else self.buffers[key] for key in keys]
                 training = plan.training if node.mode is None else node.mode
                 ctx = KernelContext(dev, training, node, hooks, len(self.steps),
                                     self.buffers.get(("workspace", id(node))))
-                self.steps.append(plan.kernels[node.op.name](node, ins, outs, ctx))
+                self.steps.append(_kernel(plan.kernels, node)(node, ins, outs, ctx))
                 self.nodes.append(node)
                 hooks.shapes.append(([tuple(i.shape) for i in ins],
                                      [tuple(o.shape) for o in outs], outs[0].dtype.name
                                      if outs else (ins[0].dtype.name if ins else None)))
-            value.update(((id(node), k), b) for k, b in enumerate(outs))
+            value.update(zip(keys, outs))
         self.stored += hooks.state
         self.written += hooks.state
         # Update ops (stateful, and what reads their results: late_nodes) come last in the
@@ -407,7 +417,7 @@ class Program:
                                                         aliasing)] if fed is not None]
 
     @staticmethod
-    def _lifetimes(plan, leaves, specs, aliasing, placed, pinned, last):
+    def _lifetimes(nodes, kernels, known, aliasing, placed, pinned, last):
         """{buffer key: (first step, last step, shape, dtype)} of every buffer the arena
         holds: each node output that is its own storage (not a view, not placed), live from
         the node that writes it to the last node that reads its values (or those of a view
@@ -415,30 +425,29 @@ class Program:
         targets' buffers to the end (their values are copied out after the compute calls);
         and each kernel's workspace (a prepare function's `workspace(node, in_specs,
         out_specs)` in bytes), live during its node only."""
-        end = len(plan.nodes)
-        known = {k: (tuple(b.shape), b.dtype.name) for k, b in leaves.items()}
+        end = len(nodes)
         lives = {}
-        for t, node in enumerate(plan.nodes):
-            out = specs[id(node)]
-            ins = [known[_key(i)] for i in node.inputs]
-            known.update(((id(node), k), spec) for k, spec in enumerate(out))
+        for t, node in enumerate(nodes):
             if id(node) in aliasing:
                 continue
-            for k, (shape, dtype) in enumerate(out):
-                key = (id(node), k)
+            keys = _output_keys(node)
+            for key in keys:
                 if key not in placed:
                     stop = end if key in pinned else max(t, last.get(key, t))
-                    lives[key] = (t, stop, shape, dtype)
-            ask = getattr(plan.kernels.get(node.op.name), "workspace", None)
-            nbytes = ask(node, ins, out) if ask is not None else 0
+                    shape, dtype = known[key]
+                    lives[key] = (t, stop, tuple(shape), dtype)
+            ask = getattr(kernels.get(getattr(node.op, "kernel", node.op.name)), "workspace",
+                          None)
+            nbytes = ask(node, [known[_key(i)] for i in node.inputs],
+                         [known[k] for k in keys]) if ask is not None else 0
             if nbytes:
                 lives[("workspace", id(node))] = (t, t, (int(nbytes),), "uint8")
         return lives
 
-    def _name_too_large(self, plan, dev):
+    def _name_too_large(self, plan, fused, dev):
         """When the arena cannot be allocated: the MemoryError of the largest buffer that
         does not fit alone, naming the op that makes it (the arena's error names no op)."""
-        nodes = {id(n): n for n in plan.nodes}
+        nodes = {id(n): n for n in [*plan.nodes, *fused]}
         for key, (_, _, shape, dtype) in sorted(self.intervals.items(),
                                                 key=lambda kv: -nbytes_of(*kv[1][2:])):
             node = nodes[key[1] if key[0] == "workspace" else key[0]]
@@ -467,7 +476,7 @@ class Program:
         return None
 
     @staticmethod
-    def _placed(plan, specs, storage, pinned, dev):
+    def _placed(plan, nodes, specs, storage, pinned, dev):
         """{storage: buffer} for the outputs some kernel wants computed straight into a
         buffer of its own: a prepare function with an `input_buffers(node, device)`
         attribute returns {input index: buffer} (arrays of `device`, the plan's backend;
@@ -478,7 +487,7 @@ class Program:
         (two optimizers' updates sharing one averaging buffer) are not both placed: each
         node's buffers must stay its own until it runs."""
         placed, taken = {}, []
-        for node in plan.nodes:
+        for node in nodes:
             ask = getattr(plan.kernels.get(node.op.name), "input_buffers", None)
             wanted = (ask(node, dev) if ask is not None else None) or {}
             spans = [memory_span(b) for b in wanted.values()]
@@ -497,9 +506,9 @@ class Program:
 
     @staticmethod
     def _infer(plan, leaves):
-        """Concrete (shape, dtype) of every node output, and the nodes whose output is their
-        first input's buffer: views, and ops that are identities at these shapes (a sum_to
-        or broadcast_to that changes nothing)."""
+        """Concrete (shape, dtype) of every node output, the nodes whose output is their
+        first input's buffer (views, and ops that are identities at these shapes: a sum_to
+        or broadcast_to that changes nothing), and (shape, dtype) of every value by key."""
         known = {k: (b.shape, b.dtype.name) for k, b in leaves.items()}
         specs, aliasing = {}, set()
         for node in plan.nodes:
@@ -514,7 +523,7 @@ class Program:
             known.update(((id(node), k), spec) for k, spec in enumerate(out))
             if node.op.view or node.op.aliases(ins, out):
                 aliasing.add(id(node))
-        return specs, aliasing
+        return specs, aliasing, known
 
     def run(self, arrays):
         """Feeds in (one copy each), the prepared calls, the results out (NumPy arrays)."""
@@ -575,6 +584,18 @@ def _target_var(t):
 class _Output:
     def __init__(self, node, index):
         self.node, self.index = node, index
+
+
+def _output_keys(node):
+    """The keys of a node's outputs; a fused node's are those of the outputs it computes
+    for the nodes it replaces (paddle/lowlevel/fusion/node.py)."""
+    keys = getattr(node, "keys", None)
+    return keys if keys is not None else [(id(node), k) for k in range(len(node.outputs_ref))]
+
+
+def _kernel(kernels, node):
+    """The prepare function of a node's kernel (a fused node names its backend kernel)."""
+    return kernels[getattr(node.op, "kernel", node.op.name)]
 
 
 # Offsets in the arena are multiples of this many bytes: a cache line, and a full AVX-512

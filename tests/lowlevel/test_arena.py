@@ -27,10 +27,11 @@ def check_no_live_overlap(program):
 
 
 def check_lifetimes(plan, program):
-    """Each buffer's lifetime, recomputed from the plan's nodes: it starts at the node that
-    writes it and covers every node that reads it or a view of it."""
+    """Each buffer's lifetime, recomputed from the program's nodes (fused ones included):
+    it starts at the node that writes it and covers every node that reads it or a view of
+    it."""
     storage = {}
-    for t, node in enumerate(plan.nodes):
+    for t, node in enumerate(program.order):
         for n, i in enumerate(node.inputs):
             if n in node.op.shape_only:
                 continue  # its values are not read
@@ -38,8 +39,7 @@ def check_lifetimes(plan, program):
             if s in program.intervals:
                 first, last = program.intervals[s][:2]
                 assert first <= t <= last, (node.op.name, t, first, last)
-        for k in range(len(node.outputs_ref)):
-            own = (id(node), k)
+        for own in executor._output_keys(node):
             if own in program.intervals:
                 assert program.intervals[own][0] == t
                 storage[own] = own

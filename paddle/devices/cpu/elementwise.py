@@ -1,6 +1,8 @@
 """CPU kernels of the elementwise ops (paddle/lowlevel/ops/math.py)."""
 from functools import partial
 
+import numpy as np
+
 from paddle import _C
 from paddle.devices.cpu.layouts import broadcast_strides, contiguous_strides, copy_spec, layout
 from paddle.devices.cpu.table import kernel
@@ -44,3 +46,20 @@ def _broadcast_to(node, ins, outs, ctx):
     spec = copy_spec(out.shape, broadcast_strides(out.shape, ins[0].shape),
                      contiguous_strides(out.shape))
     return partial(_C.strided_copy, ins[0], out, spec)
+
+
+@kernel("fused_elementwise")
+def _fused_elementwise(node, ins, outs, ctx):
+    # A fused group (paddle/lowlevel/fusion/elementwise.py): its program, as an int64
+    # array, runs in blocks over the output (csrc/elementwise.cpp).
+    a, out = node.attrs, outs[0]
+    last = out.shape[-1] if out.ndim else 1
+    return partial(_C.fused_elementwise, list(ins), a["shapes"], a["array"], a["temps"],
+                   np.dtype(a["dtype"]).num, out, max(last, 1))
+
+
+# The CPU's fused kernel runs every unary, binary, compare and where op, in every compute
+# dtype the pass offers (float32, float64, int32, int64), where the op's kernel is still
+# one of the above.
+_fused_elementwise.fusable = lambda name, dtype, prepare: prepare in (_unary, _binary,
+                                                                      _compare, _where)

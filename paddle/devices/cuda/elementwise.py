@@ -153,7 +153,20 @@ def _elementwise(node, ins, outs, ctx):
     if name in _FUSED:
         fn = _fused(ctx, name)
         return lambda: fn(*ins, out)
-    ufunc = getattr(ctx.xp, _UFUNCS[name])
+    return _ufunc_call(ctx.xp, name, ins, out)
+
+
+# The family kernel and relu_grad's, for the fused batch_norm kernels of norm.py.
+ELEMENTWISE = _elementwise
+
+
+def relu_grad_kernel(ctx):
+    """relu_grad's kernel on ctx's device: fn(y, g, out)."""
+    return _fused(ctx, "relu_grad")
+
+
+def _ufunc_call(xp, name, ins, out):
+    ufunc = getattr(xp, _UFUNCS[name])
     if name in _QUIET:
         def quiet():
             with np.errstate(all="ignore"):  # NumPy's (the simulated device); CuPy never warns
@@ -190,3 +203,90 @@ def _full_like(node, ins, outs, ctx):
 def _broadcast_to(node, ins, outs, ctx):
     x, out, xp = ins[0], outs[0], ctx.xp
     return lambda: xp.copyto(out, x)
+
+
+# ---- fused elementwise programs (paddle/lowlevel/fusion/elementwise.py) --------------------
+# A fused group runs as one ElementwiseKernel generated from its program: one C expression
+# per op, each the same computation as the single-op kernel above (NaN through relu,
+# maximum and minimum; relu_grad's 0 where y <= 0). Kernels are cached per device by their
+# source. Ops without an expression here do not fuse on CUDA (`fusable`).
+_EXPRESSIONS = {
+    "neg": "(-{0})", "abs": "({0} < (({T})0) ? -{0} : {0})", "exp": "exp({0})",
+    "log": "log({0})", "log1p": "log1p({0})", "sqrt": "sqrt({0})", "square": "({0} * {0})",
+    "relu": "(({0} > (({T})0) || {0} != {0}) ? {0} : (({T})0))",
+    "sigmoid": "((({T})1) / ((({T})1) + exp(-{0})))", "tanh": "tanh({0})", "erf": "erf({0})",
+    "add": "({0} + {1})", "sub": "({0} - {1})", "mul": "({0} * {1})", "div": "({0} / {1})",
+    "maximum": "(({0} > {1} || {0} != {0}) ? {0} : {1})",
+    "minimum": "(({0} < {1} || {0} != {0}) ? {0} : {1})",
+    "relu_grad": "({0} > (({T})0) ? {1} : (({T})0))",
+    "greater": "({0} > {1})", "greater_equal": "({0} >= {1})", "less": "({0} < {1})",
+    "less_equal": "({0} <= {1})", "equal": "({0} == {1})", "not_equal": "({0} != {1})",
+    "where": "({0} ? {1} : {2})",
+}
+_CTYPES = {"float32": "float", "float64": "double", "int32": "int", "int64": "long long",
+           "bool": "bool"}
+
+
+def _fused_source(program, in_dtypes, out_dtype, compute):
+    """(in_params, out_params, body) of the ElementwiseKernel running `program`."""
+    t = _CTYPES[compute]
+    names = {k: f"x{k}" for k in range(len(in_dtypes))}
+    lines = []
+    for k, inst in enumerate(program):
+        expr = _EXPRESSIONS[inst.name].format(*(names[r] for r in inst.sources), T=t)
+        if k == len(program) - 1:
+            lines.append(f"y = {expr};")
+        else:
+            kind = "bool" if inst.name in _COMPARES else t
+            lines.append(f"{kind} v{k} = {expr};")
+            names[inst.dst] = f"v{k}"
+    params = ", ".join(f"{d} x{k}" for k, d in enumerate(in_dtypes))
+    return params, f"{out_dtype} y", "\n".join(lines)
+
+
+_COMPARES = frozenset(("greater", "greater_equal", "less", "less_equal", "equal", "not_equal"))
+
+
+def _fused_reference(program, temps_shape, compute):
+    """The simulated device's fused kernel: the program run instruction by instruction with
+    the single-op kernels' own NumPy calls, on full-size temporaries (allocated here, when
+    the kernel is prepared, none while it runs)."""
+    temps = [np.empty(temps_shape, "bool" if inst.name in _COMPARES else compute)
+             for inst in program[:-1]]
+
+    def run(*arrays):
+        *ins, out = arrays
+        regs = dict(enumerate(ins))
+        for k, inst in enumerate(program):
+            srcs = [regs[r] for r in inst.sources]
+            dst = out if k == len(program) - 1 else temps[k]
+            if inst.name == "where":
+                np.copyto(dst, srcs[2])
+                np.copyto(dst, srcs[1], where=np.broadcast_to(srcs[0], dst.shape))
+            elif inst.name == "relu":
+                np.maximum(srcs[0], dst.dtype.type(0), out=dst)
+            elif inst.name in _FUSED:
+                _FUSED[inst.name][1](*(np.broadcast_to(a, dst.shape) for a in srcs), dst)
+            else:
+                _ufunc_call(np, inst.name, srcs, dst)()
+            regs[inst.dst] = dst
+    return run
+
+
+@kernel("fused_elementwise")
+def _fused_elementwise(node, ins, outs, ctx):
+    a, out = node.attrs, outs[0]
+    program = a["program"]
+    in_dtypes = tuple(x.dtype.name for x in ins)
+    params, result, body = _fused_source(program, in_dtypes, out.dtype.name, a["dtype"])
+    fn = ctx.device.device_kernel(
+        ("fused_elementwise", params, result, body),
+        lambda cp: cp.ElementwiseKernel(params, result, body, "paddle_fused_elementwise"),
+        _fused_reference(program, out.shape, a["dtype"]))
+    return lambda: fn(*ins, out)
+
+
+# Fusable on CUDA: the ops with an expression above, where the op's kernel is still one of
+# this module's.
+_fused_elementwise.fusable = lambda name, dtype, prepare: (name in _EXPRESSIONS and
+                                                           prepare in (_elementwise, _where))

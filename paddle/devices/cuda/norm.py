@@ -6,6 +6,7 @@ kept in a small workspace, then an elementwise kernel applies them.
 """
 import numpy as np
 
+from paddle.devices.cuda import elementwise
 from paddle.devices.cuda.raw import Kernel, sequence
 from paddle.devices.cuda.table import kernel
 from paddle.lowlevel.shapes import around
@@ -106,3 +107,29 @@ def _batch_norm_grad(node, ins, outs, ctx):
                             blocks=min(C, MAX_CHANNEL_BLOCKS))
     return sequence([stats, GRAD_APPLY.bind(xp, x.dtype, x.size, x, g, k, p, q, dx, outer, C,
                                             inner)])
+
+
+# batch_norm + relu and relu_grad + batch_norm_grad as the fusion pass pairs them
+# (paddle/lowlevel/fusion/norm.py). On CUDA they run the single ops' launches in turn (relu
+# in place on the normalized values; relu_grad into a scratch buffer): no launch is saved
+# yet (an epilogue in csrc/cuda/norm.cu would), but the pairs stay one node on every device.
+@kernel("fused_batch_norm")
+def _fused_batch_norm(node, ins, outs, ctx):
+    y, xp = outs[0], ctx.xp
+    zero = y.dtype.type(0)
+    # max(y, 0) lets NaN through, as relu's kernel does
+    return sequence([_batch_norm(node, ins, outs, ctx), lambda: xp.maximum(y, zero, out=y)])
+
+
+@kernel("fused_batch_norm_grad")
+def _fused_batch_norm_grad(node, ins, outs, ctx):
+    x, scale, mean, inv_std, relu_y, g = ins
+    masked = ctx.empty(g.shape, g.dtype)
+    relu_grad = elementwise.relu_grad_kernel(ctx)
+    apply = _batch_norm_grad(node, [x, scale, mean, inv_std, masked], outs, ctx)
+    return sequence([lambda: relu_grad(relu_y, g, masked), apply])
+
+
+_fused_batch_norm.fusable = lambda prepares: prepares == [_batch_norm, elementwise.ELEMENTWISE]
+_fused_batch_norm_grad.fusable = lambda prepares: prepares == [elementwise.ELEMENTWISE,
+                                                               _batch_norm_grad]

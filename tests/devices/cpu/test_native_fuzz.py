@@ -125,6 +125,14 @@ def _where(r):
             np.array([1, n, 1, 1, 1], np.int64)]
 
 
+def _fused_elementwise(r):
+    # t0 = x * b (b along the last axis), t1 = t0 > s (s a scalar), out = where(t1, t0, x)
+    n = _n(r)
+    program = np.array([1, 2, 3, 0, 1, 0,  2, 0, 4, 3, 2, 0,  3, 0, 5, 4, 3, 0], np.int64)
+    return [[_f32(r, 2, n), _f32(r, n), _f32(r, 1)], np.array([0, 1, 2], np.int64), program,
+            2, 11, np.empty((2, n), np.float32), n]
+
+
 def _strided_copy(r):  # a (2, n) transposed into (n, 2)
     n = _n(r)
     return [_f32(r, 2, n), np.empty((n, 2), np.float32),
@@ -143,6 +151,7 @@ VALID = {
     "binary": lambda r: _elementwise(r, 8),
     "compare": lambda r: _elementwise(r, 6, np.bool_),
     "where": _where,
+    "fused_elementwise": _fused_elementwise,
     "cast": lambda r: (lambda n: [_f32(r, n), np.empty(n, np.int64)])(_n(r)),
     "reduce": lambda r: (lambda n: [int(r.integers(3)), _f32(r, 2, 3, n),
                                     np.empty((2, n), np.float32), 2, 3, n, 1.0])(_n(r)),

@@ -1,0 +1,66 @@
+"""Fusion: a pass over a program's node list that merges nodes into fused kernels.
+
+It runs when the executor specializes a plan to concrete shapes (executor.Program), after
+shape inference: what may fuse depends on the shapes (a bias that broadcasts along the last
+axis may, other broadcasts may not). The graph is never changed: gradients, export, saving
+and `pd.profiler`'s layer names see the ops the user wrote; a fused node stands in the node
+list for the last node it replaces (`FusedNode.root`), carries that node's location and
+layer, and is named after what it runs ("fused_elementwise[add+relu]").
+
+Pattern families, one module each, run in this order:
+    norm.py: batch_norm followed by relu (one kernel with relu as its epilogue), and
+        relu_grad followed by batch_norm_grad (relu's mask folded into the gradient).
+    elementwise.py: chains and trees of unary, binary, compare and where ops, run by one
+        kernel as a small program over registers, in one pass over memory.
+
+The switch: `PADDLE_FUSION=0` in the environment turns fusion off for the programs built
+from then on (the executor keys its programs by it).
+
+Example:
+    >>> import numpy as np, paddle as pd
+    >>> x = pd.data("x", shape=[None, 3])
+    >>> y = pd.relu(x * 2.0 + 1.0)
+    >>> pd.eval(y, {x: np.array([[-1.0, 0.0, 1.0]])}).tolist()
+    [[0.0, 1.0, 3.0]]
+"""
+import os
+
+from paddle.lowlevel.fusion.elementwise import fuse_elementwise
+from paddle.lowlevel.fusion.norm import fuse_batch_norm_relu
+from paddle.lowlevel.fusion.node import FusedNode, FusedOp  # noqa: F401
+
+
+def enabled():
+    """Whether programs built now fuse: True unless the environment says PADDLE_FUSION=0.
+
+    Example:
+        >>> from paddle.lowlevel import fusion
+        >>> isinstance(fusion.enabled(), bool)
+        True
+    """
+    return os.environ.get("PADDLE_FUSION", "1").strip().lower() not in ("0", "false", "off")
+
+
+def fuse(nodes, known, kept, late, kernels):
+    """The node list with fusable groups replaced by fused nodes.
+
+    Args:
+        nodes: the plan's nodes in run order.
+        known: (shape, dtype) at concrete shapes of every value, keyed as the executor's
+            `_key` does: (id(node), output index) for an op's output, id(leaf) for a leaf.
+        kept: keys (id(node), output index) that must stay materialized (the targets).
+        late: ids of the nodes of the update phase (never fused).
+        kernels: the backend's kernel table; a pattern fuses only where the backend has its
+            kernel and that kernel's `fusable` says it stands in for the members' kernels
+            (a member whose kernel was replaced runs as itself).
+
+    Returns:
+        A new list; `nodes` itself is left as it was.
+
+    Example:
+        >>> from paddle.lowlevel import fusion
+        >>> fusion.fuse([], {}, set(), set(), {})
+        []
+    """
+    nodes = fuse_batch_norm_relu(list(nodes), known, kept, late, kernels)
+    return fuse_elementwise(nodes, known, kept, late, kernels)

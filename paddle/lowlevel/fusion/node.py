@@ -1,0 +1,61 @@
+"""The node that stands for a fused group in a program's node list (never in the graph).
+
+Example:
+    >>> from paddle.lowlevel.fusion.node import FusedOp
+    >>> FusedOp("fused_elementwise", ["add", "relu"]).name
+    'fused_elementwise[add+relu]'
+"""
+
+
+class FusedOp:
+    """The op of a fused node: `kernel` is the backend's kernel name, `name` says what it
+    runs (profiles and error messages show it); `writes_inputs` as any member's op."""
+
+    view = False
+    stateful = False
+    family = None
+    runs_programs = False
+    shape_only = ()  # every input's values are read
+
+    def __init__(self, kernel, members, writes_inputs=False):
+        self.kernel = kernel
+        self.members = tuple(members)
+        self.name = f"{kernel}[{'+'.join(members)}]"
+        self.writes_inputs = writes_inputs
+
+    def aliases(self, inputs, outputs):
+        return False
+
+    def __repr__(self):
+        return f"<FusedOp {self.name}>"
+
+
+class FusedNode:
+    """A fused group: its inputs (the Variables read from outside the group), its attributes
+    (what its kernel runs), `keys`, the executor's keys of the outputs it computes
+    ((id(member), output index): consumers and targets find them there), and `root`, the
+    group's last node, whose location and layer it takes. `members` are the graph nodes it
+    replaces, in run order; `mode` (the run mode its kernel sees) is `mode_of`'s."""
+
+    __slots__ = ("op", "inputs", "attrs", "root", "members", "keys", "mode")
+
+    def __init__(self, op, inputs, attrs, root, members, keys=None, mode_of=None):
+        self.op = op
+        self.inputs = tuple(inputs)
+        self.attrs = attrs
+        self.root = root
+        self.members = tuple(members)
+        self.keys = keys if keys is not None else \
+            [(id(root), k) for k in range(len(root.outputs_ref))]
+        self.mode = (mode_of or root).mode
+
+    @property
+    def location(self):
+        return self.root.location
+
+    @property
+    def scope(self):
+        return self.root.scope
+
+    def __repr__(self):
+        return f"<FusedNode {self.op.name} at {self.location or '?'}>"

@@ -1,0 +1,425 @@
+"""The fusion pass (paddle/lowlevel/fusion/): which nodes it merges (unit tests on small node
+lists), and that a fused program computes what the unfused one does (PADDLE_FUSION=0):
+forward values and gradients, training steps of small models, broadcasting, int and bool
+dtypes, NaN and inf, buffers, error messages and profiles; on every device (conftest)."""
+import numpy as np
+import pytest
+
+import paddle as pd
+from paddle.devices import cpu
+from paddle.devices.kernel_table import KernelTable
+from paddle.lowlevel import executor, fusion
+from paddle.lowlevel.fusion import elementwise
+from paddle.lowlevel.fusion.elementwise import FULL, LAST_AXIS, SCALAR, operand_shape
+
+
+# ---- helpers --------------------------------------------------------------------------------
+
+def _known(nodes, feeds):
+    """(shape, dtype) of every value of `nodes` by the executor's keys, `feeds` giving the
+    concrete shapes of the pd.data inputs (as Program._infer does)."""
+    known = {}
+    for n in nodes:
+        for v in n.inputs:
+            if v.node is None:
+                shape = feeds[v].shape if v in feeds else np.shape(v._value)
+                known[id(v)] = (tuple(shape), v.dtype)
+        out = n.op.infer(*(known[executor._key(v)] for v in n.inputs), **n.attrs)
+        for k, (shape, dtype) in enumerate(out if isinstance(out, list) else [out]):
+            known[(id(n), k)] = (tuple(shape), dtype)
+    return known
+
+
+def _fused(targets, feeds, kernels=cpu.KERNELS):
+    """The node list the pass makes of `targets`' plan."""
+    nodes = executor.topological_nodes(targets)
+    kept = {executor._key(t) for t in targets}
+    return fusion.fuse(nodes, _known(nodes, feeds), kept, executor.late_nodes(nodes), kernels)
+
+
+def _names(nodes):
+    return [n.op.name for n in nodes]
+
+
+def _both(targets, feeds, monkeypatch, **kw):
+    """The results fused and unfused (PADDLE_FUSION=0), and the op names each program ran."""
+    monkeypatch.delenv("PADDLE_FUSION", raising=False)
+    fused = pd.eval(targets, feeds, **kw)
+    ran_fused = _last_program_ops(targets, **kw)
+    monkeypatch.setenv("PADDLE_FUSION", "0")
+    plain = pd.eval(targets, feeds, **kw)
+    ran_plain = _last_program_ops(targets, **kw)
+    monkeypatch.delenv("PADDLE_FUSION")
+    return fused, plain, ran_fused, ran_plain
+
+
+def _last_program_ops(targets, training=False):
+    targets = targets if isinstance(targets, list) else [targets]
+    plan = executor.plan_for(targets, training, None)
+    return _names(next(reversed(plan.specialized.values())).nodes)
+
+
+def _assert_same(a, b, rtol=0.0):
+    for x, y in zip(a if isinstance(a, list) else [a], b if isinstance(b, list) else [b]):
+        assert x.dtype == y.dtype and x.shape == y.shape
+        if rtol:
+            np.testing.assert_allclose(x, y, rtol=rtol, atol=rtol)
+        else:
+            np.testing.assert_array_equal(x, y)
+
+
+# ---- the pass on small node lists (CPU kernel table) ----------------------------------------
+
+def test_operand_shapes_the_fused_kernel_reads():
+    assert operand_shape((2, 4), (2, 4)) == FULL
+    assert operand_shape((4,), (2, 4)) == LAST_AXIS
+    assert operand_shape((1, 1, 4), (3, 2, 4)) == LAST_AXIS
+    assert operand_shape((), (2, 4)) == SCALAR and operand_shape((1, 1), (2, 4)) == SCALAR
+    assert operand_shape((2, 1), (2, 4)) is None        # along another axis: no fusion
+    assert operand_shape((2, 4), (3, 2, 4)) is None
+
+
+def test_a_chain_becomes_one_node_named_after_its_ops_at_its_last_ops_line():
+    x = pd.data("fx", shape=[None, 3])
+    b = pd.constant(np.ones(3, np.float32))
+    y = pd.relu(x * 2.0 + b)
+    nodes = _fused([y], {x: np.zeros((4, 3), np.float32)})
+    assert _names(nodes) == ["fused_elementwise[mul+add+relu]"]
+    node = nodes[0]
+    assert node.root is y.node and node.location == y.node.location
+    assert node.scope == y.node.scope and node.keys == [(id(y.node), 0)]
+    assert [i.kind for i in node.attrs["program"]] == [elementwise.BINARY, elementwise.BINARY,
+                                                       elementwise.UNARY]
+    assert list(node.attrs["shapes"]) == [FULL, SCALAR, LAST_AXIS]
+    assert node.attrs["temps"] == 1  # one register, reused along the chain
+    assert node.attrs["program"][-1].dst == node.attrs["registers"] - 1
+
+
+def test_a_value_read_twice_or_wanted_as_a_target_stays_materialized():
+    x = pd.data("fx2", shape=[None, 3])
+    a = x * 2.0
+    twice = pd.exp(a) + a          # a has two readers: the exp and the add
+    feeds = {x: np.zeros((2, 3), np.float32)}
+    assert _names(_fused([twice], feeds)) == ["mul", "fused_elementwise[exp+add]"]
+    t = pd.exp(x)
+    u = pd.relu(t - 1.0)
+    assert _names(_fused([t, u], feeds)) == ["exp", "fused_elementwise[sub+relu]"]
+    assert _names(_fused([u], feeds)) == ["fused_elementwise[exp+sub+relu]"]
+
+
+def test_other_broadcasts_and_single_ops_are_left_alone():
+    x = pd.data("fx3", shape=[None, 3])
+    col = pd.data("fcol", shape=[None, 1])
+    feeds = {x: np.zeros((2, 3), np.float32), col: np.zeros((2, 1), np.float32)}
+    assert _names(_fused([pd.relu(x * col)], feeds)) == ["mul", "relu"]
+    assert _names(_fused([pd.exp(x)], feeds)) == ["exp"]
+    # a smaller intermediate (a scalar computed from scalars) runs as itself
+    s = pd.data("fs", shape=[])
+    feeds[s] = np.zeros((), np.float32)
+    assert _names(_fused([pd.relu(x * (s + 1.0))], feeds)) == ["add", "fused_elementwise[mul+relu]"]
+
+
+def test_a_comparison_feeds_a_where_inside_one_group_and_registers_keep_their_width():
+    x = pd.data("fx4", shape=[None, 5])
+    y = pd.where(pd.greater(x * 3.0, 1.0), pd.exp(x), x - 1.0)
+    (node,) = _fused([y], {x: np.zeros((2, 5), np.float32)})
+    assert node.op.name == "fused_elementwise[mul+greater+exp+sub+where]"
+    program = node.attrs["program"]
+    compare = next(i for i in program if i.kind == elementwise.COMPARE)
+    later = [i.dst for i in program[program.index(compare) + 1:-1]]
+    assert compare.dst not in later  # the bool register is never a float one
+
+
+def test_the_update_phase_and_replaced_kernels_are_not_fused(monkeypatch):
+    w = pd.Variable("fw", shape=[3], initializer="ones")
+    x = pd.data("fx5", shape=[3])
+    loss = pd.sum(pd.relu(w * x + 1.0))
+    step = pd.optimizers.SGD(0.1).minimize(loss)
+    nodes = executor.topological_nodes([loss, step])
+    late = executor.late_nodes(nodes)
+    fused = fusion.fuse(nodes, _known(nodes, {x: np.ones(3, np.float32)}), set(), late,
+                        cpu.KERNELS)
+    assert all(id(n) in late for n in fused[len(fused) - len(late):])
+    assert "fused_elementwise[mul+add+relu]" in _names(fused)
+    table = KernelTable()
+    table.update(cpu.KERNELS)
+    table.families = cpu.KERNELS.families
+    table["relu"] = lambda node, ins, outs, ctx: None  # a stand-in kernel of relu's own
+    y = pd.relu(x * 2.0 + 1.0)
+    assert _names(_fused([y], {x: np.ones(3, np.float32)}, table)) == \
+        ["fused_elementwise[mul+add]", "relu"]
+
+
+def test_no_fused_kernel_no_fusion():
+    x = pd.data("fx6", shape=[3])
+    y = pd.relu(x + 1.0)
+    assert _names(fusion.fuse(executor.topological_nodes([y]), {}, set(), set(), {})) == \
+        ["add", "relu"]
+
+
+def test_the_switch(monkeypatch):
+    monkeypatch.setenv("PADDLE_FUSION", "0")
+    assert not fusion.enabled()
+    monkeypatch.setenv("PADDLE_FUSION", "1")
+    assert fusion.enabled()
+    monkeypatch.delenv("PADDLE_FUSION")
+    assert fusion.enabled()
+
+
+# ---- fused against unfused, on each device ---------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(3, 5), (7, 300), (2, 3, 1500), (40_000,), (1,), (0, 4)])
+def test_chains_with_biases_and_scalars_compute_what_the_ops_do(monkeypatch, dtype, shape):
+    rng = np.random.default_rng(0)
+    x = pd.data("cx", shape=[None] * len(shape), dtype=dtype)
+    bias = pd.constant(rng.standard_normal(shape[-1:]).astype(dtype))
+    half = pd.constant(np.asarray(0.5, dtype))
+    h = pd.tanh(x * half + bias)
+    y = pd.where(h > 0.1, pd.sigmoid(h) * 3.0, pd.maximum(h, -0.2) - bias)
+    z = pd.relu(pd.exp(-pd.square(x)) - 0.3) / (pd.abs(x) + 1.0)
+    feeds = {x: rng.standard_normal(shape).astype(dtype) * 2}
+    fused, plain, ran, ran_plain = _both([y, z], feeds, monkeypatch)
+    _assert_same(fused, plain)
+    if np.prod(shape):
+        # h has three readers: y is two groups, z one
+        assert sum(op.startswith("fused_elementwise[") for op in ran) == 3, ran
+        assert len(ran) < len(ran_plain)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_integer_chains_and_bool_outputs(monkeypatch, dtype, device):
+    rng = np.random.default_rng(1)
+    x = pd.data("ix", shape=[None, 4], dtype=dtype)
+    v = pd.data("iv", shape=[4], dtype=dtype)
+    y = pd.relu(pd.square(x - v) - 7)
+    flag = pd.greater(pd.abs(x * 2) + v, 5)  # a bool result
+    fdiv = pd.ops.floor_divide(x * 3, v) + 1  # integer division by zero gives 0
+    feeds = {x: rng.integers(-9, 9, (6, 4)).astype(dtype), v: np.array([1, -2, 3, 0], dtype)}
+    fused, plain, ran, _ = _both([y, flag, fdiv], feeds, monkeypatch)
+    _assert_same(fused, plain)
+    assert fused[1].dtype == np.bool_ and fused[2][:, 3].tolist() == [1] * 6
+    # CUDA fuses the ops it has an expression for: floor_divide is not one
+    assert sum(op.startswith("fused_elementwise[") for op in ran) == \
+        (3 if device == "cpu" else 2), ran
+
+
+def test_nan_and_inf_go_through_as_through_the_ops(monkeypatch):
+    x = pd.data("nx", shape=[None, 3])
+    y = pd.maximum(pd.relu(x * 2.0), pd.minimum(x, 0.5)) + pd.log(pd.abs(x))
+    z = pd.where(pd.equal(x, x), x * 0.0, x + 1.0)  # NaN != NaN
+    feeds = {x: np.array([[np.nan, np.inf, -np.inf], [0.0, -1.0, 3.0]], np.float32)}
+    fused, plain, ran, _ = _both([y, z], feeds, monkeypatch)
+    _assert_same(fused, plain)
+    assert np.isnan(fused[0][0, 0]) and np.isnan(fused[1][0, 1])
+    assert any(op.startswith("fused_elementwise[") for op in ran)
+
+
+def test_gradients_of_a_chain_match(monkeypatch):
+    rng = np.random.default_rng(2)
+    x = pd.data("gx", shape=[None, 6], dtype="float64")
+    w = pd.constant(rng.standard_normal((6, 6)))
+    b = pd.constant(rng.standard_normal(6))
+    h = pd.relu(pd.matmul(x, w) + b)
+    r = pd.relu(h + x)                     # a residual
+    loss = pd.sum(pd.sigmoid(r) * r - pd.tanh(h))
+    grads = pd.gradients(loss, [x])
+    feeds = {x: rng.standard_normal((5, 6))}
+    fused, plain, ran, _ = _both(grads + [loss], feeds, monkeypatch)
+    _assert_same(fused, plain)
+    assert sum(op.startswith("fused_elementwise[") for op in ran) >= 3, ran
+
+
+def _train(model_fn, xs, ys, steps, monkeypatch, fuses):
+    if fuses:
+        monkeypatch.delenv("PADDLE_FUSION", raising=False)
+    else:
+        monkeypatch.setenv("PADDLE_FUSION", "0")
+    pd.seed(0)
+    model = model_fn()
+    model.compile(optimizer=pd.optimizers.Adam(0.01),
+                  loss=pd.losses.SparseCategoricalCrossentropy(from_logits=True))
+    with pd.profiler.profile() as prof:
+        losses = [float(model.train_on_batch(xs, ys)) for _ in range(steps)]
+    monkeypatch.delenv("PADDLE_FUSION", raising=False)
+    ops = {e.op for e in prof.events}
+    return [w.numpy() for w in model.weights], losses, ops
+
+
+def _dense_bn_residual():
+    inputs = pd.layers.Input(shape=(8,))
+    h = pd.layers.Dense(8, activation="relu")(inputs)
+    h = pd.layers.Dropout(0.0)(h)
+    h = pd.layers.BatchNormalization()(h)
+    r = pd.layers.Activation("relu")(pd.layers.Add()([h, inputs]))
+    return pd.Model(inputs, pd.layers.Dense(3)(r))
+
+
+def _conv_residual():
+    inputs = pd.layers.Input(shape=(6, 6, 4))
+    h = pd.layers.Conv2D(4, 3, padding="same", activation="relu")(inputs)
+    h = pd.layers.BatchNormalization()(h)
+    r = pd.layers.ReLU()(pd.layers.Add()([h, inputs]))
+    return pd.Model(inputs, pd.layers.Dense(3)(pd.layers.Flatten()(r)))
+
+
+def _conv_bn_relu():
+    inputs = pd.layers.Input(shape=(6, 6, 3))
+    h = pd.layers.Conv2D(4, 3, padding="same", use_bias=False)(inputs)
+    h = pd.layers.Activation("relu")(pd.layers.BatchNormalization()(h))
+    h = pd.layers.Conv2D(4, 3, padding="same", use_bias=False)(h)
+    r = pd.layers.ReLU()(pd.layers.Add()([pd.layers.BatchNormalization()(h), inputs[..., :1]]))
+    return pd.Model(inputs, pd.layers.Dense(3)(pd.layers.GlobalAveragePooling2D()(r)))
+
+
+@pytest.mark.parametrize("model_fn, shape", [(_dense_bn_residual, (16, 8)),
+                                             (_conv_residual, (4, 6, 6, 4)),
+                                             (_conv_bn_relu, (4, 6, 6, 3))])
+def test_training_steps_end_with_the_same_weights(monkeypatch, model_fn, shape):
+    rng = np.random.default_rng(3)
+    xs = rng.standard_normal(shape).astype(np.float32)
+    ys = rng.integers(0, 3, shape[0])
+    fused_w, fused_losses, fused_ops = _train(model_fn, xs, ys, 4, monkeypatch, True)
+    plain_w, plain_losses, plain_ops = _train(model_fn, xs, ys, 4, monkeypatch, False)
+    assert any(op.startswith("fused_elementwise[") for op in fused_ops), fused_ops
+    assert not any(op.startswith("fused_") for op in plain_ops)
+    if model_fn is _conv_bn_relu:
+        assert {"fused_batch_norm[batch_norm+relu]",
+                "fused_batch_norm_grad[relu_grad+batch_norm_grad]"} <= fused_ops, fused_ops
+    np.testing.assert_allclose(fused_losses, plain_losses, rtol=1e-6)
+    for a, b in zip(fused_w, plain_w):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+
+
+def test_low_level_float64_training_matches_exactly(monkeypatch):
+    rng = np.random.default_rng(4)
+    xs, ys = rng.standard_normal((32, 5)), rng.standard_normal((32, 1))
+    results = []
+    for fuses in (True, False):
+        if not fuses:
+            monkeypatch.setenv("PADDLE_FUSION", "0")
+        x = pd.data("tx", shape=[None, 5], dtype="float64")
+        y = pd.data("ty", shape=[None, 1], dtype="float64")
+        w1 = pd.Variable(rng.standard_normal((5, 5)), dtype="float64", name=f"tw1_{fuses}")
+        b1 = pd.Variable(np.zeros(5), dtype="float64", name=f"tb1_{fuses}")
+        w2 = pd.Variable(rng.standard_normal((5, 1)), dtype="float64", name=f"tw2_{fuses}")
+        h = pd.relu(pd.matmul(x, w1) + b1)
+        h = pd.relu(h + x) * 0.5
+        loss = pd.mean(pd.square(pd.matmul(h, w2) - y))
+        step = pd.optimizers.SGD(0.05).minimize(loss)
+        for _ in range(5):
+            pd.eval(step, {x: xs, y: ys})
+        results.append([w1.numpy(), b1.numpy(), w2.numpy()])
+        rng = np.random.default_rng(4)
+        rng.standard_normal((32, 5)), rng.standard_normal((32, 1))
+    monkeypatch.delenv("PADDLE_FUSION")
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a, b, rtol=1e-13, atol=1e-15)
+
+
+def test_fusion_allocates_fewer_buffers(monkeypatch):
+    x = pd.data("mx", shape=[None, 64])
+    b = pd.constant(np.ones(64, np.float32))
+    y = pd.sigmoid(pd.relu(x * 2.0 + b) - 1.0) * 3.0
+    sizes = {}
+    for flag in ("1", "0"):
+        monkeypatch.setenv("PADDLE_FUSION", flag)
+        made = {}  # start address: bytes (a buffer taken again is a view of it)
+        original = executor._take
+
+        def counting(dev, pool, shape, dtype, node, original=original, made=made):
+            buf = original(dev, pool, shape, dtype, node)
+            start, end = executor.memory_span(buf)
+            made[start] = max(made.get(start, 0), end - start)
+            return buf
+        monkeypatch.setattr(executor, "_take", counting)
+        pd.eval(y, {x: np.ones((128, 64), np.float32)})
+        monkeypatch.setattr(executor, "_take", original)
+        sizes[flag] = (len(made), sum(made.values()))
+    assert sizes["1"] == (1, 128 * 64 * 4)      # the result only
+    assert sizes["0"][0] >= 2 and sizes["0"][1] > sizes["1"][1]
+
+
+def test_a_failing_fused_kernel_names_its_ops_and_the_users_line(monkeypatch):
+    x = pd.data("ex", shape=[None, 3])
+    y = pd.relu(x * 2.0)  # the line the error names
+    line = y.node.location
+
+    def failing(node, ins, outs, ctx):
+        def run():
+            raise ValueError("fused_elementwise: something went wrong")
+        return run
+    failing.fusable = cpu.KERNELS["fused_elementwise"].fusable
+    monkeypatch.setitem(cpu.KERNELS, "fused_elementwise", failing)
+    with pytest.raises(ValueError, match=r"\(in fused_elementwise\[mul\+relu\], built at "
+                                         + line.replace(".", r"\.") + r"\)"):
+        pd.eval(y, {x: np.ones((2, 3), np.float32)}, device="cpu")
+    assert line.startswith("test_fusion.py:")
+
+
+def test_the_profile_files_a_fused_call_under_the_layer_of_its_last_op(monkeypatch):
+    pd.seed(0)
+    model = pd.Sequential([pd.layers.Input(shape=(4,)),
+                           pd.layers.Dense(4, activation="relu", name="hidden"),
+                           pd.layers.Dense(2, name="out")])
+    model.compile(optimizer="sgd", loss="mse")
+    xs, ys = np.ones((8, 4), np.float32), np.zeros((8, 2), np.float32)
+    model.train_on_batch(xs, ys)
+    with pd.profiler.profile() as prof:
+        model.train_on_batch(xs, ys)
+    fused = [e for e in prof.events if e.op.startswith("fused_elementwise[")]
+    assert ("fused_elementwise[add+relu]", "hidden") in {(e.op, e.layer) for e in fused}
+    assert all(e.location for e in fused)
+    assert "fused_elementwise[add+relu]" in {r["op"] for r in prof.summary(group_by="op")}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("axis, shape", [(-1, (6, 5)), (1, (3, 4, 7)), (-1, (2, 3, 3, 40))])
+def test_batch_norm_relu_forward_and_gradients_match(monkeypatch, dtype, axis, shape):
+    rng = np.random.default_rng(5)
+    c = shape[axis]
+    x = pd.data("bx", shape=[None, *shape[1:]], dtype=dtype)
+    scale = pd.constant(rng.standard_normal(c).astype(dtype))
+    offset = pd.constant(rng.standard_normal(c).astype(dtype))
+    mm = pd.Variable(f"bmm_{dtype}_{axis}_{len(shape)}", shape=[c], dtype=dtype,
+                     initializer="zeros", trainable=False)
+    mv = pd.Variable(f"bmv_{dtype}_{axis}_{len(shape)}", shape=[c], dtype=dtype,
+                     initializer="ones", trainable=False)
+    y = pd.relu(pd.batch_norm(x, scale, offset, mm, mv, axis=axis))
+    loss = pd.sum(y * pd.constant(rng.standard_normal(shape[1:]).astype(dtype)))
+    grads = pd.gradients(loss, [x, scale, offset])
+    feeds = {x: rng.standard_normal(shape).astype(dtype)}
+    for training in (True, False):
+        fused, plain, ran, _ = _both([y, *grads], feeds, monkeypatch, training=training)
+        _assert_same(fused, plain, rtol=1e-6 if dtype == "float32" else 1e-13)
+        assert {"fused_batch_norm[batch_norm+relu]",
+                "fused_batch_norm_grad[relu_grad+batch_norm_grad]"} <= set(ran), ran
+
+
+def test_batch_norm_is_not_fused_with_a_relu_that_is_not_its_only_reader(monkeypatch):
+    x = pd.data("bx2", shape=[None, 3])
+    mm = pd.Variable("bmm2", shape=[3], initializer="zeros", trainable=False)
+    mv = pd.Variable("bmv2", shape=[3], initializer="ones", trainable=False)
+    b = pd.batch_norm(x, None, None, mm, mv)
+    feeds = {x: np.zeros((4, 3), np.float32)}
+    assert _names(_fused([pd.relu(b) + b], feeds)) == ["batch_norm",
+                                                       "fused_elementwise[relu+add]"]
+    assert _names(_fused([b, pd.relu(b)], feeds)) == ["batch_norm", "relu"]
+    assert _names(_fused([pd.relu(b)], feeds)) == ["fused_batch_norm[batch_norm+relu]"]
+
+
+def test_the_cuda_kernel_source_of_a_program():
+    # The source the CUDA backend compiles (a real GPU runs it in the device tests above;
+    # without one, its text is checked here).
+    from paddle.devices.cuda.elementwise import _fused_source
+    x = pd.data("sx", shape=[None, 4], dtype="int64")
+    y = pd.where(pd.greater(x, 0), pd.relu(x - 2), x * 3)
+    (node,) = _fused([y], {x: np.zeros((2, 4), np.int64)})
+    ins = tuple(v.dtype for v in node.inputs)
+    params, result, body = _fused_source(node.attrs["program"], ins, "int64", "int64")
+    assert params == ", ".join(f"{d} x{k}" for k, d in enumerate(ins)) and result == "int64 y"
+    lines = body.split("\n")
+    assert lines[0].startswith("bool v0 = (x0 > x")       # the comparison's register is bool
+    assert all(line.startswith("long long v") for line in lines[1:-1])
+    assert lines[-1].startswith("y = (v0 ? ") and lines[-1].endswith(";")
+    assert "((long long)0)" in body                         # relu's zero in the compute type
