@@ -324,18 +324,16 @@ def test_fusion_allocates_fewer_buffers(monkeypatch):
     sizes = {}
     for flag in ("1", "0"):
         monkeypatch.setenv("PADDLE_FUSION", flag)
-        made = {}  # start address: bytes (a buffer taken again is a view of it)
-        original = executor._take
+        lives = {}  # the buffers the program's arena holds: key -> (first, last, shape, dtype)
+        original = executor.arena_offsets
 
-        def counting(dev, pool, shape, dtype, node, original=original, made=made):
-            buf = original(dev, pool, shape, dtype, node)
-            start, end = executor.memory_span(buf)
-            made[start] = max(made.get(start, 0), end - start)
-            return buf
-        monkeypatch.setattr(executor, "_take", counting)
+        def capturing(intervals, original=original, lives=lives):
+            lives.update(intervals)
+            return original(intervals)
+        monkeypatch.setattr(executor, "arena_offsets", capturing)
         pd.eval(y, {x: np.ones((128, 64), np.float32)})
-        monkeypatch.setattr(executor, "_take", original)
-        sizes[flag] = (len(made), sum(made.values()))
+        monkeypatch.setattr(executor, "arena_offsets", original)
+        sizes[flag] = (len(lives), sum(executor.nbytes_of(*v[2:]) for v in lives.values()))
     assert sizes["1"] == (1, 128 * 64 * 4)      # the result only
     assert sizes["0"][0] >= 2 and sizes["0"][1] > sizes["1"][1]
 

@@ -22,7 +22,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from paddle.lowlevel.fusion.node import FusedNode, FusedOp
+from paddle.lowlevel.fusion.node import FusedNode, FusedOp, prepare_of
 
 KERNEL = "fused_elementwise"
 
@@ -97,7 +97,8 @@ class _Candidates:
         # The backend says which of its kernels the fused one stands in for: an op whose
         # kernel was replaced (a test's stand-in, a kernel that wants its inputs placed, see
         # executor.Program._placed) runs as itself.
-        if not self.kernel.fusable(node.op.name, dtype, self.kernels.get(node.op.name)):
+        if not self.kernel.fusable(node.op.name, dtype,
+                                  prepare_of(self.kernels, node.op.name)):
             return False
         for k, v in enumerate(node.inputs):
             vshape, vdtype = self.spec(v)

@@ -7,6 +7,14 @@ Example:
 """
 
 
+def prepare_of(kernels, name):
+    """The prepare function a backend's kernel table holds for op `name`, as registered (a
+    table that wraps its functions, for half dtypes, keeps the original as `__wrapped__`):
+    what a fused kernel's `fusable` compares with its own module's functions."""
+    prepare = kernels.get(name)
+    return getattr(prepare, "__wrapped__", prepare)
+
+
 class FusedOp:
     """The op of a fused node: `kernel` is the backend's kernel name, `name` says what it
     runs (profiles and error messages show it); `writes_inputs` as any member's op."""

@@ -15,7 +15,7 @@ Example:
     >>> FORWARD, BACKWARD
     ('fused_batch_norm', 'fused_batch_norm_grad')
 """
-from paddle.lowlevel.fusion.node import FusedNode, FusedOp
+from paddle.lowlevel.fusion.node import FusedNode, FusedOp, prepare_of
 
 FORWARD, BACKWARD = "fused_batch_norm", "fused_batch_norm_grad"
 
@@ -51,7 +51,7 @@ def fuse_batch_norm_relu(nodes, known, kept, late, kernels):
             relu = single.get((id(n), 0))
             if relu is not None and relu.op.name == "relu" and (id(n), 0) not in kept \
                     and id(relu) not in late and forward.fusable(
-                        [kernels.get("batch_norm"), kernels.get("relu")]):
+                        [prepare_of(kernels, "batch_norm"), prepare_of(kernels, "relu")]):
                 dropped.add(id(relu))
                 at[id(n)] = FusedNode(
                     FusedOp(FORWARD, ["batch_norm", "relu"], writes_inputs=True), n.inputs,
@@ -65,7 +65,8 @@ def fuse_batch_norm_relu(nodes, known, kept, late, kernels):
                 continue
             shape = known[_key(n.inputs[0])][0]
             if any(known[_key(v)][0] != shape for v in grad.inputs) or not backward.fusable(
-                    [kernels.get("relu_grad"), kernels.get("batch_norm_grad")]):
+                    [prepare_of(kernels, "relu_grad"),
+                     prepare_of(kernels, "batch_norm_grad")]):
                 continue
             dropped.add(id(grad))
             at[id(n)] = FusedNode(FusedOp(BACKWARD, ["relu_grad", "batch_norm_grad"]),
