@@ -27,6 +27,7 @@ from paddle.devices.runner import Hooks
 from paddle.errors import FeedError, ShapeError, at_user
 from paddle.lowlevel.graph import NAMES, Variable, converted
 from paddle.lowlevel import stored_state
+from paddle.lowlevel.fold_batch_norm import fold as fold_batch_norm
 from paddle.lowlevel.strings import host_feeds
 from paddle.lowlevel.op import fmt_shape
 
@@ -182,7 +183,8 @@ class Plan:
         self.training = training
         self.device = device  # its backend (paddle/devices)
         self.kernels = devices.kernels_for(device)
-        self.nodes = topological_nodes(targets)
+        # Planner passes: they replace nodes of the plan, never the graph's.
+        self.nodes = fold_batch_norm(topological_nodes(targets), training, keep=targets)
         self.late = late_nodes(self.nodes)  # the update phase, after the results are copied
         # Inputs the nodes read: data (fed), parameters and constants (their own arrays).
         leaves, seen = [], set()
@@ -314,6 +316,8 @@ class Program:
                 own = (id(node), k)
                 storage[own] = storage.get(_key(node.inputs[0]), _key(node.inputs[0])) \
                     if id(node) in aliasing else own
+            for k, v in enumerate(node.stands_for):  # a pass's node: its outputs are v's
+                storage[_key(v)] = storage[(id(node), k)]
         pinned = {storage.get(_key(t), _key(t)) for t in map(_target_var, plan.targets)}
         placed = self._placed(plan, specs, storage, pinned, dev)
         pool, owned = {}, {}
@@ -337,6 +341,7 @@ class Program:
                                      [tuple(o.shape) for o in outs], outs[0].dtype.name
                                      if outs else (ins[0].dtype.name if ins else None)))
             value.update(((id(node), k), b) for k, b in enumerate(outs))
+            value.update((_key(v), b) for v, b in zip(node.stands_for, outs))
             done = [storage.get(_key(i), _key(i)) for i in node.inputs]
             for s in done:
                 readers[s] -= 1
@@ -429,6 +434,7 @@ class Program:
             out = [(tuple(s), d) for s, d in (out if isinstance(out, list) else [out])]
             specs[id(node)] = out
             known.update(((id(node), k), spec) for k, spec in enumerate(out))
+            known.update((_key(v), spec) for v, spec in zip(node.stands_for, out))
             if node.op.view or node.op.aliases(ins, out):
                 aliasing.add(id(node))
         return specs, aliasing
