@@ -75,8 +75,11 @@ inline double bessel_i(int order, double x) {
 }
 enum Compare { kGreater, kGreaterEqual, kLess, kLessEqual, kEqual, kNotEqual, kCompareCount };
 
+// Always inlined: the loops below call it with a constant code, so that the switch folds
+// to one case and the loop vectorizes. (GCC kept it out of line, a call and a jump table
+// per element: relu ran at 1-5 ns an element, depending on where the code landed.)
 template <typename T>
-inline T unary_value(int code, T x) {
+__attribute__((always_inline)) inline T unary_value(int code, T x) {
   switch (code) {
     case kNeg: return -x;
     case kAbs: return x < T(0) ? -x : x;
@@ -88,7 +91,11 @@ inline T unary_value(int code, T x) {
     // NaN passes through sign, relu, maximum and minimum (as in NumPy): a diverged model
     // must not look healthy. (x != x only holds for NaN; it is false for integers.)
     case kSign: return x != x ? x : T((x > T(0)) - (x < T(0)));
-    case kRelu: return (x > T(0) || x != x) ? x : T(0);
+    // Two selects (max, then NaN), which vectorize without branches.
+    case kRelu: {
+      const T positive = x > T(0) ? x : T(0);
+      return x != x ? x : positive;
+    }
     case kSigmoid: return T(1) / (T(1) + std::exp(-x));
     case kTanh: return std::tanh(x);
     case kErf: return std::erf(x);
@@ -318,7 +325,7 @@ inline T logaddexp_value(T a, T b) {
 }
 
 template <typename T>
-inline T binary_value(int code, T a, T b) {
+__attribute__((always_inline)) inline T binary_value(int code, T a, T b) {  // as unary_value
   switch (code) {
     case kLogaddexp: return logaddexp_value<T>(a, b);
     case kAtan2: return T(std::atan2(a, b));
