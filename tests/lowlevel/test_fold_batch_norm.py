@@ -6,6 +6,7 @@ import pytest
 import paddle as pd
 from paddle import devices
 from paddle.lowlevel import executor
+from paddle.lowlevel.fold_batch_norm import fold
 
 TOL = {"float32": 1e-5, "float64": 1e-12}
 
@@ -141,7 +142,6 @@ def test_keras_model_predicts_the_same_folded_after_training(monkeypatch):
 
 def test_folded_node_stands_for_the_batch_norm_output():
     _, _, y, _, _ = conv_bn()
-    from paddle.lowlevel.fold_batch_norm import fold
     nodes = fold(executor.topological_nodes([y]), training=False, keep=[y])
     last = nodes[-1]
     assert last.op.name == "conv2d" and last.stands_for == (y,)
