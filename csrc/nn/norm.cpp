@@ -51,9 +51,10 @@ struct Moments {
 constexpr int64_t kBlockBytes = 16 << 10;  // a block of x stays in L1 for its passes
 constexpr int64_t kBlockRows = 128;        // sums in T run over at most this many rows
 
-// Rows of C channels per block.
+// Rows of C channels per block (C = 0: no values, any count).
 template <typename T>
 int64_t block_rows(int64_t C) {
+  if (C == 0) return kBlockRows;
   return std::max<int64_t>(1, std::min<int64_t>(kBlockRows, kBlockBytes / int64_t(sizeof(T) * C)));
 }
 
