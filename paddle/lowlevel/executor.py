@@ -28,6 +28,7 @@ from paddle.devices.runner import Hooks
 from paddle.errors import FeedError, ShapeError, at_user
 from paddle.lowlevel.graph import NAMES, Variable, converted
 from paddle.lowlevel import fusion, stored_state
+from paddle.lowlevel.fold_batch_norm import fold as fold_batch_norm
 from paddle.lowlevel.strings import host_feeds
 from paddle.lowlevel.op import fmt_shape
 
@@ -204,7 +205,9 @@ class Plan:
         self.training = training
         self.device = device  # its backend (paddle/devices)
         self.kernels = devices.kernels_for(device)
-        self.nodes = run_order(targets)
+        # Planner passes on the graph's nodes: they replace nodes of the plan, never the
+        # graph's (the fusion pass runs per program, at concrete shapes).
+        self.nodes = fold_batch_norm(run_order(targets), training, keep=targets)
         self.late = late_nodes(self.nodes)  # the update phase, after the results are copied
         # Inputs the nodes read: data (fed), parameters and constants (their own arrays).
         leaves, seen = [], set()
@@ -368,6 +371,8 @@ class Program:
             for own in _output_keys(node):
                 storage[own] = storage.get(_key(node.inputs[0]), _key(node.inputs[0])) \
                     if id(node) in aliasing else own
+            for k, v in enumerate(getattr(node, "stands_for", ())):  # a pass's node: v's value
+                storage[_key(v)] = storage[(id(node), k)]
         pinned = {storage.get(_key(t), _key(t)) for t in targets}
         placed = self._placed(plan, nodes, specs, storage, pinned, dev)
         self.intervals = self._lifetimes(nodes, plan.kernels, known, aliasing, placed, pinned,
@@ -399,6 +404,7 @@ class Program:
                                      [tuple(o.shape) for o in outs], outs[0].dtype.name
                                      if outs else (ins[0].dtype.name if ins else None)))
             value.update(zip(keys, outs))
+            value.update((_key(v), b) for v, b in zip(getattr(node, "stands_for", ()), outs))
         self.stored += hooks.state
         self.written += hooks.state
         # Update ops (stateful, and what reads their results: late_nodes) come last in the
@@ -521,6 +527,7 @@ class Program:
             out = [(tuple(s), d) for s, d in (out if isinstance(out, list) else [out])]
             specs[id(node)] = out
             known.update(((id(node), k), spec) for k, spec in enumerate(out))
+            known.update((_key(v), spec) for v, spec in zip(node.stands_for, out))
             if node.op.view or node.op.aliases(ins, out):
                 aliasing.add(id(node))
         return specs, aliasing, known

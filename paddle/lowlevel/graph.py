@@ -415,10 +415,12 @@ class _Pushed:
 
 class Node:
     """One application of an op: the op, its input Variables, its attributes, and the run
-    mode it keeps (`mode`: None = the plan's, see `forced_mode`)."""
+    mode it keeps (`mode`: None = the plan's, see `forced_mode`). A node that a planner pass
+    made for a plan (never part of the graph) computes the values of the graph's Variables
+    `stands_for` (its output k is stands_for[k]'s value; empty for the graph's nodes)."""
 
     __slots__ = ("op", "inputs", "attrs", "outputs_ref", "location", "mode", "scope",
-                 "__weakref__")
+                 "stands_for", "__weakref__")
 
     def __init__(self, op, inputs, attrs, location):
         self.op = op
@@ -428,6 +430,7 @@ class Node:
         self.location = location
         self.mode = _MODE[-1]
         self.scope = _SCOPE[-1]  # the layer (path) whose call built it, for profiles
+        self.stands_for = ()
 
     @property
     def outputs(self):

@@ -16,7 +16,7 @@ DEVICE_FILES = {"ops/test_activations.py", "ops/test_math.py", "ops/test_matmul.
                 "ops/test_recurrent.py", "ops/test_sort.py", "test_optimizers.py",
                 "test_optimizers_keras.py",
                 "test_training.py", "test_bad_input.py", "test_variable_equality.py",
-                "test_fusion.py"}
+                "test_fusion.py", "test_fold_batch_norm.py"}
 
 
 def pytest_generate_tests(metafunc):

@@ -102,6 +102,18 @@ def test_batch_norm_errors():
         pd.eval(y, {x: np.ones((1, 8, 8, 3), np.float32)}, training=True)
 
 
+def test_batch_norm_of_no_channels():
+    # Zero channels are zero values: nothing to normalize (the kernels divided by C).
+    x = pd.data("x", shape=[None, 0])
+    mm = pd.Variable("mm", shape=[0], initializer="zeros", trainable=False)
+    mv = pd.Variable("mv", shape=[0], initializer="ones", trainable=False)
+    y = pd.batch_norm(x, None, None, mm, mv)
+    gx, = pd.gradients(pd.sum(y), [x])
+    for training in (True, False):
+        got, g = pd.eval([y, gx], {x: np.zeros((3, 0), np.float32)}, training=training)
+        assert got.shape == (3, 0) and g.shape == (3, 0)
+
+
 def test_batch_norm_second_order_is_explicit():
     x = pd.data("x", shape=[4, 2], dtype="float64")
     c = pd.constant(np.ones(2), "float64")
