@@ -28,7 +28,7 @@ from paddle.devices.runner import Hooks
 from paddle.errors import FeedError, ShapeError, at_user
 from paddle.lowlevel.graph import NAMES, Variable, converted
 from paddle.lowlevel import fusion, stored_state
-from paddle.lowlevel.fold_batch_norm import fold as fold_batch_norm
+from paddle.lowlevel.fusion.fold_batch_norm import fold as fold_batch_norm
 from paddle.lowlevel.strings import host_feeds
 from paddle.lowlevel.op import fmt_shape
 

@@ -1,12 +1,12 @@
 """The planner pass that folds inference batch_norm into the conv2d before it
-(paddle/lowlevel/fold_batch_norm.py): folded plans against the same plans unfolded."""
+(paddle/lowlevel/fusion/fold_batch_norm.py): folded plans against the same plans unfolded."""
 import numpy as np
 import pytest
 
 import paddle as pd
 from paddle import devices
 from paddle.lowlevel import executor
-from paddle.lowlevel.fold_batch_norm import fold
+from paddle.lowlevel.fusion.fold_batch_norm import fold
 
 TOL = {"float32": 1e-5, "float64": 1e-12}
 

@@ -7,6 +7,10 @@ and `pd.profiler`'s layer names see the ops the user wrote; a fused node stands 
 list for the last node it replaces (`FusedNode.root`), carries that node's location and
 layer, and is named after what it runs ("fused_elementwise[add+relu]").
 
+Before it, when a plan is built for inference, fold_batch_norm.py folds a batch_norm with
+moving statistics into the convolution before it (the plan's graph-level pass: its nodes
+are the plan's, `Node.stands_for` names the value each computes).
+
 Pattern families, one module each, run in this order:
     norm.py: batch_norm followed by relu (one kernel with relu as its epilogue), and
         relu_grad followed by batch_norm_grad (relu's mask folded into the gradient).
