@@ -16,6 +16,8 @@
 #           CUDA graphs, GPU steps equal the CPU's (smoke.log)
 #   core    the most telling `gpu` tests: tests/test_gpu.py, tests/devices/cuda (core.log)
 #   bench   benchmarks/gpu.py: paddle beside PyTorch eager and JAX jit (bench.log)
+#   nccl    on a machine with two GPUs or more: the NCCL tests, one MPI rank per GPU
+#           (tests/distributed: NCCL collectives, two ranks training against one; nccl.log)
 #   all     every `gpu` test of the suite, in parallel when pytest-xdist is there (all.log)
 # The exit status is the number of stages that failed. docs/gpu.md says what to expect.
 set -u
@@ -113,10 +115,15 @@ if stage build 300 build; then
   stage core 150 "$PY" -m pytest tests/test_gpu.py tests/devices/cuda "${PYTEST[@]}"
   stage bench 150 env BENCH_FRAMEWORKS=paddle,torch,jax BENCH_ROUNDS=2 BENCH_SECONDS=1 \
     "$PY" benchmarks/gpu.py
+  GPUS=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU ")
+  if [ "${GPUS:-0}" -ge 2 ]; then
+    stage nccl 120 "$PY" -m pytest tests/distributed/test_nccl.py \
+      tests/distributed/test_training.py "${PYTEST[@]}"
+  fi
   stage all 240 "$PY" -m pytest tests "${PYTEST[@]}" "${XDIST[@]}"
 fi
 
-for name in smoke core bench all; do  # the telling lines of each log
+for name in smoke core bench nccl all; do  # the telling lines of each log
   [ -f "$LOGS/$name.log" ] || continue
   echo "-- $name"
   grep -E "^\[FAIL\]|smoke done|passed|failed|^FAILED|^ERROR|target |^(model|mlp|cnn) " \
