@@ -123,7 +123,11 @@ def _subset(paths, labels, validation_split, subset):
 # Threads that read the next batches while the model trains on this one, as tf.data's
 # prefetch does behind Keras's readers: decoding runs while the step's kernels compute
 # (they let go of the GIL). Two batches ahead at most, so large images cost little memory.
-READ_AHEAD_WORKERS, READ_AHEAD_BATCHES = 2, 2
+# One thread fewer than the cores, at most two: on 2 cores a second reader took the core
+# the step's kernels needed (benchmarks/input_pipeline.py: 23-28% of the step with two
+# readers, 11-16% with one).
+READ_AHEAD_WORKERS = max(1, min(2, (os.cpu_count() or 2) - 1))
+READ_AHEAD_BATCHES = 2
 
 
 class DirectoryDataset(PyDataset):
