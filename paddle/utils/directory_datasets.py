@@ -123,16 +123,17 @@ def _subset(paths, labels, validation_split, subset):
 # Threads that read the next batches while the model trains on this one, as tf.data's
 # prefetch does behind Keras's readers: decoding runs while the step's kernels compute
 # (they let go of the GIL). Two batches ahead at most, so large images cost little memory.
-# One thread fewer than the cores, at most two: on 2 cores a second reader took the core
-# the step's kernels needed (benchmarks/input_pipeline.py: 23-28% of the step with two
-# readers, 11-16% with one).
+# Only with a core to spare (one reader per spare core, at most two): on 2 cores the
+# readers took the cores the step's kernels use, and reading in the training loop's own
+# thread cost less (benchmarks/input_pipeline.py, quiet 2-core machine: 23-28% of the step
+# with two readers, 11-20% read in the loop). 1 means no thread (PyDataset's workers).
 READ_AHEAD_WORKERS = max(1, min(2, (os.cpu_count() or 2) - 1))
 READ_AHEAD_BATCHES = 2
 
 
 class DirectoryDataset(PyDataset):
     """Batches of files read on demand: `__getitem__(i)` reads batch i's files; `fit`
-    reads the next ones ahead in READ_AHEAD_WORKERS threads.
+    reads the next ones ahead in READ_AHEAD_WORKERS threads (none on a 2-core machine).
 
     Attributes:
         file_paths: the files in their (first epoch's) order.
@@ -140,8 +141,9 @@ class DirectoryDataset(PyDataset):
     """
 
     def __init__(self, paths, labels, label_mode, class_names, batch_size, load, shuffle,
-                 seed, workers=READ_AHEAD_WORKERS):
-        super().__init__(workers=workers, max_queue_size=READ_AHEAD_BATCHES)
+                 seed, workers=None):
+        super().__init__(workers=READ_AHEAD_WORKERS if workers is None else workers,
+                         max_queue_size=READ_AHEAD_BATCHES)
         self.file_paths = list(paths)
         self.class_names = class_names
         self._labels = labels
