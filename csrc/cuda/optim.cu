@@ -129,16 +129,22 @@ __device__ void update_one(i64 algo, const double* h, T* p, const T* gp, T* s0, 
   }
 }
 
+// The last of the `tensors` packed tensors starting at or before flat element i.
+__device__ __forceinline__ i64 tensor_at(const i64* offsets, i64 tensors, i64 i) {
+  i64 lo = 0, hi = tensors - 1;
+  while (lo < hi) {
+    const i64 mid = (lo + hi + 1) / 2;
+    if (offsets[mid] <= i) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}
+
 template <typename T>
 __global__ void apply_updates(const u64* table, const i64* offsets, i64 tensors, i64 total,
                               const double* hyper, i64 algo, const bool* proceed) {
   if (!*proceed) return;
   PD_LOOP(i, total) {
-    i64 lo = 0, hi = tensors - 1;  // the last tensor starting at or before i
-    while (lo < hi) {
-      const i64 mid = (lo + hi + 1) / 2;
-      if (offsets[mid] <= i) lo = mid; else hi = mid - 1;
-    }
+    const i64 lo = tensor_at(offsets, tensors, i);
     const i64 j = i - offsets[lo];
     const u64* row = table + lo * PD_COLUMNS;
     T* at[PD_COLUMNS];
@@ -192,11 +198,7 @@ __global__ void lamb_apply(const u64* table, const i64* offsets, i64 tensors, i6
                            const double* hyper, const double* norms, const bool* proceed) {
   if (!*proceed) return;
   PD_LOOP(i, total) {
-    i64 lo = 0, hi = tensors - 1;  // the last tensor starting at or before i
-    while (lo < hi) {
-      const i64 mid = (lo + hi + 1) / 2;
-      if (offsets[mid] <= i) lo = mid; else hi = mid - 1;
-    }
+    const i64 lo = tensor_at(offsets, tensors, i);
     const i64 j = i - offsets[lo];
     const u64* row = table + lo * PD_COLUMNS;
     const double w_norm = norms[2 * lo], r_norm = norms[2 * lo + 1];

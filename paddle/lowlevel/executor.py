@@ -1,9 +1,11 @@
 """eval: from targets to a compiled plan to kernel calls.
 
 The first `pd.eval` of a set of targets walks back from them to the nodes they need and
-orders them (a Plan). Each new combination of feed shapes then specializes the plan: shapes
-are inferred concretely, every intermediate gets a buffer (buffers are reused once their
-last reader has run), and every node's kernel is prepared on its buffers. Running is then
+orders them (a Plan; an inference plan folds batch norms into their convolutions). Each
+new combination of feed shapes then specializes the plan: shapes are inferred concretely,
+the fusion pass merges elementwise chains (paddle/lowlevel/fusion/), every intermediate
+gets a place in one arena (places reused once their last reader has run), and every node's
+kernel is prepared on its buffers. Running is then
 a loop of prepared C++ calls: no allocation, no shape work, no dict lookups.
 
 Example:

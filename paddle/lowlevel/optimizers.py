@@ -627,7 +627,26 @@ class Adagrad(Optimizer):
         return (self.current_learning_rate(), self.epsilon)
 
 
-class Adamax(Optimizer):
+class _Moments(Optimizer):
+    """The constructor Adamax, Nadam and Lamb share (Keras's arguments: two moment decays
+    and epsilon), and their kernels' arguments (learning rate, beta_1, beta_2, epsilon,
+    the step)."""
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
+                 use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, name=None):
+        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm,
+                         use_ema, ema_momentum, ema_overwrite_frequency)
+        owner = type(self).__name__
+        self.beta_1 = _fraction(beta_1, "beta_1", owner)
+        self.beta_2 = _fraction(beta_2, "beta_2", owner)
+        self.epsilon = _positive(epsilon, "epsilon", owner)
+
+    def hyper_args(self, step):
+        return (self.current_learning_rate(), self.beta_1, self.beta_2, self.epsilon, float(step))
+
+
+class Adamax(_Moments):
     """Adamax (Keras 3): Adam with the infinity norm, `u = max(beta_2 * u, |g|)` and
     `w -= lr * m / ((1 - beta_1 ** t) * (u + epsilon))`; one fused C++ update.
 
@@ -640,20 +659,9 @@ class Adamax(Optimizer):
     kernel = "adamax"
     slot_names = ("m", "u")
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
-                 use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, name=None):
-        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm,
-                         use_ema, ema_momentum, ema_overwrite_frequency)
-        self.beta_1 = _fraction(beta_1, "beta_1", "Adamax")
-        self.beta_2 = _fraction(beta_2, "beta_2", "Adamax")
-        self.epsilon = _positive(epsilon, "epsilon", "Adamax")
-
-    def hyper_args(self, step):
-        return (self.current_learning_rate(), self.beta_1, self.beta_2, self.epsilon, float(step))
 
 
-class Nadam(Optimizer):
+class Nadam(_Moments):
     """Nadam (Keras 3): Adam with Nesterov momentum and the momentum schedule
     `u_t = beta_1 * (1 - 0.5 * 0.96 ** t)`; one fused C++ update (the schedule's scalars are
     computed here, per step, from the step count).
@@ -670,11 +678,10 @@ class Nadam(Optimizer):
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
                  use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, name=None):
-        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm,
-                         use_ema, ema_momentum, ema_overwrite_frequency)
-        self.beta_1 = _fraction(beta_1, "beta_1", "Nadam")
-        self.beta_2 = _fraction(beta_2, "beta_2", "Nadam")
-        self.epsilon = _positive(epsilon, "epsilon", "Nadam")
+        # (the signature written out: get_config reads the constructor's arguments)
+        super().__init__(learning_rate, beta_1, beta_2, epsilon, weight_decay, clipnorm,
+                         clipvalue, global_clipnorm, use_ema, ema_momentum,
+                         ema_overwrite_frequency, name)
         self._u_product = (0, 1.0)  # (step, prod of u_1..u_step): follows `iterations`
 
     def _u(self, t):
@@ -806,7 +813,7 @@ class Adadelta(Optimizer):
         return (self.current_learning_rate(), self.rho, self.epsilon)
 
 
-class Lamb(Optimizer):
+class Lamb(_Moments):
     """Lamb (Keras 3): Adam's moments and bias-corrected step `r = m_hat / (sqrt(v_hat) +
     epsilon)`, scaled per weight by the trust ratio `|w| / |r|` (1 when either norm is 0):
     `w -= lr * ratio * r`; one fused C++ update (moments and norms, then the step).
@@ -822,17 +829,6 @@ class Lamb(Optimizer):
     kernel = "lamb"
     slot_names = ("m", "v")
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
-                 use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, name=None):
-        super().__init__(learning_rate, name, weight_decay, clipnorm, clipvalue, global_clipnorm,
-                         use_ema, ema_momentum, ema_overwrite_frequency)
-        self.beta_1 = _fraction(beta_1, "beta_1", "Lamb")
-        self.beta_2 = _fraction(beta_2, "beta_2", "Lamb")
-        self.epsilon = _positive(epsilon, "epsilon", "Lamb")
-
-    def hyper_args(self, step):
-        return (self.current_learning_rate(), self.beta_1, self.beta_2, self.epsilon, float(step))
 
 
 def _slot_lists(self, variables):
