@@ -31,24 +31,60 @@ inline T row_logsumexp(const T* xr, int64_t cols) {
   return mx + std::log(sum);
 }
 
+// Row sums and maxima in kLanes partial results: the loops then vectorize (a single
+// accumulator's order is fixed, and GCC keeps it), and the partial results are combined in
+// a fixed order, so a row's result does not depend on the vector build or the thread.
+constexpr int kLanes = 16;
+
 template <typename T>
-void softmax_rows(const T* x, T* y, int64_t rows, int64_t cols, bool log) {
-  bool par = rows * cols >= kParallelGrain / 4 && rows > 1;
-  const int threads = max_threads();
-#pragma omp parallel for schedule(static) if (par) num_threads(threads)
-  for (int64_t r = 0; r < rows; ++r) {
+PD_VM_INLINE T lane_max(const T* v, int64_t n) {
+  T acc[kLanes];
+  for (int l = 0; l < kLanes; ++l) acc[l] = v[0];
+  int64_t c = 0;
+  for (; c + kLanes <= n; c += kLanes)
+    for (int l = 0; l < kLanes; ++l) acc[l] = v[c + l] > acc[l] ? v[c + l] : acc[l];
+  T mx = acc[0];
+  for (int l = 1; l < kLanes; ++l) mx = acc[l] > mx ? acc[l] : mx;
+  for (; c < n; ++c) mx = v[c] > mx ? v[c] : mx;
+  return mx;
+}
+
+// sum(a[c] * b[c]) (b == nullptr: sum(a[c])).
+template <typename T>
+PD_VM_INLINE T lane_dot(const T* a, const T* b, int64_t n) {
+  T acc[kLanes] = {};
+  int64_t c = 0;
+  if (b) {
+    for (; c + kLanes <= n; c += kLanes)
+      for (int l = 0; l < kLanes; ++l) acc[l] += a[c + l] * b[c + l];
+  } else {
+    for (; c + kLanes <= n; c += kLanes)
+      for (int l = 0; l < kLanes; ++l) acc[l] += a[c + l];
+  }
+  T s = 0;
+  for (int l = 0; l < kLanes; ++l) s += acc[l];
+  for (; c < n; ++c) s += b ? a[c] * b[c] : a[c];
+  return s;
+}
+
+// Rows [r0, r1) of softmax / log_softmax. VB: the vector build (common.h), only a label.
+template <typename T, int VB>
+PD_VM_INLINE void softmax_range(const T* x, T* y, int64_t r0, int64_t r1, int64_t cols,
+                                bool log) {
+  for (int64_t r = r0; r < r1; ++r) {
     const T* xr = x + r * cols;
     T* yr = y + r * cols;
+    const T mx = lane_max(xr, cols);
     if (log && yr == xr) {  // in place (a direct call may ask it): x is still needed
-      const T lse = row_logsumexp(xr, cols);
+      T sum = 0;
+      for (int64_t c = 0; c < cols; ++c) sum += exp_of(xr[c] - mx);
+      const T lse = mx + std::log(sum);
       for (int64_t c = 0; c < cols; ++c) yr[c] = xr[c] - lse;
       continue;
     }
-    // The exponentials in a loop of their own (it vectorizes), then their sum in order.
-    const T mx = row_max(xr, cols);
+    // The exponentials in a loop of their own (it vectorizes), then their sum.
     for (int64_t c = 0; c < cols; ++c) yr[c] = exp_of(xr[c] - mx);
-    T sum = 0;
-    for (int64_t c = 0; c < cols; ++c) sum += yr[c];
+    const T sum = lane_dot<T>(yr, nullptr, cols);
     if (log) {
       const T lse = mx + std::log(sum);
       for (int64_t c = 0; c < cols; ++c) yr[c] = xr[c] - lse;
@@ -57,6 +93,70 @@ void softmax_rows(const T* x, T* y, int64_t rows, int64_t cols, bool log) {
       for (int64_t c = 0; c < cols; ++c) yr[c] *= inv;
     }
   }
+}
+
+// Rows [r0, r1) of softmax's gradient: dx = y * (g - sum(g * y)), the row in cache between
+// its two passes.
+template <typename T, int VB>
+PD_VM_INLINE void softmax_grad_range(const T* y, const T* g, T* dx, int64_t r0, int64_t r1,
+                                     int64_t cols) {
+  for (int64_t r = r0; r < r1; ++r) {
+    const T* yr = y + r * cols;
+    const T* gr = g + r * cols;
+    T* dr = dx + r * cols;
+    const T s = lane_dot(gr, yr, cols);
+    for (int64_t c = 0; c < cols; ++c) dr[c] = yr[c] * (gr[c] - s);
+  }
+}
+
+#ifdef PD_VECTOR_BUILDS
+template <typename T>
+__attribute__((target("avx512f,avx512dq,avx2,fma"))) void softmax_avx512(
+    const T* x, T* y, int64_t r0, int64_t r1, int64_t cols, bool log) {
+  softmax_range<T, 64>(x, y, r0, r1, cols, log);
+}
+template <typename T>
+__attribute__((target("avx2,fma"))) void softmax_avx2(const T* x, T* y, int64_t r0,
+                                                      int64_t r1, int64_t cols, bool log) {
+  softmax_range<T, 32>(x, y, r0, r1, cols, log);
+}
+template <typename T>
+__attribute__((target("avx512f,avx512dq,avx2,fma"))) void softmax_grad_avx512(
+    const T* y, const T* g, T* dx, int64_t r0, int64_t r1, int64_t cols) {
+  softmax_grad_range<T, 64>(y, g, dx, r0, r1, cols);
+}
+template <typename T>
+__attribute__((target("avx2,fma"))) void softmax_grad_avx2(
+    const T* y, const T* g, T* dx, int64_t r0, int64_t r1, int64_t cols) {
+  softmax_grad_range<T, 32>(y, g, dx, r0, r1, cols);
+}
+#endif
+
+template <typename T>
+void softmax_rows(const T* x, T* y, int64_t rows, int64_t cols, bool log) {
+  // Chunks of whole rows, one per thread (parallel_chunks counts rows: the grain in rows).
+  parallel_chunks(rows, std::max<int64_t>(2, kParallelGrain / 4 / cols), [&](int64_t b, int64_t e) {
+#ifdef PD_VECTOR_BUILDS
+    switch (vector_bytes()) {
+      case 64: return softmax_avx512<T>(x, y, b, e, cols, log);
+      case 32: return softmax_avx2<T>(x, y, b, e, cols, log);
+    }
+#endif
+    softmax_range<T, 16>(x, y, b, e, cols, log);
+  });
+}
+
+template <typename T>
+void softmax_grad_rows(const T* y, const T* g, T* dx, int64_t rows, int64_t cols) {
+  parallel_chunks(rows, std::max<int64_t>(2, kParallelGrain / 4 / cols), [&](int64_t b, int64_t e) {
+#ifdef PD_VECTOR_BUILDS
+    switch (vector_bytes()) {
+      case 64: return softmax_grad_avx512<T>(y, g, dx, b, e, cols);
+      case 32: return softmax_grad_avx2<T>(y, g, dx, b, e, cols);
+    }
+#endif
+    softmax_grad_range<T, 16>(y, g, dx, b, e, cols);
+  });
 }
 
 void softmax(py::array x, py::array out, int64_t cols, bool log) {
@@ -68,6 +168,22 @@ void softmax(py::array x, py::array out, int64_t cols, bool log) {
   GilRelease nogil(x.size());
   PD_DISPATCH_FLOAT(dt, "softmax", {
     softmax_rows<scalar_t>(in_ptr<scalar_t>(x), out_ptr<scalar_t>(out), x.size() / cols, cols, log);
+  });
+}
+
+// The fused gradient of softmax (paddle/lowlevel/fusion/softmax.py): dx = y * (g - sum(g * y)).
+void softmax_grad(py::array y, py::array g, py::array out, int64_t cols) {
+  const char* op = "softmax_grad";
+  int dt = check_dtype(y, op, "y");
+  require(cols > 0, op, "empty last axis");
+  check_array(y, op, "y", dt, -1, kRead);
+  check_array(g, op, "g", dt, y.size(), kRead);
+  check_array(out, op, "out", dt, y.size(), kWrite);
+  require(y.size() % cols == 0, op, "size is not a multiple of the last axis");
+  GilRelease nogil(y.size());
+  PD_DISPATCH_FLOAT(dt, op, {
+    softmax_grad_rows<scalar_t>(in_ptr<scalar_t>(y), in_ptr<scalar_t>(g), out_ptr<scalar_t>(out),
+                                y.size() / cols, cols);
   });
 }
 
@@ -134,6 +250,9 @@ void init_softmax(py::module_& m) {
   m.def("softmax", &softmax,
         array_arg("x"), array_arg("out"), py::arg("cols"), py::arg("log"),
         "softmax (or log_softmax) over rows of `cols` values");
+  m.def("softmax_grad", &softmax_grad,
+        array_arg("y"), array_arg("g"), array_arg("out"), py::arg("cols"),
+        "softmax's gradient over rows of `cols` values: y * (g - sum(g * y))");
   m.def("softmax_cross_entropy", &softmax_cross_entropy,
         array_arg("logits"), array_arg("labels"), array_arg("loss"), py::arg("cols"),
         "per-row cross-entropy from logits");

@@ -540,3 +540,18 @@ def test_two_readers_asking_for_overlapping_buffers_get_one(monkeypatch):
     assert placed.count(True) == 1                  # the second would overwrite the first
     np.testing.assert_allclose(out[0], np.exp(2.0) * np.ones(4), rtol=1e-6)
     np.testing.assert_allclose(out[1], np.exp(3.0) * np.ones(4), rtol=1e-6)
+
+
+def test_a_cast_to_its_own_dtype_runs_no_kernel():
+    # A layer that returns its input (Dropout at rate 0) returns a same-dtype cast of it:
+    # the plan gives it the input's buffer, as a view.
+    inp = pd.layers.Input(shape=(3,))
+    dense = pd.layers.Dense(3)
+    out = pd.layers.Dropout(0.0)(dense(inp))
+    assert out.node.op.name == "cast" and out.dtype == out.node.inputs[0].dtype
+    model = pd.Model(inp, out)
+    xs = np.ones((2, 3), np.float32)
+    with pd.profiler.profile() as prof:
+        got = model.predict_on_batch(xs)
+    assert "cast" not in {e.op for e in prof.events}
+    np.testing.assert_array_equal(got, dense(xs))

@@ -421,3 +421,117 @@ def test_the_cuda_kernel_source_of_a_program():
     assert all(line.startswith("long long v") for line in lines[1:-1])
     assert lines[-1].startswith("y = (v0 ? ") and lines[-1].endswith(";")
     assert "((long long)0)" in body                         # relu's zero in the compute type
+
+
+# ---- softmax's gradient (fusion/softmax.py) -------------------------------------------------
+
+SOFTMAX_GRAD = "fused_softmax_grad[mul+sum+sub+mul]"
+
+
+def test_softmax_gradient_becomes_one_node_at_its_last_ops_place():
+    x = pd.data("smx", shape=[None, 5])
+    w = pd.constant(np.arange(5, dtype=np.float32))
+    (gx,) = pd.gradients(pd.sum(pd.softmax(x) * w), [x])
+    nodes = _fused([gx], {x: np.zeros((2, 5), np.float32)})
+    assert SOFTMAX_GRAD in _names(nodes)
+    (node,) = [n for n in nodes if n.op.name == SOFTMAX_GRAD]
+    assert [m.op.name for m in node.members] == ["mul", "sum", "sub", "mul"]
+    assert node.root is gx.node and node.location == gx.node.location
+    assert node.inputs[0].node.op.name == "softmax"
+
+
+def test_softmax_gradient_parts_wanted_elsewhere_stay_unfused():
+    x = pd.data("smx2", shape=[None, 5])
+    y = pd.softmax(x)
+    g = pd.data("smg2", shape=[None, 5])
+    s = pd.sum(g * y, axis=-1, keepdims=True)
+    dx = y * (g - s)
+    feeds = {x: np.zeros((2, 5), np.float32), g: np.zeros((2, 5), np.float32)}
+    assert _names(_fused([dx], feeds)) == ["softmax", SOFTMAX_GRAD]
+    # the row sums are a target too, or the sum is over another axis, or a mean: no fusion
+    assert SOFTMAX_GRAD not in _names(_fused([dx, s], feeds))
+    other = y * (g - pd.sum(g * y, axis=0, keepdims=True))
+    assert SOFTMAX_GRAD not in _names(_fused([other], feeds))
+    mean = y * (g - pd.mean(g * y, axis=-1, keepdims=True))
+    assert SOFTMAX_GRAD not in _names(_fused([mean], feeds))
+    # not a softmax's output
+    z = pd.sigmoid(x)
+    assert SOFTMAX_GRAD not in _names(_fused([z * (g - pd.sum(g * z, axis=-1, keepdims=True))],
+                                             feeds))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("axis, shape", [(-1, (3, 5)), (-1, (2, 4, 7, 130)), (1, (3, 6, 4)),
+                                         (-1, (4, 1))])
+def test_softmax_gradients_match_the_unfused_ops(monkeypatch, dtype, axis, shape, device):
+    rng = np.random.default_rng(7)
+    x = pd.data("smx3", shape=[None, *shape[1:]], dtype=dtype)
+    y = pd.softmax(x * 3.0, axis=axis)
+    loss = pd.sum(y * pd.constant(rng.standard_normal(shape[1:]).astype(dtype)))
+    (gx,) = pd.gradients(loss, [x])
+    feeds = {x: rng.standard_normal(shape).astype(dtype)}
+    fused, plain, ran, ran_plain = _both([y, gx], feeds, monkeypatch)
+    _assert_same(fused, plain, rtol=2e-6 if dtype == "float32" else 1e-14)
+    assert SOFTMAX_GRAD in ran and SOFTMAX_GRAD not in ran_plain, ran
+
+
+def test_softmax_gradient_against_central_differences():
+    from gradcheck import check_gradients
+    rng = np.random.default_rng(3)
+    check_gradients(lambda x: pd.softmax(x * 2.0), [rng.standard_normal((3, 4, 9))])
+    check_gradients(lambda x: pd.softmax(x, axis=1), [rng.standard_normal((3, 4, 9))],
+                    order=2)
+
+
+def test_attention_trains_the_same_fused_and_unfused(monkeypatch):
+    def model():
+        pd.seed(3)
+        inp = pd.layers.Input(shape=(6, 8))
+        h = pd.layers.MultiHeadAttention(num_heads=2, key_dim=4)(inp, inp)
+        out = pd.layers.Dense(2)(pd.layers.GlobalAveragePooling1D()(h))
+        m = pd.Model(inp, out)
+        m.compile(optimizer=pd.optimizers.SGD(0.1), loss="mse")  # (Adam would magnify rounding)
+        return m
+    rng = np.random.default_rng(0)
+    xs, ys = rng.standard_normal((4, 6, 8)), rng.standard_normal((4, 2))
+    weights = []
+    for fuses in ("1", "0"):
+        monkeypatch.setenv("PADDLE_FUSION", fuses)
+        m = model()
+        for _ in range(3):
+            m.train_on_batch(xs.astype("float32"), ys.astype("float32"))
+        weights.append([np.asarray(w) for w in m.get_weights()])
+    monkeypatch.delenv("PADDLE_FUSION")
+    for a, b in zip(*weights):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_a_failing_softmax_gradient_kernel_names_its_ops_and_the_users_line(monkeypatch):
+    x = pd.data("smx4", shape=[None, 3])
+    (gx,) = pd.gradients(pd.sum(pd.softmax(x) * pd.constant([1.0, 2.0, 3.0])), [x])
+    line = gx.node.location
+
+    def failing(node, ins, outs, ctx):
+        def run():
+            raise ValueError("fused_softmax_grad: something went wrong")
+        return run
+    failing.fusable = cpu.KERNELS["fused_softmax_grad"].fusable
+    monkeypatch.setitem(cpu.KERNELS, "fused_softmax_grad", failing)
+    with pytest.raises(ValueError, match=r"\(in fused_softmax_grad\[mul\+sum\+sub\+mul\], "
+                                         r"built at " + line.replace(".", r"\.") + r"\)"):
+        pd.eval(gx, {x: np.ones((2, 3), np.float32)}, device="cpu")
+
+
+def test_the_softmax_gradient_kernel_checks_its_arrays():
+    from paddle import _C
+    y = np.full((2, 4), 0.25, np.float32)
+    g = np.arange(8, dtype=np.float32).reshape(2, 4)
+    out = np.empty_like(y)
+    _C.softmax_grad(y, g, out, 4)
+    np.testing.assert_allclose(out, y * (g - (g * y).sum(-1, keepdims=True)), rtol=1e-6)
+    with pytest.raises(Exception, match="softmax_grad"):
+        _C.softmax_grad(y, g[:1], out, 4)
+    with pytest.raises(Exception, match="softmax_grad"):
+        _C.softmax_grad(y, g.astype(np.float64), out, 4)
+    with pytest.raises(Exception, match="softmax_grad"):
+        _C.softmax_grad(y, g, out, 0)

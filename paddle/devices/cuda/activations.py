@@ -1,6 +1,7 @@
 """CUDA kernels of the softmax family (paddle/lowlevel/ops/activations.py), written as the
 CPU loops compute it (max, shifted exp, sum, one reciprocal), on scratch buffers made once
 per program."""
+from paddle.devices.cuda import elementwise, reduce
 from paddle.devices.cuda.table import kernel
 
 
@@ -35,3 +36,24 @@ def _softmax(node, ins, outs, ctx):
         xp.divide(one, s, out=s)
         xp.multiply(y, s, out=y)
     return run
+
+
+# Softmax's gradient, y * (g - sum(g * y)), as the fusion pass groups it
+# (paddle/lowlevel/fusion/softmax.py). On CUDA the same launches as the single ops, on one
+# scratch column instead of three full-size intermediates (a one-launch kernel would save
+# the passes as on the CPU).
+@kernel("fused_softmax_grad")
+def _fused_softmax_grad(node, ins, outs, ctx):
+    y, g, dx, xp = rows(ins[0]), rows(ins[1]), rows(outs[0]), ctx.xp
+    s = ctx.empty((y.shape[0], 1), y.dtype)
+
+    def run():
+        xp.multiply(g, y, out=dx)
+        xp.sum(dx, axis=1, keepdims=True, out=s)
+        xp.subtract(g, s, out=dx)
+        xp.multiply(dx, y, out=dx)
+    return run
+
+
+_fused_softmax_grad.fusable = lambda prepares: prepares == [
+    elementwise.ELEMENTWISE, reduce._reduce, elementwise.ELEMENTWISE, elementwise.ELEMENTWISE]

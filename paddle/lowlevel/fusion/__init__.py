@@ -14,6 +14,7 @@ are the plan's, `Node.stands_for` names the value each computes).
 Pattern families, one module each, run in this order:
     norm.py: batch_norm followed by relu (one kernel with relu as its epilogue), and
         relu_grad followed by batch_norm_grad (relu's mask folded into the gradient).
+    softmax.py: softmax's gradient, y * (g - sum(g * y)), one pass per row.
     elementwise.py: chains and trees of unary, binary, compare and where ops, run by one
         kernel as a small program over registers, in one pass over memory.
 
@@ -32,6 +33,7 @@ import os
 from paddle.lowlevel.fusion.elementwise import fuse_elementwise
 from paddle.lowlevel.fusion.norm import fuse_batch_norm_relu
 from paddle.lowlevel.fusion.node import FusedNode, FusedOp  # noqa: F401
+from paddle.lowlevel.fusion.softmax import fuse_softmax_grad
 
 
 def enabled():
@@ -67,4 +69,5 @@ def fuse(nodes, known, kept, late, kernels):
         []
     """
     nodes = fuse_batch_norm_relu(list(nodes), known, kept, late, kernels)
+    nodes = fuse_softmax_grad(nodes, known, kept, late, kernels)
     return fuse_elementwise(nodes, known, kept, late, kernels)

@@ -232,6 +232,11 @@ class Cast(Op):
     def infer(self, x, dtype):
         return x[0], dtype
 
+    def aliases(self, inputs, outputs):
+        # A cast to x's own dtype (a layer call's output kept distinct from its input, see
+        # highlevel/layers/base.py `_distinct_output`) is x's buffer: no copy runs.
+        return inputs[0] == outputs[0]
+
     def grad(self, node, g):
         x = node.inputs[0]
         return [cast(g[0], x.dtype) if x.dtype in FLOATS else None]
