@@ -2,7 +2,7 @@
 from paddle.lowlevel.graph import FLOATS, Variable, apply
 from paddle.lowlevel.op import OPS, Op, register
 from paddle.lowlevel.ops.math import _pair, sum_to
-from paddle.lowlevel.ops.shape import expand_dims, reshape_like
+from paddle.lowlevel.ops.shape import expand_dims, reshape, reshape_like
 from paddle.lowlevel.shapes import broadcast
 
 
@@ -45,7 +45,14 @@ class MatMul(Op):
             ga = matmul(b, g, transpose_a=tb, transpose_b=True)
         else:
             ga = matmul(g, b, transpose_b=not tb)
-        if tb:
+        if b.ndim == 2 and a.ndim > 2 and not ta and a.shape[-1] is not None \
+                and g.shape[-1] is not None:
+            # A matrix applied to every row of a batch (a Dense layer on a sequence): its
+            # gradient sums over the batch, so the batch's rows make one long product (no
+            # batch of products and no sum_to over their full-size result).
+            a2, g2 = reshape(a, (-1, a.shape[-1])), reshape(g, (-1, g.shape[-1]))
+            gb = matmul(g2, a2, transpose_a=True) if tb else matmul(a2, g2, transpose_a=True)
+        elif tb:
             gb = matmul(g, a, transpose_a=True, transpose_b=ta)
         else:
             gb = matmul(a, g, transpose_a=not ta)

@@ -175,3 +175,21 @@ def test_fc_is_the_same_matmul():
     b.set_value(np.array([0.5, -0.5]))
     a = RNG.standard_normal((4, 3))
     np.testing.assert_allclose(pd.eval(y, {x: a}), np.tanh(a @ w.val() + b.val()), rtol=1e-12)
+
+
+@pytest.mark.parametrize("tb", [False, True])
+@pytest.mark.parametrize("shape", [(3, 4, 5), (2, 3, 2, 5)])
+def test_a_matrix_applied_to_a_batch_gets_its_gradient_from_one_product(shape, tb):
+    # (..., k) @ (k, n): the matrix's gradient is one product over all the batch's rows,
+    # not a batch of products summed back (no sum_to of a full-size result in the plan).
+    rng = np.random.default_rng(4)
+    a, b = rng.standard_normal(shape), rng.standard_normal((6, 5) if tb else (5, 6))
+    check_gradients(lambda x, y: pd.matmul(x, y, transpose_b=tb), [a, b], unknown_batch=True)
+    x = pd.data("mbx", shape=[None, *shape[1:]], dtype="float64")
+    w = pd.constant(b)
+    (gw,) = pd.gradients(pd.sum(pd.matmul(x, w, transpose_b=tb) ** 2), [w])
+    assert gw.node.op.name == "matmul" and gw.node.inputs[0].ndim == 2
+    y = np.einsum("...k,nk->...n" if tb else "...k,kn->...n", a, b)
+    a2, g2 = a.reshape(-1, 5), (2 * y).reshape(-1, 6)
+    want = g2.T @ a2 if tb else a2.T @ g2
+    np.testing.assert_allclose(pd.eval(gw, {x: a}), want, rtol=1e-12)
