@@ -335,6 +335,7 @@ void init_matmul(py::module_& m);
 void init_linalg(py::module_& m);
 void init_copy(py::module_& m);
 void init_softmax(py::module_& m);
+void init_layer_norm(py::module_& m);
 void init_optim(py::module_& m);
 void init_random(py::module_& m);
 void init_sort(py::module_& m);

@@ -14,6 +14,7 @@ PYBIND11_MODULE(_C, m) {
   paddle::init_linalg(m);
   paddle::init_copy(m);
   paddle::init_softmax(m);
+  paddle::init_layer_norm(m);
   paddle::init_optim(m);
   paddle::init_random(m);
   paddle::init_sort(m);

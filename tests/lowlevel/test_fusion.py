@@ -535,3 +535,142 @@ def test_the_softmax_gradient_kernel_checks_its_arrays():
         _C.softmax_grad(y, g.astype(np.float64), out, 4)
     with pytest.raises(Exception, match="softmax_grad"):
         _C.softmax_grad(y, g, out, 0)
+
+
+# ---- layer normalization's forward (fusion/layer_norm.py) -----------------------------------
+
+LAYER_NORM = "fused_layer_norm[sum+sub+square+sum+add+sqrt+div+mul+add]"
+
+
+def test_layer_norm_becomes_one_node_writing_what_the_plan_reads():
+    x = pd.data("lnx", shape=[None, 4, 6])
+    scale, offset = pd.constant(np.ones(6, np.float32)), pd.constant(np.zeros(6, np.float32))
+    y = pd.layer_norm(x, scale, offset)
+    feeds = {x: np.zeros((2, 4, 6), np.float32)}
+    (node,) = _fused([y], feeds)
+    assert node.op.name == LAYER_NORM and node.root is y.node
+    assert node.attrs["slots"] == ((8, True),)          # inference: the result only
+    assert node.attrs["cols"] == 6 and node.attrs["eps"] == pytest.approx(1e-3)
+    grads = pd.gradients(pd.sum(y * y), [x, scale, offset])
+    nodes = _fused([y, *grads], feeds)
+    (node,) = [n for n in nodes if n.op.name == LAYER_NORM]
+    written = [s for s, write in node.attrs["slots"] if write]
+    assert written == [1, 5, 6, 8]                      # centered, std, normalized, result
+    assert not any(n.op.name in ("square", "sqrt") for n in nodes)
+
+
+def test_layer_norm_variants_and_what_stays_unfused():
+    x = pd.data("lnx2", shape=[None, 3, 5])
+    feeds = {x: np.zeros((2, 3, 5), np.float32)}
+    assert _names(_fused([pd.layer_norm(x, None, None)], feeds)) == \
+        ["fused_layer_norm[sum+sub+square+sum+add+sqrt+div]"]
+    scale = pd.constant(np.ones(5, np.float32))
+    assert _names(_fused([pd.layer_norm(x, scale, None)], feeds)) == \
+        ["fused_layer_norm[sum+sub+square+sum+add+sqrt+div+mul]"]
+    both = pd.constant(np.ones((3, 5), np.float32))
+    (node,) = _fused([pd.layer_norm(x, both, both, axis=[1, 2])], feeds)
+    assert node.op.name == LAYER_NORM and node.attrs["cols"] == 15
+    # not over the last axes: no fusion
+    assert not any(n.startswith("fused_layer_norm")
+                   for n in _names(_fused([pd.layer_norm(x, None, None, axis=1)], feeds)))
+    # a value wanted as a target is written
+    y = pd.layer_norm(x, scale, None)
+    centered = y.node.inputs[0].node.inputs[0]
+    (node,) = [n for n in _fused([y, centered], feeds) if n.op.name.startswith("fused_layer")]
+    assert (1, True) in node.attrs["slots"]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("axis, shape", [(-1, (3, 5)), (-1, (2, 4, 37)), ([1, 2], (2, 3, 4)),
+                                         (-1, (3, 1)), (-1, (2, 3, 300))])
+def test_layer_norm_forward_and_gradients_match_the_unfused_ops(monkeypatch, dtype, axis,
+                                                                 shape, device):
+    rng = np.random.default_rng(8)
+    x = pd.data("lnx3", shape=[None, *shape[1:]], dtype=dtype)
+    pshape = shape[1:] if axis == [1, 2] else shape[-1:]
+    scale = pd.constant(rng.standard_normal(pshape).astype(dtype))
+    offset = pd.constant(rng.standard_normal(pshape).astype(dtype))
+    y = pd.layer_norm(x * 2.0, scale, offset, axis=axis, epsilon=1e-5)
+    loss = pd.sum(y * pd.constant(rng.standard_normal(shape[1:]).astype(dtype)))
+    grads = pd.gradients(loss, [x, scale, offset])
+    feeds = {x: rng.standard_normal(shape).astype(dtype)}
+    for targets in ([y], [y, *grads]):
+        fused, plain, ran, ran_plain = _both(targets, feeds, monkeypatch)
+        _assert_same(fused, plain, rtol=2e-5 if dtype == "float32" else 1e-12)
+        assert LAYER_NORM in ran and LAYER_NORM not in ran_plain, ran
+
+
+def test_layer_norm_gradients_against_central_differences():
+    from gradcheck import check_gradients
+    rng = np.random.default_rng(9)
+    check_gradients(lambda x, s, b: pd.layer_norm(x, s, b, epsilon=1e-3),
+                    [rng.standard_normal((3, 4, 7)), rng.standard_normal(7),
+                     rng.standard_normal(7)])
+
+
+def test_a_transformer_block_trains_the_same_fused_and_unfused(monkeypatch):
+    def model():
+        pd.seed(4)
+        inp = pd.layers.Input(shape=(6, 8))
+        a = pd.layers.MultiHeadAttention(num_heads=2, key_dim=4)(inp, inp)
+        h = pd.layers.LayerNormalization(epsilon=1e-6)(pd.layers.Add()([inp, a]))
+        f = pd.layers.Dense(8)(pd.layers.Dense(16, activation="relu")(h))
+        h = pd.layers.LayerNormalization(epsilon=1e-6)(pd.layers.Add()([h, f]))
+        m = pd.Model(inp, pd.layers.Dense(2)(pd.layers.GlobalAveragePooling1D()(h)))
+        m.compile(optimizer=pd.optimizers.SGD(0.1), loss="mse")
+        return m
+    rng = np.random.default_rng(1)
+    xs = rng.standard_normal((4, 6, 8)).astype("float32")
+    ys = rng.standard_normal((4, 2)).astype("float32")
+    results = []
+    for fuses in ("1", "0"):
+        monkeypatch.setenv("PADDLE_FUSION", fuses)
+        m = model()
+        losses = [m.train_on_batch(xs, ys) for _ in range(3)]
+        with pd.profiler.profile() as prof:
+            m.predict_on_batch(xs)
+        results.append(([np.asarray(w) for w in m.get_weights()], losses,
+                        {e.op for e in prof.events}))
+    monkeypatch.delenv("PADDLE_FUSION")
+    (wf, lf, opsf), (wp, lp, opsp) = results
+    np.testing.assert_allclose(lf, lp, rtol=1e-5)
+    for a, b in zip(wf, wp):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    assert LAYER_NORM in opsf and LAYER_NORM not in opsp
+
+
+def test_a_failing_layer_norm_kernel_names_its_ops_and_the_users_line(monkeypatch):
+    x = pd.data("lnx4", shape=[None, 3])
+    y = pd.layer_norm(x, pd.constant([1.0, 2.0, 3.0]), pd.constant([0.0, 0.0, 1.0]))
+    line = y.node.location
+
+    def failing(node, ins, outs, ctx):
+        def run():
+            raise ValueError("fused_layer_norm: something went wrong")
+        return run
+    failing.fusable = cpu.KERNELS["fused_layer_norm"].fusable
+    monkeypatch.setitem(cpu.KERNELS, "fused_layer_norm", failing)
+    with pytest.raises(ValueError, match=r"\(in fused_layer_norm\[sum\+sub\+.*\+add\], "
+                                         r"built at " + line.replace(".", r"\.") + r"\)"):
+        pd.eval(y, {x: np.ones((2, 3), np.float32)}, device="cpu")
+
+
+def test_the_layer_norm_kernel_checks_its_arrays():
+    from paddle import _C
+    x = np.arange(8, dtype=np.float32).reshape(2, 4)
+    y, mu = np.empty_like(x), np.empty(2, np.float32)
+    outs = [mu] + [None] * 5 + [y] + [None] * 2
+    _C.layer_norm(x, None, None, outs, 4, 0.0)
+    c = x - x.mean(-1, keepdims=True)
+    np.testing.assert_allclose(y, c / np.sqrt((c * c).mean(-1, keepdims=True)), rtol=1e-6)
+    np.testing.assert_allclose(mu, x.mean(-1), rtol=1e-6)
+    with pytest.raises(Exception, match="layer_norm"):
+        _C.layer_norm(x, None, None, outs[:3], 4, 0.0)           # one entry per slot
+    with pytest.raises(Exception, match="layer_norm"):
+        _C.layer_norm(x, np.ones(3, np.float32), None, outs, 4, 0.0)  # scale's size
+    with pytest.raises(Exception, match="layer_norm"):
+        _C.layer_norm(x, None, None, [np.empty(3, np.float32)] + outs[1:], 4, 0.0)
+    with pytest.raises(Exception, match="layer_norm"):
+        _C.layer_norm(x, None, None, [None] * 7 + [y, None], 4, 0.0)  # scaled, no scale
+    with pytest.raises(Exception, match="layer_norm"):
+        _C.layer_norm(x, None, None, outs, 3, 0.0)

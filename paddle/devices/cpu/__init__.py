@@ -6,6 +6,6 @@ with the buffers into a `functools.partial` of the C++ function, so running a st
 one C++ call.
 """
 from paddle.devices.cpu import (  # noqa: F401
-    activations, control_flow, conv, elementwise, fft, linalg, losses, matmul, nn, norm,
-    optim, pool, recurrent, reduce, sampling, shape, sort, state)
+    activations, control_flow, conv, elementwise, fft, layer_norm, linalg, losses, matmul,
+    nn, norm, optim, pool, recurrent, reduce, sampling, shape, sort, state)
 from paddle.devices.cpu.table import KERNELS  # noqa: F401

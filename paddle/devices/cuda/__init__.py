@@ -280,5 +280,5 @@ class CudaBackend:
 
 
 from paddle.devices.cuda import (  # noqa: E402,F401
-    activations, control_flow, conv, elementwise, fft, linalg, losses, matmul, nn, norm,
-    optim, pool, recurrent, reduce, sampling, shape, sort, state)
+    activations, control_flow, conv, elementwise, fft, layer_norm, linalg, losses, matmul,
+    nn, norm, optim, pool, recurrent, reduce, sampling, shape, sort, state)

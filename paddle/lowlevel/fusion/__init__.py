@@ -12,6 +12,8 @@ moving statistics into the convolution before it (the plan's graph-level pass: i
 are the plan's, `Node.stands_for` names the value each computes).
 
 Pattern families, one module each, run in this order:
+    layer_norm.py: layer normalization's forward (mean, sub, square, mean, add, sqrt, div,
+        mul, add), one pass per row, writing only the values the plan reads.
     norm.py: batch_norm followed by relu (one kernel with relu as its epilogue), and
         relu_grad followed by batch_norm_grad (relu's mask folded into the gradient).
     softmax.py: softmax's gradient, y * (g - sum(g * y)), one pass per row.
@@ -31,6 +33,7 @@ Example:
 import os
 
 from paddle.lowlevel.fusion.elementwise import fuse_elementwise
+from paddle.lowlevel.fusion.layer_norm import fuse_layer_norm
 from paddle.lowlevel.fusion.norm import fuse_batch_norm_relu
 from paddle.lowlevel.fusion.node import FusedNode, FusedOp  # noqa: F401
 from paddle.lowlevel.fusion.softmax import fuse_softmax_grad
@@ -68,6 +71,7 @@ def fuse(nodes, known, kept, late, kernels):
         >>> fusion.fuse([], {}, set(), set(), {})
         []
     """
-    nodes = fuse_batch_norm_relu(list(nodes), known, kept, late, kernels)
+    nodes = fuse_layer_norm(list(nodes), known, kept, late, kernels)
+    nodes = fuse_batch_norm_relu(nodes, known, kept, late, kernels)
     nodes = fuse_softmax_grad(nodes, known, kept, late, kernels)
     return fuse_elementwise(nodes, known, kept, late, kernels)

@@ -67,6 +67,7 @@ class Count(Op):
     """How many elements of x lie along `axis` (a scalar of x's dtype); x is not read."""
 
     name = "count"
+    shape_only = (0,)
 
     def infer(self, x, axis=None):
         normalize_axes(self, axis, len(x[0]), x[0])

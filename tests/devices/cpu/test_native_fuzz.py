@@ -168,6 +168,12 @@ VALID = {
                          np.array([1, 2, 3, 4, 0, 0, 0, 0], np.int64)],
     "softmax": lambda r: (lambda n: [_f32(r, 2, n), np.empty((2, n), np.float32), n,
                                      bool(r.integers(2))])(_n(r)),
+    "softmax_grad": lambda r: (lambda n: [_f32(r, 2, n), _f32(r, 2, n),
+                                          np.empty((2, n), np.float32), n])(_n(r)),
+    "layer_norm": lambda r: (lambda n: [
+        _f32(r, 2, n), _f32(r, n), _f32(r, n),
+        [np.empty(2 if k in (0, 3, 4, 5) else (2, n), np.float32) for k in range(9)], n,
+        1e-5])(_n(r)),
     "softmax_cross_entropy": lambda r: [_f32(r, 3, 4), np.array([0, 3, 2], np.int64),
                                         np.empty(3, np.float32), 4],
     "in_top_k": lambda r: [_f32(r, 3, 4), np.array([0, 3, 2], np.int64),

@@ -1,0 +1,41 @@
+"""CPU kernel of layer normalization's fused forward (paddle/lowlevel/fusion/layer_norm.py;
+csrc/layer_norm.cpp): one C++ call per node, writing the outputs the plan needs."""
+from functools import partial
+
+from paddle import _C
+from paddle.devices.cpu import elementwise, reduce
+from paddle.devices.cpu.table import kernel
+
+SLOTS = 9  # csrc/layer_norm.cpp's Slot
+
+
+def slot_arguments(node, ins, outs):
+    """(x, scale or None, offset or None, [an output array or None per slot]): the node's
+    `slots` pair each output with its slot and whether it is written (a buffer the plan
+    reads only the shape of is not)."""
+    a = node.attrs
+    x, rest = ins[0], list(ins[1:])
+    scale = rest.pop(0) if a["scale"] else None
+    offset = rest.pop(0) if a["offset"] else None
+    slots = [None] * SLOTS
+    for (slot, write), out in zip(a["slots"], outs):
+        if write:
+            slots[slot] = out
+    return x, scale, offset, slots
+
+
+@kernel("fused_layer_norm")
+def _fused_layer_norm(node, ins, outs, ctx):
+    x, scale, offset, slots = slot_arguments(node, ins, outs)
+    return partial(_C.layer_norm, x, scale, offset, slots, node.attrs["cols"],
+                   node.attrs["eps"])
+
+
+# It stands in for these kernels only: mean, sub, square, mean, add, sqrt, div (then mul
+# and add); a replaced one runs as itself.
+_MEMBERS = {"sum": reduce._reduce, "sub": elementwise._binary, "square": elementwise._unary,
+            "add": elementwise._binary, "sqrt": elementwise._unary,
+            "div": elementwise._binary, "mul": elementwise._binary}
+_ORDER = ["sum", "sub", "square", "sum", "add", "sqrt", "div", "mul", "add"]
+_fused_layer_norm.fusable = lambda prepares: prepares == [
+    _MEMBERS[name] for name in _ORDER[:len(prepares)]]
