@@ -158,6 +158,80 @@ void layer_norm(py::array x, py::object scale, py::object offset, py::list outs,
   });
 }
 
+// The gradient (paddle/lowlevel/fusion/layer_norm.py GRADIENT) per row of `cols` values:
+// dx = (gy - mean(gy) - y0 * mean(gy * y0)) / d, from the normalized values' gradient gy,
+// the normalized values y0 and the rows' d = sqrt(var + eps); two passes over the row.
+template <typename T, int VB>
+PD_VM_INLINE void layer_norm_grad_range(const T* gy, const T* y0, const T* d, T* dx,
+                                        int64_t n, int64_t r0, int64_t r1) {
+  const T inv = T(1) / T(n);
+  for (int64_t r = r0; r < r1; ++r) {
+    const T* g = gy + r * n;
+    const T* y = y0 + r * n;
+    T* o = dx + r * n;
+    T acc[kLanes] = {}, acc2[kLanes] = {};
+    int64_t c = 0;
+    for (; c + kLanes <= n; c += kLanes)
+      for (int l = 0; l < kLanes; ++l) {
+        acc[l] += g[c + l];
+        acc2[l] += g[c + l] * y[c + l];
+      }
+    T s = 0, s2 = 0;
+    for (int l = 0; l < kLanes; ++l) {
+      s += acc[l];
+      s2 += acc2[l];
+    }
+    for (; c < n; ++c) {
+      s += g[c];
+      s2 += g[c] * y[c];
+    }
+    const T mg = s * inv, mgy = s2 * inv, rd = T(1) / d[r];
+    for (c = 0; c < n; ++c) o[c] = (g[c] - mg - y[c] * mgy) * rd;
+  }
+}
+
+#ifdef PD_VECTOR_BUILDS
+template <typename T>
+__attribute__((target("avx512f,avx512dq,avx2,fma"))) void layer_norm_grad_avx512(
+    const T* gy, const T* y0, const T* d, T* dx, int64_t n, int64_t r0, int64_t r1) {
+  layer_norm_grad_range<T, 64>(gy, y0, d, dx, n, r0, r1);
+}
+template <typename T>
+__attribute__((target("avx2,fma"))) void layer_norm_grad_avx2(
+    const T* gy, const T* y0, const T* d, T* dx, int64_t n, int64_t r0, int64_t r1) {
+  layer_norm_grad_range<T, 32>(gy, y0, d, dx, n, r0, r1);
+}
+#endif
+
+void layer_norm_grad(py::array gy, py::array y0, py::array d, py::array dx, int64_t cols) {
+  const char* op = "layer_norm_grad";
+  const int dt = check_dtype(gy, op, "gy");
+  require(cols > 0, op, "empty normalized axes");
+  check_array(gy, op, "gy", dt, -1, kRead);
+  require(gy.size() % cols == 0, op, "size is not a multiple of the normalized size");
+  const int64_t rows = gy.size() / cols;
+  check_array(y0, op, "y0", dt, gy.size(), kRead);
+  check_array(d, op, "d", dt, rows, kRead);
+  check_array(dx, op, "dx", dt, gy.size(), kWrite);
+  GilRelease nogil(gy.size());
+  PD_DISPATCH_FLOAT(dt, op, {
+    const scalar_t* g = in_ptr<scalar_t>(gy);
+    const scalar_t* y = in_ptr<scalar_t>(y0);
+    const scalar_t* dp = in_ptr<scalar_t>(d);
+    scalar_t* o = out_ptr<scalar_t>(dx);
+    parallel_chunks(rows, std::max<int64_t>(2, kParallelGrain / 4 / cols),
+                    [&](int64_t b, int64_t e) {
+#ifdef PD_VECTOR_BUILDS
+      switch (vector_bytes()) {
+        case 64: return layer_norm_grad_avx512<scalar_t>(g, y, dp, o, cols, b, e);
+        case 32: return layer_norm_grad_avx2<scalar_t>(g, y, dp, o, cols, b, e);
+      }
+#endif
+      layer_norm_grad_range<scalar_t, 16>(g, y, dp, o, cols, b, e);
+    });
+  });
+}
+
 }  // namespace
 
 void init_layer_norm(py::module_& m) {
@@ -165,6 +239,9 @@ void init_layer_norm(py::module_& m) {
         array_arg("x"), py::arg("scale"), py::arg("offset"), py::arg("outs"), py::arg("cols"),
         py::arg("eps"),
         "layer normalization over rows of `cols` values, the outputs the plan asks for");
+  m.def("layer_norm_grad", &layer_norm_grad,
+        array_arg("gy"), array_arg("y0"), array_arg("d"), array_arg("dx"), py::arg("cols"),
+        "layer normalization's x-gradient from the normalized values' gradient");
 }
 
 }  // namespace paddle

@@ -540,6 +540,7 @@ def test_the_softmax_gradient_kernel_checks_its_arrays():
 # ---- layer normalization's forward (fusion/layer_norm.py) -----------------------------------
 
 LAYER_NORM = "fused_layer_norm[sum+sub+square+sum+add+sqrt+div+mul+add]"
+LAYER_NORM_GRAD = "fused_layer_norm_grad[layer_norm_grad]"
 
 
 def test_layer_norm_becomes_one_node_writing_what_the_plan_reads():
@@ -555,8 +556,13 @@ def test_layer_norm_becomes_one_node_writing_what_the_plan_reads():
     nodes = _fused([y, *grads], feeds)
     (node,) = [n for n in nodes if n.op.name == LAYER_NORM]
     written = [s for s, write in node.attrs["slots"] if write]
-    assert written == [1, 5, 6, 8]                      # centered, std, normalized, result
-    assert not any(n.op.name in ("square", "sqrt") for n in nodes)
+    assert written == [5, 6, 8]          # std and normalized (the fused gradient's), result
+    assert LAYER_NORM_GRAD in _names(nodes)
+    assert not any(n.op.name in ("square", "sqrt", "neg", "count") for n in nodes)
+    (grad,) = [n for n in nodes if n.op.name == LAYER_NORM_GRAD]
+    assert grad.keys == [(id(grads[0].node), 0)] and len(grad.members) == 24
+    assert grad.root is grad.members[0] and grad.root.op.name == "div"
+    assert [v.node.op.name for v in grad.inputs[1:]] == ["div", "sqrt"]  # y0 and d
 
 
 def test_layer_norm_variants_and_what_stays_unfused():
@@ -598,6 +604,22 @@ def test_layer_norm_forward_and_gradients_match_the_unfused_ops(monkeypatch, dty
         fused, plain, ran, ran_plain = _both(targets, feeds, monkeypatch)
         _assert_same(fused, plain, rtol=2e-5 if dtype == "float32" else 1e-12)
         assert LAYER_NORM in ran and LAYER_NORM not in ran_plain, ran
+    assert LAYER_NORM_GRAD in ran and LAYER_NORM_GRAD not in ran_plain, ran
+
+
+def test_a_layer_norm_gradient_whose_inner_values_are_wanted_stays_unfused():
+    x = pd.data("lnx5", shape=[None, 4])
+    y = pd.layer_norm(x, None, None)
+    (gx,) = pd.gradients(pd.sum(y * y), [x])
+    feeds = {x: np.zeros((2, 4), np.float32)}
+    assert LAYER_NORM_GRAD in _names(_fused([gx], feeds))
+    inner = gx.node.inputs[0]  # the x - mu branch's sum_to, inside the group
+    assert LAYER_NORM_GRAD not in _names(_fused([gx, inner], feeds))
+    # x a constant: no gradient of x, nothing to fuse but the forward
+    c = pd.constant(np.ones((2, 4), np.float32))
+    s = pd.Variable("lns5", shape=[4], initializer="ones")
+    (gs,) = pd.gradients(pd.sum(pd.layer_norm(c, s, None) ** 2), [s])
+    assert LAYER_NORM_GRAD not in _names(_fused([gs], {}))
 
 
 def test_layer_norm_gradients_against_central_differences():
@@ -674,3 +696,14 @@ def test_the_layer_norm_kernel_checks_its_arrays():
         _C.layer_norm(x, None, None, [None] * 7 + [y, None], 4, 0.0)  # scaled, no scale
     with pytest.raises(Exception, match="layer_norm"):
         _C.layer_norm(x, None, None, outs, 3, 0.0)
+    d = np.sqrt((c * c).mean(-1))
+    gy, dx = np.arange(8, 0, -1, dtype=np.float32).reshape(2, 4), np.empty_like(x)
+    _C.layer_norm_grad(gy, y, d, dx, 4)
+    want = (gy - gy.mean(-1, keepdims=True) - y * (gy * y).mean(-1, keepdims=True)) / d[:, None]
+    np.testing.assert_allclose(dx, want, rtol=1e-5, atol=1e-6)
+    with pytest.raises(Exception, match="layer_norm_grad"):
+        _C.layer_norm_grad(gy, y, d[:1], dx, 4)
+    with pytest.raises(Exception, match="layer_norm_grad"):
+        _C.layer_norm_grad(gy, y.astype(np.float64), d, dx, 4)
+    with pytest.raises(Exception, match="layer_norm_grad"):
+        _C.layer_norm_grad(gy, y, d, dx, 3)

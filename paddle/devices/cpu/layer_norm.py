@@ -39,3 +39,20 @@ _MEMBERS = {"sum": reduce._reduce, "sub": elementwise._binary, "square": element
 _ORDER = ["sum", "sub", "square", "sum", "add", "sqrt", "div", "mul", "add"]
 _fused_layer_norm.fusable = lambda prepares: prepares == [
     _MEMBERS[name] for name in _ORDER[:len(prepares)]]
+
+
+# x's gradient (fusion/layer_norm.py GRADIENT): from gy, y0 and d, one call.
+@kernel("fused_layer_norm_grad")
+def _fused_layer_norm_grad(node, ins, outs, ctx):
+    gy, y0, d = ins
+    return partial(_C.layer_norm_grad, gy, y0, d, outs[0], node.attrs["cols"])
+
+
+# It stands in for these kernels only (the gradient's members by op; sum_to and
+# broadcast_to, views here, by their own kernels as registered).
+_GRAD_MEMBERS = {"div": elementwise._binary, "mul": elementwise._binary,
+                 "add": elementwise._binary, "neg": elementwise._unary,
+                 "sum_to": reduce._sum_to, "broadcast_to": elementwise._broadcast_to,
+                 "count": reduce._count}
+_fused_layer_norm_grad.fusable = lambda members: all(
+    _GRAD_MEMBERS.get(name) is prepare for name, prepare in members)

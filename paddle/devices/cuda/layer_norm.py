@@ -51,3 +51,35 @@ _MEMBERS = {"sum": reduce._reduce, "sub": elementwise.ELEMENTWISE,
 _ORDER = ["sum", "sub", "square", "sum", "add", "sqrt", "div", "mul", "add"]
 _fused_layer_norm.fusable = lambda prepares: prepares == [
     _MEMBERS[name] for name in _ORDER[:len(prepares)]]
+
+
+# x's gradient (fusion/layer_norm.py GRADIENT): dx = (gy - mean(gy) - y0 * mean(gy * y0))
+# / d, by whole-array launches on two scratch columns and one full-size scratch buffer.
+@kernel("fused_layer_norm_grad")
+def _fused_layer_norm_grad(node, ins, outs, ctx):
+    xp, cols = ctx.xp, node.attrs["cols"]
+    gy, y0, dx = (a.reshape(-1, cols) for a in (ins[0], ins[1], outs[0]))
+    d = ins[2].reshape(-1, 1)
+    mg, mgy = (ctx.empty((gy.shape[0], 1), gy.dtype) for _ in range(2))
+    t = ctx.empty(gy.shape, gy.dtype)
+    inverse = gy.dtype.type(1.0 / cols)
+
+    def run():
+        xp.sum(gy, axis=1, keepdims=True, out=mg)
+        xp.multiply(mg, inverse, out=mg)
+        xp.multiply(gy, y0, out=t)
+        xp.sum(t, axis=1, keepdims=True, out=mgy)
+        xp.multiply(mgy, inverse, out=mgy)
+        xp.multiply(y0, mgy, out=t)
+        xp.subtract(gy, mg, out=dx)
+        xp.subtract(dx, t, out=dx)
+        xp.divide(dx, d, out=dx)
+    return run
+
+
+_GRAD_MEMBERS = {"div": elementwise.ELEMENTWISE, "mul": elementwise.ELEMENTWISE,
+                 "add": elementwise.ELEMENTWISE, "neg": elementwise.ELEMENTWISE,
+                 "sum_to": reduce._sum_to, "broadcast_to": elementwise._broadcast_to,
+                 "count": reduce._count}
+_fused_layer_norm_grad.fusable = lambda members: all(
+    _GRAD_MEMBERS.get(name) is prepare for name, prepare in members)

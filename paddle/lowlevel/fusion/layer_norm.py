@@ -19,6 +19,17 @@ present) are shaped like those axes, every node outside the group that reads a m
 output runs after the group's last node (where the fused node runs), and no member belongs
 to the update phase. The gradients stay the ops' (the graph is unchanged).
 
+Backward, the 24 nodes the gradient rules build for x's gradient from the normalized
+values' gradient gy (GRADIENT below: through div, sqrt, the two means, square and sub)
+become one node, fused_layer_norm_grad, computing per row
+    dx = (gy - mean(gy) - y0 * mean(gy * y0)) / d
+from gy, y0 and d in two passes over the row (csrc/layer_norm.cpp `layer_norm_grad`).
+It is matched node for node from the forward group's values, fuses when no node outside
+it reads one of its inner values, and runs at the place of its last node, named after the
+location and layer of its first. It is fused
+before the forward, whose values the fused gradient no longer reads (c) are then not
+written.
+
 Example:
     >>> from paddle.lowlevel.fusion.layer_norm import KERNEL, SLOTS
     >>> KERNEL, SLOTS[0], SLOTS[-1]
@@ -32,6 +43,7 @@ from paddle.lowlevel.fusion.node import FusedNode, FusedOp, prepare_of
 from paddle.lowlevel.shapes import normalize_axes
 
 KERNEL = "fused_layer_norm"
+GRAD_KERNEL = "fused_layer_norm_grad"
 # The members' outputs in csrc/layer_norm.cpp's order (its Slot enum).
 SLOTS = ("mean", "centered", "square", "variance", "shifted", "std", "normalized", "scale",
          "offset")
@@ -127,7 +139,121 @@ class _Matcher:
         return None
 
 
+# x's gradient as the gradient rules build it from gy, the gradient of the normalized values
+# y0 = c / d (c = x - mu, d = sqrt(var + eps), var = mean(sq), sq = square(c)): (name, op,
+# inputs) in run order; a name in quotes of the forward's (FORWARD_NAMES) or bound at its
+# first use (gy), a number a scalar constant.
+FORWARD_NAMES = ("x", "mu", "c", "sq", "var", "e", "d", "y0")
+GRADIENT = (
+    ("u", "div", ("gy", "d")), ("u2", "sum_to", ("u", "c")),       # through c / d: c
+    ("p", "mul", ("gy", "y0")), ("q", "neg", ("p",)), ("r", "div", ("q", "d")),
+    ("gd", "sum_to", ("r", "d")),                                    # and d
+    ("ge1", "mul", ("gd", 0.5)), ("ge", "div", ("ge1", "d")),        # sqrt
+    ("gvx", "sum_to", ("ge", "var")),                                # + eps
+    ("gvb", "broadcast_to", ("gvx", "sq")), ("n1", "count", ("sq",)),  # the mean
+    ("i1", "div", (1.0, "n1")), ("gsq", "mul", ("gvb", "i1")),
+    ("t", "mul", ("gsq", "c")), ("t2", "mul", ("t", 2.0)),           # square
+    ("gc", "add", ("u2", "t2")),
+    ("gx1", "sum_to", ("gc", "x")), ("ngc", "neg", ("gc",)),         # x - mu
+    ("gmu", "sum_to", ("ngc", "mu")), ("gmb", "broadcast_to", ("gmu", "x")),
+    ("n2", "count", ("x",)), ("i2", "div", (1.0, "n2")), ("gm", "mul", ("gmb", "i2")),
+    ("dx", "add", ("gx1", "gm")))
+
+
+def _constant(v, value):
+    return v.node is None and getattr(v, "kind", None) == "const" and \
+        np.size(v._value) == 1 and float(np.asarray(v._value).reshape(())) == value
+
+
+def _match_gradient(forward, readers):
+    """The gradient nodes (GRADIENT's order) and gy for a forward group's first seven
+    members, or None."""
+    bound = {name: (forward[0].inputs[0] if name == "x" else None)
+             for name in FORWARD_NAMES}
+    values = {name: _key(v) for name, v in bound.items() if v is not None}
+    for name, p in zip(FORWARD_NAMES[1:], forward[:7]):
+        values[name] = (id(p), 0)
+    found = {}
+    for name, op, args in GRADIENT:
+        anchor = next(a for a in args if isinstance(a, str) and a in values)
+        match = None
+        for r, _ in readers.get(values[anchor], ()):
+            if r.op.name != op or len(r.inputs) != len(args) or \
+                    any(r is f for f in found.values()):
+                continue
+            ok = True
+            for a, v in zip(args, r.inputs):
+                if isinstance(a, float):
+                    ok = _constant(v, a)
+                elif a in values:
+                    ok = values[a] == _key(v)
+                else:
+                    ok = a == "gy" and _key(v) not in values.values()
+                if not ok:
+                    break
+            if ok:
+                match = r
+                break
+        if match is None:
+            return None
+        for a, v in zip(args, match.inputs):
+            if isinstance(a, str) and a not in values:
+                values[a], bound[a] = _key(v), v
+        values[name] = (id(match), 0)
+        found[name] = match
+    return [found[name] for name, _, _ in GRADIENT], bound["gy"]
+
+
+def _fuse_gradients(nodes, known, kept, late, kernels):
+    """`nodes` with each layer normalization's x-gradient fused (see the module's
+    docstring), where the backend has the kernel and it stands in for the members'."""
+    kernel = kernels.get(GRAD_KERNEL)
+    if not hasattr(kernel, "fusable"):
+        return nodes
+    m = _Matcher(nodes, known)
+    position = {id(n): t for t, n in enumerate(nodes)}
+    at, dropped = {}, set()
+    for n in nodes:
+        if n.op.name != "sum" or id(n) in late:
+            continue
+        forward = m.match(n)
+        found = _match_gradient(forward[0], m.readers) if forward is not None else None
+        if found is None:
+            continue
+        members, gy = found
+        ids = {id(p) for p in members}
+        root = members[-1]
+        if any(i in late or i in dropped or i not in position for i in ids) or \
+                any((id(p), 0) in kept for p in members[:-1]) or \
+                any(id(r) not in ids for p in members[:-1]
+                    for r, _ in m.readers.get((id(p), 0), ())) or \
+                known[_key(gy)] != known[(id(root), 0)] or \
+                not kernel.fusable([(p.op.name, prepare_of(kernels, p.op.name))
+                                    for p in members]):
+            continue
+        # y0 and d as the members read them: p = gy * y0, u = gy / d
+        y0, d = members[2].inputs[1], members[0].inputs[1]
+        dropped.update(ids - {id(root)})
+        # It stands at the place of x's gradient (its last node) but takes the location
+        # and layer of its first, gy / d: the last is the sum of x's two gradient terms,
+        # which the gradients' accumulation builds outside the layer.
+        at[id(root)] = FusedNode(FusedOp(GRAD_KERNEL, ["layer_norm_grad"]), [gy, y0, d],
+                                 {"cols": forward[2]["cols"]}, members[0],
+                                 sorted(members, key=lambda p: position[id(p)]),
+                                 keys=[(id(root), 0)], mode_of=root)
+    if not at:
+        return nodes
+    return [at.get(id(n), n) for n in nodes if id(n) not in dropped]
+
+
 def fuse_layer_norm(nodes, known, kept, late, kernels):
+    """`nodes` with layer normalization's gradient, then its forward, fused (see the
+    module's docstring)."""
+    nodes = _fuse_gradients(nodes, known, kept, late, kernels)
+    return _fuse_forward(nodes, known, kept, late, kernels)
+
+
+def _fuse_forward(nodes, known, kept, late, kernels):
     """`nodes` with layer normalization's forward fused where the backend has the kernel
     and its `fusable([prepare of each member's op])` says it stands in for the members'."""
     kernel = kernels.get(KERNEL)
