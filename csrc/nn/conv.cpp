@@ -119,10 +119,14 @@ struct Conv {
   // back, one pass (no phases). But that product, positions x (KH KW cout) x cin, is as
   // narrow as cin: on one core (benchmarks/conv_shapes.py) 3x3 convolutions of 32 and 64
   // channels gained 5-20% on dx, those of 128-512 lost 2-3%, and a 3-channel stem's dx
-  // fell from 28 to 13 GFLOP/s; so only 16 to 64 input channels take this path.
+  // fell from 28 to 13 GFLOP/s; so only 16 to 64 input channels take this path. And only
+  // where dx has about as many positions as dy (same padding): the flipped convolution runs
+  // a window over every input position, so a valid one multiplies its pads' zeros too (the
+  // compare.py CNN's 3x3 on 13x13x32, valid: 169 positions for 121, 61 GFLOP/s against 110
+  // through GEMM + col2im; 5x5 valid on 32x32: 65 against 84).
   bool flipped_input_grad() const {
     return groups == 1 && sh == 1 && sw == 1 && !pointwise() && pt <= (KH - 1) * dh &&
-           pl <= (KW - 1) * dw && KH * KW > 1 && C >= 16 && C <= 64;
+           pl <= (KW - 1) * dw && KH * KW > 1 && C >= 16 && C <= 64 && 8 * H * W <= 9 * OH * OW;
   }
 
   // That forward convolution's geometry (only where flipped_input_grad()).
