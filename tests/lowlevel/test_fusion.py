@@ -7,6 +7,7 @@ import pytest
 
 import paddle as pd
 from paddle.devices import cpu
+from paddle.devices.cpu import conv as cpu_conv
 from paddle.devices.kernel_table import KernelTable
 from paddle.lowlevel import executor, fusion
 from paddle.lowlevel.fusion import elementwise
@@ -421,3 +422,65 @@ def test_the_cuda_kernel_source_of_a_program():
     assert all(line.startswith("long long v") for line in lines[1:-1])
     assert lines[-1].startswith("y = (v0 ? ") and lines[-1].endswith(";")
     assert "((long long)0)" in body                         # relu's zero in the compute type
+
+
+CONV_RELU_CASES = [  # x shape, filter shape, conv2d kwargs, with a bias: each of conv.cpp's paths
+    ((2, 9, 8, 1), (3, 3, 1, 40), {}, True),                          # taps
+    ((2, 7, 9, 3), (3, 3, 3, 5), {"padding": "same", "strides": 2}, False),  # taps, strided
+    ((3, 8, 7, 12), (3, 3, 12, 6), {"padding": "same"}, True),        # im2col + GEMM
+    ((2, 6, 5, 20), (1, 1, 20, 7), {}, True),                         # pointwise
+    ((2, 6, 6, 4), (3, 3, 1, 8), {"groups": 4, "padding": 1}, True),  # depthwise (direct)
+    ((2, 6, 6, 6), (3, 3, 3, 4), {"groups": 2, "dilation": 2, "padding": "same"}, False),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("blocks", ["small", "default"])
+@pytest.mark.parametrize("xs, fs, kw, with_bias", CONV_RELU_CASES)
+def test_conv_relu_forward_and_gradients_match(monkeypatch, xs, fs, kw, with_bias, blocks,
+                                               dtype, device):
+    if blocks == "small":  # blocks of a row or two, over two threads
+        monkeypatch.setattr(cpu_conv, "COLUMN_BYTES", 8)
+        monkeypatch.setattr(cpu_conv, "OUTPUT_BYTES", 8)
+        monkeypatch.setattr(cpu_conv, "MIN_POSITIONS", 1)
+    rng = np.random.default_rng(6)
+    x = pd.data("cx", shape=[None, *xs[1:]], dtype=dtype)
+    w = pd.constant(rng.standard_normal(fs).astype(dtype))
+    b = pd.constant(rng.standard_normal(fs[3]).astype(dtype)) if with_bias else None
+    y = pd.relu(pd.conv2d(x, w, bias=b, **kw))
+    loss = pd.sum(y * pd.constant(rng.standard_normal(y.shape[1:]).astype(dtype)))
+    grads = pd.gradients(loss, [x, w] + ([b] if with_bias else []))
+    feeds = {x: rng.standard_normal(xs).astype(dtype)}
+    threads = pd._C.omp_threads()
+    pd._C.set_omp_threads(2)
+    try:
+        fused, plain, ran, ran_plain = _both([y, *grads], feeds, monkeypatch)
+    finally:
+        pd._C.set_omp_threads(threads)
+    # The same products and sums in the same order: relu in cache changes no value.
+    _assert_same(fused, plain)
+    if device == "cpu":
+        assert "fused_conv2d[conv2d+relu]" in ran and "relu" not in ran, ran
+    else:  # CUDA has no fused_conv2d kernel (its im2col + GEMM would gain nothing from it)
+        assert "conv2d" in ran and "relu" in ran, ran
+    assert "conv2d" in ran_plain and "relu" in ran_plain
+    assert (fused[0] >= 0).all() and (fused[0] == 0).any() and (fused[0] > 0).any()
+
+
+def test_conv_relu_lets_nan_through_as_relu_does():
+    x = pd.data("cnx", shape=[None, 4, 4, 2])
+    y = pd.relu(pd.conv2d(x, pd.constant(np.ones((3, 3, 2, 3), np.float32)), padding="same"))
+    xs = -np.ones((1, 4, 4, 2), np.float32)
+    xs[0, 0, 0, 0] = np.nan
+    got = pd.eval(y, {x: xs})
+    assert np.isnan(got[0, :2, :2]).all() and (got[0, 2:] == 0).all()
+
+
+def test_conv_is_not_fused_with_a_relu_that_is_not_its_only_reader():
+    x = pd.data("cx2", shape=[None, 5, 5, 2])
+    c = pd.conv2d(x, pd.constant(np.ones((3, 3, 2, 3), np.float32)))
+    feeds = {x: np.zeros((2, 5, 5, 2), np.float32)}
+    assert _names(_fused([pd.relu(c) + c], feeds)) == ["conv2d", "fused_elementwise[relu+add]"]
+    assert _names(_fused([c, pd.relu(c)], feeds)) == ["conv2d", "relu"]
+    assert _names(_fused([pd.relu(c)], feeds)) == ["fused_conv2d[conv2d+relu]"]
+    assert _names(_fused([pd.sigmoid(c)], feeds)) == ["conv2d", "sigmoid"]

@@ -14,6 +14,7 @@ are the plan's, `Node.stands_for` names the value each computes).
 Pattern families, one module each, run in this order:
     norm.py: batch_norm followed by relu (one kernel with relu as its epilogue), and
         relu_grad followed by batch_norm_grad (relu's mask folded into the gradient).
+    conv.py: conv2d followed by relu (relu applied to each block of output rows in cache).
     elementwise.py: chains and trees of unary, binary, compare and where ops, run by one
         kernel as a small program over registers, in one pass over memory.
 
@@ -29,6 +30,7 @@ Example:
 """
 import os
 
+from paddle.lowlevel.fusion.conv import fuse_conv_relu
 from paddle.lowlevel.fusion.elementwise import fuse_elementwise
 from paddle.lowlevel.fusion.norm import fuse_batch_norm_relu
 from paddle.lowlevel.fusion.node import FusedNode, FusedOp  # noqa: F401
@@ -67,4 +69,5 @@ def fuse(nodes, known, kept, late, kernels):
         []
     """
     nodes = fuse_batch_norm_relu(list(nodes), known, kept, late, kernels)
+    nodes = fuse_conv_relu(nodes, known, kept, late, kernels)
     return fuse_elementwise(nodes, known, kept, late, kernels)
