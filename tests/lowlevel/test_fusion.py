@@ -356,7 +356,7 @@ def test_a_failing_fused_kernel_names_its_ops_and_the_users_line(monkeypatch):
     assert line.startswith("test_fusion.py:")
 
 
-def test_the_profile_files_a_fused_call_under_the_layer_of_its_last_op(monkeypatch):
+def test_the_profile_files_a_fused_call_under_the_layer_of_its_last_op(monkeypatch, device):
     pd.seed(0)
     model = pd.Sequential([pd.layers.Input(shape=(4,)),
                            pd.layers.Dense(4, activation="relu", name="hidden"),
@@ -366,10 +366,12 @@ def test_the_profile_files_a_fused_call_under_the_layer_of_its_last_op(monkeypat
     model.train_on_batch(xs, ys)
     with pd.profiler.profile() as prof:
         model.train_on_batch(xs, ys)
-    fused = [e for e in prof.events if e.op.startswith("fused_elementwise[")]
-    assert ("fused_elementwise[add+relu]", "hidden") in {(e.op, e.layer) for e in fused}
+    # the Dense layer's product, bias and relu: one kernel on the CPU, two on CUDA
+    name = "fused_matmul[matmul+add+relu]" if device == "cpu" else "fused_elementwise[add+relu]"
+    fused = [e for e in prof.events if e.op.startswith("fused_")]
+    assert (name, "hidden") in {(e.op, e.layer) for e in fused}
     assert all(e.location for e in fused)
-    assert "fused_elementwise[add+relu]" in {r["op"] for r in prof.summary(group_by="op")}
+    assert name in {r["op"] for r in prof.summary(group_by="op")}
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -460,8 +462,8 @@ def test_conv_relu_forward_and_gradients_match(monkeypatch, xs, fs, kw, with_bia
     # The same products and sums in the same order: relu in cache changes no value.
     _assert_same(fused, plain)
     if device == "cpu":
-        assert "fused_conv2d[conv2d+relu]" in ran and "relu" not in ran, ran
-    else:  # CUDA has no fused_conv2d kernel (its im2col + GEMM would gain nothing from it)
+        assert "fused_conv[conv2d+relu]" in ran and "relu" not in ran, ran
+    else:  # CUDA has no fused_conv kernel (its im2col + GEMM would gain nothing from it)
         assert "conv2d" in ran and "relu" in ran, ran
     assert "conv2d" in ran_plain and "relu" in ran_plain
     assert (fused[0] >= 0).all() and (fused[0] == 0).any() and (fused[0] > 0).any()
@@ -482,5 +484,83 @@ def test_conv_is_not_fused_with_a_relu_that_is_not_its_only_reader():
     feeds = {x: np.zeros((2, 5, 5, 2), np.float32)}
     assert _names(_fused([pd.relu(c) + c], feeds)) == ["conv2d", "fused_elementwise[relu+add]"]
     assert _names(_fused([c, pd.relu(c)], feeds)) == ["conv2d", "relu"]
-    assert _names(_fused([pd.relu(c)], feeds)) == ["fused_conv2d[conv2d+relu]"]
+    assert _names(_fused([pd.relu(c)], feeds)) == ["fused_conv[conv2d+relu]"]
     assert _names(_fused([pd.sigmoid(c)], feeds)) == ["conv2d", "sigmoid"]
+
+
+MATMUL_CASES = [  # a shape, b shape, matmul kwargs: one product per thread's rows or columns
+    ((64, 128), (128, 40), {}),                      # split over rows
+    ((6, 128), (128, 400), {}),                      # split over columns
+    ((5, 7), (7, 3), {}),                            # too small to split
+    ((2, 16, 24), (24, 9), {}),                      # a batch of rows against one matrix
+    ((128, 64), (40, 128), {"transpose_a": True, "transpose_b": True}),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("relu", [True, False])
+@pytest.mark.parametrize("bias_first", [False, True])
+@pytest.mark.parametrize("a_shape, b_shape, kw", MATMUL_CASES)
+def test_matmul_bias_relu_forward_and_gradients_match(monkeypatch, a_shape, b_shape, kw,
+                                                      bias_first, relu, dtype, device):
+    rng = np.random.default_rng(7)
+    a = pd.data("ma", shape=[None, *a_shape[1:]], dtype=dtype)
+    w = pd.constant(rng.standard_normal(b_shape).astype(dtype))
+    n = b_shape[0] if kw.get("transpose_b") else b_shape[1]
+    b = pd.Variable(f"mb_{dtype}", shape=[n], dtype=dtype)
+    b.set_value(rng.standard_normal(n).astype(dtype))
+    p = pd.matmul(a, w, **kw)
+    y = b + p if bias_first else p + b
+    y = pd.relu(y) if relu else y
+    loss = pd.sum(y * pd.constant(rng.standard_normal(y.shape[1:]).astype(dtype)))
+    grads = pd.gradients(loss, [a, b])
+    feeds = {a: rng.standard_normal(a_shape).astype(dtype)}
+    threads = pd._C.omp_threads()
+    pd._C.set_omp_threads(2)
+    try:
+        fused, plain, ran, ran_plain = _both([y, *grads], feeds, monkeypatch)
+    finally:
+        pd._C.set_omp_threads(threads)
+    _assert_same(fused, plain)  # the same sums in the same order
+    if device == "cpu" and relu:
+        assert "fused_matmul[matmul+add+relu]" in ran and "add" not in ran \
+            and "relu" not in ran, ran
+    else:  # CUDA, and a bias without relu: the product, then the elementwise kernel
+        assert "matmul" in ran and not any(op.startswith("fused_matmul") for op in ran), ran
+    assert "matmul" in ran_plain
+    if relu:
+        assert (fused[0] >= 0).all() and (fused[0] == 0).any() and (fused[0] > 0).any()
+
+
+def test_matmul_bias_relu_lets_nan_through_as_relu_does():
+    a = pd.data("mna", shape=[None, 3])
+    y = pd.relu(pd.matmul(a, pd.constant(np.ones((3, 4), np.float32))) +
+                pd.constant(np.array([0, -10, np.nan, 1], np.float32)))
+    got = pd.eval(y, {a: np.array([[1, 2, np.nan], [1, 2, 3]], np.float32)})
+    assert np.isnan(got[0]).all() and np.isnan(got[1, 2])
+    np.testing.assert_array_equal(got[1, [0, 1, 3]], [6, 0, 7])
+
+
+def test_what_a_matmul_fuses_with():
+    a = pd.data("mfa", shape=[None, 3])
+    p = pd.matmul(a, pd.constant(np.ones((3, 4), np.float32)))
+    bias = pd.constant(np.ones(4, np.float32))
+    feeds = {a: np.zeros((2, 3), np.float32)}
+    assert _names(_fused([pd.relu(p + bias)], feeds)) == ["fused_matmul[matmul+add+relu]"]
+    assert _names(_fused([pd.relu(bias + p)], feeds)) == ["fused_matmul[matmul+add+relu]"]
+    # another activation, or the sum wanted too: left to the elementwise pass
+    assert _names(_fused([pd.sigmoid(p + bias)], feeds)) == [
+        "matmul", "fused_elementwise[add+sigmoid]"]
+    s = p + bias
+    assert _names(_fused([s, pd.relu(s)], feeds)) == ["matmul", "add", "relu"]
+    # the product wanted, read twice, or added to something other than a bias: no fusion
+    assert _names(_fused([p, pd.relu(p + bias)], feeds)) == [
+        "matmul", "fused_elementwise[add+relu]"]
+    assert _names(_fused([pd.relu(p + p)], feeds)) == ["matmul", "fused_elementwise[add+relu]"]
+    other = pd.constant(np.ones((2, 4), np.float32))
+    assert _names(_fused([pd.relu(p + other)], feeds)) == [
+        "matmul", "fused_elementwise[add+relu]"]
+    b64 = pd.data("mfb", shape=[4], dtype="float64")  # a bias computed after the product
+    feeds[b64] = np.ones(4)
+    assert _names(_fused([pd.relu(p + pd.cast(b64, "float32"))], feeds)) == [
+        "cast", "fused_matmul[matmul+add+relu]"]

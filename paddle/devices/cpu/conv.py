@@ -88,14 +88,14 @@ _conv2d.workspace = _workspace_bytes((0, 0), (0, 1), (1, 0), False)
 
 # conv2d + relu, fused (paddle/lowlevel/fusion/conv.py): the same kernel, relu applied to
 # each block of output rows while it is in cache.
-@kernel("fused_conv2d")
-def _fused_conv2d(node, ins, outs, ctx):
+@kernel("fused_conv")
+def _fused_conv(node, ins, outs, ctx):
     return _conv2d(node, ins, outs, ctx, relu=True)
 
 
-_fused_conv2d.workspace = _conv2d.workspace
+_fused_conv.workspace = _conv2d.workspace
 # It stands in for these kernels only (a replaced one runs as itself).
-_fused_conv2d.fusable = lambda prepares: prepares == [_conv2d, elementwise._unary]
+_fused_conv.fusable = lambda prepares: prepares == [_conv2d, elementwise._unary]
 
 
 @kernel("conv2d_backprop_input", "conv2d_transpose")

@@ -9,12 +9,12 @@ output, which the fused node writes.
 Example:
     >>> from paddle.lowlevel.fusion.conv import FORWARD
     >>> FORWARD
-    'fused_conv2d'
+    'fused_conv'
 """
 from paddle.lowlevel.fusion.node import FusedNode, FusedOp, prepare_of
 from paddle.lowlevel.fusion.norm import single_readers
 
-FORWARD = "fused_conv2d"
+FORWARD = "fused_conv"
 
 
 def fuse_conv_relu(nodes, known, kept, late, kernels):
