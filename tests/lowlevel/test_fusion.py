@@ -564,3 +564,49 @@ def test_what_a_matmul_fuses_with():
     feeds[b64] = np.ones(4)
     assert _names(_fused([pd.relu(p + pd.cast(b64, "float32"))], feeds)) == [
         "cast", "fused_matmul[matmul+add+relu]"]
+
+
+POOL_CASES = [  # x shape, pool kwargs
+    ((2, 8, 6, 5), {"pool_size": 2}),                                        # tiling
+    ((2, 7, 7, 3), {"pool_size": 2}),                                        # a border left
+    ((2, 9, 8, 4), {"pool_size": 3, "strides": 2, "padding": "same"}),       # overlapping
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("xs, kw", POOL_CASES)
+def test_max_pool_grad_relu_grad_match(monkeypatch, xs, kw, dtype, device):
+    rng = np.random.default_rng(8)
+    x = pd.data("px", shape=[None, *xs[1:]], dtype=dtype)
+    r = pd.relu(x * 1.0)  # relu's output: the max pooling's input and relu_grad's mask
+    y = pd.max_pool2d(r, **kw)
+    loss = pd.sum(y * pd.constant(rng.standard_normal(y.shape[1:]).astype(dtype)))
+    gx, = pd.gradients(loss, [x])
+    xv = rng.standard_normal(xs).astype(dtype)
+    xv[0, 0, :2] = 0.0   # ties at zero: relu's mask, not the pooling's arg-max, zeroes them
+    xv[1, 1, 1] = np.nan  # NaN wins its window and is masked (NaN > 0 is false)
+    threads = pd._C.omp_threads()
+    pd._C.set_omp_threads(2)
+    try:
+        fused, plain, ran, ran_plain = _both([y, gx], {x: xv}, monkeypatch, training=True)
+    finally:
+        pd._C.set_omp_threads(threads)
+    _assert_same(fused, plain)
+    name = "fused_pool_grad[max_pool2d_grad+relu_grad]"
+    assert (name in ran) == (device == "cpu") and name not in ran_plain, ran
+    assert "max_pool2d_grad" in ran_plain and "relu_grad" in ran_plain
+    assert (fused[1] == 0).any() and (fused[1] != 0).any() and not np.isnan(fused[1]).any()
+
+
+def test_what_a_max_pool_grad_fuses_with():
+    x = pd.data("pfx", shape=[None, 4, 4, 2])
+    r = pd.relu(x * 1.0)
+    y = pd.max_pool2d(r, 2)
+    feeds = {x: np.ones((2, 4, 4, 2), np.float32)}
+    gx, = pd.gradients(pd.sum(y), [x])
+    names = _names(_fused([gx], feeds))
+    assert "fused_pool_grad[max_pool2d_grad+relu_grad]" in names and "relu_grad" not in names
+    # the pooling's gradient wanted too: the two stay apart
+    gx, gr = pd.gradients(pd.sum(y), [x, r])
+    names = _names(_fused([gx, gr], feeds))
+    assert "max_pool2d_grad" in names and not any(n.startswith("fused_pool") for n in names)

@@ -20,43 +20,23 @@ Example:
     >>> FORWARD
     'fused_matmul'
 """
-from paddle.lowlevel.fusion.node import FusedNode, FusedOp, prepare_of
+from paddle.lowlevel.fusion.node import (FusedNode, FusedOp, key, one_reader, prepare_of,
+                                         readers_of)
 
 FORWARD = "fused_matmul"
-
-
-def _key(v):
-    return (id(v.node), v.index) if v.node is not None else id(v)
 
 
 def _bias_of(product, add, known):
     """The bias operand of `add` (which reads `product`'s output) if it adds N values along
     the last axis of a product by a matrix, in the product's dtype; else None."""
     shape, dtype = known[(id(product), 0)]
-    if len(known[_key(product.inputs[1])][0]) != 2 or known[(id(add), 0)] != (shape, dtype):
+    if len(known[key(product.inputs[1])][0]) != 2 or known[(id(add), 0)] != (shape, dtype):
         return None
     for i, v in enumerate(add.inputs):
         if v.node is product and v.index == 0:
             other = add.inputs[1 - i]
-            return other if known[_key(other)] == ((shape[-1],), dtype) else None
+            return other if known[key(other)] == ((shape[-1],), dtype) else None
     return None
-
-
-def _readers(nodes):
-    """{value key: (the nodes reading its values, whether any node reads only its shape)}."""
-    out = {}
-    for n in nodes:
-        for i, v in enumerate(n.inputs):
-            values, shape_read = out.get(_key(v), ((), False))
-            out[_key(v)] = (values, True) if i in n.op.shape_only else \
-                (values + (n,), shape_read)
-    return out
-
-
-def _one_reader(readers, key):
-    """The node that reads the values at `key` if exactly one does, else None."""
-    values = readers.get(key, ((), False))[0]
-    return values[0] if len(values) == 1 else None
 
 
 def fuse_matmul_bias_relu(nodes, known, kept, late, kernels):
@@ -65,18 +45,18 @@ def fuse_matmul_bias_relu(nodes, known, kept, late, kernels):
     forward = kernels.get(FORWARD)
     if not hasattr(forward, "fusable"):
         return nodes
-    readers = _readers(nodes)
+    readers = readers_of(nodes)
     at, dropped = {}, set()
     for n in nodes:
         if n.op.name != "matmul" or id(n) in late or (id(n), 0) in kept:
             continue
-        add = _one_reader(readers, (id(n), 0))
+        add = one_reader(readers, (id(n), 0))
         if add is None or add.op.name != "add" or id(add) in late:
             continue
         bias = _bias_of(n, add, known)
         if bias is None:
             continue
-        relu = _one_reader(readers, (id(add), 0))
+        relu = one_reader(readers, (id(add), 0))
         if relu is None or relu.op.name != "relu" or (id(add), 0) in kept or id(relu) in late:
             continue
         members = [n, add, relu]
