@@ -39,9 +39,8 @@ def test_each_kernel_call_is_recorded_with_its_layer_line_shapes_and_cost(device
             pd.set_device("cpu")
     assert prof.runs == 2 and not runner.RECORDERS
     seen = {(e.op, e.layer) for e in prof.events}
-    # conv2d + relu run as one kernel on the CPU (paddle/lowlevel/fusion/conv.py)
-    conv = "fused_conv[conv2d+relu]" if device == "cpu" else "conv2d"
-    assert {(conv, "conv"), ("conv2d_backprop_filter", "conv"), ("relu_grad", "conv"),
+    # conv2d + relu run as one node (paddle/lowlevel/fusion/conv.py)
+    assert {("fused_conv[conv2d+relu]", "conv"), ("conv2d_backprop_filter", "conv"), ("relu_grad", "conv"),
             ("matmul", "out"), ("apply_updates", "optimizer"),
             ("softmax_cross_entropy", "loss")} <= seen
     forward = next(e for e in prof.events if e.op == "matmul" and e.inputs == [(8, 64), (64, 3)])

@@ -2,8 +2,8 @@
 the relu applied to each block of output rows while the block is still in cache
 (csrc/nn/conv.cpp's `relu` argument), instead of a pass of its own over the whole output.
 
-A conv2d fuses with a relu that is the one reader of its output (not a target); the fused
-node runs at the conv2d's place. The backward is left as it is: relu_grad reads relu's
+A float32 or float64 conv2d fuses with a relu that is the one reader of its output (not a
+target); the fused node runs at the conv2d's place. The backward is left as it is: relu_grad reads relu's
 output, which the fused node writes.
 
 Example:
@@ -11,7 +11,7 @@ Example:
     >>> FORWARD
     'fused_conv'
 """
-from paddle.lowlevel.fusion.node import FusedNode, FusedOp, prepare_of
+from paddle.lowlevel.fusion.node import FusedNode, FusedOp, computes_exactly, prepare_of
 from paddle.lowlevel.fusion.norm import single_readers
 
 FORWARD = "fused_conv"
@@ -19,8 +19,8 @@ FORWARD = "fused_conv"
 
 def fuse_conv_relu(nodes, known, kept, late, kernels):
     """`nodes` with conv2d + relu pairs fused, where the backend has the kernel
-    (`fusable([prepare of each member's op])` says whether it stands in for those kernels).
-    `known` is unused: any conv2d fuses (fuse's signature, shared by the pattern families)."""
+    (`fusable([prepare of each member's op])` says whether it stands in for those kernels),
+    in float32 and float64 (`computes_exactly`)."""
     forward = kernels.get(FORWARD)
     if not hasattr(forward, "fusable") or not forward.fusable(
             [prepare_of(kernels, "conv2d"), prepare_of(kernels, "relu")]):
@@ -32,6 +32,8 @@ def fuse_conv_relu(nodes, known, kept, late, kernels):
             continue
         relu = single.get((id(n), 0))
         if relu is None or relu.op.name != "relu" or id(relu) in late:
+            continue
+        if not computes_exactly(known[(id(n), 0)][1]):
             continue
         dropped.add(id(relu))
         at[id(n)] = FusedNode(FusedOp(FORWARD, ["conv2d", "relu"]), n.inputs, dict(n.attrs),

@@ -20,8 +20,8 @@ Example:
     >>> FORWARD
     'fused_matmul'
 """
-from paddle.lowlevel.fusion.node import (FusedNode, FusedOp, key, one_reader, prepare_of,
-                                         readers_of)
+from paddle.lowlevel.fusion.node import (FusedNode, FusedOp, computes_exactly, key,
+                                         one_reader, prepare_of, readers_of)
 
 FORWARD = "fused_matmul"
 
@@ -55,6 +55,8 @@ def fuse_matmul_bias_relu(nodes, known, kept, late, kernels):
             continue
         bias = _bias_of(n, add, known)
         if bias is None:
+            continue
+        if not computes_exactly(known[(id(n), 0)][1]):
             continue
         relu = one_reader(readers, (id(add), 0))
         if relu is None or relu.op.name != "relu" or (id(add), 0) in kept or id(relu) in late:

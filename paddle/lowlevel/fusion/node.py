@@ -32,6 +32,14 @@ def one_reader(readers, k):
     return values[0] if len(values) == 1 else None
 
 
+def computes_exactly(dtype):
+    """Whether a product fused with its epilogue (conv.py, matmul.py, pool.py) gives the
+    unfused ops' values bit for bit in `dtype`: float32 and float64. In float16 and
+    bfloat16 the unfused ops round the product before the bias is added; fused, it would
+    not be rounded."""
+    return str(dtype) in ("float32", "float64")
+
+
 def prepare_of(kernels, name):
     """The prepare function a backend's kernel table holds for op `name`, as registered (a
     table that wraps its functions, for half dtypes, keeps the original as `__wrapped__`):

@@ -13,8 +13,8 @@ Example:
     >>> BACKWARD
     'fused_pool_grad'
 """
-from paddle.lowlevel.fusion.node import (FusedNode, FusedOp, key, one_reader, prepare_of,
-                                         readers_of)
+from paddle.lowlevel.fusion.node import (FusedNode, FusedOp, computes_exactly, key,
+                                         one_reader, prepare_of, readers_of)
 
 BACKWARD = "fused_pool_grad"
 
@@ -36,6 +36,8 @@ def fuse_max_pool_grad_relu_grad(nodes, known, kept, late, kernels):
             continue
         y, g = grad.inputs
         if key(g) != (id(n), 0) or known[key(y)] != known[(id(n), 0)]:
+            continue
+        if not computes_exactly(known[(id(n), 0)][1]):
             continue
         shapes_read = [(id(n), 0)] if readers[(id(n), 0)][1] else []
         dropped.add(id(n))
