@@ -2,12 +2,35 @@
 //
 // The plan passes a spec [B, M, N, K, ta, tb, a_offsets[B], b_offsets[B]]: for each of the
 // B output matrices, where its A and B operands start (broadcast batch dims repeat an offset).
+// With a bias (N values) and/or `relu`, each product is followed by out = relu(out + bias)
+// on each thread's part while it is in cache: the matmul + add + relu of a Dense layer that
+// paddle/lowlevel/fusion/matmul.py fuses, the same values as the three kernels.
 #include "blas.h"
 
 namespace paddle {
 namespace {
 
-void matmul(py::array a, py::array b, py::array out, py::array spec) {
+// out[r, c] = (relu of) out[r, c] + bias[c] over rows [r0, r1), columns [c0, c1); NaN passes
+// relu, as in csrc/elementwise.cpp.
+template <typename T>
+struct BiasRelu {
+  T* out;
+  const T* bias;
+  int64_t N;
+  bool relu;
+  void operator()(int64_t r0, int64_t r1, int64_t c0, int64_t c1) const {
+    for (int64_t r = r0; r < r1; ++r) {
+      T* o = out + r * N;
+      if (bias)
+        for (int64_t c = c0; c < c1; ++c) o[c] += bias[c];
+      if (relu)
+        for (int64_t c = c0; c < c1; ++c) o[c] = o[c] < T(0) ? T(0) : o[c];
+    }
+  }
+};
+
+void matmul(py::array a, py::array b, py::array out, py::array spec, py::array bias,
+            bool relu) {
   const char* op = "matmul";
   const int64_t* s = check_spec(spec, op, "spec", -1);
   require(spec.size() >= 6, op, "malformed spec");
@@ -20,6 +43,7 @@ void matmul(py::array a, py::array b, py::array out, py::array spec) {
   check_array(a, op, "a", dt, -1, kRead);
   check_array(b, op, "b", dt, -1, kRead);
   check_array(out, op, "out", dt, size_of({B, M, N}, op), kWrite);
+  if (bias.size()) check_array(bias, op, "bias", dt, N, kRead);  // empty: no bias
   check_blas_dims(M, N, K, "matmul");
   const int64_t a_size = size_mul(M, K, "matmul"), b_size = size_mul(K, N, "matmul");
   for (int64_t i = 0; i < B; ++i)  // subtraction: an offset near INT64_MAX must not wrap
@@ -31,18 +55,26 @@ void matmul(py::array a, py::array b, py::array out, py::array spec) {
     const scalar_t* ap = in_ptr<scalar_t>(a);
     const scalar_t* bp = in_ptr<scalar_t>(b);
     scalar_t* cp = out_ptr<scalar_t>(out);
-    if (B == 1) {
+    const scalar_t* biasp = bias.size() ? in_ptr<scalar_t>(bias) : nullptr;
+    const bool epilogue = biasp || relu;
+    if (B == 1 && epilogue) {
+      gemm_parallel<scalar_t>(ta, tb, M, N, K, 1, ap + a_off[0], bp + b_off[0], 0, cp,
+                              BiasRelu<scalar_t>{cp, biasp, N, relu});
+    } else if (B == 1) {
       gemm_parallel<scalar_t>(ta, tb, M, N, K, 1, ap + a_off[0], bp + b_off[0], 0, cp);
     } else if (K == 0) {
       std::fill(cp, cp + B * M * N, scalar_t(0));
+      if (epilogue) BiasRelu<scalar_t>{cp, biasp, N, relu}(0, B * M, 0, N);
     } else {
       int64_t lda = ta ? M : K, ldb = tb ? K : N;
       const int threads = max_threads();
       bool par = B * M * N * K >= (int64_t(1) << 16) && threads > 1;
       _Pragma("omp parallel for schedule(static) if (par) num_threads(threads)")
-      for (int64_t i = 0; i < B; ++i)
+      for (int64_t i = 0; i < B; ++i) {
         blas_gemm(ta, tb, M, N, K, scalar_t(1), ap + a_off[i], lda, bp + b_off[i], ldb,
                   scalar_t(0), cp + i * M * N, N);
+        if (epilogue) BiasRelu<scalar_t>{cp, biasp, N, relu}(i * M, (i + 1) * M, 0, N);
+      }
     }
   });
 }
@@ -52,7 +84,9 @@ void matmul(py::array a, py::array b, py::array out, py::array spec) {
 void init_matmul(py::module_& m) {
   m.def("matmul", &matmul,
         array_arg("a"), array_arg("b"), array_arg("out"), array_arg("spec"),
-        "out[B,M,N] = op(a) @ op(b) per batch, offsets from spec");
+        py::arg("bias") = py::array_t<float>(0), py::arg("relu") = false,
+        "out[B,M,N] = op(a) @ op(b) per batch, offsets from spec; + bias (N values, unless "
+        "empty) and its relu with relu, on each thread's part of out");
   m.def("blas_threads", []() { return scipy_openblas_get_num_threads(); },
         "threads of the BLAS (1: paddle splits products over its own threads)");
   m.def("omp_threads", []() { return max_threads(); }, "threads a kernel called now would use");

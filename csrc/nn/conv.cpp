@@ -119,10 +119,14 @@ struct Conv {
   // back, one pass (no phases). But that product, positions x (KH KW cout) x cin, is as
   // narrow as cin: on one core (benchmarks/conv_shapes.py) 3x3 convolutions of 32 and 64
   // channels gained 5-20% on dx, those of 128-512 lost 2-3%, and a 3-channel stem's dx
-  // fell from 28 to 13 GFLOP/s; so only 16 to 64 input channels take this path.
+  // fell from 28 to 13 GFLOP/s; so only 16 to 64 input channels take this path. And only
+  // where dx has about as many positions as dy (same padding): the flipped convolution runs
+  // a window over every input position, so a valid one multiplies its pads' zeros too (the
+  // compare.py CNN's 3x3 on 13x13x32, valid: 169 positions for 121, 61 GFLOP/s against 110
+  // through GEMM + col2im; 5x5 valid on 32x32: 65 against 84).
   bool flipped_input_grad() const {
     return groups == 1 && sh == 1 && sw == 1 && !pointwise() && pt <= (KH - 1) * dh &&
-           pl <= (KW - 1) * dw && KH * KW > 1 && C >= 16 && C <= 64;
+           pl <= (KW - 1) * dw && KH * KW > 1 && C >= 16 && C <= 64 && 8 * H * W <= 9 * OH * OW;
   }
 
   // That forward convolution's geometry (only where flipped_input_grad()).
@@ -546,37 +550,45 @@ void direct_backprop_filter(const Conv& c, const T* x, const T* dy, T* dw, const
     }
 }
 
-// y = conv(x, w) (+ bias: the output rows start as the bias and the GEMMs add to them).
+// One block's output rows, computed (+ bias: the output rows start as the bias and the
+// GEMMs add to them).
 template <typename T>
-void forward_typed(const Conv& c, const T* x, const T* w, const T* bias, T* y, T* ws, int nt) {
+void forward_block(const Conv& c, const T* x, const T* w, const T* bias, T* y, T* cols,
+                   const Block& b) {
+  const int64_t m = (b.r1 - b.r0) * c.OW;
+  T* yb = y + b.r0 * c.OW * c.CO;
+  if (c.direct()) return direct_forward(c, x, w, bias, y, b);
+  if (c.taps()) return taps_forward(c, x, w, bias, y, b);
+  if (bias)
+    for (int64_t i = 0; i < m; ++i) copy_run(yb + i * c.CO, bias, c.CO);
+  const T beta = bias ? T(1) : T(0);
+  if (c.pointwise())
+    return blas_gemm(false, false, m, c.CO, c.C, T(1), x + b.r0 * c.OW * c.C, c.C, w, c.CO,
+                     beta, yb, c.CO);
+  for (int64_t g = 0; g < c.groups; ++g) {
+    im2col(c, x, b, g, cols);
+    blas_gemm(false, false, m, c.cog, c.Kg, T(1), cols, c.Kg, w + g * c.cog, c.CO, beta,
+              yb + g * c.cog, c.CO);
+  }
+}
+
+// y = conv(x, w) (+ bias), and its relu with `relu` (the conv2d + relu that
+// paddle/lowlevel/fusion/conv.py fuses): applied to each block's rows while they are still
+// in cache, instead of a pass of its own over the whole output. NaN passes, as in
+// csrc/elementwise.cpp's relu.
+template <typename T>
+void forward_typed(const Conv& c, const T* x, const T* w, const T* bias, T* y, T* ws, int nt,
+                   bool relu) {
   std::vector<Block> blocks = c.blocks();
   const int64_t nb = int64_t(blocks.size()), slot = c.cols_size();
   _Pragma("omp parallel for num_threads(nt) schedule(dynamic, 1) if (nb > 1)")
   for (int64_t i = 0; i < nb; ++i) {
     const Block& b = blocks[i];
-    const int64_t m = (b.r1 - b.r0) * c.OW;
-    T* yb = y + b.r0 * c.OW * c.CO;
-    if (c.direct()) {
-      direct_forward(c, x, w, bias, y, b);
-      continue;
-    }
-    if (bias && !c.taps())
-      for (int64_t i = 0; i < m; ++i) copy_run(yb + i * c.CO, bias, c.CO);
-    const T beta = bias ? T(1) : T(0);
-    if (c.pointwise()) {
-      blas_gemm(false, false, m, c.CO, c.C, T(1), x + b.r0 * c.OW * c.C, c.C, w, c.CO, beta, yb,
-                c.CO);
-      continue;
-    }
-    T* cols = ws + omp_get_thread_num() * slot;
-    if (c.taps()) {
-      taps_forward(c, x, w, bias, y, b);
-      continue;
-    }
-    for (int64_t g = 0; g < c.groups; ++g) {
-      im2col(c, x, b, g, cols);
-      blas_gemm(false, false, m, c.cog, c.Kg, T(1), cols, c.Kg, w + g * c.cog, c.CO, beta,
-                yb + g * c.cog, c.CO);
+    forward_block(c, x, w, bias, y, ws + omp_get_thread_num() * slot, b);
+    if (relu) {
+      T* yb = y + b.r0 * c.OW * c.CO;
+      const int64_t n = (b.r1 - b.r0) * c.OW * c.CO;
+      for (int64_t j = 0; j < n; ++j) yb[j] = yb[j] < T(0) ? T(0) : yb[j];
     }
   }
 }
@@ -747,7 +759,7 @@ void check_optional(const py::array& a, const char* op, const char* arg, int dt,
 }
 
 void conv2d(py::array x, py::array w, py::array bias, py::array y, py::array spec,
-            py::array ws) {
+            py::array ws, bool relu) {
   Conv c(spec, "conv2d");
   int dt = check_dtype(x, "conv2d", "x");
   check_array(x, "conv2d", "x", dt, c.x_size(), kRead);
@@ -759,7 +771,7 @@ void conv2d(py::array x, py::array w, py::array bias, py::array y, py::array spe
   PD_DISPATCH_FLOAT(dt, "conv2d", {
     forward_typed<scalar_t>(c, in_ptr<scalar_t>(x), in_ptr<scalar_t>(w),
                             optional_in<scalar_t>(bias), out_ptr<scalar_t>(y),
-                            out_ptr<scalar_t>(ws), nt);
+                            out_ptr<scalar_t>(ws), nt, relu);
   });
 }
 
@@ -803,8 +815,9 @@ void conv2d_backprop_filter(py::array x, py::array dy, py::array dw, py::array d
 void init_conv(py::module_& m) {
   m.def("conv2d", &conv2d,
         array_arg("x"), array_arg("w"), array_arg("bias"), array_arg("y"), array_arg("spec"),
-        array_arg("ws"),
-        "y = conv2d(x, w) (+ bias unless empty) on NHWC, geometry from spec");
+        array_arg("ws"), py::arg("relu") = false,
+        "y = conv2d(x, w) (+ bias unless empty) on NHWC, geometry from spec; its relu "
+        "with relu");
   m.def("conv2d_backprop_input", &conv2d_backprop_input,
         array_arg("dy"), array_arg("w"), array_arg("dx"), array_arg("spec"), array_arg("ws"),
         "dx of conv2d from dy and w");

@@ -110,9 +110,11 @@ bool tiling(const Pool& p) {
 
 // dx: each window's gradient at its saved arg-max, zero elsewhere. Threads take whole
 // images, so they never write the same element, and an image's dx stays in cache while
-// its windows write into it.
+// its windows write into it. With relu_y (x-shaped), each image's dx is then masked as
+// relu_grad(relu_y, dx) would (kept where relu_y > 0, NaN not), while still in cache: the
+// max_pool2d_grad + relu_grad that paddle/lowlevel/fusion/pool.py fuses.
 template <bool ADD, typename T>
-void max_grad_images(const Pool& p, const T* g, const int32_t* where, T* dx) {
+void max_grad_images(const Pool& p, const T* g, const int32_t* where, T* dx, const T* relu_y) {
   const int64_t C = p.C, image = p.H * p.W * C;
   const bool zero = !tiling(p);
   _Pragma("omp parallel for schedule(static) if (parallel_rows(p.N, p.x_size())) num_threads(max_threads())")
@@ -136,15 +138,20 @@ void max_grad_images(const Pool& p, const T* g, const int32_t* where, T* dx) {
             }
           }
       }
+    if (relu_y) {
+      T* d = dx + n * image;
+      const T* m = relu_y + n * image;
+      for (int64_t i = 0; i < image; ++i) d[i] = m[i] > T(0) ? d[i] : T(0);
+    }
   }
 }
 
 template <typename T>
-void max_grad(const Pool& p, const T* g, const int32_t* where, T* dx) {
+void max_grad(const Pool& p, const T* g, const int32_t* where, T* dx, const T* relu_y) {
   if (overlapping(p))
-    max_grad_images<true>(p, g, where, dx);
+    max_grad_images<true>(p, g, where, dx, relu_y);
   else
-    max_grad_images<false>(p, g, where, dx);
+    max_grad_images<false>(p, g, where, dx, relu_y);
 }
 
 // out[n, oh, ow, c] = gg (x-shaped) at the window's saved arg-max: max_grad's adjoint.
@@ -240,7 +247,8 @@ void avg_pool2d(py::array x, py::array y, py::array spec) {
   });
 }
 
-void max_pool2d_grad(py::array g, py::array where, py::array dx, py::array spec) {
+void max_pool2d_grad(py::array g, py::array where, py::array dx, py::array spec,
+                     py::array relu_y) {
   const char* op = "max_pool2d_grad";
   Pool p(spec, op);
   p.check_positions(op);
@@ -248,9 +256,11 @@ void max_pool2d_grad(py::array g, py::array where, py::array dx, py::array spec)
   check_array(g, op, "g", dt, p.y_size(), kRead);
   check_array(where, op, "where", kInt32, p.y_size(), kRead);
   check_array(dx, op, "dx", dt, p.x_size(), kWrite);
+  if (relu_y.size()) check_array(relu_y, op, "relu_y", dt, p.x_size(), kRead);  // empty: none
   GilRelease nogil(p.x_size());
   PD_DISPATCH_FLOAT(dt, op, {
-    max_grad<scalar_t>(p, in_ptr<scalar_t>(g), in_ptr<int32_t>(where), out_ptr<scalar_t>(dx));
+    max_grad<scalar_t>(p, in_ptr<scalar_t>(g), in_ptr<int32_t>(where), out_ptr<scalar_t>(dx),
+                       relu_y.size() ? in_ptr<scalar_t>(relu_y) : nullptr);
   });
 }
 
@@ -291,7 +301,9 @@ void init_pool(py::module_& m) {
         "y = mean over the input elements of each window of x");
   m.def("max_pool2d_grad", &max_pool2d_grad,
         array_arg("g"), array_arg("where"), array_arg("dx"), array_arg("spec"),
-        "dx: g routed to each window's saved arg-max");
+        py::arg("relu_y") = py::array_t<float>(0),
+        "dx: g routed to each window's saved arg-max; masked where relu_y (unless empty) is "
+        "not above 0, as relu_grad(relu_y, dx)");
   m.def("max_pool2d_select", &max_pool2d_select,
         array_arg("gg"), array_arg("where"), array_arg("out"), array_arg("spec"),
         "gg read at each window's saved arg-max");

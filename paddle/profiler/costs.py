@@ -30,12 +30,20 @@ PER_ELEMENT = {  # a few passes over each element
     "batch_norm_grad": 10, "layer_norm": 8, "layer_norm_grad": 12, "apply_updates": 10}
 
 
+# The fused kernels that run a product (paddle/lowlevel/fusion/): the product's op.
+FUSED_PRODUCTS = {"fused_conv": "conv2d", "fused_matmul": "matmul"}
+
+
 def _size(shape):
     return math.prod(int(d) for d in shape)
 
 
 def flops(op, ins, outs, attrs):
-    """Floating-point operations of one call of `op` (None where not counted)."""
+    """Floating-point operations of one call of `op` (None where not counted). A fused
+    product (fused_conv[conv2d+relu], fused_matmul[matmul+add+relu]) counts its product's."""
+    product = FUSED_PRODUCTS.get(op.split("[")[0])
+    if product:
+        return flops(product, ins[:2], outs[:1], attrs)
     if op == "matmul" and len(ins) == 2 and outs:
         a = ins[0]
         k = a[-2] if attrs.get("transpose_a") and len(a) > 1 else a[-1]

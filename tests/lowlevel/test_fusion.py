@@ -7,6 +7,7 @@ import pytest
 
 import paddle as pd
 from paddle.devices import cpu
+from paddle.devices.cpu import conv as cpu_conv
 from paddle.devices.kernel_table import KernelTable
 from paddle.lowlevel import executor, fusion
 from paddle.lowlevel.fusion import elementwise
@@ -355,7 +356,7 @@ def test_a_failing_fused_kernel_names_its_ops_and_the_users_line(monkeypatch):
     assert line.startswith("test_fusion.py:")
 
 
-def test_the_profile_files_a_fused_call_under_the_layer_of_its_last_op(monkeypatch):
+def test_the_profile_files_a_fused_call_under_the_layer_of_its_last_op(monkeypatch, device):
     pd.seed(0)
     model = pd.Sequential([pd.layers.Input(shape=(4,)),
                            pd.layers.Dense(4, activation="relu", name="hidden"),
@@ -365,10 +366,11 @@ def test_the_profile_files_a_fused_call_under_the_layer_of_its_last_op(monkeypat
     model.train_on_batch(xs, ys)
     with pd.profiler.profile() as prof:
         model.train_on_batch(xs, ys)
-    fused = [e for e in prof.events if e.op.startswith("fused_elementwise[")]
-    assert ("fused_elementwise[add+relu]", "hidden") in {(e.op, e.layer) for e in fused}
+    name = "fused_matmul[matmul+add+relu]"  # the Dense layer's product, bias and relu
+    fused = [e for e in prof.events if e.op.startswith("fused_")]
+    assert (name, "hidden") in {(e.op, e.layer) for e in fused}
     assert all(e.location for e in fused)
-    assert "fused_elementwise[add+relu]" in {r["op"] for r in prof.summary(group_by="op")}
+    assert name in {r["op"] for r in prof.summary(group_by="op")}
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -707,3 +709,192 @@ def test_the_layer_norm_kernel_checks_its_arrays():
         _C.layer_norm_grad(gy, y.astype(np.float64), d, dx, 4)
     with pytest.raises(Exception, match="layer_norm_grad"):
         _C.layer_norm_grad(gy, y, d, dx, 3)
+
+
+CONV_RELU_CASES = [  # x shape, filter shape, conv2d kwargs, with a bias: each of conv.cpp's paths
+    ((2, 9, 8, 1), (3, 3, 1, 40), {}, True),                          # taps
+    ((2, 7, 9, 3), (3, 3, 3, 5), {"padding": "same", "strides": 2}, False),  # taps, strided
+    ((3, 8, 7, 12), (3, 3, 12, 6), {"padding": "same"}, True),        # im2col + GEMM
+    ((2, 6, 5, 20), (1, 1, 20, 7), {}, True),                         # pointwise
+    ((2, 6, 6, 4), (3, 3, 1, 8), {"groups": 4, "padding": 1}, True),  # depthwise (direct)
+    ((2, 6, 6, 6), (3, 3, 3, 4), {"groups": 2, "dilation": 2, "padding": "same"}, False),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("blocks", ["small", "default"])
+@pytest.mark.parametrize("xs, fs, kw, with_bias", CONV_RELU_CASES)
+def test_conv_relu_forward_and_gradients_match(monkeypatch, xs, fs, kw, with_bias, blocks,
+                                               dtype, device):
+    if blocks == "small":  # blocks of a row or two, over two threads
+        monkeypatch.setattr(cpu_conv, "COLUMN_BYTES", 8)
+        monkeypatch.setattr(cpu_conv, "OUTPUT_BYTES", 8)
+        monkeypatch.setattr(cpu_conv, "MIN_POSITIONS", 1)
+    rng = np.random.default_rng(6)
+    x = pd.data("cx", shape=[None, *xs[1:]], dtype=dtype)
+    w = pd.constant(rng.standard_normal(fs).astype(dtype))
+    b = pd.constant(rng.standard_normal(fs[3]).astype(dtype)) if with_bias else None
+    y = pd.relu(pd.conv2d(x, w, bias=b, **kw))
+    loss = pd.sum(y * pd.constant(rng.standard_normal(y.shape[1:]).astype(dtype)))
+    grads = pd.gradients(loss, [x, w] + ([b] if with_bias else []))
+    feeds = {x: rng.standard_normal(xs).astype(dtype)}
+    threads = pd._C.omp_threads()
+    pd._C.set_omp_threads(2)
+    try:
+        fused, plain, ran, ran_plain = _both([y, *grads], feeds, monkeypatch)
+    finally:
+        pd._C.set_omp_threads(threads)
+    # The same products and sums in the same order: relu in cache changes no value.
+    _assert_same(fused, plain)
+    assert "fused_conv[conv2d+relu]" in ran and "relu" not in ran, ran
+    assert "conv2d" in ran_plain and "relu" in ran_plain
+    assert (fused[0] >= 0).all() and (fused[0] == 0).any() and (fused[0] > 0).any()
+
+
+def test_conv_relu_lets_nan_through_as_relu_does():
+    x = pd.data("cnx", shape=[None, 4, 4, 2])
+    y = pd.relu(pd.conv2d(x, pd.constant(np.ones((3, 3, 2, 3), np.float32)), padding="same"))
+    xs = -np.ones((1, 4, 4, 2), np.float32)
+    xs[0, 0, 0, 0] = np.nan
+    got = pd.eval(y, {x: xs})
+    assert np.isnan(got[0, :2, :2]).all() and (got[0, 2:] == 0).all()
+
+
+def test_conv_is_not_fused_with_a_relu_that_is_not_its_only_reader():
+    x = pd.data("cx2", shape=[None, 5, 5, 2])
+    c = pd.conv2d(x, pd.constant(np.ones((3, 3, 2, 3), np.float32)))
+    feeds = {x: np.zeros((2, 5, 5, 2), np.float32)}
+    assert _names(_fused([pd.relu(c) + c], feeds)) == ["conv2d", "fused_elementwise[relu+add]"]
+    assert _names(_fused([c, pd.relu(c)], feeds)) == ["conv2d", "relu"]
+    assert _names(_fused([pd.relu(c)], feeds)) == ["fused_conv[conv2d+relu]"]
+    assert _names(_fused([pd.sigmoid(c)], feeds)) == ["conv2d", "sigmoid"]
+
+
+MATMUL_CASES = [  # a shape, b shape, matmul kwargs: one product per thread's rows or columns
+    ((64, 128), (128, 40), {}),                      # split over rows
+    ((6, 128), (128, 400), {}),                      # split over columns
+    ((5, 7), (7, 3), {}),                            # too small to split
+    ((2, 16, 24), (24, 9), {}),                      # a batch of rows against one matrix
+    ((128, 64), (40, 128), {"transpose_a": True, "transpose_b": True}),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("relu", [True, False])
+@pytest.mark.parametrize("bias_first", [False, True])
+@pytest.mark.parametrize("a_shape, b_shape, kw", MATMUL_CASES)
+def test_matmul_bias_relu_forward_and_gradients_match(monkeypatch, a_shape, b_shape, kw,
+                                                      bias_first, relu, dtype, device):
+    rng = np.random.default_rng(7)
+    a = pd.data("ma", shape=[None, *a_shape[1:]], dtype=dtype)
+    w = pd.constant(rng.standard_normal(b_shape).astype(dtype))
+    n = b_shape[0] if kw.get("transpose_b") else b_shape[1]
+    b = pd.Variable(f"mb_{dtype}", shape=[n], dtype=dtype)
+    b.set_value(rng.standard_normal(n).astype(dtype))
+    p = pd.matmul(a, w, **kw)
+    y = b + p if bias_first else p + b
+    y = pd.relu(y) if relu else y
+    loss = pd.sum(y * pd.constant(rng.standard_normal(y.shape[1:]).astype(dtype)))
+    grads = pd.gradients(loss, [a, b])
+    feeds = {a: rng.standard_normal(a_shape).astype(dtype)}
+    threads = pd._C.omp_threads()
+    pd._C.set_omp_threads(2)
+    try:
+        fused, plain, ran, ran_plain = _both([y, *grads], feeds, monkeypatch)
+    finally:
+        pd._C.set_omp_threads(threads)
+    _assert_same(fused, plain)  # the same sums in the same order
+    if relu:
+        assert "fused_matmul[matmul+add+relu]" in ran and "add" not in ran \
+            and "relu" not in ran, ran
+    else:  # a bias without relu: the product, then the elementwise kernel
+        assert "matmul" in ran and not any(op.startswith("fused_matmul") for op in ran), ran
+    assert "matmul" in ran_plain
+    if relu:
+        assert (fused[0] >= 0).all() and (fused[0] == 0).any() and (fused[0] > 0).any()
+
+
+def test_matmul_bias_relu_lets_nan_through_as_relu_does():
+    a = pd.data("mna", shape=[None, 3])
+    y = pd.relu(pd.matmul(a, pd.constant(np.ones((3, 4), np.float32))) +
+                pd.constant(np.array([0, -10, np.nan, 1], np.float32)))
+    got = pd.eval(y, {a: np.array([[1, 2, np.nan], [1, 2, 3]], np.float32)})
+    assert np.isnan(got[0]).all() and np.isnan(got[1, 2])
+    np.testing.assert_array_equal(got[1, [0, 1, 3]], [6, 0, 7])
+
+
+def test_what_a_matmul_fuses_with():
+    a = pd.data("mfa", shape=[None, 3])
+    p = pd.matmul(a, pd.constant(np.ones((3, 4), np.float32)))
+    bias = pd.constant(np.ones(4, np.float32))
+    feeds = {a: np.zeros((2, 3), np.float32)}
+    assert _names(_fused([pd.relu(p + bias)], feeds)) == ["fused_matmul[matmul+add+relu]"]
+    assert _names(_fused([pd.relu(bias + p)], feeds)) == ["fused_matmul[matmul+add+relu]"]
+    # another activation, or the sum wanted too: left to the elementwise pass
+    assert _names(_fused([pd.sigmoid(p + bias)], feeds)) == [
+        "matmul", "fused_elementwise[add+sigmoid]"]
+    s = p + bias
+    assert _names(_fused([s, pd.relu(s)], feeds)) == ["matmul", "add", "relu"]
+    # the product wanted, read twice, or added to something other than a bias: no fusion
+    assert _names(_fused([p, pd.relu(p + bias)], feeds)) == [
+        "matmul", "fused_elementwise[add+relu]"]
+    assert _names(_fused([pd.relu(p + p)], feeds)) == ["matmul", "fused_elementwise[add+relu]"]
+    other = pd.constant(np.ones((2, 4), np.float32))
+    assert _names(_fused([pd.relu(p + other)], feeds)) == [
+        "matmul", "fused_elementwise[add+relu]"]
+    # half precision: the unfused ops round the product before adding the bias
+    h = pd.data("mfh", shape=[None, 3], dtype="float16")
+    ph = pd.matmul(h, pd.constant(np.ones((3, 4), np.float16)))
+    feeds[h] = np.zeros((2, 3), np.float16)
+    assert not any(n.startswith("fused_matmul") for n in _names(
+        _fused([pd.relu(ph + pd.constant(np.ones(4, np.float16)))], feeds)))
+    b64 = pd.data("mfb", shape=[4], dtype="float64")  # a bias computed after the product
+    feeds[b64] = np.ones(4)
+    assert _names(_fused([pd.relu(p + pd.cast(b64, "float32"))], feeds)) == [
+        "cast", "fused_matmul[matmul+add+relu]"]
+
+
+POOL_CASES = [  # x shape, pool kwargs
+    ((2, 8, 6, 5), {"pool_size": 2}),                                        # tiling
+    ((2, 7, 7, 3), {"pool_size": 2}),                                        # a border left
+    ((2, 9, 8, 4), {"pool_size": 3, "strides": 2, "padding": "same"}),       # overlapping
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("xs, kw", POOL_CASES)
+def test_max_pool_grad_relu_grad_match(monkeypatch, xs, kw, dtype, device):
+    rng = np.random.default_rng(8)
+    x = pd.data("px", shape=[None, *xs[1:]], dtype=dtype)
+    r = pd.relu(x * 1.0)  # relu's output: the max pooling's input and relu_grad's mask
+    y = pd.max_pool2d(r, **kw)
+    loss = pd.sum(y * pd.constant(rng.standard_normal(y.shape[1:]).astype(dtype)))
+    gx, = pd.gradients(loss, [x])
+    xv = rng.standard_normal(xs).astype(dtype)
+    xv[0, 0, :2] = 0.0   # ties at zero: relu's mask, not the pooling's arg-max, zeroes them
+    xv[1, 1, 1] = np.nan  # NaN wins its window and is masked (NaN > 0 is false)
+    threads = pd._C.omp_threads()
+    pd._C.set_omp_threads(2)
+    try:
+        fused, plain, ran, ran_plain = _both([y, gx], {x: xv}, monkeypatch, training=True)
+    finally:
+        pd._C.set_omp_threads(threads)
+    _assert_same(fused, plain)
+    name = "fused_pool_grad[max_pool2d_grad+relu_grad]"
+    assert name in ran and name not in ran_plain, ran
+    assert "max_pool2d_grad" in ran_plain and "relu_grad" in ran_plain
+    assert (fused[1] == 0).any() and (fused[1] != 0).any() and not np.isnan(fused[1]).any()
+
+
+def test_what_a_max_pool_grad_fuses_with():
+    x = pd.data("pfx", shape=[None, 4, 4, 2])
+    r = pd.relu(x * 1.0)
+    y = pd.max_pool2d(r, 2)
+    feeds = {x: np.ones((2, 4, 4, 2), np.float32)}
+    gx, = pd.gradients(pd.sum(y), [x])
+    names = _names(_fused([gx], feeds))
+    assert "fused_pool_grad[max_pool2d_grad+relu_grad]" in names and "relu_grad" not in names
+    # the pooling's gradient wanted too: the two stay apart
+    gx, gr = pd.gradients(pd.sum(y), [x, r])
+    names = _names(_fused([gx, gr], feeds))
+    assert "max_pool2d_grad" in names and not any(n.startswith("fused_pool") for n in names)

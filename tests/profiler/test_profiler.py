@@ -39,7 +39,8 @@ def test_each_kernel_call_is_recorded_with_its_layer_line_shapes_and_cost(device
             pd.set_device("cpu")
     assert prof.runs == 2 and not runner.RECORDERS
     seen = {(e.op, e.layer) for e in prof.events}
-    assert {("conv2d", "conv"), ("conv2d_backprop_filter", "conv"), ("relu_grad", "conv"),
+    # conv2d + relu run as one node (paddle/lowlevel/fusion/conv.py)
+    assert {("fused_conv[conv2d+relu]", "conv"), ("conv2d_backprop_filter", "conv"), ("relu_grad", "conv"),
             ("matmul", "out"), ("apply_updates", "optimizer"),
             ("softmax_cross_entropy", "loss")} <= seen
     forward = next(e for e in prof.events if e.op == "matmul" and e.inputs == [(8, 64), (64, 3)])
@@ -99,7 +100,7 @@ def test_the_chrome_trace_and_the_tensorboard_trace(tmp_path):
         trace = json.load(f)["traceEvents"]
     assert len(trace) == len(prof.events)
     assert all(e["ph"] == "X" and e["dur"] >= 0 and e["ts"] >= 0 for e in trace)
-    conv = next(e for e in trace if e["name"] == "conv2d")
+    conv = next(e for e in trace if e["name"] == "fused_conv[conv2d+relu]")
     assert conv["cat"] == "conv" and conv["args"]["inputs"][0] == [8, 6, 6, 1]
     path = prof.export_tensorboard(tmp_path / "logs")
     parts = os.path.relpath(path, tmp_path / "logs").split(os.sep)
@@ -168,6 +169,11 @@ def test_costs_of_the_products():
                        [(3, 3, 3, 16)], {}) == 2 * 2 * 6 * 6 * 16 * 27
     assert costs.flops("matmul", [(5, 7), (5, 3)], [(7, 3)], {"transpose_a": True}) == \
         2 * 7 * 3 * 5
+    # fused with their bias and relu: the product's count
+    assert costs.flops("fused_conv[conv2d+relu]", [(2, 8, 8, 3), (3, 3, 3, 16), (16,)],
+                       [(2, 6, 6, 16)], {}) == 2 * 2 * 6 * 6 * 16 * 27
+    assert costs.flops("fused_matmul[matmul+add+relu]", [(7, 5), (5, 3), (3,)],
+                       [(7, 3), (7, 3)], {}) == 2 * 7 * 3 * 5
     assert costs.flops("lstm", [(4, 10, 8), (8, 64), (16, 64), (64,)], [(4, 10, 16)], {}) \
         == 2 * 4 * 10 * 64 * (8 + 16)
     assert costs.flops("reshape", [(4, 4)], [(16,)], {}) is None

@@ -10,6 +10,7 @@ from functools import partial
 import numpy as np
 
 from paddle import _C
+from paddle.devices.cpu import elementwise
 from paddle.devices.cpu.table import kernel
 from paddle.lowlevel.shapes import axis_pads
 
@@ -74,15 +75,27 @@ def _none(like):
 
 
 @kernel("conv2d")
-def _conv2d(node, ins, outs, ctx):
+def _conv2d(node, ins, outs, ctx, relu=False):
     x, f = ins[:2]
     bias = ins[2] if len(ins) > 2 else _none(x)
     y = outs[0]
     spec = conv_spec(x.shape, f.shape, y.shape, node.attrs, x.itemsize)
-    return partial(_C.conv2d, x, f, bias, y, spec, _workspace(spec, x.dtype, False, ctx))
+    return partial(_C.conv2d, x, f, bias, y, spec, _workspace(spec, x.dtype, False, ctx), relu)
 
 
 _conv2d.workspace = _workspace_bytes((0, 0), (0, 1), (1, 0), False)
+
+
+# conv2d + relu, fused (paddle/lowlevel/fusion/conv.py): the same kernel, relu applied to
+# each block of output rows while it is in cache.
+@kernel("fused_conv")
+def _fused_conv(node, ins, outs, ctx):
+    return _conv2d(node, ins, outs, ctx, relu=True)
+
+
+_fused_conv.workspace = _conv2d.workspace
+# It stands in for these kernels only (a replaced one runs as itself).
+_fused_conv.fusable = lambda prepares: prepares == [_conv2d, elementwise._unary]
 
 
 @kernel("conv2d_backprop_input", "conv2d_transpose")

@@ -5,12 +5,13 @@ from functools import partial
 import numpy as np
 
 from paddle import _C
+from paddle.devices.cpu import elementwise
 from paddle.devices.cpu.table import kernel
 
 
 @kernel("matmul")
-def _matmul(node, ins, outs, ctx):
-    a, b = ins
+def _matmul(node, ins, outs, ctx, bias=None, relu=False):
+    a, b = ins[:2]
     ta, tb = node.attrs["transpose_a"], node.attrs["transpose_b"]
     sa = (1,) + a.shape if a.ndim == 1 else a.shape
     sb = b.shape + (1,) if b.ndim == 1 else b.shape
@@ -27,4 +28,18 @@ def _matmul(node, ins, outs, ctx):
         a_off, m = a_off[:1], m * a_off.size
     spec = np.array([a_off.size, m, n, k, int(ta), int(tb), *a_off, *b_off[:a_off.size]],
                     dtype=np.int64)
-    return partial(_C.matmul, a, b, outs[0], spec)
+    bias = np.empty(0, a.dtype) if bias is None else bias
+    return partial(_C.matmul, a, b, outs[0], spec, bias, relu)
+
+
+# matmul + add of a bias + relu, fused (paddle/lowlevel/fusion/matmul.py): the same
+# kernel, the bias and relu applied to each thread's part of the product in cache. (Its
+# other outputs, if any, only lend their shape to shape-only readers: never written.)
+@kernel("fused_matmul")
+def _fused_matmul(node, ins, outs, ctx):
+    return _matmul(node, ins[:2], outs[:1], ctx, bias=ins[2], relu=True)
+
+
+# It stands in for these kernels only (a replaced one runs as itself).
+_fused_matmul.fusable = lambda prepares: prepares == [_matmul, elementwise._binary,
+                                                      elementwise._unary]

@@ -4,6 +4,7 @@ from functools import partial
 import numpy as np
 
 from paddle import _C
+from paddle.devices.cpu import elementwise
 from paddle.devices.cpu.table import kernel
 from paddle.lowlevel.shapes import axis_pads
 
@@ -30,10 +31,24 @@ def _avg_pool(node, ins, outs, ctx):
 
 
 @kernel("max_pool2d_grad")
-def _max_pool_grad(node, ins, outs, ctx):
-    g, where, _ = ins
+def _max_pool_grad(node, ins, outs, ctx, relu_y=None):
+    g, where = ins[:2]
     dx = outs[0]
-    return partial(_C.max_pool2d_grad, g, where, dx, pool_spec(dx.shape, g.shape, node.attrs))
+    relu_y = np.empty(0, dx.dtype) if relu_y is None else relu_y
+    return partial(_C.max_pool2d_grad, g, where, dx, pool_spec(dx.shape, g.shape, node.attrs),
+                   relu_y)
+
+
+# max_pool2d_grad + relu_grad, fused (paddle/lowlevel/fusion/pool.py): the same kernel,
+# relu's mask applied to each image's dx in cache. (A second output, if any, only lends its
+# shape to shape-only readers: never written.)
+@kernel("fused_pool_grad")
+def _fused_pool_grad(node, ins, outs, ctx):
+    return _max_pool_grad(node, ins[:3], outs[:1], ctx, relu_y=ins[3])
+
+
+# It stands in for these kernels only (a replaced one runs as itself).
+_fused_pool_grad.fusable = lambda prepares: prepares == [_max_pool_grad, elementwise._binary]
 
 
 @kernel("max_pool2d_select")

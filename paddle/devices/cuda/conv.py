@@ -11,7 +11,7 @@ A 1x1 convolution with stride 1 and no padding needs no columns: its input is th
 import numpy as np
 
 from paddle.devices.cpu.conv import conv_spec
-from paddle.devices.cuda import gemm
+from paddle.devices.cuda import elementwise, gemm
 from paddle.devices.cuda.raw import Kernel, sequence
 from paddle.devices.cuda.table import kernel
 
@@ -210,3 +210,17 @@ def _backprop_filter(node, ins, outs, ctx):
 
 def _accumulate(xp, total, part):
     return lambda: xp.add(total, part, out=total)
+
+
+# conv2d + relu as the fusion pass pairs them (paddle/lowlevel/fusion/conv.py). On CUDA it
+# runs the convolution's launches, then relu in place on its output: no launch is saved
+# (an epilogue in csrc/cuda/conv.cu would), but the pair stays one node on every device.
+@kernel("fused_conv")
+def _fused_conv(node, ins, outs, ctx):
+    y, xp = outs[0], ctx.xp
+    zero = y.dtype.type(0)
+    # max(y, 0) lets NaN through, as relu's kernel does
+    return sequence([_conv2d(node, ins, outs, ctx), lambda: xp.maximum(y, zero, out=y)])
+
+
+_fused_conv.fusable = lambda prepares: prepares == [_conv2d, elementwise.ELEMENTWISE]

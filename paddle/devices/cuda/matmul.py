@@ -3,13 +3,14 @@ broadcast included, capturable in a CUDA graph); float16 and bfloat16 operands r
 tensor cores with float32 accumulation (CUBLAS_COMPUTE_32F)."""
 import numpy as np
 
-from paddle.devices.cuda import gemm
+from paddle.devices.cuda import elementwise, gemm
+from paddle.devices.cuda.raw import sequence
 from paddle.devices.cuda.table import HALF_NATIVE, kernel
 
 
 @kernel("matmul", half_native=HALF_NATIVE)
 def _matmul(node, ins, outs, ctx):
-    a, b = ins
+    a, b = ins[:2]
     out = outs[0]
     ta, tb = node.attrs["transpose_a"], node.attrs["transpose_b"]
     a = a.reshape((1,) + a.shape) if a.ndim == 1 else a
@@ -24,3 +25,23 @@ def _matmul(node, ins, outs, ctx):
     result = out.reshape(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) +
                          (a.shape[-2], b.shape[-1]))
     return gemm.product(ctx, a, b, result)
+
+
+# matmul + bias add + relu as the fusion pass groups them (paddle/lowlevel/fusion/matmul.py).
+# On CUDA: the product, then the bias and relu in place on it (no launch saved yet: an
+# epilogue of the product would); the group stays one node on every device. Its other
+# outputs, if any, only lend their shape to shape-only readers: never written.
+@kernel("fused_matmul", half_native=HALF_NATIVE)
+def _fused_matmul(node, ins, outs, ctx):
+    y, bias, xp = outs[0], ins[2], ctx.xp
+    zero = y.dtype.type(0)
+    product = _matmul(node, ins[:2], outs[:1], ctx)
+
+    def epilogue():
+        xp.add(y, bias, out=y)
+        xp.maximum(y, zero, out=y)  # lets NaN through, as relu's kernel does
+    return sequence([product, epilogue])
+
+
+_fused_matmul.fusable = lambda prepares: prepares == [_matmul, elementwise.ELEMENTWISE,
+                                                      elementwise.ELEMENTWISE]

@@ -7,7 +7,8 @@ operations (one pass per window position), so a simulated run checks the index l
 import numpy as np
 
 from paddle.devices.cpu.pool import pool_spec
-from paddle.devices.cuda.raw import Kernel
+from paddle.devices.cuda import elementwise
+from paddle.devices.cuda.raw import Kernel, sequence
 from paddle.devices.cuda.table import kernel
 
 
@@ -148,3 +149,20 @@ def _max_pool_select(node, ins, outs, ctx):
 def _avg_pool_grad(node, ins, outs, ctx):
     g, dx = ins[0], outs[0]
     return AVG_GRAD.bind(ctx.xp, g.dtype, dx.size, g, dx, *_spec(dx.shape, g.shape, node.attrs))
+
+
+# max_pool2d_grad + relu_grad as the fusion pass pairs them (paddle/lowlevel/fusion/pool.py).
+# On CUDA: the pooling's gradient into a scratch buffer, then relu_grad from it (no launch
+# saved yet); the pair stays one node on every device. A second output, if any, only lends
+# its shape to shape-only readers: never written.
+@kernel("fused_pool_grad")
+def _fused_pool_grad(node, ins, outs, ctx):
+    dx, relu_y = outs[0], ins[3]
+    routed = ctx.empty(dx.shape, dx.dtype)
+    relu_grad = elementwise.relu_grad_kernel(ctx)
+    return sequence([_max_pool_grad(node, ins[:3], [routed], ctx),
+                     lambda: relu_grad(relu_y, routed, dx)])
+
+
+_fused_pool_grad.fusable = lambda prepares: prepares == [_max_pool_grad,
+                                                         elementwise.ELEMENTWISE]

@@ -17,6 +17,11 @@ Pattern families, one module each, run in this order:
     norm.py: batch_norm followed by relu (one kernel with relu as its epilogue), and
         relu_grad followed by batch_norm_grad (relu's mask folded into the gradient).
     softmax.py: softmax's gradient, y * (g - sum(g * y)), one pass per row.
+    conv.py: conv2d followed by relu (relu applied to each block of output rows in cache).
+    matmul.py: matmul followed by a bias add and relu (a Dense layer with relu: both
+        applied to each thread's part of the product in cache).
+    pool.py: max_pool2d_grad followed by relu_grad (relu's mask applied to each image's
+        input gradient in cache).
     elementwise.py: chains and trees of unary, binary, compare and where ops, run by one
         kernel as a small program over registers, in one pass over memory.
 
@@ -32,10 +37,13 @@ Example:
 """
 import os
 
+from paddle.lowlevel.fusion.conv import fuse_conv_relu
 from paddle.lowlevel.fusion.elementwise import fuse_elementwise
 from paddle.lowlevel.fusion.layer_norm import fuse_layer_norm
+from paddle.lowlevel.fusion.matmul import fuse_matmul_bias_relu
 from paddle.lowlevel.fusion.norm import fuse_batch_norm_relu
 from paddle.lowlevel.fusion.node import FusedNode, FusedOp  # noqa: F401
+from paddle.lowlevel.fusion.pool import fuse_max_pool_grad_relu_grad
 from paddle.lowlevel.fusion.softmax import fuse_softmax_grad
 
 
@@ -74,4 +82,7 @@ def fuse(nodes, known, kept, late, kernels):
     nodes = fuse_layer_norm(list(nodes), known, kept, late, kernels)
     nodes = fuse_batch_norm_relu(nodes, known, kept, late, kernels)
     nodes = fuse_softmax_grad(nodes, known, kept, late, kernels)
+    nodes = fuse_conv_relu(nodes, known, kept, late, kernels)
+    nodes = fuse_matmul_bias_relu(nodes, known, kept, late, kernels)
+    nodes = fuse_max_pool_grad_relu_grad(nodes, known, kept, late, kernels)
     return fuse_elementwise(nodes, known, kept, late, kernels)

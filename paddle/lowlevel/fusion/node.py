@@ -7,6 +7,39 @@ Example:
 """
 
 
+def key(v):
+    """The executor's key of a Variable's value: (id(node), output index), or id(leaf)."""
+    return (id(v.node), v.index) if v.node is not None else id(v)
+
+
+def readers_of(nodes):
+    """{value key: (the nodes reading its values, whether any node reads only its shape,
+    `Op.shape_only`)}. A value read only for its shape needs a buffer of that shape, not
+    its values: a fused node may list it among its outputs and never write it (the executor
+    keeps no buffer live for a shape-only read)."""
+    out = {}
+    for n in nodes:
+        for i, v in enumerate(n.inputs):
+            values, shape_read = out.get(key(v), ((), False))
+            out[key(v)] = (values, True) if i in n.op.shape_only else \
+                (values + (n,), shape_read)
+    return out
+
+
+def one_reader(readers, k):
+    """The node that reads the values at key `k` if exactly one does, else None."""
+    values = readers.get(k, ((), False))[0]
+    return values[0] if len(values) == 1 else None
+
+
+def computes_exactly(dtype):
+    """Whether a product fused with its epilogue (conv.py, matmul.py, pool.py) gives the
+    unfused ops' values bit for bit in `dtype`: float32 and float64. In float16 and
+    bfloat16 the unfused ops round the product before the bias is added; fused, it would
+    not be rounded."""
+    return str(dtype) in ("float32", "float64")
+
+
 def prepare_of(kernels, name):
     """The prepare function a backend's kernel table holds for op `name`, as registered (a
     table that wraps its functions, for half dtypes, keeps the original as `__wrapped__`):

@@ -24,8 +24,9 @@ def _key(v):
     return (id(v.node), v.index) if v.node is not None else id(v)
 
 
-def _single_readers(nodes):
-    """{value key: the node reading it} for the values read exactly once."""
+def single_readers(nodes):
+    """{value key: the node reading it} for the values read exactly once (the executor's
+    keys: (id(node), output index), or id(leaf))."""
     readers, count = {}, {}
     for n in nodes:
         for v in n.inputs:
@@ -41,7 +42,7 @@ def fuse_batch_norm_relu(nodes, known, kept, late, kernels):
     forward, backward = kernels.get(FORWARD), kernels.get(BACKWARD)
     if not (hasattr(forward, "fusable") or hasattr(backward, "fusable")):
         return nodes
-    single = _single_readers(nodes)
+    single = single_readers(nodes)
     present = {id(n) for n in nodes}
     at, dropped = {}, set()
     for n in nodes:

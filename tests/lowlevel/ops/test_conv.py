@@ -255,7 +255,8 @@ def test_short_windows_on_narrower_vectors(tmp_path, vector_bytes):
 # (dx as the forward convolution of dy with flipped filters, including pads reaching the
 # whole window and pads beyond it, which fall back to col2im), 15 and 65 channels either
 # side, strided windows that never overlap (dx stored, not added), pointwise ones, and
-# batches that do not divide evenly into blocks of whole images.
+# batches that do not divide evenly into blocks of whole images, and windows whose dx has
+# far more positions than dy (valid padding), which take GEMM + col2im.
 BLAS_CASES = [
     ((2, 7, 9, 16), (3, 3, 16, 5), {"padding": "same"}),
     ((1, 8, 7, 33), (3, 2, 33, 7), {}),
@@ -270,6 +271,9 @@ BLAS_CASES = [
     ((2, 9, 7, 20), (2, 3, 20, 6), {"strides": (2, 3), "padding": "same"}),
     ((7, 5, 3, 40), (1, 1, 40, 12), {}),                             # pointwise
     ((8, 7, 7, 40), (3, 3, 40, 8), {"padding": "same"}),             # 8 images
+    ((2, 9, 8, 32), (3, 3, 32, 6), {}),       # valid: dx has more positions, so col2im
+    ((2, 9, 9, 16), (3, 3, 16, 3), {"padding": ((1, 0), (0, 0))}),    # 63 for 81: col2im
+    ((2, 17, 17, 16), (2, 2, 16, 3), {"padding": ((0, 1), (0, 0))}),  # 272 for 289: flipped
 ]
 
 

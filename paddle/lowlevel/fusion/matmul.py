@@ -1,0 +1,75 @@
+"""A matrix product with the bias add and the relu that follow it (a Dense layer's
+`relu(x @ w + b)`): one kernel runs the product and then, on each thread's part of the
+output while it is still in cache, adds the bias and takes the relu (csrc/matmul.cpp's
+`bias` and `relu` arguments), instead of a pass of its own over the whole output.
+
+A matmul whose second operand is a matrix fuses with an add of a bias along the output's
+last axis (N values, the same dtype) that is the one reader of its output (not a target),
+and the relu that is the one reader of that sum (not a target): the three, or none (a bias
+alone is left to the elementwise pass, a cheap pass on a layer's output). The fused node runs
+at its last member's place (a bias computed after the product, a cast, is ready there).
+The backward is left as it is: relu_grad reads relu's output, which the fused node writes;
+the product's gradients read only its operands. The gradient of the add does read the
+product, but only its shape (`sum_to(g, product)`, `Op.shape_only`): such reads do not
+count, and the fused node lists the product (and the sum) among its outputs all the same,
+so that they have a buffer of their shape, which it never writes (a buffer read only for
+its shape is not kept live past its writer anyway: see the executor's lifetimes).
+
+Example:
+    >>> from paddle.lowlevel.fusion.matmul import FORWARD
+    >>> FORWARD
+    'fused_matmul'
+"""
+from paddle.lowlevel.fusion.node import (FusedNode, FusedOp, computes_exactly, key,
+                                         one_reader, prepare_of, readers_of)
+
+FORWARD = "fused_matmul"
+
+
+def _bias_of(product, add, known):
+    """The bias operand of `add` (which reads `product`'s output) if it adds N values along
+    the last axis of a product by a matrix, in the product's dtype; else None."""
+    shape, dtype = known[(id(product), 0)]
+    if len(known[key(product.inputs[1])][0]) != 2 or known[(id(add), 0)] != (shape, dtype):
+        return None
+    for i, v in enumerate(add.inputs):
+        if v.node is product and v.index == 0:
+            other = add.inputs[1 - i]
+            return other if known[key(other)] == ((shape[-1],), dtype) else None
+    return None
+
+
+def fuse_matmul_bias_relu(nodes, known, kept, late, kernels):
+    """`nodes` with matmul + add + relu groups fused, where the backend has the kernel
+    (`fusable([prepare of each member's op])` says whether it stands in for them)."""
+    forward = kernels.get(FORWARD)
+    if not hasattr(forward, "fusable"):
+        return nodes
+    readers = readers_of(nodes)
+    at, dropped = {}, set()
+    for n in nodes:
+        if n.op.name != "matmul" or id(n) in late or (id(n), 0) in kept:
+            continue
+        add = one_reader(readers, (id(n), 0))
+        if add is None or add.op.name != "add" or id(add) in late:
+            continue
+        bias = _bias_of(n, add, known)
+        if bias is None:
+            continue
+        if not computes_exactly(known[(id(n), 0)][1]):
+            continue
+        relu = one_reader(readers, (id(add), 0))
+        if relu is None or relu.op.name != "relu" or (id(add), 0) in kept or id(relu) in late:
+            continue
+        members = [n, add, relu]
+        if not forward.fusable([prepare_of(kernels, m.op.name) for m in members]):
+            continue
+        last = members[-1]
+        shapes_read = [(id(m), 0) for m in members[:-1] if readers[(id(m), 0)][1]]
+        dropped.update(id(m) for m in members[:-1])
+        at[id(last)] = FusedNode(FusedOp(FORWARD, [m.op.name for m in members]),
+                                 [*n.inputs, bias], dict(n.attrs), last, members,
+                                 keys=[(id(last), 0), *shapes_read], mode_of=n)
+    if not at:
+        return nodes
+    return [at.get(id(n), n) for n in nodes if id(n) not in dropped]
