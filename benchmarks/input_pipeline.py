@@ -6,6 +6,8 @@ prefetched as its guides do).
 
 For each framework, in its own process:
     pipeline  the time to produce one batch, iterating the dataset alone;
+    cpu       the CPU time of the process for one batch of that (all its threads; on a
+              shared machine the steadier figure);
     step      the time of one `fit` step on arrays already in memory;
     fit       the time of one `fit` step reading the folder;
 and the pipeline's share of the step, (fit - step) / fit (what reading the folder adds to
@@ -55,7 +57,7 @@ def build(K):
 
 
 def measure(framework, folder):
-    """{"pipeline", "step", "fit"} seconds per batch for `framework` ("paddle"/"keras")."""
+    """{"pipeline", "cpu", "step", "fit"} seconds per batch for `framework` ("paddle"/"keras")."""
     if framework == "paddle":
         import paddle as K
     else:
@@ -69,11 +71,12 @@ def measure(framework, folder):
         dataset = dataset.prefetch(tf.data.AUTOTUNE)
     for _ in dataset:  # once, so that file-system caches are warm for both
         pass
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for _ in range(EPOCHS):
         for _ in dataset:
             pass
     pipeline = (time.perf_counter() - start) / (EPOCHS * steps)
+    cpu = (time.process_time() - cpu) / (EPOCHS * steps)
 
     model = build(K)
     x = np.random.default_rng(0).uniform(0, 255, (IMAGES, SIZE, SIZE, 3)).astype("float32")
@@ -87,7 +90,7 @@ def measure(framework, folder):
     start = time.perf_counter()
     model.fit(dataset, epochs=EPOCHS, verbose=0)
     fit = (time.perf_counter() - start) / (EPOCHS * steps)
-    return {"pipeline": pipeline, "step": step, "fit": fit}
+    return {"pipeline": pipeline, "cpu": cpu, "step": step, "fit": fit}
 
 
 def main():
@@ -109,11 +112,12 @@ def main():
                                  capture_output=True, text=True, check=True).stdout
             rows.append((name, json.loads(out.strip().splitlines()[-1])))
     print(f"{IMAGES} PNG files {SIZE}x{SIZE}, batch {BATCH}, {EPOCHS} epochs timed")
-    print(f"{'framework':10} {'pipeline ms':>12} {'step ms':>9} {'fit ms':>8} {'share':>7}")
+    print(f"{'framework':10} {'pipeline ms':>12} {'cpu ms':>7} {'step ms':>9} {'fit ms':>8} "
+          f"{'share':>7}")
     for name, r in rows:
         share = (r["fit"] - r["step"]) / r["fit"]
-        print(f"{name:10} {r['pipeline'] * 1e3:12.1f} {r['step'] * 1e3:9.1f} "
-              f"{r['fit'] * 1e3:8.1f} {share:7.1%}")
+        print(f"{name:10} {r['pipeline'] * 1e3:12.1f} {r['cpu'] * 1e3:7.1f} "
+              f"{r['step'] * 1e3:9.1f} {r['fit'] * 1e3:8.1f} {share:7.1%}")
 
 
 if __name__ == "__main__":

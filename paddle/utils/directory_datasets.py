@@ -6,7 +6,7 @@ order, files walked in sorted order, one global shuffle with `RandomState(seed)`
 validation split taken from the end), and read batch by batch: the readers are
 `pd.utils.PyDataset`s that `fit`, `evaluate` and `predict` consume directly, holding only
 the file names in memory, so a folder larger than memory trains. Images are decoded with
-Pillow (`image_utils.open_image`: the decompression-bomb guard on, a corrupt file named)
+Pillow (`image_utils.read_image`: the decompression-bomb guard on, a corrupt file named)
 and resized as `tf.image.resize` does; texts are decoded as UTF-8 (an undecodable file is
 named); WAV files are read with Python's `wave` module as `tf.audio.decode_wav` reads
 them (16-bit PCM, samples / 32768 as float32).
@@ -35,7 +35,7 @@ import wave
 import numpy as np
 
 from paddle.highlevel.training.data.py_dataset import PyDataset
-from paddle.utils.image_utils import open_image, resize, smart_resize
+from paddle.utils.image_utils import read_image, resize, smart_resize
 
 IMAGE_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
 TEXT_FORMATS = (".txt",)
@@ -307,16 +307,24 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
     size = tuple(int(n) for n in image_size)
 
     def load(paths):
-        images = []
-        for path in paths:
-            img = open_image(path, what)
-            array = np.asarray(img.convert(mode) if img.mode != mode else img, np.float32)
-            array = array.reshape(array.shape[:2] + (channels,))
-            array = smart_resize(array, size, interpolation) if crop_to_aspect_ratio \
-                else resize(array, size, interpolation)
-            images.append(array if data_format == "channels_last" else
-                          array.transpose(2, 0, 1))
-        return np.stack(images)
+        # Decoded straight into the batch: one image object reused for the files of one
+        # size and mode (read_image), its pixels copied once, as uint8 into float32.
+        batch = np.empty((len(paths),) + size + (channels,), np.float32)
+        reuse = None
+        for k, path in enumerate(paths):
+            img = reuse = read_image(path, what, reuse)
+            if img.mode != mode:
+                img = img.convert(mode)
+            width, height = img.size
+            pixels = np.frombuffer(img.tobytes(), np.uint8).reshape(height, width, channels)
+            if crop_to_aspect_ratio:
+                batch[k] = smart_resize(pixels, size, interpolation)
+            elif (height, width) == size:
+                batch[k] = pixels
+            else:
+                batch[k] = resize(pixels, size, interpolation)
+        return batch if data_format == "channels_last" else \
+            np.ascontiguousarray(batch.transpose(0, 3, 1, 2))
 
     return _make(what, directory, labels, label_mode, class_names, IMAGE_FORMATS, batch_size,
                  shuffle, seed, validation_split, subset, follow_links, verbose, load,

@@ -9,6 +9,12 @@ is an error here (an image of more than `PIL.Image.MAX_IMAGE_PIXELS` pixels is r
 and a file Pillow cannot decode raises a ValueError naming it, after the whole image was
 decoded (a truncated file fails here, not later).
 
+`read_image` is the directory readers' decoder: a PNG file of 8-bit grey, RGB or RGBA goes
+straight to Pillow's own PNG decoder (its "zip" decoder, the one `Image.open` hands the
+pixel data to) after a short walk over the file's chunks, without `Image.open`'s Python
+layers (2.5 times faster on 32x32 files, docs/performance.md); any other file, or a PNG file
+that is not that simple, goes through `Image.open` as in `load_img`, with its errors.
+
 `resize` is TensorFlow's `tf.image.resize` (half-pixel centers, no antialiasing) for
 "bilinear" and "nearest", in NumPy, so the directory readers give Keras's pixels.
 
@@ -22,14 +28,17 @@ Example:
 import io
 import os
 import pathlib
+import struct
 import warnings
+import zlib
 
 import numpy as np
 
 try:  # Pillow is an optional extra: the functions that need it say so when it is missing
     from PIL import Image as pil_image
+    from PIL import ImageFile as pil_image_file
 except ImportError:  # pragma: no cover - exercised where Pillow is not installed
-    pil_image = None
+    pil_image = pil_image_file = None
 
 RESAMPLE = ("nearest", "bilinear", "bicubic", "hamming", "box", "lanczos")
 
@@ -52,16 +61,20 @@ def _data_format(data_format, what):
 def open_image(path, what="load_img"):
     """A decoded Pillow image from a path or a BytesIO, with the decompression-bomb guard
     as an error; ValueError naming the file when it is not a readable image."""
-    image = _pil(what)
+    _pil(what)
     if isinstance(path, io.BytesIO):
-        source, name = path, "<BytesIO>"
-    elif isinstance(path, (str, bytes, pathlib.Path, os.PathLike)):
+        return _open(path, "<BytesIO>", what)
+    if isinstance(path, (str, bytes, pathlib.Path, os.PathLike)):
         name = os.fsdecode(path)
         with open(name, "rb") as f:
-            source = io.BytesIO(f.read())
-    else:
-        raise TypeError(f"{what}: expected a path or an io.BytesIO, received "
-                        f"{type(path).__name__}")
+            return _open(io.BytesIO(f.read()), name, what)
+    raise TypeError(f"{what}: expected a path or an io.BytesIO, received "
+                    f"{type(path).__name__}")
+
+
+def _open(source, name, what):
+    """`Image.open(source)` decoded at once, its errors as ValueErrors naming `name`."""
+    image = pil_image
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", image.DecompressionBombWarning)
@@ -71,6 +84,104 @@ def open_image(path, what="load_img"):
         raise ValueError(f"{what}: {name} is refused by Pillow's decompression-bomb guard "
                          f"({e})") from None
     except (OSError, SyntaxError, ValueError) as e:  # UnidentifiedImageError is an OSError
+        raise ValueError(f"{what}: {name} is not a readable image file ({e})") from None
+    return img
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# (bit depth, color type) of the PNG files read_image decodes itself -> Pillow's mode
+_PNG_MODES = {(8, 0): "L", (8, 2): "RGB", (8, 4): "LA", (8, 6): "RGBA"}
+# Chunks that change no pixel of the image Image.open gives (Pillow keeps them in `info`).
+# Any other (PLTE, tRNS, APNG's acTL/fcTL/fdAT, unknown ones) sends the file to Image.open.
+_PNG_INERT = frozenset((b"gAMA", b"cHRM", b"sRGB", b"iCCP", b"sBIT", b"pHYs", b"tEXt",
+                        b"zTXt", b"iTXt", b"tIME", b"bKGD", b"eXIf", b"hIST", b"sPLT"))
+_CHUNK = struct.Struct(">I4s")
+_IHDR = struct.Struct(">IIBBBBB")
+
+
+def _simple_png(data):
+    """(mode, (width, height), compressed pixels) of a PNG file that Pillow's PNG decoder
+    reads alone: 8-bit grey, grey+alpha, RGB or RGBA, not interlaced, within Pillow's
+    decompression-bomb limit, only inert chunks besides the pixels, every checksum right,
+    ending with IEND. None for anything else (Image.open then reads it, or names its
+    fault)."""
+    if not data.startswith(PNG_SIGNATURE):
+        return None
+    view, pos, end = memoryview(data), 8, len(data)
+    header, parts, ended = None, [], False
+    while pos + 12 <= end:
+        length, kind = _CHUNK.unpack_from(data, pos)
+        stop = pos + 8 + length
+        if stop + 4 > end or zlib.crc32(view[pos + 4:stop]) != int.from_bytes(
+                view[stop:stop + 4], "big"):
+            return None
+        if header is None:
+            if kind != b"IHDR" or length != 13:
+                return None
+            width, height, depth, color, compression, filtering, interlace = \
+                _IHDR.unpack_from(data, pos + 8)
+            mode = _PNG_MODES.get((depth, color))
+            limit = pil_image.MAX_IMAGE_PIXELS
+            if (mode is None or compression or filtering or interlace or not width or
+                    not height or limit is not None and width * height > limit):
+                return None
+            header = mode, (width, height)
+        elif kind == b"IDAT":
+            if ended:
+                return None  # pixel data in two runs: Image.open stops at the first
+            parts.append(view[pos + 8:stop])
+        elif kind == b"IEND":
+            return header + (b"".join(parts),) if parts else None
+        elif kind in _PNG_INERT:
+            ended = bool(parts)
+        else:
+            return None
+        pos = stop + 4
+    return None  # no IEND: a truncated file
+
+
+def read_image(path, what="read_image", reuse=None):
+    """A decoded Pillow image from an image file: simple PNG files (8-bit grey, RGB or
+    RGBA, not interlaced, no transparency chunk) by Pillow's PNG decoder directly, any
+    other file by `Image.open` (as `load_img`). Pillow's decompression-bomb guard holds
+    either way.
+
+    Args:
+        path: a path.
+        what: the caller's name, for errors.
+        reuse: an image that read_image returned before: a simple PNG file of its size
+            and mode is decoded into it (to save allocating one per file; its pixels are
+            replaced).
+
+    Returns:
+        A `PIL.Image.Image` (`reuse` itself when it was decoded into).
+
+    Raises:
+        ValueError: naming the file when it is not a readable image, or is beyond
+            Pillow's decompression-bomb limit.
+
+    Example:
+        >>> import os, tempfile, numpy as np, paddle as pd
+        >>> from paddle.utils.image_utils import read_image
+        >>> path = os.path.join(tempfile.mkdtemp(), "a.png")
+        >>> pd.utils.save_img(path, np.full((2, 3, 3), 7, np.uint8), scale=False)
+        >>> img = read_image(path)
+        >>> img.mode, img.size, img.getpixel((0, 0))
+        ('RGB', (3, 2), (7, 7, 7))
+    """
+    image = _pil(what)
+    name = os.fsdecode(path)
+    with open(name, "rb") as f:
+        data = f.read()
+    png = None if pil_image_file.LOAD_TRUNCATED_IMAGES else _simple_png(data)
+    if png is None:
+        return _open(io.BytesIO(data), name, what)
+    mode, size, pixels = png
+    reusable = type(reuse) is image.Image and reuse.mode == mode and reuse.size == size
+    img = reuse if reusable else image.new(mode, size)  # not an opened file's image
+    try:
+        img.frombytes(pixels, "zip", mode)
+    except (OSError, ValueError) as e:  # a broken or short zlib stream
         raise ValueError(f"{what}: {name} is not a readable image file ({e})") from None
     return img
 

@@ -68,7 +68,7 @@ def encode_host(ids, mode, depth, idf=None):
         where = ids >= 0
         out[where, ids[where]] = 1.0
         return out
-    rows = ids.reshape(-1, ids.shape[-1])
+    rows = ids.reshape(int(np.prod(ids.shape[:-1])), ids.shape[-1])  # a row may be empty
     out = np.zeros((rows.shape[0], depth), np.float32)
     for r, row in enumerate(rows):
         row = row[row >= 0]
@@ -141,7 +141,9 @@ class IndexLookup(HostLayer):
                  vocabulary=None, idf_weights=None, invert=False, output_mode="int",
                  sparse=False, pad_to_max_tokens=False, name=None, vocabulary_dtype=None,
                  vocabulary_size=None, oov_method="floormod", salt=None, **kwargs):
-        # vocabulary_dtype and vocabulary_size: written in Keras's configs, implied here
+        # vocabulary_dtype: written in Keras's configs, implied here. vocabulary_size: in
+        # a config without the vocabulary (an adapted layer's, which comes as an asset after
+        # the model is rebuilt), the width of the multi_hot / count / tf_idf output.
         kind = type(self).__name__
         if oov_method not in ("floormod", "farmhash"):
             raise ValueError(f"{kind}: expected oov_method 'floormod' or 'farmhash', "
@@ -149,6 +151,8 @@ class IndexLookup(HostLayer):
         self.oov_method = oov_method
         super().__init__(name=name, **kwargs)
         self.max_tokens = _count(max_tokens, "max_tokens", kind, 2)
+        self._saved_size = _count(vocabulary_size, "vocabulary_size", kind, 1) \
+            if vocabulary is None else None
         self.num_oov_indices = _count(num_oov_indices, "num_oov_indices", kind, 0)
         if output_mode == "binary":
             output_mode = "multi_hot"
@@ -349,7 +353,11 @@ class IndexLookup(HostLayer):
         raise NotImplementedError  # each subclass hashes its own kind of token
 
     def _depth(self):
-        return self.max_tokens if self.pad_to_max_tokens else self.vocabulary_size()
+        if self.pad_to_max_tokens:
+            return self.max_tokens
+        if self._tokens is None and self._saved_size is not None:
+            return self._saved_size  # rebuilt from a config: the vocabulary comes next
+        return self.vocabulary_size()
 
     def lookup(self, value):
         """The layer's output for `value` computed on the host (NumPy)."""
@@ -419,11 +427,11 @@ class IndexLookup(HostLayer):
                                     "cannot compute with; call it on NumPy arrays"))
         if self._tokens is None and (self.output_mode == "int" or self.pad_to_max_tokens):
             self._set_tokens([])
-        if self._tokens is None:
+        if self._tokens is None and self._saved_size is None:
             raise ValueError(at_user(f"{self.name}: in output_mode {self.output_mode!r} set "
                                      "the vocabulary (the vocabulary argument or adapt) "
                                      "before calling the layer"))
-        self._frozen_size = self.vocabulary_size()
+        self._frozen_size = self._depth()
 
     def host_compute(self, value):
         return self.lookup(value)

@@ -74,7 +74,7 @@ class TextVectorization(HostLayer):
                  output_sequence_length=None, pad_to_max_tokens=False, vocabulary=None,
                  idf_weights=None, sparse=False, ragged=False, encoding="utf-8", name=None,
                  vocabulary_size=None, **kwargs):
-        # vocabulary_size: written in Keras's configs, implied by the vocabulary here
+        # vocabulary_size: written in Keras's configs (the lookup's, below)
         kwargs.pop("dtype", None)
         super().__init__(name=name, **kwargs)
         if not (standardize is None or callable(standardize) or standardize in STANDARDIZE):
@@ -116,7 +116,7 @@ class TextVectorization(HostLayer):
         self._lookup_layer = StringLookup(
             max_tokens=max_tokens, vocabulary=vocabulary, idf_weights=idf_weights,
             pad_to_max_tokens=pad_to_max_tokens, mask_token="", output_mode=output_mode,
-            name=f"{self.name}_lookup")
+            vocabulary_size=vocabulary_size, name=f"{self.name}_lookup")
         self.output_mode = self._lookup_layer.output_mode
 
     # ---- the vocabulary -----------------------------------------------------------------
@@ -229,10 +229,12 @@ class TextVectorization(HostLayer):
     def _check_graph_input(self, inputs):
         lookup = self._lookup_layer
         if lookup._tokens is None and lookup.output_mode != "int" and \
-                not lookup.pad_to_max_tokens:
+                not lookup.pad_to_max_tokens and lookup._saved_size is None:
             raise ValueError(f"{self.name}: in output_mode {self.output_mode!r} set the "
                              "vocabulary (the vocabulary argument or adapt) before calling "
                              "the layer in a model")
+        if lookup.output_mode != "int":
+            lookup._frozen_size = lookup._depth()  # the model's width: a vocabulary must fit
 
     def _output_spec(self, shape):
         if self.output_mode == "int":
