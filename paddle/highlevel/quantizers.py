@@ -1,10 +1,13 @@
 """Keras's quantizer utilities (`pd.quantizers`): symmetric int8 quantization by the
-absolute maximum, and the float8 scaling rules.
+absolute maximum, Keras's fake quantization, int4 packing, the float8 scaling rules, and the
+quantization configs `model.quantize` takes (paddle/highlevel/quantization_config.py).
 
-They compute on the host with NumPy, on arrays (a layer's weights, a batch): paddle's graph
-has no int8 or float8 dtypes, so quantized values are NumPy int8 arrays. `abs_max_quantize`
-follows Keras's formula exactly: `scale = value_range[1] / (max|x| + epsilon)` along
-`axis`, `q = clip(round(x * scale), *value_range)`, `x ~ q / scale`.
+`abs_max_quantize` follows Keras's formula exactly: `scale = value_range[1] / (max|x| +
+epsilon)` along `axis`, `q = clip(round(x * scale), *value_range)`, `x ~ q / scale`. On
+NumPy arrays (and on parameters, or with `to_numpy=True`) it computes on the host, as
+Keras's `to_numpy` path; on graph or eager tensors it builds ops, so a quantized layer
+quantizes its inputs inside the graph. int8 and uint8 are storage dtypes of paddle's graph:
+only `cast` reads them (paddle/lowlevel/graph.py, STORAGE_DTYPES).
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -16,9 +19,14 @@ import numbers
 
 import numpy as np
 
-from paddle import _settings as settings
+from paddle.lowlevel.graph import FLOATS, Variable
+from paddle.lowlevel.ops import special
+from paddle.lowlevel.ops.math import abs as ll_abs
+from paddle.lowlevel.ops.math import cast, clip
+from paddle.lowlevel.ops.reduce import max as ll_max
 
 INT_RANGES = {"int8": (-128, 127), "uint8": (0, 255)}
+EPSILON = 1e-7  # Keras's default: backend.epsilon() when keras.quantizers is imported
 
 
 def _axes(axis, ndim, where):
@@ -39,17 +47,24 @@ def _as_array(inputs, where):
     return array
 
 
-def abs_max_quantize(inputs, axis, value_range=(-127, 127), dtype="int8", epsilon=None,
+def _symbolic(inputs):
+    """Whether `inputs` is a tensor of the graph to quantize with ops (not a parameter,
+    whose value the host quantizes as Keras's to_numpy path does)."""
+    return isinstance(inputs, Variable) and inputs.kind != "param"
+
+
+def abs_max_quantize(inputs, axis, value_range=(-127, 127), dtype="int8", epsilon=EPSILON,
                      to_numpy=False):
     """Quantize `inputs` by their absolute maximum along `axis`, as Keras's.
 
     Args:
-        inputs: a float array (or a parameter Variable: its value).
+        inputs: a float array, a parameter Variable (its value), or a graph or eager tensor
+            (then the result is built from ops: `abs`, `max`, `rint`, `clip`, `cast`).
         axis: the axis (or axes) reduced for the scale: `-1` gives one scale per row.
         value_range: the integer range (-127, 127).
         dtype: the integer dtype of the result, "int8" or "uint8".
-        epsilon: added to the maximum (None: `pd.config.epsilon()`).
-        to_numpy: kept for Keras's signature (paddle always computes on the host).
+        epsilon: added to the maximum (Keras's 1e-7).
+        to_numpy: compute on the host even for a tensor (Keras's memory-saving path).
 
     Returns:
         `(quantized, scale)`: the integers and the float scale (keepdims shape), so that
@@ -61,7 +76,6 @@ def abs_max_quantize(inputs, axis, value_range=(-127, 127), dtype="int8", epsilo
         >>> q.tolist(), s.shape
         ([[127, -127]], (1, 2))
     """
-    x = _as_array(inputs, "abs_max_quantize")
     if dtype not in INT_RANGES:
         raise ValueError(f"abs_max_quantize: expected dtype one of {', '.join(INT_RANGES)}, "
                          f"received {dtype!r}")
@@ -69,9 +83,18 @@ def abs_max_quantize(inputs, axis, value_range=(-127, 127), dtype="int8", epsilo
     if low < INT_RANGES[dtype][0] or high > INT_RANGES[dtype][1] or low >= high:
         raise ValueError(f"abs_max_quantize: expected value_range within "
                          f"{INT_RANGES[dtype]} for {dtype}, received {value_range!r}")
-    eps = settings.epsilon() if epsilon is None else epsilon
+    if _symbolic(inputs) and not to_numpy:
+        if inputs.dtype not in FLOATS:
+            raise TypeError(f"abs_max_quantize: expected a float tensor, received dtype "
+                            f"{inputs.dtype}")
+        axes = _axes(axis, inputs.ndim, "abs_max_quantize")
+        amax = ll_max(ll_abs(inputs), axis=axes, keepdims=True)
+        scale = float(high) / (amax + float(epsilon))
+        quantized = clip(special.rint(inputs * scale), float(low), float(high))
+        return cast(quantized, dtype), scale
+    x = _as_array(inputs, "abs_max_quantize")
     axes = _axes(axis, x.ndim, "abs_max_quantize")
-    scale = np.divide(high, np.max(np.abs(x), axis=axes, keepdims=True) + eps).astype(x.dtype)
+    scale = np.divide(high, np.max(np.abs(x), axis=axes, keepdims=True) + epsilon).astype(x.dtype)
     quantized = np.clip(np.round(x * scale), low, high).astype(dtype)
     return quantized, scale
 
