@@ -19,6 +19,7 @@ import numbers
 
 import numpy as np
 
+from paddle.lowlevel import eager
 from paddle.lowlevel.graph import FLOATS, Variable, as_variable
 from paddle.lowlevel.ops import special
 from paddle.lowlevel.ops.math import abs as ll_abs
@@ -247,6 +248,15 @@ def _nudged(min_vals, max_vals, num_bits, narrow_range):
     return (quant_min - zero) * scale, (quant_max - zero) * scale, scale, inv_scale
 
 
+def with_custom_gradient(forward, *xs):
+    """`custom_gradient(forward)(*xs)`, or on eager values (nothing traced: no gradient to
+    define) `forward`'s output alone, so that no eager program keeps the gradient function
+    (and whatever layer it holds) in its cache."""
+    if not eager.is_tracing() and all(eager.is_concrete(x) for x in xs):
+        return forward(*xs)[0]
+    return custom_gradient(forward)(*xs)
+
+
 def fake_quant_with_min_max_vars(inputs, min_vals, max_vals, num_bits=8, narrow_range=False,
                                  axis=None):
     """Quantize `inputs` to `num_bits` levels within [min_vals, max_vals] and back (Keras's
@@ -281,7 +291,8 @@ def fake_quant_with_min_max_vars(inputs, min_vals, max_vals, num_bits=8, narrow_
         axis = _axes(axis, x.ndim, "fake_quant_with_min_max_vars")[0]
     low = as_variable(min_vals, like=x, where="fake_quant_with_min_max_vars")
     high = as_variable(max_vals, like=x, where="fake_quant_with_min_max_vars")
-    return custom_gradient(_fake_quant(int(num_bits), bool(narrow_range), axis))(x, low, high)
+    return with_custom_gradient(_fake_quant(int(num_bits), bool(narrow_range), axis), x, low,
+                                high)
 
 
 def _fake_quant(num_bits, narrow_range, axis):

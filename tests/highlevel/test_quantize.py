@@ -244,3 +244,19 @@ def test_a_quantized_nested_model_and_filters():
     assert all(v.dtype != "float32" or not v.name.endswith("inner_dense/kernel")
                for node in topological_nodes(outer.outputs) for v in node.inputs)
     np.testing.assert_allclose(outer.predict(x, verbose=0), expected, atol=0.05)
+
+
+def test_an_eager_quantized_call_keeps_no_reference_to_the_layer():
+    # the inputs' custom gradient closes over the layer: eager calls (no gradient) must
+    # not leave it in the eager program cache, or the layer and its name stay taken
+    import gc
+    import weakref
+
+    def run():
+        model = dense_model()
+        model.quantize("int8")
+        model(D["X"])
+        return weakref.ref(model.layers[0])
+    layer = run()
+    gc.collect()
+    assert layer() is None

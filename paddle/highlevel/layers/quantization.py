@@ -24,10 +24,10 @@ Example:
 """
 import functools
 
-from paddle.lowlevel.graph import NAMES
-from paddle.lowlevel.ops.control_flow import custom_gradient
+from paddle.lowlevel.graph import NAMES, as_variable
 from paddle.lowlevel.ops.math import cast
 from paddle.highlevel import dtype_policies
+from paddle.highlevel.quantizers import with_custom_gradient
 from paddle.highlevel.quantization_config import (
     QUANTIZATION_MODES, validate_and_resolve_config)
 
@@ -156,4 +156,4 @@ def int8_product(layer, inputs, product, input_scale, kernel_scale, axis, inputs
         y = product(cast(x, compute), cast(layer._kernel, compute))
         return y / output_scale, inputs_grad
 
-    return custom_gradient(forward)(inputs)
+    return with_custom_gradient(forward, as_variable(inputs, where=layer.name))
