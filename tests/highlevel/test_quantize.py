@@ -4,8 +4,10 @@ backend, for the same float weights, and written here), weights take a quarter o
 files round-trip in Keras's layout, training goes on through Keras's custom gradient, and
 bad calls raise Keras's errors. tests/highlevel/saving/test_saving_keras_quantize.py
 compares with a live Keras where it is installed."""
+import gc
 import re
 import warnings
+import weakref
 
 import h5py
 import numpy as np
@@ -249,9 +251,6 @@ def test_a_quantized_nested_model_and_filters():
 def test_an_eager_quantized_call_keeps_no_reference_to_the_layer():
     # the inputs' custom gradient closes over the layer: eager calls (no gradient) must
     # not leave it in the eager program cache, or the layer and its name stay taken
-    import gc
-    import weakref
-
     def run():
         model = dense_model()
         model.quantize("int8")
