@@ -159,12 +159,10 @@ inline int check_rank(int64_t rank, const char* op, const char* arg) {
 // kernels index it as a flat T*), `size` elements (any when size < 0), writable when the
 // kernel writes it (a read-only memmap would segfault; a bytes object's buffer would be
 // changed under Python's feet).
-inline void check_array(const py::array& a, const char* op, const char* arg, int dtype,
-                        int64_t size, Access access, int64_t index = -1) {
-  const int dt = check_dtype(a, op, arg, index);
-  if (dt != dtype)
-    throw py::type_error(arg_where(op, arg, index) + "expected dtype " + dtype_name(dtype) +
-                         ", received " + dtype_name(dt));
+// check_array's rules but the dtype's: for the one binding (cast) that also takes the
+// storage dtypes int8 and uint8 and checks them itself.
+inline void check_layout(const py::array& a, const char* op, const char* arg, int64_t size,
+                         Access access, int64_t index = -1) {
   if (!py::detail::check_flags(a.ptr(), py::array::c_style))
     throw std::invalid_argument(arg_where(op, arg, index) + "is not C-contiguous");
   if (!py::detail::check_flags(a.ptr(), py::detail::npy_api::NPY_ARRAY_ALIGNED_))
@@ -174,6 +172,15 @@ inline void check_array(const py::array& a, const char* op, const char* arg, int
                                 " elements, received " + std::to_string(a.size()));
   if (access == kWrite && !a.writeable())
     throw std::invalid_argument(arg_where(op, arg, index) + "is read-only");
+}
+
+inline void check_array(const py::array& a, const char* op, const char* arg, int dtype,
+                        int64_t size, Access access, int64_t index = -1) {
+  const int dt = check_dtype(a, op, arg, index);
+  if (dt != dtype)
+    throw py::type_error(arg_where(op, arg, index) + "expected dtype " + dtype_name(dtype) +
+                         ", received " + dtype_name(dt));
+  check_layout(a, op, arg, size, access, index);
 }
 
 // A spec: an int64 array of `count` values (any count when count < 0), returned as a pointer.

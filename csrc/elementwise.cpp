@@ -636,21 +636,50 @@ void cast_loop(const From* x, To* y, int64_t n, bool to_bool) {
   parallel_chunks(n, kParallelGrain, [&](int64_t b, int64_t e) {
     if (to_bool) {
       for (int64_t i = b; i < e; ++i) y[i] = static_cast<To>(x[i] != From(0));
+    } else if constexpr (std::is_floating_point_v<From> && sizeof(To) == 1) {
+      // A float beyond a byte's range is undefined behaviour converted directly; through
+      // int64 it wraps modulo 256, as NumPy's astype does on x86.
+      for (int64_t i = b; i < e; ++i) y[i] = static_cast<To>(static_cast<int64_t>(x[i]));
     } else {
       for (int64_t i = b; i < e; ++i) y[i] = static_cast<To>(x[i]);
     }
   });
 }
 
+// cast alone also reads and writes int8 and uint8, the storage dtypes of quantized weights
+// (paddle/highlevel/quantizers.py): no other kernel takes them, and the graph lets no other
+// op read them (paddle/lowlevel/graph.py, STORAGE_DTYPES). Numbered as NumPy numbers them.
+constexpr int kCastInt8 = 1, kCastUint8 = 2;
+
+int cast_dtype(const py::array& a, const char* arg) {
+  const int num =
+      py::detail::array_descriptor_proxy(py::detail::array_proxy(a.ptr())->descr)->type_num;
+  if (num == kCastInt8 || num == kCastUint8) return num;  // one byte: no byte order
+  const int dt = dtype_of(a);
+  if (dt == kUnsupported || !native_byte_order(a.dtype()))
+    throw py::type_error(arg_where("cast", arg) +
+                         "expected an array of bool, int32, int64, float32 or float64 in "
+                         "native byte order, received dtype " + numpy_dtype_name(a) +
+                         " (cast also takes int8 and uint8)");
+  return dt;
+}
+
+#define PD_DISPATCH_CAST(DTYPE, ...)                                                   \
+  switch (DTYPE) {                                                                    \
+    case kCastInt8: { using scalar_t = int8_t; __VA_ARGS__; break; }                  \
+    case kCastUint8: { using scalar_t = uint8_t; __VA_ARGS__; break; }                \
+    default: PD_DISPATCH_ALL(DTYPE, "cast", __VA_ARGS__);                             \
+  }
+
 void cast(py::array x, py::array out) {
-  int from = check_dtype(x, "cast", "x"), to = check_dtype(out, "cast", "out");
-  check_array(x, "cast", "x", from, -1, kRead);
-  check_array(out, "cast", "out", to, x.size(), kWrite);
+  int from = cast_dtype(x, "x"), to = cast_dtype(out, "out");
+  check_layout(x, "cast", "x", -1, kRead);
+  check_layout(out, "cast", "out", x.size(), kWrite);
   GilRelease nogil(x.size());
-  PD_DISPATCH_ALL(from, "cast", {
+  PD_DISPATCH_CAST(from, {
     using from_t = scalar_t;
     const from_t* xp = in_ptr<from_t>(x);
-    PD_DISPATCH_ALL(to, "cast", { cast_loop<from_t, scalar_t>(xp, out_ptr<scalar_t>(out), x.size(), to == kBool); });
+    PD_DISPATCH_CAST(to, { cast_loop<from_t, scalar_t>(xp, out_ptr<scalar_t>(out), x.size(), to == kBool); });
   });
 }
 

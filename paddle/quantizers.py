@@ -1,7 +1,9 @@
 """Keras's `keras.quantizers` (`pd.quantizers`): int8 quantization by the absolute maximum
-and the float8 scaling rules, on the host (NumPy arrays: paddle's graph has no int8 or
-float8 dtypes). `model.quantize` and Keras's int4, GPTQ and AWQ configurations are not
-available. The code lives in paddle/highlevel/quantizers.py.
+(on arrays on the host, on tensors with ops), Keras's fake quantization, int4 packing, the
+float8 rules, and the configs of `model.quantize` (int8; Keras's int4, float8, GPTQ and AWQ
+modes are not available). The code lives in paddle/highlevel/quantizers.py and
+paddle/highlevel/quantization_config.py; the quantized layers in
+paddle/highlevel/layers/quantization.py.
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -9,6 +11,10 @@ Example:
     >>> q.tolist()
     [[127, -63]]
 """
+from paddle.highlevel.quantization_config import (  # noqa: F401
+    Int8QuantizationConfig, QuantizationConfig)
 from paddle.highlevel.quantizers import (  # noqa: F401
-    AbsMaxQuantizer, Quantizer, abs_max_quantize, compute_float8_amax_history,
-    compute_float8_scale, deserialize, get, serialize)
+    AbsMaxQuantizer, Quantizer, abs_max_quantize, abs_max_quantize_grouped_with_zero_point,
+    compute_float8_amax_history, compute_float8_scale, deserialize,
+    fake_quant_with_min_max_vars, get, pack_int4, quantize_and_dequantize, serialize,
+    unpack_int4)

@@ -255,7 +255,8 @@ def serialize(dtype_policy):
     if not isinstance(dtype_policy, DTypePolicy) and not isinstance(dtype_policy, DTypePolicyMap):
         raise TypeError(f"dtype_policies.serialize: expected a DTypePolicy, received "
                         f"{dtype_policy!r}")
-    return {"module": "keras", "class_name": type(dtype_policy).__name__,
+    return {"module": "keras.dtype_policies" if isinstance(dtype_policy, QuantizedDTypePolicy)
+            else "keras", "class_name": type(dtype_policy).__name__,
             "config": dtype_policy.get_config(), "registered_name": None}
 
 

@@ -410,10 +410,12 @@ def _located(error, location):
 def _infer(op, inputs, attrs, location):
     """The op's shape rule on the inputs, its errors located as graph.apply locates them."""
     try:
-        return op.infer(*[(v.shape, v.dtype) for v in inputs], **attrs)
+        specs = op.infer(*[(v.shape, v.dtype) for v in inputs], **attrs)
     except (ShapeError, TypeError) as e:
         location = location or user_location()
         raise type(e)(f"{e} (at {location})" if location else str(e)) from None
+    graph.check_storage(op, inputs, specs, location)
+    return specs
 
 
 def _run_on_state(op, inputs, attrs, specs, mode):

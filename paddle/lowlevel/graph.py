@@ -23,10 +23,30 @@ from paddle.lowlevel import initializers, stored_state
 from paddle.lowlevel.op import OPS
 from paddle.lowlevel.shapes import check_fits
 
-DTYPES = ("float32", "float64", "int64", "int32", "bool", "float16", "bfloat16")
+DTYPES = ("float32", "float64", "int64", "int32", "bool", "float16", "bfloat16", "int8",
+          "uint8")
 # float16 and bfloat16 (paddle/devices/half.py) are storage and compute dtypes of the
 # mixed-precision policies; a kernel without a half version runs them in float32.
 FLOATS = ("float32", "float64", "float16", "bfloat16")
+# int8 and uint8 are storage dtypes only (quantized weights, paddle/highlevel/quantizers.py):
+# Variables and parameters hold them, and `cast` alone reads or makes them (its kernels
+# convert to and from every dtype); any other op refuses them where it is built.
+STORAGE_DTYPES = ("int8", "uint8")
+
+
+def check_storage(op, inputs, specs, location):
+    """TypeError, at `location`, when an op other than cast reads or makes int8/uint8."""
+    if op.name == "cast":
+        return
+    found = [v.dtype for v in inputs if v.dtype in STORAGE_DTYPES]
+    found += [d for _, d in (specs if isinstance(specs, list) else [specs])
+              if d in STORAGE_DTYPES]
+    if found:
+        location = location or user_location()
+        raise TypeError(f"{op.name}: received or would make {found[0]} values; int8 and "
+                        f"uint8 are storage dtypes (quantized weights) that only cast reads "
+                        f"and makes: expected cast(x, 'float32') first"
+                        + (f" (at {location})" if location else ""))
 
 
 def as_dtype(dtype, where="dtype"):
@@ -941,6 +961,7 @@ def apply(op, inputs, attrs=None, location=None):
         specs = op.infer(*[(v.shape, v.dtype) for v in inputs], **attrs)
     except (ShapeError, TypeError) as e:  # dtype rules raise TypeError: locate those too
         raise type(e)(f"{e} (at {location})" if location else str(e)) from None
+    check_storage(op, inputs, specs, location)
     single = not isinstance(specs, list)
     specs = [specs] if single else specs
     node = Node(op, inputs, attrs, location)

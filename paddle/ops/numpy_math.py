@@ -27,7 +27,7 @@ import math
 import numpy as np
 
 from paddle.errors import at_user
-from paddle.lowlevel.graph import FLOATS, Variable, as_dtype
+from paddle.lowlevel.graph import FLOATS, STORAGE_DTYPES, Variable, as_dtype
 from paddle.lowlevel.ops import special
 from paddle.lowlevel.ops import math as _math
 from paddle.lowlevel.ops.math import abs, cast, where, zeros_like
@@ -545,7 +545,8 @@ def ldexp(x1, x2):
 
 # ---- casts --------------------------------------------------------------------------------
 
-_LIMITS = {"int32": (-2 ** 31, 2 ** 31 - 1), "int64": (-2 ** 63, 2 ** 63 - 1),
+_LIMITS = {"int8": (-128, 127), "uint8": (0, 255),
+           "int32": (-2 ** 31, 2 ** 31 - 1), "int64": (-2 ** 63, 2 ** 63 - 1),
            "float32": (float(np.finfo(np.float32).min), float(np.finfo(np.float32).max)),
            "float64": (float(np.finfo(np.float64).min), float(np.finfo(np.float64).max))}
 
@@ -561,9 +562,17 @@ def saturate_cast(x, dtype):
     """
     dtype = as_dtype(dtype, "saturate_cast")
     x = _tensor(x, "saturate_cast")
+    if x.dtype in STORAGE_DTYPES and dtype != x.dtype:
+        x = cast(x, "int32")  # int8/uint8 are read through cast alone; int32 holds them all
+    if dtype in STORAGE_DTYPES and x.dtype != dtype:
+        return _clipped_cast(x, dtype)  # the storage dtypes hold no other dtype's range
     if dtype == "bool" or x.dtype == "bool" or _RANK[dtype] >= _RANK[x.dtype] and \
             (dtype in FLOATS) == (x.dtype in FLOATS):
         return cast(x, dtype)  # every value fits
+    return _clipped_cast(x, dtype)
+
+
+def _clipped_cast(x, dtype):
     low, high = _LIMITS[dtype]
     if x.dtype in FLOATS:
         kind = np.dtype(x.dtype).type

@@ -13,7 +13,8 @@ HERE = Path(__file__).parent
 DEVICE_FILES = {"ops/test_activations.py", "ops/test_math.py", "ops/test_matmul.py",
                 "ops/test_reduce.py", "ops/test_shape.py", "ops/test_losses.py",
                 "ops/test_conv.py", "ops/test_pool.py", "ops/test_norm.py", "ops/test_nn.py",
-                "ops/test_recurrent.py", "ops/test_sort.py", "test_optimizers.py",
+                "ops/test_recurrent.py", "ops/test_sort.py", "ops/test_storage_dtypes.py",
+                "test_optimizers.py",
                 "test_optimizers_keras.py",
                 "test_training.py", "test_bad_input.py", "test_variable_equality.py",
                 "test_fusion.py", "test_fold_batch_norm.py"}

@@ -302,6 +302,14 @@ def test_saturate_cast():
     assert got.tolist() == [2 ** 31 - 1, -5]
     _, got = evaluate(lambda v: ops.saturate_cast(v, "float32"), np.array([1e300, -2.5]))
     assert got.dtype == np.float32 and got.tolist() == [float(np.finfo(np.float32).max), -2.5]
+    # to the storage dtypes int8 and uint8 (Keras 3.15's values)
+    _, got = evaluate(lambda v: ops.saturate_cast(v, "uint8"),
+                      np.array([300.0, -5.0, 7.6, np.nan], np.float32))
+    assert got.dtype == np.uint8 and got.tolist() == [255, 0, 7, 0]
+    _, got = evaluate(lambda v: ops.saturate_cast(v, "int8"), np.array([300, -500, 7], np.int32))
+    assert got.dtype == np.int8 and got.tolist() == [127, -128, 7]
+    got = ops.saturate_cast(ops.saturate_cast(np.array([200, 3], np.int32), "uint8"), "int8")
+    assert np.asarray(got).tolist() == [127, 3]
 
 
 def test_logsumexp():
@@ -458,7 +466,7 @@ def test_bad_input_names_the_users_line():
     with pytest.raises(ValueError, match=r"shapes cannot be broadcast.*test_numpy_math"):
         ops.arctan2(pd.data("a", shape=[2]), pd.data("b", shape=[3]))
     with pytest.raises(ValueError, match="saturate_cast"):
-        ops.saturate_cast(f, "uint8")
+        ops.saturate_cast(f, "int16")
 
 
 def test_primitives_refuse_wrong_dtypes_at_construction():

@@ -422,3 +422,21 @@ def model_cases():
         model.fit(x, y, verbose=0, callbacks=[Boom()])""",
         ["boom"],
     )
+    for label, call in {
+        "quantize-unknown-mode": "model.quantize('int3')",
+        "quantize-no-mode": "model.quantize()",
+        "quantize-int4": "model.quantize('int4')",
+        "quantize-config-dict": "model.quantize(config={'mode': 'int8'})",
+        "quantize-contradiction": "model.quantize('float8', "
+                                  "config=pd.quantizers.Int8QuantizationConfig())",
+        "quantize-filters-int": "model.quantize('int8', filters=3)",
+        "quantize-kwarg": "model.quantize('int8', block_size=4)",
+        "quantize-twice": "model.quantize('int8'); model.quantize('int8')",
+        "quantize-unbuilt": "pd.layers.Dense(2).quantize('int8')",
+    }.items():
+        case("model.quantize", label, _model() + call,
+             ["quantiz", "mode", "config", "filters", "keyword", "built", "int4"])
+    case("model.quantize", "quantize-then-fit", _model() + """
+        model.quantize('int8')
+        h = model.fit(x, y, verbose=0)
+        finite(h.history['loss'], 'loss')""", ["quantize"], "ok")

@@ -36,6 +36,7 @@ from paddle.lowlevel.ops.reduce import sum as sum_all
 from paddle.highlevel import constraints, dtype_policies, regularizers
 from paddle.highlevel.layers import state_updates
 from paddle.highlevel.layers.keras_api import KerasLayerAPI
+from paddle.highlevel.layers.quantization import Quantizable
 
 
 def check_flag(value, name, layer):
@@ -197,7 +198,7 @@ class InputSpec:
                                          f"{size}, received shape {shape}"))
 
 
-class Layer(KerasLayerAPI):
+class Layer(KerasLayerAPI, Quantizable):
     """Base class of all layers.
 
     Subclasses override `build(input_shape)` (create weights with `add_weight`) and
@@ -614,7 +615,9 @@ class Layer(KerasLayerAPI):
             with eager.eager_call() if now else eager.tracing(), call_inputs(flat), \
                     forced_mode(training), building_scope(self.name), autocast(compute), \
                     _NO_UPDATES if now else collect_updates() as updates:
-                outputs = self.call(inputs, **call_kwargs)
+                # a quantized layer runs its quantized call (Keras's `quantized_call`)
+                outputs = (self.quantized_call if self.dtype_policy.quantization_mode
+                           else self.call)(inputs, **call_kwargs)
                 if ASSIGNED:  # `return self.total` after assigning it returns the value assigned
                     outputs = _structure_map(assigned_value, outputs)
                 if back is not None:  # computed in float32: the output in the half type
@@ -717,8 +720,8 @@ class Layer(KerasLayerAPI):
         """Constructor arguments that rebuild this layer (extended by subclasses)."""
         policy = self.dtype_policy  # a mixed policy is saved whole, as Keras saves it
         config = {"name": self.name, "trainable": self.trainable,
-                  "dtype": self.dtype if policy.name == self.dtype or
-                  policy.quantization_mode else dtype_policies.serialize(policy)}
+                  "dtype": self.dtype if policy.name == self.dtype
+                  else dtype_policies.serialize(policy)}
         if self.activity_regularizer is not None:
             config["activity_regularizer"] = regularizers.serialize(self.activity_regularizer)
         config.update(regularizer_config(self, type(self).weight_regularizers))

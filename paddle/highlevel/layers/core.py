@@ -7,17 +7,23 @@ Example:
     >>> pd.layers.Dense(4, activation="relu")(pd.layers.Flatten()(x)).shape
     (None, 4)
 """
+import numpy as np
+
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
 from paddle.lowlevel.layer_functions import dense
+from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.graph import Variable, constant
 from paddle.lowlevel.ops.math import cast, greater, not_equal
 from paddle.lowlevel.ops.reduce import max as ll_max
 from paddle.lowlevel.ops.shape import expand_dims, flatten, reshape, transpose
 from paddle.lowlevel.shapes import size
-from paddle.highlevel import activations, regularizers
+from paddle.highlevel import activations, quantizers, regularizers
+from paddle.highlevel.layers import quantization
 from paddle.highlevel.layers.base import (
     Input, InputSpec, Layer, check_flag, passthrough, regularizer_config)
+from paddle.highlevel.quantization_config import (
+    QuantizationConfig, config_argument, serialize_config)
 from paddle.highlevel.layers.bytecode import dump_function, load_function
 
 
@@ -55,8 +61,9 @@ class Dense(Layer):
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
-                 **kwargs):
+                 quantization_config=None, **kwargs):
         super().__init__(**kwargs)
+        self.quantization_config = config_argument(quantization_config, "Dense")
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
         if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
@@ -72,9 +79,12 @@ class Dense(Layer):
         if len(input_shape) < 1 or input_shape[-1] is None:
             raise ShapeError(at_user(f"{self.name}: expected an input with a known last axis, "
                                      f"received shape {input_shape}"))
-        self.kernel = self.add_weight("kernel", (input_shape[-1], self.units),
-                                      self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer)
+        kernel_shape = (input_shape[-1], self.units)
+        if self.quantization_mode:  # a quantized layer rebuilt (loading): its int8 weights
+            self.quantized_build(kernel_shape, self.quantization_mode, self.quantization_config)
+        else:
+            self.kernel = self.add_weight("kernel", kernel_shape, self.kernel_initializer,
+                                          regularizer=self.kernel_regularizer)
         self.bias = self.add_weight("bias", (self.units,), self.bias_initializer,
                                     regularizer=self.bias_regularizer) \
             if self.use_bias else None
@@ -83,12 +93,67 @@ class Dense(Layer):
     def call(self, inputs, training=False):
         return dense(inputs, self.kernel, self.bias, self.activation)
 
+    # ---- int8 (paddle/highlevel/layers/quantization.py) ---------------------------------
+
+    def quantize(self, mode=None, type_check=True, config=None):
+        """Quantize the kernel to int8 with a float32 scale per unit (Keras's
+        `Dense.quantize`); `model.quantize("int8")` calls it on every Dense.
+
+        Example:
+            >>> import numpy as np, paddle as pd
+            >>> layer = pd.layers.Dense(3)
+            >>> _ = layer(np.ones((1, 4), "float32"))
+            >>> layer.quantize("int8")
+            >>> [(w.name.rsplit("/", 1)[-1], w.dtype) for w in layer.weights]
+            [('bias', 'float32'), ('kernel', 'int8'), ('kernel_scale', 'float32')]
+        """
+        if type_check and type(self) is not Dense:
+            raise self._not_implemented_error(self.quantize)
+        self.quantization_config = config
+        quantizer = QuantizationConfig.weight_quantizer_or_default(
+            config, quantizers.AbsMaxQuantizer(axis=0))
+        kernel_shape = self.kernel.shape
+        values, scale = quantizer(self.kernel.val(), to_numpy=True)
+        self._drop_weight(self.kernel)
+        self.quantized_build(kernel_shape, mode, config)
+        self._kernel.set_value(values)
+        self.kernel_scale.set_value(np.squeeze(scale, axis=0))
+        self._set_quantized_policy(mode)
+
+    def quantized_build(self, kernel_shape, mode, config=None):
+        if mode != "int8":
+            raise self._quantization_mode_error(mode)
+        self.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(
+            config, quantizers.AbsMaxQuantizer())
+        self._kernel = self.kernel = self._int8_weight("kernel", kernel_shape)
+        self.kernel_scale = self._scale_weight("kernel_scale", (self.units,))
+        self._is_quantized = True
+
+    def _int8_call(self, inputs, training=None):
+        def inputs_grad(upstream):
+            float_kernel = cast(self._kernel, self.compute_dtype) / self.kernel_scale
+            return matmul(upstream, transpose(float_kernel, (1, 0)))
+        x = quantization.int8_product(self, inputs, matmul, lambda s: s, self.kernel_scale,
+                                      -1, inputs_grad)
+        if self.bias is not None:
+            x = x + self.bias
+        return self.activation(x) if self.activation is not None else x
+
+    def _saved_weights(self):
+        if not self.quantization_mode:
+            return super()._saved_weights()
+        return [w for w in (self._kernel, self.bias, self.kernel_scale) if w is not None]
+
     def get_config(self):
-        return {**super().get_config(), "units": self.units,
-                "activation": self._activation_name, "use_bias": self.use_bias,
-                "kernel_initializer": initializers.serialize(self.kernel_initializer),
-                "bias_initializer": initializers.serialize(self.bias_initializer),
-                **regularizer_config(self, ("kernel_regularizer", "bias_regularizer"))}
+        config = {**super().get_config(), "units": self.units,
+                  "activation": self._activation_name, "use_bias": self.use_bias,
+                  "kernel_initializer": initializers.serialize(self.kernel_initializer),
+                  "bias_initializer": initializers.serialize(self.bias_initializer),
+                  **regularizer_config(self, ("kernel_regularizer", "bias_regularizer"))}
+        if self.quantization_config is not None:
+            config["quantization_config"] = serialize_config(
+                self.quantization_config)
+        return config
 
 
 

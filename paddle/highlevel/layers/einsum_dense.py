@@ -14,12 +14,20 @@ Example:
 import math
 import re
 
+import numpy as np
+
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
+from paddle.lowlevel.gradients import gradients
+from paddle.lowlevel.graph import as_variable
+from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.ops.matmul import matmul
-from paddle.lowlevel.ops.shape import reshape, transpose
-from paddle.highlevel import regularizers
+from paddle.lowlevel.ops.shape import expand_dims, reshape, squeeze, transpose
+from paddle.highlevel import quantizers, regularizers
+from paddle.highlevel.layers import quantization
 from paddle.highlevel.layers.base import Layer, regularizer_config
+from paddle.highlevel.quantization_config import (
+    QuantizationConfig, config_argument, serialize_config)
 from paddle.highlevel.layers.core import get_activation, serialize_activation
 
 _EQUATION = re.compile(r"^([a-zA-Z]+),([a-zA-Z]+)->([a-zA-Z]+)$")
@@ -80,8 +88,10 @@ class EinsumDense(Layer):
     weight_constraints = {"kernel_constraint": "kernel", "bias_constraint": "bias"}
 
     def __init__(self, equation, output_shape, activation=None, bias_axes=None,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 quantization_config=None, **kwargs):
         super().__init__(**kwargs)
+        self.quantization_config = config_argument(quantization_config, "EinsumDense")
         self.equation = equation
         self._specs = parse_equation(equation)
         out = self._specs[2]
@@ -124,7 +134,10 @@ class EinsumDense(Layer):
                                      f"{input_shape} and output_shape "
                                      f"{self.partial_output_shape}"))
         self._sizes = sizes
-        self.kernel = self.add_weight("kernel", kernel_shape, self.kernel_initializer)
+        if self.quantization_mode:  # a quantized layer rebuilt (loading): its int8 weights
+            self.quantized_build(kernel_shape, self.quantization_mode, self.quantization_config)
+        else:
+            self.kernel = self.add_weight("kernel", kernel_shape, self.kernel_initializer)
         self.bias = None
         if self.bias_axes:
             first = min(out.index(a) for a in self.bias_axes)
@@ -132,6 +145,13 @@ class EinsumDense(Layer):
             self.bias = self.add_weight("bias", bias_shape, self.bias_initializer)
 
     def call(self, inputs):
+        y = self._product(inputs, self.kernel)
+        if self.bias is not None:
+            y = y + self.bias
+        return self.activation(y) if self.activation is not None else y
+
+    def _product(self, inputs, kernel):
+        """einsum(equation, inputs, kernel) as one matmul between transposes."""
         inp, ker, out = self._specs
         contracted = [a for a in inp if a in ker]
         kept = [a for a in inp if a not in ker]               # the input's output axes
@@ -140,7 +160,7 @@ class EinsumDense(Layer):
         order = [inp.index(a) for a in kept + contracted]
         if order != list(range(len(inp))):
             x = transpose(x, order)
-        k = self.kernel
+        k = kernel
         korder = [ker.index(a) for a in contracted + free]
         if korder != list(range(len(ker))):
             k = transpose(k, korder)
@@ -157,13 +177,144 @@ class EinsumDense(Layer):
         current = kept + free
         if current != list(out):
             y = transpose(y, [current.index(a) for a in out])
+        return y
+
+    # ---- int8 (paddle/highlevel/layers/quantization.py) ---------------------------------
+
+    def quantize(self, mode=None, type_check=True, config=None):
+        """Quantize the kernel to int8, one float32 scale per output position of the kernel
+        (its contracted axes reduced), stored in Keras's layout: shaped to broadcast
+        against the output.
+
+        Example:
+            >>> import numpy as np, paddle as pd
+            >>> layer = pd.layers.EinsumDense("abc,cde->abde", output_shape=(None, 2, 3))
+            >>> _ = layer(np.ones((1, 5, 4), "float32"))
+            >>> layer.quantize("int8")
+            >>> layer.kernel.dtype, layer.kernel_scale.shape
+            ('int8', (1, 1, 2, 3))
+        """
+        if type_check and type(self) is not EinsumDense:
+            raise self._not_implemented_error(self.quantize)
+        self.quantization_config = config
+        info = quantization_info(self._specs)
+        quantizer = QuantizationConfig.weight_quantizer_or_default(
+            config, quantizers.AbsMaxQuantizer(axis=info["kernel_reduced"]))
+        kernel_shape = self.kernel.shape
+        values, scale = quantizer(self.kernel.val(), to_numpy=True)
+        scale = _adjust_scale(scale, info, "kernel", np.transpose, np.expand_dims, np.squeeze)
+        self._drop_weight(self.kernel)
+        self.quantized_build(kernel_shape, mode, config)
+        self._kernel.set_value(values)
+        self.kernel_scale.set_value(scale)
+        self._set_quantized_policy(mode)
+
+    def quantized_build(self, kernel_shape, mode, config=None):
+        if mode != "int8":
+            raise self._quantization_mode_error(mode)
+        self._quantization = quantization_info(self._specs)
+        self.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(
+            config, quantizers.AbsMaxQuantizer())
+        self.quantization_axis = tuple(self._quantization["input_reduced"])
+        self._kernel = self.kernel = self._int8_weight("kernel", kernel_shape)
+        self.kernel_scale = self._scale_weight(
+            "kernel_scale", _kernel_scale_shape(kernel_shape, self._quantization))
+        self._is_quantized = True
+
+    def _int8_call(self, inputs, training=None):
+        info = self._quantization
+
+        def input_scale(scale):
+            return _adjust_scale(scale, info, "input", transpose, _expand_dims, _squeeze)
+
+        def inputs_grad(upstream):  # through the dequantized kernel, as Keras's
+            scale = _unadjusted_kernel_scale(self.kernel_scale, info)
+            float_kernel = cast(self._kernel, self.compute_dtype) / scale
+            return gradients([self._product(x, float_kernel)], [x], grad_ys=[upstream])[0]
+
+        x = as_variable(inputs, where=self.name)
+        y = quantization.int8_product(self, x, self._product, input_scale, self.kernel_scale,
+                                      self.quantization_axis, inputs_grad)
         if self.bias is not None:
             y = y + self.bias
         return self.activation(y) if self.activation is not None else y
 
+    def _saved_weights(self):
+        if not self.quantization_mode:
+            return super()._saved_weights()
+        return [w for w in (self._kernel, self.bias, self.kernel_scale) if w is not None]
+
     def get_config(self):
-        return {**super().get_config(), "equation": self.equation,
-                "output_shape": list(self.partial_output_shape),
-                "activation": self._activation_name, "bias_axes": self.bias_axes,
-                "kernel_initializer": initializers.serialize(self.kernel_initializer),
-                "bias_initializer": initializers.serialize(self.bias_initializer)}
+        config = {**super().get_config(), "equation": self.equation,
+                  "output_shape": list(self.partial_output_shape),
+                  "activation": self._activation_name, "bias_axes": self.bias_axes,
+                  "kernel_initializer": initializers.serialize(self.kernel_initializer),
+                  "bias_initializer": initializers.serialize(self.bias_initializer)}
+        if self.quantization_config is not None:
+            config["quantization_config"] = serialize_config(self.quantization_config)
+        return config
+
+
+def quantization_info(specs):
+    """Keras's `_analyze_quantization_info` for an equation without '...': the axes each
+    operand's scale reduces, and how a scale is laid out to broadcast against the output
+    (transposed, axes added, axes removed)."""
+    inp, ker, out = specs
+    info = {}
+    for name, spec in (("input", inp), ("kernel", ker)):
+        reduced = [i for i, a in enumerate(spec) if a not in out]
+        expand = [i for i, a in enumerate(out) if a not in spec]
+        order = [spec.index(a) for a in out if a in spec]
+        squeeze, index = [], None
+        for axis in reduced:  # each reduced axis takes an output axis it lacks, in turn
+            if expand:
+                index = expand.pop(0)
+            else:  # none left: it is removed, and sits where the last one went (Keras's)
+                squeeze.append(axis)
+            order.insert(index, axis)
+        info.update({f"{name}_reduced": reduced, f"{name}_transpose": order,
+                     f"{name}_expand": expand, f"{name}_squeeze": squeeze})
+    return info
+
+
+def _adjust_scale(scale, info, name, transpose_fn, expand_fn, squeeze_fn):
+    """Keras's `_adjust_scale_for_quant`: a keepdims scale laid out against the output."""
+    if info[f"{name}_transpose"]:
+        scale = transpose_fn(scale, info[f"{name}_transpose"])
+    if info[f"{name}_expand"]:
+        scale = expand_fn(scale, tuple(info[f"{name}_expand"]))
+    if info[f"{name}_squeeze"]:
+        scale = squeeze_fn(scale, tuple(info[f"{name}_squeeze"]))
+    return scale
+
+
+def _unadjusted_kernel_scale(scale, info):
+    """Keras's `_adjust_scale_for_dequant`: the stored scale back in the kernel's layout."""
+    if info["kernel_squeeze"]:
+        scale = _expand_dims(scale, tuple(info["kernel_squeeze"]))
+    if info["kernel_expand"]:
+        scale = _squeeze(scale, tuple(info["kernel_expand"]))
+    order = info["kernel_transpose"]
+    if order:
+        scale = transpose(scale, sorted(range(len(order)), key=order.__getitem__))
+    return scale
+
+
+def _kernel_scale_shape(kernel_shape, info):
+    shape = [1 if i in info["kernel_reduced"] else d for i, d in enumerate(kernel_shape)]
+    shape = [shape[i] for i in info["kernel_transpose"]]
+    for axis in sorted(info["kernel_expand"]):
+        shape.insert(axis, 1)
+    for axis in sorted(info["kernel_squeeze"], reverse=True):
+        shape.pop(axis)
+    return tuple(shape)
+
+
+def _expand_dims(x, axes):
+    for axis in sorted(axes):  # NumPy's expand_dims with several axes, one at a time
+        x = expand_dims(x, axis)
+    return x
+
+
+def _squeeze(x, axes):
+    return squeeze(x, axis=tuple(axes))

@@ -9,15 +9,19 @@ Example:
 """
 import numbers
 
+import numpy as np
+
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import initializers
 from paddle.lowlevel.ops.math import tanh
 from paddle.lowlevel.graph import FLOATS
 from paddle.lowlevel.ops.matmul import matmul
-from paddle.lowlevel.ops.shape import transpose
+from paddle.lowlevel.ops.shape import reshape, transpose
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.ops.nn import embedding
-from paddle.highlevel import regularizers
+from paddle.highlevel import quantizers, regularizers
+from paddle.highlevel.quantization_config import (
+    QuantizationConfig, config_argument, serialize_config)
 from paddle.lowlevel.graph import constant
 from paddle.lowlevel.ops.math import not_equal
 from paddle.highlevel.layers.base import Layer, check_flag, regularizer_config
@@ -54,8 +58,9 @@ class Embedding(Layer):
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
                  embeddings_regularizer=None, embeddings_constraint=None, mask_zero=False,
-                 **kwargs):
+                 quantization_config=None, **kwargs):
         super().__init__(embeddings_constraint=embeddings_constraint, **kwargs)
+        self.quantization_config = config_argument(quantization_config, type(self).__name__)
         self.mask_zero = check_flag(mask_zero, "mask_zero", "Embedding")
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
         self.input_dim = check_positive(input_dim, "input_dim", "Embedding")
@@ -63,8 +68,11 @@ class Embedding(Layer):
         self.embeddings_initializer = initializers.get(embeddings_initializer)
 
     def build(self, input_shape):
-        self.embeddings = self.add_weight("embeddings", (self.input_dim, self.output_dim),
-                                          self.embeddings_initializer,
+        shape = (self.input_dim, self.output_dim)
+        if self.quantization_mode:  # a quantized layer rebuilt (loading): its int8 table
+            self.quantized_build(shape, self.quantization_mode, self.quantization_config)
+            return
+        self.embeddings = self.add_weight("embeddings", shape, self.embeddings_initializer,
                                           regularizer=self.embeddings_regularizer)
 
     def call(self, inputs, training=False):
@@ -73,16 +81,68 @@ class Embedding(Layer):
             inputs = cast(inputs, "int64")
         return embedding(inputs, self.embeddings)
 
+    # ---- int8 (paddle/highlevel/layers/quantization.py) ---------------------------------
+
+    def quantize(self, mode=None, type_check=True, config=None):
+        """Quantize the table to int8 with a float32 scale per row (Keras's
+        `Embedding.quantize`: one scale per id, along output_dim).
+
+        Example:
+            >>> import numpy as np, paddle as pd
+            >>> emb = pd.layers.Embedding(10, 4)
+            >>> _ = emb(np.array([[1, 2]]))
+            >>> emb.quantize("int8")
+            >>> emb.embeddings.dtype, emb.embeddings_scale.shape
+            ('int8', (10,))
+        """
+        if type_check and type(self) is not Embedding:
+            raise self._not_implemented_error(self.quantize)
+        self.quantization_config = config
+        quantizer = QuantizationConfig.weight_quantizer_or_default(
+            config, quantizers.AbsMaxQuantizer(axis=-1))
+        values, scale = quantizer(self.embeddings.val(), to_numpy=True)
+        self._drop_weight(self.embeddings)
+        self.quantized_build((self.input_dim, self.output_dim), mode, config)
+        self._embeddings.set_value(values)
+        self.embeddings_scale.set_value(np.squeeze(scale, axis=-1))
+        self._set_quantized_policy(mode)
+
+    def quantized_build(self, embeddings_shape, mode, config=None):
+        if mode != "int8":
+            raise self._quantization_mode_error(mode)
+        self._embeddings = self.embeddings = self._int8_weight("embeddings", embeddings_shape)
+        # one scale per row: output_dim is reduced (Keras: input_dim is usually larger)
+        self.embeddings_scale = self._scale_weight("embeddings_scale", (self.input_dim,))
+        self._is_quantized = True
+
+    def _int8_call(self, inputs, training=None):
+        # Keras's take of the int8 rows, cast and divided by each row's scale. Only cast
+        # reads int8 here, so the table is read as floats first (a float32 copy of it in the
+        # run's arena), then the rows are gathered: the same values.
+        if inputs.dtype not in ("int64", "int32"):
+            inputs = cast(inputs, "int64")
+        table = cast(self._embeddings, self.compute_dtype)
+        scale = embedding(inputs, reshape(self.embeddings_scale, (self.input_dim, 1)))
+        return embedding(inputs, table) / scale
+
+    def _saved_weights(self):
+        if not self.quantization_mode:
+            return super()._saved_weights()
+        return [self._embeddings, self.embeddings_scale]
+
     def compute_mask(self, inputs, mask=None):
         if not self.mask_zero:
             return None
         return not_equal(inputs, constant(0, dtype=inputs.dtype))
 
     def get_config(self):
-        return {**super().get_config(), "input_dim": self.input_dim,
-                "output_dim": self.output_dim, "mask_zero": self.mask_zero,
-                "embeddings_initializer": initializers.serialize(self.embeddings_initializer),
-                **regularizer_config(self, ("embeddings_regularizer",))}
+        config = {**super().get_config(), "input_dim": self.input_dim,
+                  "output_dim": self.output_dim, "mask_zero": self.mask_zero,
+                  "embeddings_initializer": initializers.serialize(self.embeddings_initializer),
+                  **regularizer_config(self, ("embeddings_regularizer",))}
+        if self.quantization_config is not None:
+            config["quantization_config"] = serialize_config(self.quantization_config)
+        return config
 
 
 class ReversibleEmbedding(Embedding):

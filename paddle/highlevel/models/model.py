@@ -17,7 +17,9 @@ Example:
 import collections
 import contextlib
 import os
+import re
 import threading
+import warnings
 
 import numpy as np
 
@@ -30,6 +32,7 @@ from paddle.lowlevel.graph import Variable, apply, data
 from paddle.highlevel.training.data.arrays import by_name
 from paddle.highlevel.layers.base import Layer, _call_spec, _check_training, call_context, \
     tensor_arguments
+from paddle.highlevel.quantization_config import validate_and_resolve_config
 from paddle.highlevel.saving.formats import saving
 from paddle.highlevel.saving.serialization import inherited_scope
 from paddle.highlevel.training.checks import check_input as _check_input
@@ -380,6 +383,75 @@ class Model(Trainable, Layer):
         if not self.functional and not self._graphs:
             self.graph(False, example=arrays)
 
+    # ---- quantization -------------------------------------------------------------------
+
+    def quantize(self, mode=None, config=None, filters=None, **kwargs):
+        """Quantize the weights of every layer that has a quantized form (Keras's
+        `Model.quantize`): Dense, EinsumDense and Embedding to int8 (see
+        paddle/highlevel/layers/quantization.py); other layers are left as they are, with
+        Keras's warning. The model's graph is rebuilt on the quantized calls, so the float
+        kernels are gone from it and from `weights`.
+
+        Args:
+            mode: "int8" (Keras's "int4", "float8", "gptq" and "awq" raise
+                NotImplementedError: paddle runs int8 only). Optional with `config`.
+            config: a `pd.quantizers.Int8QuantizationConfig` (its weight and activation
+                quantizers).
+            filters: a regular expression, a list of them (searched in layer names) or a
+                callable(layer) -> bool: only the layers it accepts are quantized.
+
+        Raises:
+            ValueError: Keras's errors: an unknown mode, neither mode nor config,
+                contradicting mode and config, a layer not built or already quantized.
+
+        Example:
+            >>> import numpy as np, paddle as pd
+            >>> model = pd.Sequential([pd.Input(shape=(4,)), pd.layers.Dense(2)])
+            >>> model.quantize("int8")
+            >>> model.layers[0].dtype_policy.name, model.predict(np.ones((1, 4)), verbose=0).shape
+            ('int8_from_float32', (1, 2))
+        """
+        type_check = kwargs.pop("type_check", True)
+        if kwargs:
+            raise ValueError(f"Unrecognized keyword arguments passed to "
+                             f"{type(self).__name__}: {kwargs}")
+        if filters is not None and not isinstance(filters, (str, list, tuple)) and \
+                not callable(filters):
+            raise ValueError("The `filters` argument must be a regex string, a list of regex "
+                             f"strings, or a callable. Received: {type(filters)}")
+        config = validate_and_resolve_config(mode, config)  # int4, float8...: refused here
+        changed = False
+        for layer in [self] + self._nested_layers():
+            if layer._nested_layers() or not _accepts(layer, filters):
+                continue  # Keras quantizes the leaves only
+            try:
+                layer.quantize(config.mode, type_check=type_check, config=config)
+                changed = True
+            except NotImplementedError as e:
+                warnings.warn(str(e), stacklevel=2)
+        if changed:  # the innermost models first: an outer graph calls the inner ones
+            for model in [m for m in reversed(self._nested_layers())
+                          if isinstance(m, Model)] + [self]:
+                model._quantized_graph()
+
+    quantize._checked = True  # its own checks above, not a layer's (checked_quantize)
+
+    def _quantized_graph(self):
+        """The graph made again from the layers' calls (now quantized), each call taking
+        the place of the one it replaces in its layer's history (so the old graph, and
+        the float kernels it read, are freed)."""
+        self._steps = {}
+        self._training_graph = None
+        if not self.functional:
+            self._graphs = {}
+            return
+        layers = self._nested_layers()
+        before = {id(layer): len(layer._inbound) for layer in layers}
+        mapping = {id(v): v for v in self.inputs}
+        self.outputs = [_resolve(v, mapping) for v in self.outputs]
+        for layer in layers:
+            _reuse_call_slots(layer, before[id(layer)], mapping)
+
     # ---- description --------------------------------------------------------------------
 
     def summary(self, print_fn=print):
@@ -555,6 +627,37 @@ def _recent_losses_kept(model):
     finally:
         for layer, losses in zip(layers, kept):
             layer._keep_recent_losses(losses)
+
+
+def _accepts(layer, filters):
+    """Keras's `should_quantize_layer`: whether `filters` lets `layer` be quantized."""
+    if filters is None:
+        return True
+    if isinstance(filters, str):
+        return bool(re.search(filters, layer.name))
+    if isinstance(filters, (list, tuple)):
+        return any(re.search(pattern, layer.name) for pattern in filters)
+    return bool(filters(layer))
+
+
+def _reuse_call_slots(layer, count, mapping):
+    """Move the calls `_resolve` appended to `layer._inbound` into the slots of the calls
+    they remade (the first `count`), and drop the appended ones when all moved."""
+    moved = set()
+    for i in range(count):
+        new = [mapping.get(id(v)) for v in layer._inbound[i][1]]
+        if not new or any(v is None or getattr(v, "_history", (None,))[0] is not layer
+                          for v in new):
+            continue
+        j = new[0]._history[1]
+        if j < count:
+            continue
+        layer._inbound[i] = layer._inbound[j]
+        for k, v in enumerate(new):
+            v._history = (layer, i, k)
+        moved.add(j)
+    if moved == set(range(count, len(layer._inbound))):
+        del layer._inbound[count:]
 
 
 def _count(weights):

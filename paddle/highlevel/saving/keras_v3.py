@@ -214,8 +214,7 @@ def _layer_entries(layer, path, out, visited):
             index = counts[dense] = counts.get(dense, -1) + 1
             out.append((_join(path, dense, "vars", str(index)), w))
         return
-    own = [w for w in layer._weights if w._layer_trainable] + \
-        [w for w in layer._weights if not w._layer_trainable]
+    own = layer._saved_weights()  # trainable first, or a quantized layer's Keras order
     out.extend((_join(path, "vars", str(i)), w) for i, w in enumerate(own))
     _children(layer, path, out, visited)
 

@@ -12,7 +12,7 @@ Example:
     >>> random((None, 1), "uniform", 0.0, 1.0, like=x, seed_fn=lambda: 7).shape
     (None, 1)
 """
-from paddle.lowlevel.graph import DTYPES, FLOATS, apply, as_dtype
+from paddle.lowlevel.graph import DTYPES, FLOATS, STORAGE_DTYPES, apply, as_dtype
 from paddle.lowlevel.op import OPS, RANDOM_KINDS, Op, register
 from paddle.lowlevel.shapes import sizes_from
 
@@ -44,6 +44,9 @@ class Random(Op):
         return [None] * len(node.inputs)
 
 
+RANDINT_DTYPES = tuple(d for d in DTYPES if d not in STORAGE_DTYPES)  # randint's dtypes
+
+
 def random(shape, kind, a, b, dtype="float32", like=None, seed_fn=None, inference_value=None,
            like_axis=None):
     """A Variable of draws (see the module docstring); `seed_fn()` gives each run's seed.
@@ -62,7 +65,7 @@ def random(shape, kind, a, b, dtype="float32", like=None, seed_fn=None, inferenc
     if kind not in RANDOM_KINDS:
         raise ValueError(f"random: expected a kind in {RANDOM_KINDS}, received {kind!r}")
     dtype = as_dtype(dtype, "random")
-    if dtype not in (DTYPES if kind == "randint" else ("int32", "int64")
+    if dtype not in (RANDINT_DTYPES if kind == "randint" else ("int32", "int64")
                      if kind == "permutation" else FLOATS):
         raise ValueError(f"random: {kind} cannot make {dtype} values")
     attrs = {"shape": tuple(shape), "dtype": dtype, "kind": kind, "a": float(a), "b": float(b),

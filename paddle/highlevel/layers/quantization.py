@@ -1,0 +1,159 @@
+"""Quantization of layers, as Keras 3's: `Layer.quantize(mode)`, `quantization_mode`,
+`quantized_build`, `quantized_call`, and the int8 product that Dense and EinsumDense run
+once quantized.
+
+After `quantize("int8")` a layer keeps its kernel as an int8 weight `kernel` (Keras's
+`_kernel`) with a float32 `kernel_scale`, the float kernel is gone from its weights, and
+its policy is Keras's `int8_from_<policy>` (`QuantizedDTypePolicy`). A call then computes
+what Keras computes: the inputs quantized by the config's activation quantizer (by default
+`AbsMaxQuantizer` along the contracted axes), the product of the two integer tensors,
+divided by the product of the two scales. The product runs as a float32 BLAS product of the
+integers (the int8 weight read through one `cast`): it is exact while
+K * 127 * 127 < 2**24 (K, the contracted size, up to 1040) and within float32 rounding
+beyond. The gradient with respect to the inputs is Keras's custom one, through the
+dequantized kernel `kernel / kernel_scale`, so a quantized model still trains its other
+weights (its bias, other layers).
+
+Example:
+    >>> import numpy as np, paddle as pd
+    >>> layer = pd.layers.Dense(2)
+    >>> _ = layer(np.ones((1, 3), "float32"))
+    >>> layer.quantize("int8")
+    >>> layer.quantization_mode, layer.kernel.dtype, layer.dtype_policy.name
+    ('int8', 'int8', 'int8_from_float32')
+"""
+import functools
+
+from paddle.lowlevel.graph import NAMES, as_variable
+from paddle.lowlevel.ops.math import cast
+from paddle.highlevel import dtype_policies
+from paddle.highlevel.quantizers import with_custom_gradient
+from paddle.highlevel.quantization_config import (
+    QUANTIZATION_MODES, validate_and_resolve_config)
+
+
+def checked_quantize(fn):
+    """`fn` (a layer's `quantize(mode, type_check, config)`) behind Keras's checks: the
+    mode and config resolved into a config, the layer built and not yet quantized."""
+    if getattr(fn, "_checked", False):
+        return fn
+
+    @functools.wraps(fn)
+    def quantize(self, mode=None, type_check=True, config=None):
+        config = validate_and_resolve_config(mode, config)
+        self._check_quantize_args(config.mode, self.compute_dtype)
+        return fn(self, mode=config.mode, type_check=type_check, config=config)
+    quantize._checked = True
+    return quantize
+
+
+class Quantizable:
+    """The quantization half of `Layer` (Keras's methods of the same names). A subclass's
+    own `quantize` is wrapped in Keras's checks (`checked_quantize`) when it is defined."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        fn = cls.__dict__.get("quantize")
+        if fn is not None and callable(fn):
+            cls.quantize = checked_quantize(fn)
+
+    @property
+    def quantization_mode(self):
+        """The quantization mode of this layer ("int8"), None when it is not quantized."""
+        return self.dtype_policy.quantization_mode
+
+    @checked_quantize
+    def quantize(self, mode=None, type_check=True, config=None):
+        """Quantize the layer's weights (Dense, EinsumDense and Embedding implement it).
+
+        Raises:
+            NotImplementedError: the layer has no quantized form.
+        """
+        raise self._not_implemented_error(self.quantize)
+
+    def quantized_build(self, input_shape, mode, config=None):
+        raise self._not_implemented_error(self.quantized_build)
+
+    def quantized_call(self, *args, **kwargs):
+        """The call of a quantized layer: `_int8_call` for the int8 mode."""
+        if self.quantization_mode == "int8":
+            return self._int8_call(*args, **kwargs)
+        raise self._quantization_mode_error(self.quantization_mode)
+
+    def _int8_call(self, *args, **kwargs):
+        raise self._not_implemented_error(self._int8_call)
+
+    def _check_quantize_args(self, mode, compute_dtype):
+        if not self.built:
+            raise ValueError(f"Cannot quantize a layer that isn't yet built. Layer "
+                             f"'{self.name}' (of type '{type(self).__name__}') is not built "
+                             f"yet.")
+        if getattr(self, "_is_quantized", False):
+            raise ValueError(f"Layer '{self.name}' is already quantized with "
+                             f"dtype_policy='{self.dtype_policy.name}'. Received: mode={mode}")
+        if mode not in QUANTIZATION_MODES:
+            raise ValueError(f"Invalid quantization mode. Expected one of "
+                             f"{QUANTIZATION_MODES}. Received: mode={mode}")
+        if mode == "int8" and compute_dtype == "float16":
+            raise ValueError(f"Quantization mode='{mode}' doesn't work well with "
+                             "compute_dtype='float16'. Consider loading model/layer with "
+                             "another dtype policy such as 'mixed_bfloat16' or "
+                             "'mixed_float16' before calling `quantize()`.")
+
+    def _not_implemented_error(self, attr, msg=None):
+        name, kind = (attr.__name__, "method") if callable(attr) else (str(attr), "attribute")
+        msg = f" {msg}" if msg is not None else ""
+        return NotImplementedError(f"Layer {type(self).__name__} does not have a `{name}` "
+                                   f"{kind} implemented.{msg}")
+
+    def _quantization_mode_error(self, mode):
+        return NotImplementedError(f"Invalid quantization mode. Expected one of "
+                                   f"{QUANTIZATION_MODES}. Received: quantization_mode={mode}")
+
+    # ---- helpers of the quantized layers ------------------------------------------------
+
+    def _saved_weights(self):
+        """The layer's own weights in the order its file keeps them (`vars/0`, ...): the
+        ones created trainable, then the others (a quantized layer: Keras's order)."""
+        return [w for w in self._weights if w._layer_trainable] + \
+            [w for w in self._weights if not w._layer_trainable]
+
+    def _drop_weight(self, weight):
+        """Forget a weight (the float kernel a quantized one replaces): out of the layer's
+        weights and penalties, its name free for the new weight."""
+        self._weights = [w for w in self._weights if w is not weight]
+        self._penalties = [(w, p) for w, p in self._penalties if w is not weight]
+        for table in (NAMES.taken, NAMES.params):
+            if table.get(weight.name) is weight:
+                del table[weight.name]
+
+    def _int8_weight(self, name, shape):
+        return self.add_weight(name=name, shape=shape, initializer="zeros", dtype="int8",
+                               trainable=False)
+
+    def _scale_weight(self, name, shape):
+        return self.add_weight(name=name, shape=shape, initializer="ones", trainable=False)
+
+    def _set_quantized_policy(self, mode):
+        if self.dtype_policy.quantization_mode is None:
+            self.dtype_policy = dtype_policies.get(f"{mode}_from_{self.dtype_policy.name}")
+        self._is_quantized = True
+
+
+def int8_product(layer, inputs, product, input_scale, kernel_scale, axis, inputs_grad):
+    """Keras's int8 call core: `product(x, k)` (a float product: matmul, einsum) of the
+    inputs quantized along `axis` by `layer.inputs_quantizer` (or left float without one)
+    and the int8 kernel read as floats, divided by `input_scale(inputs_scale) *
+    kernel_scale`; the inputs' gradient is `inputs_grad(upstream)` (through the dequantized
+    kernel), as Keras's custom gradient."""
+    compute = layer.compute_dtype
+
+    def forward(x):
+        output_scale = kernel_scale
+        if layer.inputs_quantizer is not None:
+            x, inputs_scale = layer.inputs_quantizer(x, axis=axis)
+            output_scale = input_scale(inputs_scale) * kernel_scale
+        y = product(cast(x, compute), cast(layer._kernel, compute))
+        return y / output_scale, inputs_grad
+
+    return with_custom_gradient(forward, as_variable(inputs, where=layer.name))

@@ -1,0 +1,193 @@
+"""Keras's quantization configs (`pd.quantizers.QuantizationConfig`, ...): which quantizer
+`quantize` uses for a layer's weights and for its inputs, and the mode they stand for.
+
+`model.quantize("int8")` is `model.quantize(config=Int8QuantizationConfig())`: weights by
+`AbsMaxQuantizer` along the contracted axes, inputs by `AbsMaxQuantizer` along the last axis
+at every call. `activation_quantizer=None` quantizes the weights only (the inputs stay
+float, the kernel is read back to float: Keras's weight-only mode). Paddle runs the "int8"
+mode; Keras's "int4", "float8", "gptq" and "awq" modes raise NotImplementedError in
+`quantize` (their configs are not provided here).
+
+Example:
+    >>> import paddle as pd
+    >>> config = pd.quantizers.Int8QuantizationConfig(activation_quantizer=None)
+    >>> config.mode, config.activation_quantizer
+    ('int8', None)
+"""
+from paddle.highlevel import quantizers
+
+# Keras's modes (keras.src.dtype_policies.QUANTIZATION_MODES), in Keras's order: the
+# messages list them all; paddle quantizes to "int8".
+QUANTIZATION_MODES = ("int8", "float8", "int4", "gptq", "awq")
+RUNS = ("int8",)
+
+
+class QuantizationConfig:
+    """Base class of quantization configs: a weight quantizer and an activation (input)
+    quantizer; subclasses name the `mode`.
+
+    Args:
+        weight_quantizer: the `Quantizer` for the weights (None: the layer's default).
+        activation_quantizer: the `Quantizer` for the inputs (None: none).
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.quantizers.QuantizationConfig().get_config()
+        {'weight_quantizer': None, 'activation_quantizer': None}
+    """
+
+    def __init__(self, weight_quantizer=None, activation_quantizer=None):
+        for name, value in (("weight_quantizer", weight_quantizer),
+                            ("activation_quantizer", activation_quantizer)):
+            if value is not None and not isinstance(value, quantizers.Quantizer):
+                raise TypeError(f"{type(self).__name__}: expected {name} a Quantizer or "
+                                f"None, received {value!r}")
+        self.weight_quantizer = weight_quantizer
+        self.activation_quantizer = activation_quantizer
+
+    @property
+    def mode(self):
+        raise NotImplementedError("Subclasses must implement this property. Do not "
+                                  "instantiate QuantizationConfig directly.")
+
+    def get_config(self):
+        return {"weight_quantizer": _serialized(self.weight_quantizer),
+                "activation_quantizer": _serialized(self.activation_quantizer)}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(weight_quantizer=_deserialized(config.get("weight_quantizer")),
+                   activation_quantizer=_deserialized(config.get("activation_quantizer")))
+
+    @staticmethod
+    def weight_quantizer_or_default(config, default):
+        if config is not None and config.weight_quantizer is not None:
+            return config.weight_quantizer
+        return default
+
+    @staticmethod
+    def activation_quantizer_or_default(config, default):
+        if config is not None:
+            return config.activation_quantizer
+        return default
+
+
+class Int8QuantizationConfig(QuantizationConfig):
+    """The int8 mode's config, as Keras's.
+
+    Args:
+        weight_quantizer: the weights' quantizer (None: `AbsMaxQuantizer` along the
+            contracted axes); its output_dtype must be "int8".
+        activation_quantizer: the inputs' quantizer ("default": `AbsMaxQuantizer()`, along
+            the last axis; None: weight-only quantization).
+
+    Example:
+        >>> import paddle as pd
+        >>> config = pd.quantizers.Int8QuantizationConfig()
+        >>> config.mode, type(config.activation_quantizer).__name__
+        ('int8', 'AbsMaxQuantizer')
+    """
+
+    def __init__(self, weight_quantizer=None, activation_quantizer="default"):
+        if isinstance(activation_quantizer, str) and activation_quantizer == "default":
+            activation_quantizer = quantizers.AbsMaxQuantizer()
+        super().__init__(weight_quantizer, activation_quantizer)
+        if self.weight_quantizer is not None and self.weight_quantizer.output_dtype != "int8":
+            raise ValueError("Int8QuantizationConfig requires a weight_quantizer with "
+                             "output_dtype='int8'. Received: "
+                             f"output_dtype={self.weight_quantizer.output_dtype}")
+
+    @property
+    def mode(self):
+        return "int8"
+
+
+CLASSES = {"QuantizationConfig": QuantizationConfig,
+           "Int8QuantizationConfig": Int8QuantizationConfig}
+
+
+def serialize_config(config):
+    """Keras's serialized form of a quantization config (a layer's `quantization_config`).
+
+    Example:
+        >>> import paddle as pd
+        >>> from paddle.highlevel.quantization_config import serialize_config
+        >>> serialize_config(pd.quantizers.Int8QuantizationConfig())["class_name"]
+        'Int8QuantizationConfig'
+    """
+    return {"module": "keras.quantizers", "class_name": type(config).__name__,
+            "config": config.get_config(), "registered_name": None}
+
+
+def config_argument(value, where):
+    """A layer's `quantization_config` argument: None, a config, or its serialized form
+    (a saved layer's).
+
+    Example:
+        >>> from paddle.highlevel.quantization_config import config_argument
+        >>> config_argument({"class_name": "Int8QuantizationConfig",
+        ...                  "config": {"activation_quantizer": None}}, "Dense").mode
+        'int8'
+    """
+    if value is None or isinstance(value, QuantizationConfig):
+        return value
+    if isinstance(value, dict) and value.get("class_name") in CLASSES and \
+            isinstance(value.get("config", {}), dict):
+        return CLASSES[value["class_name"]].from_config(dict(value.get("config") or {}))
+    raise ValueError(f"{where}: expected quantization_config a QuantizationConfig, its "
+                     f"serialized form or None, received {value!r}")
+
+
+def _serialized(quantizer):
+    return None if quantizer is None else quantizers.serialize(quantizer)
+
+
+def _deserialized(config):
+    return None if config is None else quantizers.deserialize(config)
+
+
+def validate_and_resolve_config(mode, config):
+    """The config `quantize(mode, config)` stands for, with Keras's errors: a mode gives
+    its default config, a config its mode, and the two must agree.
+
+    Example:
+        >>> from paddle.highlevel.quantization_config import validate_and_resolve_config
+        >>> validate_and_resolve_config("int8", None).mode
+        'int8'
+    """
+    if isinstance(config, str):  # Keras's backward compatibility: the mode as config
+        mode, config = config, None
+    _validate_mode(mode)
+    if config is None:
+        if mode == "int8":
+            config = Int8QuantizationConfig()
+        elif mode in ("gptq", "awq"):
+            name = {"gptq": "GPTQConfig", "awq": "AWQConfig"}[mode]
+            raise ValueError(f"For {mode.upper()}, you must pass a `{name}` object in the "
+                             f"`config` argument.")
+        elif mode is not None:
+            raise NotImplementedError(_not_run(mode))
+        else:
+            raise ValueError("You must provide either `mode` or `config` to `quantize`.")
+    elif not isinstance(config, QuantizationConfig):
+        raise ValueError("Argument `config` must be an instance of `QuantizationConfig`. "
+                         f"Received: config={config} (of type {type(config)})")
+    if mode is not None and config.mode != mode:
+        raise ValueError(f"Contradictory arguments: mode='{mode}' but "
+                         f"config.mode='{config.mode}'")
+    _validate_mode(config.mode)
+    if config.mode not in RUNS:
+        raise NotImplementedError(_not_run(config.mode))
+    return config
+
+
+def _validate_mode(mode):
+    if mode is not None and mode not in QUANTIZATION_MODES:
+        raise ValueError(f"Invalid quantization mode. Expected one of {QUANTIZATION_MODES}. "
+                         f"Received: mode={mode}")
+
+
+def _not_run(mode):
+    return (f"Quantization mode={mode!r} is not available in paddle: it quantizes to int8 "
+            f"only (int4 needs packed nibble kernels, float8 a float8 storage dtype and "
+            f"matmul, GPTQ and AWQ calibration passes, none of which paddle has)")
