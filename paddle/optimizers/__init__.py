@@ -13,6 +13,8 @@ Example:
 """
 from paddle.lowlevel.optimizers import *  # noqa: F401,F403
 from paddle.lowlevel.loss_scale import LossScaleOptimizer  # noqa: F401
+from paddle.lowlevel.composed_optimizers import (  # noqa: F401
+    Adafactor, ComposedOptimizer, Muon, ScheduleFreeAdamW)
 # The submodule by its import path (a plain `from . import` would keep the low-level module
 # that the star import brought in under the same name).
 import paddle.optimizers.schedules as schedules  # noqa: E402,F401

@@ -267,18 +267,24 @@ def optimizer_entries(model, optimizer):
             not callable(optimizer.learning_rate):
         entries.append(("learning_rate", None, None))
     weights = model.trainable_weights
+    entries += [("slot", w, s) for w, s in _slot_order(optimizer, weights)]
+    return [(f"optimizer/vars/{i}", kind, w, s) for i, (kind, w, s) in enumerate(entries)]
+
+
+def _slot_order(optimizer, weights):
+    """[(weight, slot)] in the order Keras 3 builds an optimizer's slots."""
+    if hasattr(optimizer, "keras_slot_order"):  # slots of their own shapes (Adafactor, Muon)
+        return optimizer.keras_slot_order(weights)
     slots = tuple(optimizer.slot_names)
-    if getattr(optimizer, "use_ema", False):  # Keras's base build adds them first
-        entries += [("slot", w, "average") for w in weights]
+    order = [(w, "average") for w in weights] if getattr(optimizer, "use_ema", False) else []
+    # (Keras's base build adds the moving averages first)
     if type(optimizer).__name__ in INTERLEAVED:
         # Keras builds the slots it adds together per weight, then the ones it adds alone
         # (Adam's amsgrad `velocity_hat`) per slot name.
         alone = [s for s in slots if s in ALONE]
-        entries += [("slot", w, s) for w in weights for s in slots if s not in ALONE]
-        entries += [("slot", w, s) for s in alone for w in weights]
-    else:
-        entries += [("slot", w, s) for s in slots for w in weights]
-    return [(f"optimizer/vars/{i}", kind, w, s) for i, (kind, w, s) in enumerate(entries)]
+        return order + [(w, s) for w in weights for s in slots if s not in ALONE] + \
+            [(w, s) for s in alone for w in weights]
+    return order + [(w, s) for s in slots for w in weights]
 
 
 def _optimizer_built(model, optimizer):
@@ -584,7 +590,8 @@ def _check_optimizer(model, optimizer, weights, path):
         elif kind == "variable":
             out.append((kind, w, None, weights.get(key, w.shape, w.name)))
         else:
-            out.append((kind, w, slot, weights.get(key, w.shape, f"{slot} of {w.name!r}")))
+            out.append((kind, w, slot, weights.get(key, optimizer.slots(w)[slot].shape,
+                                                    f"{slot} of {w.name!r}")))
     return out
 
 
