@@ -165,7 +165,7 @@ def _get_metric(spec, custom):
 
 def serialize_optimizer(optimizer):
     config = optimizer.get_config()
-    lr = optimizer.learning_rate
+    lr = getattr(optimizer, "learning_rate", None)  # (a MultiOptimizer has none)
     if callable(lr) and not isinstance(lr, schedules.LearningRateSchedule):
         warnings.warn(f"{optimizer.name}: the learning rate is a function, which cannot be "
                       "saved; the checkpoint holds its current value "
