@@ -25,6 +25,9 @@ from paddle.highlevel import losses as losses_module
 from paddle.highlevel.metrics import Mean
 from paddle.highlevel.models.model import Model
 from paddle.highlevel.models.sequential import Sequential
+from paddle.highlevel.saving.registry import register_family
+from paddle.highlevel.saving.serialization import (deserialize_keras_object,
+                                                   serialize_keras_object)
 from paddle.lowlevel.ops.activations import softmax
 from paddle.lowlevel.ops.reduce import mean, sum as reduce_sum
 from paddle.lowlevel.ops.shape import stack
@@ -69,11 +72,33 @@ def _total(values):
 
 
 def _serialized_loss(loss):
-    if loss is None or isinstance(loss, str):
-        return loss
-    if hasattr(loss, "get_config"):
+    """A loss as Keras 3 writes it in a distillation loss's config: a loss function (what a
+    name became) as Keras's function entry, a Loss by its config."""
+    if loss is None:
+        return None
+    if isinstance(loss, losses_module.Loss):
         return losses_module.serialize(loss)
-    return getattr(loss, "__name__", None)
+    return {"module": "builtins", "class_name": "function",
+            "config": getattr(loss, "__name__", str(loss)), "registered_name": "function"}
+
+
+def _deserialized_loss(entry):
+    if isinstance(entry, dict) and entry.get("class_name") == "function":
+        return entry.get("config")  # a loss function, by its name
+    if isinstance(entry, dict):
+        return losses_module.deserialize(entry)
+    return entry
+
+
+def _loss_entries(losses):
+    """The losses of a config: a single entry (a dict) or a list or dict of them."""
+    if isinstance(losses, dict) and "class_name" in losses:
+        return _deserialized_loss(losses)
+    if isinstance(losses, (list, tuple)):
+        return [_loss_entries(item) for item in losses]
+    if isinstance(losses, dict):
+        return {k: _loss_entries(v) for k, v in losses.items()}
+    return _deserialized_loss(losses)
 
 
 class DistillationLoss:
@@ -156,10 +181,12 @@ class LogitsDistillation(DistillationLoss):
 
     def get_config(self):
         return {"temperature": self.temperature,
-                "loss": tree.map_structure(_serialized_loss, self._loss_arg)}
+                "loss": tree.map_structure(_serialized_loss, self.loss)}
 
     @classmethod
     def from_config(cls, config):
+        config = dict(config)
+        config["loss"] = _loss_entries(config.get("loss", "kl_divergence"))
         return cls(**config)
 
 
@@ -227,12 +254,14 @@ class FeatureDistillation(DistillationLoss):
         return _total(tree.map_structure(one, self.loss, teacher_outputs, student_outputs))
 
     def get_config(self):
-        return {"loss": tree.map_structure(_serialized_loss, self._loss_arg),
+        return {"loss": tree.map_structure(_serialized_loss, self.loss),
                 "teacher_layer_name": self.teacher_layer_name,
                 "student_layer_name": self.student_layer_name}
 
     @classmethod
     def from_config(cls, config):
+        config = dict(config)
+        config["loss"] = _loss_entries(config.get("loss", "mse"))
         return cls(**config)
 
 
@@ -408,3 +437,27 @@ class Distiller(Model):
         self.distillation_loss_tracker.update_state(distillation_loss)
         self.total_loss_tracker.update_state(total)
         return total
+
+    def get_config(self):
+        """Keras's config: the teacher's and student's, the distillation losses', their
+        weights and the student's loss weight."""
+        return {"name": self.name, "teacher": serialize_keras_object(self.teacher),
+                "student": serialize_keras_object(self.student),
+                "distillation_losses": [serialize_keras_object(loss)
+                                        for loss in self.distillation_losses],
+                "distillation_loss_weights": list(self.distillation_loss_weights),
+                "student_loss_weight": self.student_loss_weight}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        for key in ("teacher", "student"):
+            config[key] = deserialize_keras_object(config[key], custom_objects)
+        config["distillation_losses"] = [deserialize_keras_object(c, custom_objects)
+                                         for c in config["distillation_losses"]]
+        return cls(**{k: v for k, v in config.items() if k in (
+            "name", "teacher", "student", "distillation_losses", "distillation_loss_weights",
+            "student_loss_weight")})
+
+
+register_family("keras.distillation", globals())

@@ -82,8 +82,9 @@ def keras_config(model, compile_config=True):
     kind = architecture.model_kind(model)
     if kind == "subclassed":
         registered = registry.registered_key(type(model))
-        out["module"] = type(model).__module__
-        out["registered_name"] = registered or type(model).__name__
+        builtin = registry.family_of(type(model))  # a Keras model class (Distiller)
+        out["module"] = builtin or type(model).__module__
+        out["registered_name"] = None if builtin else registered or type(model).__name__
         build = dict(spec.get("build_config") or {})
         shapes = build.get("input_shapes") or []
         build["input_shape"] = shapes[0] if build.get("single_input", True) and shapes \

@@ -111,3 +111,48 @@ def test_bad_arguments_say_what_was_expected(make, match):
     teacher, student = models(pd)
     with pytest.raises(ValueError, match=match):
         make(teacher, student)
+
+
+def test_a_saved_distiller_loads_with_its_losses_and_weights(tmp_path):
+    teacher, student = models(pd)
+    losses, kwargs, compiled = CASES["logits_and_features"](pd)
+    d = pd.distillation.Distiller(teacher, student, losses, **kwargs)
+    d.compile(optimizer=pd.optimizers.SGD(0.1), **compiled)
+    d.fit(X, Y, epochs=1, verbose=0)
+    config = d.get_config()
+    # Keras's entries: loss functions (what a name became) as function entries
+    assert config["distillation_losses"][1]["config"]["loss"] == {
+        "module": "builtins", "class_name": "function", "config": "mean_squared_error",
+        "registered_name": "function"}
+    d.save(tmp_path / "d.keras")
+    loaded = pd.saving.load_model(tmp_path / "d.keras", compile=False)
+    assert type(loaded) is pd.distillation.Distiller
+    assert [type(x).__name__ for x in loaded.distillation_losses] == [
+        "LogitsDistillation", "FeatureDistillation"]
+    assert loaded.distillation_loss_weights == [1.0, 0.5] and loaded.student_loss_weight == 0.3
+    assert loaded.get_config()["distillation_losses"] == config["distillation_losses"]
+    np.testing.assert_allclose(loaded.predict(X, verbose=0), d.predict(X, verbose=0),
+                               rtol=1e-6)
+    assert not loaded.teacher.trainable
+
+
+def test_keras_reads_a_saved_distiller_and_paddle_reads_kerass(tmp_path):
+    os.environ.setdefault("KERAS_BACKEND", "jax")
+    pytest.importorskip("jax")
+    keras = pytest.importorskip("keras")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        teacher, student = models(keras)
+        k = keras.distillation.Distiller(teacher, student,
+                                         keras.distillation.LogitsDistillation())
+        k.compile(optimizer="sgd", loss="mse")
+        k.save(tmp_path / "k.keras")
+        want = k.predict(X, verbose=0)
+    mine = pd.saving.load_model(tmp_path / "k.keras", compile=False)
+    np.testing.assert_allclose(mine.predict(X, verbose=0), want, rtol=1e-5, atol=1e-7)
+    mine.save(tmp_path / "p.keras")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        again = keras.saving.load_model(tmp_path / "p.keras", compile=False)
+        np.testing.assert_allclose(again.predict(X, verbose=0), want, rtol=1e-5, atol=1e-7)
+        assert type(again.distillation_losses[0]).__name__ == "LogitsDistillation"
