@@ -254,3 +254,22 @@ def test_optimizer_map_lookup_as_keras():
     w = pd.Variable("multi_bad/w", shape=[2], initializer="ones")
     with pytest.raises(ValueError, match="the optimizer of 'multi_bad/w'"):
         opt.minimize(pd.sum(w * w))
+
+
+@pytest.mark.parametrize("make", [
+    lambda: pd.optimizers.Adafactor(learning_rate=0.05),
+    lambda: pd.optimizers.MultiOptimizer(pd.optimizers.OptimizerMap(
+        pd.optimizers.SGD(0.05, momentum=0.5), {"head/.*": pd.optimizers.Muon()})),
+], ids=["adafactor", "multi"])
+def test_the_legacy_h5_format_restores_slots_of_their_own_shapes(make, tmp_path):
+    x, y = _data()
+    model = _model()
+    opt = make()
+    model.compile(optimizer=opt, loss="mse")
+    model.fit(x, y, epochs=1, batch_size=8, verbose=0)
+    model.save(tmp_path / "m.h5")
+    loaded = pd.saving.load_model(tmp_path / "m.h5")
+    assert loaded.optimizer.iterations == 2
+    for a, b in zip(model.trainable_weights, loaded.trainable_weights):
+        for slot, value in opt.slots(a).items():
+            np.testing.assert_array_equal(loaded.optimizer.slots(b)[slot], value)
