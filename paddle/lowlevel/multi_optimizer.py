@@ -264,5 +264,3 @@ class MultiOptimizer(optimizers.Optimizer):
 def _optimizer(spec):
     return spec if isinstance(spec, optimizers.Optimizer) else _deserialize(spec)
 
-
-optimizers.NAMES.update(multioptimizer=MultiOptimizer)

@@ -37,7 +37,8 @@ from paddle.highlevel.saving.registry import (
 # The low level's families sit below this floor and cannot import up: registered here.
 register_family("keras.initializers", vars(initializers))
 _OPTIMIZERS = {c.__name__: c for c in optimizers.NAMES.values()}
-_OPTIMIZERS["OptimizerMap"] = multi_optimizer.OptimizerMap
+_OPTIMIZERS.update(MultiOptimizer=multi_optimizer.MultiOptimizer,
+                   OptimizerMap=multi_optimizer.OptimizerMap)  # (no names of their own)
 register_family("keras.optimizers", {**vars(optimizers), **_OPTIMIZERS}, _OPTIMIZERS)
 
 _STATE = threading.local()
