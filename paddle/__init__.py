@@ -121,8 +121,8 @@ from paddle import datasets, preprocessing  # noqa: F401,E402  (Keras's namespac
 from paddle import export  # noqa: F401,E402  (registers the exporters Model.export reads)
 # Keras's other namespaces: settings, dtype utilities, nested structures, dtype policies.
 from paddle import (  # noqa: F401,E402
-    backend, config, distribution, dtype_policies, legacy, mixed_precision, quantizers, tree,
-    visualization)
+    backend, config, distillation, distribution, dtype_policies, legacy, mixed_precision,
+    quantizers, tree, visualization)
 from paddle.highlevel.dtype_policies import DTypePolicy, FloatDTypePolicy  # noqa: F401,E402
 from paddle.lowlevel.name_scope import name_scope  # noqa: F401,E402
 from paddle.highlevel.quantizers import Quantizer  # noqa: F401,E402

@@ -15,7 +15,7 @@ PUBLIC_MODULES = {"activations", "devices", "callbacks", "dataset", "distributed
                   "models", "capi", "export", "applications", "datasets",
                   "preprocessing", "backend", "config", "tree", "dtype_policies",
                   "mixed_precision", "legacy", "wrappers", "quantizers", "distribution",
-                  "visualization"}
+                  "visualization", "distillation"}
 # capi: the C API's flags and Python half, on import; export: Keras 3's keras.export, the
 # home of model.export's formats; applications: Keras 3's keras.applications; datasets:
 # Keras 3's keras.datasets (Keras's cache files; paddle's own readers are pd.dataset);

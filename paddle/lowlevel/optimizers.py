@@ -50,6 +50,13 @@ def _fraction(value, name, owner, one=False):
                    "in [0, 1]" if one else "in [0, 1)")
 
 
+def _flag(value, name, owner):
+    """A bool (True or False, NumPy's included); ValueError naming the argument otherwise."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{owner}: expected {name} to be True or False, received {value!r}")
+    return bool(value)
+
+
 def _positive(value, name, owner, zero=False):
     """A finite number > 0 (>= 0 with zero=True). Epsilons must be > 0: with 0, a weight
     whose gradients have all been 0 so far gets 0 / 0 = NaN."""
@@ -251,24 +258,7 @@ class Optimizer:
     def _update(self, grads, trainable_variables, gate=None):
         """`apply`'s update op; with `gate` (a bool scalar Variable) it updates only in runs
         where the gate is True (see ApplyUpdates)."""
-        grads, variables = list(grads), list(trainable_variables)
-        if len(grads) != len(variables):
-            raise ValueError(f"{type(self).__name__}.apply: {len(grads)} gradients for "
-                             f"{len(variables)} variables")
-        for g, v in zip(grads, variables):
-            if not isinstance(v, Variable) or v.kind != "param" or v.dtype not in FLOATS:
-                raise TypeError(f"{type(self).__name__}.apply: expected float parameters as "
-                                f"variables, received {v!r}")
-            if g is not None and not isinstance(g, Variable):
-                raise TypeError(f"{type(self).__name__}.apply: expected gradients as "
-                                f"Variables (pd.gradients), received {type(g).__name__} for "
-                                f"{v.name!r}")
-        kept = [(g, v) for g, v in zip(grads, variables) if g is not None]
-        if not kept:
-            raise ValueError(f"{type(self).__name__}.apply: every gradient is None; the loss "
-                             "reaches none of the variables")
-        grads = [g for g, _ in kept]
-        variables = [v for _, v in kept]
+        grads, variables = self._checked(grads, trainable_variables)
         attrs = {"optimizer": self, "n": len(variables)}
         if (self.clipnorm or self.global_clipnorm or self.clipvalue) and \
                 KernelContext.collectives.active():
@@ -290,6 +280,27 @@ class Optimizer:
         for collected in _COLLECTORS:
             collected.append(update)
         return update
+
+    def _checked(self, grads, trainable_variables):
+        """The (gradients, variables) to update: the pairs whose gradient is not None,
+        checked (float parameters, gradients as Variables)."""
+        grads, variables = list(grads), list(trainable_variables)
+        if len(grads) != len(variables):
+            raise ValueError(f"{type(self).__name__}.apply: {len(grads)} gradients for "
+                             f"{len(variables)} variables")
+        for g, v in zip(grads, variables):
+            if not isinstance(v, Variable) or v.kind != "param" or v.dtype not in FLOATS:
+                raise TypeError(f"{type(self).__name__}.apply: expected float parameters as "
+                                f"variables, received {v!r}")
+            if g is not None and not isinstance(g, Variable):
+                raise TypeError(f"{type(self).__name__}.apply: expected gradients as "
+                                f"Variables (pd.gradients), received {type(g).__name__} for "
+                                f"{v.name!r}")
+        kept = [(g, v) for g, v in zip(grads, variables) if g is not None]
+        if not kept:
+            raise ValueError(f"{type(self).__name__}.apply: every gradient is None; the loss "
+                             "reaches none of the variables")
+        return [g for g, _ in kept], [v for _, v in kept]
 
     def exclude_from_weight_decay(self, var_list=None, var_names=None):
         """Keep these variables out of weight decay (Keras 3): the Variables of `var_list`,

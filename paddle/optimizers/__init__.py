@@ -13,6 +13,9 @@ Example:
 """
 from paddle.lowlevel.optimizers import *  # noqa: F401,F403
 from paddle.lowlevel.loss_scale import LossScaleOptimizer  # noqa: F401
+from paddle.lowlevel.composed_optimizers import (  # noqa: F401
+    Adafactor, ComposedOptimizer, Muon, ScheduleFreeAdamW)
+from paddle.lowlevel.multi_optimizer import MultiOptimizer, OptimizerMap  # noqa: F401
 # The submodule by its import path (a plain `from . import` would keep the low-level module
 # that the star import brought in under the same name).
 import paddle.optimizers.schedules as schedules  # noqa: E402,F401
@@ -35,7 +38,7 @@ def serialize(optimizer):
         raise TypeError(f"optimizers.serialize: expected an Optimizer, received {optimizer!r}")
     entry = _compiling.serialize_optimizer(optimizer)
     config = dict(entry["config"])
-    if isinstance(optimizer.learning_rate, schedules.LearningRateSchedule):
+    if isinstance(getattr(optimizer, "learning_rate", None), schedules.LearningRateSchedule):
         config["learning_rate"] = schedules.serialize(optimizer.learning_rate)
     return {"module": "keras.optimizers", "class_name": entry["class_name"], "config": config,
             "registered_name": None}

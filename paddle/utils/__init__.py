@@ -54,5 +54,6 @@ from paddle.highlevel.saving.serialization import (  # noqa: F401,E402
     deserialize_keras_object, serialize_keras_object)
 from paddle.utils import legacy  # noqa: F401,E402  (Keras 2's object configs)
 from paddle.utils.config import Config  # noqa: F401,E402
+from paddle.utils import bounding_boxes  # noqa: F401,E402  (keras.utils.bounding_boxes)
 from paddle._settings import (  # noqa: F401,E402  (keras.utils has them too)
     disable_interactive_logging, enable_interactive_logging, is_interactive_logging_enabled)

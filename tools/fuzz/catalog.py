@@ -132,6 +132,10 @@ def catalog_cases():
         ("Lion", "beta_1=0.0"), ("Lion", "beta_2=1.5"), ("Ftrl", "learning_rate_power=0.5"),
         ("Ftrl", "l1_regularization_strength=-1"), ("Ftrl", "learning_rate=0.0"),
         ("AdamW", "weight_decay=None"), ("Nadam", "weight_decay='a'"),
+        ("Adafactor", "beta_2_decay=0.5"), ("Adafactor", "epsilon_2=0"),
+        ("Adafactor", "clip_threshold=float('inf')"), ("Muon", "ns_steps=-1"),
+        ("Muon", "rms_rate=float('nan')"), ("Muon", "exclude_layers='dense'"),
+        ("ScheduleFreeAdamW", "beta_1=0.0"), ("ScheduleFreeAdamW", "warmup_steps=-2"),
     ]:
         case(
             "catalog.optimizers",

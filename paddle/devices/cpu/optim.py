@@ -72,3 +72,26 @@ _apply_updates.input_buffers = gradient_buffers
 @kernel("average_over_ranks")
 def _average_over_ranks(node, ins, outs, ctx):
     return ctx.collectives.average_kernel(node, ins, outs, ctx.device)
+
+
+# The two host ops of the optimizers built from ops (paddle/lowlevel/composed_optimizers.py):
+# no arithmetic, only the step's scalars from the optimizer and its step count.
+
+@kernel("optimizer_scalar")
+def _optimizer_scalar(node, ins, outs, ctx):
+    opt, what, out = node.attrs["optimizer"], node.attrs["what"], outs[0]
+
+    def run():  # per run: a schedule reads the step count as it is now
+        out[()] = opt.step_scalar(what)
+    return run
+
+
+@kernel("count_step")
+def _count_step(node, ins, outs, ctx):
+    opt = node.attrs["optimizer"]
+    gate = ins[0] if node.attrs.get("gated") else None
+
+    def run():
+        if gate is None or gate[()]:
+            opt.iterations += 1
+    return run

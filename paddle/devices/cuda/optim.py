@@ -317,3 +317,31 @@ _apply_updates.input_buffers = gradient_buffers
 @kernel("average_over_ranks")
 def _average_over_ranks(node, ins, outs, ctx):
     return ctx.collectives.average_kernel(node, ins, outs, ctx.device)
+
+
+# The two host ops of the optimizers built from ops (paddle/lowlevel/composed_optimizers.py),
+# as csrc has none: the step's scalar written into a device word before each run (the
+# launch copies it, so a CUDA graph captures it), and the step count moved after the run.
+
+@kernel("optimizer_scalar")
+def _optimizer_scalar(node, ins, outs, ctx):
+    xp, opt, what, out = ctx.xp, node.attrs["optimizer"], node.attrs["what"], outs[0]
+    word, host, dev = ctx.empty((), np.float32), np.zeros((), np.float32), ctx.device
+
+    def refresh():
+        host[()] = opt.step_scalar(what)
+        dev.upload(word, host)
+    ctx.before_run(refresh)
+    return sequence([lambda: xp.copyto(out, word)])
+
+
+@kernel("count_step")
+def _count_step(node, ins, outs, ctx):
+    opt, dev = node.attrs["optimizer"], ctx.device
+    gate = ins[0] if node.attrs.get("gated") else None
+
+    def counted():  # a skipped step (LossScaleOptimizer's gate) counts nothing, as on the CPU
+        if gate is None or bool(dev.download(gate)):
+            opt.iterations += 1
+    ctx.after_run(counted)
+    return sequence([])

@@ -34,7 +34,8 @@ from paddle.highlevel.layers.base import Input, Layer
 from paddle.highlevel.models.model import Model
 from paddle.highlevel.models.sequential import Sequential
 from paddle.highlevel.saving.formats import SAVING
-from paddle.highlevel.saving.registry import all_custom_objects, custom_object_scope
+from paddle.highlevel.saving.registry import (all_custom_objects, custom_object_scope,
+                                               family_classes)
 from paddle.highlevel.saving.serialization import (
     inherited_scope, plain_array, register_layer_codec, serialize_keras_object)
 
@@ -396,8 +397,12 @@ def _rebuild_model(spec, custom_objects):
         return _sequential_from_config(config, custom_objects)
     if name in ("Functional", "Model"):
         return _functional_from_config(config, custom_objects)
-    cls = lookup(spec.get("registered_name") or name, custom_objects, {}, "model class") \
-        if spec.get("registered_name") else lookup(name, custom_objects, {}, "model class")
+    # built-in Model subclasses: those of the families (keras.distillation's Distiller)
+    builtins = {n: c for n, c in family_classes("keras.distillation").items()
+                if isinstance(c, type) and issubclass(c, Model)}
+    cls = lookup(spec.get("registered_name") or name, custom_objects, builtins,
+                 "model class") if spec.get("registered_name") else \
+        lookup(name, custom_objects, builtins, "model class")
     model = from_config(cls, config)
     if not isinstance(model, Model):
         raise CheckpointError(f"{name} is not a Model subclass ({type(model).__name__})")
@@ -645,6 +650,8 @@ def _build(model, build):
     """Trace a rebuilt subclassed model on its saved input shapes, creating its weights."""
     if not build or model.functional or getattr(model, "_graphs", None):
         return
+    if "input_shapes" not in build and build.get("input_shape"):  # Keras's own build_config
+        build = _keras_build(build["input_shape"])
     shapes, dtypes = build["input_shapes"], build["input_dtypes"]
     if isinstance(model, Sequential):
         model._input = Input(shape=tuple(shapes[0][1:]), dtype=dtypes[0])
@@ -657,6 +664,15 @@ def _build(model, build):
     except (ShapeError, ValueError, TypeError) as e:
         raise CheckpointError(f"{type(model).__name__}: tracing call() on the saved input "
                               f"shapes {shapes} failed: {e}") from e
+
+
+def _keras_build(shape):
+    """paddle's build config from Keras's `{"input_shape": ...}` (a shape, or a list of
+    them; float32 inputs, any batch size)."""
+    several = isinstance(shape[0], (list, tuple))
+    shapes = [[None] + list(s[1:]) for s in (shape if several else [shape])]
+    return {"input_shapes": shapes, "input_dtypes": ["float32"] * len(shapes),
+            "single_input": not several}
 
 
 # ---- where the weights go ---------------------------------------------------------------

@@ -21,6 +21,7 @@ import warnings
 from paddle.errors import CheckpointError
 from paddle.lowlevel import optimizers, schedules
 from paddle.lowlevel.loss_scale import LossScaleOptimizer
+from paddle.lowlevel.multi_optimizer import MultiOptimizer
 from paddle.highlevel import losses, metrics
 from paddle.highlevel.saving.architecture import from_config, lookup
 from paddle.highlevel.saving.registry import all_custom_objects
@@ -165,7 +166,7 @@ def _get_metric(spec, custom):
 
 def serialize_optimizer(optimizer):
     config = optimizer.get_config()
-    lr = optimizer.learning_rate
+    lr = getattr(optimizer, "learning_rate", None)  # (a MultiOptimizer has none)
     if callable(lr) and not isinstance(lr, schedules.LearningRateSchedule):
         warnings.warn(f"{optimizer.name}: the learning rate is a function, which cannot be "
                       "saved; the checkpoint holds its current value "
@@ -179,6 +180,7 @@ def deserialize_optimizer(spec, custom):
         raise CheckpointError(f"the training config has no optimizer_config (found {spec!r})")
     builtins = {cls.__name__: cls for cls in optimizers.NAMES.values()}
     builtins["LossScaleOptimizer"] = LossScaleOptimizer
+    builtins["MultiOptimizer"] = MultiOptimizer
     cls = lookup(spec["class_name"], custom, builtins, "optimizer")
     config = dict(spec.get("config") or {})
     lr = config.get("learning_rate")

@@ -46,6 +46,7 @@ from paddle._atomic import atomic_path
 from paddle._version import __version__
 from paddle.errors import CheckpointError
 from paddle.lowlevel import random_state, schedules, stored_state
+from paddle.lowlevel.optimizers import Optimizer
 from paddle.lowlevel.shapes import memory_bytes
 from paddle.highlevel.layers.attention import MultiHeadAttention
 from paddle.highlevel.layers.base import Layer, snake_case
@@ -81,8 +82,9 @@ def keras_config(model, compile_config=True):
     kind = architecture.model_kind(model)
     if kind == "subclassed":
         registered = registry.registered_key(type(model))
-        out["module"] = type(model).__module__
-        out["registered_name"] = registered or type(model).__name__
+        builtin = registry.family_of(type(model))  # a Keras model class (Distiller)
+        out["module"] = builtin or type(model).__module__
+        out["registered_name"] = None if builtin else registered or type(model).__name__
         build = dict(spec.get("build_config") or {})
         shapes = build.get("input_shapes") or []
         build["input_shape"] = shapes[0] if build.get("single_input", True) and shapes \
@@ -261,23 +263,49 @@ def optimizer_entries(model, optimizer):
                          for i, (_, kind, w, s) in enumerate(nested)] + [
             ("optimizer/inner_optimizer/" + path.split("/", 1)[1], kind, w, s)
             for path, kind, w, s in nested]
+    if hasattr(optimizer, "weights_of"):  # a MultiOptimizer
+        return _multi_entries(model.trainable_weights, optimizer)
     entries = [("iterations", None, None)]
     if not isinstance(optimizer.learning_rate, schedules.LearningRateSchedule) and \
             not callable(optimizer.learning_rate):
         entries.append(("learning_rate", None, None))
     weights = model.trainable_weights
+    entries += [("slot", w, s) for w, s in _slot_order(optimizer, weights)]
+    return [(f"optimizer/vars/{i}", kind, w, s) for i, (kind, w, s) in enumerate(entries)]
+
+
+def _multi_entries(weights, optimizer):
+    """A MultiOptimizer's entries as Keras 3 writes them: under `optimizer/vars` its step
+    count and (zero) learning rate, then each inner optimizer's step count, learning rate
+    and slots; and each inner optimizer's again under `optimizer/optimizers/<name>/vars`.
+    The step counts and rates name their optimizer in the weight's place."""
+    entries, nested = [("iterations", optimizer, None), ("learning_rate", optimizer, None)], []
+    owners = [optimizer.optimizer_of(w) for w in weights]  # (a function may add optimizers)
+    for opt in optimizer.optimizers:
+        own = [("iterations", opt, None)]
+        if not callable(opt.learning_rate):
+            own.append(("learning_rate", opt, None))
+        own += [("slot", w, s) for w, s in _slot_order(
+            opt, [w for w, o in zip(weights, owners) if o is opt])]
+        entries += own
+        nested += [(f"optimizer/optimizers/{opt.name}/vars/{i}", *e) for i, e in enumerate(own)]
+    return [(f"optimizer/vars/{i}", *e) for i, e in enumerate(entries)] + nested
+
+
+def _slot_order(optimizer, weights):
+    """[(weight, slot)] in the order Keras 3 builds an optimizer's slots."""
+    if hasattr(optimizer, "keras_slot_order"):  # slots of their own shapes (Adafactor, Muon)
+        return optimizer.keras_slot_order(weights)
     slots = tuple(optimizer.slot_names)
-    if getattr(optimizer, "use_ema", False):  # Keras's base build adds them first
-        entries += [("slot", w, "average") for w in weights]
+    order = [(w, "average") for w in weights] if getattr(optimizer, "use_ema", False) else []
+    # (Keras's base build adds the moving averages first)
     if type(optimizer).__name__ in INTERLEAVED:
         # Keras builds the slots it adds together per weight, then the ones it adds alone
         # (Adam's amsgrad `velocity_hat`) per slot name.
         alone = [s for s in slots if s in ALONE]
-        entries += [("slot", w, s) for w in weights for s in slots if s not in ALONE]
-        entries += [("slot", w, s) for s in alone for w in weights]
-    else:
-        entries += [("slot", w, s) for s in slots for w in weights]
-    return [(f"optimizer/vars/{i}", kind, w, s) for i, (kind, w, s) in enumerate(entries)]
+        return order + [(w, s) for w in weights for s in slots if s not in ALONE] + \
+            [(w, s) for s in alone for w in weights]
+    return order + [(w, s) for s in slots for w in weights]
 
 
 def _optimizer_built(model, optimizer):
@@ -319,10 +347,11 @@ def _snapshot(model, include_optimizer):
 
 
 def _optimizer_value(optimizer, kind, weight, slot):
+    owner = weight if isinstance(weight, Optimizer) else optimizer  # (a MultiOptimizer's)
     if kind == "iterations":
-        return np.int64(optimizer.iterations)
-    if kind == "learning_rate":
-        return np.float32(optimizer.learning_rate)
+        return np.int64(owner.iterations)
+    if kind == "learning_rate":  # a MultiOptimizer has none: Keras writes 0
+        return np.float32(0.0 if hasattr(owner, "weights_of") else owner.learning_rate)
     if kind == "variable":
         return weight.val()
     return optimizer.slots(weight)[slot].copy()
@@ -565,6 +594,8 @@ def _check_optimizer(model, optimizer, weights, path):
     if optimizer is None or saved == 0:
         return []
     entries = optimizer_entries(model, optimizer)
+    if hasattr(optimizer, "weights_of"):  # a MultiOptimizer: its inner copies restore nothing more
+        entries = [e for e in entries if e[0].startswith("optimizer/vars/")]
     if getattr(optimizer, "inner_optimizer", None) is not None and \
             weights.count("optimizer/inner_optimizer/vars") == 0:
         entries = [e for e in entries if e[0].startswith("optimizer/vars/")]
@@ -577,13 +608,14 @@ def _check_optimizer(model, optimizer, weights, path):
     out = []
     for key, kind, w, slot in entries:
         if kind == "iterations":
-            out.append((kind, None, None, _saved_iterations(weights.get(key, ()), key, path)))
+            out.append((kind, w, None, _saved_iterations(weights.get(key, ()), key, path)))
         elif kind == "learning_rate":
-            out.append((kind, None, None, _saved_rate(weights.get(key, ()), key, path)))
+            out.append((kind, w, None, _saved_rate(weights.get(key, ()), key, path)))
         elif kind == "variable":
             out.append((kind, w, None, weights.get(key, w.shape, w.name)))
         else:
-            out.append((kind, w, slot, weights.get(key, w.shape, f"{slot} of {w.name!r}")))
+            out.append((kind, w, slot, weights.get(key, optimizer.slots(w)[slot].shape,
+                                                    f"{slot} of {w.name!r}")))
     return out
 
 
@@ -622,12 +654,14 @@ def _restore(pairs, optimizer, state):
         else:
             var.set_value(value)
     for kind, w, slot, value in state:
+        owner = w if isinstance(w, Optimizer) else optimizer  # (a MultiOptimizer's)
         if kind == "iterations":
-            optimizer.iterations = value
+            owner.iterations = value
         elif kind == "learning_rate":
             # Saved as float32 (Keras's variable): keep the exact rate it was rounded from.
-            if np.float32(optimizer.learning_rate) != np.float32(value):
-                optimizer.learning_rate = value
+            if not hasattr(owner, "weights_of") and \
+                    np.float32(owner.learning_rate) != np.float32(value):
+                owner.learning_rate = value
         elif kind == "variable":
             w.set_value(np.asarray(value).astype(w.dtype))
         else:

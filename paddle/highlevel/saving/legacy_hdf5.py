@@ -94,7 +94,7 @@ def load_model(path, custom_objects=None, compile=True, safe_mode=True):
                     from e
             slots = _check_optimizer(path, model.optimizer, saved.optimizer, groups, top)
             own = _check_own_optimizers(path, model, saved.own_optimizers, groups, top)
-        pairs, slots, own = _read_checked(saved, pairs, slots, own)
+        pairs, slots, own = _read_checked(saved, pairs, slots, own, model.optimizer)
     _assign(pairs)
     _restore_optimizer(model.optimizer, saved.optimizer, slots)
     for optimizer, state, own_slots in own:
@@ -118,14 +118,15 @@ def _rebuild(path, config, custom_objects, safe_mode):
                               f"({type(e).__name__}: {e})") from e
 
 
-def _read_checked(saved, pairs, slots, own):
+def _read_checked(saved, pairs, slots, own, optimizer=None):
     """Read the datasets the model takes (their shapes checked already) and verify the
     file's checksums; nothing is assigned before this has passed."""
-    def values(slot_list):
-        return [(var, slot, saved.read(d, var.shape)) for var, slot, d in slot_list]
+    def values(slot_list, opt):  # (a slot's shape is its own: Adafactor's are not the weight's)
+        return [(var, slot, saved.read(d, opt.slots(var)[slot].shape))
+                for var, slot, d in slot_list]
     pairs = [(w, saved.read(d, w.shape)) for w, d in pairs]
-    slots = values(slots)
-    own = [(optimizer, state, values(s)) for optimizer, state, s in own]
+    slots = values(slots, optimizer) if slots else slots
+    own = [(opt, state, values(s, opt)) for opt, state, s in own]
     saved.verify()
     return pairs, slots, own
 
@@ -174,7 +175,7 @@ def restore_training_state(model, filepath):
         slots = _check_optimizer(path, optimizer, saved.optimizer, groups, top) \
             if optimizer is not None else []
         own = _check_own_optimizers(path, model, saved.own_optimizers, groups, top)
-        pairs, slots, own = _read_checked(saved, pairs, slots, own)
+        pairs, slots, own = _read_checked(saved, pairs, slots, own, optimizer)
     with stored_state.LOCK:  # all at once for a predict or fit in another thread
         _assign(pairs)
         if optimizer is not None:
@@ -259,15 +260,17 @@ def _check_optimizer(path, optimizer, saved, groups, top):
     flat = [w for _, ws in groups for w in ws] + list(top)
     out = []
     for i, slot, value in saved["slots"]:
-        if not 0 <= i < len(flat) or slot not in optimizer.all_slot_names():
+        if not 0 <= i < len(flat) or slot not in optimizer.all_slot_names() or \
+                slot not in optimizer.slots(flat[i]):  # (Muon's differ between weights)
             raise CheckpointError(
                 f"{path}: the saved optimizer state (slot {slot!r} of weight #{i}) does not fit "
                 f"this model's {type(optimizer).__name__} "
                 f"(slots {list(optimizer.all_slot_names())}, "
                 f"{len(flat)} weights)")
-        if tuple(value.shape) != flat[i].shape:
+        shape = optimizer.slots(flat[i])[slot].shape  # (Adafactor's are not the weight's)
+        if tuple(value.shape) != shape:
             raise CheckpointError(f"{path}: optimizer slot {slot!r} of {flat[i].name!r} has "
-                                  f"shape {flat[i].shape}, the file's has {value.shape}")
+                                  f"shape {shape}, the file's has {value.shape}")
         out.append((flat[i], slot, value))
     return out
 

@@ -201,7 +201,8 @@ def family_namespace(keras_module):
 
 
 def family_of(cls, order=("keras.layers", "keras.losses", "keras.metrics", "keras.optimizers",
-                          "keras.regularizers", "keras.constraints", "keras.initializers")):
+                          "keras.regularizers", "keras.constraints", "keras.initializers",
+                          "keras.distillation")):
     """The Keras module name a built-in class is saved under, or None."""
     for keras_module in order:
         if family_namespace(keras_module).get(cls.__name__) is cls:

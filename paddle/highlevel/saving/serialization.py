@@ -25,6 +25,8 @@ import numpy as np
 
 from paddle.errors import CheckpointError
 from paddle.lowlevel import initializers, optimizers
+# (imported for what they register: their classes join optimizers.NAMES)
+from paddle.lowlevel import composed_optimizers, multi_optimizer  # noqa: F401
 from paddle.lowlevel.layer_functions import ACTIVATIONS
 from paddle.lowlevel.shapes import check_fits
 from paddle.highlevel.saving.registry import (
@@ -34,8 +36,10 @@ from paddle.highlevel.saving.registry import (
 
 # The low level's families sit below this floor and cannot import up: registered here.
 register_family("keras.initializers", vars(initializers))
-register_family("keras.optimizers", vars(optimizers),
-                {c.__name__: c for c in optimizers.NAMES.values()})
+_OPTIMIZERS = {c.__name__: c for c in optimizers.NAMES.values()}
+_OPTIMIZERS.update(MultiOptimizer=multi_optimizer.MultiOptimizer,
+                   OptimizerMap=multi_optimizer.OptimizerMap)  # (no names of their own)
+register_family("keras.optimizers", {**vars(optimizers), **_OPTIMIZERS}, _OPTIMIZERS)
 
 _STATE = threading.local()
 _LAYERS = {}  # how layers and models are (de)serialized: architecture.py fills it
@@ -299,7 +303,7 @@ def _nested_shape(value):
 
 # The families whose classes a config may name, in the order they are searched.
 _DESERIALIZED = ("keras.losses", "keras.metrics", "keras.regularizers", "keras.constraints",
-                 "keras.initializers", "keras.optimizers")
+                 "keras.initializers", "keras.optimizers", "keras.distillation")
 
 
 def _deserialize_class(config, custom_objects, safe_mode):

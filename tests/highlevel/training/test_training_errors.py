@@ -232,9 +232,9 @@ def test_bad_class_weight_and_callbacks(model, data):
 
 def test_unknown_optimizer_lists_the_valid_ones():
     model = mlp()
-    with pytest.raises(ValueError, match="unknown 'adamm'; expected one of adadelta, adagrad, "
-                                         "adam, adamax, adamw, ftrl, lamb, lion, nadam, "
-                                         "rmsprop, sgd"):
+    with pytest.raises(ValueError, match="unknown 'adamm'; expected one of adadelta, "
+                                         "adafactor, adagrad, adam, adamax, adamw, ftrl, lamb, "
+                                         "lion, muon, nadam, rmsprop, schedulefreeadamw, sgd"):
         model.compile(optimizer="adamm", loss="mse")
     assert not model.compiled
 
