@@ -24,7 +24,7 @@ Example:
     >>> y = dense(x)                      # every check, then the program is traced and run
     >>> bool(pd.ops.all(dense(x) == y))   # seen before: the program alone
     True
-    >>> dense.kernel.assign(np.zeros((4, 3), np.float32))
+    >>> _ = dense.kernel.assign(np.zeros((4, 3), np.float32))
     >>> dense(x).numpy().tolist()         # the weights as they are now
     [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
 """
