@@ -70,8 +70,8 @@ class _Signatures:
 
     def __init__(self, layer):
         key = id(layer)
-        self.entries = {}  # (shape, dtype) -> Entry
-        self.layers = None  # a model's (outputs, layers), see layers_of
+        self.entries = {}  # (shape, dtype, weak) -> Entry
+        self.layers = None  # a model's (graph token, weak references to its layers)
         self.ref = weakref.ref(layer, _dropper(key))
 
 
@@ -124,10 +124,9 @@ class Entry:
                     layer.activity_regularizer is None:
                 try:
                     traced = layer._eager_program_graph(x)
+                    self.program = LayerProgram.make(*traced) if traced else None
                 except Exception:  # the call op by op raises it again, at the user's line
-                    traced = None
-                if traced is not None:
-                    self.program = LayerProgram.make(*traced)
+                    self.program = None
         return self.program
 
 
@@ -147,9 +146,8 @@ def _same(kept, now):
 def lookup(layer, args, kwargs):
     """(entry, input tensor, training) for an eager call of one input (an EagerTensor
     without a mask, or a NumPy array of numbers; `training` None, True or False the only
-    keyword)
-    whose signature was seen on this layer in its current state; None otherwise (the full
-    call runs). Runs on every layer call: each test is the cheapest that decides."""
+    keyword) whose signature was seen on this layer in its current state; None otherwise
+    (the full call runs). Runs on every layer call: each test is the cheapest that decides."""
     if len(args) != 1 or EAGER_STATE[0]:
         return None
     training = None
@@ -202,11 +200,6 @@ def remember(layer, given, inputs, kwargs, compute, back):
     return entry
 
 
-def forget(layer):
-    """Drop what was kept for `layer`'s eager calls (tests, and a layer rebuilt in place)."""
-    _SEEN.pop(id(layer), None)
-
-
 def layers_of(model):
     """`model.layers`, kept while its graph is the same (`model._graph_token`): a
     functional model finds them by walking its graph, too slow to repeat on every eager
@@ -229,6 +222,7 @@ def layers_of(model):
 
 
 def _tensor_dtype(array, float_dtype):
+    """The dtype `as_tensor` gives an array of numbers."""
     kind = array.dtype.kind
     return "int64" if kind in "iu" else "bool" if kind == "b" else float_dtype
 
@@ -239,9 +233,7 @@ def as_tensor(x, float_dtype):
     if isinstance(x, Variable):
         return x
     array = np.asarray(x)
-    kind = array.dtype.kind
-    return constant(array, "int64" if kind in "iu" else "bool" if kind == "b" else
-                    as_dtype(float_dtype))
+    return constant(array, as_dtype(_tensor_dtype(array, float_dtype)))
 
 
 def pure_activation(fn):
