@@ -27,14 +27,14 @@ from paddle.errors import ShapeError, at_user
 from paddle.lowlevel import eager, stored_state
 from paddle.lowlevel.graph import (ASSIGNED, FLOATS, NAMES, Variable, apply, as_dtype,
                                    assigned_value, autocast, building_scope, call_inputs,
-                                   constant, data, forced_mode, in_call)
+                                   current_mode, data, forced_mode, in_call)
 from paddle.lowlevel.op import OPS
 from paddle.lowlevel.optimizers import collect_updates
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.layer_functions import parameter
 from paddle.lowlevel.ops.reduce import sum as sum_all
 from paddle.highlevel import constraints, dtype_policies, regularizers
-from paddle.highlevel.layers import state_updates
+from paddle.highlevel.layers import eager_calls, state_updates
 from paddle.highlevel.layers.keras_api import KerasLayerAPI
 from paddle.highlevel.layers.quantization import Quantizable
 
@@ -147,8 +147,34 @@ class _CallSpec:
 # Weak: a layer class defined in a function (its methods closing over that function's
 # models) must not live on, holding them and their layer names, after the function ends.
 _CALL_SPECS = weakref.WeakKeyDictionary()
-# What an eager call collects its state updates in: nothing (they run at once).
-_NO_UPDATES = contextlib.nullcontext(())
+
+
+class _Nothing:
+    """A context that does nothing (and gives no updates): what an eager call enters in
+    place of the contexts it does not need (one object, entered on every call)."""
+
+    __slots__ = ()
+
+    def __enter__(self):
+        return ()
+
+    def __exit__(self, *exc):
+        return None
+
+
+_NOTHING = _Nothing()
+# Whether layer calls on symbolic inputs leave no history (a model's eager program being
+# traced, eager_calls.py): the trace is not a call of the model's graph.
+_UNRECORDED = [False]
+
+
+@contextlib.contextmanager
+def _unrecorded():
+    saved, _UNRECORDED[0] = _UNRECORDED[0], True
+    try:
+        yield
+    finally:
+        _UNRECORDED[0] = saved
 # The layers whose `_recent_losses` are not empty, {id: weak reference} (add_loss adds
 # them; an outermost call clears its layers' lists): when there are none, a call has
 # nothing to clear. (A dict, not a WeakSet, whose len() is Python code run on every call.)
@@ -259,6 +285,12 @@ class Layer(KerasLayerAPI, Quantizable):
         self._input_shape_arg = tuple(input_shape) if input_shape is not None else None
         self._inbound = []       # [(input Variables, output Variables, call kwargs)]
         self.activity_regularizer = regularizers.get(activity_regularizer)
+
+    def __setattr__(self, name, value):
+        # What eager calls keep is checked again after any layer's attribute is set
+        # (eager_calls.py: a new activation, kernel, policy, input_spec, a rebuild).
+        object.__setattr__(self, name, value)
+        eager_calls.touched()
 
     # ---- weights ------------------------------------------------------------------------
 
@@ -568,38 +600,20 @@ class Layer(KerasLayerAPI, Quantizable):
         the mode of every op the call builds: `Dropout(0.5)(x, training=True)` drops in
         predict too, as in Keras. `mask` reaches `call` only if `call` names it.
         """
-        spec = _call_spec(type(self))
-        inputs, kwargs = spec.bind(self, args, kwargs)
-        training = _check_training(kwargs.pop("training", None), self.name)
-        flat = inputs if isinstance(inputs, (list, tuple)) else [inputs]
-        # Concrete inputs (arrays, numbers, eager tensors) outside a trace: the call runs at
-        # once, op by op, its state updates included in the order written (Keras 3's eager
-        # call), and gives EagerTensors; anything else builds the graph (one body for both,
-        # so nested models cost one frame per level more than their call).
-        now = bool(flat) and not eager.is_tracing() and _all_concrete(
-            flat + tensor_arguments(kwargs) if kwargs else flat)
-        if now and not _all_variables(flat):
-            flat = [_as_tensor(x, self.dtype) for x in flat]
-            inputs = type(inputs)(flat) if isinstance(inputs, (list, tuple)) else flat[0]
-        for x in flat:
-            if not isinstance(x, Variable):
-                raise TypeError(at_user(f"{self.name}: expected a Variable (or a NumPy array), "
-                                        f"received {type(x).__name__}"))
-        # An eager call builds the layer for any batch size, as a call on pd.Input would
-        # (a stateful RNN keeps its states for the batch size of its first call, as Keras's).
-        any_batch = now and not getattr(self, "stateful", False)
-        shapes = [(None,) + x.shape[1:] if any_batch and x.shape else x.shape for x in flat]
-        shape = shapes if isinstance(inputs, (list, tuple)) else shapes[0]
-        if not self.built:
-            with eager.graph_state():  # weight penalties stay graph nodes on the weights
-                self.build(shape)  # marks the layer built (KerasLayerAPI wraps every build)
-                if not self.built:
-                    self._mark_built(shape)
-        elif self.input_spec is not None:
-            for s in shapes:
-                self.input_spec.check(self, s)
-        inputs = self._cast_integer_inputs(inputs, flat)
-        inputs, flat, compute, back = self._autocast_inputs(inputs, flat)
+        seen = eager_calls.lookup(self, args, kwargs)
+        if seen is not None:  # an eager call of a signature seen before: its checks passed
+            entry, inputs, training = seen
+            spec, flat, kwargs, now, compute, back = _call_spec(type(self)), [inputs], {}, \
+                True, entry.compute, entry.back
+        else:  # (the body below stays in this frame: nested models cost one frame a level)
+            spec, inputs, flat, kwargs, training, now, compute, back, entry = \
+                self._checked_call(args, kwargs)
+        if entry is not None:
+            program = entry.program_for(self, inputs)
+            if program is not None:  # the same ops and kernels, as one run
+                if _HOLDING_RECENT_LOSSES and not in_call():
+                    self._clear_recent_losses()
+                return program.run(inputs)
         if training is not None:
             value = training
         else:  # an outermost eager call infers, as Keras's: call(..., training) hears False
@@ -610,11 +624,14 @@ class Layer(KerasLayerAPI, Quantizable):
             call_kwargs["mask"] = input_mask  # Keras's implicit mask, from the inputs
         if _HOLDING_RECENT_LOSSES and not in_call():  # an outermost call: `losses` lists
             self._clear_recent_losses()                # this call's alone
+        # forced_mode(None) under no forced mode changes nothing: not entered then.
+        mode = forced_mode(training) if training is not None or current_mode() is not None \
+            else _NOTHING
         _CALL_TRAINING.append(value)
         try:
-            with eager.eager_call() if now else eager.tracing(), call_inputs(flat), \
-                    forced_mode(training), building_scope(self.name), autocast(compute), \
-                    _NO_UPDATES if now else collect_updates() as updates:
+            with eager.eager_call() if now else eager.tracing(), call_inputs(flat), mode, \
+                    building_scope(self.name), autocast(compute), \
+                    _NOTHING if now else collect_updates() as updates:
                 # a quantized layer runs its quantized call (Keras's `quantized_call`)
                 outputs = (self.quantized_call if self.dtype_policy.quantization_mode
                            else self.call)(inputs, **call_kwargs)
@@ -638,6 +655,8 @@ class Layer(KerasLayerAPI, Quantizable):
             return _concrete_outputs(outputs)
         if updates:  # the call's assignments run with whatever computes its outputs
             state_updates.attach([o for o in outs if isinstance(o, Variable)], updates)
+        if _UNRECORDED[0]:  # a trace for an eager call's program: no history to keep
+            return outputs
         recorded = dict(kwargs) if training is None else dict(kwargs, training=training)
         self._inbound.append((list(flat), list(outs), recorded))
         self._list_input = isinstance(inputs, (list, tuple))
@@ -645,6 +664,90 @@ class Layer(KerasLayerAPI, Quantizable):
             if isinstance(o, Variable):
                 o._history = (self, len(self._inbound) - 1, k)
         return outputs
+
+    def _checked_call(self, args, kwargs):
+        """A call's arguments bound and checked, the layer built if it was not, its inputs
+        cast: (spec, inputs, flat inputs, keyword arguments, training, whether it runs at
+        once, autocast's dtype for parameters, the dtype outputs go back to, the eager
+        call's kept entry or None)."""
+        spec = _call_spec(type(self))
+        inputs, kwargs = spec.bind(self, args, kwargs)
+        training = _check_training(kwargs.pop("training", None), self.name)
+        flat = inputs if isinstance(inputs, (list, tuple)) else [inputs]
+        # Concrete inputs (arrays, numbers, eager tensors) outside a trace: the call runs at
+        # once, op by op, its state updates included in the order written (Keras 3's eager
+        # call), and gives EagerTensors; anything else builds the graph (one body for both,
+        # so nested models cost one frame per level more than their call).
+        now = bool(flat) and not eager.is_tracing() and _all_concrete(
+            flat + tensor_arguments(kwargs) if kwargs else flat)
+        if now and not _all_variables(flat):
+            flat = [eager_calls.as_tensor(x, self.dtype) for x in flat]
+            inputs = type(inputs)(flat) if isinstance(inputs, (list, tuple)) else flat[0]
+        for x in flat:
+            if not isinstance(x, Variable):
+                raise TypeError(at_user(f"{self.name}: expected a Variable (or a NumPy array), "
+                                        f"received {type(x).__name__}"))
+        # An eager call builds the layer for any batch size, as a call on pd.Input would
+        # (a stateful RNN keeps its states for the batch size of its first call, as Keras's).
+        any_batch = now and not getattr(self, "stateful", False)
+        shapes = [(None,) + x.shape[1:] if any_batch and x.shape else x.shape for x in flat]
+        shape = shapes if isinstance(inputs, (list, tuple)) else shapes[0]
+        if not self.built:
+            with eager.graph_state():  # weight penalties stay graph nodes on the weights
+                self.build(shape)  # marks the layer built (KerasLayerAPI wraps every build)
+                if not self.built:
+                    self._mark_built(shape)
+        elif self.input_spec is not None:
+            for s in shapes:
+                self.input_spec.check(self, s)
+        given = inputs
+        inputs = self._cast_integer_inputs(inputs, flat)
+        inputs, flat, compute, back = self._autocast_inputs(inputs, flat)
+        # What passed depends on the layer and the input's shape and dtype alone: kept for
+        # the next eager call of that signature (eager_calls.lookup above).
+        entry = eager_calls.remember(self, given, inputs, kwargs, compute, back) if now \
+            else None
+        return spec, inputs, flat, kwargs, training, now, compute, back, entry
+
+    # ---- eager calls seen before (eager_calls.py) ---------------------------------------
+
+    def _eager_state(self):
+        """What the checks of an eager call depend on besides its input's shape and dtype:
+        a kept entry serves while these are the same objects."""
+        return (self.built, self.input_spec, self.dtype_policy, self.autocast, self.dtype,
+                len(self._weights), self.activity_regularizer)
+
+    def _eager_program_reads(self):
+        """None, or what `call` reads besides its input when it is a pure function of the
+        two: the same ops in every mode, no state written, nothing drawn, no mask made, no
+        loss added, nothing done in Python but building ops. Such a layer's eager calls run
+        as one program per signature, traced again when these are not the same objects.
+        The base says None: a layer opts in (Dense, Activation, ...)."""
+        return None
+
+    def _eager_program_takes_weak(self, dtype):
+        """Whether a weak float input of `dtype` (a constant made without a dtype, which
+        takes the dtype of what it meets, and whose results are weak where every operand
+        is) gives the program's values and dtypes, as a strong one would: where the call's
+        first op meets a strong operand of that dtype (Dense's kernel). False: such calls
+        run op by op."""
+        return False
+
+    def _eager_program_graph(self, x):
+        """(input data Variable, [outputs], single) of `call` traced on a data Variable like
+        the tensor `x`, for eager_calls.LayerProgram; None when it gives no Variable or
+        list of them. `training` is None: a pure call is the same in every mode, and the
+        layers inside a model keep the plan's mode (a forced one is refused)."""
+        data_x = data(f"{self.name}_eager_input", x.shape, x.dtype)
+        spec = _call_spec(type(self))
+        with _unrecorded(), eager.tracing(), call_inputs([data_x]), \
+                building_scope(self.name):
+            out = self.call(data_x, **spec.call_kwargs({}, None))
+        if isinstance(out, Variable):
+            return data_x, [out], True
+        if type(out) in (list, tuple) and _all_variables(out):
+            return data_x, list(out), False
+        return None
 
     # Layers that compute in float32 under a half policy (Keras's normalization layers:
     # their statistics overflow float16): float32 inputs and weights, half outputs. Their
@@ -864,16 +967,6 @@ def _set_output_masks(layer, inputs, outputs, input_mask):
     for o, m in zip(outs, masks):
         if isinstance(o, Variable) and m is not None:
             o._keras_mask = m
-
-
-def _as_tensor(x, float_dtype):
-    """A concrete layer input as a tensor: arrays and numbers become constants, integers
-    int64 (ids, labels), anything else the layer's float dtype; tensors stay as they are."""
-    if isinstance(x, Variable):
-        return x
-    array = np.asarray(x)
-    return constant(array, "int64" if array.dtype.kind in "iu" else
-                    "bool" if array.dtype.kind == "b" else as_dtype(float_dtype))
 
 
 def _concrete_outputs(outputs):

@@ -25,6 +25,7 @@ from paddle.highlevel.layers.base import (
 from paddle.highlevel.quantization_config import (
     QuantizationConfig, config_argument, serialize_config)
 from paddle.highlevel.layers.bytecode import dump_function, load_function
+from paddle.highlevel.layers.eager_calls import pure_activation
 
 
 def get_activation(act):
@@ -39,6 +40,13 @@ def serialize_activation(act):
     if act is None:
         return "linear"
     return act if isinstance(act, str) else getattr(act, "__name__", repr(act))
+
+
+def _parameters(*weights):
+    for w in weights:
+        if w is not None and not (isinstance(w, Variable) and w.kind == "param"):
+            return False
+    return True
 
 
 class Dense(Layer):
@@ -144,6 +152,19 @@ class Dense(Layer):
             return super()._saved_weights()
         return [w for w in (self._kernel, self.bias, self.kernel_scale) if w is not None]
 
+    def _eager_program_reads(self):
+        # Pure: matmul, bias add and one of paddle's activations (eager_calls.py), on
+        # weights that are parameters (a wrapper may swap in a tensor on every call); not
+        # once quantized (its call is quantized_call).
+        if self.quantization_mode or type(self).call is not Dense.call or \
+                not pure_activation(self.activation) or \
+                not _parameters(self.kernel, self.bias):
+            return None
+        return (self.kernel, self.bias, self.activation)
+
+    def _eager_program_takes_weak(self, dtype):
+        return dtype == self.kernel.dtype  # matmul(x, kernel): x settles to the kernel's
+
     def get_config(self):
         config = {**super().get_config(), "units": self.units,
                   "activation": self._activation_name, "use_bias": self.use_bias,
@@ -170,6 +191,11 @@ class Activation(Layer):
     def call(self, inputs, training=False):
         return self.activation(inputs) if self.activation is not None else passthrough(inputs)
 
+    def _eager_program_reads(self):
+        if type(self).call is not Activation.call or not pure_activation(self.activation):
+            return None
+        return (self.activation,)
+
     def get_config(self):
         return {**super().get_config(), "activation": self._activation_name}
 
@@ -179,6 +205,9 @@ class Flatten(Layer):
 
     def call(self, inputs, training=False):
         return flatten(inputs)
+
+    def _eager_program_reads(self):
+        return () if type(self).call is Flatten.call else None
 
 
 class Reshape(Layer):

@@ -30,6 +30,7 @@ from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.strings import feed_dtype, is_string_array
 from paddle.lowlevel.graph import Variable, apply, data
 from paddle.highlevel.training.data.arrays import by_name
+from paddle.highlevel.layers import eager_calls
 from paddle.highlevel.layers.base import Layer, _call_spec, _check_training, call_context, \
     tensor_arguments
 from paddle.highlevel.quantization_config import validate_and_resolve_config
@@ -90,6 +91,9 @@ class Model(Trainable, Layer):
         self._single_input = not isinstance(inputs, (list, tuple, dict))
         self._single_output = not isinstance(outputs, (list, tuple, dict))
         self.inputs, self.outputs = _flat(inputs), _flat(outputs)
+        # What eager calls keep names the graph by this (a plain object: holding the graph
+        # itself from a global cache would hold the model, which its layers' calls name).
+        self._graph_token = object()
         for v in self.inputs + self.outputs:
             if not isinstance(v, Variable):
                 raise TypeError(f"Model: inputs and outputs must be Variables, received "
@@ -253,6 +257,10 @@ class Model(Trainable, Layer):
     # ---- calling ------------------------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
+        if eager_calls.lookup(self, args, kwargs) is not None:
+            # An eager call of a signature seen before: the checks below passed then.
+            out = Layer.__call__(self, *args, **kwargs)
+            return self._structured(out) if self.functional else out
         inputs, kwargs = _call_spec(type(self)).bind(self, args, kwargs)
         if isinstance(inputs, dict) and self.functional:
             inputs = by_name(inputs, self.input_names, f"{self.name}: inputs", "inputs")
@@ -285,6 +293,27 @@ class Model(Trainable, Layer):
             self._single_input = not isinstance(inputs, (list, tuple))
             self._single_output = not isinstance(out, (list, tuple))
         return out
+
+    # ---- eager calls seen before (layers/eager_calls.py) --------------------------------
+
+    def _eager_state(self):
+        # The checks of Model.__call__ (the input against the model's inputs) too.
+        return Layer._eager_state(self) + (self.__dict__.get("_graph_token"),)
+
+    def _eager_program_reads(self):
+        """A functional model (Sequential included) of one input whose layers are all
+        pure (eager_calls.py) runs its eager calls as one program: what it reads is its
+        graph and what each layer reads, in the state each layer is in."""
+        if not self.functional or len(self.inputs) != 1 or _call_spec(type(self)).user_code:
+            return None
+        reads = [self._graph_token]
+        for layer in eager_calls.layers_of(self):
+            own = layer._eager_program_reads()
+            if own is None or layer.activity_regularizer is not None:
+                return None
+            reads.append(layer._eager_state())
+            reads.append(own)
+        return tuple(reads)
 
     def build(self, input_shape):
         """Create the weights by tracing `call` on inputs of this shape."""

@@ -149,6 +149,10 @@ class Sequential(Model):
             x = layer(x, training=training)
         return x
 
+    def _eager_program_takes_weak(self, dtype):
+        # Only the first layer sees the input: the others see its (strong) outputs.
+        return bool(self._layers) and self._layers[0]._eager_program_takes_weak(dtype)
+
     def get_config(self):
         """The layers' configs (an InputLayer entry first once the input shape is known),
         in Keras's layout; `Sequential.from_config` rebuilds the model."""
