@@ -428,9 +428,9 @@ def test_models_nested_200_deep_load_with_each_model_asked_for_its_weights_once(
     for name in ("nested.h5", "nested.keras"):
         line = next(l for l in output.splitlines() if l.startswith(name))
         during_load, two_queries = int(line.split()[3]), int(line.split()[4])
-        seconds = float(line.split()[-1])
-        assert during_load <= 4 * 201 and two_queries <= 4 * 201, line  # linear in the depth
-        assert seconds < 10, line
+        # linear in the depth: the old doubling per level asked 2^200 times (the probe's
+        # timeout is the backstop; no wall-clock bound here, it failed on a loaded machine)
+        assert during_load <= 4 * 201 and two_queries <= 4 * 201, line
 
 
 # ---- Lambda bytecode reached through a wrapper's from_config (#25 item 11) ---------------
