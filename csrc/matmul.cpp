@@ -3,6 +3,7 @@
 // The plan passes a spec [B, M, N, K, ta, tb, a_offsets[B], b_offsets[B]]: for each of the
 // B output matrices, where its A and B operands start (broadcast batch dims repeat an offset).
 #include "blas.h"
+#include "fresh.h"
 
 namespace paddle {
 namespace {
@@ -50,6 +51,7 @@ void matmul(py::array a, py::array b, py::array out, py::array spec) {
 }  // namespace
 
 void init_matmul(py::module_& m) {
+  def_fresh<&matmul, 2>(m, "matmul_fresh", "matmul(a, b, out, spec) making out (csrc/fresh.h)");
   m.def("matmul", &matmul,
         array_arg("a"), array_arg("b"), array_arg("out"), array_arg("spec"),
         "out[B,M,N] = op(a) @ op(b) per batch, offsets from spec");
