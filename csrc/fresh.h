@@ -92,10 +92,8 @@ PyObject* fastcall(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
 // made by the entry, as described above.
 template <auto Kernel, int Out>
 void def_fresh(py::module_& m, const char* name, const char* doc) {
-  static PyMethodDef def{name,
-                         reinterpret_cast<PyCFunction>(
-                             reinterpret_cast<void (*)(void)>(&fresh_detail::fastcall<Kernel, Out>)),
-                         METH_FASTCALL, doc};
+  auto* call = reinterpret_cast<void (*)(void)>(&fresh_detail::fastcall<Kernel, Out>);
+  static PyMethodDef def{name, reinterpret_cast<PyCFunction>(call), METH_FASTCALL, doc};
   py::str self(name);
   PyObject* fn = PyCFunction_NewEx(&def, self.ptr(), nullptr);  // holds its own reference
   if (!fn) throw py::error_already_set();

@@ -36,15 +36,15 @@ import numpy as np
 
 from paddle import devices
 from paddle.devices import mirrors
+from paddle.devices.cpu.fresh import FRESH
 from paddle.devices.mirrors import _MIRRORS
 from paddle.lowlevel import graph
 from paddle.lowlevel.executor import Plan, Program, eval as run_graph
 from paddle.devices.default import _DEVICE
 from paddle.devices.runner import RECORDERS
 from paddle.errors import ShapeError, user_location
-from paddle.lowlevel.graph import NUMBERS, Node, Variable
-from paddle.lowlevel.op import OPS
-from paddle.lowlevel.ops.math import _pair
+from paddle.lowlevel.graph import EAGER_FAST, FLOATS, NUMBERS, Node, Variable, attrs_key
+from paddle.lowlevel.ops.math import equal, not_equal
 
 # How many one-node programs are kept (per op, attributes, input specs, mode and device):
 # enough for the ops of a model's eager calls; the oldest go first.
@@ -279,13 +279,7 @@ class EagerTensor(Variable):
         return format(array[()] if array.ndim == 0 else array, spec) if spec else str(self)
 
 
-def _elementwise(name):
-    def compare(a, b):
-        return graph.apply(OPS[name], list(_pair(a, b, name)))
-    return compare
-
-
-_OPS = {"equal": _elementwise("equal"), "not_equal": _elementwise("not_equal")}
+_OPS = {"equal": equal, "not_equal": not_equal}  # (pd.equal: elementwise, as NumPy's ==)
 
 
 _DTYPE_NAMES = {np.dtype(d): d for d in graph.DTYPES}
@@ -324,22 +318,22 @@ def run(op, inputs, attrs, location):
     program's kernel on the inputs' own arrays; nothing is located (no frame is read)
     unless something fails."""
     mode = _MODE[-1]
-    if mode is None and len(_MODE) > 1:  # the mode of the enclosing call that fixed one
-        mode = next((m for m in reversed(_MODE) if m is not None), None)
+    if mode is None and len(_MODE) > 1:
+        mode = _enclosing_mode()
     device = devices.CPU if _DEVICE[0] == "cpu" else devices.backend_for(None)
     # The key: op, attributes, mode, device, then each input's shape and dtype (one flat
     # tuple; the usual arities spelled out, as a comprehension costs a call).
-    attrs_key = _attrs_key(attrs) if attrs else ()
+    attributes = attrs_key(attrs) if attrs else ()
     n = len(inputs)
     if n == 2:
         a, b = inputs
-        key = (op, attrs_key, mode, device, a.shape, a.dtype, b.shape, b.dtype)
+        key = (op, attributes, mode, device, a.shape, a.dtype, b.shape, b.dtype)
     elif n == 1:
         a = inputs[0]
-        key = (op, attrs_key, mode, device, a.shape, a.dtype)
+        key = (op, attributes, mode, device, a.shape, a.dtype)
     else:
-        key = (op, attrs_key, mode, device) + tuple([x for v in inputs
-                                                     for x in (v.shape, v.dtype)])
+        key = (op, attributes, mode, device) + tuple([x for v in inputs
+                                                      for x in (v.shape, v.dtype)])
     try:
         entry = _PROGRAMS.get(key)
     except TypeError:  # an attribute that cannot be hashed (a list): frozen
@@ -362,7 +356,15 @@ def run(op, inputs, attrs, location):
             results = entry.run([mirrors.on_host(v._value) for v in inputs])
         else:
             arrays = [a._value, b._value] if n == 2 else [v._value for v in inputs]
-            if entry.rebound is not None and not RECORDERS:
+            if entry.fresh is not None and not RECORDERS:
+                try:
+                    results = [entry.fresh(*arrays)]
+                except Exception:  # again through the program: its error names the op
+                    results = entry.run(arrays)
+                else:
+                    if key is not None and key[1] is attributes and key[3] is devices.CPU:
+                        _remember(key, mode, entry)  # (not a frozen key: lists in attrs)
+            elif entry.rebound is not None and not RECORDERS:
                 try:
                     # (under the program's lock: a kernel computes without the GIL, and a
                     # workspace argument is the program's, shared by every caller)
@@ -387,6 +389,102 @@ def run(op, inputs, attrs, location):
 
 
 _MODE = graph._MODE  # (the list itself: forced_mode pushes onto it)
+
+
+def _enclosing_mode():
+    """The run mode of the innermost enclosing call that fixed one (None: the plan's)."""
+    return next((m for m in reversed(_MODE) if m is not None), None)
+
+
+def _remember(key, mode, entry):
+    """Add the call of `key` (run's key, its kernel making its output: entry.fresh) in run
+    mode `mode` to graph.EAGER_FAST, where the op functions find it first."""
+    fast_key = key[:2] + key[4:]  # without the mode and the device (the CPU's)
+    fast = EAGER_FAST.get(fast_key)
+    if fast is not None and mode in fast.calls:
+        return
+    with _CACHE_LOCK:
+        fast = EAGER_FAST.get(fast_key)
+        if fast is None:
+            if len(EAGER_FAST) >= MAX_PROGRAMS:
+                EAGER_FAST.pop(next(iter(EAGER_FAST)), None)
+            fast = EAGER_FAST[fast_key] = _fast_call(len(key) // 2 - 2)
+        fast.calls[mode] = (entry.fresh, entry.outs[0].shape, entry.out_dtypes[0])
+
+
+def _fast_call(n):
+    """The EAGER_FAST function of a call on `n` tensors: its result tensor, or None where
+    the call must take the full path (the checks of run and graph.apply that are not in
+    the key: tracing, device copies newer than the host's, a profile, the device, the run
+    mode, weak floats that meet a float of another dtype). `fast.calls`: {run mode: (the
+    kernel making the output, the output's shape, its dtype)}, filled by `_remember`.
+
+    What is not checked here needs no check: the key holds the op, the attributes and
+    every input's shape and dtype, all the shape rule reads, and the rule passed for them
+    (an error is never cached); the inputs are EagerTensors (what the op functions look up
+    here), never parameters, so autocasts and assignments in a trace do not concern them;
+    a kernel that fails at run time returns None, and the full path raises its error,
+    located at the user's line."""
+    calls = {}
+
+    def _found():
+        if _TRACING[0] or _MIRRORS or RECORDERS or _DEVICE[0] != "cpu":
+            return None
+        mode = _MODE[-1]
+        if mode is None and len(_MODE) > 1:
+            mode = _enclosing_mode()
+        return calls.get(mode)
+
+    if n == 1:
+        def fast(x):
+            found = _found()
+            if found is None:
+                return None
+            kernel, shape, dtype = found
+            try:
+                value = kernel(x._value)
+            except Exception:  # the full path raises it, naming the op and the line
+                return None
+            t = _new(EagerTensor)
+            t.shape, t.dtype, t._value = shape, dtype, value
+            if x._weak and dtype in FLOATS:
+                t._weak = True
+            return t
+    elif n == 2:
+        def fast(a, b):
+            if a._weak is not b._weak and a.dtype != b.dtype:
+                return None  # graph.apply makes the weak one the other's dtype
+            found = _found()
+            if found is None:
+                return None
+            kernel, shape, dtype = found
+            try:
+                value = kernel(a._value, b._value)
+            except Exception:  # the full path raises it, naming the op and the line
+                return None
+            t = _new(EagerTensor)
+            t.shape, t.dtype, t._value = shape, dtype, value
+            if a._weak and b._weak and dtype in FLOATS:
+                t._weak = True
+            return t
+    else:
+        def fast(*inputs):
+            weak = {v._weak for v in inputs}
+            found = _found() if len(weak) == 1 else None
+            if found is None:
+                return None
+            kernel, shape, dtype = found
+            try:
+                value = kernel(*[v._value for v in inputs])
+            except Exception:  # the full path raises it, naming the op and the line
+                return None
+            t = _new(EagerTensor)
+            t.shape, t.dtype, t._value = shape, dtype, value
+            if True in weak and dtype in FLOATS:
+                t._weak = True
+            return t
+    fast.calls = calls
+    return fast
 
 
 def _all_weak(inputs):
@@ -458,7 +556,7 @@ class _OneNode:
     in a reader thread wait for a whole training step)."""
 
     __slots__ = ("program", "outs", "specs", "single", "writes_state", "direct",
-                 "rebound", "out_dtypes", "lock")
+                 "rebound", "fresh", "out_dtypes", "lock")
 
     def __init__(self, program, outs, specs, single, writes_state):
         self.program, self.outs, self.specs = program, outs, specs
@@ -469,6 +567,7 @@ class _OneNode:
             hooks.before or hooks.after or hooks.checks or hooks.state or program.updates
             or program.fed_checks or runner.gate is not None)
         self.rebound = _rebound(program) if self.direct and not writes_state else None
+        self.fresh = _fresh(program) if self.rebound is not None and single else None
         self.lock = threading.Lock()  # the program's own buffers serve one run at a time
 
     def run(self, arrays):
@@ -500,30 +599,11 @@ def _rebound(program):
     buffer), and the inputs are C-contiguous arrays of the program's shapes and dtypes
     (the cache key's; eager tensors hold C-contiguous arrays).
     """
-    if len(program.compute) != 1 or any(r is None for r in program.results):
+    found = _buffers_of(program)
+    if found is None:
         return None
-    call = program.compute[0]
-    if not isinstance(call, partial) or not isinstance(call.func, BuiltinFunctionType):
-        return None
-    feeds, results = list(program.feeds), list(program.results)
-    buffers = feeds + results
-    for i, b in enumerate(buffers):
-        if any(np.shares_memory(b, c) for c in buffers[i + 1:]):
-            return None  # an output written over an input, or results sharing memory
-    fed, out = [], []
-    for position, arg in enumerate(call.args):
-        slot = next((k for k, b in enumerate(buffers) if arg is b), None)
-        if slot is None:
-            if not _plain_setting(arg, buffers):
-                return None
-        elif slot < len(feeds):
-            fed.append((position, slot))
-        else:
-            out.append((position, slot - len(feeds)))
-    if not all(_plain_setting(v, buffers) for v in call.keywords.values()):
-        return None
-    if sorted(j for _, j in out) != list(range(len(results))):
-        return None  # a result the call does not write itself
+    call, fed, out = found
+    feeds, results = program.feeds, program.results
     func, args, keywords = call.func, call.args, call.keywords
     # Each output starts as a copy of the program's buffer: what a run leaves unwritten
     # reads as it did when the program's own buffer was copied out.
@@ -553,6 +633,87 @@ def _rebound(program):
     return run
 
 
+def _buffers_of(program):
+    """(call, fed, out) of a one-node program whose buffers can be swapped (see _rebound):
+    its one prepared call, and the (argument position, feed) and (argument position,
+    result) pairs of the buffers among its arguments; None where swapping is not exact."""
+    if len(program.compute) != 1 or any(r is None for r in program.results):
+        return None
+    call = program.compute[0]
+    if not isinstance(call, partial) or not isinstance(call.func, BuiltinFunctionType):
+        return None
+    feeds, results = list(program.feeds), list(program.results)
+    buffers = feeds + results
+    for i, b in enumerate(buffers):
+        if any(np.shares_memory(b, c) for c in buffers[i + 1:]):
+            return None  # an output written over an input, or results sharing memory
+    fed, out = [], []
+    for position, arg in enumerate(call.args):
+        slot = next((k for k, b in enumerate(buffers) if arg is b), None)
+        if slot is None:
+            if not _plain_setting(arg, buffers):
+                return None
+        elif slot < len(feeds):
+            fed.append((position, slot))
+        else:
+            out.append((position, slot - len(feeds)))
+    if not all(_plain_setting(v, buffers) for v in call.keywords.values()):
+        return None
+    if sorted(j for _, j in out) != list(range(len(results))):
+        return None  # a result the call does not write itself
+    return call, fed, out
+
+
+_KERNEL_DTYPES = ("float32", "float64", "int64", "int32", "bool")  # csrc/common.h's five
+
+
+def _fresh(program):
+    """The kernel of a one-node program as a function of its input arrays that gives a
+    fresh, read-only output array: the kernel's entry that makes its output
+    (paddle/devices/cpu/fresh.py), called with the program's settings and the program's
+    result buffer as the template of the output's shape and dtype. No buffer of the
+    program's is read or written and the settings are only read, so it needs no lock.
+    None where the kernel has no such entry, the program has several results, or its call
+    is not (settings..., each input once and in order, the output, settings...)."""
+    found = _buffers_of(program)
+    if found is None:
+        return None
+    call, fed, out = found
+    fresh = FRESH.get(call.func)
+    result = program.results[0]
+    if fresh is None or len(out) != 1 or call.keywords or \
+            result.dtype.name not in _KERNEL_DTYPES:
+        return None
+    n = len(program.feeds)
+    positions = [p for p, _ in fed] + [out[0][0]]
+    first = positions[0]
+    if positions != list(range(first, first + n + 1)) or [k for _, k in fed] != list(range(n)):
+        return None
+    # The template: one element seen with the result's shape (not the program's buffer,
+    # which may be a big arena this function would keep alive).
+    like = np.broadcast_to(np.empty((), result.dtype), result.shape)
+    return _calling(fresh, like, call.args[:first], n, call.args[first + n + 1:])
+
+
+def _calling(fresh, like, prefix, n, suffix):
+    """fresh(like, *prefix, *arrays, *suffix) as a function of the n input arrays, spelled
+    out for the usual forms (unpacking into a call costs a tenth of a microsecond)."""
+    if not suffix:
+        return partial(fresh, like, *prefix)  # unary, cast
+    if n == 2 and len(suffix) == 1:  # binary, compare (a code first), matmul
+        setting = suffix[0]
+        if not prefix:
+            return lambda a, b: fresh(like, a, b, setting)
+        if len(prefix) == 1:
+            code = prefix[0]
+            return lambda a, b: fresh(like, code, a, b, setting)
+    if n == 1 and len(prefix) == 1:  # reduce
+        code = prefix[0]
+        return lambda x: fresh(like, code, x, *suffix)
+    head = (like,) + tuple(prefix)
+    return lambda *arrays: fresh(*head, *arrays, *suffix)
+
+
 def _plain_setting(value, buffers):
     """Whether a prepared call's argument other than its buffers is a plain setting the
     call only reads: a number, a string, None, an array sharing no memory with `buffers`,
@@ -565,11 +726,6 @@ def _plain_setting(value, buffers):
     if isinstance(value, (list, tuple)):
         return all(_plain_setting(v, buffers) for v in value)
     return False
-
-
-def _attrs_key(attrs):
-    """The attributes in a cache key, typed (1, 1.0 and True differ)."""
-    return tuple([(k, v.__class__, v) for k, v in attrs.items()])
 
 
 def _frozen_key(op, attrs, rest):

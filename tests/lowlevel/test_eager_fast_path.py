@@ -26,7 +26,7 @@ def _entry(op_name, attrs, *inputs):
     and dtypes, outside any forced mode, on the CPU (the key: op, attributes, mode,
     device, then each input's shape and dtype)."""
     specs = tuple(x for v in inputs for x in (v.shape, v.dtype))
-    attrs_key = eager._attrs_key(attrs) if attrs else ()
+    attrs_key = pd.lowlevel.graph.attrs_key(attrs) if attrs else ()
     found = [e for k, e in eager._PROGRAMS.items() if k[0].name == op_name and k[2] is None
              and k[3] is devices.CPU and k[1] == attrs_key and k[4:] == specs]
     assert len(found) == 1, found
