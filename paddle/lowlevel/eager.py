@@ -435,9 +435,13 @@ def _fast_call(n):
             mode = _enclosing_mode()
         return calls.get(mode)
 
+    # (_found is spelled out in the two usual arities: a call costs a tenth of their time)
     if n == 1:
         def fast(x):
-            found = _found()
+            if _TRACING[0] or _MIRRORS or RECORDERS or _DEVICE[0] != "cpu":
+                return None
+            mode = _MODE[-1]
+            found = calls.get(_enclosing_mode() if mode is None and len(_MODE) > 1 else mode)
             if found is None:
                 return None
             kernel, shape, dtype = found
@@ -454,7 +458,10 @@ def _fast_call(n):
         def fast(a, b):
             if a._weak is not b._weak and a.dtype != b.dtype:
                 return None  # graph.apply makes the weak one the other's dtype
-            found = _found()
+            if _TRACING[0] or _MIRRORS or RECORDERS or _DEVICE[0] != "cpu":
+                return None
+            mode = _MODE[-1]
+            found = calls.get(_enclosing_mode() if mode is None and len(_MODE) > 1 else mode)
             if found is None:
                 return None
             kernel, shape, dtype = found

@@ -340,3 +340,23 @@ def test_fresh_kernels_check_their_arguments():
         binary(a, 0, a, a.astype(np.float64), spec)
     with pytest.raises(ValueError, match="layout exceeds operand"):
         binary(a, 0, a, a[:2], spec)
+
+
+def test_on_the_simulated_gpu_cached_cpu_calls_step_aside():
+    from paddle.devices import cuda
+    a = _t(np.arange(4.0, dtype=np.float32), "float32")
+    for _ in range(2):
+        a + a
+    key = next(k for k in graph.EAGER_FAST if k[0].name == "add" and k[2] == (4,)
+               and k[3] == "float32" and k[4] == (4,))
+    before = pd.get_device()
+    with cuda.simulated():
+        pd.set_device("gpu")
+        try:
+            assert graph.EAGER_FAST[key](a, a) is None  # another device: the full path
+            for _ in range(2):
+                np.testing.assert_array_equal((a + a).numpy(), [0.0, 2.0, 4.0, 6.0])
+                np.testing.assert_array_equal((a * 2.0 - 1.0).numpy(), [-1.0, 1.0, 3.0, 5.0])
+        finally:
+            pd.set_device(before)
+    np.testing.assert_array_equal((a + a).numpy(), [0.0, 2.0, 4.0, 6.0])

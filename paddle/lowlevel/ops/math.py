@@ -143,7 +143,13 @@ def _binary(name, code, da, db, floats_only=False):
 
     def fn(a, b):
         op = OPS[name]
-        if a.__class__ is CONSTANT_CLASS[0] or b.__class__ is CONSTANT_CLASS[0]:
+        tensor = CONSTANT_CLASS[0]
+        if a.__class__ is tensor and b.__class__ is tensor:  # eager tensors: seen before?
+            fast = EAGER_FAST.get((op, (), a.shape, a.dtype, b.shape, b.dtype))
+            out = None if fast is None else fast(a, b)
+            if out is not None:
+                return out
+        elif a.__class__ is tensor or b.__class__ is tensor:  # and a Python number?
             out = _fast_binary(op, a, b)
             if out is not None:
                 return out
@@ -157,7 +163,8 @@ def _binary(name, code, da, db, floats_only=False):
 def _fast_binary(op, a, b):
     """The result of the binary `op` on an eager tensor and an eager tensor or a Python
     number when graph.EAGER_FAST has the call (the op on these shapes and dtypes passed
-    its checks and ran before), else None."""
+    its checks and ran before), else None. (The functions look two tensors up
+    themselves.)"""
     tensor = CONSTANT_CLASS[0]
     if a.__class__ is tensor:
         if b.__class__ is not tensor:
@@ -247,7 +254,13 @@ def _compare(name, code):
 
     def fn(a, b):
         op = OPS[name]
-        if a.__class__ is CONSTANT_CLASS[0] or b.__class__ is CONSTANT_CLASS[0]:
+        tensor = CONSTANT_CLASS[0]
+        if a.__class__ is tensor and b.__class__ is tensor:  # eager tensors: seen before?
+            fast = EAGER_FAST.get((op, (), a.shape, a.dtype, b.shape, b.dtype))
+            out = None if fast is None else fast(a, b)
+            if out is not None:
+                return out
+        elif a.__class__ is tensor or b.__class__ is tensor:  # and a Python number?
             out = _fast_binary(op, a, b)
             if out is not None:
                 return out
