@@ -13,7 +13,7 @@ import pytest
 import paddle as pd
 from paddle import devices, ops
 from paddle.errors import ShapeError
-from paddle.lowlevel import eager
+from paddle.lowlevel import eager, eager_programs
 from paddle.lowlevel.eager import EagerTensor
 
 
@@ -297,17 +297,17 @@ def test_buffers_are_swapped_only_where_the_prepared_call_shows_them_all():
     def program(*args):
         return SimpleNamespace(feeds=[a, b], results=[out],
                                compute=[partial(_C.binary, *args)])
-    run = eager._rebound(program(0, a, b, out, spec))  # code 0: add
+    run = eager_programs._rebound(program(0, a, b, out, spec))  # code 0: add
     x, y = np.arange(4.0, dtype=np.float32), np.ones(4, np.float32)
     np.testing.assert_array_equal(run([x, y])[0], x + y)
     assert not out.any()  # the program's own buffer is left alone
     # A list holding a buffer, a view of one, an object: they may read the program's
     # buffers, so those programs keep running on them.
-    assert eager._rebound(program(0, a, b, out, [spec, a])) is None
-    assert eager._rebound(program(0, a, b, out, a[:2])) is None
-    assert eager._rebound(program(0, a, b, out, object())) is None
-    twice = eager._rebound(program(0, a, a, out, spec))  # one feed read twice, one unread
+    assert eager_programs._rebound(program(0, a, b, out, [spec, a])) is None
+    assert eager_programs._rebound(program(0, a, b, out, a[:2])) is None
+    assert eager_programs._rebound(program(0, a, b, out, object())) is None
+    twice = eager_programs._rebound(program(0, a, a, out, spec))  # one feed read twice, one unread
     np.testing.assert_array_equal(twice([x, y])[0], x + x)
     over = SimpleNamespace(feeds=[a, b], results=[a],  # the output written over a feed
                            compute=[partial(_C.binary, 0, a, b, a, spec)])
-    assert eager._rebound(over) is None
+    assert eager_programs._rebound(over) is None
