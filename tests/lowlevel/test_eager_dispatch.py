@@ -14,6 +14,9 @@ import paddle as pd
 from paddle import _C, ops
 from paddle.devices.cpu.fresh import FRESH
 from paddle.devices.cpu.layouts import layout
+from paddle.devices.default import _DEVICE
+from paddle.devices.mirrors import _MIRRORS
+from paddle.devices.runner import RECORDERS
 from paddle.errors import ShapeError
 from paddle.lowlevel import eager, graph
 from paddle.lowlevel.eager import EagerTensor
@@ -31,6 +34,22 @@ def _line_of(marker):
 
 def _fast_keys(op_name):
     return [k for k in graph.EAGER_FAST if k[0].name == op_name]
+
+
+@pytest.fixture(autouse=True)
+def host_state():
+    """The state in which the fast path runs, checked: no profile, no trace, no forced run
+    mode, the CPU. Device copies of host arrays that earlier tests keep alive (the fast
+    path steps aside while any exists) are set aside while a test runs."""
+    state = {"profiles": list(RECORDERS), "tracing": eager._TRACING[0],
+             "modes": list(graph._MODE), "device": _DEVICE[0]}
+    assert state == {"profiles": [], "tracing": 0, "modes": [None], "device": "cpu"}, state
+    saved = dict(_MIRRORS)
+    _MIRRORS.clear()
+    try:
+        yield
+    finally:
+        _MIRRORS.update(saved)
 
 
 @pytest.fixture
