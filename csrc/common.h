@@ -52,8 +52,15 @@ constexpr int64_t kParallelGrain = 1 << 15;
 
 // ---- errors --------------------------------------------------------------------------------
 
-// A ValueError "op: what".
-inline void require(bool ok, const char* op, const std::string& what) {
+// A ValueError "op: what", for messages built with numbers (inside `if (!ok)`).
+[[noreturn]] inline void fail(const char* op, const std::string& what) {
+  throw std::invalid_argument(std::string(op) + ": " + what);
+}
+
+// A ValueError "op: what". The message is a literal: a std::string argument would be built
+// (and allocated) on every call, failing or not, and these checks run on every kernel call;
+// a message that needs numbers is built inside `if (!ok)` by the caller.
+inline void require(bool ok, const char* op, const char* what) {
   if (!ok) throw std::invalid_argument(std::string(op) + ": " + what);
 }
 
@@ -200,9 +207,9 @@ inline int64_t first_outside(const int64_t* idx, int64_t n, int64_t limit) {
 
 // An op code: one of the `count` entries of its enum.
 inline void check_code(int code, int count, const char* op) {
-  require(code >= 0 && code < count, op,
-          "unknown op code " + std::to_string(code) + ", expected 0 to " +
-              std::to_string(count - 1));
+  if (code < 0 || code >= count)
+    throw std::invalid_argument(std::string(op) + ": unknown op code " + std::to_string(code) +
+                                ", expected 0 to " + std::to_string(count - 1));
 }
 
 // The name of an array argument in a binding's signature (m.def): it must be a NumPy array

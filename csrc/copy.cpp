@@ -49,9 +49,10 @@ void strided_copy(py::array src, py::array dst, py::array spec) {
   const int64_t* p = check_spec(spec, op, "spec", -1);
   require(spec.size() >= 1, op, "argument 'spec' is empty");
   const int nd = check_rank(p[0], op, "spec");
-  require(spec.size() == 3 + 3 * int64_t(nd), op,
-          "argument 'spec' of rank " + std::to_string(nd) + " expected " +
-              std::to_string(3 + 3 * nd) + " values, received " + std::to_string(spec.size()));
+  if (spec.size() != 3 + 3 * int64_t(nd))
+    throw std::invalid_argument(std::string(op) + ": argument 'spec' of rank " +
+                                std::to_string(nd) + " expected " + std::to_string(3 + 3 * nd) +
+                                " values, received " + std::to_string(spec.size()));
   const int64_t *shape = p + 1, *ss = p + 1 + nd, *ds = p + 1 + 2 * nd;
   int64_t so = p[1 + 3 * nd], dof = p[2 + 3 * nd], total = 1;
   for (int d = 0; d < nd; ++d) {
@@ -85,9 +86,9 @@ template <typename T>
 T fill_value(double value, int dt) {
   if (dt == kBool) return T(value != 0.0);
   if constexpr (std::is_integral<T>::value)
-    require(std::isfinite(value) && value >= double(std::numeric_limits<T>::min()) &&
-                value < -double(std::numeric_limits<T>::min()),
-            "fill", "argument 'value' " + std::to_string(value) + " does not fit in " +
+    if (!(std::isfinite(value) && value >= double(std::numeric_limits<T>::min()) &&
+                value < -double(std::numeric_limits<T>::min())))
+      fail("fill", "argument 'value' " + std::to_string(value) + " does not fit in " +
                         dtype_name(dt));
   return T(value);
 }

@@ -5,6 +5,7 @@
 // where possible and stride 0 on broadcast dims. The kernels walk the outer dims with a
 // counter and run the last dim as a plain loop the compiler vectorizes.
 #include "common.h"
+#include "fresh.h"
 #include "vmath.h"
 
 #include <cmath>
@@ -894,6 +895,12 @@ void init_elementwise(py::module_& m) {
         py::arg("inputs"), array_arg("shapes"), array_arg("program"), py::arg("temps"),
         py::arg("dtype"), array_arg("out"), py::arg("last"),
         "out = a fused program of elementwise instructions, one pass over memory");
+  // For eager calls: the same kernels making their output (csrc/fresh.h).
+  def_fresh<&unary, 2>(m, "unary_fresh", "unary(code, x, out) making out like `like`");
+  def_fresh<&binary, 3>(m, "binary_fresh", "binary(code, a, b, out, layout) making out");
+  def_fresh<&compare, 3>(m, "compare_fresh", "compare(code, a, b, out, layout) making out");
+  def_fresh<&where, 3>(m, "where_fresh", "where(cond, a, b, out, layout) making out");
+  def_fresh<&cast, 1>(m, "cast_fresh", "cast(x, out) making out like `like`");
 }
 
 }  // namespace paddle

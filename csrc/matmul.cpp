@@ -6,6 +6,7 @@
 // on each thread's part while it is in cache: the matmul + add + relu of a Dense layer that
 // paddle/lowlevel/fusion/matmul.py fuses, the same values as the three kernels.
 #include "blas.h"
+#include "fresh.h"
 
 namespace paddle {
 namespace {
@@ -82,6 +83,7 @@ void matmul(py::array a, py::array b, py::array out, py::array spec, py::array b
 }  // namespace
 
 void init_matmul(py::module_& m) {
+  def_fresh<&matmul, 2>(m, "matmul_fresh", "matmul(a, b, out, spec) making out (csrc/fresh.h)");
   m.def("matmul", &matmul,
         array_arg("a"), array_arg("b"), array_arg("out"), array_arg("spec"),
         py::arg("bias") = py::array_t<float>(0), py::arg("relu") = false,

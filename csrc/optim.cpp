@@ -23,8 +23,8 @@ struct Group {
 // update writes in place, writable.
 void check_group(const Arrays& params, const std::vector<Group>& others, const char* op) {
   for (const Group& o : others)
-    require(o.arrays->size() == params.size(), op,
-            "argument '" + std::string(o.name) + "' has " + std::to_string(o.arrays->size()) +
+    if (!(o.arrays->size() == params.size()))
+      fail(op, "argument '" + std::string(o.name) + "' has " + std::to_string(o.arrays->size()) +
                 " arrays, expected one per parameter (" + std::to_string(params.size()) + ")");
   for (size_t i = 0; i < params.size(); ++i) {
     const int64_t at = int64_t(i);

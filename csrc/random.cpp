@@ -113,11 +113,11 @@ void random_fill(py::array out, int kind, double a, double b, uint64_t seed) {
   // integer type's range is undefined behaviour.
   if (dt == kInt32 || dt == kInt64) {
     const double lo = dt == kInt32 ? double(INT32_MIN) : double(INT64_MIN);
-    require(kind == kRandint || kind == kPermutation, op,
-            "argument 'out' of dtype " + dtype_name(dt) + " can hold randint draws or a "
+    if (!(kind == kRandint || kind == kPermutation))
+      fail(op, "argument 'out' of dtype " + dtype_name(dt) + " can hold randint draws or a "
             "permutation only");
-    require(kind == kPermutation || (a >= lo && b <= -lo), op,
-            "randint bounds [" + std::to_string(a) + ", " + std::to_string(b) +
+    if (!(kind == kPermutation || (a >= lo && b <= -lo)))
+      fail(op, "randint bounds [" + std::to_string(a) + ", " + std::to_string(b) +
                 ") do not fit in " + dtype_name(dt));
   }
   const uint64_t base = splitmix64(seed);

@@ -1,6 +1,7 @@
 // Reductions over one block of axes: the plan views the input as [outer, reduced, inner]
 // (axes merged where they are adjacent; non-adjacent axes become several passes).
 #include "common.h"
+#include "fresh.h"
 
 #include <limits>
 
@@ -34,10 +35,7 @@ void reduce_typed(const T* x, T* y, int64_t outer, int64_t red, int64_t inner, d
   int64_t total = outer * red * inner;
   if (inner == 1) {
     // Rows of contiguous values: several accumulators keep the adds independent.
-    bool par = total >= kParallelGrain && outer > 1;
-    const int threads = max_threads();
-#pragma omp parallel for schedule(static) if (par) num_threads(threads)
-    for (int64_t o = 0; o < outer; ++o) {
+    auto rows = [&](int64_t o) {
       const T* row = x + o * red;
       T acc[8];
       for (int k = 0; k < 8; ++k) acc[k] = identity<T, CODE>();
@@ -48,6 +46,13 @@ void reduce_typed(const T* x, T* y, int64_t outer, int64_t red, int64_t inner, d
       T v = acc[0];
       for (int k = 1; k < 8; ++k) v = combine<T, CODE>(v, acc[k]);
       y[o] = CODE == kSum ? v * sc : v;
+    };
+    const int threads = max_threads();
+    if (total >= kParallelGrain && outer > 1 && threads > 1) {
+#pragma omp parallel for schedule(static) num_threads(threads)
+      for (int64_t o = 0; o < outer; ++o) rows(o);
+    } else {  // no parallel region at all: entering one with if(false) costs ~0.2 us
+      for (int64_t o = 0; o < outer; ++o) rows(o);
     }
     return;
   }
@@ -119,6 +124,7 @@ void argmax(py::array x, py::array out, int64_t outer, int64_t red, int64_t inne
 }  // namespace
 
 void init_reduce(py::module_& m) {
+  def_fresh<&reduce, 2>(m, "reduce_fresh", "reduce(code, x, out, ...) making out (csrc/fresh.h)");
   m.def("reduce", &reduce,
         py::arg("code"), array_arg("x"), array_arg("out"), py::arg("outer"), py::arg("red"),
         py::arg("inner"), py::arg("scale"),

@@ -17,7 +17,9 @@ std::string shape_str(const py::array& a) {
 void embedding(py::array ids, py::array table, py::array out) {
   const char* op = "embedding";
   check_array(ids, op, "ids", kInt64, -1, kRead);
-  require(table.ndim() == 2, op, "argument 'table' expected 2-D, received " + shape_str(table));
+  if (table.ndim() != 2)
+    throw std::invalid_argument(std::string(op) + ": argument 'table' expected 2-D, received " +
+                                shape_str(table));
   const int64_t rows = table.shape(0), dim = table.shape(1), k = ids.size();
   int dt = check_dtype(table, op, "table");
   check_array(table, op, "table", dt, -1, kRead);

@@ -56,8 +56,8 @@ struct Rnn {
   int64_t x_size, w_size, r_size, state_size, states_size, gates_size, bias_size;
 
   Rnn(const char* op_, int kind_, const py::array& x, const py::array& R) : kind(kind_), op(op_) {
-    require(kind >= 0 && kind <= 2, op,
-            "argument 'kind' expected 0 (LSTM), 1 or 2 (GRU), received " + std::to_string(kind));
+    if (!(kind >= 0 && kind <= 2))
+      fail(op, "argument 'kind' expected 0 (LSTM), 1 or 2 (GRU), received " + std::to_string(kind));
     require(x.ndim() == 3 && R.ndim() == 2, op, "expected x (N, T, F) and a 2-D recurrent kernel");
     N = x.shape(0); T = x.shape(1); F = x.shape(2); U = R.shape(0);
     G = kind == kLSTM ? 4 : 3;

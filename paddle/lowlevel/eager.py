@@ -29,8 +29,6 @@ import contextlib
 import operator
 import threading
 import weakref
-from functools import partial
-from types import BuiltinFunctionType
 
 import numpy as np
 
@@ -38,13 +36,13 @@ from paddle import devices
 from paddle.devices import mirrors
 from paddle.devices.mirrors import _MIRRORS
 from paddle.lowlevel import graph
-from paddle.lowlevel.executor import Plan, Program, eval as run_graph
+from paddle.lowlevel.eager_programs import one_node_program
+from paddle.lowlevel.executor import eval as run_graph
 from paddle.devices.default import _DEVICE
 from paddle.devices.runner import RECORDERS
 from paddle.errors import ShapeError, user_location
-from paddle.lowlevel.graph import NUMBERS, Node, Variable
-from paddle.lowlevel.op import OPS
-from paddle.lowlevel.ops.math import _pair
+from paddle.lowlevel.graph import EAGER_FAST, FLOATS, NUMBERS, Node, Variable, attrs_key
+from paddle.lowlevel.ops.math import equal, not_equal
 
 # How many one-node programs are kept (per op, attributes, input specs, mode and device):
 # enough for the ops of a model's eager calls; the oldest go first.
@@ -279,13 +277,7 @@ class EagerTensor(Variable):
         return format(array[()] if array.ndim == 0 else array, spec) if spec else str(self)
 
 
-def _elementwise(name):
-    def compare(a, b):
-        return graph.apply(OPS[name], list(_pair(a, b, name)))
-    return compare
-
-
-_OPS = {"equal": _elementwise("equal"), "not_equal": _elementwise("not_equal")}
+_OPS = {"equal": equal, "not_equal": not_equal}  # (pd.equal: elementwise, as NumPy's ==)
 
 
 _DTYPE_NAMES = {np.dtype(d): d for d in graph.DTYPES}
@@ -324,22 +316,22 @@ def run(op, inputs, attrs, location):
     program's kernel on the inputs' own arrays; nothing is located (no frame is read)
     unless something fails."""
     mode = _MODE[-1]
-    if mode is None and len(_MODE) > 1:  # the mode of the enclosing call that fixed one
-        mode = next((m for m in reversed(_MODE) if m is not None), None)
+    if mode is None and len(_MODE) > 1:
+        mode = _enclosing_mode()
     device = devices.CPU if _DEVICE[0] == "cpu" else devices.backend_for(None)
     # The key: op, attributes, mode, device, then each input's shape and dtype (one flat
     # tuple; the usual arities spelled out, as a comprehension costs a call).
-    attrs_key = _attrs_key(attrs) if attrs else ()
+    attributes = attrs_key(attrs) if attrs else ()
     n = len(inputs)
     if n == 2:
         a, b = inputs
-        key = (op, attrs_key, mode, device, a.shape, a.dtype, b.shape, b.dtype)
+        key = (op, attributes, mode, device, a.shape, a.dtype, b.shape, b.dtype)
     elif n == 1:
         a = inputs[0]
-        key = (op, attrs_key, mode, device, a.shape, a.dtype)
+        key = (op, attributes, mode, device, a.shape, a.dtype)
     else:
-        key = (op, attrs_key, mode, device) + tuple([x for v in inputs
-                                                     for x in (v.shape, v.dtype)])
+        key = (op, attributes, mode, device) + tuple([x for v in inputs
+                                                      for x in (v.shape, v.dtype)])
     try:
         entry = _PROGRAMS.get(key)
     except TypeError:  # an attribute that cannot be hashed (a list): frozen
@@ -349,7 +341,7 @@ def run(op, inputs, attrs, location):
         specs = _infer(op, inputs, attrs, location)
         if op.writes_inputs and any(v.kind == "param" for v in inputs):
             return _run_on_state(op, inputs, attrs, specs, mode)
-        entry = _program(op, inputs, attrs, specs, mode, device)
+        entry = one_node_program(op, inputs, attrs, specs, mode, device)
         if key is not None:
             with _CACHE_LOCK:  # evicting while another thread inserts is not atomic
                 if len(_PROGRAMS) >= MAX_PROGRAMS:
@@ -362,7 +354,15 @@ def run(op, inputs, attrs, location):
             results = entry.run([mirrors.on_host(v._value) for v in inputs])
         else:
             arrays = [a._value, b._value] if n == 2 else [v._value for v in inputs]
-            if entry.rebound is not None and not RECORDERS:
+            if entry.fresh is not None and not RECORDERS:
+                try:
+                    results = [entry.fresh(*arrays)]
+                except Exception:  # again through the program: its error names the op
+                    results = entry.run(arrays)
+                else:
+                    if key is not None and key[1] is attributes and key[3] is devices.CPU:
+                        _remember(key, mode, entry)  # (not a frozen key: lists in attrs)
+            elif entry.rebound is not None and not RECORDERS:
                 try:
                     # (under the program's lock: a kernel computes without the GIL, and a
                     # workspace argument is the program's, shared by every caller)
@@ -387,6 +387,109 @@ def run(op, inputs, attrs, location):
 
 
 _MODE = graph._MODE  # (the list itself: forced_mode pushes onto it)
+
+
+def _enclosing_mode():
+    """The run mode of the innermost enclosing call that fixed one (None: the plan's)."""
+    return next((m for m in reversed(_MODE) if m is not None), None)
+
+
+def _remember(key, mode, entry):
+    """Add the call of `key` (run's key, its kernel making its output: entry.fresh) in run
+    mode `mode` to graph.EAGER_FAST, where the op functions find it first."""
+    fast_key = key[:2] + key[4:]  # without the mode and the device (the CPU's)
+    fast = EAGER_FAST.get(fast_key)
+    if fast is not None and mode in fast.calls:
+        return
+    with _CACHE_LOCK:
+        fast = EAGER_FAST.get(fast_key)
+        if fast is None:
+            if len(EAGER_FAST) >= MAX_PROGRAMS:
+                EAGER_FAST.pop(next(iter(EAGER_FAST)), None)
+            fast = EAGER_FAST[fast_key] = _fast_call(len(key) // 2 - 2)
+        fast.calls[mode] = (entry.fresh, entry.outs[0].shape, entry.out_dtypes[0])
+
+
+def _fast_call(n):
+    """The EAGER_FAST function of a call on `n` tensors: its result tensor, or None where
+    the call must take the full path (the checks of run and graph.apply that are not in
+    the key: tracing, device copies newer than the host's, a profile, the device, the run
+    mode, weak floats that meet a float of another dtype). `fast.calls`: {run mode: (the
+    kernel making the output, the output's shape, its dtype)}, filled by `_remember`.
+
+    What is not checked here needs no check: the key holds the op, the attributes and
+    every input's shape and dtype, all the shape rule reads, and the rule passed for them
+    (an error is never cached); the inputs are EagerTensors (what the op functions look up
+    here), never parameters, so autocasts and assignments in a trace do not concern them;
+    a kernel that fails at run time returns None, and the full path raises its error,
+    located at the user's line."""
+    calls = {}
+
+    def _found():
+        if _TRACING[0] or _MIRRORS or RECORDERS or _DEVICE[0] != "cpu":
+            return None
+        mode = _MODE[-1]
+        if mode is None and len(_MODE) > 1:
+            mode = _enclosing_mode()
+        return calls.get(mode)
+
+    # (_found is spelled out in the two usual arities: a call costs a tenth of their time)
+    if n == 1:
+        def fast(x):
+            if _TRACING[0] or _MIRRORS or RECORDERS or _DEVICE[0] != "cpu":
+                return None
+            mode = _MODE[-1]
+            found = calls.get(_enclosing_mode() if mode is None and len(_MODE) > 1 else mode)
+            if found is None:
+                return None
+            kernel, shape, dtype = found
+            try:
+                value = kernel(x._value)
+            except Exception:  # the full path raises it, naming the op and the line
+                return None
+            t = _new(EagerTensor)
+            t.shape, t.dtype, t._value = shape, dtype, value
+            if x._weak and dtype in FLOATS:
+                t._weak = True
+            return t
+    elif n == 2:
+        def fast(a, b):
+            if a._weak is not b._weak and a.dtype != b.dtype:
+                return None  # graph.apply makes the weak one the other's dtype
+            if _TRACING[0] or _MIRRORS or RECORDERS or _DEVICE[0] != "cpu":
+                return None
+            mode = _MODE[-1]
+            found = calls.get(_enclosing_mode() if mode is None and len(_MODE) > 1 else mode)
+            if found is None:
+                return None
+            kernel, shape, dtype = found
+            try:
+                value = kernel(a._value, b._value)
+            except Exception:  # the full path raises it, naming the op and the line
+                return None
+            t = _new(EagerTensor)
+            t.shape, t.dtype, t._value = shape, dtype, value
+            if a._weak and b._weak and dtype in FLOATS:
+                t._weak = True
+            return t
+    else:
+        def fast(*inputs):
+            weak = {v._weak for v in inputs}
+            found = _found() if len(weak) == 1 else None
+            if found is None:
+                return None
+            kernel, shape, dtype = found
+            try:
+                value = kernel(*[v._value for v in inputs])
+            except Exception:  # the full path raises it, naming the op and the line
+                return None
+            t = _new(EagerTensor)
+            t.shape, t.dtype, t._value = shape, dtype, value
+            if True in weak and dtype in FLOATS:
+                t._weak = True
+            return t
+    fast.calls = calls
+    return fast
 
 
 def _all_weak(inputs):
@@ -426,152 +529,6 @@ def _run_on_state(op, inputs, attrs, specs, mode):
     results = run_graph(outs, training=bool(mode))
     tensors = [tensor(r) for r in results]
     return tensors if isinstance(specs, list) else tensors[0]
-
-
-def _program(op, inputs, attrs, specs, mode, device):
-    """A one-node program of `op` on fed inputs of these exact shapes and dtypes."""
-    fed = [Variable._make(f"in{i}", v.shape, v.dtype, "data", location="")
-           for i, v in enumerate(inputs)]
-    saved = graph._MODE[-1]
-    graph._MODE[-1] = mode
-    try:
-        node = Node(op, fed, attrs, "")
-    finally:
-        graph._MODE[-1] = saved
-    single = not isinstance(specs, list)
-    outs = [Variable._make(f"out{i}", tuple(s), d, "op", node, i, location="")
-            for i, (s, d) in enumerate([specs] if single else specs)]
-    node.outputs_ref = tuple(weakref.ref(v) for v in outs)  # _OneNode keeps them
-    plan = Plan(outs, bool(mode), device)
-    return _OneNode(Program(plan, [v.shape for v in fed], share=False), outs, specs, single,
-                    op.writes_inputs)
-
-
-class _OneNode:
-    """A cached one-node program. On the host, with no hooks to honour, it runs its
-    prepared kernel directly: on the inputs' own arrays into fresh outputs when the kernel
-    is one C++ call whose buffers can be swapped (`_rebound`), else with feeds copied in
-    and results copied out, one caller at a time. Anything else (a GPU, deferred checks, a
-    profile) goes through Program.run.
-
-    The program's buffers are shared by every call of the same op on the same shapes, from
-    any thread, and the kernels let go of the GIL while they compute: its own lock keeps
-    two threads from running it at once (the executor's lock would also make an eager op
-    in a reader thread wait for a whole training step)."""
-
-    __slots__ = ("program", "outs", "specs", "single", "writes_state", "direct",
-                 "rebound", "out_dtypes", "lock")
-
-    def __init__(self, program, outs, specs, single, writes_state):
-        self.program, self.outs, self.specs = program, outs, specs
-        self.single, self.writes_state = single, writes_state
-        self.out_dtypes = tuple(v.dtype for v in outs)
-        runner, hooks = program.runner, program.runner.hooks
-        self.direct = program.device.is_host and not (
-            hooks.before or hooks.after or hooks.checks or hooks.state or program.updates
-            or program.fed_checks or runner.gate is not None)
-        self.rebound = _rebound(program) if self.direct and not writes_state else None
-        self.lock = threading.Lock()  # the program's own buffers serve one run at a time
-
-    def run(self, arrays):
-        """The program's results on `arrays` (host arrays of its feeds' shapes and dtypes)."""
-        program = self.program
-        with self.lock:
-            if not self.direct or RECORDERS:
-                return program.run(arrays)
-            try:
-                for buf, a in zip(program.feeds, arrays):
-                    np.copyto(buf, a)
-                for fn in program.compute:
-                    fn()
-            except Exception:
-                return program.run(arrays)  # again, for the error that names the op
-            return [b.copy() for b in program.results]
-
-
-def _rebound(program):
-    """The prepared kernel of a one-node program called on other buffers, as a function of
-    the input arrays giving fresh output arrays; None where swapping buffers is not exact.
-
-    The prepared call is a partial of one C++ function (the precomputation, layouts
-    included, done once); the caller's arrays replace the program's feed buffers and fresh
-    arrays its result buffers. Callers hold the program's lock: a kernel lets go of the GIL
-    while it computes, and a workspace among the settings is the program's own. Only where that is exact: every result buffer is an argument of
-    the call itself, every other argument is a plain setting sharing no memory with a feed
-    or a result (a view, or an object holding a buffer, would still read the program's
-    buffer), and the inputs are C-contiguous arrays of the program's shapes and dtypes
-    (the cache key's; eager tensors hold C-contiguous arrays).
-    """
-    if len(program.compute) != 1 or any(r is None for r in program.results):
-        return None
-    call = program.compute[0]
-    if not isinstance(call, partial) or not isinstance(call.func, BuiltinFunctionType):
-        return None
-    feeds, results = list(program.feeds), list(program.results)
-    buffers = feeds + results
-    for i, b in enumerate(buffers):
-        if any(np.shares_memory(b, c) for c in buffers[i + 1:]):
-            return None  # an output written over an input, or results sharing memory
-    fed, out = [], []
-    for position, arg in enumerate(call.args):
-        slot = next((k for k, b in enumerate(buffers) if arg is b), None)
-        if slot is None:
-            if not _plain_setting(arg, buffers):
-                return None
-        elif slot < len(feeds):
-            fed.append((position, slot))
-        else:
-            out.append((position, slot - len(feeds)))
-    if not all(_plain_setting(v, buffers) for v in call.keywords.values()):
-        return None
-    if sorted(j for _, j in out) != list(range(len(results))):
-        return None  # a result the call does not write itself
-    func, args, keywords = call.func, call.args, call.keywords
-    # Each output starts as a copy of the program's buffer: what a run leaves unwritten
-    # reads as it did when the program's own buffer was copied out.
-    slots = [p for p, _ in fed] + [p for p, _ in out]
-    first = slots[0] if slots else 0
-    usual = (slots == list(range(first, first + len(slots))) and not keywords
-             and [k for _, k in fed] == list(range(len(feeds)))
-             and [j for _, j in out] == list(range(len(results))))
-    if usual and len(results) == 1:  # (settings..., inputs in order, output, settings...)
-        prefix, suffix, result = args[:first], args[first + len(slots):], results[0]
-
-        def run_one(arrays):
-            array = result.copy()
-            func(*prefix, *arrays, array, *suffix)
-            return [array]
-        return run_one
-
-    def run(arrays):
-        values = list(args)
-        for position, k in fed:
-            values[position] = arrays[k]
-        outs = [b.copy() for b in results]
-        for position, j in out:
-            values[position] = outs[j]
-        func(*values, **keywords)
-        return outs
-    return run
-
-
-def _plain_setting(value, buffers):
-    """Whether a prepared call's argument other than its buffers is a plain setting the
-    call only reads: a number, a string, None, an array sharing no memory with `buffers`,
-    or a list or tuple of those. Anything else (an object that may hold a buffer, a list
-    of buffers) keeps the program on its own buffers."""
-    if value is None or isinstance(value, (bool, int, float, str, np.generic)):
-        return True
-    if isinstance(value, np.ndarray):
-        return not any(np.shares_memory(value, b) for b in buffers)
-    if isinstance(value, (list, tuple)):
-        return all(_plain_setting(v, buffers) for v in value)
-    return False
-
-
-def _attrs_key(attrs):
-    """The attributes in a cache key, typed (1, 1.0 and True differ)."""
-    return tuple([(k, v.__class__, v) for k, v in attrs.items()])
 
 
 def _frozen_key(op, attrs, rest):

@@ -907,6 +907,33 @@ EAGER_RUN = [None]
 EAGER_STATE = [0, 0]
 # The class of constants: eager.py's EagerTensor (a Variable that acts like an array).
 CONSTANT_CLASS = [Variable]
+# The eager fast path: {key: function of the input tensors giving the result tensor, or
+# None when this call must take the full path (in a trace, under a profile, on another
+# device, in a run mode not yet seen)}. The key is (op, attrs_key(attrs), then each
+# input's shape and dtype); eager.py adds an entry once a call of that key has passed its
+# checks and run. The functions of the usual ops (operators, pd.add, pd.matmul,
+# pd.ops.sum) look their call up here first when every input is an EagerTensor
+# (CONSTANT_CLASS[0]): a call seen before skips _pair, apply and eager.run.
+EAGER_FAST = {}
+
+
+def attrs_key(attrs):
+    """An op's attributes in a cache key, typed (1, 1.0 and True differ, inside tuples
+    too): a tuple of (name, typed value). It hashes only when every value does (a list
+    does not: eager.py freezes those).
+
+    Example:
+        >>> from paddle.lowlevel.graph import attrs_key
+        >>> attrs_key({"axis": (0,), "keepdims": False})
+        (('axis', (<class 'int'>,), (0,)), ('keepdims', <class 'bool'>, False))
+    """
+    return tuple([(k, _typed(v), v) if v.__class__ is tuple else (k, v.__class__, v)
+                  for k, v in attrs.items()])
+
+
+def _typed(values):
+    """The types in a tuple (nested tuples by their own types)."""
+    return tuple([_typed(v) if v.__class__ is tuple else v.__class__ for v in values])
 
 
 def assigned_value(value):

@@ -27,7 +27,7 @@ import math
 import numpy as np
 
 from paddle.errors import at_user
-from paddle.lowlevel.graph import FLOATS, STORAGE_DTYPES, Variable, as_dtype
+from paddle.lowlevel.graph import CONSTANT_CLASS, FLOATS, STORAGE_DTYPES, Variable, as_dtype
 from paddle.lowlevel.ops import special
 from paddle.lowlevel.ops import math as _math
 from paddle.lowlevel.ops.math import abs, cast, where, zeros_like
@@ -66,11 +66,15 @@ __all__ = [
     "less_equal", "clip"]
 
 _RANK = {"bool": 0, "int32": 1, "int64": 2, "float32": 3, "float64": 4}
+# An eager tensor of these dtypes is its own float operand (_float_operands gives it back
+# as it is): the functions below skip the promotion for it (eager calls of one op).
+_OWN_FLOATS = ("float32", "float64")
 
 
 def _unary_float(name, primitive, int64_to="float32", doc=None):
     def fn(x):
-        (x,) = _float_operands(name, x, int64_to=int64_to)
+        if x.__class__ is not CONSTANT_CLASS[0] or x.dtype not in _OWN_FLOATS:
+            (x,) = _float_operands(name, x, int64_to=int64_to)
         return primitive(x)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = doc or _doc(name, special.UNARY[primitive.__name__][2])
@@ -593,7 +597,8 @@ def _clipped_cast(x, dtype):
 
 def _unary_keras(name, primitive, summary):
     def fn(x):
-        (x,) = _float_operands(name, x)
+        if x.__class__ is not CONSTANT_CLASS[0] or x.dtype not in _OWN_FLOATS:
+            (x,) = _float_operands(name, x)
         return primitive(x)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = _doc(name, summary)

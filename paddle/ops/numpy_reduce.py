@@ -21,7 +21,8 @@ Example:
 import numpy as np
 
 from paddle.errors import ShapeError
-from paddle.lowlevel.graph import FLOATS, Variable, apply, as_dtype, constant
+from paddle.lowlevel.graph import (CONSTANT_CLASS, EAGER_FAST, FLOATS, Variable, apply, as_dtype,
+                                   attrs_key, constant)
 from paddle.lowlevel.op import OPS
 from paddle.lowlevel.ops import math as _m
 from paddle.lowlevel.ops import reduce as _r
@@ -80,9 +81,37 @@ def sum(x, axis=None, keepdims=False):  # noqa: A001
         >>> pd.eval(pd.ops.sum(pd.constant([[True, True], [False, True]]), axis=1)).tolist()
         [2, 1]
     """
+    if x.__class__ is CONSTANT_CLASS[0] and keepdims.__class__ is bool:
+        out = _fast_reduce(OPS["sum"], x, axis, keepdims)
+        if out is not None:
+            return out
     x = _numeric(x, "sum")
     axes = axes_of(x, axis, "sum")
     return _r.sum(x, axis=axes, keepdims=keepdims) if axes else x
+
+
+# {(axis as given: None or an int, rank, keepdims, mean): the attributes of the reduction
+# sum or mean makes of them, as graph.EAGER_FAST keys hold them}
+_REDUCED = {}
+
+
+def _fast_reduce(op, x, axis, keepdims, mean=False):
+    """The reduction `op` of the eager tensor x over `axis` (None or an int in range) when
+    graph.EAGER_FAST has the call: the one op sum (mean) makes of these arguments on an x
+    of a dtype it keeps (a bool x, an integer x for mean, is cast first: their keys are
+    never added, as the reduction refuses those dtypes), without building it; else None."""
+    rank = len(x.shape)
+    if not rank or (axis is not None and (axis.__class__ is not int or not -rank <= axis < rank)):
+        return None
+    attrs = _REDUCED.get((axis, rank, keepdims, mean))
+    if attrs is None:
+        axes = tuple(range(rank)) if axis is None else (axis % rank,)
+        attrs = {"axis": axes, "keepdims": keepdims}
+        if mean:
+            attrs["mean"] = True
+        attrs = _REDUCED[(axis, rank, keepdims, mean)] = attrs_key(attrs)
+    fast = EAGER_FAST.get((op, attrs, x.shape, x.dtype))
+    return None if fast is None else fast(x)
 
 
 def mean(x, axis=None, keepdims=False):
@@ -93,6 +122,10 @@ def mean(x, axis=None, keepdims=False):
         >>> float(pd.eval(pd.ops.mean(pd.constant([1, 2]))))
         1.5
     """
+    if x.__class__ is CONSTANT_CLASS[0] and keepdims.__class__ is bool:
+        out = _fast_reduce(OPS["sum"], x, axis, keepdims, mean=True)
+        if out is not None:
+            return out
     x = floats(tensor(x, "mean"))
     axes = axes_of(x, axis, "mean")
     return _r.mean(x, axis=axes, keepdims=keepdims) if axes else x

@@ -13,7 +13,7 @@ import pytest
 import paddle as pd
 from paddle import devices, ops
 from paddle.errors import ShapeError
-from paddle.lowlevel import eager
+from paddle.lowlevel import eager, eager_programs
 from paddle.lowlevel.eager import EagerTensor
 
 
@@ -26,7 +26,7 @@ def _entry(op_name, attrs, *inputs):
     and dtypes, outside any forced mode, on the CPU (the key: op, attributes, mode,
     device, then each input's shape and dtype)."""
     specs = tuple(x for v in inputs for x in (v.shape, v.dtype))
-    attrs_key = eager._attrs_key(attrs) if attrs else ()
+    attrs_key = pd.lowlevel.graph.attrs_key(attrs) if attrs else ()
     found = [e for k, e in eager._PROGRAMS.items() if k[0].name == op_name and k[2] is None
              and k[3] is devices.CPU and k[1] == attrs_key and k[4:] == specs]
     assert len(found) == 1, found
@@ -297,17 +297,17 @@ def test_buffers_are_swapped_only_where_the_prepared_call_shows_them_all():
     def program(*args):
         return SimpleNamespace(feeds=[a, b], results=[out],
                                compute=[partial(_C.binary, *args)])
-    run = eager._rebound(program(0, a, b, out, spec))  # code 0: add
+    run = eager_programs._rebound(program(0, a, b, out, spec))  # code 0: add
     x, y = np.arange(4.0, dtype=np.float32), np.ones(4, np.float32)
     np.testing.assert_array_equal(run([x, y])[0], x + y)
     assert not out.any()  # the program's own buffer is left alone
     # A list holding a buffer, a view of one, an object: they may read the program's
     # buffers, so those programs keep running on them.
-    assert eager._rebound(program(0, a, b, out, [spec, a])) is None
-    assert eager._rebound(program(0, a, b, out, a[:2])) is None
-    assert eager._rebound(program(0, a, b, out, object())) is None
-    twice = eager._rebound(program(0, a, a, out, spec))  # one feed read twice, one unread
+    assert eager_programs._rebound(program(0, a, b, out, [spec, a])) is None
+    assert eager_programs._rebound(program(0, a, b, out, a[:2])) is None
+    assert eager_programs._rebound(program(0, a, b, out, object())) is None
+    twice = eager_programs._rebound(program(0, a, a, out, spec))  # one feed read twice, one unread
     np.testing.assert_array_equal(twice([x, y])[0], x + x)
     over = SimpleNamespace(feeds=[a, b], results=[a],  # the output written over a feed
                            compute=[partial(_C.binary, 0, a, b, a, spec)])
-    assert eager._rebound(over) is None
+    assert eager_programs._rebound(over) is None

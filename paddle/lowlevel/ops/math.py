@@ -15,7 +15,8 @@ import sys
 import weakref
 
 from paddle.errors import source_location
-from paddle.lowlevel.graph import FLOATS, NUMBERS, Variable, apply, as_dtype, as_variable
+from paddle.lowlevel.graph import (CONSTANT_CLASS, EAGER_FAST, FLOATS, NUMBERS, Variable, apply,
+                                   as_dtype, as_variable)
 from paddle.lowlevel.op import OPS, Op, register
 from paddle.lowlevel.shapes import broadcast, sizes_from
 
@@ -81,7 +82,14 @@ def _unary(name, code, dx, floats_only=True):
     register(cls)
 
     def fn(x):
-        return apply(OPS[name], [as_variable(x, where=name)])
+        op = OPS[name]
+        if x.__class__ is CONSTANT_CLASS[0]:  # an eager tensor: seen before? (graph.EAGER_FAST)
+            fast = EAGER_FAST.get((op, (), x.shape, x.dtype))
+            if fast is not None:
+                out = fast(x)
+                if out is not None:
+                    return out
+        return apply(op, [as_variable(x, where=name)])
     return _document(fn, name, 1, f"pd.{name}(x).shape\n    (None, 3)")
 
 
@@ -134,11 +142,68 @@ def _binary(name, code, da, db, floats_only=False):
     register(cls)
 
     def fn(a, b):
+        op = OPS[name]
+        tensor = CONSTANT_CLASS[0]
+        if a.__class__ is tensor and b.__class__ is tensor:  # eager tensors: seen before?
+            fast = EAGER_FAST.get((op, (), a.shape, a.dtype, b.shape, b.dtype))
+            out = None if fast is None else fast(a, b)
+            if out is not None:
+                return out
+        elif a.__class__ is tensor or b.__class__ is tensor:  # and a Python number?
+            out = _fast_binary(op, a, b)
+            if out is not None:
+                return out
         a, b = _pair(a, b, name)
-        return apply(OPS[name], [a, b])
+        return apply(op, [a, b])
     # relu_grad is internal: reach it by its module in the example.
     qualified = "pd.lowlevel.ops.math." if name == "relu_grad" else "pd."
     return _document(fn, name, 2, f"{qualified}{name}(x, 2.0).shape\n    (None, 3)")
+
+
+def _fast_binary(op, a, b):
+    """The result of the binary `op` on an eager tensor and an eager tensor or a Python
+    number when graph.EAGER_FAST has the call (the op on these shapes and dtypes passed
+    its checks and ran before), else None. (The functions look two tensors up
+    themselves.)"""
+    tensor = CONSTANT_CLASS[0]
+    if a.__class__ is tensor:
+        if b.__class__ is not tensor:
+            b = _scalar(b, a)
+            if b is None:
+                return None
+    else:
+        a = _scalar(a, b)
+        if a is None:
+            return None
+    fast = EAGER_FAST.get((op, (), a.shape, a.dtype, b.shape, b.dtype))
+    return None if fast is None else fast(a, b)
+
+
+# Python numbers as the constants _pair makes of them beside eager tensors, per (value,
+# type, dtype of the tensor): `x * 2.0` in a loop makes its constant once (making one
+# reads the user's line, about 20 us). Constants are immutable; at most MAX_SCALARS.
+_SCALARS = {}
+MAX_SCALARS = 1024
+
+
+def _scalar(s, like):
+    """The constant _pair makes of the Python int or float `s` beside the eager tensor
+    `like` (its dtype; float32 for a float beside integers), cached; None for anything
+    else, where _pair would fail, and for the numbers equal keys cannot tell apart (NaN,
+    and 0.0 from -0.0)."""
+    if s.__class__ is not float and s.__class__ is not int:
+        return None
+    key = (s, s.__class__, like.dtype)
+    c = _SCALARS.get(key)
+    if c is None:
+        if s != s or (s == 0 and s.__class__ is float) or len(_SCALARS) >= MAX_SCALARS:
+            return None
+        try:
+            c = as_variable(s, like=like)
+        except (TypeError, ValueError):  # _pair raises it, naming the op
+            return None
+        _SCALARS[key] = c
+    return c
 
 
 def _pair(a, b, where):
@@ -188,8 +253,19 @@ def _compare(name, code):
     register(type(name.capitalize(), (Compare,), {"name": name, "code": code}))
 
     def fn(a, b):
+        op = OPS[name]
+        tensor = CONSTANT_CLASS[0]
+        if a.__class__ is tensor and b.__class__ is tensor:  # eager tensors: seen before?
+            fast = EAGER_FAST.get((op, (), a.shape, a.dtype, b.shape, b.dtype))
+            out = None if fast is None else fast(a, b)
+            if out is not None:
+                return out
+        elif a.__class__ is tensor or b.__class__ is tensor:  # and a Python number?
+            out = _fast_binary(op, a, b)
+            if out is not None:
+                return out
         a, b = _pair(a, b, name)
-        return apply(OPS[name], [a, b])
+        return apply(op, [a, b])
     return _document(fn, name, 2, f"pd.{name}(x, 0.0).dtype\n    'bool'")
 
 

@@ -1,5 +1,5 @@
 """Matrix product: batched, leading dims broadcast as NumPy, optional transposes."""
-from paddle.lowlevel.graph import FLOATS, Variable, apply
+from paddle.lowlevel.graph import CONSTANT_CLASS, EAGER_FAST, FLOATS, Variable, apply, attrs_key
 from paddle.lowlevel.op import OPS, Op, register
 from paddle.lowlevel.ops.math import _pair, sum_to
 from paddle.lowlevel.ops.shape import expand_dims, reshape, reshape_like
@@ -77,10 +77,22 @@ def matmul(x, y, transpose_a=False, transpose_b=False):
         >>> (x @ w).shape
         (None, 2)
     """
+    op = OPS["matmul"]
+    if x.__class__ is CONSTANT_CLASS[0] and y.__class__ is CONSTANT_CLASS[0] and \
+            transpose_a is False and transpose_b is False:  # eager tensors: seen before?
+        fast = EAGER_FAST.get((op, _PLAIN, x.shape, x.dtype, y.shape, y.dtype))
+        if fast is not None:
+            out = fast(x, y)
+            if out is not None:
+                return out
     x, y = _pair(x, y, "matmul")
     # A vector has nothing to transpose (as in NumPy): the flags apply to matrices only.
-    return apply(OPS["matmul"], [x, y], {"transpose_a": bool(transpose_a) and x.ndim > 1,
-                                         "transpose_b": bool(transpose_b) and y.ndim > 1})
+    return apply(op, [x, y], {"transpose_a": bool(transpose_a) and x.ndim > 1,
+                              "transpose_b": bool(transpose_b) and y.ndim > 1})
+
+
+# The attributes of a product without transposes, as graph.EAGER_FAST keys hold them.
+_PLAIN = attrs_key({"transpose_a": False, "transpose_b": False})
 
 
 Variable.__matmul__ = matmul

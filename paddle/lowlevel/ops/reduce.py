@@ -1,7 +1,8 @@
 """Reductions: sum, mean, max, min over axes (keepdims), argmax."""
 from types import SimpleNamespace
 
-from paddle.lowlevel.graph import FLOATS, Variable, apply, as_variable
+from paddle.lowlevel.graph import (CONSTANT_CLASS, EAGER_FAST, FLOATS, Variable, apply, as_variable,
+                                   attrs_key)
 from paddle.lowlevel.op import OPS, Op, register
 from paddle.lowlevel.ops.math import broadcast_to, cast, equal, sum_to
 from paddle.lowlevel.ops.shape import expand_dims, reshape
@@ -98,13 +99,31 @@ class Min(Extremum):
     code = 2
 
 
-def _reduce(name, x, axis, keepdims, **extra):
+def _reduce(name, x, axis, keepdims, mean=False):
+    if x.__class__ is CONSTANT_CLASS[0] and (axis is None or axis.__class__ is int) and \
+            keepdims.__class__ is bool:  # an eager tensor: seen before? (graph.EAGER_FAST)
+        attrs = _ATTRS.get((axis, keepdims, mean))
+        if attrs is None:
+            attrs = _ATTRS[(axis, keepdims, mean)] = attrs_key(_attrs(axis, keepdims, mean))
+        fast = EAGER_FAST.get((OPS[name], attrs, x.shape, x.dtype))
+        out = None if fast is None else fast(x)
+        if out is not None:
+            return out
     if not isinstance(x, Variable):
-        x = as_variable(x, where="mean" if extra.get("mean") else name)
+        x = as_variable(x, where="mean" if mean else name)
+    return apply(OPS[name], [x], _attrs(axis, keepdims, mean))
+
+
+def _attrs(axis, keepdims, mean):
     attrs = {"axis": axis, "keepdims": bool(keepdims)}
-    if extra:
-        attrs.update(extra)
-    return apply(OPS[name], [x], attrs)
+    if mean:
+        attrs["mean"] = True
+    return attrs
+
+
+# {(axis: None or an int, keepdims, mean): the attributes _reduce gives its op, as
+# graph.EAGER_FAST keys hold them}
+_ATTRS = {}
 
 
 def sum(x, axis=None, keepdims=False):  # noqa: A001

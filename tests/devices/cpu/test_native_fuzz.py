@@ -133,6 +133,13 @@ def _fused_elementwise(r):
             2, 11, np.empty((2, n), np.float32), n]
 
 
+def _fresh(make, out, r):
+    """The call of a binding's entry that makes its output (csrc/fresh.h): the binding's
+    call with its output argument `out` taken out and put first, as the template."""
+    args = list(make(r))
+    return [args.pop(out)] + args
+
+
 def _strided_copy(r):  # a (2, n) transposed into (n, 2)
     n = _n(r)
     return [_f32(r, 2, n), np.empty((n, 2), np.float32),
@@ -266,6 +273,11 @@ VALID = {
     "thread_limit": lambda r: [],
     "set_omp_threads": lambda r: [int(r.integers(1, 5))],
 }
+
+# The entries that make their output (csrc/fresh.h), from their bindings' calls.
+for _name, _out in (("unary", 2), ("binary", 3), ("compare", 3), ("where", 3), ("cast", 1),
+                    ("reduce", 2), ("matmul", 2)):
+    VALID[f"{_name}_fresh"] = functools.partial(_fresh, VALID[_name], _out)
 
 
 # ---- hostile values -------------------------------------------------------------------------
