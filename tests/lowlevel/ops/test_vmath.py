@@ -174,6 +174,44 @@ def test_gradients_numerically():
     check_gradients(lambda a, b: special.arctan2(a, b), [x, x[::-1] + 2.0])
 
 
+COMPARES = ("greater", "greater_equal", "less", "less_equal", "equal", "not_equal")
+
+
+def check_compare_and_where():
+    """Comparisons and where (their kernels, and a fused where(compare(...)) chain) against
+    NumPy: NaN, infinities and -0 on either side, each operand full or a scalar, and a
+    column that broadcasts (the strided path), in float32, float64 and int32."""
+    edges = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 2.5, 1e-40]
+    rng = np.random.default_rng(5)
+    for dtype in ("float32", "float64", "int32"):
+        e = np.array([v for v in edges if dtype != "int32" or np.isfinite(v)])
+        a = np.concatenate([np.repeat(e, e.size), rng.integers(-3, 4, 3001)]).astype(dtype)
+        b = np.concatenate([np.tile(e, e.size), rng.integers(-3, 4, 3001)]).astype(dtype)
+        col = a[:7].reshape(7, 1)
+        for name in COMPARES:
+            op, ref = getattr(pmath, name), getattr(np, name)
+            for x, y in ((a, b), (a, b[5:6].reshape(())), (a[2:3].reshape(()), b),
+                         (col, b[:9].reshape(1, 9))):
+                with np.errstate(invalid="ignore"):
+                    want = ref(x, y)
+                got = pd.eval(op(pd.constant(x), pd.constant(y)))
+                np.testing.assert_array_equal(got, want, err_msg=f"{name} {dtype}")
+        cond = (a > 0) if dtype == "int32" else ~np.isnan(a) & (a > 0)
+        for x, y in ((a, b), (a, b[:1].reshape(())), (a[:1].reshape(()), b)):
+            got = pd.eval(pmath.where(pd.constant(cond), pd.constant(x), pd.constant(y)))
+            np.testing.assert_array_equal(got, np.where(cond, x, y), err_msg=dtype)
+        # A fed input, so that the chain runs as one fused_elementwise node.
+        v = pd.data("v", shape=[a.size], dtype=dtype)
+        chain = pmath.where(pmath.greater_equal(v, pd.constant(b, dtype=dtype)), v * 2, v - 1)
+        with np.errstate(invalid="ignore"):
+            want = np.where(a >= b, a * 2, a - 1)
+        np.testing.assert_array_equal(pd.eval(chain, {v: a}), want, err_msg=dtype)
+
+
+def test_compare_and_where_match_numpy():
+    check_compare_and_where()
+
+
 NARROW = """
 import importlib.util, sys
 sys.path.insert(0, sys.argv[1] + "/tests")
@@ -184,6 +222,7 @@ for name in sorted(t.UNARY):
     t._check_unary(name)
 t.test_float32_arctan2_within_a_few_ulps()
 t.test_float32_logaddexp_within_a_few_ulps_of_the_inputs()
+t.check_compare_and_where()
 print("ok")
 """
 
