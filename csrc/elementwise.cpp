@@ -91,6 +91,15 @@ PD_VM_INLINE float unary_float(int code, float x) {
     case kCos: return vm::cos(x);
     case kAtan: return vm::atan(x);
     case kErfinv: return vm::erfinv(x);
+    case kExp2: return vm::exp2(x);
+    case kExpm1: return vm::expm1(x);
+    case kLog2: return vm::log2(x);
+    case kLog10: return vm::log10(x);
+    case kSinh: return vm::sinh(x);
+    case kCosh: return vm::cosh(x);
+    case kAsinh: return vm::asinh(x);
+    case kAcosh: return vm::acosh(x);
+    case kAtanh: return vm::atanh(x);
     case kGelu: return 0.5f * x * (1.0f + vm::erf(x * 0.70710678118654752440f));
     // x (1 + tanh(u)) / 2 = x sigmoid(2u): the same function, without 1 + tanh(u)'s
     // cancellation for negative x.
@@ -103,7 +112,7 @@ PD_VM_INLINE float unary_float(int code, float x) {
 inline bool has_vm_float(int code) {
   return code == kExp || code == kLog || code == kLog1p || code == kSigmoid || code == kTanh ||
          code == kErf || code == kSin || code == kCos || code == kAtan || code == kErfinv ||
-         code == kGelu || code == kGeluTanh;
+         code == kGelu || code == kGeluTanh || (code >= kSinh && code <= kLog10);
 }
 
 template <typename T>

@@ -43,6 +43,15 @@ UNARY = {
     "cos": (special.cos, np.cos, 6),  # 2.5 with FMA, 5.5 without
     "arctan": (special.arctan, np.arctan, 3),
     "erfinv": (special.erfinv, _erfinv, 4),
+    "exp2": (special.exp2, np.exp2, 2),
+    "expm1": (special.expm1, np.expm1, 3),
+    "log2": (special.log2, np.log2, 2),
+    "log10": (special.log10, np.log10, 2),
+    "sinh": (special.sinh, np.sinh, 4),
+    "cosh": (special.cosh, np.cosh, 4),
+    "arcsinh": (special.arcsinh, np.arcsinh, 4),  # 3.3 just above 1/2 (log's argument)
+    "arccosh": (special.arccosh, np.arccosh, 3),
+    "arctanh": (special.arctanh, np.arctanh, 4),
 }
 
 
@@ -75,6 +84,11 @@ def _check_unary(name):
     if name == "erfinv":
         x = np.concatenate([x[np.abs(x) <= 1.5], np.linspace(-1, 1, 20001, dtype=np.float32),
                             np.float32([0.9999999, -0.9999999, 1 - 2 ** -24])])
+    if name in ("arctanh",):  # (-1, 1) densely, besides the grid
+        x = np.concatenate([x, np.linspace(-1, 1, 40001, dtype=np.float32),
+                            np.float32([1 - 2 ** -24, -(1 - 2 ** -24), 1e-30])])
+    if name in ("arccosh",):
+        x = np.concatenate([x, 1 + np.geomspace(1e-7, 10, 20001).astype(np.float32)])
     with np.errstate(all="ignore"):
         want = ref(x.astype(np.float64))
     got = pd.eval(op(pd.constant(x)))
@@ -82,13 +96,27 @@ def _check_unary(name):
     u = _ulps(got, want)
     assert u.max() <= tol, (name, u.max())
     zero = x == 0
-    if name not in ("exp", "log", "cos", "sigmoid", "erfinv"):  # odd functions keep -0
+    if name not in ("exp", "log", "cos", "sigmoid", "erfinv", "exp2", "log2", "log10", "cosh",
+                    "arccosh"):  # odd functions keep -0
         assert (np.signbit(got[zero]) == np.signbit(x[zero])).all(), name
 
 
 @pytest.mark.parametrize("name", sorted(UNARY))
 def test_float32_unary_within_a_few_ulps(name):
     _check_unary(name)
+
+
+def test_float32_exact_values():
+    # Integers to exp2, powers of two to log2 and of ten to log10 come out exact (float64
+    # references: NumPy's float32 exp2(127) is one ulp above 2^127).
+    n = np.arange(-149, 128, dtype=np.float32)
+    powers = np.exp2(n.astype(np.float64)).astype(np.float32)
+    np.testing.assert_array_equal(pd.eval(special.exp2(pd.constant(n))), powers)
+    np.testing.assert_array_equal(pd.eval(special.log2(pd.constant(powers))), n)
+    k = np.arange(-10, 11)
+    tens = (10.0 ** k).astype(np.float32)
+    got = pd.eval(special.log10(pd.constant(tens)))
+    np.testing.assert_array_equal(got, np.log10(tens.astype(np.float64)).astype(np.float32))
 
 
 def _pairs():
