@@ -1,5 +1,6 @@
 """`pd.ops.nonzero`, `vectorize`, `rearrange` and `pd.ops.nn.fold`/`unfold` against Keras
-3.15 on JAX (values stored from it below), NumPy references, gradients and bad input."""
+3.15 on JAX (values stored from it below), NumPy references, gradients and bad input; the
+tests taking `device` also run on the simulated GPU (tests/on_devices.py)."""
 import numpy as np
 import pytest
 
@@ -21,7 +22,7 @@ def test_nonzero_matches_keras():
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "bool"])
-def test_nonzero_matches_numpy(dtype):
+def test_nonzero_matches_numpy(dtype, device):
     rng = np.random.default_rng(1)
     x = (rng.integers(-1, 2, (4, 5, 6)) * rng.uniform(0.5, 2, (4, 5, 6))).astype(dtype)
     if dtype.startswith("float"):
@@ -43,7 +44,7 @@ def test_nonzero_needs_values():
 
 # ---- vectorize ----------------------------------------------------------------------------
 
-def test_vectorize_matches_keras():
+def test_vectorize_matches_keras(device):
     mv = pd.ops.vectorize(lambda m, v: pd.ops.matmul(m, v), signature="(m,n),(n)->(m)")
     got = mv(np.arange(12.0, dtype=np.float32).reshape(2, 2, 3),
              np.array([1.0, 0.0, -1.0], np.float32))
@@ -96,7 +97,7 @@ def test_rearrange_matches_keras():
     ("b (h h1) (w w1) c -> b h w (c h1 w1)", {"h1": 2, "w1": 2},
      lambda x: x.reshape(2, 2, 2, 3, 2, 3).transpose(0, 1, 3, 5, 2, 4).reshape(2, 2, 3, 12)),
 ])
-def test_rearrange_matches_numpy_and_has_a_gradient(pattern, lengths, numpy):
+def test_rearrange_matches_numpy_and_has_a_gradient(pattern, lengths, numpy, device):
     x = np.arange(144.0).reshape(2, 4, 6, 3)
     np.testing.assert_array_equal(pd.ops.rearrange(x, pattern, **lengths).numpy(), numpy(x))
     weights = np.random.default_rng(0).standard_normal(numpy(x).shape)
@@ -163,7 +164,7 @@ def test_unfold_and_fold_match_keras():
     (2, 1, 0, 2, (4, 4)), (3, 1, 1, 1, (5, 6)), ((2, 3), (2, 1), (1, 0), (2, 3), (7, 9)),
     (3, 2, 2, 2, (6, 5))])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_unfold_fold_against_numpy(k, d, p, s, hw, dtype):
+def test_unfold_fold_against_numpy(k, d, p, s, hw, dtype, device):
     pair = lambda v: (v, v) if isinstance(v, int) else v  # noqa: E731
     x = np.random.default_rng(2).standard_normal((2, 3) + hw).astype(dtype)
     cols = pd.ops.nn.unfold(x, k, d, p, s)
