@@ -89,6 +89,7 @@ CASES = {
     "concatenate": "ops.concatenate([m, m2], axis=1)",
     "stack": "ops.stack([x, y])",
     "clip": "ops.clip(x, 0.2, 0.8)",
+    "isin(x, 10 values)": "ops.isin(x, m2[0, :10])",
     "one_hot(k, 1000)": "ops.one_hot(k, N // 1000)",
     "triu(m)": "ops.triu(m)",
     # activations and losses-like ops (the probe adds the elementwise ones)
@@ -123,7 +124,9 @@ NOT_OPS = {"convert_to_tensor", "convert_to_numpy", "stop_gradient", "copy", "sh
            "ndim", "size", "cast", "saturate_cast", "array", "asarray", "empty_like",
            "ones_like", "zeros_like", "full_like", "is_tensor", "vectorize", "real", "conj",
            "conjugate", "isreal", "dtype", "identity", "view",
-           "sparsemax"}  # (sparsemax compares every pair along the axis: CASES has its own)
+           # (these compare every pair along the axis / of the two arrays: CASES has them at
+           # sizes that fit)
+           "sparsemax", "isin"}
 
 
 def _inputs(n):
@@ -245,6 +248,8 @@ def main():
     parser.add_argument("--jax-results", help="a JSON file of JAX's times: read if it "
                         "exists (to time another paddle build against the same run), "
                         "else written")
+    parser.add_argument("--paddle-results", help="a JSON file of paddle's times: read if "
+                        "it exists (to print a table again), else written")
     parser.add_argument("--role", help=argparse.SUPPRESS)
     parser.add_argument("--n", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -263,8 +268,16 @@ def main():
                                     if args.jax else dict(CASES))
     if args.only:
         cases = {k: v for k, v in cases.items() if re.search(args.only, k)}
+    mine = {}
+    if args.paddle_results and os.path.exists(args.paddle_results):
+        with open(args.paddle_results) as f:
+            mine = json.load(f)
     for n in [int(s) for s in args.sizes.split(",")]:
-        paddle = _child(sys.executable, "paddle", cases, n)
+        paddle = mine.get(str(n)) or _child(sys.executable, "paddle", cases, n)
+        if args.paddle_results and str(n) not in mine:
+            mine[str(n)] = paddle
+            with open(args.paddle_results, "w") as f:
+                json.dump(mine, f)
         jax = stored.get(str(n)) or (_child(args.jax, "jax", cases, n) if args.jax else {})
         if args.jax_results and not stored.get(str(n)) and jax:
             stored.update({"cases": cases, str(n): jax})

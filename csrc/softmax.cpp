@@ -16,27 +16,56 @@ PD_VM_INLINE T exp_of(T v) {
   return std::exp(v);
 }
 
+// Reductions in kLanes independent lanes, combined at the end: a single running max or
+// sum is a chain of dependent operations the compiler may not reorder (float addition is
+// not associative), one element per 4 cycles; lanes it turns into vector operations.
+constexpr int64_t kLanes = 16;
+
 template <typename T>
-inline T row_max(const T* xr, int64_t cols) {
-  T mx = xr[0];
-  for (int64_t c = 1; c < cols; ++c) mx = xr[c] > mx ? xr[c] : mx;
+PD_VM_INLINE T row_max(const T* xr, int64_t cols) {
+  // Every lane starts at xr[0], as the plain loop's max does: a NaN there stays the
+  // result, a NaN elsewhere is passed over.
+  T mx = xr[0], lane[kLanes];
+  for (int64_t l = 0; l < kLanes; ++l) lane[l] = mx;
+  int64_t c = 0;
+  for (; c + kLanes <= cols; c += kLanes)
+    for (int64_t l = 0; l < kLanes; ++l) lane[l] = xr[c + l] > lane[l] ? xr[c + l] : lane[l];
+  for (int64_t l = 0; l < kLanes; ++l) mx = lane[l] > mx ? lane[l] : mx;
+  for (; c < cols; ++c) mx = xr[c] > mx ? xr[c] : mx;
   return mx;
+}
+
+template <typename T>
+PD_VM_INLINE T row_sum(const T* xr, int64_t cols) {
+  T lane[kLanes] = {};
+  int64_t c = 0;
+  for (; c + kLanes <= cols; c += kLanes)
+    for (int64_t l = 0; l < kLanes; ++l) lane[l] += xr[c + l];
+  T sum = 0;
+  for (int64_t l = 0; l < kLanes; ++l) sum += lane[l];
+  for (; c < cols; ++c) sum += xr[c];
+  return sum;
 }
 
 // log(sum(exp(x))) of one row, shifted by its maximum so that nothing overflows.
 template <typename T>
-inline T row_logsumexp(const T* xr, int64_t cols) {
-  T mx = row_max(xr, cols), sum = 0;
-  for (int64_t c = 0; c < cols; ++c) sum += exp_of(xr[c] - mx);
+PD_VM_INLINE T row_logsumexp(const T* xr, int64_t cols) {
+  const T mx = row_max(xr, cols);
+  T lane[kLanes] = {}, sum = 0;
+  int64_t c = 0;
+  for (; c + kLanes <= cols; c += kLanes)
+    for (int64_t l = 0; l < kLanes; ++l) lane[l] += exp_of(xr[c + l] - mx);
+  for (int64_t l = 0; l < kLanes; ++l) sum += lane[l];
+  for (; c < cols; ++c) sum += exp_of(xr[c] - mx);
   return mx + std::log(sum);
 }
 
-template <typename T>
-void softmax_rows(const T* x, T* y, int64_t rows, int64_t cols, bool log) {
-  bool par = rows * cols >= kParallelGrain / 4 && rows > 1;
-  const int threads = max_threads();
-#pragma omp parallel for schedule(static) if (par) num_threads(threads)
-  for (int64_t r = 0; r < rows; ++r) {
+// Rows [r0, r1) of softmax (or log-softmax). VB (vector bytes) only makes each vector
+// build its own instantiation.
+template <typename T, int VB>
+PD_VM_INLINE void softmax_range(const T* x, T* y, int64_t r0, int64_t r1, int64_t cols,
+                                bool log) {
+  for (int64_t r = r0; r < r1; ++r) {
     const T* xr = x + r * cols;
     T* yr = y + r * cols;
     if (log && yr == xr) {  // in place (a direct call may ask it): x is still needed
@@ -47,8 +76,7 @@ void softmax_rows(const T* x, T* y, int64_t rows, int64_t cols, bool log) {
     // The exponentials in a loop of their own (it vectorizes), then their sum in order.
     const T mx = row_max(xr, cols);
     for (int64_t c = 0; c < cols; ++c) yr[c] = exp_of(xr[c] - mx);
-    T sum = 0;
-    for (int64_t c = 0; c < cols; ++c) sum += yr[c];
+    const T sum = row_sum(yr, cols);
     if (log) {
       const T lse = mx + std::log(sum);
       for (int64_t c = 0; c < cols; ++c) yr[c] = xr[c] - lse;
@@ -56,6 +84,35 @@ void softmax_rows(const T* x, T* y, int64_t rows, int64_t cols, bool log) {
       const T inv = T(1) / sum;
       for (int64_t c = 0; c < cols; ++c) yr[c] *= inv;
     }
+  }
+}
+
+#ifdef PD_VECTOR_BUILDS
+template <typename T>
+__attribute__((target("avx512f,avx512dq,avx2,fma"))) void softmax_range_avx512(
+    const T* x, T* y, int64_t r0, int64_t r1, int64_t cols, bool log) {
+  softmax_range<T, 64>(x, y, r0, r1, cols, log);
+}
+template <typename T>
+__attribute__((target("avx2,fma"))) void softmax_range_avx2(
+    const T* x, T* y, int64_t r0, int64_t r1, int64_t cols, bool log) {
+  softmax_range<T, 32>(x, y, r0, r1, cols, log);
+}
+#endif
+
+template <typename T>
+void softmax_rows(const T* x, T* y, int64_t rows, int64_t cols, bool log) {
+  bool par = rows * cols >= kParallelGrain / 4 && rows > 1;
+  const int threads = max_threads();
+#pragma omp parallel for schedule(static) if (par) num_threads(threads)
+  for (int64_t r = 0; r < rows; ++r) {
+#ifdef PD_VECTOR_BUILDS
+    switch (vector_bytes()) {
+      case 64: softmax_range_avx512<T>(x, y, r, r + 1, cols, log); continue;
+      case 32: softmax_range_avx2<T>(x, y, r, r + 1, cols, log); continue;
+    }
+#endif
+    softmax_range<T, 16>(x, y, r, r + 1, cols, log);
   }
 }
 
