@@ -418,8 +418,12 @@ PD_VM_INLINE T binary_value(int code, T a, T b) {
     case kAtan2:
       if constexpr (std::is_same<T, float>::value) return vm::atan2(a, b);
       return T(std::atan2(a, b));
-    case kHypot: return T(std::hypot(a, b));
-    case kNextafter: return T(std::nextafter(a, b));
+    case kHypot:
+      if constexpr (std::is_same<T, float>::value) return vm::hypot(a, b);
+      return T(std::hypot(a, b));
+    case kNextafter:
+      if constexpr (std::is_same<T, float>::value) return vm::nextafter(a, b);
+      return T(std::nextafter(a, b));
     case kFmod: return remainder_value<T>(a, b, false);
     case kRemainder: return remainder_value<T>(a, b, true);
     case kFloorDiv: return floor_div_value<T>(a, b);

@@ -126,12 +126,12 @@ void take_along_axis(py::array x, py::array idx, py::array out, int64_t outer, i
     // Each chunk finds its (o, i) once and counts on: two divisions per element cost
     // more than the copy.
     parallel_chunks(count, kParallelGrain, [&](int64_t b, int64_t e) {
-      int64_t o = b / (k * inner), i = b % inner;
+      int64_t o = b / (k * inner), j = (b / inner) % k, i = b % inner;
       for (int64_t at = b; at < e; ++at) {
         yp[at] = xp[(o * n + ip[at]) * inner + i];
         if (++i == inner) {
           i = 0;
-          if ((at + 1) % (k * inner) == 0) ++o;
+          if (++j == k) { j = 0; ++o; }
         }
       }
     });

@@ -1,6 +1,6 @@
 // Vectorizable float32 transcendental functions: exp, exp2, expm1, log, log2, log10,
 // log1p, tanh, sigmoid, sinh, cosh, asinh, acosh, atanh, erf, erfinv, sin, cos, atan,
-// atan2 (the unary kernels build
+// atan2, and hypot and nextafter (the unary and binary kernels build
 // sigmoid and gelu on them; softplus, composed of ops, runs on exp and log1p).
 //
 // std::exp and friends are scalar calls into the C library: a loop over them runs one
@@ -363,6 +363,31 @@ PD_VM_INLINE float atan2(float y, float x) {
   a = bits(x) < 0 ? 3.141592653589793238f - a : a;
   const float r = copysign(a, y);
   return (x != x || y != y) ? x + y : r;
+}
+
+// hypot(a, b) = big sqrt(1 + (small / big)^2), so that nothing overflows or underflows on
+// the way; C's results at the edges: an infinite operand gives inf (even beside a NaN),
+// else a NaN gives NaN, two zeros give 0.
+PD_VM_INLINE float hypot(float a, float b) {
+  const float x = abs(a), y = abs(b);
+  const float big = x > y ? x : y, small = x > y ? y : x;
+  const float r = small / (big == 0.0f ? 1.0f : big);
+  float h = big * __builtin_sqrtf(1.0f + r * r);
+  h = big == 0.0f ? 0.0f : h;
+  h = (x != x || y != y) ? kNaN : h;
+  return (x == kInf || y == kInf) ? kInf : h;
+}
+
+// The float after a in the direction of b, on the bits: one step of the integer that holds
+// a's magnitude, up when moving away from zero, down when towards it; from a zero, the
+// smallest denormal with b's sign; a NaN operand gives NaN, a == b gives b.
+PD_VM_INLINE float nextafter(float a, float b) {
+  const int32_t i = bits(a);
+  const bool away = (a < b) == (a > 0.0f);  // (a is not 0 here)
+  float y = from_bits(away ? i + 1 : i - 1);
+  y = a == 0.0f ? copysign(1.40129846e-45f, b) : y;
+  y = a == b ? b : y;
+  return (a != a || b != b) ? a + b : y;
 }
 
 }  // namespace vm

@@ -154,6 +154,20 @@ def test_float32_logaddexp_within_a_few_ulps_of_the_inputs():
     assert err.max() <= 3
 
 
+def test_float32_hypot_and_nextafter():
+    a, b = _pairs()
+    a = np.concatenate([a, np.float32([1e38, 3e-39, 1.0])])
+    b = np.concatenate([b, np.float32([3e38, 4e-39, 1.0])])
+    with np.errstate(all="ignore"):
+        want = np.hypot(a.astype(np.float64), b.astype(np.float64))
+    got = pd.eval(special.hypot(pd.constant(a), pd.constant(b)))
+    assert _ulps(got, want).max() <= 2  # (infinities and NaN exactly, as C's)
+    got = pd.eval(special.nextafter(pd.constant(a), pd.constant(b)))
+    want = np.nextafter(a, b)
+    np.testing.assert_array_equal(got, want)
+    assert (np.signbit(got) == np.signbit(want))[~np.isnan(want)].all()
+
+
 @pytest.mark.parametrize("approximate", [False, True])
 def test_float32_gelu_matches_float64(approximate):
     x = np.concatenate([np.linspace(-12, 12, 100001), [0.0, -0.0, np.inf, -np.inf, np.nan]])
@@ -250,6 +264,7 @@ for name in sorted(t.UNARY):
     t._check_unary(name)
 t.test_float32_arctan2_within_a_few_ulps()
 t.test_float32_logaddexp_within_a_few_ulps_of_the_inputs()
+t.test_float32_hypot_and_nextafter()
 t.check_compare_and_where()
 print("ok")
 """
