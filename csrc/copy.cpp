@@ -121,16 +121,26 @@ void gather(py::array x, py::array idx, py::array out, int64_t outer, int64_t n,
   const int64_t* ip = in_ptr<int64_t>(idx);
   check_indices(ip, k, n, "gather");
   GilRelease nogil(out.size());
-  size_t row = size_t(inner) * x.itemsize();
+  const size_t row = size_t(inner) * x.itemsize();
   const char* xp = static_cast<const char*>(x.data());
   char* op = static_cast<char*>(out.mutable_data());
-  bool par = outer * k * inner >= kParallelGrain;
-  const int threads = max_threads();
-#pragma omp parallel for schedule(static) if (par) num_threads(threads)
-  for (int64_t o = 0; o < outer * k; ++o) {
-    int64_t oo = o / k, j = o % k;
-    std::memcpy(op + o * row, xp + (oo * n + ip[j]) * row, row);
-  }
+  // Rows of one element (take of a flat array) are copied as values, not by memcpy; each
+  // chunk finds its (o, j) once and counts on (a division per row cost more than the copy).
+  auto rows = [&](auto one) {
+    using T = decltype(one);
+    parallel_chunks(outer * k, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(inner, 1)),
+                    [&](int64_t b, int64_t e) {
+      int64_t oo = b / k, j = b % k;
+      for (int64_t o = b; o < e; ++o) {
+        if constexpr (sizeof(T) == 1) std::memcpy(op + o * row, xp + (oo * n + ip[j]) * row, row);
+        else reinterpret_cast<T*>(op)[o] = reinterpret_cast<const T*>(xp)[oo * n + ip[j]];
+        if (++j == k) { j = 0; ++oo; }
+      }
+    });
+  };
+  if (inner == 1 && x.itemsize() == 4) rows(uint32_t());
+  else if (inner == 1 && x.itemsize() == 8) rows(uint64_t());
+  else rows(uint8_t());  // (memcpy of whole rows)
 }
 
 // out[o, idx[j], i] += g[o, j, i]; out is zeroed first. Repeated indices accumulate.

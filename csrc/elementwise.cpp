@@ -92,6 +92,15 @@ PD_VM_INLINE float unary_float(int code, float x) {
     case kCos: return vm::cos(x);
     case kAtan: return vm::atan(x);
     case kErfinv: return vm::erfinv(x);
+    case kExp2: return vm::exp2(x);
+    case kExpm1: return vm::expm1(x);
+    case kLog2: return vm::log2(x);
+    case kLog10: return vm::log10(x);
+    case kSinh: return vm::sinh(x);
+    case kCosh: return vm::cosh(x);
+    case kAsinh: return vm::asinh(x);
+    case kAcosh: return vm::acosh(x);
+    case kAtanh: return vm::atanh(x);
     case kGelu: return 0.5f * x * (1.0f + vm::erf(x * 0.70710678118654752440f));
     // x (1 + tanh(u)) / 2 = x sigmoid(2u): the same function, without 1 + tanh(u)'s
     // cancellation for negative x.
@@ -104,7 +113,7 @@ PD_VM_INLINE float unary_float(int code, float x) {
 inline bool has_vm_float(int code) {
   return code == kExp || code == kLog || code == kLog1p || code == kSigmoid || code == kTanh ||
          code == kErf || code == kSin || code == kCos || code == kAtan || code == kErfinv ||
-         code == kGelu || code == kGeluTanh;
+         code == kGelu || code == kGeluTanh || (code >= kSinh && code <= kLog10);
 }
 
 template <typename T>
@@ -410,8 +419,12 @@ PD_VM_INLINE T binary_value(int code, T a, T b) {
     case kAtan2:
       if constexpr (std::is_same<T, float>::value) return vm::atan2(a, b);
       return T(std::atan2(a, b));
-    case kHypot: return T(std::hypot(a, b));
-    case kNextafter: return T(std::nextafter(a, b));
+    case kHypot:
+      if constexpr (std::is_same<T, float>::value) return vm::hypot(a, b);
+      return T(std::hypot(a, b));
+    case kNextafter:
+      if constexpr (std::is_same<T, float>::value) return vm::nextafter(a, b);
+      return T(std::nextafter(a, b));
     case kFmod: return remainder_value<T>(a, b, false);
     case kRemainder: return remainder_value<T>(a, b, true);
     case kFloorDiv: return floor_div_value<T>(a, b);
@@ -465,7 +478,9 @@ __attribute__((target("avx2,fma"))) void binary_row_avx2(
 template <typename T, int CODE>
 inline void binary_row_any(const T* a, int64_t sa, const T* b, int64_t sb, T* y, int64_t n) {
 #ifdef PD_VECTOR_BUILDS
-  if constexpr (std::is_floating_point<T>::value && (CODE == kAtan2 || CODE == kLogaddexp)) {
+  // Every float code: the fused kernel's blocks sit in L1, where the width of the vectors,
+  // not memory, bounds even an add.
+  if constexpr (std::is_floating_point<T>::value) {
     switch (vector_bytes()) {
       case 64: return binary_row_avx512<T, CODE>(a, sa, b, sb, y, n);
       case 32: return binary_row_avx2<T, CODE>(a, sa, b, sb, y, n);
@@ -539,7 +554,7 @@ void binary(int code, py::array a, py::array b, py::array out, py::array layout)
 }
 
 template <typename T>
-inline bool compare_value(int code, T a, T b) {
+PD_VM_INLINE bool compare_value(int code, T a, T b) {
   switch (code) {
     case kGreater: return a > b;
     case kGreaterEqual: return a >= b;
@@ -551,18 +566,101 @@ inline bool compare_value(int code, T a, T b) {
   return false;
 }
 
-// One row of n comparisons; sa, sb: 1 (moving) or 0 (broadcast).
+// One row of n comparisons; sa, sb: 1 (moving) or 0 (broadcast). The code is a template
+// argument: a switch inside the loop kept it scalar (twice the time of an add).
+template <typename T, int CODE>
+PD_VM_INLINE void compare_row_code(const T* a, int64_t sa, const T* b, int64_t sb, uint8_t* y,
+                                   int64_t n) {
+  if (sa == 1 && sb == 1) {
+    for (int64_t i = 0; i < n; ++i) y[i] = compare_value<T>(CODE, a[i], b[i]);
+  } else if (sa == 1 && sb == 0) {
+    const T bv = *b;
+    for (int64_t i = 0; i < n; ++i) y[i] = compare_value<T>(CODE, a[i], bv);
+  } else if (sa == 0 && sb == 1) {
+    const T av = *a;
+    for (int64_t i = 0; i < n; ++i) y[i] = compare_value<T>(CODE, av, b[i]);
+  } else {
+    for (int64_t i = 0; i < n; ++i) y[i] = compare_value<T>(CODE, a[i * sa], b[i * sb]);
+  }
+}
+
+template <typename T>
+PD_VM_INLINE void compare_rows(int code, const T* a, int64_t sa, const T* b, int64_t sb,
+                               uint8_t* y, int64_t n) {
+  switch (code) {
+    case kGreater: return compare_row_code<T, kGreater>(a, sa, b, sb, y, n);
+    case kGreaterEqual: return compare_row_code<T, kGreaterEqual>(a, sa, b, sb, y, n);
+    case kLess: return compare_row_code<T, kLess>(a, sa, b, sb, y, n);
+    case kLessEqual: return compare_row_code<T, kLessEqual>(a, sa, b, sb, y, n);
+    case kEqual: return compare_row_code<T, kEqual>(a, sa, b, sb, y, n);
+    case kNotEqual: return compare_row_code<T, kNotEqual>(a, sa, b, sb, y, n);
+  }
+}
+
+// One row of n choices; sc, sa, sb: 1 (moving) or 0 (broadcast).
+template <typename T>
+PD_VM_INLINE void where_rows(const uint8_t* c, int64_t sc, const T* a, int64_t sa, const T* b,
+                             int64_t sb, T* y, int64_t n) {
+  if (sc == 1 && sa == 1 && sb == 1) {
+    for (int64_t i = 0; i < n; ++i) y[i] = c[i] ? a[i] : b[i];
+  } else if (sc == 1 && sa == 1 && sb == 0) {
+    const T bv = *b;
+    for (int64_t i = 0; i < n; ++i) y[i] = c[i] ? a[i] : bv;
+  } else if (sc == 1 && sa == 0 && sb == 1) {
+    const T av = *a;
+    for (int64_t i = 0; i < n; ++i) y[i] = c[i] ? av : b[i];
+  } else {
+    for (int64_t i = 0; i < n; ++i) y[i] = c[i * sc] ? a[i * sa] : b[i * sb];
+  }
+}
+
+#ifdef PD_VECTOR_BUILDS
+template <typename T>
+__attribute__((target("avx512f,avx512dq,avx512bw,avx2,fma"))) void compare_row_avx512(
+    int code, const T* a, int64_t sa, const T* b, int64_t sb, uint8_t* y, int64_t n) {
+  compare_rows<T>(code, a, sa, b, sb, y, n);
+}
+template <typename T>
+__attribute__((target("avx2,fma"))) void compare_row_avx2(
+    int code, const T* a, int64_t sa, const T* b, int64_t sb, uint8_t* y, int64_t n) {
+  compare_rows<T>(code, a, sa, b, sb, y, n);
+}
+template <typename T>
+__attribute__((target("avx512f,avx512dq,avx512bw,avx2,fma"))) void where_row_avx512(
+    const uint8_t* c, int64_t sc, const T* a, int64_t sa, const T* b, int64_t sb, T* y,
+    int64_t n) {
+  where_rows<T>(c, sc, a, sa, b, sb, y, n);
+}
+template <typename T>
+__attribute__((target("avx2,fma"))) void where_row_avx2(
+    const uint8_t* c, int64_t sc, const T* a, int64_t sa, const T* b, int64_t sb, T* y,
+    int64_t n) {
+  where_rows<T>(c, sc, a, sa, b, sb, y, n);
+}
+#endif
+
+// The widest build this CPU runs (vector_bytes(); avx512bw for the byte masks, which every
+// AVX-512 CPU since Skylake-X has, else the AVX2 build).
+inline int mask_vector_bytes() {
+#ifdef PD_VECTOR_BUILDS
+  static const int bytes = vector_bytes() == 64 && !__builtin_cpu_supports("avx512bw")
+                               ? 32 : vector_bytes();
+  return bytes;
+#else
+  return 16;
+#endif
+}
+
 template <typename T>
 void compare_row(int code, const T* a, int64_t sa, const T* b, int64_t sb, uint8_t* y,
                  int64_t n) {
-  if (sa == 1 && sb == 1) {
-    for (int64_t i = 0; i < n; ++i) y[i] = compare_value<T>(code, a[i], b[i]);
-  } else if (sa == 1 && sb == 0) {
-    const T bv = *b;
-    for (int64_t i = 0; i < n; ++i) y[i] = compare_value<T>(code, a[i], bv);
-  } else {
-    for (int64_t i = 0; i < n; ++i) y[i] = compare_value<T>(code, a[i * sa], b[i * sb]);
+#ifdef PD_VECTOR_BUILDS
+  switch (mask_vector_bytes()) {
+    case 64: return compare_row_avx512<T>(code, a, sa, b, sb, y, n);
+    case 32: return compare_row_avx2<T>(code, a, sa, b, sb, y, n);
   }
+#endif
+  compare_rows<T>(code, a, sa, b, sb, y, n);
 }
 
 void compare(int code, py::array a, py::array b, py::array out, py::array layout) {
@@ -588,21 +686,16 @@ void compare(int code, py::array a, py::array b, py::array out, py::array layout
   });
 }
 
-// One row of n choices; sc, sa, sb: 1 (moving) or 0 (broadcast).
 template <typename T>
 void where_row(const uint8_t* c, int64_t sc, const T* a, int64_t sa, const T* b, int64_t sb,
                T* y, int64_t n) {
-  if (sc == 1 && sa == 1 && sb == 1) {
-    for (int64_t i = 0; i < n; ++i) y[i] = c[i] ? a[i] : b[i];
-  } else if (sc == 1 && sa == 1 && sb == 0) {
-    const T bv = *b;
-    for (int64_t i = 0; i < n; ++i) y[i] = c[i] ? a[i] : bv;
-  } else if (sc == 1 && sa == 0 && sb == 1) {
-    const T av = *a;
-    for (int64_t i = 0; i < n; ++i) y[i] = c[i] ? av : b[i];
-  } else {
-    for (int64_t i = 0; i < n; ++i) y[i] = c[i * sc] ? a[i * sa] : b[i * sb];
+#ifdef PD_VECTOR_BUILDS
+  switch (mask_vector_bytes()) {
+    case 64: return where_row_avx512<T>(c, sc, a, sa, b, sb, y, n);
+    case 32: return where_row_avx2<T>(c, sc, a, sa, b, sb, y, n);
   }
+#endif
+  where_rows<T>(c, sc, a, sa, b, sb, y, n);
 }
 
 void where(py::array cond, py::array a, py::array b, py::array out, py::array layout) {

@@ -16,21 +16,6 @@ PD_VM_INLINE T exp_of(T v) {
   return std::exp(v);
 }
 
-template <typename T>
-inline T row_max(const T* xr, int64_t cols) {
-  T mx = xr[0];
-  for (int64_t c = 1; c < cols; ++c) mx = xr[c] > mx ? xr[c] : mx;
-  return mx;
-}
-
-// log(sum(exp(x))) of one row, shifted by its maximum so that nothing overflows.
-template <typename T>
-inline T row_logsumexp(const T* xr, int64_t cols) {
-  T mx = row_max(xr, cols), sum = 0;
-  for (int64_t c = 0; c < cols; ++c) sum += exp_of(xr[c] - mx);
-  return mx + std::log(sum);
-}
-
 // Row sums and maxima in kLanes partial results: the loops then vectorize (a single
 // accumulator's order is fixed, and GCC keeps it), and the partial results are combined in
 // a fixed order, so a row's result does not depend on the vector build or the thread.
@@ -67,6 +52,20 @@ PD_VM_INLINE T lane_dot(const T* a, const T* b, int64_t n) {
   return s;
 }
 
+// log(sum(exp(x))) of one row, shifted by its maximum so that nothing overflows; the
+// exponentials summed in lanes too.
+template <typename T>
+PD_VM_INLINE T row_logsumexp(const T* xr, int64_t cols) {
+  const T mx = lane_max(xr, cols);
+  T acc[kLanes] = {}, sum = 0;
+  int64_t c = 0;
+  for (; c + kLanes <= cols; c += kLanes)
+    for (int l = 0; l < kLanes; ++l) acc[l] += exp_of(xr[c + l] - mx);
+  for (int l = 0; l < kLanes; ++l) sum += acc[l];
+  for (; c < cols; ++c) sum += exp_of(xr[c] - mx);
+  return mx + std::log(sum);
+}
+
 // Rows [r0, r1) of softmax / log_softmax. VB: the vector build (common.h), only a label.
 template <typename T, int VB>
 PD_VM_INLINE void softmax_range(const T* x, T* y, int64_t r0, int64_t r1, int64_t cols,
@@ -74,14 +73,12 @@ PD_VM_INLINE void softmax_range(const T* x, T* y, int64_t r0, int64_t r1, int64_
   for (int64_t r = r0; r < r1; ++r) {
     const T* xr = x + r * cols;
     T* yr = y + r * cols;
-    const T mx = lane_max(xr, cols);
     if (log && yr == xr) {  // in place (a direct call may ask it): x is still needed
-      T sum = 0;
-      for (int64_t c = 0; c < cols; ++c) sum += exp_of(xr[c] - mx);
-      const T lse = mx + std::log(sum);
+      const T lse = row_logsumexp(xr, cols);
       for (int64_t c = 0; c < cols; ++c) yr[c] = xr[c] - lse;
       continue;
     }
+    const T mx = lane_max(xr, cols);
     // The exponentials in a loop of their own (it vectorizes), then their sum.
     for (int64_t c = 0; c < cols; ++c) yr[c] = exp_of(xr[c] - mx);
     const T sum = lane_dot<T>(yr, nullptr, cols);

@@ -1,5 +1,6 @@
-// Vectorizable float32 transcendental functions: exp, log, log1p, tanh, sigmoid, erf,
-// erfinv, sin, cos, atan, atan2 (the unary kernels build
+// Vectorizable float32 transcendental functions: exp, exp2, expm1, log, log2, log10,
+// log1p, tanh, sigmoid, sinh, cosh, asinh, acosh, atanh, erf, erfinv, sin, cos, atan,
+// atan2, and hypot and nextafter (the unary and binary kernels build
 // sigmoid and gelu on them; softplus, composed of ops, runs on exp and log1p).
 //
 // std::exp and friends are scalar calls into the C library: a loop over them runs one
@@ -45,6 +46,18 @@ PD_VM_INLINE float scale2(float y, int32_t n) {
   return y * from_bits((half + 127) << 23) * from_bits((n - half + 127) << 23);
 }
 
+// e^r - 1 for |r| <= ln2 / 2 (a little beyond is fine): r + r^2 P(r), P of degree 5.
+PD_VM_INLINE float expm1_reduced(float r) {
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  return p * r * r + r;
+}
+PD_VM_INLINE float exp_reduced(float r) { return expm1_reduced(r) + 1.0f; }
+
 // e^x: x = n ln2 + r with |r| <= ln2 / 2 (ln2 in two parts, so n ln2 is exact), e^r by a
 // degree-7 polynomial, times 2^n.
 PD_VM_INLINE float exp(float x) {
@@ -52,21 +65,48 @@ PD_VM_INLINE float exp(float x) {
   c = c < 89.0f ? c : 89.0f;
   const float n = round(c * 1.44269504088896341f);
   const float r = (c - n * 0.693359375f) - n * -2.12194440e-4f;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  float y = scale2(p * r * r + r + 1.0f, int32_t(n));
+  float y = scale2(exp_reduced(r), int32_t(n));
   y = x > 88.72283935546875f ? kInf : y;
   y = x < -103.97207708f ? 0.0f : y;
   return x != x ? x : y;
 }
 
-// log x: x = m 2^e with m in [sqrt(1/2), sqrt(2)), log(m) = f - f^2/2 + f^3 P(f) for
-// f = m - 1, plus e ln2 (in two parts). Denormals are scaled by 2^23 first.
-PD_VM_INLINE float log(float x) {
+// 2^x: x = n + f with |f| <= 1/2 (exact), 2^f = e^(f ln2), times 2^n: integers give
+// powers of two exactly.
+PD_VM_INLINE float exp2(float x) {
+  float c = x > -152.0f ? x : -152.0f;
+  c = c < 129.0f ? c : 129.0f;
+  const float n = round(c);
+  float y = scale2(exp_reduced((c - n) * 0.693147180559945309f), int32_t(n));
+  y = x >= 128.0f ? kInf : y;
+  y = x < -151.0f ? 0.0f : y;
+  return x != x ? x : y;
+}
+
+// e^x - 1 without the cancellation near 0: x = n ln2 + r as exp, then
+// 2^n (e^r - 1) + (2^n - 1), where 2^n - 1 is exact for the n that matter (|n| <= 24);
+// beyond, e^x - 1 itself (2^n alone would overflow for n = 128).
+PD_VM_INLINE float expm1(float x) {
+  float c = x > -104.0f ? x : -104.0f;
+  c = c < 89.0f ? c : 89.0f;
+  const float n = round(c * 1.44269504088896341f);
+  const float r = (c - n * 0.693359375f) - n * -2.12194440e-4f;
+  const float m = expm1_reduced(r);
+  const float two_n = scale2(1.0f, int32_t(n < 24.0f ? n : 24.0f));
+  float y = n <= 24.0f ? m * two_n + (two_n - 1.0f) : scale2(m + 1.0f, int32_t(n)) - 1.0f;
+  y = x > 88.72283935546875f ? kInf : y;
+  y = x == 0.0f ? x : y;  // -0 stays -0
+  return x != x ? x : y;
+}
+
+// log x = e ln2 + log(m) for x = m 2^e with m in [sqrt(1/2), sqrt(2)): `e`, and
+// log(m) as f + f^3 P(f) - f^2/2 (f = m - 1), so that log2 and log10 scale
+// the two parts apart (powers of two and of ten come out exact). Denormals are scaled by
+// 2^23 first; zero, negatives, infinities and NaN are the callers'.
+struct LogParts {
+  float e, f, fzp, half_z;  // log(m) = f + (fzp - half_z)
+};
+PD_VM_INLINE LogParts log_parts(float x) {
   // Every select below is between floats: a bool turned into an int (e -= low) stopped
   // GCC from vectorizing loops that call log after exp.
   const bool tiny = x < 1.17549435e-38f;
@@ -88,12 +128,40 @@ PD_VM_INLINE float log(float x) {
   p = p * f + 2.0000714765e-1f;
   p = p * f - 2.4999993993e-1f;
   p = p * f + 3.3333331174e-1f;
-  float y = f * z * p + e * -2.12194440e-4f - 0.5f * z;
-  y = (f + y) + e * 0.693359375f;
+  return {e, f, f * z * p, 0.5f * z};
+}
+
+// log's edges: +inf, -inf at 0, NaN below 0 and for NaN.
+PD_VM_INLINE float log_edges(float x, float y) {
   y = x == kInf ? kInf : y;
   y = x == 0.0f ? -kInf : y;
   y = x < 0.0f ? kNaN : y;
   return x != x ? x : y;
+}
+
+// log x: log(m) + e ln2 (ln2 in two parts).
+PD_VM_INLINE float log(float x) {
+  const LogParts p = log_parts(x);
+  const float y = (p.f + (p.fzp + p.e * -2.12194440e-4f - p.half_z)) + p.e * 0.693359375f;
+  return log_edges(x, y);
+}
+
+// log2 x: e + log(m) / ln2 (e is exact: powers of two give integers).
+PD_VM_INLINE float log2(float x) {
+  const LogParts p = log_parts(x);
+  const float lm = p.f + (p.fzp - p.half_z);
+  const float y = p.e + (lm * 1.925963e-8f + lm * 1.44269502162933349609f);
+  return log_edges(x, y);
+}
+
+// log10 x: e log10(2) + log(m) log10(e), the constants in two parts (log10(2)'s first
+// part has 12 bits, so that e times it is exact).
+PD_VM_INLINE float log10(float x) {
+  const LogParts p = log_parts(x);
+  const float lm = p.f + (p.fzp - p.half_z);
+  const float y = ((p.e * 4.605039e-06f + lm * -1.010305e-08f) +
+                   lm * 0.43429449200630187988f) + p.e * 0.301025390625f;
+  return log_edges(x, y);
 }
 
 // log(1 + x) without the rounding of 1 + x: log(u) for u = 1 + x, corrected by
@@ -126,6 +194,59 @@ PD_VM_INLINE float tanh(float x) {
 PD_VM_INLINE float sigmoid(float x) {
   const float e = exp(-abs(x));
   return (x < 0.0f ? e : 1.0f) / (1.0f + e);
+}
+
+// sinh and cosh from t = e^(|x|/2) (halving is exact; e^|x| = t t overflows only where
+// the result does): (t t -+ 1 / (t t)) / 2. sinh below 1 in magnitude: x + x^3 P(x^2)
+// (Cephes's sinhf), which has no cancellation. Signs: sinh odd (-0 stays -0), cosh even.
+PD_VM_INLINE float sinh(float x) {
+  const float a = abs(x), t = exp(0.5f * a), u = 1.0f / t;
+  const float big = (0.5f * t) * t - (0.5f * u) * u;
+  const float z = a * a;
+  float p = 2.03721912945e-4f;
+  p = p * z + 8.33028376239e-3f;
+  p = p * z + 1.66667160211e-1f;
+  const float small = p * z * a + a;
+  return copysign(a < 1.0f ? small : big, x);  // (NaN: stays NaN)
+}
+PD_VM_INLINE float cosh(float x) {
+  const float a = abs(x), t = exp(0.5f * a), u = 1.0f / t;
+  return (0.5f * t) * t + (0.5f * u) * u;
+}
+
+// asinh: x + x^3 P(x^2) below 1/2 in magnitude (Cephes's asinhf), log(a + sqrt(a^2 + 1))
+// for a = |x| above (no cancellation there), log(a) + ln2 beyond 2^28 (where a^2 would
+// overflow and 1 / (4 a^2) is below float32's resolution); x's sign.
+PD_VM_INLINE float asinh(float x) {
+  const float a = abs(x), z = a * a;
+  float p = 2.0122003309e-2f;
+  p = p * z - 4.2699340972e-2f;
+  p = p * z + 7.4847586088e-2f;
+  p = p * z - 1.6666288134e-1f;
+  const float small = p * z * a + a;
+  const bool huge = a >= 268435456.0f;
+  const float s = huge ? 1.0f : a;  // in range on both sides
+  const float big = log(huge ? a : s + __builtin_sqrtf(s * s + 1.0f)) +
+                    (huge ? 0.693147180559945309f : 0.0f);
+  return copysign(a < 0.5f ? small : big, x);
+}
+
+// acosh: log1p(d + sqrt(d (a + 1))) with d = x - 1 (exact near 1: no cancellation), log(x)
+// + ln2 beyond 2^28; NaN below 1.
+PD_VM_INLINE float acosh(float x) {
+  const float s = x < 268435456.0f ? x : 1.0f;
+  const float d = s - 1.0f;
+  const float small = log1p(d + __builtin_sqrtf(d * (s + 1.0f)));
+  const float y = x < 268435456.0f ? small : log(x) + 0.693147180559945309f;
+  return x < 1.0f ? kNaN : y;
+}
+
+// atanh: log1p(2a / (1 - a)) / 2 for a = |x| (1 - a is exact from 1/2 on): inf at 1, NaN
+// beyond; x's sign.
+PD_VM_INLINE float atanh(float x) {
+  const float a = abs(x);
+  const float y = 0.5f * log1p((a + a) / (1.0f - a));
+  return a > 1.0f ? kNaN : copysign(y, x);
 }
 
 // erf: x P(x^2) / Q(x^2) on [-4, 4] (erf is +-1 in float32 beyond), Eigen's and XLA's
@@ -242,6 +363,31 @@ PD_VM_INLINE float atan2(float y, float x) {
   a = bits(x) < 0 ? 3.141592653589793238f - a : a;
   const float r = copysign(a, y);
   return (x != x || y != y) ? x + y : r;
+}
+
+// hypot(a, b) = big sqrt(1 + (small / big)^2), so that nothing overflows or underflows on
+// the way; C's results at the edges: an infinite operand gives inf (even beside a NaN),
+// else a NaN gives NaN, two zeros give 0.
+PD_VM_INLINE float hypot(float a, float b) {
+  const float x = abs(a), y = abs(b);
+  const float big = x > y ? x : y, small = x > y ? y : x;
+  const float r = small / (big == 0.0f ? 1.0f : big);
+  float h = big * __builtin_sqrtf(1.0f + r * r);
+  h = big == 0.0f ? 0.0f : h;
+  h = (x != x || y != y) ? kNaN : h;
+  return (x == kInf || y == kInf) ? kInf : h;
+}
+
+// The float after a in the direction of b, on the bits: one step of the integer that holds
+// a's magnitude, up when moving away from zero, down when towards it; from a zero, the
+// smallest denormal with b's sign; a NaN operand gives NaN, a == b gives b.
+PD_VM_INLINE float nextafter(float a, float b) {
+  const int32_t i = bits(a);
+  const bool away = (a < b) == (a > 0.0f);  // (a is not 0 here)
+  float y = from_bits(away ? i + 1 : i - 1);
+  y = a == 0.0f ? copysign(1.40129846e-45f, b) : y;
+  y = a == b ? b : y;
+  return (a != a || b != b) ? a + b : y;
 }
 
 }  // namespace vm

@@ -65,6 +65,8 @@ from paddle.ops import image  # noqa: F401,E402  (keras.ops.image: a namespace o
 from paddle.ops.linalg import *  # noqa: F401,F403,E402
 from paddle.ops.ctc import *  # noqa: F401,F403,E402
 from paddle.ops.numpy_array import *  # noqa: F401,F403,E402
+from paddle.ops.vectorize import vectorize  # noqa: F401,E402
+from paddle.ops.rearrange import rearrange  # noqa: F401,E402
 from paddle.ops import keras_numpy as _keras_numpy  # noqa: E402
 
 

@@ -44,6 +44,7 @@ from paddle.ops.convolutions import (  # noqa: F401  (keras.ops.nn gathers them)
     adaptive_average_pool, adaptive_max_pool, average_pool, conv, conv_transpose,
     depthwise_conv, max_pool, separable_conv)
 from paddle.ops.ctc import ctc_decode, ctc_loss  # noqa: F401
+from paddle.ops.patches import fold, unfold  # noqa: F401
 
 __all__ = [
     "relu", "relu6", "sigmoid", "sparse_sigmoid", "softplus", "softsign", "silu", "swish",
@@ -55,7 +56,9 @@ __all__ = [
     "space_to_depth",
     "categorical_crossentropy", "sparse_categorical_crossentropy", "dot_product_attention",
     # the convolution, pooling and CTC family (paddle/ops/convolutions.py, ctc.py)
-    'adaptive_average_pool', 'adaptive_max_pool', 'average_pool', 'conv', 'conv_transpose', 'ctc_decode', 'ctc_loss', 'depthwise_conv', 'max_pool', 'separable_conv']
+    'adaptive_average_pool', 'adaptive_max_pool', 'average_pool', 'conv', 'conv_transpose', 'ctc_decode', 'ctc_loss', 'depthwise_conv', 'max_pool', 'separable_conv',
+    # im2col and col2im (paddle/ops/patches.py)
+    "fold", "unfold"]
 
 
 # ---- activations --------------------------------------------------------------------------

@@ -8,8 +8,9 @@ The creation functions are in numpy_creation.py, shape manipulation in numpy_sha
 numpy_reduce.py, the statistics in numpy_stats.py, the products (dot, tensordot, einsum,
 ...) in numpy_products.py, Keras's `keras.ops.math` functions (segment ops, top_k, ...) in
 math.py; this module exports them too, so that `pd.ops` takes all of them from one import.
-Functions whose result size depends on the data in Keras (`nonzero`, `unique` without
-`size`, `bincount` without `minlength`) are not graph ops here.
+Functions whose result size depends on the data in Keras (`unique` without `size`,
+`bincount` without `minlength`) are not graph ops here; `nonzero` runs on values only
+(eager mode), where its count of elements is known before the indices are made.
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -24,12 +25,14 @@ import builtins
 import numpy as np
 
 from paddle.errors import ShapeError
+from paddle.lowlevel import eager
 from paddle.lowlevel.graph import FLOATS, Variable, apply, constant
 from paddle.lowlevel.op import OPS
 from paddle.lowlevel.ops import math as _m
 from paddle.lowlevel.ops import reduce as _r
 from paddle.lowlevel.ops import shape as _s
 from paddle.lowlevel.ops.math import cast, where
+from paddle.lowlevel.ops.sort import cumsum as _cumsum
 from paddle.lowlevel.ops.sort import take_along_axis as _take_along
 from paddle.ops._arrays import axis_of, dtype_of, fail, known, promoted, result_type, tensor
 from paddle.ops.math import *  # noqa: F401,F403
@@ -48,7 +51,8 @@ from paddle.ops.numpy_stats import *  # noqa: F401,F403
 from paddle.ops.numpy_stats import __all__ as _statistics
 
 __all__ = sorted(_creation + _math + _products + _reductions + _shapes + _statistics + [
-    "dtype", "get_item", "is_tensor", "ndim", "scatter", "scatter_update", "select", "size",
+    "dtype", "get_item", "is_tensor", "ndim", "nonzero", "scatter", "scatter_update", "select",
+    "size",
     "slice", "slice_update", "take", "take_along_axis", "unravel_index"])
 
 
@@ -311,6 +315,45 @@ def unravel_index(indices, shape):
         coords.append(c)
     coords.append(rest)
     return tuple(cast(c, indices.dtype) for c in reversed(coords))
+
+
+def nonzero(x):
+    """The indices of x's non-zero elements: a tuple of one int32 tensor per axis (C
+    order), as `keras.ops.nonzero` (JAX's `jnp.nonzero`).
+
+    How many elements are non-zero depends on the values, so x must hold values (eager
+    mode): the count is read from the device first, then the indices are computed by ops
+    of that size (a cumulative sum places each non-zero element's flat position). A
+    symbolic x (a graph input, a traced step) raises: give the size statically there, e.g.
+    `ops.where(x != 0, ...)`, or `ops.unique(..., size=)`.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> rows, cols = pd.ops.nonzero(np.array([[0.0, 2.0], [3.0, 0.0]]))
+        >>> rows.numpy().tolist(), cols.numpy().tolist()
+        ([0, 1], [1, 0])
+    """
+    x = tensor(x, "nonzero")
+    if x.ndim == 0:
+        fail(ValueError, "nonzero: expected a tensor of rank >= 1, received a scalar (as "
+                         "JAX: use nonzero(atleast_1d(x)))")
+    if eager.is_tracing() or not eager.is_concrete(x):
+        fail(ValueError, f"nonzero: the number of non-zero elements depends on the data, so "
+                         f"x must hold values (eager mode); received a symbolic tensor of "
+                         f"shape {x.shape} (a graph input or a traced step). In a graph, "
+                         "use where(x != 0, ...) or unique(..., size=) instead")
+    flat = _s.reshape(x, [-1])
+    hit = _m.not_equal(flat, _m.zeros_like(flat))
+    count = int(_r.sum(cast(hit, "int64")).numpy())
+    n = flat.shape[0]
+    # Non-zero element i goes to slot cumsum(hit)[i] - 1; the others to slot `count`,
+    # which is dropped.
+    place = _cumsum(cast(hit, "int64"), 0) - 1
+    slot = where(hit, place, _m.zeros_like(place) + count)
+    positions = apply(OPS["scatter_add"], [constant(np.arange(n, dtype=np.float64)), slot,
+                                           constant(np.zeros(count + 1))], {"axis": 0})
+    flat_index = cast(positions[:count], "int64")
+    return tuple(cast(c, "int32") for c in unravel_index(flat_index, x.shape))
 
 
 # ---- what a tensor is ------------------------------------------------------------------

@@ -43,6 +43,15 @@ UNARY = {
     "cos": (special.cos, np.cos, 6),  # 2.5 with FMA, 5.5 without
     "arctan": (special.arctan, np.arctan, 3),
     "erfinv": (special.erfinv, _erfinv, 4),
+    "exp2": (special.exp2, np.exp2, 2),
+    "expm1": (special.expm1, np.expm1, 3),
+    "log2": (special.log2, np.log2, 2),
+    "log10": (special.log10, np.log10, 2),
+    "sinh": (special.sinh, np.sinh, 4),
+    "cosh": (special.cosh, np.cosh, 4),
+    "arcsinh": (special.arcsinh, np.arcsinh, 4),  # 3.3 just above 1/2 (log's argument)
+    "arccosh": (special.arccosh, np.arccosh, 3),
+    "arctanh": (special.arctanh, np.arctanh, 4),
 }
 
 
@@ -75,6 +84,11 @@ def _check_unary(name):
     if name == "erfinv":
         x = np.concatenate([x[np.abs(x) <= 1.5], np.linspace(-1, 1, 20001, dtype=np.float32),
                             np.float32([0.9999999, -0.9999999, 1 - 2 ** -24])])
+    if name in ("arctanh",):  # (-1, 1) densely, besides the grid
+        x = np.concatenate([x, np.linspace(-1, 1, 40001, dtype=np.float32),
+                            np.float32([1 - 2 ** -24, -(1 - 2 ** -24), 1e-30])])
+    if name in ("arccosh",):
+        x = np.concatenate([x, 1 + np.geomspace(1e-7, 10, 20001).astype(np.float32)])
     with np.errstate(all="ignore"):
         want = ref(x.astype(np.float64))
     got = pd.eval(op(pd.constant(x)))
@@ -82,13 +96,27 @@ def _check_unary(name):
     u = _ulps(got, want)
     assert u.max() <= tol, (name, u.max())
     zero = x == 0
-    if name not in ("exp", "log", "cos", "sigmoid", "erfinv"):  # odd functions keep -0
+    if name not in ("exp", "log", "cos", "sigmoid", "erfinv", "exp2", "log2", "log10", "cosh",
+                    "arccosh"):  # odd functions keep -0
         assert (np.signbit(got[zero]) == np.signbit(x[zero])).all(), name
 
 
 @pytest.mark.parametrize("name", sorted(UNARY))
 def test_float32_unary_within_a_few_ulps(name):
     _check_unary(name)
+
+
+def test_float32_exact_values():
+    # Integers to exp2, powers of two to log2 and of ten to log10 come out exact (float64
+    # references: NumPy's float32 exp2(127) is one ulp above 2^127).
+    n = np.arange(-149, 128, dtype=np.float32)
+    powers = np.exp2(n.astype(np.float64)).astype(np.float32)
+    np.testing.assert_array_equal(pd.eval(special.exp2(pd.constant(n))), powers)
+    np.testing.assert_array_equal(pd.eval(special.log2(pd.constant(powers))), n)
+    k = np.arange(-10, 11)
+    tens = (10.0 ** k).astype(np.float32)
+    got = pd.eval(special.log10(pd.constant(tens)))
+    np.testing.assert_array_equal(got, np.log10(tens.astype(np.float64)).astype(np.float32))
 
 
 def _pairs():
@@ -124,6 +152,20 @@ def test_float32_logaddexp_within_a_few_ulps_of_the_inputs():
     with np.errstate(over="ignore"):
         err = np.abs(got[finite] - want[finite]) / np.spacing(scale.astype(np.float32))
     assert err.max() <= 3
+
+
+def test_float32_hypot_and_nextafter():
+    a, b = _pairs()
+    a = np.concatenate([a, np.float32([1e38, 3e-39, 1.0])])
+    b = np.concatenate([b, np.float32([3e38, 4e-39, 1.0])])
+    with np.errstate(all="ignore"):
+        want = np.hypot(a.astype(np.float64), b.astype(np.float64))
+    got = pd.eval(special.hypot(pd.constant(a), pd.constant(b)))
+    assert _ulps(got, want).max() <= 2  # (infinities and NaN exactly, as C's)
+    got = pd.eval(special.nextafter(pd.constant(a), pd.constant(b)))
+    want = np.nextafter(a, b)
+    np.testing.assert_array_equal(got, want)
+    assert (np.signbit(got) == np.signbit(want))[~np.isnan(want)].all()
 
 
 @pytest.mark.parametrize("approximate", [False, True])
@@ -174,6 +216,44 @@ def test_gradients_numerically():
     check_gradients(lambda a, b: special.arctan2(a, b), [x, x[::-1] + 2.0])
 
 
+COMPARES = ("greater", "greater_equal", "less", "less_equal", "equal", "not_equal")
+
+
+def check_compare_and_where():
+    """Comparisons and where (their kernels, and a fused where(compare(...)) chain) against
+    NumPy: NaN, infinities and -0 on either side, each operand full or a scalar, and a
+    column that broadcasts (the strided path), in float32, float64 and int32."""
+    edges = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 2.5, 1e-40]
+    rng = np.random.default_rng(5)
+    for dtype in ("float32", "float64", "int32"):
+        e = np.array([v for v in edges if dtype != "int32" or np.isfinite(v)])
+        a = np.concatenate([np.repeat(e, e.size), rng.integers(-3, 4, 3001)]).astype(dtype)
+        b = np.concatenate([np.tile(e, e.size), rng.integers(-3, 4, 3001)]).astype(dtype)
+        col = a[:7].reshape(7, 1)
+        for name in COMPARES:
+            op, ref = getattr(pmath, name), getattr(np, name)
+            for x, y in ((a, b), (a, b[5:6].reshape(())), (a[2:3].reshape(()), b),
+                         (col, b[:9].reshape(1, 9))):
+                with np.errstate(invalid="ignore"):
+                    want = ref(x, y)
+                got = pd.eval(op(pd.constant(x), pd.constant(y)))
+                np.testing.assert_array_equal(got, want, err_msg=f"{name} {dtype}")
+        cond = (a > 0) if dtype == "int32" else ~np.isnan(a) & (a > 0)
+        for x, y in ((a, b), (a, b[:1].reshape(())), (a[:1].reshape(()), b)):
+            got = pd.eval(pmath.where(pd.constant(cond), pd.constant(x), pd.constant(y)))
+            np.testing.assert_array_equal(got, np.where(cond, x, y), err_msg=dtype)
+        # A fed input, so that the chain runs as one fused_elementwise node.
+        v = pd.data("v", shape=[a.size], dtype=dtype)
+        chain = pmath.where(pmath.greater_equal(v, pd.constant(b, dtype=dtype)), v * 2, v - 1)
+        with np.errstate(invalid="ignore"):
+            want = np.where(a >= b, a * 2, a - 1)
+        np.testing.assert_array_equal(pd.eval(chain, {v: a}), want, err_msg=dtype)
+
+
+def test_compare_and_where_match_numpy():
+    check_compare_and_where()
+
+
 NARROW = """
 import importlib.util, sys
 sys.path.insert(0, sys.argv[1] + "/tests")
@@ -184,6 +264,8 @@ for name in sorted(t.UNARY):
     t._check_unary(name)
 t.test_float32_arctan2_within_a_few_ulps()
 t.test_float32_logaddexp_within_a_few_ulps_of_the_inputs()
+t.test_float32_hypot_and_nextafter()
+t.check_compare_and_where()
 print("ok")
 """
 
