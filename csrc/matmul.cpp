@@ -80,10 +80,18 @@ void matmul(py::array a, py::array b, py::array out, py::array spec, py::array b
   });
 }
 
+// The product alone (no bias, no relu): the eager entry's signature (fresh.h takes the
+// kernel's arguments as they are, without pybind11's defaults).
+void matmul_plain(py::array a, py::array b, py::array out, py::array spec) {
+  matmul(std::move(a), std::move(b), std::move(out), std::move(spec), py::array_t<float>(0),
+         false);
+}
+
 }  // namespace
 
 void init_matmul(py::module_& m) {
-  def_fresh<&matmul, 2>(m, "matmul_fresh", "matmul(a, b, out, spec) making out (csrc/fresh.h)");
+  def_fresh<&matmul_plain, 2>(m, "matmul_fresh",
+                              "matmul(a, b, out, spec) making out (csrc/fresh.h)");
   m.def("matmul", &matmul,
         array_arg("a"), array_arg("b"), array_arg("out"), array_arg("spec"),
         py::arg("bias") = py::array_t<float>(0), py::arg("relu") = false,
