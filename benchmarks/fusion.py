@@ -11,6 +11,7 @@ interleaved) rather than wall time, so that a shared machine disturbs it less: w
 OMP_NUM_THREADS=1 it is the step's own work. Timings, not a test.
 """
 import argparse
+import gc
 import os
 import sys
 import time
@@ -22,20 +23,21 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "shared", "bench"))
 
 
 def _buffers(executor, run):
-    """(count, bytes) of the buffers a program allocates while `run` builds it."""
-    made, original = {}, executor._take  # start address: bytes (a reused one is a view)
-
-    def counting(dev, pool, shape, dtype, node):
-        buf = original(dev, pool, shape, dtype, node)
-        start, end = executor.memory_span(buf)
-        made[start] = max(made.get(start, 0), end - start)
-        return buf
-    executor._take = counting
-    try:
-        run()
-    finally:
-        executor._take = original
-    return len(made), sum(made.values())
+    """(count, bytes) of the buffers of the programs `run` builds: every buffer is an
+    offset in its program's arena (executor.Program: `intervals`, `arena`), so the bytes
+    are those of the distinct arenas they lie in."""
+    before = {id(o) for o in gc.get_objects() if isinstance(o, executor.Program)}
+    run()
+    made = [o for o in gc.get_objects()
+            if isinstance(o, executor.Program) and id(o) not in before]
+    arenas = {}
+    for program in made:
+        arena = getattr(program, "arena", None)
+        while isinstance(getattr(arena, "base", None), np.ndarray):
+            arena = arena.base  # the array that owns the arena's memory
+        if arena is not None:
+            arenas[id(arena)] = arena.nbytes
+    return sum(len(getattr(p, "intervals", ())) for p in made), sum(arenas.values())
 
 
 def main(argv):
