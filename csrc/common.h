@@ -50,6 +50,16 @@ constexpr int64_t kMaxRank = 64;
 // Tensors at or above this many elements are split over the OpenMP threads.
 constexpr int64_t kParallelGrain = 1 << 15;
 
+// ---- relu ----------------------------------------------------------------------------------
+
+// relu, the one spelling every kernel uses (the elementwise op, and the epilogues of batch
+// norm, convolution and products): x < 0 ? 0 : x keeps NaN with one compare and a blend, so
+// loops over it vectorize (the two tests of `x > 0 || x != x` kept them scalar).
+template <typename T>
+__attribute__((always_inline)) inline T relu_of(T x) {
+  return x < T(0) ? T(0) : x;
+}
+
 // ---- errors --------------------------------------------------------------------------------
 
 // A ValueError "op: what", for messages built with numbers (inside `if (!ok)`).

@@ -132,9 +132,7 @@ PD_VM_INLINE T unary_value(int code, T x) {
     // NaN passes through sign, relu, maximum and minimum (as in NumPy): a diverged model
     // must not look healthy. (x != x only holds for NaN; it is false for integers.)
     case kSign: return x != x ? x : T((x > T(0)) - (x < T(0)));
-    // (x < 0 ? 0 : x keeps NaN with one compare and a blend: the loop vectorizes, where
-    // the two tests of `x > 0 || x != x` kept it scalar, three times slower.)
-    case kRelu: return x < T(0) ? T(0) : x;
+    case kRelu: return relu_of(x);  // common.h: NaN kept, vectorizes
     case kSigmoid: return T(1) / (T(1) + std::exp(-x));
     case kTanh: return std::tanh(x);
     case kErf: return std::erf(x);

@@ -12,7 +12,7 @@ namespace paddle {
 namespace {
 
 // out[r, c] = (relu of) out[r, c] + bias[c] over rows [r0, r1), columns [c0, c1); NaN passes
-// relu, as in csrc/elementwise.cpp.
+// relu: common.h's relu_of, as every kernel.
 template <typename T>
 struct BiasRelu {
   T* out;
@@ -25,7 +25,7 @@ struct BiasRelu {
       if (bias)
         for (int64_t c = c0; c < c1; ++c) o[c] += bias[c];
       if (relu)
-        for (int64_t c = c0; c < c1; ++c) o[c] = o[c] < T(0) ? T(0) : o[c];
+        for (int64_t c = c0; c < c1; ++c) o[c] = relu_of(o[c]);
     }
   }
 };

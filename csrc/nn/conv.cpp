@@ -588,7 +588,7 @@ void forward_typed(const Conv& c, const T* x, const T* w, const T* bias, T* y, T
     if (relu) {
       T* yb = y + b.r0 * c.OW * c.CO;
       const int64_t n = (b.r1 - b.r0) * c.OW * c.CO;
-      for (int64_t j = 0; j < n; ++j) yb[j] = yb[j] < T(0) ? T(0) : yb[j];
+      for (int64_t j = 0; j < n; ++j) yb[j] = relu_of(yb[j]);
     }
   }
 }

@@ -175,11 +175,6 @@ PD_NORM_INLINE void moments_rows(const T* x, int64_t o0, int64_t o1, int64_t C, 
   }
 }
 
-// relu as csrc/elementwise.cpp's (NaN passes), for the fused epilogue of batch_norm + relu
-// (paddle/lowlevel/fusion/norm.py).
-template <typename T>
-PD_NORM_INLINE T relu_of(T v) { return v < T(0) ? T(0) : v; }
-
 // y[o, c] = x[o, c] * a[c] + b[c] (its relu with `relu`), the last blocks first.
 template <int VB, typename T>
 PD_NORM_INLINE void affine_rows(const T* x, const T* a, const T* b, int64_t o0, int64_t o1,
