@@ -3,9 +3,9 @@
 Every function here is a composition of existing ops (conv2d and its adjoint, the 2-D
 pools, reshape, transpose, slice, gather, matmul), so each has the CPU and CUDA kernels
 and the gradients of those ops. Keras's layouts throughout: inputs (batch, spatial...,
-channels) for data_format "channels_last" (the default, as Keras's
-`image_data_format()`), (batch, channels, spatial...) for "channels_first"; kernels
-(spatial..., in_channels // groups, out_channels), transposed kernels
+channels) for data_format "channels_last" (None: `pd.config.image_data_format()`, as
+Keras's, "channels_last" unless set), (batch, channels, spatial...) for "channels_first";
+kernels (spatial..., in_channels // groups, out_channels), transposed kernels
 (spatial..., out_channels, in_channels), depthwise kernels
 (spatial..., in_channels, multiplier).
 
@@ -26,6 +26,7 @@ Example:
 """
 import numpy as np
 
+from paddle import _settings as settings
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.graph import FLOATS, Variable, constant
 from paddle.lowlevel.ops.conv import conv1d, conv2d, conv2d_transpose
@@ -44,9 +45,10 @@ __all__ = ["adaptive_average_pool", "adaptive_max_pool", "average_pool", "conv",
 # ---- argument checks --------------------------------------------------------------------
 
 def data_format_of(data_format, op):
-    """The data format: "channels_last" for None, else `data_format` once checked."""
+    """The data format: `pd.config.image_data_format()` for None (as Keras's ops), else
+    `data_format` once checked."""
     if data_format is None:
-        return "channels_last"
+        return settings.image_data_format()
     if data_format not in ("channels_last", "channels_first"):
         raise ValueError(at_user(f"{op}: expected data_format 'channels_last' or "
                                  f"'channels_first', received {data_format!r}"))

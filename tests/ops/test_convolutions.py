@@ -286,3 +286,29 @@ def test_errors_name_the_user_line():
         pd.ops.adaptive_average_pool(x, 2, data_format="NHWC")
     with pytest.raises(pd.ShapeError, match=r"window \(3\) is larger"):
         pd.ops.conv(rand(1, 2, 5, 5, 1), rand(3, 3, 3, 1, 1))
+
+
+# ---- data_format=None follows pd.config.image_data_format(), as Keras's ops ----------------
+
+@pytest.fixture
+def channels_first():
+    before = pd.config.image_data_format()
+    pd.config.set_image_data_format("channels_first")
+    yield
+    pd.config.set_image_data_format(before)
+
+
+def test_data_format_none_is_the_configured_image_data_format(channels_first):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 3, 5, 6)).astype(np.float32)  # NCHW
+    k = rng.standard_normal((3, 3, 3, 4)).astype(np.float32)
+    implicit = pd.ops.conv(x, k, padding="same")
+    explicit = pd.ops.conv(x, k, padding="same", data_format="channels_first")
+    assert tuple(implicit.shape) == (2, 4, 5, 6)
+    np.testing.assert_array_equal(np.asarray(implicit), np.asarray(explicit))
+    pooled = pd.ops.max_pool(x, 2)
+    assert tuple(pooled.shape) == (2, 3, 2, 3)
+    np.testing.assert_array_equal(
+        np.asarray(pooled), np.asarray(pd.ops.max_pool(x, 2, data_format="channels_first")))
+    gray = pd.ops.image.rgb_to_grayscale(x)
+    assert tuple(gray.shape) == (2, 1, 5, 6)
