@@ -92,6 +92,8 @@ PD_VM_INLINE float unary_float(int code, float x) {
     case kCos: return vm::cos(x);
     case kAtan: return vm::atan(x);
     case kErfinv: return vm::erfinv(x);
+    case kErfc: return vm::erfc(x);
+    case kI0: return vm::i0(x);
     case kExp2: return vm::exp2(x);
     case kExpm1: return vm::expm1(x);
     case kLog2: return vm::log2(x);
@@ -113,7 +115,8 @@ PD_VM_INLINE float unary_float(int code, float x) {
 inline bool has_vm_float(int code) {
   return code == kExp || code == kLog || code == kLog1p || code == kSigmoid || code == kTanh ||
          code == kErf || code == kSin || code == kCos || code == kAtan || code == kErfinv ||
-         code == kGelu || code == kGeluTanh || (code >= kSinh && code <= kLog10);
+         code == kErfc || code == kI0 || code == kGelu || code == kGeluTanh ||
+         (code >= kSinh && code <= kLog10);
 }
 
 template <typename T>
@@ -781,7 +784,9 @@ void cast(py::array x, py::array out) {
 // about kFusedBlock elements, and each block runs the instruction list on registers held in
 // small per-thread buffers, with the same row loops as the single-op kernels above.
 // Registers: the inputs first, then the temporaries, then the output. An input is full-size,
-// a vector along the last axis (a bias) or a scalar, of the compute dtype T or bool.
+// a vector along the last axis (a bias) or a scalar, of the compute dtype T or bool. A
+// comparison compares two T or two bools (logical_xor, logical_not), a where chooses
+// between two T or two bools (logical_and, logical_or): bools are one byte, 0 or 1.
 enum FusedKind { kFusedUnary, kFusedBinary, kFusedCompare, kFusedWhere, kFusedKindCount };
 enum FusedShape { kFull, kLastAxis, kScalar };
 constexpr int64_t kFusedBlock = 1024;
@@ -806,6 +811,10 @@ void check_fused(const int64_t* prog, int64_t count, int inputs, int64_t temps,
     require(r >= 0 && r < out_reg && written[r], op, "reads a register not yet written");
     require(is_bool[r] == uint8_t(want_bool), op, "an operand's dtype does not fit");
   };
+  auto bool_source = [&](int64_t r) {  // whether a comparison or where reads bools
+    require(r >= 0 && r < out_reg && written[r], op, "reads a register not yet written");
+    return is_bool[r] != 0;
+  };
   require(count >= 1, op, "empty program");
   for (int64_t i = 0; i < count; ++i) {
     const int64_t* in = prog + i * kFusedFields;
@@ -818,52 +827,67 @@ void check_fused(const int64_t* prog, int64_t count, int inputs, int64_t temps,
       check_unary_dtype(int(code), dt, op);
       source(in[3], false);
       require(in[3] >= inputs || shape[in[3]] == kFull, op, "a unary op of a broadcast input");
-    } else if (kind == kFusedBinary || kind == kFusedCompare) {
-      check_code(int(code), kind == kFusedBinary ? int(kBinaryCount) : int(kCompareCount), op);
-      if (kind == kFusedBinary) check_binary_dtype(int(code), dt, op);
+    } else if (kind == kFusedBinary) {
+      check_code(int(code), kBinaryCount, op);
+      check_binary_dtype(int(code), dt, op);
       source(in[3], false);
       source(in[4], false);
+    } else if (kind == kFusedCompare) {
+      check_code(int(code), kCompareCount, op);
+      const bool bools = bool_source(in[3]);
+      source(in[4], bools);
     } else {
       source(in[3], true);
-      source(in[4], false);
-      source(in[5], false);
+      const bool bools = bool_source(in[4]);
+      source(in[5], bools);
     }
-    is_bool[dst] = kind == kFusedCompare;
+    const bool result_bool = kind == kFusedCompare || (kind == kFusedWhere && is_bool[in[4]]);
+    // The blocks read each register's type from is_bool: a temporary keeps one.
+    require(!written[dst] || is_bool[dst] == uint8_t(result_bool), op,
+            "a temporary changes dtype");
+    is_bool[dst] = result_bool;
     written[dst] = 1;
   }
   require(is_bool[out_reg] == uint8_t(out_bool), op, "the output's dtype does not fit");
 }
 
+// A comparison or a where on values of type V (the compute dtype T, or bool as uint8_t).
+template <typename V>
+void run_select(const int64_t* in, const std::vector<FusedSource>& reg, char* y, int64_t n) {
+  const FusedSource& a = reg[in[3]];
+  const FusedSource& b = reg[in[4]];
+  if (in[0] == kFusedCompare) {
+    compare_row<V>(int(in[1]), reinterpret_cast<const V*>(a.p), a.stride,
+                   reinterpret_cast<const V*>(b.p), b.stride, reinterpret_cast<uint8_t*>(y), n);
+    return;
+  }
+  const FusedSource& c = reg[in[5]];
+  where_row<V>(reinterpret_cast<const uint8_t*>(a.p), a.stride, reinterpret_cast<const V*>(b.p),
+               b.stride, reinterpret_cast<const V*>(c.p), c.stride, reinterpret_cast<V*>(y), n);
+}
+
 template <typename T>
-void run_instruction(const int64_t* in, const std::vector<FusedSource>& reg, char* y,
-                     int64_t n) {
+void run_instruction(const int64_t* in, const std::vector<FusedSource>& reg,
+                     const std::vector<uint8_t>& is_bool, char* y, int64_t n) {
   // Only the fields an instruction kind uses are read (check_fused checked those).
   const FusedSource& a = reg[in[3]];
   const int code = int(in[1]);
-  if (in[0] == kFusedUnary) {
-    unary_range_any<T>(code, reinterpret_cast<const T*>(a.p), reinterpret_cast<T*>(y), 0, n);
-    return;
-  }
-  const FusedSource& b = reg[in[4]];
   switch (in[0]) {
     case kFusedUnary:
       unary_range_any<T>(code, reinterpret_cast<const T*>(a.p), reinterpret_cast<T*>(y), 0, n);
       break;
-    case kFusedBinary:
+    case kFusedBinary: {
+      const FusedSource& b = reg[in[4]];
       binary_block<T>(code, reinterpret_cast<const T*>(a.p), a.stride,
                       reinterpret_cast<const T*>(b.p), b.stride, reinterpret_cast<T*>(y), n);
       break;
-    case kFusedCompare:
-      compare_row<T>(code, reinterpret_cast<const T*>(a.p), a.stride,
-                     reinterpret_cast<const T*>(b.p), b.stride, reinterpret_cast<uint8_t*>(y),
-                     n);
-      break;
-    default: {
-      const FusedSource& c = reg[in[5]];
-      where_row<T>(reinterpret_cast<const uint8_t*>(a.p), a.stride,
-                   reinterpret_cast<const T*>(b.p), b.stride, reinterpret_cast<const T*>(c.p),
-                   c.stride, reinterpret_cast<T*>(y), n);
     }
+    default:  // the values compared, or chosen from: operand 0 of a comparison, 1 of a where
+      if (is_bool[in[0] == kFusedCompare ? in[3] : in[4]]) {
+        run_select<uint8_t>(in, reg, y, n);
+      } else {
+        run_select<T>(in, reg, y, n);
+      }
   }
 }
 
@@ -913,7 +937,7 @@ void fused_blocks(const int64_t* prog, int64_t count, const std::vector<const ch
       for (int64_t i = 0; i < count; ++i) {
         const int64_t* in = prog + i * kFusedFields;
         char* y = in[2] == out_reg ? out + start * width(out_reg) : const_cast<char*>(reg[in[2]].p);
-        run_instruction<T>(in, reg, y, n);
+        run_instruction<T>(in, reg, is_bool, y, n);
       }
     }
   });

@@ -1,6 +1,6 @@
 // Vectorizable float32 transcendental functions: exp, exp2, expm1, log, log2, log10,
-// log1p, tanh, sigmoid, sinh, cosh, asinh, acosh, atanh, erf, erfinv, sin, cos, atan,
-// atan2, and hypot and nextafter (the unary and binary kernels build
+// log1p, tanh, sigmoid, sinh, cosh, asinh, acosh, atanh, erf, erfc, erfinv, i0, sin,
+// cos, atan, atan2, and hypot and nextafter (the unary and binary kernels build
 // sigmoid and gelu on them; softplus, composed of ops, runs on exp and log1p).
 //
 // std::exp and friends are scalar calls into the C library: a loop over them runs one
@@ -9,10 +9,11 @@
 // always inlined, so a plain loop over them vectorizes: with 16 floats a vector under the
 // AVX-512 builds (elementwise.cpp picks the widest build the CPU runs, as the taps path of
 // the convolutions does). Each is a polynomial or rational approximation on a reduced
-// range (Cephes's single-precision coefficients for exp, log, tanh, sin, cos and atan;
-// Eigen's/XLA's rational erf; Giles's erfinv), within a few float32 ulps of the exact
-// value over the whole range, with C's results at the edges: 0, -0, denormals, infinities
-// and NaN (tests/lowlevel/test_vmath.py checks them against float64 libm on dense grids).
+// range (Cephes's single-precision coefficients for exp, log, tanh, sin, cos, atan and
+// erfc, and its Chebyshev series for i0; Eigen's/XLA's rational erf; Giles's
+// erfinv), within a few float32 ulps of the exact value over the whole range, with C's
+// results at the edges: 0, -0, denormals, infinities and NaN (tests/lowlevel/ops/
+// test_vmath.py checks them against float64 references on dense grids).
 //
 // float64 keeps the C library (each function here is for float only).
 #pragma once
@@ -58,14 +59,26 @@ PD_VM_INLINE float expm1_reduced(float r) {
 }
 PD_VM_INLINE float exp_reduced(float r) { return expm1_reduced(r) + 1.0f; }
 
-// e^x: x = n ln2 + r with |r| <= ln2 / 2 (ln2 in two parts, so n ln2 is exact), e^r by a
-// degree-7 polynomial, times 2^n.
+// e^c = m 2^n for c in [-160, 160]: c = n ln2 + r with |r| <= ln2 / 2 (ln2 in two parts,
+// so n ln2 is exact), m = e^r by a degree-7 polynomial. Callers that scale e^c apply 2^n
+// last (scale2), so that a result in range stays finite, or rounds once into the
+// denormals, where e^c alone would overflow or underflow (i0, erfc).
+struct ExpParts {
+  float m;
+  int32_t n;
+};
+PD_VM_INLINE ExpParts exp_parts(float c) {
+  const float n = round(c * 1.44269504088896341f);
+  const float r = (c - n * 0.693359375f) - n * -2.12194440e-4f;
+  return {exp_reduced(r), int32_t(n)};
+}
+
+// e^x: exp_parts, times 2^n.
 PD_VM_INLINE float exp(float x) {
   float c = x > -104.0f ? x : -104.0f;  // also maps NaN to a number; fixed at the end
   c = c < 89.0f ? c : 89.0f;
-  const float n = round(c * 1.44269504088896341f);
-  const float r = (c - n * 0.693359375f) - n * -2.12194440e-4f;
-  float y = scale2(exp_reduced(r), int32_t(n));
+  const ExpParts e = exp_parts(c);
+  float y = scale2(e.m, e.n);
   y = x > 88.72283935546875f ? kInf : y;
   y = x < -103.97207708f ? 0.0f : y;
   return x != x ? x : y;
@@ -268,6 +281,84 @@ PD_VM_INLINE float erf(float x) {
   q = q * z - 7.37332916720468e-03f;
   q = q * z - 1.42647390514189e-02f;
   const float y = c * (p / q);  // p / q first: c * p would lose denormal c's digits
+  return x != x ? x : y;
+}
+
+// erfc: 1 - erf(x) for |x| < 1 (erf(x) < 0.85 there: the subtraction costs a few ulps at
+// most, as XLA's); beyond, e^(-x^2) R(1/x^2) / |x| with Cephes's erfcf coefficients (one
+// set on [1, 2), one from 2 on), 2 minus that for x <= -1. No cancellation for large x:
+// e^(-x^2) is e^(-h^2) e^(-(x - h)(x + h)) for h = x cut to 12 bits, so that h^2 is exact
+// and the rounding of x^2 (amplified by x^2 in the exponential) never happens; the power
+// of two of e^(-h^2) is applied last, so results in the denormals round once.
+PD_VM_INLINE float erfc(float x) {
+  const float a = abs(x);
+  // erfc(10.5) is below half the smallest denormal; NaN takes 10.5 (fixed at the end).
+  const float c = a < 1.0f ? 1.0f : (a < 10.5f ? a : 10.5f);
+  const float q = 1.0f / c, z = q * q;
+  float p = 2.326819970068386e-2f;  // 1 <= c < 2
+  p = p * z - 1.387039388740657e-1f;
+  p = p * z + 3.687424674597105e-1f;
+  p = p * z - 5.824733027278666e-1f;
+  p = p * z + 6.210004621745983e-1f;
+  p = p * z - 4.944515323274145e-1f;
+  p = p * z + 3.404879937665872e-1f;
+  p = p * z - 2.741127028184656e-1f;
+  p = p * z + 5.638259427386472e-1f;
+  float r = -1.047766399936249e+1f;  // c >= 2
+  r = r * z + 1.297719955372516e+1f;
+  r = r * z - 7.495518717768503e+0f;
+  r = r * z + 2.921019019210786e+0f;
+  r = r * z - 1.015265279202700e+0f;
+  r = r * z + 4.218463358204948e-1f;
+  r = r * z - 2.820767439740514e-1f;
+  r = r * z + 5.641895067754075e-1f;
+  const float h = from_bits(bits(c) & int32_t(0xfffff000u));
+  const ExpParts e = exp_parts(-(h * h));
+  const float tail = exp_reduced(-((c - h) * (c + h)));  // |(c - h)(c + h)| < 0.09
+  const float big = scale2(e.m * (tail * (q * (c < 2.0f ? p : r))), e.n);
+  const float y = a < 1.0f ? 1.0f - erf(x) : (x < 0.0f ? 2.0f - big : big);
+  return x != x ? x : y;
+}
+
+// I0, the modified Bessel function of the first kind: Cephes's Chebyshev series of
+// e^-a I0(a) for a = |x|, on [0, 8] in a / 2 - 2 and beyond 8 in 32 / a - 2 (times
+// 1 / sqrt(a)), with the float32 share of the coefficients (the highest orders dropped add
+// up to below 1e-9). The large-argument series is padded with leading zeros (Clenshaw's
+// sums stay 0 through them), so that one loop runs either series, picked per element. e^a
+// is applied as exp_parts' mantissa and power of two, the power last: I0 stays finite up
+// to 91.9, where e^a alone overflows at 88.7. (I1 keeps the C library: its series, of
+// e^-a I1(a) / a, cancels near 8 and loses 4 bits in float32.)
+constexpr int kI0Terms = 20;
+constexpr float kI0Small[kI0Terms] = {
+    -5.18979560163526290666e-10f, 2.65982372468238665035e-9f, -1.30002500998624804212e-8f,
+    6.04699502254191894932e-8f, -2.67079385394061173391e-7f, 1.11738753912010371815e-6f,
+    -4.41673835845875056359e-6f, 1.64484480707288970893e-5f, -5.75419501008210370398e-5f,
+    1.88502885095841655729e-4f, -5.76375574538582365885e-4f, 1.63947561694133579842e-3f,
+    -4.32430999505057594430e-3f, 1.05464603945949983183e-2f, -2.37374148058994688156e-2f,
+    4.93052842396707084878e-2f, -9.49010970480476444210e-2f, 1.71620901522208775349e-1f,
+    -3.04682672343198398683e-1f, 6.76795274409476084995e-1f};
+constexpr float kI0Large[kI0Terms] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    3.39623202570838634515e-9f, 2.26666899049817806459e-8f, 2.04891858946906374183e-7f,
+    2.89137052083475648297e-6f, 6.88975834691682398426e-5f, 3.36911647825569408990e-3f,
+    8.04490411014108831608e-1f};
+
+PD_VM_INLINE float i0(float x) {
+  const float ax = abs(x);
+  const float a = ax < 95.0f ? ax : 95.0f;  // I0(95) is far beyond float32
+  const bool small = a <= 8.0f;
+  const float big_a = a > 8.0f ? a : 8.0f;  // (NaN: 95 then; fixed at the end)
+  const float t = small ? 0.5f * a - 2.0f : 32.0f / big_a - 2.0f;
+  float b0 = 0.0f, b1 = 0.0f, b2 = 0.0f;
+#pragma GCC unroll 32
+  for (int k = 0; k < kI0Terms; ++k) {
+    b2 = b1;
+    b1 = b0;
+    b0 = t * b1 - b2 + (small ? kI0Small[k] : kI0Large[k]);
+  }
+  const float s = 0.5f * (b0 - b2);
+  const ExpParts e = exp_parts(a);
+  const float y = scale2(e.m * (small ? s : s / __builtin_sqrtf(big_a)), e.n);
   return x != x ? x : y;
 }
 

@@ -96,10 +96,10 @@ def signbit(x):
         return _math.not_equal(x, x)
     if x.dtype in _INTS:
         return _math.less(x, 0)
-    at_zero = _math.equal(x, 0.0)
-    # 1 / -0.0 is -inf: the sign of a zero, read without a bit-level op.
-    return logical_or(_math.less(x, 0.0), logical_and(at_zero, _math.less(1.0 / where(at_zero, x, 1.0),
-                                                              0.0)))
+    # 1 / -0.0 is -inf: the sign of a zero, read without a bit-level op (1 / x < 0 also
+    # holds for every x < 0 but -inf, whose inverse is -0). One fused pass: a comparison, a
+    # division, a comparison and a where between bools.
+    return logical_or(_math.less(x, 0.0), _math.less(1.0 / x, 0.0))
 
 
 def isreal(x):
@@ -135,8 +135,10 @@ def isclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
     a, b = _operands("isclose", x1, x2)
     if a.dtype not in FLOATS:
         return _math.equal(a, b)
-    finite = logical_and(isfinite(a), isfinite(b))
-    close = where(finite, abs(a - b) <= abs(b) * rtol + atol, _math.equal(a, b))
+    # Equal, or within the tolerance of a finite b (an infinite b makes the tolerance inf;
+    # an infinite a, finite b, is inf away): one fused pass, bools and all.
+    within = logical_and(abs(a - b) <= abs(b) * rtol + atol, isfinite(b))
+    close = logical_or(_math.equal(a, b), within)
     if equal_nan:
         close = logical_or(close, logical_and(isnan(a), isnan(b)))
     return close

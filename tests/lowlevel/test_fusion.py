@@ -205,6 +205,66 @@ def test_integer_chains_and_bool_outputs(monkeypatch, dtype, device):
         (3 if device == "cpu" else 2), ran
 
 
+def test_bool_chains_fuse_with_the_values_they_compare(monkeypatch, device):
+    # The logical ops are a where between bools (and, or) or a comparison of bools (xor,
+    # not): a chain that compares values and combines the results is one node, its bool
+    # registers beside the compute dtype's; a chain of bools only is not fused.
+    rng = np.random.default_rng(4)
+    x = pd.data("bx", shape=[None, 6])
+    y = pd.data("by", shape=[None, 6])
+    m = pd.data("bm", shape=[None, 6], dtype="bool")
+    sign = pd.ops.signbit(x)
+    close = pd.ops.isclose(x, y, equal_nan=True)
+    logic = pd.ops.logical_xor(pd.ops.logical_or(x > 0.5, m), pd.ops.logical_not(y < x))
+    picked = pd.where(pd.ops.logical_and(x > 0, m), x, y * 2.0)  # bools inside a T result
+    bools = pd.ops.logical_or(pd.ops.logical_and(m, pd.ops.logical_not(m)), m)
+    xv = rng.standard_normal((9, 6)).astype(np.float32)
+    xv[:, 0] = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -1e-40, -3.0, 2.0]
+    yv = xv + rng.standard_normal((9, 6)).astype(np.float32) * 1e-6
+    yv[:, 1] = xv[:, 0]
+    yv[:, 2] = [np.nan, -0.0, -np.inf, -np.inf, np.nan, 1e-40, 1.0, np.inf, 2.0]
+    feeds = {x: xv, y: yv, m: rng.random((9, 6)) < 0.5}
+    fused, plain, ran, _ = _both([sign, close, logic, picked, bools], feeds, monkeypatch)
+    _assert_same(fused, plain)
+    np.testing.assert_array_equal(fused[0], np.signbit(xv) & ~np.isnan(xv))
+    np.testing.assert_array_equal(fused[1], np.isclose(xv, yv, equal_nan=True))
+    groups = [sorted(op[len("fused_elementwise["):-1].split("+")) for op in ran
+              if op.startswith("fused_elementwise[")]
+    assert len(groups) == 4 and ["div", "less", "less", "where"] in groups, ran  # signbit
+
+
+def test_the_fused_kernel_checks_bool_operands():
+    # csrc/elementwise.cpp checks each instruction's operands before any block runs: a
+    # comparison or a where takes two T or two bools, never one of each.
+    x = np.array([1.0, -2.0, 0.0, 3.0], np.float32)
+    m = np.array([True, False, True, True])
+    shapes = np.array([FULL, FULL, SCALAR], np.int64)
+    zero = np.zeros(1, np.float32)
+    out = np.empty(4, bool)
+    # registers: x 0, m 1, zero 2, t 3, out 4; t = x > 0, out = where(m, t, m) (and)
+    program = np.array([2, 0, 3, 0, 2, 0, 3, 0, 4, 1, 3, 1], np.int64)
+    pd._C.fused_elementwise([x, m, zero], shapes, program, 1, 11, out, 4)
+    np.testing.assert_array_equal(out, [True, False, False, True])
+    for bad in ([2, 0, 3, 0, 1, 0, 3, 0, 4, 1, 3, 1],    # x > m
+                [2, 0, 3, 0, 2, 0, 3, 0, 4, 1, 3, 0]):   # where(m, t, x)
+        with pytest.raises(ValueError, match="an operand's dtype does not fit"):
+            pd._C.fused_elementwise([x, m, zero], shapes, np.array(bad, np.int64), 1, 11,
+                                    out, 4)
+
+
+def test_the_cuda_kernel_source_of_a_bool_chain():
+    from paddle.devices.cuda.elementwise import _fused_source
+    x = pd.data("sb", shape=[None, 4])
+    m = pd.data("sm", shape=[None, 4], dtype="bool")
+    y = pd.where(pd.ops.logical_or(x > 0, m), x, x * 3.0)
+    (node,) = _fused([y], {x: np.zeros((2, 4), np.float32), m: np.zeros((2, 4), bool)})
+    ins = tuple(v.dtype for v in node.inputs)
+    params, result, body = _fused_source(node.attrs["program"], ins, "float32", "float32")
+    lines = body.split("\n")
+    # the comparison's and logical_or's registers are bool, the product's float
+    assert sorted(line.split(" ")[0] for line in lines) == ["bool", "bool", "float", "y"], body
+
+
 def test_nan_and_inf_go_through_as_through_the_ops(monkeypatch):
     x = pd.data("nx", shape=[None, 3])
     y = pd.maximum(pd.relu(x * 2.0), pd.minimum(x, 0.5)) + pd.log(pd.abs(x))

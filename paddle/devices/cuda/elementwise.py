@@ -227,18 +227,29 @@ _CTYPES = {"float32": "float", "float64": "double", "int32": "int", "int64": "lo
            "bool": "bool"}
 
 
+def _bool_results(program, in_dtypes):
+    """Whether each instruction's result is bool: a comparison's, or a where's between bools
+    (the fused program's logical ops)."""
+    is_bool = {k: d == "bool" for k, d in enumerate(in_dtypes)}
+    results = []
+    for inst in program:
+        b = inst.name in _COMPARES or (inst.name == "where" and is_bool[inst.sources[1]])
+        is_bool[inst.dst] = b
+        results.append(b)
+    return results
+
+
 def _fused_source(program, in_dtypes, out_dtype, compute):
     """(in_params, out_params, body) of the ElementwiseKernel running `program`."""
     t = _CTYPES[compute]
     names = {k: f"x{k}" for k in range(len(in_dtypes))}
     lines = []
-    for k, inst in enumerate(program):
+    for k, (inst, is_bool) in enumerate(zip(program, _bool_results(program, in_dtypes))):
         expr = _EXPRESSIONS[inst.name].format(*(names[r] for r in inst.sources), T=t)
         if k == len(program) - 1:
             lines.append(f"y = {expr};")
         else:
-            kind = "bool" if inst.name in _COMPARES else t
-            lines.append(f"{kind} v{k} = {expr};")
+            lines.append(f"{'bool' if is_bool else t} v{k} = {expr};")
             names[inst.dst] = f"v{k}"
     params = ", ".join(f"{d} x{k}" for k, d in enumerate(in_dtypes))
     return params, f"{out_dtype} y", "\n".join(lines)
@@ -247,12 +258,12 @@ def _fused_source(program, in_dtypes, out_dtype, compute):
 _COMPARES = frozenset(("greater", "greater_equal", "less", "less_equal", "equal", "not_equal"))
 
 
-def _fused_reference(program, temps_shape, compute):
+def _fused_reference(program, in_dtypes, temps_shape, compute):
     """The simulated device's fused kernel: the program run instruction by instruction with
     the single-op kernels' own NumPy calls, on full-size temporaries (allocated here, when
     the kernel is prepared, none while it runs)."""
-    temps = [np.empty(temps_shape, "bool" if inst.name in _COMPARES else compute)
-             for inst in program[:-1]]
+    temps = [np.empty(temps_shape, "bool" if is_bool else compute)
+             for is_bool in _bool_results(program, in_dtypes)[:-1]]
 
     def run(*arrays):
         *ins, out = arrays
@@ -282,7 +293,7 @@ def _fused_elementwise(node, ins, outs, ctx):
     fn = ctx.device.device_kernel(
         ("fused_elementwise", params, result, body),
         lambda cp: cp.ElementwiseKernel(params, result, body, "paddle_fused_elementwise"),
-        _fused_reference(program, out.shape, a["dtype"]))
+        _fused_reference(program, in_dtypes, out.shape, a["dtype"]))
     return lambda: fn(*ins, out)
 
 

@@ -4,13 +4,16 @@ on the CPU, one generated ElementwiseKernel on CUDA).
 
 A group grows back from a root (taken from the end of the run order) through the producers
 of its operands, as long as a producer:
-    - is an elementwise op the backend's kernel can fuse, of the group's compute dtype,
+    - is an elementwise op the backend's kernel can fuse, of the group's compute dtype or
+      of bool values (a comparison of bools, a where choosing between bools: logical_and,
+      logical_or, logical_not and logical_xor are such ops), which run in any group,
     - has the group's output shape (every intermediate is full-size),
     - is read once, by the group, and is not a target (its value is never needed outside),
     - reads no parameter that an op of the plan writes in place (it would run later, at the
       root's place, and could read the value written in between);
 and every operand from outside is full-size, a vector along the last axis (a bias), or a
-scalar. Other broadcasts do not fuse. A group of one node stays as it was.
+scalar. Other broadcasts do not fuse. A group of one node stays as it was, and so does a
+group of bool values only (it has no compute dtype to run in).
 
 Example:
     >>> import numpy as np
@@ -59,10 +62,16 @@ def _kind(node):
 
 
 def _compute_dtype(node, known):
-    """The dtype the node computes in: its operands' (a comparison's are not its output's)."""
+    """The dtype the node computes in: its operands' (a comparison's are not its output's);
+    "bool" for a comparison of bools or a where between bools."""
     if _kind(node) == COMPARE:
         return known[_key(node.inputs[0])][1]
     return known[(id(node), 0)][1]
+
+
+def _is_bool(node, known):
+    """Whether the node's output is bool (a comparison, or a where between bools)."""
+    return known[(id(node), 0)][1] == "bool"
 
 
 class _Candidates:
@@ -87,22 +96,25 @@ class _Candidates:
 
     def eligible(self, node, out_shape, dtype):
         """Whether `node` computes an elementwise op the kernel fuses, into `out_shape`, in
-        `dtype`, from operands of shapes the kernel reads."""
+        `dtype` (None: a group of bools so far, which any compute dtype may join) or on
+        bools, from operands of shapes the kernel reads."""
         kind = _kind(node)
         if kind is None or id(node) in self.late or (id(node), 0) not in self.known:
             return False
         shape = self.known[(id(node), 0)][0]
-        if tuple(shape) != tuple(out_shape) or _compute_dtype(node, self.known) != dtype:
+        own = _compute_dtype(node, self.known)
+        if tuple(shape) != tuple(out_shape) or (dtype is not None and own not in (dtype, "bool")):
+            return False
+        if own not in COMPUTE_DTYPES + ("bool",) or (own == "bool" and kind in (UNARY, BINARY)):
             return False
         # The backend says which of its kernels the fused one stands in for: an op whose
         # kernel was replaced (a test's stand-in, a kernel that wants its inputs placed, see
         # executor.Program._placed) runs as itself.
-        if not self.kernel.fusable(node.op.name, dtype,
-                                  prepare_of(self.kernels, node.op.name)):
+        if not self.kernel.fusable(node.op.name, own, prepare_of(self.kernels, node.op.name)):
             return False
         for k, v in enumerate(node.inputs):
             vshape, vdtype = self.spec(v)
-            want = "bool" if kind == WHERE and k == 0 else dtype
+            want = "bool" if kind == WHERE and k == 0 else own
             if vdtype != want or operand_shape(vshape, out_shape) is None:
                 return False
             if kind == UNARY and operand_shape(vshape, out_shape) != FULL:
@@ -118,9 +130,7 @@ class _Candidates:
             return False
         if any(i.node is None and id(i) in self.written for i in p.inputs):
             return False
-        want = "bool" if _kind(p) == COMPARE else dtype
-        return self.known.get((id(p), 0), (None, None))[1] == want and \
-            self.eligible(p, group_shape, dtype)
+        return self.eligible(p, group_shape, dtype)
 
 
 def _key(v):
@@ -140,7 +150,8 @@ def fuse_elementwise(nodes, known, kept, late, kernels):
             continue
         shape = known[(id(root), 0)][0]
         dtype = _compute_dtype(root, known)
-        if dtype not in COMPUTE_DTYPES or not c.eligible(root, shape, dtype):
+        dtype = None if dtype == "bool" else dtype  # fixed by the first member not on bools
+        if not c.eligible(root, shape, dtype):
             continue
         members, stack = [root], [root]
         while stack:
@@ -149,7 +160,9 @@ def fuse_elementwise(nodes, known, kept, late, kernels):
                         and v.node not in members:
                     members.append(v.node)
                     stack.append(v.node)
-        if len(members) < 2:
+                    own = _compute_dtype(v.node, known)
+                    dtype = dtype if own == "bool" else own
+        if len(members) < 2 or dtype is None:
             continue
         members.sort(key=lambda n: c.position[id(n)])
         taken.update(id(n) for n in members)
@@ -175,8 +188,8 @@ def _fused_node(members, c, shape, dtype):
         sources = [register[_key(v)] for v in n.inputs]
         for v in n.inputs:  # an intermediate's one read is this one: its register is free
             if v.node is not None and id(v.node) in inside:
-                free[_kind(v.node) == COMPARE].append(register.pop(_key(v)))
-        is_bool = _kind(n) == COMPARE
+                free[_is_bool(v.node, c.known)].append(register.pop(_key(v)))
+        is_bool = _is_bool(n, c.known)
         if n is members[-1]:
             dst = OUT
         elif free[is_bool]:

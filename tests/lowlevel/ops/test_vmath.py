@@ -1,7 +1,8 @@
 """The float32 transcendental kernels (csrc/vmath.h): within a few float32 ulps of float64
 libm over dense grids and at the edges (0, -0, denormals, huge values, infinities, NaN, the
 approximations' interval boundaries), in every vector build this CPU runs; float64 keeps
-the C library. References are NumPy's float64 functions and math.erf (no SciPy, no torch)."""
+the C library. References are NumPy's float64 functions, math.erf and math.erfc, and the
+power series of I0 summed in float64 (no SciPy, no torch)."""
 import math
 import os
 import subprocess
@@ -31,6 +32,30 @@ def _erfinv(y):
     return np.where(np.abs(y) == 1, np.copysign(np.inf, y), np.where(inside, x, np.nan))
 
 
+_erfc = np.vectorize(math.erfc, otypes=[np.float64])
+
+
+def _bessel_i(x, order):
+    # The power series sum (x/2)^(2k+n) / (k! (k+n)!): every term positive, so float64 sums
+    # it to its rounding; beyond 100 (where float32's I0 and I1 are long infinite), inf.
+    x = np.asarray(x, np.float64)
+    a = np.abs(x)
+    h = np.where(a <= 100, a, 0.0) / 2.0
+    term = np.ones_like(h) if order == 0 else h.copy()
+    total = term.copy()
+    for k in range(1, 400):
+        term = term * h * h / (k * (k + order))
+        total = total + term
+    total = np.where(a <= 100, total, np.inf)
+    total = np.copysign(total, x) if order == 1 else total
+    return np.where(np.isnan(x), np.nan, total)
+
+
+# erfc: 5.3 ulps from 1 on (4.3 from 2); up to 11 just below 1, where it is 1 - erf(x)
+# (as XLA's erfc) and erf(x) is 0.85.
+ERFC_ULPS = 12
+I0_ULPS = 5.5  # 4.8 (the Chebyshev sums' roundings, and exp's)
+
 # name: (the op, float64 reference, the largest error in float32 ulps)
 UNARY = {
     "exp": (pmath.exp, np.exp, 1.5),
@@ -43,6 +68,8 @@ UNARY = {
     "cos": (special.cos, np.cos, 6),  # 2.5 with FMA, 5.5 without
     "arctan": (special.arctan, np.arctan, 3),
     "erfinv": (special.erfinv, _erfinv, 4),
+    "erfc": (special.erfc, _erfc, ERFC_ULPS),
+    "i0": (special.i0, lambda x: _bessel_i(x, 0), I0_ULPS),
     "exp2": (special.exp2, np.exp2, 2),
     "expm1": (special.expm1, np.expm1, 3),
     "log2": (special.log2, np.log2, 2),
@@ -89,6 +116,14 @@ def _check_unary(name):
                             np.float32([1 - 2 ** -24, -(1 - 2 ** -24), 1e-30])])
     if name in ("arccosh",):
         x = np.concatenate([x, 1 + np.geomspace(1e-7, 10, 20001).astype(np.float32)])
+    if name == "erfc":  # the pieces' boundaries (1, 2) and the tail into the denormals
+        x = np.concatenate([x, np.linspace(-11, 11, 40001, dtype=np.float32),
+                            np.float32([np.nextafter(np.float32(v), np.float32(d))
+                                        for v in (1, 2, -1, -2, 10.5) for d in (0, 20)])])
+    if name == "i0":  # around 8 (the series' boundary) and the overflow near 92
+        x = np.concatenate([x, np.linspace(-100, 100, 40001, dtype=np.float32),
+                            np.float32([np.nextafter(np.float32(v), np.float32(d))
+                                        for v in (8, -8, 91.9, 95) for d in (0, 200)])])
     with np.errstate(all="ignore"):
         want = ref(x.astype(np.float64))
     got = pd.eval(op(pd.constant(x)))
@@ -97,7 +132,7 @@ def _check_unary(name):
     assert u.max() <= tol, (name, u.max())
     zero = x == 0
     if name not in ("exp", "log", "cos", "sigmoid", "erfinv", "exp2", "log2", "log10", "cosh",
-                    "arccosh"):  # odd functions keep -0
+                    "arccosh", "erfc", "i0"):  # odd functions keep -0
         assert (np.signbit(got[zero]) == np.signbit(x[zero])).all(), name
 
 
@@ -195,11 +230,11 @@ def test_large_arguments_of_sin_and_cos_are_reduced_exactly():
                                rtol=0, atol=1.2e-7)
 
 
-@pytest.mark.parametrize("name", ["tanh", "sigmoid", "erfinv"])
+@pytest.mark.parametrize("name", ["tanh", "sigmoid", "erfinv", "erfc", "i0"])
 def test_float32_gradients_agree_with_float64(name):
     # The gradients are built from these same kernels: float32 follows float64.
     op = UNARY[name][0]
-    x = np.linspace(-0.9, 0.9, 41)
+    x = np.linspace(-0.9, 0.9, 41) * (1 if name in ("tanh", "sigmoid", "erfinv") else 10)
     grads = []
     for dtype in ("float64", "float32"):
         v = pd.data("x", [x.size], dtype)
@@ -210,8 +245,9 @@ def test_float32_gradients_agree_with_float64(name):
 def test_gradients_numerically():
     # Central differences in float64 (the kernels' float64 path and the rules built on it).
     x = np.linspace(-0.8, 0.8, 7)
-    for name in ("tanh", "erfinv", "sin"):
+    for name in ("tanh", "erfinv", "sin", "erfc", "i0"):
         check_gradients(UNARY[name][0], [x])
+    check_gradients(special.i1, [x])
     check_gradients(special.gelu_tanh, [x * 3])
     check_gradients(lambda a, b: special.arctan2(a, b), [x, x[::-1] + 2.0])
 
