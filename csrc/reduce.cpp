@@ -4,7 +4,9 @@
 #include "fresh.h"
 #include "vmath.h"
 
+#include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace paddle {
 namespace {
@@ -41,12 +43,68 @@ inline T identity() {
 template <int CODE>
 constexpr int lanes() { return CODE == kSum ? 8 : 16; }
 
+// max / min of one float row in a GCC vector of 16 lanes, NaN tracked in a mask beside:
+// over an array of accumulators GCC kept the NaN-keeping select scalar and branching, on a
+// vector type it emits vmaxps / vminps and one unordered compare per 16 values. max and min
+// do not round: the result is the same in any order.
+template <typename T, int CODE>
+PD_VM_INLINE T row_extreme(const T* row, int64_t red) {
+  typedef T V __attribute__((vector_size(16 * sizeof(T))));
+  V acc = V{} + identity<T, CODE>();
+  decltype(acc > acc) nan = {};
+  int64_t r = 0;
+  for (; r + 16 <= red; r += 16) {
+    V v;
+    std::memcpy(&v, row + r, sizeof(V));
+    acc = CODE == kMax ? (v > acc ? v : acc) : (v < acc ? v : acc);
+    nan |= v != v;
+  }
+  T out = identity<T, CODE>();
+  bool bad = false;
+  for (int k = 0; k < 16; ++k) {
+    out = combine<T, CODE>(out, acc[k]);
+    bad |= nan[k] != 0;
+  }
+  for (; r < red; ++r) out = combine<T, CODE>(out, row[r]);
+  return bad ? std::numeric_limits<T>::quiet_NaN() : out;
+}
+
+// sum / prod of one row in a GCC vector of lanes<CODE>() partial results: lane k takes the
+// row's values k, k + L, ... in order, the tail goes to lane 0, and the lanes are combined
+// in order (the sum's order as its 8 scalar accumulators had it, so the same rounding).
+template <typename T, int CODE>
+PD_VM_INLINE T row_lanes(const T* row, int64_t red) {
+  constexpr int L = lanes<CODE>();
+  typedef T V __attribute__((vector_size(L * sizeof(T))));
+  V acc = V{} + identity<T, CODE>();
+  int64_t r = 0;
+  for (; r + L <= red; r += L) {
+    V v;
+    std::memcpy(&v, row + r, sizeof(V));
+    acc = CODE == kSum ? acc + v : acc * v;
+  }
+  T lane[L];
+  std::memcpy(lane, &acc, sizeof(V));
+  for (; r < red; ++r) lane[0] = combine<T, CODE>(lane[0], row[r]);
+  T out = lane[0];
+  for (int k = 1; k < L; ++k) out = combine<T, CODE>(out, lane[k]);
+  return out;
+}
+
 // Rows [o0, o1) of contiguous values. VB: the vector build (common.h), only a label.
 template <typename T, int CODE, int VB>
 PD_VM_INLINE void rows_range(const T* x, T* y, int64_t o0, int64_t o1, int64_t red, T sc) {
   constexpr int L = lanes<CODE>();
   for (int64_t o = o0; o < o1; ++o) {
     const T* row = x + o * red;
+    if constexpr ((CODE == kMax || CODE == kMin) && std::is_floating_point<T>::value) {
+      y[o] = row_extreme<T, CODE>(row, red);
+      continue;
+    } else if constexpr (CODE == kSum || CODE == kProd) {
+      const T v = row_lanes<T, CODE>(row, red);
+      y[o] = CODE == kSum ? v * sc : v;
+      continue;
+    }
     T acc[L];
     for (int k = 0; k < L; ++k) acc[k] = identity<T, CODE>();
     int64_t r = 0;
