@@ -52,18 +52,34 @@ PD_VM_INLINE T lane_dot(const T* a, const T* b, int64_t n) {
   return s;
 }
 
-// log(sum(exp(x))) of one row, shifted by its maximum so that nothing overflows; the
-// exponentials summed in lanes too.
+// shift + log(sum(exp(x - shift))) of one row, the exponentials summed in lanes too.
 template <typename T>
-PD_VM_INLINE T row_logsumexp(const T* xr, int64_t cols) {
-  const T mx = lane_max(xr, cols);
+PD_VM_INLINE T row_logsumexp_from(const T* xr, int64_t cols, T shift) {
   T acc[kLanes] = {}, sum = 0;
   int64_t c = 0;
   for (; c + kLanes <= cols; c += kLanes)
-    for (int l = 0; l < kLanes; ++l) acc[l] += exp_of(xr[c + l] - mx);
+    for (int l = 0; l < kLanes; ++l) acc[l] += exp_of(xr[c + l] - shift);
   for (int l = 0; l < kLanes; ++l) sum += acc[l];
-  for (; c < cols; ++c) sum += exp_of(xr[c] - mx);
-  return mx + std::log(sum);
+  for (; c < cols; ++c) sum += exp_of(xr[c] - shift);
+  return shift + std::log(sum);
+}
+
+// log(sum(exp(x))) of one row, shifted by its maximum so that nothing overflows.
+template <typename T>
+PD_VM_INLINE T row_logsumexp(const T* xr, int64_t cols) {
+  return row_logsumexp_from(xr, cols, lane_max(xr, cols));
+}
+
+// Rows [r0, r1) of the logsumexp op: as row_logsumexp, but an infinite maximum shifts by 0
+// (x - inf would be NaN), as paddle.ops.logsumexp's composition did: a row of -inf gives
+// -inf, a row holding +inf gives +inf, a NaN anywhere gives NaN.
+template <typename T, int VB>
+PD_VM_INLINE void logsumexp_range(const T* x, T* y, int64_t r0, int64_t r1, int64_t cols) {
+  for (int64_t r = r0; r < r1; ++r) {
+    const T* xr = x + r * cols;
+    const T mx = lane_max(xr, cols);
+    y[r] = row_logsumexp_from(xr, cols, std::isinf(mx) ? T(0) : mx);
+  }
 }
 
 // Rows [r0, r1) of softmax / log_softmax. VB: the vector build (common.h), only a label.
@@ -129,6 +145,32 @@ __attribute__((target("avx2,fma"))) void softmax_grad_avx2(
 }
 #endif
 
+#ifdef PD_VECTOR_BUILDS
+template <typename T>
+__attribute__((target("avx512f,avx512dq,avx2,fma"))) void logsumexp_avx512(
+    const T* x, T* y, int64_t r0, int64_t r1, int64_t cols) {
+  logsumexp_range<T, 64>(x, y, r0, r1, cols);
+}
+template <typename T>
+__attribute__((target("avx2,fma"))) void logsumexp_avx2(const T* x, T* y, int64_t r0,
+                                                        int64_t r1, int64_t cols) {
+  logsumexp_range<T, 32>(x, y, r0, r1, cols);
+}
+#endif
+
+template <typename T>
+void logsumexp_rows(const T* x, T* y, int64_t rows, int64_t cols) {
+  parallel_chunks(rows, std::max<int64_t>(2, kParallelGrain / 4 / cols), [&](int64_t b, int64_t e) {
+#ifdef PD_VECTOR_BUILDS
+    switch (vector_bytes()) {
+      case 64: return logsumexp_avx512<T>(x, y, b, e, cols);
+      case 32: return logsumexp_avx2<T>(x, y, b, e, cols);
+    }
+#endif
+    logsumexp_range<T, 16>(x, y, b, e, cols);
+  });
+}
+
 template <typename T>
 void softmax_rows(const T* x, T* y, int64_t rows, int64_t cols, bool log) {
   // Chunks of whole rows, one per thread (parallel_chunks counts rows: the grain in rows).
@@ -165,6 +207,19 @@ void softmax(py::array x, py::array out, int64_t cols, bool log) {
   GilRelease nogil(x.size());
   PD_DISPATCH_FLOAT(dt, "softmax", {
     softmax_rows<scalar_t>(in_ptr<scalar_t>(x), out_ptr<scalar_t>(out), x.size() / cols, cols, log);
+  });
+}
+
+// out[r] = log(sum(exp(x[r]))) over rows of `cols` values, one pass per row.
+void logsumexp(py::array x, py::array out, int64_t cols) {
+  int dt = check_dtype(x, "logsumexp", "x");
+  require(cols > 0, "logsumexp", "empty last axis");
+  check_array(x, "logsumexp", "x", dt, -1, kRead);
+  require(x.size() % cols == 0, "logsumexp", "size is not a multiple of the last axis");
+  check_array(out, "logsumexp", "out", dt, x.size() / cols, kWrite);
+  GilRelease nogil(x.size());
+  PD_DISPATCH_FLOAT(dt, "logsumexp", {
+    logsumexp_rows<scalar_t>(in_ptr<scalar_t>(x), out_ptr<scalar_t>(out), x.size() / cols, cols);
   });
 }
 
@@ -247,6 +302,9 @@ void init_softmax(py::module_& m) {
   m.def("softmax", &softmax,
         array_arg("x"), array_arg("out"), py::arg("cols"), py::arg("log"),
         "softmax (or log_softmax) over rows of `cols` values");
+  m.def("logsumexp", &logsumexp,
+        array_arg("x"), array_arg("out"), py::arg("cols"),
+        "log(sum(exp(x))) over rows of `cols` values (an infinite maximum shifts by 0)");
   m.def("softmax_grad", &softmax_grad,
         array_arg("y"), array_arg("g"), array_arg("out"), py::arg("cols"),
         "softmax's gradient over rows of `cols` values: y * (g - sum(g * y))");

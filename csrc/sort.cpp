@@ -1,10 +1,12 @@
 // Ordering and scans along one axis of x viewed as [outer, n, inner]: argsort (stable,
 // NaN last either way, as NumPy's sort of x and of -x), cumulative
-// sum/product, and take_along_axis with its adjoint.
+// sum/product, the adjacent difference (diff), and take_along_axis with its adjoint.
 #include "common.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
+#include <type_traits>
 #include <vector>
 
 namespace paddle {
@@ -100,25 +102,66 @@ void cumulate(int code, py::array x, py::array out, int64_t outer, int64_t n, in
   });
 }
 
-// Names the first index outside [0, n) of idx viewed as [outer, k, inner].
-void check_along(const int64_t* ip, int64_t count, int64_t n, const char* op) {
-  const int64_t i = first_outside(ip, count, n);
+// out[o, j, i] = x[o, j + 1, i] - x[o, j, i] for j < n - 1, x viewed as [outer, n, inner]:
+// in a block of x, out[t] = x[t + inner] - x[t], one loop that vectorizes (no sliced copies).
+void diff(py::array x, py::array out, int64_t outer, int64_t n, int64_t inner) {
+  const char* op = "diff";
+  int dt = check_dtype(x, op, "x");
+  require(n >= 1, op, "empty axis");
+  check_array(x, op, "x", dt, size_of({outer, n, inner}, op), kRead);
+  check_array(out, op, "out", dt, size_of({outer, n - 1, inner}, op), kWrite);
+  const int64_t span = (n - 1) * inner;  // out's values per block (checked: no overflow)
+  GilRelease nogil(x.size());
+  PD_DISPATCH_NUMERIC(dt, op, {
+    const scalar_t* xp = in_ptr<scalar_t>(x);
+    scalar_t* yp = out_ptr<scalar_t>(out);
+    auto block = [&](int64_t o, int64_t t0, int64_t t1) {
+      const scalar_t* s = xp + o * n * inner;
+      scalar_t* d = yp + o * span;
+      for (int64_t t = t0; t < t1; ++t) d[t] = s[t + inner] - s[t];
+    };
+    const int64_t grain = outer * span >= kParallelGrain ? 2 : std::numeric_limits<int64_t>::max();
+    if (outer == 1) {  // one block (diff along the first axis): split it
+      parallel_chunks(span, grain == 2 ? kParallelGrain / 4 : grain,
+                      [&](int64_t b, int64_t e) { block(0, b, e); });
+    } else {
+      parallel_chunks(outer, grain, [&](int64_t b, int64_t e) {
+        for (int64_t o = b; o < e; ++o) block(o, 0, span);
+      });
+    }
+  });
+}
+
+// Names the first index outside [0, n) of idx viewed as [outer, k, inner] (int64 through
+// common.h's first_outside, int32 by the same loop).
+template <typename I>
+void check_along(const I* ip, int64_t count, int64_t n, const char* op) {
+  int64_t i = -1;
+  if constexpr (std::is_same<I, int64_t>::value) {
+    i = first_outside(ip, count, n);
+  } else {
+    for (int64_t at = 0; at < count; ++at)
+      if (ip[at] < 0 || ip[at] >= n) { i = at; break; }
+  }
   if (i >= 0)
-    throw py::index_error(std::string(op) + ": index " + std::to_string(ip[i]) +
+    throw py::index_error(std::string(op) + ": index " + std::to_string(int64_t(ip[i])) +
                           " at position " + std::to_string(i) + " is outside [0, " +
                           std::to_string(n) + ")");
 }
 
+// The indices' dtype: int32 (as Keras gives them) or int64, read as they are (no cast).
+int index_dtype(const py::array& idx, const char* op) {
+  const int it = check_dtype(idx, op, "idx");
+  if (it != kInt32 && it != kInt64)
+    throw py::type_error(std::string(op) + ": expected int32 or int64 indices, received " +
+                         dtype_name(it));
+  return it;
+}
+
 // out[o, j, i] = x[o, idx[o, j, i], i]: x is [outer, n, inner], idx and out [outer, k, inner].
-void take_along_axis(py::array x, py::array idx, py::array out, int64_t outer, int64_t n,
-                     int64_t k, int64_t inner) {
-  const char* op = "take_along_axis";
-  int dt = check_dtype(x, op, "x");
-  check_array(x, op, "x", dt, size_of({outer, n, inner}, op), kRead);
-  int64_t count = size_of({outer, k, inner}, op);
-  check_array(idx, op, "idx", kInt64, count, kRead);
-  check_array(out, op, "out", dt, count, kWrite);
-  const int64_t* ip = in_ptr<int64_t>(idx);
+template <typename I>
+void take_along_typed(py::array& x, const I* ip, py::array& out, int dt, int64_t count,
+                      int64_t n, int64_t k, int64_t inner, const char* op) {
   check_along(ip, count, n, op);
   PD_DISPATCH_ALL(dt, op, {
     const scalar_t* xp = in_ptr<scalar_t>(x);
@@ -128,7 +171,7 @@ void take_along_axis(py::array x, py::array idx, py::array out, int64_t outer, i
     parallel_chunks(count, kParallelGrain, [&](int64_t b, int64_t e) {
       int64_t o = b / (k * inner), j = (b / inner) % k, i = b % inner;
       for (int64_t at = b; at < e; ++at) {
-        yp[at] = xp[(o * n + ip[at]) * inner + i];
+        yp[at] = xp[(o * n + int64_t(ip[at])) * inner + i];
         if (++i == inner) {
           i = 0;
           if (++j == k) { j = 0; ++o; }
@@ -138,16 +181,25 @@ void take_along_axis(py::array x, py::array idx, py::array out, int64_t outer, i
   });
 }
 
-// take_along_axis's adjoint: out (zeroed first) [o, idx[o, j, i], i] += g[o, j, i].
-void take_along_axis_grad(py::array g, py::array idx, py::array out, int64_t outer, int64_t n,
-                          int64_t k, int64_t inner) {
-  const char* op = "take_along_axis_grad";
-  int dt = check_dtype(g, op, "g");
+void take_along_axis(py::array x, py::array idx, py::array out, int64_t outer, int64_t n,
+                     int64_t k, int64_t inner) {
+  const char* op = "take_along_axis";
+  int dt = check_dtype(x, op, "x");
+  check_array(x, op, "x", dt, size_of({outer, n, inner}, op), kRead);
   int64_t count = size_of({outer, k, inner}, op);
-  check_array(g, op, "g", dt, count, kRead);
-  check_array(idx, op, "idx", kInt64, count, kRead);
-  check_array(out, op, "out", dt, size_of({outer, n, inner}, op), kWrite);
-  const int64_t* ip = in_ptr<int64_t>(idx);
+  const int it = index_dtype(idx, op);
+  check_array(idx, op, "idx", it, count, kRead);
+  check_array(out, op, "out", dt, count, kWrite);
+  if (it == kInt32)
+    take_along_typed(x, in_ptr<int32_t>(idx), out, dt, count, n, k, inner, op);
+  else
+    take_along_typed(x, in_ptr<int64_t>(idx), out, dt, count, n, k, inner, op);
+}
+
+// take_along_axis's adjoint: out (zeroed first) [o, idx[o, j, i], i] += g[o, j, i].
+template <typename I>
+void take_along_grad_typed(py::array& g, const I* ip, py::array& out, int dt, int64_t outer,
+                           int64_t count, int64_t n, int64_t k, int64_t inner, const char* op) {
   check_along(ip, count, n, op);
   PD_DISPATCH_FLOAT(dt, op, {
     const scalar_t* gp = in_ptr<scalar_t>(g);
@@ -162,9 +214,24 @@ void take_along_axis_grad(py::array g, py::array idx, py::array out, int64_t out
       for (int64_t j = 0; j < k; ++j)
         for (int64_t i = 0; i < inner; ++i) {
           int64_t e = (o * k + j) * inner + i;
-          yp[(o * n + ip[e]) * inner + i] += gp[e];
+          yp[(o * n + int64_t(ip[e])) * inner + i] += gp[e];
         }
   });
+}
+
+void take_along_axis_grad(py::array g, py::array idx, py::array out, int64_t outer, int64_t n,
+                          int64_t k, int64_t inner) {
+  const char* op = "take_along_axis_grad";
+  int dt = check_dtype(g, op, "g");
+  int64_t count = size_of({outer, k, inner}, op);
+  check_array(g, op, "g", dt, count, kRead);
+  const int it = index_dtype(idx, op);
+  check_array(idx, op, "idx", it, count, kRead);
+  check_array(out, op, "out", dt, size_of({outer, n, inner}, op), kWrite);
+  if (it == kInt32)
+    take_along_grad_typed(g, in_ptr<int32_t>(idx), out, dt, outer, count, n, k, inner, op);
+  else
+    take_along_grad_typed(g, in_ptr<int64_t>(idx), out, dt, outer, count, n, k, inner, op);
 }
 
 }  // namespace
@@ -177,6 +244,9 @@ void init_sort(py::module_& m) {
   m.def("cumulate", &cumulate, py::arg("code"), array_arg("x"), array_arg("out"),
         py::arg("outer"), py::arg("n"), py::arg("inner"),
         "running sum (0) or product (1) along the middle of [outer, n, inner]");
+  m.def("diff", &diff, array_arg("x"), array_arg("out"), py::arg("outer"), py::arg("n"),
+        py::arg("inner"), "out[o, j, i] = x[o, j + 1, i] - x[o, j, i] along the middle of "
+        "[outer, n, inner]");
   m.def("take_along_axis", &take_along_axis, array_arg("x"), array_arg("idx"),
         array_arg("out"), py::arg("outer"), py::arg("n"), py::arg("k"), py::arg("inner"),
         "out[o, j, i] = x[o, idx[o, j, i], i]");

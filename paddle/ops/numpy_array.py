@@ -58,12 +58,14 @@ __all__ = sorted(_creation + _math + _products + _reductions + _shapes + _statis
 
 # ---- indexing ---------------------------------------------------------------------------
 
-def _wrapped(indices, n, where_):
-    """Integer indices with negative ones counted from the end of an axis of size n."""
+def _wrapped(indices, n, where_, keep_int32=False):
+    """Integer indices with negative ones counted from the end of an axis of size n (int64,
+    or int32 kept as it is where the op reads it: take_along_axis)."""
     indices = tensor(indices, where_)
     if indices.dtype not in ("int32", "int64"):
         fail(TypeError, f"{where_}: expected integer indices, received {indices.dtype}")
-    indices = cast(indices, "int64")
+    if not keep_int32:
+        indices = cast(indices, "int64")
     if n is None:
         return indices
     return where(_m.less(indices, 0), indices + n, indices)
@@ -103,7 +105,7 @@ def take_along_axis(x, indices, axis=None):
     if indices.ndim != x.ndim:
         fail(ShapeError, f"take_along_axis: expected indices of x's rank {x.ndim}, received "
                          f"shape {indices.shape}")
-    indices = _wrapped(indices, x.shape[a], "take_along_axis")
+    indices = _wrapped(indices, x.shape[a], "take_along_axis", keep_int32=True)
     if builtins.any(p != q for i, (p, q) in enumerate(zip(x.shape, indices.shape)) if i != a):
         sizes = known(x, range(x.ndim), "take_along_axis")
         isizes = known(indices, range(x.ndim), "take_along_axis")

@@ -30,9 +30,11 @@ from paddle.errors import at_user
 from paddle.lowlevel.graph import CONSTANT_CLASS, FLOATS, STORAGE_DTYPES, Variable, as_dtype
 from paddle.lowlevel.ops import special
 from paddle.lowlevel.ops import math as _math
+from paddle.lowlevel.ops.activations import logsumexp as row_logsumexp
 from paddle.lowlevel.ops.math import abs, cast, where, zeros_like
 from paddle.lowlevel.ops.reduce import max as reduce_max
 from paddle.lowlevel.ops.reduce import sum as reduce_sum
+from paddle.lowlevel.ops.shape import expand_dims
 from paddle.ops.logic import (  # noqa: F401 - Keras's numpy names, exported here
     allclose, bitwise_and, bitwise_invert, bitwise_left_shift, bitwise_not, bitwise_or,
     bitwise_right_shift, bitwise_xor, gcd, isclose, isfinite, isinf, isnan, isneginf, isposinf,
@@ -395,7 +397,11 @@ def logsumexp(x, axis=None, keepdims=False):
         [1.386294, 1.386294]
     """
     (x,) = _float_operands("logsumexp", x)
-    _axes_of(x, axis, "logsumexp")  # a bad axis is named as logsumexp's, at the user's line
+    # a bad axis is named as logsumexp's, at the user's line
+    axes = _axes_of(x, axis, "logsumexp")
+    if axes == (x.ndim - 1,) and x.shape[-1] and x.dtype in ("float32", "float64"):
+        out = row_logsumexp(x)  # the last axis: one pass per row, its own kernel
+        return expand_dims(out, x.ndim - 1) if keepdims else out
     # The shift's gradient cancels: d/dx [_math.log(sum(_math.exp(x - p))) + p] does not depend on p.
     peak = reduce_max(x, axis=axis, keepdims=True)
     # An infinite peak would make x - peak NaN: shift by 0 there instead.

@@ -5,7 +5,7 @@ searchsorted, digitize, isin (the statistics are in numpy_stats.py).
 Built from the reductions (paddle/lowlevel/ops/reduce.py) and the ordering ops
 (paddle/lowlevel/ops/sort.py: a stable argsort, take_along_axis, cumsum, cumprod), so each
 has those ops' kernels and gradients: sort and the quantiles differentiate through the
-gather of the sorted positions, prod through cumprod (exact where x has no zeros).
+gather of the sorted positions, prod through its own rule (zeros included).
 
 Index results are int32, as Keras gives them; `argpartition` follows JAX's order (NumPy's
 inside each part may differ).
@@ -29,8 +29,7 @@ from paddle.lowlevel.ops import reduce as _r
 from paddle.lowlevel.ops import shape as _s
 from paddle.lowlevel.ops import sort as _o
 from paddle.lowlevel.ops.math import cast, where
-from paddle.ops._arrays import (axes_of, axis_of, fail, floats, known, promoted, tensor,
-                                to_last)
+from paddle.ops._arrays import axes_of, axis_of, fail, floats, known, promoted, tensor
 
 __all__ = [
     "all", "amax", "amin", "any", "argmax", "argmin", "argpartition", "argsort",
@@ -40,15 +39,6 @@ __all__ = [
 
 
 # ---- helpers ----------------------------------------------------------------------------
-
-def _keep(out, x, axes, keepdims):
-    """out (x reduced over `axes`) with size-1 axes put back where they were, if keepdims."""
-    if not keepdims:
-        return out
-    for a in axes:
-        out = _s.expand_dims(out, a)
-    return out
-
 
 def _isnan(x):
     return _m.not_equal(x, x)  # true only for NaN
@@ -172,11 +162,9 @@ def min(x, axis=None, keepdims=False, initial=None):  # noqa: A001
 def _truth(x, axis, keepdims, reduce_, where_):
     x = tensor(x, where_)
     axes = axes_of(x, axis, where_)
-    nonzero = cast(_m.not_equal(x, _m.zeros_like(x)), "int32") if x.dtype != "bool" else \
-        cast(x, "int32")
-    if not axes:
-        return cast(nonzero, "bool")
-    return cast(reduce_(nonzero, axis=axes, keepdims=keepdims), "bool")
+    nonzero = _m.not_equal(x, _m.zeros_like(x)) if x.dtype != "bool" else x
+    # max / min reduce bools as they are (csrc/reduce.cpp): no cast to int32 and back
+    return reduce_(nonzero, axis=axes, keepdims=keepdims) if axes else nonzero
 
 
 def all(x, axis=None, keepdims=False):  # noqa: A001
@@ -206,9 +194,7 @@ def _extreme(x, axis, keepdims, reduce_, where_):
     axes = axes_of(x, axis, where_)
     if not axes:
         return x
-    if x.dtype == "bool":
-        return cast(reduce_(cast(x, "int32"), axis=axes, keepdims=keepdims), "bool")
-    return reduce_(x, axis=axes, keepdims=keepdims)
+    return reduce_(x, axis=axes, keepdims=keepdims)  # bool too (max / min of bytes)
 
 
 def amax(x, axis=None, keepdims=False):
@@ -268,8 +254,8 @@ def _count_dtype(x, dtype, where_):
 
 
 def prod(x, axis=None, keepdims=False, dtype=None):
-    """The product of the elements along `axis` (bool counts as int32), as the last entry of
-    a running product; its gradient is exact where x has no zeros.
+    """The product of the elements along `axis` (bool counts as int32), a reduction; its
+    gradient is the product of the other elements, zeros included.
 
     Example:
         >>> import paddle as pd
@@ -285,9 +271,7 @@ def prod(x, axis=None, keepdims=False, dtype=None):
     if 0 in sizes:
         out = _r.sum(_m.zeros_like(x), axis=axes, keepdims=keepdims)
         return out + cast(constant(1), out.dtype)
-    rows = to_last(x, axes)
-    out = _o.cumprod(rows, rows.ndim - 1)[(Ellipsis, -1)]
-    return _keep(out, x, axes, keepdims)
+    return _r.prod(x, axis=tuple(axes), keepdims=keepdims)
 
 
 def _running(x, axis, dtype, op, where_, nan_value=None):
@@ -359,6 +343,10 @@ def diff(a, n=1, axis=-1):
     ax = axis_of(x, axis, "diff")
     lead = (slice(None),) * ax
     for _ in range(int(n)):
+        if x.dtype in ("float32", "float64", "int32", "int64") and x.shape[ax]:
+            # a known, non-empty axis: one kernel reading x in place, no sliced copies
+            x = _o.diff(x, ax)
+            continue
         hi, lo = x[lead + (slice(1, None),)], x[lead + (slice(None, -1),)]
         x = _m.not_equal(hi, lo) if x.dtype == "bool" else hi - lo
     return x

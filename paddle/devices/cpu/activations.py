@@ -11,6 +11,11 @@ def _softmax(node, ins, outs, ctx):
     return partial(_C.softmax, ins[0], outs[0], ins[0].shape[-1], node.op.name == "log_softmax")
 
 
+@kernel("logsumexp")
+def _logsumexp(node, ins, outs, ctx):
+    return partial(_C.logsumexp, ins[0], outs[0], ins[0].shape[-1])
+
+
 # Softmax's gradient, y * (g - sum(g * y)), as the fusion pass groups it
 # (paddle/lowlevel/fusion/softmax.py): one pass per row (csrc/softmax.cpp).
 @kernel("fused_softmax_grad")

@@ -26,7 +26,7 @@ def _run_passes(code, x, out, passes, scale):
     return lambda: [c() for c in calls]
 
 
-@kernel("sum", "max", "min")
+@kernel("sum", "max", "min", "prod")
 def _reduce(node, ins, outs, ctx):
     x, out = ins[0], outs[0]
     axes = normalize_axes(node.op, node.attrs.get("axis"), x.ndim)

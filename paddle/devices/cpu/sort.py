@@ -23,6 +23,13 @@ def _cumulate(node, ins, outs, ctx):
     return partial(_C.cumulate, node.op.code, x, outs[0], outer, n, inner)
 
 
+@kernel("diff")
+def _diff(node, ins, outs, ctx):
+    x = ins[0]
+    outer, n, inner = around(x.shape, node.attrs["axis"] % x.ndim)
+    return partial(_C.diff, x, outs[0], outer, n, inner)
+
+
 @kernel("take_along_axis")
 def _take_along_axis(node, ins, outs, ctx):
     x, idx = ins

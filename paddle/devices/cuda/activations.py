@@ -38,6 +38,27 @@ def _softmax(node, ins, outs, ctx):
     return run
 
 
+@kernel("logsumexp")
+def _logsumexp(node, ins, outs, ctx):
+    x, xp = rows(ins[0]), ctx.xp
+    out = outs[0].reshape(-1, 1)
+    mx = ctx.empty((x.shape[0], 1), x.dtype)
+    inf = ctx.empty((x.shape[0], 1), bool)
+    e = ctx.empty(x.shape, x.dtype)
+    zero = x.dtype.type(0)
+
+    def run():  # max + log(sum(exp(x - max))), as the CPU loop; an infinite max shifts by 0
+        xp.max(x, axis=1, keepdims=True, out=mx)
+        xp.isinf(mx, out=inf)
+        xp.copyto(mx, zero, where=inf)
+        xp.subtract(x, mx, out=e)
+        xp.exp(e, out=e)
+        xp.sum(e, axis=1, keepdims=True, out=out)
+        xp.log(out, out=out)
+        xp.add(out, mx, out=out)
+    return run
+
+
 # Softmax's gradient, y * (g - sum(g * y)), as the fusion pass groups it
 # (paddle/lowlevel/fusion/softmax.py). On CUDA the same launches as the single ops, on one
 # scratch column instead of three full-size intermediates (a one-launch kernel would save

@@ -14,15 +14,15 @@ with mode='clip' and CuPy's take wraps indices."""
 
 
 def index_check(ctx, idx, limit, error):
-    """A capturable callable that checks idx (int64, any shape) against [0, limit); after
-    a run in which one is outside, `error(value, position)` is raised."""
+    """A capturable callable that checks idx (int32 or int64, any shape) against
+    [0, limit); after a run in which one is outside, `error(value, position)` is raised."""
     xp = ctx.xp
     flat = idx.reshape(-1)
     low = ctx.empty(flat.shape, bool)
     high = ctx.empty(flat.shape, bool)
     flag = ctx.empty((), bool)
     first = ctx.empty((), "int64")
-    value = ctx.empty((), "int64")
+    value = ctx.empty((), flat.dtype)
 
     def run():
         xp.less(flat, 0, out=low)

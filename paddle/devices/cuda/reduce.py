@@ -23,6 +23,8 @@ def _reduction(xp, code, x, out, axes, scale):
         return lambda: x.max(axis=axis, out=view)
     if code == "min":
         return lambda: x.min(axis=axis, out=view)
+    if code == "prod":
+        return lambda: xp.prod(x, axis=axis, dtype=out.dtype, out=view)
     if scale == 1.0:
         return lambda: xp.sum(x, axis=axis, dtype=out.dtype, out=view)
     factor = out.dtype.type(scale)
@@ -33,7 +35,7 @@ def _reduction(xp, code, x, out, axes, scale):
     return run
 
 
-@kernel("sum", "max", "min")
+@kernel("sum", "max", "min", "prod")
 def _reduce(node, ins, outs, ctx):
     x, out = ins[0], outs[0]
     axes = sorted(normalize_axes(node.op, node.attrs.get("axis"), x.ndim))

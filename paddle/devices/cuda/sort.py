@@ -1,6 +1,7 @@
 """CUDA kernels of the ordering ops (paddle/lowlevel/ops/sort.py): CuPy's stable argsort,
-cumsum and cumprod; take_along_axis and its adjoint through flat positions into x, the
-adjoint on scatter.cu's atomic scatter_add (repeated positions accumulate)."""
+cumsum and cumprod; diff on two views of x; take_along_axis and its adjoint through flat
+positions into x, the adjoint on scatter.cu's atomic scatter_add (repeated positions
+accumulate)."""
 import numpy as np
 
 from paddle.devices.cuda.checks import index_check, outside
@@ -34,6 +35,16 @@ def _cumulate(node, ins, outs, ctx):
     axis = node.attrs["axis"] % x.ndim
     scan = xp.cumsum if node.op.name == "cumsum" else xp.cumprod
     return lambda: scan(x, axis=axis, dtype=out.dtype, out=out)
+
+
+@kernel("diff")
+def _diff(node, ins, outs, ctx):
+    x, out, xp = ins[0], outs[0], ctx.xp
+    outer, n, inner = around(x.shape, node.attrs["axis"] % x.ndim)
+    blocks = x.reshape(outer, n, inner)
+    hi, lo = blocks[:, 1:], blocks[:, :-1]  # views: no copies
+    target = out.reshape(outer, n - 1, inner)
+    return lambda: xp.subtract(hi, lo, out=target)
 
 
 def _flat_positions(ctx, idx, shape, axis, op):

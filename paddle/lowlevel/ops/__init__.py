@@ -23,8 +23,9 @@ from paddle.lowlevel.ops.state import assign  # noqa: F401
 # is not left as a name of this package (where `import *` would export it).
 from paddle.lowlevel.ops import sampling as _sampling  # noqa: F401,E402
 del sampling  # noqa: F821
-# The ordering ops (argsort, take_along_axis, cumsum, cumprod): pd.ops's Keras functions
-# (paddle/ops/numpy_array.py) are their public face.
+# The ordering ops (argsort, take_along_axis, cumsum, cumprod, diff): pd.ops's Keras
+# functions (paddle/ops/numpy_array.py) are their public face, as pd.ops.prod is prod's
+# (reduce.py) and pd.ops.logsumexp the last-axis logsumexp's (activations.py).
 from paddle.lowlevel.ops import sort as _sort  # noqa: F401,E402
 del sort  # noqa: F821
 

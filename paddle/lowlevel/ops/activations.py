@@ -1,4 +1,5 @@
-"""Activations. softmax and log_softmax have kernels of their own; the rest are built from
+"""Activations. softmax and log_softmax have kernels of their own, and so has logsumexp over
+the last axis (the reduction that shares their row loop); the rest are built from
 primitives (their gradients come from those primitives' rules).
 
 Example:
@@ -15,7 +16,7 @@ from paddle.lowlevel.ops.math import (exp, greater, log1p, maximum, minimum, rel
                                       sigmoid, tanh, where)
 from paddle.lowlevel.ops import special
 from paddle.lowlevel.ops.reduce import sum
-from paddle.lowlevel.ops.shape import transpose
+from paddle.lowlevel.ops.shape import expand_dims, transpose
 from paddle.lowlevel.shapes import located, normalize_axis, real_number
 
 __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "leaky_relu", "elu", "gelu",
@@ -49,6 +50,37 @@ class LogSoftmax(RowSoftmax):
     def grad(self, node, g):
         y = node.outputs[0]
         return [g[0] - exp(y) * sum(g[0], axis=-1, keepdims=True)]
+
+
+@register
+class LogSumExp(Op):
+    """log(sum(exp(x))) over the last axis, one pass per row (csrc/softmax.cpp)."""
+
+    name = "logsumexp"
+
+    def infer(self, x):
+        if x[1] not in FLOATS:
+            raise TypeError(f"{self.name}: expected a float input, received {x[1]}")
+        if len(x[0]) < 1 or x[0][-1] == 0:
+            self.fail("expected a non-empty last axis", ("x", x[0]))
+        return tuple(x[0][:-1]), x[1]
+
+    def grad(self, node, g):
+        x = node.inputs[0]
+        return [expand_dims(g[0], x.ndim - 1) * apply(OPS["softmax"], [x])]
+
+
+def logsumexp(x):
+    """log(sum(exp(x))) over the last axis, computed stably (shifted by the row's maximum,
+    by 0 where that is infinite); the gradient is softmax(x).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> from paddle.lowlevel.ops.activations import logsumexp
+        >>> pd.eval(logsumexp(pd.constant(np.zeros((2, 4))))).round(6).tolist()
+        [1.386294, 1.386294]
+    """
+    return apply(OPS["logsumexp"], [as_variable(x, where="logsumexp")])
 
 
 def _on_axis(name, x, axis):

@@ -1,10 +1,10 @@
-"""Reductions: sum, mean, max, min over axes (keepdims), argmax."""
+"""Reductions: sum, mean, max, min, prod over axes (keepdims), argmax."""
 from types import SimpleNamespace
 
 from paddle.lowlevel.graph import (CONSTANT_CLASS, EAGER_FAST, FLOATS, Variable, apply, as_variable,
                                    attrs_key)
 from paddle.lowlevel.op import OPS, Op, register
-from paddle.lowlevel.ops.math import broadcast_to, cast, equal, sum_to
+from paddle.lowlevel.ops.math import broadcast_to, cast, equal, sum_to, where, zeros_like
 from paddle.lowlevel.ops.shape import expand_dims, reshape
 from paddle.lowlevel.shapes import normalize_axes, normalize_axis
 
@@ -19,14 +19,14 @@ class Reduction(Op):
     code = None
 
     def infer(self, x, axis=None, keepdims=False, mean=False):
-        if x[1] == "bool":
+        if x[1] == "bool" and self.code not in (1, 2):  # bool: max (any) and min (all)
             raise TypeError(f"{self.name}: expected a numeric input, received bool")
         if mean and x[1] not in FLOATS:
             raise TypeError(f"mean: expected a float input, received {x[1]}")
         # pd.mean is this op with mean=True: its errors name mean, as the user wrote it
         axes = normalize_axes(SimpleNamespace(name="mean") if mean else self, axis, len(x[0]),
                               x[0])
-        if self.code != 0:
+        if self.code in (1, 2):  # max, min: a sum or product over nothing is 0 or 1
             for a in axes:
                 if x[0][a] == 0:
                     self.fail(f"cannot take the {self.name} of an empty axis {a}", ("x", x[0]))
@@ -99,6 +99,29 @@ class Min(Extremum):
     code = 2
 
 
+@register
+class Prod(Reduction):
+    """Product, a reduction in lanes (csrc/reduce.cpp), not the last entry of a cumprod."""
+
+    name = "prod"
+    code = 3
+
+    def grad(self, node, g):
+        # d prod / d x_i is the product of the others: y / x_i where x has no zero; with
+        # one zero, the product of the nonzeros at the zero and 0 elsewhere; with more, 0.
+        # Built from ops (prod included), so that it differentiates again.
+        x, axis = node.inputs[0], node.attrs.get("axis")
+        zeros = zeros_like(x)
+        is_zero = equal(x, zeros)
+        nonzero = where(is_zero, zeros + 1.0, x)
+        rest = apply(OPS["prod"], [nonzero], {"axis": axis, "keepdims": True})
+        count = apply(OPS["sum"], [cast(is_zero, x.dtype)], {"axis": axis, "keepdims": True})
+        at_zero = where(equal(count, zeros_like(count) + 1.0), rest, zeros_like(rest))
+        elsewhere = where(equal(count, zeros_like(count)), rest / nonzero, zeros)
+        share = where(is_zero, broadcast_to(at_zero, x), elsewhere)
+        return [broadcast_to(self.kept(node, g[0]), x) * share]
+
+
 def _reduce(name, x, axis, keepdims, mean=False):
     if x.__class__ is CONSTANT_CLASS[0] and (axis is None or axis.__class__ is int) and \
             keepdims.__class__ is bool:  # an eager tensor: seen before? (graph.EAGER_FAST)
@@ -150,6 +173,19 @@ def max(x, axis=None, keepdims=False):  # noqa: A001
 def min(x, axis=None, keepdims=False):  # noqa: A001
     """Smallest value over `axis`; the gradient is shared among tied minima."""
     return _reduce("min", x, axis, keepdims)
+
+
+def prod(x, axis=None, keepdims=False):
+    """Product over `axis` (an int, a tuple, or None for all; over nothing: 1); the
+    gradient is the product of the other elements, zeros included.
+
+    Example:
+        >>> import paddle as pd
+        >>> from paddle.lowlevel.ops.reduce import prod
+        >>> pd.eval(prod(pd.constant([[1.0, 2.0], [3.0, 0.0]]), axis=1)).tolist()
+        [2.0, 0.0]
+    """
+    return _reduce("prod", x, axis, keepdims)
 
 
 @register

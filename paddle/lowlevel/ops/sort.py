@@ -18,8 +18,7 @@ Example:
 """
 from paddle.lowlevel.graph import FLOATS, apply, as_variable
 from paddle.lowlevel.op import OPS, Op, register
-from paddle.lowlevel.ops.math import cast
-from paddle.lowlevel.ops.shape import reverse
+from paddle.lowlevel.ops.shape import pad, reverse
 from paddle.lowlevel.shapes import is_int, normalize_axis
 
 
@@ -51,14 +50,15 @@ class ArgSort(Op):
 
 @register
 class TakeAlongAxis(Op):
-    """out[..., j, ...] = x[..., idx[..., j, ...], ...] along `axis`; idx has x's rank and
-    x's sizes on the other axes."""
+    """out[..., j, ...] = x[..., idx[..., j, ...], ...] along `axis`; idx (int32 or int64,
+    read as it is) has x's rank and x's sizes on the other axes."""
 
     name = "take_along_axis"
 
     def infer(self, x, idx, axis):
-        if idx[1] != "int64":
-            raise TypeError(f"take_along_axis: expected int64 indices, received {idx[1]}")
+        if idx[1] not in ("int32", "int64"):
+            raise TypeError(f"take_along_axis: expected int32 or int64 indices, received "
+                            f"{idx[1]}")
         a = normalize_axis(self, axis, len(x[0]), x[0])
         if len(idx[0]) != len(x[0]) or any(
                 p is not None and q is not None and p != q
@@ -120,6 +120,42 @@ class CumProd(Cumulative):
         return [_reverse_cumsum(g[0] * y, node.attrs["axis"]) / x]
 
 
+@register
+class Diff(Op):
+    """out[..., j, ...] = x[..., j + 1, ...] - x[..., j, ...] along `axis`, read in place
+    (no sliced copies); the axis loses one element."""
+
+    name = "diff"
+
+    def infer(self, x, axis):
+        _numeric(self, x)
+        a = normalize_axis(self, axis, len(x[0]), x[0])
+        if x[0][a] == 0:
+            self.fail(f"expected a non-empty axis {a}", ("x", x[0]))
+        return tuple(d - 1 if i == a and d is not None else d for i, d in enumerate(x[0])), x[1]
+
+    def grad(self, node, g):
+        # x[j] enters out[j - 1] with + and out[j] with -: g shifted one way minus the other.
+        rank = node.inputs[0].ndim
+        a = node.attrs["axis"] % rank
+        before = [(1, 0) if i == a else (0, 0) for i in range(rank)]
+        after = [(0, 1) if i == a else (0, 0) for i in range(rank)]
+        return [pad(g[0], before) - pad(g[0], after)]
+
+
+def diff(x, axis):
+    """x[1:] - x[:-1] along `axis` (a non-empty one), without slicing copies.
+
+    Example:
+        >>> import paddle as pd
+        >>> from paddle.lowlevel.ops.sort import diff
+        >>> pd.eval(diff(pd.constant([[1, 4, 9], [2, 2, 5]]), 1)).tolist()
+        [[3, 5], [0, 3]]
+    """
+    x = as_variable(x, where="diff")
+    return apply(OPS["diff"], [x], {"axis": int(axis) if is_int(axis) else axis})
+
+
 def argsort(x, axis=-1, descending=False, k=None):
     """int64 positions that sort x along `axis`, stable (ties keep their order); NaN last.
     With `k`: the first k positions only, by a partial sort (what top_k needs)."""
@@ -133,8 +169,6 @@ def take_along_axis(x, indices, axis):
     indices of x's rank and x's sizes on the other axes)."""
     x = as_variable(x, where="take_along_axis")
     indices = as_variable(indices, where="take_along_axis")
-    if indices.dtype == "int32":
-        indices = cast(indices, "int64")
     return apply(OPS["take_along_axis"], [x, indices],
                  {"axis": int(axis) if is_int(axis) else axis})
 

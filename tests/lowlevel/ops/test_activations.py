@@ -8,6 +8,7 @@ import pytest
 
 import paddle as pd
 from gradcheck import check_gradients
+from paddle.lowlevel.ops.activations import logsumexp
 
 RNG = np.random.default_rng(4)
 ERF = np.vectorize(math.erf)
@@ -158,3 +159,48 @@ def test_smooth_activations_have_the_right_gradient_at_zero(name):
     x = pd.data("x", shape=[1], dtype="float64")
     g, = pd.gradients(pd.sum(pd.softplus(x)), [x])
     assert float(pd.eval(g, {x: np.zeros(1)})[0]) == pytest.approx(0.5)
+
+
+# ---- logsumexp over the last axis (csrc/softmax.cpp's row loop) --------------------------
+
+def np_logsumexp(a):
+    m = a.max(-1, keepdims=True)
+    m = np.where(np.isinf(m), 0.0, m)
+    with np.errstate(divide="ignore"):
+        return (np.log(np.exp(a - m).sum(-1, keepdims=True)) + m)[..., 0]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(5,), (3, 1), (4, 17), (2, 3, 40), (2, 300)], ids=str)
+def test_logsumexp_forward(shape, dtype):
+    a = (RNG.standard_normal(shape) * 20).astype(dtype)
+    x = pd.data("x", shape=[None, *shape[1:]] if len(shape) > 1 else list(shape), dtype=dtype)
+    y = logsumexp(x)
+    assert y.shape == ((None,) + shape[1:-1] if len(shape) > 1 else ())
+    got = pd.eval(y, {x: a})
+    assert got.dtype == dtype and got.shape == shape[:-1]
+    np.testing.assert_allclose(got, np_logsumexp(a.astype(np.float64)),
+                               rtol=2e-6 if dtype == "float32" else 1e-13)
+
+
+def test_logsumexp_of_infinities_and_nan():
+    a = np.array([[-np.inf] * 20, [1.0, np.inf] + [0.0] * 18, [0.0] * 19 + [np.nan],
+                  [np.nan] + [0.0] * 19, [-np.inf, 0.0] + [-np.inf] * 18])
+    got = pd.eval(logsumexp(pd.constant(a.astype(np.float32))))
+    assert got[0] == -np.inf and got[1] == np.inf and np.isnan(got[2]) and np.isnan(got[3])
+    assert got[4] == 0.0
+
+
+def test_logsumexp_errors():
+    with pytest.raises(TypeError, match="logsumexp.*float"):
+        logsumexp(pd.data("i", shape=[3], dtype="int32"))
+    with pytest.raises(pd.ShapeError, match="logsumexp.*non-empty last axis"):
+        logsumexp(pd.data("e", shape=[3, 0]))
+    with pytest.raises(pd.ShapeError, match="logsumexp.*non-empty last axis"):
+        logsumexp(pd.constant(2.0))
+
+
+@pytest.mark.parametrize("unknown_batch", [False, True])
+def test_logsumexp_gradients(unknown_batch):
+    check_gradients(logsumexp, [RNG.standard_normal((3, 4, 5))], unknown_batch=unknown_batch)
+    check_gradients(logsumexp, [RNG.standard_normal((3, 7))], order=2)

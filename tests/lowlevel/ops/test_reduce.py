@@ -1,10 +1,11 @@
-"""Reductions: sum, mean, max, min, argmax over int / tuple / None axes, keepdims; shapes
+"""Reductions: sum, mean, max, min, prod, argmax over int / tuple / None axes, keepdims; shapes
 with None; forward against NumPy (float32, float64, int64); gradients; bad axes."""
 import numpy as np
 import pytest
 
 import paddle as pd
 from gradcheck import check_gradients
+from paddle.lowlevel.ops.reduce import prod
 
 RNG = np.random.default_rng(2)
 AXES = [None, 0, 1, 2, -1, (0, 2), (1, 2), (0, 1, 2), (-1, 0), ()]
@@ -175,3 +176,132 @@ def test_max_gradient_is_shared_among_ties():
 def test_mean_second_order():
     check_gradients(lambda x: pd.mean(x * x * x, axis=1), [RNG.standard_normal((3, 4))],
                     order=2)
+
+
+# ---- lanes: max/min/prod along and across rows (csrc/reduce.cpp) -----------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
+@pytest.mark.parametrize("cols", [1, 15, 16, 17, 33, 250])
+def test_max_min_in_lanes_are_numpys(cols, dtype):
+    # Row lengths around the 16 lanes and their tail; exact in every dtype (max and min do
+    # not round), along the rows (inner 1) and across them (inner > 1).
+    a = (RNG.standard_normal((7, cols)) * 100).astype(dtype)
+    x = pd.data("x", shape=[7, cols], dtype=dtype)
+    got = pd.eval([pd.max(x, axis=1), pd.min(x, axis=1), pd.max(x, axis=0), pd.min(x, axis=0)],
+                  {x: a})
+    for g, w in zip(got, [a.max(1), a.min(1), a.max(0), a.min(0)]):
+        np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("at", [0, 5, 16, 31, 40])
+def test_nan_anywhere_in_a_row_wins_in_lanes(at, dtype):
+    a = RNG.standard_normal((3, 41)).astype(dtype)
+    a[1, at] = np.nan
+    a[2, :] = -np.inf
+    x = pd.data("x", shape=[3, 41], dtype=dtype)
+    got = pd.eval([pd.max(x, axis=1), pd.min(x, axis=1), pd.max(x, axis=0)], {x: a})
+    np.testing.assert_array_equal(got[0], a.max(1))
+    np.testing.assert_array_equal(got[1], a.min(1))
+    np.testing.assert_array_equal(got[2], a.max(0))
+    assert np.isnan(got[0][1]) and np.isnan(got[1][1]) and got[0][2] == -np.inf
+
+
+def lane_prod(a):
+    """The CPU kernel's order of a row's product: 16 partial products over the row's
+    columns c % 16 (the tail after the last full 16 goes to the first), then combined in
+    order; float32 products rounded as float32 at every step."""
+    t = a.dtype.type
+    acc = [t(1)] * 16
+    full = len(a) // 16 * 16
+    for c in range(full):
+        acc[c % 16] = t(acc[c % 16] * a[c])
+    for c in range(full, len(a)):
+        acc[0] = t(acc[0] * a[c])
+    v = acc[0]
+    for k in range(1, 16):
+        v = t(v * acc[k])
+    return v
+
+
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("axis", [None, 0, 1, 2, -1, (0, 2), (1, 2)], ids=str)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_prod_forward(axis, keepdims, dtype):
+    a = RNG.uniform(0.6, 1.4, (3, 5, 37)).astype(dtype)
+    x = pd.data("x", shape=[None, 5, 37], dtype=dtype)
+    y = prod(x, axis=axis, keepdims=keepdims)
+    got = pd.eval(y, {x: a})
+    want = np.prod(a, axis=axis, keepdims=keepdims)
+    assert got.shape == want.shape and got.dtype == dtype
+    np.testing.assert_allclose(got, want, rtol=1e-5 if dtype == "float32" else 1e-12)
+
+
+def test_prod_rows_are_pinned_to_their_lane_order(device):
+    if device != "cpu":
+        pytest.skip("the lane order is the C++ kernel's (CuPy reduces in its own order)")
+    a = RNG.uniform(0.5, 1.5, (4, 53)).astype(np.float32)
+    got = pd.eval(prod(pd.constant(a), axis=1))
+    assert got.tolist() == [lane_prod(row) for row in a]
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_prod_of_integers_and_of_nothing(dtype):
+    a = RNG.integers(-3, 4, (4, 6)).astype(dtype)
+    x = pd.data("x", shape=[None, 6], dtype=dtype)
+    got = pd.eval([prod(x, axis=1), prod(x, axis=0), prod(x)], {x: a})
+    for g, w in zip(got, [a.prod(1), a.prod(0), a.prod()]):
+        np.testing.assert_array_equal(g, w)
+    empty = pd.eval(prod(x, axis=0), {x: np.zeros((0, 6), dtype)})
+    np.testing.assert_array_equal(empty, np.ones(6, dtype))
+
+
+def test_prod_propagates_nan_and_zero():
+    a = np.ones((3, 20))
+    a[0, 17], a[1, 3] = np.nan, 0.0
+    got = pd.eval(prod(pd.constant(a), axis=1))
+    assert np.isnan(got[0]) and got[1] == 0.0 and got[2] == 1.0
+
+
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("axis", [None, 1, -1, (0, 2)], ids=str)
+def test_prod_gradient_with_and_without_zeros(axis, keepdims):
+    a = RNG.uniform(0.5, 1.5, (2, 3, 4))
+    one_zero = a.copy()
+    one_zero[0, 1, 2] = 0.0
+    two_zeros = one_zero.copy()
+    two_zeros[1, 2, 2] = two_zeros[1, 2, 3] = 0.0
+    two_zeros[0, 1, 3] = 0.0
+    for values in (a, one_zero, two_zeros):
+        check_gradients(lambda x: prod(x, axis=axis, keepdims=keepdims), [values])
+
+
+def test_prod_gradient_at_zeros_is_the_product_of_the_others():
+    x = pd.data("x", shape=[3, 3], dtype="float64")
+    g, = pd.gradients(pd.sum(prod(x, axis=1)), [x])
+    got = pd.eval(g, {x: np.array([[2.0, 0.0, 3.0], [0.0, 0.0, 5.0], [1.0, 2.0, 4.0]])})
+    np.testing.assert_array_equal(got, [[0.0, 6.0, 0.0], [0.0, 0.0, 0.0], [8.0, 4.0, 2.0]])
+
+
+def test_prod_second_order():
+    check_gradients(lambda x: prod(x, axis=1), [RNG.uniform(0.5, 1.5, (3, 5))], order=2)
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 1)], ids=str)
+def test_max_and_min_of_bools_are_any_and_all(axis):
+    a = RNG.random((6, 37)) < 0.05
+    a[2] = True
+    a[3] = False
+    x = pd.data("b", shape=[None, 37], dtype="bool")
+    hi, lo = pd.max(x, axis=axis), pd.min(x, axis=axis)
+    assert hi.dtype == lo.dtype == "bool"
+    got = pd.eval([hi, lo], {x: a})
+    np.testing.assert_array_equal(got[0], a.any(axis=axis))
+    np.testing.assert_array_equal(got[1], a.all(axis=axis))
+
+
+def test_sum_and_prod_of_bools_are_refused():
+    b = pd.data("b", shape=[3], dtype="bool")
+    for fn in (pd.sum, prod):
+        with pytest.raises(TypeError, match="expected a numeric input, received bool"):
+            fn(b)

@@ -1,12 +1,12 @@
-"""The ordering ops (paddle/lowlevel/ops/sort.py): argsort, take_along_axis and its adjoint,
-cumsum, cumprod; forward against NumPy on every device, gradients, bad input."""
+"""The ordering ops (paddle/lowlevel/ops/sort.py): argsort, take_along_axis and its adjoint
+(int32 and int64 indices), cumsum, cumprod, diff; forward against NumPy on every device, gradients, bad input."""
 import numpy as np
 import pytest
 
 import paddle as pd
 from gradcheck import check_gradients
 from paddle.errors import ShapeError
-from paddle.lowlevel.ops.sort import argsort, cumprod, cumsum, take_along_axis
+from paddle.lowlevel.ops.sort import argsort, cumprod, cumsum, diff, take_along_axis
 
 RNG = np.random.default_rng(5)
 
@@ -84,7 +84,7 @@ def test_bad_input_is_named_at_construction():
         cumsum(pd.constant([True, False]), 0)
     with pytest.raises(ShapeError, match="take_along_axis: indices must have x's rank"):
         take_along_axis(x, pd.constant(np.zeros((2,), np.int64)), 1)
-    with pytest.raises(TypeError, match="take_along_axis: expected int64 indices"):
+    with pytest.raises(TypeError, match="take_along_axis: expected int32 or int64 indices, received float32"):
         take_along_axis(x, pd.constant(np.zeros((2, 3), np.float32)), 1)
 
 
@@ -102,3 +102,80 @@ def test_the_first_k_are_those_of_the_full_stable_order(k, descending):
 def test_k_beyond_the_axis_is_refused():
     with pytest.raises(ShapeError, match=r"argsort: expected k in \[0, 3\]"):
         argsort(pd.constant(np.zeros((2, 3), np.float32)), 1, k=4)
+
+
+# ---- int32 indices, read as they are -------------------------------------------------------
+
+@pytest.mark.parametrize("itype", ["int32", "int64"])
+@pytest.mark.parametrize("axis", [0, 1, 2])
+def test_take_along_axis_reads_int32_and_int64_indices(axis, itype):
+    a = RNG.standard_normal((3, 4, 5))
+    shape = list(a.shape)
+    shape[axis] = 6
+    idx = RNG.integers(0, a.shape[axis], size=shape).astype(itype)
+    x = pd.data("x", shape=list(a.shape), dtype="float64")
+    i = pd.constant(idx, dtype=itype)
+    y = take_along_axis(x, i, axis)
+    assert i.dtype == itype and y.node.inputs[1] is i  # read as it is: no cast between
+    np.testing.assert_array_equal(pd.eval(y, {x: a}), np.take_along_axis(a, idx, axis))
+    g = pd.gradients(pd.sum(y * y), [x])[0]
+    want = np.zeros_like(a)
+    pos = list(np.indices(idx.shape))
+    pos[axis] = idx
+    np.add.at(want, tuple(pos), 2 * np.take_along_axis(a, idx, axis))
+    np.testing.assert_allclose(pd.eval(g, {x: a}), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("itype", ["int32", "int64"])
+@pytest.mark.parametrize("bad", [-1, 5])
+def test_take_along_axis_refuses_indices_outside_the_axis(bad, itype):
+    idx = np.zeros((2, 3), itype)
+    idx[1, 2] = bad
+    x = pd.data("x", shape=[2, 5])
+    feed = {x: np.ones((2, 5), np.float32)}
+    with pytest.raises(IndexError, match=f"take_along_axis: index {bad} at position 5"):
+        pd.eval(take_along_axis(x, pd.constant(idx, dtype=itype), 1), feed)
+    g = pd.gradients(pd.sum(take_along_axis(x, pd.constant(idx, dtype=itype), 1)), [x])[0]
+    with pytest.raises(IndexError, match=f"index {bad} at position 5"):
+        pd.eval(g, feed)
+
+
+def test_take_along_axis_refuses_float_indices():
+    with pytest.raises(TypeError, match="take_along_axis: expected int32 or int64 indices"):
+        take_along_axis(pd.constant(np.ones((2, 3))), pd.constant(np.zeros((2, 3))), 1)
+
+
+# ---- diff --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
+@pytest.mark.parametrize("axis", [0, 1, 2, -1])
+def test_diff_matches_numpy(axis, dtype):
+    a = (RNG.standard_normal((4, 5, 6)) * 10).astype(dtype)
+    x = pd.data("x", shape=[None, 5, 6], dtype=dtype)
+    y = diff(x, axis)
+    want = np.diff(a, axis=axis)
+    assert y.dtype == dtype
+    assert y.shape == {0: (None, 5, 6), 1: (None, 4, 6), 2: (None, 5, 5)}[axis % 3]
+    np.testing.assert_array_equal(pd.eval(y, {x: a}), want)
+
+
+def test_diff_of_one_element_and_large_inputs():
+    np.testing.assert_array_equal(pd.eval(diff(pd.constant(np.ones((3, 1))), 1)),
+                                  np.zeros((3, 0)))
+    a = RNG.standard_normal((1, 300000))
+    np.testing.assert_array_equal(pd.eval(diff(pd.constant(a), 1)), np.diff(a, axis=1))
+    b = RNG.standard_normal((3000, 100))
+    np.testing.assert_array_equal(pd.eval(diff(pd.constant(b), 0)), np.diff(b, axis=0))
+
+
+def test_diff_errors():
+    with pytest.raises(TypeError, match="diff: expected a numeric input, received bool"):
+        diff(pd.constant(np.array([True, False])), 0)
+    with pytest.raises(pd.ShapeError, match="diff.*non-empty axis 0"):
+        diff(pd.data("e", shape=[0, 3]), 0)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_diff_gradients(axis):
+    check_gradients(lambda x: diff(x, axis), [RNG.standard_normal((3, 4, 5))])
+    check_gradients(lambda x: diff(x * x, axis), [RNG.standard_normal((3, 4, 5))], order=2)
