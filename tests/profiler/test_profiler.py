@@ -190,6 +190,8 @@ def test_the_table_by_op_and_by_layer():
     assert by_layer["conv"]["op"] == "(several)" and by_layer["conv"]["calls"] > 1
     assert sum(r["seconds"] for r in by_layer.values()) == pytest.approx(
         sum(e.seconds for e in prof.events))
-    assert prof.table(group_by="op").splitlines()[2].split()[0] == prof.summary("op")[0]["op"]
+    # the table's first row is the summary's first op (a long fused name is cut to the column)
+    first = prof.table(group_by="op").splitlines()[2].split()[0]
+    assert first and prof.summary("op")[0]["op"].startswith(first)
     with pytest.raises(ValueError, match="expected group_by one of"):
         prof.summary("node")
