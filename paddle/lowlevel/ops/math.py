@@ -135,12 +135,10 @@ class Binary(Op):
         return [sum_to(self.da(a, b, y, g), a), sum_to(self.db(a, b, y, g), b)]
 
 
-def _binary(name, code, da, db, floats_only=False):
-    cls = type(name.capitalize(), (Binary,), {"name": name, "code": code,
-                                             "floats_only": floats_only,
-                                             "da": staticmethod(da), "db": staticmethod(db)})
-    register(cls)
-
+def _two_operand_function(name):
+    """The function of a two-operand op (binary or compare): eager tensors seen before go
+    straight to their entry in EAGER_FAST, the rest through `_pair` and `apply`. A closure
+    per op, so the eager path pays no extra call."""
     def fn(a, b):
         op = OPS[name]
         tensor = CONSTANT_CLASS[0]
@@ -155,6 +153,16 @@ def _binary(name, code, da, db, floats_only=False):
                 return out
         a, b = _pair(a, b, name)
         return apply(op, [a, b])
+    return fn
+
+
+def _binary(name, code, da, db, floats_only=False):
+    cls = type(name.capitalize(), (Binary,), {"name": name, "code": code,
+                                             "floats_only": floats_only,
+                                             "da": staticmethod(da), "db": staticmethod(db)})
+    register(cls)
+
+    fn = _two_operand_function(name)
     # relu_grad is internal: reach it by its module in the example.
     qualified = "pd.lowlevel.ops.math." if name == "relu_grad" else "pd."
     return _document(fn, name, 2, f"{qualified}{name}(x, 2.0).shape\n    (None, 3)")
@@ -252,20 +260,7 @@ class Compare(Op):
 def _compare(name, code):
     register(type(name.capitalize(), (Compare,), {"name": name, "code": code}))
 
-    def fn(a, b):
-        op = OPS[name]
-        tensor = CONSTANT_CLASS[0]
-        if a.__class__ is tensor and b.__class__ is tensor:  # eager tensors: seen before?
-            fast = EAGER_FAST.get((op, (), a.shape, a.dtype, b.shape, b.dtype))
-            out = None if fast is None else fast(a, b)
-            if out is not None:
-                return out
-        elif a.__class__ is tensor or b.__class__ is tensor:  # and a Python number?
-            out = _fast_binary(op, a, b)
-            if out is not None:
-                return out
-        a, b = _pair(a, b, name)
-        return apply(op, [a, b])
+    fn = _two_operand_function(name)
     return _document(fn, name, 2, f"pd.{name}(x, 0.0).dtype\n    'bool'")
 
 
