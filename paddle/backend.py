@@ -14,6 +14,6 @@ Example:
 from paddle.config import backend  # noqa: F401
 from paddle._settings import (  # noqa: F401
     epsilon, floatx, image_data_format, set_epsilon, set_floatx, set_image_data_format)
-from paddle.utils.dtypes import is_float_dtype, is_int_dtype, result_type  # noqa: F401
+from paddle.lowlevel.dtypes import is_float_dtype, is_int_dtype, result_type  # noqa: F401
 from paddle.utils.graph_utils import (  # noqa: F401
     clear_session, get_uid, is_keras_tensor, standardize_dtype)

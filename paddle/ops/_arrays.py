@@ -18,6 +18,7 @@ import numbers
 import numpy as np
 
 from paddle.errors import ShapeError, at_user
+from paddle.lowlevel.dtypes import result_type
 from paddle.lowlevel.graph import FLOATS, Variable, as_variable, constant
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.ops.shape import reshape, stack, transpose
@@ -67,22 +68,6 @@ def dtype_of(x):
     if isinstance(x, numbers.Real):
         return float
     return np.asarray(x).dtype.name if np.asarray(x).dtype.name in _ORDER else "float32"
-
-
-def result_type(*dtypes):
-    """Keras's promotion of dtypes and Python number kinds (see the module docstring)."""
-    named = [d for d in dtypes if isinstance(d, str)]
-    weak = [d for d in dtypes if not isinstance(d, str)]
-    out = max(named, key=_ORDER.index) if named else None
-    if float in weak and (out is None or out not in FLOATS):
-        return "float32"
-    if out is None:
-        return "int32" if int in weak else "bool" if bool in weak else "float32"
-    if int in weak and out == "bool":
-        return "int32"
-    if out in FLOATS and any(d in ("int32", "int64") for d in named):
-        return max((d for d in named if d in FLOATS), key=_ORDER.index)
-    return out
 
 
 def promoted(*xs):

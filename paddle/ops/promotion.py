@@ -19,24 +19,13 @@ Example:
 import numpy as np
 
 from paddle.errors import at_user
+from paddle.lowlevel.dtypes import result_type
 from paddle.lowlevel.graph import FLOATS, NUMBERS, Variable, constant
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.shapes import located, normalize_axis, real_number
 
 INTS = ("int32", "int64")
 EPSILON = 1e-7  # keras.backend.epsilon()
-
-
-def result_type(*dtypes):
-    """Keras's promotion of paddle dtypes: the widest float if any (int64 with float32 is
-    float32), else the widest integer, else bool."""
-    floats = [d for d in dtypes if d in FLOATS]
-    if floats:
-        return "float64" if "float64" in floats else "float32"
-    ints = [d for d in dtypes if d in INTS]
-    if ints:
-        return "int64" if "int64" in ints else "int32"
-    return "bool"
 
 
 def weak_kind(x):

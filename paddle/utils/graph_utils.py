@@ -14,18 +14,9 @@ Example:
 """
 import gc
 
-import numpy as np
-
+from paddle.lowlevel.dtypes import standardize_dtype  # noqa: F401  (pd.utils's and pd.backend's)
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import NAMES, Variable
-
-# Keras 3's dtype names (keras.src.backend.common.dtypes.ALLOWED_DTYPES) and its map of
-# Python types.
-ALLOWED_DTYPES = ("float16", "float32", "float64", "uint8", "uint16", "uint32", "uint64",
-                  "int8", "int16", "int32", "int64", "bfloat16", "bool", "string",
-                  "float8_e4m3fn", "float8_e5m2", "complex64", "complex128")
-_PYTHON_DTYPES = {bool: "bool", int: "int32", float: "float32", str: "string",
-                  "int": "int32", complex: "complex64"}
 
 
 def is_keras_tensor(x):
@@ -55,35 +46,6 @@ def get_source_inputs(tensor):
                 seen.add(id(v))
                 found.append(v)
     return found
-
-
-def standardize_dtype(dtype):
-    """Keras 3's name of a dtype: None gives "float32" (Keras's floatx), Python's `int`,
-    `float`, `bool` give "int32", "float32", "bool", NumPy dtypes and types their names.
-    The name of a dtype paddle cannot compute in (float16, uint8, ...) is returned all the
-    same, as Keras does; paddle's ops take float32, float64, int32, int64 and bool.
-
-    Raises:
-        ValueError: not a dtype Keras knows (its message, "Invalid dtype: ...").
-
-    Example:
-        >>> import numpy as np, paddle as pd
-        >>> pd.utils.standardize_dtype(float), pd.utils.standardize_dtype(np.int64)
-        ('float32', 'int64')
-    """
-    if dtype is None:
-        return "float32"
-    try:
-        dtype = _PYTHON_DTYPES.get(dtype, dtype)
-    except TypeError:  # unhashable
-        pass
-    if isinstance(dtype, np.dtype) or hasattr(dtype, "name") and not isinstance(dtype, str):
-        dtype = getattr(dtype, "name", dtype)
-    elif hasattr(dtype, "__name__"):
-        dtype = dtype.__name__
-    if not isinstance(dtype, str) or dtype not in ALLOWED_DTYPES:
-        raise ValueError(f"Invalid dtype: {dtype}")
-    return dtype
 
 
 _UIDS = {}  # prefix -> the last uid get_uid gave it (clear_session starts them afresh)

@@ -1,5 +1,6 @@
-"""Keras's dtype rules: which dtype combining values of several dtypes gives
-(`pd.backend.result_type`), and the float/int predicates.
+"""Keras's dtypes on paddle: their names (`standardize_dtype`), which dtype combining
+values of several dtypes gives (`result_type`, the one promotion rule of paddle: `pd.ops`,
+`pd.backend.result_type` and the layers use it), and the float/int predicates.
 
 The promotion is Keras's (itself JAX's): a lattice where bool < the weak Python `int` <
 the integer dtypes < the weak Python `float` < the float dtypes < the complex ones, and
@@ -9,14 +10,55 @@ as 64-bit (float64 is a compute dtype of paddle), as Keras does on its TensorFlo
 PyTorch backends; Keras on JAX narrows them to 32 bits (JAX runs without x64 by default).
 
 Example:
-    >>> from paddle.utils import dtypes
+    >>> from paddle.lowlevel import dtypes
     >>> dtypes.result_type("int32", "float32"), dtypes.result_type("int8", int)
     ('float32', 'int8')
     >>> dtypes.result_type("uint8", "int8"), dtypes.result_type(float, int)
     ('int16', 'float32')
+    >>> dtypes.result_type("int64", "float32"), dtypes.result_type("bool", int)
+    ('float32', 'int32')
 """
+import numpy as np
+
 from paddle import _settings as settings
-from paddle.utils.graph_utils import standardize_dtype
+
+# Keras 3's dtype names (keras.src.backend.common.dtypes.ALLOWED_DTYPES) and its map of
+# Python types.
+ALLOWED_DTYPES = ("float16", "float32", "float64", "uint8", "uint16", "uint32", "uint64",
+                  "int8", "int16", "int32", "int64", "bfloat16", "bool", "string",
+                  "float8_e4m3fn", "float8_e5m2", "complex64", "complex128")
+_PYTHON_DTYPES = {bool: "bool", int: "int32", float: "float32", str: "string",
+                  "int": "int32", complex: "complex64"}
+
+
+def standardize_dtype(dtype):
+    """Keras 3's name of a dtype: None gives "float32" (Keras's floatx), Python's `int`,
+    `float`, `bool` give "int32", "float32", "bool", NumPy dtypes and types their names.
+    The name of a dtype paddle cannot compute in (float16, uint8, ...) is returned all the
+    same, as Keras does; paddle's ops take float32, float64, int32, int64 and bool.
+
+    Raises:
+        ValueError: not a dtype Keras knows (its message, "Invalid dtype: ...").
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> pd.utils.standardize_dtype(float), pd.utils.standardize_dtype(np.int64)
+        ('float32', 'int64')
+    """
+    if dtype is None:
+        return "float32"
+    try:
+        dtype = _PYTHON_DTYPES.get(dtype, dtype)
+    except TypeError:  # unhashable
+        pass
+    if isinstance(dtype, np.dtype) or hasattr(dtype, "name") and not isinstance(dtype, str):
+        dtype = getattr(dtype, "name", dtype)
+    elif hasattr(dtype, "__name__"):
+        dtype = dtype.__name__
+    if not isinstance(dtype, str) or dtype not in ALLOWED_DTYPES:
+        raise ValueError(f"Invalid dtype: {dtype}")
+    return dtype
+
 
 _LATTICE = {  # each node's immediate successors
     "bool": ["int"],
