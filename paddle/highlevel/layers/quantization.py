@@ -14,6 +14,14 @@ beyond. The gradient with respect to the inputs is Keras's custom one, through t
 dequantized kernel `kernel / kernel_scale`, so a quantized model still trains its other
 weights (its bias, other layers).
 
+After `quantize("int4")` the kernel is Keras's packed int8 weight (two int4 values a byte
+along its last axis, `pd.quantizers.pack_int4`), read at every call by `int4_values`: ops
+only (`cast`, `floor`, `where`, `stack`, `reshape`, `slice`), no host code. With the
+default `block_size=128` the kernel keeps a float scale and an int8 zero point per group of
+128 input rows and output column (`kernel_scale`, `kernel_zero`, and `g_idx`, each row's
+group), dequantized as `(q - zero) * scale` (`dequantize_with_groups`); with
+`block_size=None` one symmetric scale per output channel, as int8.
+
 Example:
     >>> import numpy as np, paddle as pd
     >>> layer = pd.layers.Dense(2)
@@ -24,8 +32,12 @@ Example:
 """
 import functools
 
+import numpy as np
+
 from paddle.lowlevel.graph import NAMES, as_variable
-from paddle.lowlevel.ops.math import cast
+from paddle.lowlevel.ops import special
+from paddle.lowlevel.ops.math import cast, greater_equal, where
+from paddle.lowlevel.ops.shape import gather, reshape, slice as ll_slice, stack
 from paddle.highlevel import dtype_policies
 from paddle.highlevel.quantizers import with_custom_gradient
 from paddle.highlevel.quantization_config import (
@@ -78,10 +90,15 @@ class Quantizable:
         """The call of a quantized layer: `_int8_call` for the int8 mode."""
         if self.quantization_mode == "int8":
             return self._int8_call(*args, **kwargs)
+        if self.quantization_mode == "int4":
+            return self._int4_call(*args, **kwargs)
         raise self._quantization_mode_error(self.quantization_mode)
 
     def _int8_call(self, *args, **kwargs):
         raise self._not_implemented_error(self._int8_call)
+
+    def _int4_call(self, *args, **kwargs):
+        raise self._not_implemented_error(self._int4_call)
 
     def _check_quantize_args(self, mode, compute_dtype):
         if not self.built:
@@ -134,26 +151,87 @@ class Quantizable:
     def _scale_weight(self, name, shape):
         return self.add_weight(name=name, shape=shape, initializer="ones", trainable=False)
 
-    def _set_quantized_policy(self, mode):
+    def _group_index_weight(self, name, length, block_size):
+        """Keras's `g_idx`: the group of each of `length` rows, floor(i / block_size), kept
+        as a float32 weight (Keras's dtype and file layout)."""
+        weight = self.add_weight(name=name, shape=(length,), initializer="zeros",
+                                 dtype="float32", trainable=False)
+        weight.set_value(np.floor_divide(np.arange(length, dtype="float32"),
+                                         np.float32(block_size)))
+        return weight
+
+    def _set_quantized_policy(self, mode, block_size=None):
         if self.dtype_policy.quantization_mode is None:
-            self.dtype_policy = dtype_policies.get(f"{mode}_from_{self.dtype_policy.name}")
+            name = mode if mode != "int4" else \
+                f"int4/{-1 if block_size is None else block_size}"
+            self.dtype_policy = dtype_policies.get(f"{name}_from_{self.dtype_policy.name}")
         self._is_quantized = True
 
 
-def int8_product(layer, inputs, product, input_scale, kernel_scale, axis, inputs_grad):
+def int8_product(layer, inputs, product, input_scale, kernel_scale, axis, inputs_grad,
+                 kernel=None):
     """Keras's int8 call core: `product(x, k)` (a float product: matmul, einsum) of the
     inputs quantized along `axis` by `layer.inputs_quantizer` (or left float without one)
-    and the int8 kernel read as floats, divided by `input_scale(inputs_scale) *
-    kernel_scale`; the inputs' gradient is `inputs_grad(upstream)` (through the dequantized
-    kernel), as Keras's custom gradient."""
+    and the int8 kernel read as floats (or `kernel`, float values: an unpacked int4
+    kernel), divided by `input_scale(inputs_scale) * kernel_scale` (None: no kernel scale);
+    the inputs' gradient is `inputs_grad(upstream)` (through the dequantized kernel), as
+    Keras's custom gradient."""
     compute = layer.compute_dtype
 
     def forward(x):
         output_scale = kernel_scale
         if layer.inputs_quantizer is not None:
             x, inputs_scale = layer.inputs_quantizer(x, axis=axis)
-            output_scale = input_scale(inputs_scale) * kernel_scale
-        y = product(cast(x, compute), cast(layer._kernel, compute))
-        return y / output_scale, inputs_grad
+            output_scale = input_scale(inputs_scale) if kernel_scale is None else \
+                input_scale(inputs_scale) * kernel_scale
+        k = cast(layer._kernel, compute) if kernel is None else kernel
+        y = product(cast(x, compute), k)
+        return (y if output_scale is None else y / output_scale), inputs_grad
 
     return with_custom_gradient(forward, as_variable(inputs, where=layer.name))
+
+
+def int4_values(packed, length, dtype):
+    """The int4 values `pack_int4(values, axis=-1)` packed into the int8 tensor `packed`,
+    as `dtype` floats in [-8, 7], `length` of them along the last axis (Keras's
+    `unpack_int4(packed, length, axis=-1)`), built from ops: a byte b holds the low value
+    in its low nibble and the high one in its high nibble, so high = floor(b / 16) (the
+    arithmetic shift) and low = b - 16 * high in [0, 15], less 16 from 8 on (its sign).
+    Every step is exact in any float dtype (|b| <= 128).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> from paddle.highlevel.layers.quantization import int4_values
+        >>> packed, _, _ = pd.quantizers.pack_int4(np.array([[-8, 7, 3]], np.int8), axis=-1)
+        >>> np.asarray(int4_values(pd.constant(packed), 3, "float32")).tolist()
+        [[-8.0, 7.0, 3.0]]
+    """
+    b = cast(packed, dtype)
+    high = special.floor(b * 0.0625)
+    low = b - high * 16.0
+    low = where(greater_equal(low, 8.0), low - 16.0, low)
+    shape = tuple(packed.shape)
+    values = reshape(stack([low, high], axis=-1), shape[:-1] + (2 * shape[-1],))
+    if length == 2 * shape[-1]:
+        return values
+    return ll_slice(values, [0] * len(shape), list(shape[:-1]) + [length])
+
+
+def dequantize_with_groups(values, scale, zero, group_index, group_axis):
+    """Keras's `dequantize_with_sz_map`: `(values - zero[g]) * scale[g]`, each position of
+    `values` along its axis taking its group's scale and zero point (`group_index`, Keras's
+    float `g_idx`) from `group_axis` of `scale` and `zero` (int8, read as floats).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> from paddle.highlevel.layers.quantization import dequantize_with_groups
+        >>> y = dequantize_with_groups(pd.constant(np.float32([[2.0], [4.0]])),
+        ...     pd.constant(np.float32([[0.5]])), pd.constant(np.int8([[1]])),
+        ...     pd.constant(np.float32([0.0, 0.0])), group_axis=0)
+        >>> np.asarray(y).tolist()
+        [[0.5], [1.5]]
+    """
+    groups = cast(group_index, "int64")
+    scales = gather(scale, groups, axis=group_axis)
+    zeros = gather(cast(zero, scale.dtype), groups, axis=group_axis)
+    return (values - zeros) * scales

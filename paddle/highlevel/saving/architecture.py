@@ -446,10 +446,11 @@ def keras_layer_config(cls, config, custom_objects=None):
     dtype = config.get("dtype")
     if isinstance(dtype, dict):  # {"class_name": "DTypePolicy", "config": {"name": ...}}
         inner = dtype.get("config") or {}
-        # a quantized layer's: {"mode": "int8", "source_name": "float32"}, by its name
+        # a quantized layer's: {"mode": "int8" (or "int4/128"), "source_name": "float32"},
+        # by its name
         config["dtype"] = f"{inner['mode']}_from_{inner.get('source_name', 'float32')}" \
-            if dtype.get("class_name") == "QuantizedDTypePolicy" and "mode" in inner \
-            else inner.get("name", "float32")
+            if dtype.get("class_name") in ("QuantizedDTypePolicy", "Int4DTypePolicy") and \
+            "mode" in inner else inner.get("name", "float32")
     custom = all_custom_objects(custom_objects)
     for key in _ACTIVATION_KEYS:
         value = config.get(key)
