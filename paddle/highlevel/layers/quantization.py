@@ -210,11 +210,12 @@ def int4_values(packed, length, dtype):
     high = special.floor(b * 0.0625)
     low = b - high * 16.0
     low = where(greater_equal(low, 8.0), low - 16.0, low)
-    shape = tuple(packed.shape)
-    values = reshape(stack([low, high], axis=-1), shape[:-1] + (2 * shape[-1],))
+    shape = tuple(packed.shape)  # a weight's: known but for a leading axis at most
+    lead = tuple(-1 if d is None else d for d in shape[:-1])
+    values = reshape(stack([low, high], axis=-1), lead + (2 * shape[-1],))
     if length == 2 * shape[-1]:
         return values
-    return ll_slice(values, [0] * len(shape), list(shape[:-1]) + [length])
+    return ll_slice(values, [0] * len(shape), [-1] * len(lead) + [length])
 
 
 def dequantize_with_groups(values, scale, zero, group_index, group_axis):
