@@ -10,4 +10,4 @@ Example:
 """
 from paddle.highlevel.dtype_policies import (  # noqa: F401
     DTypePolicy, DTypePolicyMap, FloatDTypePolicy, Int4DTypePolicy, QuantizedDTypePolicy,
-    deserialize, get, serialize)
+    QuantizedFloat8DTypePolicy, deserialize, get, serialize)

@@ -33,7 +33,7 @@ from paddle.devices import half
 FLOAT_DTYPES = ("float32", "float64", "float16", "bfloat16")
 DTYPES = FLOAT_DTYPES + ("int32", "int64", "bool")  # paddle's dtypes
 MIXED = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16"}  # name: compute dtype
-QUANTIZATION_MODES = ("int8", "int4")  # the modes paddle runs (Keras has more)
+QUANTIZATION_MODES = ("int8", "float8", "int4")  # the modes paddle runs (Keras has more)
 
 _global = {"policy": None}  # None: a float policy named floatx()
 
@@ -136,7 +136,7 @@ class QuantizedDTypePolicy(DTypePolicy):
     computing in the float dtype `source_name`.
 
     Args:
-        mode: the quantization mode, "int8" or "int4" (paddle has no float8, GPTQ or
+        mode: the quantization mode, "int8", "float8" or "int4" (paddle has no GPTQ or
             AWQ).
         source_name: the float policy the layer computes in (None: the global one).
 
@@ -150,8 +150,8 @@ class QuantizedDTypePolicy(DTypePolicy):
     def __init__(self, mode, source_name=None):
         if mode not in QUANTIZATION_MODES:
             raise ValueError(f"{type(self).__name__}: expected mode one of "
-                             f"{', '.join(QUANTIZATION_MODES)} (paddle quantizes to int8 "
-                             f"and int4 only), received {mode!r}")
+                             f"{', '.join(QUANTIZATION_MODES)} (paddle quantizes to int8, "
+                             f"float8 and int4 only), received {mode!r}")
         if source_name is None:
             source_name = dtype_policy().name
         source = _float_name(source_name, type(self).__name__)
@@ -162,6 +162,48 @@ class QuantizedDTypePolicy(DTypePolicy):
 
     def get_config(self):
         return {"mode": self._quantization_mode, "source_name": self._source_name}
+
+
+class QuantizedFloat8DTypePolicy(QuantizedDTypePolicy):
+    """The policy of a float8-trained layer (Keras's): float32 weights, computed through
+    float8 fake quantization with scales from the last `amax_history_length` absolute
+    maxima.
+
+    Args:
+        mode: "float8".
+        source_name: the float policy the layer computes in (None: the global one).
+        amax_history_length: the length of the histories of absolute maxima (1024).
+
+    Example:
+        >>> import paddle as pd
+        >>> p = pd.dtype_policies.QuantizedFloat8DTypePolicy("float8", "float32", 16)
+        >>> p.name, p.amax_history_length
+        ('float8_from_float32', 16)
+    """
+
+    default_amax_history_length = 1024
+
+    def __init__(self, mode, source_name=None, amax_history_length=1024):
+        super().__init__(mode, source_name)
+        if not isinstance(amax_history_length, int) or isinstance(amax_history_length, bool):
+            raise TypeError("`amax_history_length` must be an integer. Received: "
+                            f"amax_history_length={amax_history_length}")
+        self._amax_history_length = amax_history_length
+
+    @property
+    def amax_history_length(self):
+        """The length of the amax history window (the float8 scales' memory)."""
+        return self._amax_history_length
+
+    def __eq__(self, other):
+        return super().__eq__(other) and \
+            self._amax_history_length == other._amax_history_length
+
+    def __hash__(self):
+        return hash((type(self).__name__, self._name, self._amax_history_length))
+
+    def get_config(self):
+        return {**super().get_config(), "amax_history_length": self._amax_history_length}
 
 
 class Int4DTypePolicy(QuantizedDTypePolicy):
@@ -265,7 +307,8 @@ class DTypePolicyMap(dict):
 
 
 _CLASSES = {c.__name__: c for c in (DTypePolicy, FloatDTypePolicy, QuantizedDTypePolicy,
-                                    Int4DTypePolicy, DTypePolicyMap)}
+                                    QuantizedFloat8DTypePolicy, Int4DTypePolicy,
+                                    DTypePolicyMap)}
 
 
 def get(identifier):
@@ -304,6 +347,8 @@ def _quantized_policy(name):
     mode, source = parts
     if mode.startswith("int4") and "/" in mode:
         return Int4DTypePolicy(mode, source)
+    if mode.startswith("float8"):
+        return QuantizedFloat8DTypePolicy(mode, source)
     return QuantizedDTypePolicy(mode, source)
 
 

@@ -7,9 +7,11 @@ at every call. `activation_quantizer=None` quantizes the weights only (the input
 float, the kernel is read back to float: Keras's weight-only mode). `model.quantize("int4")`
 is `Int4QuantizationConfig()`: weight-only, the kernel in groups of `block_size` (128) rows
 with a scale and a zero point per group and column, two int4 values a byte; `block_size=None`
-(or -1) gives one symmetric scale per output channel instead. Paddle runs the "int8" and
-"int4" modes; Keras's "float8", "gptq" and "awq" modes raise NotImplementedError in
-`quantize` (their configs are not provided here).
+(or -1) gives one symmetric scale per output channel instead. `model.quantize("float8")`
+(`Float8QuantizationConfig()`) keeps the float weights and trains through Keras's scaled
+float8 fake quantization. Paddle runs the "int8", "int4" and "float8" modes; Keras's "gptq"
+and "awq" modes raise NotImplementedError in `quantize` (their configs are not provided
+here).
 
 Example:
     >>> import paddle as pd
@@ -20,9 +22,9 @@ Example:
 from paddle.highlevel import quantizers
 
 # Keras's modes (keras.src.dtype_policies.QUANTIZATION_MODES), in Keras's order: the
-# messages list them all; paddle quantizes to "int8" and "int4".
+# messages list them all; paddle quantizes to "int8", "float8" and "int4".
 QUANTIZATION_MODES = ("int8", "float8", "int4", "gptq", "awq")
-RUNS = ("int8", "int4")
+RUNS = ("int8", "float8", "int4")
 
 
 class QuantizationConfig:
@@ -166,6 +168,31 @@ class Int4QuantizationConfig(QuantizationConfig):
                    block_size=config.get("block_size", None))
 
 
+class Float8QuantizationConfig(QuantizationConfig):
+    """The float8 mode's config, as Keras's: it takes no quantizers (float8 training
+    quantizes the inputs, kernel and output gradients with scales of its own).
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.quantizers.Float8QuantizationConfig().mode
+        'float8'
+    """
+
+    def __init__(self):
+        super().__init__(None, None)
+
+    @property
+    def mode(self):
+        return "float8"
+
+    def get_config(self):
+        return {}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls()
+
+
 def block_size_for_layer(layer, config):
     """Keras's `get_block_size_for_layer`: the int4 block size from the config, else from
     the layer's `Int4DTypePolicy` (a loaded layer's); None: per-channel.
@@ -184,7 +211,8 @@ def block_size_for_layer(layer, config):
 
 CLASSES = {"QuantizationConfig": QuantizationConfig,
            "Int8QuantizationConfig": Int8QuantizationConfig,
-           "Int4QuantizationConfig": Int4QuantizationConfig}
+           "Int4QuantizationConfig": Int4QuantizationConfig,
+           "Float8QuantizationConfig": Float8QuantizationConfig}
 
 
 def serialize_config(config):
@@ -244,6 +272,8 @@ def validate_and_resolve_config(mode, config):
             config = Int8QuantizationConfig()
         elif mode == "int4":
             config = Int4QuantizationConfig()
+        elif mode == "float8":
+            config = Float8QuantizationConfig()
         elif mode in ("gptq", "awq"):
             name = {"gptq": "GPTQConfig", "awq": "AWQConfig"}[mode]
             raise ValueError(f"For {mode.upper()}, you must pass a `{name}` object in the "
@@ -271,6 +301,6 @@ def _validate_mode(mode):
 
 
 def _not_run(mode):
-    return (f"Quantization mode={mode!r} is not available in paddle: it quantizes to int8 "
-            f"and int4 only (float8 needs Keras's scaled float8 training with amax "
-            f"histories, GPTQ and AWQ calibration passes, none of which paddle has yet)")
+    return (f"Quantization mode={mode!r} is not available in paddle: it quantizes to int8, "
+            f"int4 and float8 only (GPTQ and AWQ need their calibration passes, which "
+            f"paddle does not have yet)")

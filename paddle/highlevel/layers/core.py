@@ -88,14 +88,18 @@ class Dense(Layer):
             raise ShapeError(at_user(f"{self.name}: expected an input with a known last axis, "
                                      f"received shape {input_shape}"))
         kernel_shape = (input_shape[-1], self.units)
-        if self.quantization_mode:  # a quantized layer rebuilt (loading): its int8 weights
-            self.quantized_build(kernel_shape, self.quantization_mode, self.quantization_config)
+        mode = self.quantization_mode
+        if mode in ("int8", "int4"):  # a quantized layer rebuilt (loading): its int weights
+            self.quantized_build(kernel_shape, mode, self.quantization_config)
         else:
-            self.kernel = self.add_weight("kernel", kernel_shape, self.kernel_initializer,
-                                          regularizer=self.kernel_regularizer)
+            self._kernel = self.kernel = self.add_weight(
+                "kernel", kernel_shape, self.kernel_initializer,
+                regularizer=self.kernel_regularizer)
         self.bias = self.add_weight("bias", (self.units,), self.bias_initializer,
                                     regularizer=self.bias_regularizer) \
             if self.use_bias else None
+        if mode == "float8":  # its scales and histories, after the float weights (Keras's)
+            self.quantized_build(kernel_shape, mode, self.quantization_config)
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_shape[-1]})
 
     def call(self, inputs, training=False):
@@ -126,6 +130,10 @@ class Dense(Layer):
             raise self._not_implemented_error(self.quantize)
         self.quantization_config = config
         kernel_shape = self.kernel.shape
+        if mode == "float8":  # the float kernel stays, trained through float8
+            self.quantized_build(kernel_shape, mode, config)
+            self._set_quantized_policy(mode)
+            return
         zero = None
         if mode == "int4":
             block_size = block_size_for_layer(self, config)
@@ -159,6 +167,9 @@ class Dense(Layer):
             self.kernel_scale = self._scale_weight("kernel_scale", (self.units,))
         elif mode == "int4":
             self._int4_build(kernel_shape, config)
+        elif mode == "float8":
+            self._kernel = self.kernel
+            quantization.float8_build(self)
         else:
             raise self._quantization_mode_error(mode)
         self._is_quantized = True
@@ -205,6 +216,9 @@ class Dense(Layer):
                                       inputs_grad, kernel=values)
         return self._bias_and_activation(x)
 
+    def _float8_call(self, inputs, training=None):
+        return quantization.float8_call(self, inputs, matmul)
+
     def _bias_and_activation(self, x):
         if self.bias is not None:
             x = x + self.bias
@@ -213,6 +227,8 @@ class Dense(Layer):
     def _saved_weights(self):
         if not self.quantization_mode:
             return super()._saved_weights()
+        if self.quantization_mode == "float8":
+            return quantization.float8_saved_weights(self)
         return [w for w in (self._kernel, self.bias, self.kernel_scale,
                             getattr(self, "kernel_zero", None), getattr(self, "g_idx", None))
                 if w is not None]

@@ -22,6 +22,14 @@ default `block_size=128` the kernel keeps a float scale and an int8 zero point p
 group), dequantized as `(q - zero) * scale` (`dequantize_with_groups`); with
 `block_size=None` one symmetric scale per output channel, as int8.
 
+`quantize("float8")` keeps the float kernel and adds Keras's six float32 weights: a scale
+and a history of absolute maxima (`amax_history_length`, 1024) for the inputs, the kernel
+and the outputs' gradient. A call fake-quantizes the inputs and the kernel to float8
+e4m3fn with their scales (`pd.quantizers.quantize_and_dequantize`, built from ops) and,
+in the backward pass, the outputs' gradient to e5m2; the gradients of the scales and
+histories are their next values (Keras's custom gradients), which the optimizer writes
+into them (`overwrite_with_gradient`) instead of a step.
+
 Example:
     >>> import numpy as np, paddle as pd
     >>> layer = pd.layers.Dense(2)
@@ -37,8 +45,10 @@ import numpy as np
 from paddle.lowlevel.graph import NAMES, as_variable
 from paddle.lowlevel.ops import special
 from paddle.lowlevel.ops.math import cast, greater_equal, where
+from paddle.lowlevel.ops.reduce import max as ll_max
 from paddle.lowlevel.ops.shape import gather, reshape, slice as ll_slice, stack
 from paddle.highlevel import dtype_policies
+from paddle.highlevel import quantizers
 from paddle.highlevel.quantizers import with_custom_gradient
 from paddle.highlevel.quantization_config import (
     QUANTIZATION_MODES, validate_and_resolve_config)
@@ -92,6 +102,8 @@ class Quantizable:
             return self._int8_call(*args, **kwargs)
         if self.quantization_mode == "int4":
             return self._int4_call(*args, **kwargs)
+        if self.quantization_mode == "float8":
+            return self._float8_call(*args, **kwargs)
         raise self._quantization_mode_error(self.quantization_mode)
 
     def _int8_call(self, *args, **kwargs):
@@ -99,6 +111,9 @@ class Quantizable:
 
     def _int4_call(self, *args, **kwargs):
         raise self._not_implemented_error(self._int4_call)
+
+    def _float8_call(self, *args, **kwargs):
+        raise self._not_implemented_error(self._float8_call)
 
     def _check_quantize_args(self, mode, compute_dtype):
         if not self.built:
@@ -236,3 +251,76 @@ def dequantize_with_groups(values, scale, zero, group_index, group_axis):
     scales = gather(scale, groups, axis=group_axis)
     zeros = gather(cast(zero, scale.dtype), groups, axis=group_axis)
     return (values - zeros) * scales
+
+
+E4M3_MAX, E5M2_MAX = 448.0, 57344.0  # the largest float8_e4m3fn and float8_e5m2 values
+
+
+def float8_build(layer):
+    """Keras's `_float8_build`: the scales (ones) and amax histories (zeros) of the inputs,
+    the kernel and the outputs' gradient, float32, trainable and overwritten with their
+    gradients."""
+    length = getattr(layer.dtype_policy, "amax_history_length",
+                     dtype_policies.QuantizedFloat8DTypePolicy.default_amax_history_length)
+    for name in ("inputs", "kernel", "outputs_grad"):
+        setattr(layer, f"{name}_scale", layer.add_weight(
+            name=f"{name}_scale", shape=(), initializer="ones", dtype="float32",
+            autocast=False, overwrite_with_gradient=True))
+        setattr(layer, f"{name}_amax_history", layer.add_weight(
+            name=f"{name}_amax_history", shape=(length,), initializer="zeros",
+            dtype="float32", autocast=False, overwrite_with_gradient=True))
+
+
+def float8_inputs(layer, x, scale, history):
+    """Keras's `quantized_dequantize_inputs`: x fake-quantized to e4m3fn by `scale`; its
+    gradient passes straight through, and the scale's and history's gradients are their
+    next values."""
+    compute = layer.compute_dtype
+
+    def forward(x, scale, history):
+        def grad(upstream):
+            new_scale = quantizers.compute_float8_scale(
+                ll_max(history, axis=0), scale, E4M3_MAX)
+            return upstream, new_scale, quantizers.compute_float8_amax_history(x, history)
+        return quantizers.quantize_and_dequantize(x, scale, "float8_e4m3fn", compute), grad
+    return with_custom_gradient(forward, as_variable(x, where=layer.name), scale, history)
+
+
+def float8_outputs(layer, y):
+    """Keras's `quantized_dequantize_outputs`: y itself, and its gradient fake-quantized to
+    e5m2 by the outputs' gradient scale, whose next value (and history's) is their
+    gradient."""
+    compute = layer.compute_dtype
+
+    def forward(y, scale, history):
+        def grad(upstream):
+            new_scale = quantizers.compute_float8_scale(
+                ll_max(history, axis=0), scale, E5M2_MAX)
+            qdq = quantizers.quantize_and_dequantize(upstream, scale, "float8_e5m2", compute)
+            return qdq, new_scale, quantizers.compute_float8_amax_history(upstream, history)
+        return y, grad
+    return with_custom_gradient(forward, y, layer.outputs_grad_scale,
+                                layer.outputs_grad_amax_history)
+
+
+def float8_call(layer, inputs, product):
+    """Keras's `_float8_call` of Dense and EinsumDense: `product` of the fake-quantized
+    inputs and kernel, the outputs' gradient fake-quantized, then the bias (rounded to
+    bfloat16 under a float32 policy, as Keras's) and the activation."""
+    x = float8_inputs(layer, inputs, layer.inputs_scale, layer.inputs_amax_history)
+    k = float8_inputs(layer, layer._kernel, layer.kernel_scale, layer.kernel_amax_history)
+    y = float8_outputs(layer, product(x, k))
+    if layer.bias is not None:
+        bias = layer.bias
+        if layer.dtype_policy.compute_dtype == "float32":
+            bias = cast(cast(bias, "bfloat16"), bias.dtype)
+        y = y + bias
+    return layer.activation(y) if layer.activation is not None else y
+
+
+def float8_saved_weights(layer):
+    """A float8 layer's weights in Keras's file order."""
+    names = ("inputs_scale", "inputs_amax_history", "kernel_scale", "kernel_amax_history",
+             "outputs_grad_scale", "outputs_grad_amax_history")
+    return [w for w in [layer._kernel, layer.bias] + [getattr(layer, n) for n in names]
+            if w is not None]
