@@ -134,15 +134,19 @@ class EinsumDense(Layer):
                                      f"{input_shape} and output_shape "
                                      f"{self.partial_output_shape}"))
         self._sizes = sizes
-        if self.quantization_mode:  # a quantized layer rebuilt (loading): its int8 weights
-            self.quantized_build(kernel_shape, self.quantization_mode, self.quantization_config)
+        mode = self.quantization_mode
+        if mode in ("int8", "int4"):  # a quantized layer rebuilt (loading): its int weights
+            self.quantized_build(kernel_shape, mode, self.quantization_config)
         else:
-            self.kernel = self.add_weight("kernel", kernel_shape, self.kernel_initializer)
+            self._kernel = self.kernel = self.add_weight("kernel", kernel_shape,
+                                                         self.kernel_initializer)
         self.bias = None
         if self.bias_axes:
             first = min(out.index(a) for a in self.bias_axes)
             bias_shape = tuple(sizes[a] if a in self.bias_axes else 1 for a in out[first:])
             self.bias = self.add_weight("bias", bias_shape, self.bias_initializer)
+        if mode == "float8":  # its scales and histories, after the float weights (Keras's)
+            self.quantized_build(kernel_shape, mode, self.quantization_config)
 
     def call(self, inputs):
         y = self._product(inputs, self.kernel)
@@ -182,7 +186,8 @@ class EinsumDense(Layer):
     # ---- int8 and int4 (paddle/highlevel/layers/quantization.py) -----------------------
 
     def quantize(self, mode=None, type_check=True, config=None):
-        """Quantize the kernel, as Keras's `EinsumDense.quantize`: to int8, one float32
+        """Quantize the kernel, as Keras's `EinsumDense.quantize` ("float8": the float kernel
+        stays, trained through float8 as Dense's): to int8, one float32
         scale per output position of the kernel (its contracted axes reduced), stored in
         Keras's layout (shaped to broadcast against the output); or to int4, the kernel
         read as a (rows, columns) matrix (rows: the contracted sizes), packed two values a
@@ -207,6 +212,10 @@ class EinsumDense(Layer):
         self.quantization_config = config
         info = quantization_info(self._specs)
         kernel_shape = self.kernel.shape
+        if mode == "float8":  # the float kernel stays, trained through float8
+            self.quantized_build(kernel_shape, mode, config)
+            self._set_quantized_policy(mode)
+            return
         zero = None
         if mode == "int4":
             rows, columns = _int4_matrix_shape(kernel_shape, info)
@@ -234,8 +243,13 @@ class EinsumDense(Layer):
         self._set_quantized_policy(mode, block_size_for_layer(self, config))
 
     def quantized_build(self, kernel_shape, mode, config=None):
-        if mode not in ("int8", "int4"):
+        if mode not in ("int8", "int4", "float8"):
             raise self._quantization_mode_error(mode)
+        if mode == "float8":
+            self._kernel = self.kernel
+            quantization.float8_build(self)
+            self._is_quantized = True
+            return
         self._quantization = quantization_info(self._specs)
         self.quantization_axis = tuple(self._quantization["input_reduced"])
         if mode == "int4":
@@ -305,6 +319,9 @@ class EinsumDense(Layer):
                                       self.quantization_axis, inputs_grad, kernel=float_kernel)
         return self._bias_and_activation(y)
 
+    def _float8_call(self, inputs, training=None):
+        return quantization.float8_call(self, inputs, self._product)
+
     def _bias_and_activation(self, y):
         if self.bias is not None:
             y = y + self.bias
@@ -313,6 +330,8 @@ class EinsumDense(Layer):
     def _saved_weights(self):
         if not self.quantization_mode:
             return super()._saved_weights()
+        if self.quantization_mode == "float8":
+            return quantization.float8_saved_weights(self)
         return [w for w in (self._kernel, self.bias, self.kernel_scale,
                             getattr(self, "kernel_zero", None), getattr(self, "g_idx", None))
                 if w is not None]

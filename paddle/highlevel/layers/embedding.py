@@ -105,6 +105,8 @@ class Embedding(Layer):
         """
         if type_check and type(self) is not Embedding:
             raise self._not_implemented_error(self.quantize)
+        if mode not in ("int8", "int4"):  # Keras's Embedding has no float8 form
+            raise self._quantization_mode_error(mode)
         self.quantization_config = config
         zero = None
         table = self.embeddings.val()

@@ -78,3 +78,40 @@ def test_quantized_files_load_both_ways(tmp_path, mode, block_size):
         p2.load_weights(tmp_path / "keras.weights.h5")
         np.testing.assert_allclose(k2.predict(X, verbose=0), got, rtol=1e-6, atol=1e-6)
         np.testing.assert_allclose(p2.predict(X, verbose=0), expected, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("kind", ["dense", "einsum"])
+def test_float8_training_and_files_are_kerass(tmp_path, kind):
+    # model.quantize("float8") then two epochs of SGD in both libraries: the same weights
+    # (scales and amax histories included) and predictions; the files load both ways and
+    # train on alike
+    def make(lib):
+        if kind == "dense":
+            return lib.Sequential([lib.Input(shape=(8,)), lib.layers.Dense(
+                5, activation="relu"), lib.layers.Dense(3)])
+        return lib.Sequential([lib.Input(shape=(2, 4)), lib.layers.EinsumDense(
+            "abc,cde->abde", output_shape=(None, 3, 2), bias_axes="e")])
+    x = X if kind == "dense" else X.reshape(6, 2, 4)
+    y = RNG.normal(size=(6, 3) if kind == "dense" else (6, 2, 3, 2)).astype("float32")
+    k, p, _, _ = both(lambda: make(keras), lambda: make(pd), x, "float8")
+
+    def train(lib, model, epochs):
+        model.compile(optimizer=lib.optimizers.SGD(0.05), loss="mse")
+        model.fit(x, y, batch_size=3, epochs=epochs, shuffle=False, verbose=0)
+    train(keras, k, 2)
+    train(pd, p, 2)
+    for kw, pw in zip(k.weights, p.weights):
+        np.testing.assert_allclose(pw.val(), np.asarray(kw), rtol=1e-6, atol=1e-7)
+    expected, got = k.predict(x, verbose=0), p.predict(x, verbose=0)
+    np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-6)
+    p.save(tmp_path / "paddle.keras")
+    k.save(tmp_path / "keras.keras")
+    from_paddle = keras.saving.load_model(tmp_path / "paddle.keras")
+    from_keras = pd.saving.load_model(tmp_path / "keras.keras")
+    assert from_keras.layers[0].dtype_policy.name == "float8_from_float32"
+    np.testing.assert_allclose(from_keras.predict(x, verbose=0), expected, rtol=1e-6,
+                               atol=1e-6)
+    train(keras, from_paddle, 1)
+    train(pd, from_keras, 1)
+    np.testing.assert_allclose(from_keras.predict(x, verbose=0),
+                               from_paddle.predict(x, verbose=0), rtol=1e-6, atol=1e-6)
