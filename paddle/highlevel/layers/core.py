@@ -110,9 +110,10 @@ class Dense(Layer):
     def quantize(self, mode=None, type_check=True, config=None):
         """Quantize the kernel, as Keras's `Dense.quantize`: to int8 with a float32 scale
         per unit; to float8 (the float kernel stays, with Keras's scales and amax
-        histories for float8 training); or to int4 (two values a byte, `(input_dim, ceil(units / 2))`) with a
-        scale and zero point per group of `block_size` input rows and unit (or one scale
-        per unit with `block_size=None`); `model.quantize(mode)` calls it on every Dense.
+        histories for float8 training); or to int4 (two values a byte, `(input_dim,
+        ceil(units / 2))`) with a scale and zero point per group of `block_size` input rows
+        and unit (or one scale per unit with `block_size=None`); `model.quantize(mode)`
+        calls it on every Dense.
 
         Example:
             >>> import numpy as np, paddle as pd

@@ -203,7 +203,7 @@ class EinsumDense(Layer):
             ('int8', (1, 1, 2, 3))
             >>> layer = pd.layers.EinsumDense("abc,cde->abde", output_shape=(None, 2, 3))
             >>> _ = layer(np.ones((1, 5, 4), "float32"))
-            >>> layer.quantize("int4", config=pd.quantizers.Int4QuantizationConfig(None))
+            >>> layer.quantize(config=pd.quantizers.Int4QuantizationConfig(block_size=None))
             >>> layer.kernel.shape, layer.kernel_scale.shape
             ((4, 3), (6,))
         """

@@ -1,6 +1,6 @@
-"""model.quantize("int8") and model.quantize("int4") against a live Keras 3 (skipped where Keras is not installed;
-tests/highlevel/test_quantize.py and test_quantize_int4.py hold Keras's values for the
-same checks): quantized
+"""model.quantize("int8"), "int4" and "float8" against a live Keras 3 (skipped where Keras
+is not installed; tests/highlevel/test_quantize.py, test_quantize_int4.py and
+test_quantize_float8.py hold Keras's values for the same checks): quantized
 predictions for the same float weights, and quantized files loaded both ways."""
 import numpy as np
 import pytest
