@@ -49,7 +49,7 @@ def _as_array(inputs, where):
     if hasattr(inputs, "val") and not isinstance(inputs, np.ndarray):  # a parameter
         inputs = inputs.val()
     array = np.asarray(inputs)
-    if array.dtype.kind != "f":
+    if array.dtype.kind != "f" and array.dtype.name != "bfloat16":  # ml_dtypes' is kind V
         raise TypeError(f"{where}: expected a float array, received dtype {array.dtype}")
     return array
 

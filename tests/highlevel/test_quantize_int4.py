@@ -263,3 +263,18 @@ def test_int4_with_an_inputs_quantizer_per_channel():
     expected = (xq.astype(np.float32) @ kq) / (xs * layer.kernel_scale.val()) + D["B"]
     np.testing.assert_allclose(model.predict(D["X"], verbose=0), expected, rtol=1e-6,
                                atol=1e-6)
+
+
+@pytest.mark.parametrize("key", ["128", "NONE"])
+def test_int4_under_a_mixed_policy_computes_in_the_half_type(key):
+    def run(policy):
+        model = pd.Sequential([pd.Input(shape=(4,)), pd.layers.Dense(3, dtype=policy)])
+        model.layers[0].set_weights([D["W"], D["B"]])
+        model.quantize("int4", config=config(key))
+        return model, model.predict(D["X"], verbose=0)
+    model, half = run("mixed_bfloat16")
+    assert model.layers[0].dtype_policy.name.endswith("_from_mixed_bfloat16")
+    assert str(half.dtype) == "bfloat16"
+    assert model.layers[0].kernel_scale.dtype == "float32"
+    _, full = run("float32")
+    np.testing.assert_allclose(np.asarray(half, np.float32), full, rtol=2e-2, atol=2e-2)

@@ -248,8 +248,9 @@ def dequantize_with_groups(values, scale, zero, group_index, group_axis):
         [[0.5], [1.5]]
     """
     groups = cast(group_index, "int64")
-    scales = gather(scale, groups, axis=group_axis)
-    zeros = gather(cast(zero, scale.dtype), groups, axis=group_axis)
+    # in the dtype of `values` (the compute dtype): Keras reads the scale autocast
+    scales = gather(cast(scale, values.dtype), groups, axis=group_axis)
+    zeros = gather(cast(zero, values.dtype), groups, axis=group_axis)
     return (values - zeros) * scales
 
 

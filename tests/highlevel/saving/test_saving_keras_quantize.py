@@ -115,3 +115,15 @@ def test_float8_training_and_files_are_kerass(tmp_path, kind):
     train(pd, from_keras, 1)
     np.testing.assert_allclose(from_keras.predict(x, verbose=0),
                                from_paddle.predict(x, verbose=0), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("mode, block_size", [("int4", 128), ("int4", None), ("float8", None)])
+@pytest.mark.parametrize("policy", ["mixed_bfloat16", "bfloat16"])
+def test_quantized_half_policies_are_kerass(mode, block_size, policy):
+    # the scales read in the compute dtype (Keras's autocast), bfloat16 kernels quantized
+    # in bfloat16 on the host as Keras's NumPy path
+    def make(lib):
+        return lambda: lib.Sequential([lib.Input(shape=(8,)), lib.layers.Dense(5, dtype=policy)])
+    k, p, expected, got = both(make(keras), make(pd), X, mode, block_size)
+    assert p.layers[0].dtype_policy.name == k.layers[0].dtype_policy.name
+    np.testing.assert_array_equal(np.asarray(got, np.float32), np.asarray(expected, np.float32))
