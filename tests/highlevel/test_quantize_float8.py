@@ -5,8 +5,10 @@ against Keras's numbers for the same weights after a few steps of `fit` (read on
 Keras on the JAX backend and written here); its policy, config, files and errors.
 tests/highlevel/saving/test_saving_keras_quantize.py compares with a live Keras where it is
 installed."""
+import gc
 import re
 import warnings
+import weakref
 
 import numpy as np
 import pytest
@@ -169,3 +171,18 @@ def test_float8_config_policy_and_errors():
         emb.quantize("float8")
     assert any("Received: quantization_mode=float8" in str(w.message) for w in caught)
     assert emb.layers[0].quantization_mode is None
+
+
+@pytest.mark.parametrize("mode", ["float8", "int4"])
+def test_an_eager_quantized_call_keeps_no_reference_to_the_layer(mode):
+    # the custom gradients close over the layer: eager calls (no gradient) must not leave
+    # it in the eager program cache
+    def run():
+        model = dense_model()
+        model.quantize(mode)
+        eager = np.asarray(model(X))
+        np.testing.assert_array_equal(eager, model.predict(X, verbose=0))
+        return weakref.ref(model.layers[0])
+    layer = run()
+    gc.collect()
+    assert layer() is None
