@@ -97,7 +97,7 @@ class Quantizable:
         raise self._not_implemented_error(self.quantized_build)
 
     def quantized_call(self, *args, **kwargs):
-        """The call of a quantized layer: `_int8_call` for the int8 mode."""
+        """The call of a quantized layer: `_int8_call`, `_int4_call` or `_float8_call`."""
         if self.quantization_mode == "int8":
             return self._int8_call(*args, **kwargs)
         if self.quantization_mode == "int4":
