@@ -10,7 +10,9 @@ compute in float32 (`pd.losses`), and a layer given `dtype="float32"` (a final s
 computes in float32 again. See docs/highlevel.md, "Mixed precision", for what the CPU
 and the GPU compute in.
 `QuantizedDTypePolicy("int8", "float32")` is the policy `model.quantize("int8")` gives the
-layers it quantizes (see `pd.quantizers`).
+layers it quantizes, `Int4DTypePolicy("int4/128", "float32")` the one `model.quantize("int4")`
+gives (its block size in the name: -1 for one scale per output channel; see
+`pd.quantizers`).
 
 Example:
     >>> import paddle as pd
@@ -31,7 +33,7 @@ from paddle.devices import half
 FLOAT_DTYPES = ("float32", "float64", "float16", "bfloat16")
 DTYPES = FLOAT_DTYPES + ("int32", "int64", "bool")  # paddle's dtypes
 MIXED = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16"}  # name: compute dtype
-QUANTIZATION_MODES = ("int8",)
+QUANTIZATION_MODES = ("int8", "float8", "int4")  # the modes paddle runs (Keras has more)
 
 _global = {"policy": None}  # None: a float policy named floatx()
 
@@ -92,7 +94,7 @@ class DTypePolicy:
 
     @property
     def quantization_mode(self):
-        """The quantization mode ("int8"), or None for a float policy."""
+        """The quantization mode ("int8", "int4"), or None for a float policy."""
         return self._quantization_mode
 
     def get_config(self):
@@ -134,7 +136,8 @@ class QuantizedDTypePolicy(DTypePolicy):
     computing in the float dtype `source_name`.
 
     Args:
-        mode: the quantization mode, "int8" (paddle has no int4, float8, GPTQ or AWQ).
+        mode: the quantization mode, "int8", "float8" or "int4" (paddle has no GPTQ or
+            AWQ).
         source_name: the float policy the layer computes in (None: the global one).
 
     Example:
@@ -147,8 +150,8 @@ class QuantizedDTypePolicy(DTypePolicy):
     def __init__(self, mode, source_name=None):
         if mode not in QUANTIZATION_MODES:
             raise ValueError(f"{type(self).__name__}: expected mode one of "
-                             f"{', '.join(QUANTIZATION_MODES)} (paddle quantizes to int8 "
-                             f"only), received {mode!r}")
+                             f"{', '.join(QUANTIZATION_MODES)} (paddle quantizes to int8, "
+                             f"float8 and int4 only), received {mode!r}")
         if source_name is None:
             source_name = dtype_policy().name
         source = _float_name(source_name, type(self).__name__)
@@ -159,6 +162,95 @@ class QuantizedDTypePolicy(DTypePolicy):
 
     def get_config(self):
         return {"mode": self._quantization_mode, "source_name": self._source_name}
+
+
+class QuantizedFloat8DTypePolicy(QuantizedDTypePolicy):
+    """The policy of a float8-trained layer (Keras's): float32 weights, computed through
+    float8 fake quantization with scales from the last `amax_history_length` absolute
+    maxima.
+
+    Args:
+        mode: "float8".
+        source_name: the float policy the layer computes in (None: the global one).
+        amax_history_length: the length of the histories of absolute maxima (1024).
+
+    Example:
+        >>> import paddle as pd
+        >>> p = pd.dtype_policies.QuantizedFloat8DTypePolicy("float8", "float32", 16)
+        >>> p.name, p.amax_history_length
+        ('float8_from_float32', 16)
+    """
+
+    default_amax_history_length = 1024
+
+    def __init__(self, mode, source_name=None, amax_history_length=1024):
+        super().__init__(mode, source_name)
+        if not isinstance(amax_history_length, int) or isinstance(amax_history_length, bool):
+            raise TypeError("`amax_history_length` must be an integer. Received: "
+                            f"amax_history_length={amax_history_length}")
+        self._amax_history_length = amax_history_length
+
+    @property
+    def amax_history_length(self):
+        """The length of the amax history window (the float8 scales' memory)."""
+        return self._amax_history_length
+
+    def __eq__(self, other):
+        return super().__eq__(other) and \
+            self._amax_history_length == other._amax_history_length
+
+    def __hash__(self):
+        return hash((type(self).__name__, self._name, self._amax_history_length))
+
+    def get_config(self):
+        return {**super().get_config(), "amax_history_length": self._amax_history_length}
+
+
+class Int4DTypePolicy(QuantizedDTypePolicy):
+    """The policy of an int4-quantized layer, as Keras's: the mode "int4/<block_size>"
+    carries the block size (rows per group of scales; -1: one scale per output channel),
+    so that a loaded layer rebuilds the same weights.
+
+    Args:
+        mode: "int4/<block_size>", block_size -1 or a positive integer.
+        source_name: the float policy the layer computes in (None: the global one).
+
+    Example:
+        >>> import paddle as pd
+        >>> p = pd.dtype_policies.Int4DTypePolicy("int4/128", "float32")
+        >>> p.name, p.quantization_mode, p.block_size
+        ('int4/128_from_float32', 'int4', 128)
+    """
+
+    def __init__(self, mode, source_name=None):
+        expected = "'int4/<block_size>'"
+        parts = mode.split("/") if isinstance(mode, str) else []
+        if len(parts) != 2 or parts[0] != "int4":
+            raise ValueError(f"Invalid mode for Int4DTypePolicy. Expected format {expected}, "
+                             f"but got '{mode}'.")
+        try:
+            block_size = int(parts[1])
+        except ValueError:
+            raise ValueError(f"Invalid mode for Int4DTypePolicy. <block_size> must be an "
+                             f"integer. Expected format {expected}, but got '{mode}'.") \
+                from None
+        if block_size < -1 or block_size == 0:
+            raise ValueError(f"Invalid block_size in mode. Supported values are -1 "
+                             f"(per-channel) or a positive integer (sub-channel), but got "
+                             f"{block_size} from '{mode}'.")
+        super().__init__("int4", source_name)
+        self._name = f"{mode}_from_{self._source_name}"
+        self.mode = "int4"
+        self.block_size = block_size
+
+    def __eq__(self, other):
+        return super().__eq__(other) and self.block_size == other.block_size
+
+    def __hash__(self):
+        return hash((type(self).__name__, self._name))
+
+    def get_config(self):
+        return {"mode": f"int4/{self.block_size}", "source_name": self._source_name}
 
 
 class DTypePolicyMap(dict):
@@ -215,12 +307,13 @@ class DTypePolicyMap(dict):
 
 
 _CLASSES = {c.__name__: c for c in (DTypePolicy, FloatDTypePolicy, QuantizedDTypePolicy,
+                                    QuantizedFloat8DTypePolicy, Int4DTypePolicy,
                                     DTypePolicyMap)}
 
 
 def get(identifier):
-    """A policy from a policy, a name ("float32", "int8_from_float32") or a serialized
-    config.
+    """A policy from a policy, a name ("float32", "int8_from_float32", "int4/128_from_float32")
+    or a serialized config.
 
     Example:
         >>> import paddle as pd
@@ -234,14 +327,29 @@ def get(identifier):
     if isinstance(identifier, dict):
         return deserialize(identifier)
     if isinstance(identifier, str):
-        if identifier.startswith("int8_from_"):
-            return QuantizedDTypePolicy("int8", identifier[len("int8_from_"):])
+        if identifier.startswith(QUANTIZATION_MODES):
+            return _quantized_policy(identifier)
         return DTypePolicy(identifier)
     name = getattr(identifier, "name", None)  # a NumPy dtype
     if isinstance(name, str):
         return DTypePolicy(name)
     raise ValueError(f"dtype_policies.get: expected a DTypePolicy, a policy name or a config, "
                      f"received {identifier!r}")
+
+
+def _quantized_policy(name):
+    """Keras's `_get_quantized_dtype_policy_by_str`: "int8_from_float32",
+    "int4_from_float32", "int4/128_from_float32"."""
+    parts = name.split("_from_")
+    if len(parts) != 2:
+        raise ValueError(f"Cannot convert `policy` into a valid pair (`mode`, `source_name`) "
+                         f"to instantiate `QuantizedDTypePolicy`. Received: policy={name}")
+    mode, source = parts
+    if mode.startswith("int4") and "/" in mode:
+        return Int4DTypePolicy(mode, source)
+    if mode.startswith("float8"):
+        return QuantizedFloat8DTypePolicy(mode, source)
+    return QuantizedDTypePolicy(mode, source)
 
 
 def serialize(dtype_policy):
@@ -309,7 +417,7 @@ def set_dtype_policy(policy):
         >>> pd.config.set_dtype_policy("float32")
     """
     if isinstance(policy, str):
-        policy = DTypePolicy(policy) if not policy.startswith("int8_from_") else get(policy)
+        policy = get(policy)
     if not isinstance(policy, DTypePolicy):
         raise ValueError(f"set_dtype_policy: expected a DTypePolicy or a policy name, "
                          f"received {policy!r}")

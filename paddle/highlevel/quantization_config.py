@@ -4,9 +4,14 @@
 `model.quantize("int8")` is `model.quantize(config=Int8QuantizationConfig())`: weights by
 `AbsMaxQuantizer` along the contracted axes, inputs by `AbsMaxQuantizer` along the last axis
 at every call. `activation_quantizer=None` quantizes the weights only (the inputs stay
-float, the kernel is read back to float: Keras's weight-only mode). Paddle runs the "int8"
-mode; Keras's "int4", "float8", "gptq" and "awq" modes raise NotImplementedError in
-`quantize` (their configs are not provided here).
+float, the kernel is read back to float: Keras's weight-only mode). `model.quantize("int4")`
+is `Int4QuantizationConfig()`: weight-only, the kernel in groups of `block_size` (128) rows
+with a scale and a zero point per group and column, two int4 values a byte; `block_size=None`
+(or -1) gives one symmetric scale per output channel instead. `model.quantize("float8")`
+(`Float8QuantizationConfig()`) keeps the float weights and trains through Keras's scaled
+float8 fake quantization. Paddle runs the "int8", "int4" and "float8" modes; Keras's "gptq"
+and "awq" modes raise NotImplementedError in `quantize` (their configs are not provided
+here).
 
 Example:
     >>> import paddle as pd
@@ -17,9 +22,9 @@ Example:
 from paddle.highlevel import quantizers
 
 # Keras's modes (keras.src.dtype_policies.QUANTIZATION_MODES), in Keras's order: the
-# messages list them all; paddle quantizes to "int8".
+# messages list them all; paddle quantizes to "int8", "float8" and "int4".
 QUANTIZATION_MODES = ("int8", "float8", "int4", "gptq", "awq")
-RUNS = ("int8",)
+RUNS = ("int8", "float8", "int4")
 
 
 class QuantizationConfig:
@@ -102,8 +107,112 @@ class Int8QuantizationConfig(QuantizationConfig):
         return "int8"
 
 
+class Int4QuantizationConfig(QuantizationConfig):
+    """The int4 mode's config, as Keras's.
+
+    Args:
+        weight_quantizer: the weights' quantizer for per-channel quantization (None:
+            `AbsMaxQuantizer(axis=0, value_range=(-8, 7))`); its value_range must be (-8, 7)
+            and its output_dtype "int8".
+        activation_quantizer: the inputs' quantizer ("default" or None: none, weight-only
+            quantization).
+        block_size: rows of the kernel per group of scales and zero points (default 128:
+            `ceil(input_dim / 128)` groups, asymmetric); None or -1: one symmetric scale per
+            output channel. Groups take no custom quantizers.
+
+    Example:
+        >>> import paddle as pd
+        >>> config = pd.quantizers.Int4QuantizationConfig(block_size=64)
+        >>> config.mode, config.block_size, config.activation_quantizer
+        ('int4', 64, None)
+    """
+
+    def __init__(self, weight_quantizer=None, activation_quantizer="default", block_size=128):
+        if isinstance(activation_quantizer, str) and activation_quantizer == "default":
+            activation_quantizer = None  # int4 is weight-only by default
+        super().__init__(weight_quantizer, activation_quantizer)
+        if block_size is not None and (not isinstance(block_size, int) or
+                                       isinstance(block_size, bool) or
+                                       (block_size != -1 and block_size <= 0)):
+            raise ValueError(f"block_size must be None, -1, or a positive integer. "
+                             f"Received: block_size={block_size}")
+        self.block_size = block_size
+        if block_size is not None and block_size > 0 and (
+                self.weight_quantizer is not None or self.activation_quantizer is not None):
+            raise ValueError("Int4 sub-channel quantization (block_size > 0) does not support "
+                             "custom quantizers. Either set block_size to None or -1 for "
+                             "per-channel quantization, or remove the custom quantizer "
+                             f"arguments. Received: block_size={block_size}")
+        if self.weight_quantizer is not None:
+            value_range = tuple(getattr(self.weight_quantizer, "value_range", ()))
+            if value_range != (-8, 7):
+                raise ValueError("Int4QuantizationConfig requires a weight_quantizer with "
+                                 f"value_range=(-8, 7). Received: value_range={value_range}")
+            if self.weight_quantizer.output_dtype != "int8":
+                raise ValueError("Int4QuantizationConfig requires a weight_quantizer with "
+                                 "output_dtype='int8'. Received: "
+                                 f"output_dtype={self.weight_quantizer.output_dtype}")
+
+    @property
+    def mode(self):
+        return "int4"
+
+    def get_config(self):
+        return {**super().get_config(), "block_size": self.block_size}
+
+    @classmethod
+    def from_config(cls, config):
+        # no block_size: a file from before Keras had it (per-channel then)
+        return cls(weight_quantizer=_deserialized(config.get("weight_quantizer")),
+                   activation_quantizer=_deserialized(config.get("activation_quantizer")),
+                   block_size=config.get("block_size", None))
+
+
+class Float8QuantizationConfig(QuantizationConfig):
+    """The float8 mode's config, as Keras's: it takes no quantizers (float8 training
+    quantizes the inputs, kernel and output gradients with scales of its own).
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.quantizers.Float8QuantizationConfig().mode
+        'float8'
+    """
+
+    def __init__(self):
+        super().__init__(None, None)
+
+    @property
+    def mode(self):
+        return "float8"
+
+    def get_config(self):
+        return {}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls()
+
+
+def block_size_for_layer(layer, config):
+    """Keras's `get_block_size_for_layer`: the int4 block size from the config, else from
+    the layer's `Int4DTypePolicy` (a loaded layer's); None: per-channel.
+
+    Example:
+        >>> import paddle as pd
+        >>> from paddle.highlevel.quantization_config import block_size_for_layer
+        >>> block_size_for_layer(pd.layers.Dense(2), pd.quantizers.Int4QuantizationConfig())
+        128
+    """
+    if isinstance(config, Int4QuantizationConfig):
+        return config.block_size
+    block_size = getattr(layer.dtype_policy, "block_size", None)
+    return None if block_size in (None, -1) else block_size
+
+
 CLASSES = {"QuantizationConfig": QuantizationConfig,
-           "Int8QuantizationConfig": Int8QuantizationConfig}
+           "Int8QuantizationConfig": Int8QuantizationConfig,
+           "Int4QuantizationConfig": Int4QuantizationConfig,
+           "Float8QuantizationConfig": Float8QuantizationConfig}
 
 
 def serialize_config(config):
@@ -161,6 +270,10 @@ def validate_and_resolve_config(mode, config):
     if config is None:
         if mode == "int8":
             config = Int8QuantizationConfig()
+        elif mode == "int4":
+            config = Int4QuantizationConfig()
+        elif mode == "float8":
+            config = Float8QuantizationConfig()
         elif mode in ("gptq", "awq"):
             name = {"gptq": "GPTQConfig", "awq": "AWQConfig"}[mode]
             raise ValueError(f"For {mode.upper()}, you must pass a `{name}` object in the "
@@ -188,6 +301,6 @@ def _validate_mode(mode):
 
 
 def _not_run(mode):
-    return (f"Quantization mode={mode!r} is not available in paddle: it quantizes to int8 "
-            f"only (int4 needs packed nibble kernels, float8 a float8 storage dtype and "
-            f"matmul, GPTQ and AWQ calibration passes, none of which paddle has)")
+    return (f"Quantization mode={mode!r} is not available in paddle: it quantizes to int8, "
+            f"int4 and float8 only (GPTQ and AWQ need their calibration passes, which "
+            f"paddle does not have yet)")

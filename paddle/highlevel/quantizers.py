@@ -15,6 +15,7 @@ Example:
     >>> q.tolist(), q.dtype.name
     ([[63, -127]], 'int8')
 """
+import math
 import numbers
 
 import numpy as np
@@ -25,10 +26,11 @@ from paddle.lowlevel.ops import special
 from paddle.lowlevel.ops.math import abs as ll_abs
 from paddle.lowlevel.ops.control_flow import custom_gradient
 from paddle.lowlevel.ops.math import (
-    cast, clip, greater_equal, less_equal, maximum, where, zeros_like)
+    cast, clip, greater_equal, less, less_equal, maximum, where, zeros_like)
 from paddle.lowlevel.ops.reduce import max as ll_max
 from paddle.lowlevel.ops.reduce import sum as reduce_sum
-from paddle.lowlevel.ops.shape import reshape
+from paddle.lowlevel.ops.shape import concat, reshape
+from paddle.lowlevel.ops.shape import slice as ll_slice
 
 INT_RANGES = {"int8": (-128, 127), "uint8": (0, 255)}
 EPSILON = 1e-7  # Keras's default: backend.epsilon() when keras.quantizers is imported
@@ -47,7 +49,7 @@ def _as_array(inputs, where):
     if hasattr(inputs, "val") and not isinstance(inputs, np.ndarray):  # a parameter
         inputs = inputs.val()
     array = np.asarray(inputs)
-    if array.dtype.kind != "f":
+    if array.dtype.kind != "f" and array.dtype.name != "bfloat16":  # ml_dtypes' is kind V
         raise TypeError(f"{where}: expected a float array, received dtype {array.dtype}")
     return array
 
@@ -431,7 +433,8 @@ class AbsMaxQuantizer(Quantizer):
 def compute_float8_scale(amax, scale, dtype_max, margin=0):
     """The next float8 scale from the absolute maximum seen (`amax`), as Keras's (itself
     Transformer Engine's): `amax / dtype_max * 2**margin`, keeping `scale` where `amax` is 0
-    or not finite.
+    or not finite. On arrays it computes on the host; given a tensor (a graph or eager
+    Variable, a parameter) it builds ops (a float8 layer's training step).
 
     Example:
         >>> import numpy as np, paddle as pd
@@ -439,6 +442,14 @@ def compute_float8_scale(amax, scale, dtype_max, margin=0):
         ...                                    448.0, margin=1).round(6).tolist()
         [0.008929, 0.5]
     """
+    if any(isinstance(v, Variable) for v in (amax, scale)):
+        scale = as_variable(scale, where="compute_float8_scale")
+        amax = as_variable(amax, like=scale, where="compute_float8_scale")
+        inverse = 1.0 / scale
+        factor = (float(dtype_max) / amax) / float(2 ** margin)
+        factor = where(amax > 0.0, factor, inverse)
+        factor = where(less(ll_abs(amax), math.inf), factor, inverse)
+        return 1.0 / factor
     amax, scale = np.asarray(amax), np.asarray(scale)
     inverse = np.reciprocal(scale)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -450,7 +461,8 @@ def compute_float8_scale(amax, scale, dtype_max, margin=0):
 
 def compute_float8_amax_history(x, amax_history):
     """The history of absolute maxima with `max|x|` in front: the history rolled one place
-    to the left, its first entry replaced (Keras's rule).
+    to the left, its first entry replaced (Keras's rule). On arrays on the host; given a
+    tensor, built from ops (`abs`, `max`, `slice`, `concat`).
 
     Example:
         >>> import numpy as np, paddle as pd
@@ -458,6 +470,18 @@ def compute_float8_amax_history(x, amax_history):
         ...                                           np.array([1.0, 2.0, 3.0])).tolist()
         [2.0, 3.0, 1.0]
     """
+    if any(isinstance(v, Variable) for v in (x, amax_history)):
+        history = as_variable(amax_history, where="compute_float8_amax_history")
+        x = as_variable(x, where="compute_float8_amax_history")
+        if history.ndim != 1 or history.shape[0] is None:
+            raise ValueError(f"compute_float8_amax_history: expected a 1-D history of known "
+                             f"length, received shape {history.shape}")
+        n = history.shape[0]
+        newest = reshape(cast(ll_max(ll_abs(x)), history.dtype), (1,))
+        # roll(history, -1) with its first entry replaced: [newest, h2 .. h(n-1), h0]
+        parts = [newest] + ([ll_slice(history, [2], [n - 2])] if n > 2 else []) + \
+            ([ll_slice(history, [0], [1])] if n > 1 else [])
+        return concat(parts, axis=0) if len(parts) > 1 else newest
     history = np.roll(np.asarray(amax_history), -1)
     history[0] = np.max(np.abs(np.asarray(x))).astype(history.dtype)
     return history

@@ -259,6 +259,17 @@ class Optimizer:
         """`apply`'s update op; with `gate` (a bool scalar Variable) it updates only in runs
         where the gate is True (see ApplyUpdates)."""
         grads, variables = self._checked(grads, trainable_variables)
+        overwrites = [apply(OPS["assign"], [v, g]) for g, v in zip(grads, variables)
+                      if getattr(v, "overwrite_with_gradient", False)]
+        if overwrites:  # Keras's: written with their gradient, out of the step
+            kept = [(g, v) for g, v in zip(grads, variables)
+                    if not getattr(v, "overwrite_with_gradient", False)]
+            update = after_updates(overwrites[0], *overwrites[1:]) if not kept else \
+                after_updates(self._update([g for g, _ in kept], [v for _, v in kept], gate),
+                              *overwrites)
+            for collected in _COLLECTORS:
+                collected.append(update)
+            return update
         attrs = {"optimizer": self, "n": len(variables)}
         if (self.clipnorm or self.global_clipnorm or self.clipvalue) and \
                 KernelContext.collectives.active():

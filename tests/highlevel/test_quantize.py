@@ -197,8 +197,13 @@ def test_keras_errors():
         model.quantize("int4", config=pd.quantizers.Int8QuantizationConfig())
     with pytest.raises(ValueError, match="Unrecognized keyword arguments"):
         model.quantize("int8", block_size=2)
-    with pytest.raises(NotImplementedError, match="mode='int4' is not available in paddle"):
-        model.quantize("int4")
+    with pytest.raises(ValueError, match="For GPTQ, you must pass a `GPTQConfig` object"):
+        model.quantize("gptq")
+
+    class GPTQLike(pd.quantizers.QuantizationConfig):  # paddle has no GPTQConfig yet
+        mode = "gptq"
+    with pytest.raises(NotImplementedError, match="mode='gptq' is not available in paddle"):
+        model.quantize(config=GPTQLike())
     with pytest.raises(ValueError, match="must be an instance of `QuantizationConfig`"):
         model.quantize(config={"mode": "int8"})
     with pytest.raises(ValueError, match="Cannot quantize a layer that isn't yet built"):

@@ -295,7 +295,8 @@ class Layer(KerasLayerAPI, Quantizable):
     # ---- weights ------------------------------------------------------------------------
 
     def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable=True,
-                   autocast=True, regularizer=None, constraint=None, name=None):
+                   autocast=True, regularizer=None, constraint=None, name=None,
+                   overwrite_with_gradient=False):
         """Create a parameter `<namespace>/<layer name>/<name>` (or fetch it under reuse).
 
         Keras's keywords: `add_weight(shape=(3, 4), initializer="zeros", trainable=False)`;
@@ -316,6 +317,9 @@ class Layer(KerasLayerAPI, Quantizable):
             name: the weight's name within the layer (default "variable", numbered).
             autocast: under a mixed policy, read the weight in the compute dtype (through
                 a cast node) inside the layer's calls; False reads it as it is stored.
+            overwrite_with_gradient: the optimizer writes the weight's gradient into it
+                instead of a step down it (Keras's: a float8 layer's scales and amax
+                histories, whose "gradients" are their next values).
 
         Returns:
             The parameter Variable.
@@ -364,6 +368,8 @@ class Layer(KerasLayerAPI, Quantizable):
         var._layer_trainable = trainable
         var.constraint = constraint
         var.autocast = check_flag(autocast, "autocast (add_weight)", self.name)
+        var.overwrite_with_gradient = check_flag(
+            overwrite_with_gradient, "overwrite_with_gradient (add_weight)", self.name)
         self._weights.append(var)
         if regularizer is not None:
             self._penalties.append(

@@ -23,7 +23,7 @@ from paddle.highlevel.layers import quantization
 from paddle.highlevel.layers.base import (
     Input, InputSpec, Layer, check_flag, passthrough, regularizer_config)
 from paddle.highlevel.quantization_config import (
-    QuantizationConfig, config_argument, serialize_config)
+    QuantizationConfig, block_size_for_layer, config_argument, serialize_config)
 from paddle.highlevel.layers.bytecode import dump_function, load_function
 from paddle.highlevel.layers.eager_calls import pure_activation
 
@@ -88,24 +88,32 @@ class Dense(Layer):
             raise ShapeError(at_user(f"{self.name}: expected an input with a known last axis, "
                                      f"received shape {input_shape}"))
         kernel_shape = (input_shape[-1], self.units)
-        if self.quantization_mode:  # a quantized layer rebuilt (loading): its int8 weights
-            self.quantized_build(kernel_shape, self.quantization_mode, self.quantization_config)
+        mode = self.quantization_mode
+        if mode in ("int8", "int4"):  # a quantized layer rebuilt (loading): its int weights
+            self.quantized_build(kernel_shape, mode, self.quantization_config)
         else:
-            self.kernel = self.add_weight("kernel", kernel_shape, self.kernel_initializer,
-                                          regularizer=self.kernel_regularizer)
+            self._kernel = self.kernel = self.add_weight(
+                "kernel", kernel_shape, self.kernel_initializer,
+                regularizer=self.kernel_regularizer)
         self.bias = self.add_weight("bias", (self.units,), self.bias_initializer,
                                     regularizer=self.bias_regularizer) \
             if self.use_bias else None
+        if mode == "float8":  # its scales and histories, after the float weights (Keras's)
+            self.quantized_build(kernel_shape, mode, self.quantization_config)
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_shape[-1]})
 
     def call(self, inputs, training=False):
         return dense(inputs, self.kernel, self.bias, self.activation)
 
-    # ---- int8 (paddle/highlevel/layers/quantization.py) ---------------------------------
+    # ---- int8 and int4 (paddle/highlevel/layers/quantization.py) -----------------------
 
     def quantize(self, mode=None, type_check=True, config=None):
-        """Quantize the kernel to int8 with a float32 scale per unit (Keras's
-        `Dense.quantize`); `model.quantize("int8")` calls it on every Dense.
+        """Quantize the kernel, as Keras's `Dense.quantize`: to int8 with a float32 scale
+        per unit; to float8 (the float kernel stays, with Keras's scales and amax
+        histories for float8 training); or to int4 (two values a byte, `(input_dim,
+        ceil(units / 2))`) with a scale and zero point per group of `block_size` input rows
+        and unit (or one scale per unit with `block_size=None`); `model.quantize(mode)`
+        calls it on every Dense.
 
         Example:
             >>> import numpy as np, paddle as pd
@@ -114,28 +122,73 @@ class Dense(Layer):
             >>> layer.quantize("int8")
             >>> [(w.name.rsplit("/", 1)[-1], w.dtype) for w in layer.weights]
             [('bias', 'float32'), ('kernel', 'int8'), ('kernel_scale', 'float32')]
+            >>> layer = pd.layers.Dense(3)
+            >>> _ = layer(np.ones((1, 4), "float32"))
+            >>> layer.quantize("int4")
+            >>> [(w.name.rsplit("/", 1)[-1], w.shape) for w in layer.weights][1:]
+            [('kernel', (4, 2)), ('kernel_scale', (1, 3)), ('kernel_zero', (1, 3)), ('g_idx', (4,))]
         """
         if type_check and type(self) is not Dense:
             raise self._not_implemented_error(self.quantize)
         self.quantization_config = config
-        quantizer = QuantizationConfig.weight_quantizer_or_default(
-            config, quantizers.AbsMaxQuantizer(axis=0))
         kernel_shape = self.kernel.shape
-        values, scale = quantizer(self.kernel.val(), to_numpy=True)
+        if mode == "float8":  # the float kernel stays, trained through float8
+            self.quantized_build(kernel_shape, mode, config)
+            self._set_quantized_policy(mode)
+            return
+        zero = None
+        if mode == "int4":
+            block_size = block_size_for_layer(self, config)
+            if block_size is None or block_size == -1:
+                quantizer = QuantizationConfig.weight_quantizer_or_default(
+                    config, quantizers.AbsMaxQuantizer(axis=0, value_range=(-8, 7)))
+                values, scale = quantizer(self.kernel.val(), to_numpy=True)
+                scale = np.squeeze(scale, axis=0)
+            else:
+                values, scale, zero = quantizers.abs_max_quantize_grouped_with_zero_point(
+                    self.kernel.val(), block_size=block_size)
+            values = quantizers.pack_int4(values, axis=-1)[0]
+        else:
+            quantizer = QuantizationConfig.weight_quantizer_or_default(
+                config, quantizers.AbsMaxQuantizer(axis=0))
+            values, scale = quantizer(self.kernel.val(), to_numpy=True)
+            scale = np.squeeze(scale, axis=0)
         self._drop_weight(self.kernel)
         self.quantized_build(kernel_shape, mode, config)
         self._kernel.set_value(values)
-        self.kernel_scale.set_value(np.squeeze(scale, axis=0))
-        self._set_quantized_policy(mode)
+        self.kernel_scale.set_value(scale)
+        if zero is not None:
+            self.kernel_zero.set_value(zero)
+        self._set_quantized_policy(mode, block_size_for_layer(self, config))
 
     def quantized_build(self, kernel_shape, mode, config=None):
-        if mode != "int8":
+        if mode == "int8":
+            self.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(
+                config, quantizers.AbsMaxQuantizer())
+            self._kernel = self.kernel = self._int8_weight("kernel", kernel_shape)
+            self.kernel_scale = self._scale_weight("kernel_scale", (self.units,))
+        elif mode == "int4":
+            self._int4_build(kernel_shape, config)
+        elif mode == "float8":
+            self._kernel = self.kernel
+            quantization.float8_build(self)
+        else:
             raise self._quantization_mode_error(mode)
-        self.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(
-            config, quantizers.AbsMaxQuantizer())
-        self._kernel = self.kernel = self._int8_weight("kernel", kernel_shape)
-        self.kernel_scale = self._scale_weight("kernel_scale", (self.units,))
         self._is_quantized = True
+
+    def _int4_build(self, kernel_shape, config):
+        self.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(config, None)
+        input_dim, units = kernel_shape
+        self._kernel = self.kernel = self._int8_weight("kernel", (input_dim, (units + 1) // 2))
+        block_size = block_size_for_layer(self, config)
+        self._int4_block_size = None if block_size == -1 else block_size
+        if self._int4_block_size is None:
+            self.kernel_scale = self._scale_weight("kernel_scale", (units,))
+            return
+        groups = -(-input_dim // block_size)
+        self.kernel_scale = self._scale_weight("kernel_scale", (groups, units))
+        self.kernel_zero = self._int8_weight("kernel_zero", (groups, units))
+        self.g_idx = self._group_index_weight("g_idx", input_dim, block_size)
 
     def _int8_call(self, inputs, training=None):
         def inputs_grad(upstream):
@@ -143,6 +196,32 @@ class Dense(Layer):
             return matmul(upstream, transpose(float_kernel, (1, 0)))
         x = quantization.int8_product(self, inputs, matmul, lambda s: s, self.kernel_scale,
                                       -1, inputs_grad)
+        return self._bias_and_activation(x)
+
+    def _int4_call(self, inputs, training=None):
+        # Keras's: per channel, the product with the int4 values divided by the scales
+        # (and the inputs' scale, with an inputs quantizer); in groups, the product with
+        # the dequantized kernel. The inputs' gradient goes through the dequantized kernel.
+        values = quantization.int4_values(self._kernel, self.units, self.compute_dtype)
+        if self._int4_block_size is None:
+            float_kernel = values / self.kernel_scale
+            scale = self.kernel_scale
+        else:
+            float_kernel = quantization.dequantize_with_groups(
+                values, self.kernel_scale, self.kernel_zero, self.g_idx, group_axis=0)
+            float_kernel = cast(float_kernel, self.compute_dtype)
+            values, scale = float_kernel, None
+
+        def inputs_grad(upstream):
+            return matmul(upstream, transpose(float_kernel, (1, 0)))
+        x = quantization.int8_product(self, inputs, matmul, lambda s: s, scale, -1,
+                                      inputs_grad, kernel=values)
+        return self._bias_and_activation(x)
+
+    def _float8_call(self, inputs, training=None):
+        return quantization.float8_call(self, inputs, matmul)
+
+    def _bias_and_activation(self, x):
         if self.bias is not None:
             x = x + self.bias
         return self.activation(x) if self.activation is not None else x
@@ -150,7 +229,11 @@ class Dense(Layer):
     def _saved_weights(self):
         if not self.quantization_mode:
             return super()._saved_weights()
-        return [w for w in (self._kernel, self.bias, self.kernel_scale) if w is not None]
+        if self.quantization_mode == "float8":
+            return quantization.float8_saved_weights(self)
+        return [w for w in (self._kernel, self.bias, self.kernel_scale,
+                            getattr(self, "kernel_zero", None), getattr(self, "g_idx", None))
+                if w is not None]
 
     def _eager_program_reads(self):
         # Pure: matmul, bias add and one of paddle's activations (eager_calls.py), on

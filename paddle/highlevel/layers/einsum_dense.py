@@ -27,7 +27,7 @@ from paddle.highlevel import quantizers, regularizers
 from paddle.highlevel.layers import quantization
 from paddle.highlevel.layers.base import Layer, regularizer_config
 from paddle.highlevel.quantization_config import (
-    QuantizationConfig, config_argument, serialize_config)
+    QuantizationConfig, block_size_for_layer, config_argument, serialize_config)
 from paddle.highlevel.layers.core import get_activation, serialize_activation
 
 _EQUATION = re.compile(r"^([a-zA-Z]+),([a-zA-Z]+)->([a-zA-Z]+)$")
@@ -134,15 +134,19 @@ class EinsumDense(Layer):
                                      f"{input_shape} and output_shape "
                                      f"{self.partial_output_shape}"))
         self._sizes = sizes
-        if self.quantization_mode:  # a quantized layer rebuilt (loading): its int8 weights
-            self.quantized_build(kernel_shape, self.quantization_mode, self.quantization_config)
+        mode = self.quantization_mode
+        if mode in ("int8", "int4"):  # a quantized layer rebuilt (loading): its int weights
+            self.quantized_build(kernel_shape, mode, self.quantization_config)
         else:
-            self.kernel = self.add_weight("kernel", kernel_shape, self.kernel_initializer)
+            self._kernel = self.kernel = self.add_weight("kernel", kernel_shape,
+                                                         self.kernel_initializer)
         self.bias = None
         if self.bias_axes:
             first = min(out.index(a) for a in self.bias_axes)
             bias_shape = tuple(sizes[a] if a in self.bias_axes else 1 for a in out[first:])
             self.bias = self.add_weight("bias", bias_shape, self.bias_initializer)
+        if mode == "float8":  # its scales and histories, after the float weights (Keras's)
+            self.quantized_build(kernel_shape, mode, self.quantization_config)
 
     def call(self, inputs):
         y = self._product(inputs, self.kernel)
@@ -179,12 +183,16 @@ class EinsumDense(Layer):
             y = transpose(y, [current.index(a) for a in out])
         return y
 
-    # ---- int8 (paddle/highlevel/layers/quantization.py) ---------------------------------
+    # ---- int8 and int4 (paddle/highlevel/layers/quantization.py) -----------------------
 
     def quantize(self, mode=None, type_check=True, config=None):
-        """Quantize the kernel to int8, one float32 scale per output position of the kernel
-        (its contracted axes reduced), stored in Keras's layout: shaped to broadcast
-        against the output.
+        """Quantize the kernel, as Keras's `EinsumDense.quantize` ("float8": the float kernel
+        stays, trained through float8 as Dense's): to int8, one float32
+        scale per output position of the kernel (its contracted axes reduced), stored in
+        Keras's layout (shaped to broadcast against the output); or to int4, the kernel
+        read as a (rows, columns) matrix (rows: the contracted sizes), packed two values a
+        byte along its columns, with a scale (and zero point) per column (and group of
+        `block_size` rows).
 
         Example:
             >>> import numpy as np, paddle as pd
@@ -193,33 +201,82 @@ class EinsumDense(Layer):
             >>> layer.quantize("int8")
             >>> layer.kernel.dtype, layer.kernel_scale.shape
             ('int8', (1, 1, 2, 3))
+            >>> layer = pd.layers.EinsumDense("abc,cde->abde", output_shape=(None, 2, 3))
+            >>> _ = layer(np.ones((1, 5, 4), "float32"))
+            >>> layer.quantize(config=pd.quantizers.Int4QuantizationConfig(block_size=None))
+            >>> layer.kernel.shape, layer.kernel_scale.shape
+            ((4, 3), (6,))
         """
         if type_check and type(self) is not EinsumDense:
             raise self._not_implemented_error(self.quantize)
         self.quantization_config = config
         info = quantization_info(self._specs)
-        quantizer = QuantizationConfig.weight_quantizer_or_default(
-            config, quantizers.AbsMaxQuantizer(axis=info["kernel_reduced"]))
         kernel_shape = self.kernel.shape
-        values, scale = quantizer(self.kernel.val(), to_numpy=True)
-        scale = _adjust_scale(scale, info, "kernel", np.transpose, np.expand_dims, np.squeeze)
+        if mode == "float8":  # the float kernel stays, trained through float8
+            self.quantized_build(kernel_shape, mode, config)
+            self._set_quantized_policy(mode)
+            return
+        zero = None
+        if mode == "int4":
+            rows, columns = _int4_matrix_shape(kernel_shape, info)
+            flat = np.reshape(self.kernel.val(), (rows, columns))  # Keras's plain reshape
+            block_size = block_size_for_layer(self, config)
+            if block_size is None or block_size == -1:
+                values, scale = quantizers.abs_max_quantize(flat, axis=0, value_range=(-8, 7))
+                scale = np.squeeze(scale, axis=0)
+            else:
+                values, scale, zero = quantizers.abs_max_quantize_grouped_with_zero_point(
+                    flat, block_size=block_size)
+            values = quantizers.pack_int4(values, axis=-1)[0]
+        else:
+            quantizer = QuantizationConfig.weight_quantizer_or_default(
+                config, quantizers.AbsMaxQuantizer(axis=info["kernel_reduced"]))
+            values, scale = quantizer(self.kernel.val(), to_numpy=True)
+            scale = _adjust_scale(scale, info, "kernel", np.transpose, np.expand_dims,
+                                  np.squeeze)
         self._drop_weight(self.kernel)
         self.quantized_build(kernel_shape, mode, config)
         self._kernel.set_value(values)
         self.kernel_scale.set_value(scale)
-        self._set_quantized_policy(mode)
+        if zero is not None:
+            self.kernel_zero.set_value(zero)
+        self._set_quantized_policy(mode, block_size_for_layer(self, config))
 
     def quantized_build(self, kernel_shape, mode, config=None):
-        if mode != "int8":
+        if mode not in ("int8", "int4", "float8"):
             raise self._quantization_mode_error(mode)
+        if mode == "float8":
+            self._kernel = self.kernel
+            quantization.float8_build(self)
+            self._is_quantized = True
+            return
         self._quantization = quantization_info(self._specs)
-        self.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(
-            config, quantizers.AbsMaxQuantizer())
         self.quantization_axis = tuple(self._quantization["input_reduced"])
-        self._kernel = self.kernel = self._int8_weight("kernel", kernel_shape)
-        self.kernel_scale = self._scale_weight(
-            "kernel_scale", _kernel_scale_shape(kernel_shape, self._quantization))
+        if mode == "int4":
+            self._int4_build(kernel_shape, config)
+        else:
+            self.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(
+                config, quantizers.AbsMaxQuantizer())
+            self._kernel = self.kernel = self._int8_weight("kernel", kernel_shape)
+            self.kernel_scale = self._scale_weight(
+                "kernel_scale", _kernel_scale_shape(kernel_shape, self._quantization))
         self._is_quantized = True
+
+    def _int4_build(self, kernel_shape, config):
+        self.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(config, None)
+        self.original_kernel_shape = tuple(kernel_shape)
+        rows, columns = _int4_matrix_shape(kernel_shape, self._quantization)
+        self._int4_columns = columns
+        self._kernel = self.kernel = self._int8_weight("kernel", (rows, (columns + 1) // 2))
+        block_size = block_size_for_layer(self, config)
+        self._int4_block_size = None if block_size == -1 else block_size
+        if self._int4_block_size is None:
+            self.kernel_scale = self._scale_weight("kernel_scale", (columns,))
+            return
+        groups = -(-rows // block_size)
+        self.kernel_scale = self._scale_weight("kernel_scale", (groups, columns))
+        self.kernel_zero = self._int8_weight("kernel_zero", (groups, columns))
+        self.g_idx = self._group_index_weight("g_idx", rows, block_size)
 
     def _int8_call(self, inputs, training=None):
         info = self._quantization
@@ -235,6 +292,37 @@ class EinsumDense(Layer):
         x = as_variable(inputs, where=self.name)
         y = quantization.int8_product(self, x, self._product, input_scale, self.kernel_scale,
                                       self.quantization_axis, inputs_grad)
+        return self._bias_and_activation(y)
+
+    def _int4_call(self, inputs, training=None):
+        # Keras's: the product with the dequantized kernel (divided by the inputs' scale
+        # with an inputs quantizer); the inputs' gradient through the dequantized kernel.
+        info = self._quantization
+        values = quantization.int4_values(self._kernel, self._int4_columns,
+                                          self.compute_dtype)
+        if self._int4_block_size is None:
+            float_kernel = values / self.kernel_scale
+        else:
+            float_kernel = cast(quantization.dequantize_with_groups(
+                values, self.kernel_scale, self.kernel_zero, self.g_idx, group_axis=0),
+                self.compute_dtype)
+        float_kernel = reshape(float_kernel, self.original_kernel_shape)
+
+        def input_scale(scale):
+            return _adjust_scale(scale, info, "input", transpose, _expand_dims, _squeeze)
+
+        def inputs_grad(upstream):
+            return gradients([self._product(x, float_kernel)], [x], grad_ys=[upstream])[0]
+
+        x = as_variable(inputs, where=self.name)
+        y = quantization.int8_product(self, x, self._product, input_scale, None,
+                                      self.quantization_axis, inputs_grad, kernel=float_kernel)
+        return self._bias_and_activation(y)
+
+    def _float8_call(self, inputs, training=None):
+        return quantization.float8_call(self, inputs, self._product)
+
+    def _bias_and_activation(self, y):
         if self.bias is not None:
             y = y + self.bias
         return self.activation(y) if self.activation is not None else y
@@ -242,7 +330,11 @@ class EinsumDense(Layer):
     def _saved_weights(self):
         if not self.quantization_mode:
             return super()._saved_weights()
-        return [w for w in (self._kernel, self.bias, self.kernel_scale) if w is not None]
+        if self.quantization_mode == "float8":
+            return quantization.float8_saved_weights(self)
+        return [w for w in (self._kernel, self.bias, self.kernel_scale,
+                            getattr(self, "kernel_zero", None), getattr(self, "g_idx", None))
+                if w is not None]
 
     def get_config(self):
         config = {**super().get_config(), "equation": self.equation,
@@ -298,6 +390,15 @@ def _unadjusted_kernel_scale(scale, info):
     if order:
         scale = transpose(scale, sorted(range(len(order)), key=order.__getitem__))
     return scale
+
+
+def _int4_matrix_shape(kernel_shape, info):
+    """Keras's int4 view of a kernel: (rows, columns), rows the product of the contracted
+    axes' sizes, columns of the others."""
+    rows = math.prod(d for i, d in enumerate(kernel_shape) if i in info["kernel_reduced"])
+    columns = math.prod(d for i, d in enumerate(kernel_shape)
+                        if i not in info["kernel_reduced"])
+    return rows, columns
 
 
 def _kernel_scale_shape(kernel_shape, info):

@@ -20,8 +20,9 @@ from paddle.lowlevel.ops.shape import reshape, transpose
 from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.ops.nn import embedding
 from paddle.highlevel import quantizers, regularizers
+from paddle.highlevel.layers import quantization
 from paddle.highlevel.quantization_config import (
-    QuantizationConfig, config_argument, serialize_config)
+    QuantizationConfig, block_size_for_layer, config_argument, serialize_config)
 from paddle.lowlevel.graph import constant
 from paddle.lowlevel.ops.math import not_equal
 from paddle.highlevel.layers.base import Layer, check_flag, regularizer_config
@@ -81,11 +82,13 @@ class Embedding(Layer):
             inputs = cast(inputs, "int64")
         return embedding(inputs, self.embeddings)
 
-    # ---- int8 (paddle/highlevel/layers/quantization.py) ---------------------------------
+    # ---- int8 and int4 (paddle/highlevel/layers/quantization.py) -----------------------
 
     def quantize(self, mode=None, type_check=True, config=None):
-        """Quantize the table to int8 with a float32 scale per row (Keras's
-        `Embedding.quantize`: one scale per id, along output_dim).
+        """Quantize the table, as Keras's `Embedding.quantize`: to int8 with a float32 scale
+        per row (one scale per id, along output_dim), or to int4 (two values a byte along
+        output_dim) with a scale per row, or per row and group of `block_size` columns
+        with a zero point.
 
         Example:
             >>> import numpy as np, paddle as pd
@@ -94,26 +97,67 @@ class Embedding(Layer):
             >>> emb.quantize("int8")
             >>> emb.embeddings.dtype, emb.embeddings_scale.shape
             ('int8', (10,))
+            >>> emb = pd.layers.Embedding(10, 4)
+            >>> _ = emb(np.array([[1, 2]]))
+            >>> emb.quantize("int4")
+            >>> emb.embeddings.shape, emb.embeddings_scale.shape, emb.g_idx.shape
+            ((10, 2), (10, 1), (4,))
         """
         if type_check and type(self) is not Embedding:
             raise self._not_implemented_error(self.quantize)
+        if mode not in ("int8", "int4"):  # Keras's Embedding has no float8 form
+            raise self._quantization_mode_error(mode)
         self.quantization_config = config
-        quantizer = QuantizationConfig.weight_quantizer_or_default(
-            config, quantizers.AbsMaxQuantizer(axis=-1))
-        values, scale = quantizer(self.embeddings.val(), to_numpy=True)
+        zero = None
+        table = self.embeddings.val()
+        block_size = block_size_for_layer(self, config) if mode == "int4" else None
+        if mode == "int4" and block_size is not None and block_size != -1:
+            # groups along output_dim: Keras quantizes the transposed table
+            values, scale, zero = quantizers.abs_max_quantize_grouped_with_zero_point(
+                np.transpose(table), block_size=block_size)
+            values, scale, zero = (np.ascontiguousarray(np.transpose(a))
+                                   for a in (values, scale, zero))
+        else:
+            default = quantizers.AbsMaxQuantizer(axis=-1, value_range=(-8, 7)) \
+                if mode == "int4" else quantizers.AbsMaxQuantizer(axis=-1)
+            quantizer = QuantizationConfig.weight_quantizer_or_default(config, default)
+            values, scale = quantizer(table, to_numpy=True)
+            scale = np.squeeze(scale, axis=-1)
+        if mode == "int4":
+            values = quantizers.pack_int4(values, axis=-1)[0]
         self._drop_weight(self.embeddings)
         self.quantized_build((self.input_dim, self.output_dim), mode, config)
         self._embeddings.set_value(values)
-        self.embeddings_scale.set_value(np.squeeze(scale, axis=-1))
-        self._set_quantized_policy(mode)
+        self.embeddings_scale.set_value(scale)
+        if zero is not None:
+            self.embeddings_zero.set_value(zero)
+        self._set_quantized_policy(mode, block_size)
 
     def quantized_build(self, embeddings_shape, mode, config=None):
-        if mode != "int8":
+        if mode == "int8":
+            self._embeddings = self.embeddings = self._int8_weight("embeddings",
+                                                                   embeddings_shape)
+            # one scale per row: output_dim is reduced (Keras: input_dim is usually larger)
+            self.embeddings_scale = self._scale_weight("embeddings_scale", (self.input_dim,))
+        elif mode == "int4":
+            self._int4_build(embeddings_shape, config)
+        else:
             raise self._quantization_mode_error(mode)
-        self._embeddings = self.embeddings = self._int8_weight("embeddings", embeddings_shape)
-        # one scale per row: output_dim is reduced (Keras: input_dim is usually larger)
-        self.embeddings_scale = self._scale_weight("embeddings_scale", (self.input_dim,))
         self._is_quantized = True
+
+    def _int4_build(self, embeddings_shape, config):
+        input_dim, output_dim = embeddings_shape
+        self._embeddings = self.embeddings = self._int8_weight(
+            "embeddings", (input_dim, (output_dim + 1) // 2))
+        block_size = block_size_for_layer(self, config)
+        self._int4_block_size = None if block_size == -1 else block_size
+        if self._int4_block_size is None:
+            self.embeddings_scale = self._scale_weight("embeddings_scale", (input_dim,))
+            return
+        shape = (input_dim, -(-output_dim // block_size))
+        self.embeddings_scale = self._scale_weight("embeddings_scale", shape)
+        self.embeddings_zero = self._int8_weight("embeddings_zero", shape)
+        self.g_idx = self._group_index_weight("g_idx", output_dim, block_size)
 
     def _int8_call(self, inputs, training=None):
         # Keras's take of the int8 rows, cast and divided by each row's scale. Only cast
@@ -125,10 +169,28 @@ class Embedding(Layer):
         scale = embedding(inputs, reshape(self.embeddings_scale, (self.input_dim, 1)))
         return embedding(inputs, table) / scale
 
+    def _int4_call(self, inputs, training=None):
+        # Keras's: the rows of the unpacked table, divided by each row's scale, or with
+        # groups, each row's scales and zero points spread over its columns by g_idx.
+        if inputs.dtype not in ("int64", "int32"):
+            inputs = cast(inputs, "int64")
+        table = quantization.int4_values(self._embeddings, self.output_dim,
+                                         self.compute_dtype)
+        rows = embedding(inputs, table)
+        if self._int4_block_size is None:
+            return rows / embedding(inputs, reshape(self.embeddings_scale,
+                                                    (self.input_dim, 1)))
+        scale = embedding(inputs, self.embeddings_scale)
+        zero = embedding(inputs, cast(self.embeddings_zero, scale.dtype))
+        return quantization.dequantize_with_groups(rows, scale, zero, self.g_idx,
+                                                   group_axis=-1)
+
     def _saved_weights(self):
         if not self.quantization_mode:
             return super()._saved_weights()
-        return [self._embeddings, self.embeddings_scale]
+        return [w for w in (self._embeddings, self.embeddings_scale,
+                            getattr(self, "embeddings_zero", None), getattr(self, "g_idx", None))
+                if w is not None]
 
     def compute_mask(self, inputs, mask=None):
         if not self.mask_zero:

@@ -14,6 +14,22 @@ beyond. The gradient with respect to the inputs is Keras's custom one, through t
 dequantized kernel `kernel / kernel_scale`, so a quantized model still trains its other
 weights (its bias, other layers).
 
+After `quantize("int4")` the kernel is Keras's packed int8 weight (two int4 values a byte
+along its last axis, `pd.quantizers.pack_int4`), read at every call by `int4_values`: ops
+only (`cast`, `floor`, `where`, `stack`, `reshape`, `slice`), no host code. With the
+default `block_size=128` the kernel keeps a float scale and an int8 zero point per group of
+128 input rows and output column (`kernel_scale`, `kernel_zero`, and `g_idx`, each row's
+group), dequantized as `(q - zero) * scale` (`dequantize_with_groups`); with
+`block_size=None` one symmetric scale per output channel, as int8.
+
+`quantize("float8")` keeps the float kernel and adds Keras's six float32 weights: a scale
+and a history of absolute maxima (`amax_history_length`, 1024) for the inputs, the kernel
+and the outputs' gradient. A call fake-quantizes the inputs and the kernel to float8
+e4m3fn with their scales (`pd.quantizers.quantize_and_dequantize`, built from ops) and,
+in the backward pass, the outputs' gradient to e5m2; the gradients of the scales and
+histories are their next values (Keras's custom gradients), which the optimizer writes
+into them (`overwrite_with_gradient`) instead of a step.
+
 Example:
     >>> import numpy as np, paddle as pd
     >>> layer = pd.layers.Dense(2)
@@ -24,9 +40,15 @@ Example:
 """
 import functools
 
+import numpy as np
+
 from paddle.lowlevel.graph import NAMES, as_variable
-from paddle.lowlevel.ops.math import cast
+from paddle.lowlevel.ops import special
+from paddle.lowlevel.ops.math import cast, greater_equal, where
+from paddle.lowlevel.ops.reduce import max as ll_max
+from paddle.lowlevel.ops.shape import gather, reshape, slice as ll_slice, stack
 from paddle.highlevel import dtype_policies
+from paddle.highlevel import quantizers
 from paddle.highlevel.quantizers import with_custom_gradient
 from paddle.highlevel.quantization_config import (
     QUANTIZATION_MODES, validate_and_resolve_config)
@@ -75,13 +97,23 @@ class Quantizable:
         raise self._not_implemented_error(self.quantized_build)
 
     def quantized_call(self, *args, **kwargs):
-        """The call of a quantized layer: `_int8_call` for the int8 mode."""
+        """The call of a quantized layer: `_int8_call`, `_int4_call` or `_float8_call`."""
         if self.quantization_mode == "int8":
             return self._int8_call(*args, **kwargs)
+        if self.quantization_mode == "int4":
+            return self._int4_call(*args, **kwargs)
+        if self.quantization_mode == "float8":
+            return self._float8_call(*args, **kwargs)
         raise self._quantization_mode_error(self.quantization_mode)
 
     def _int8_call(self, *args, **kwargs):
         raise self._not_implemented_error(self._int8_call)
+
+    def _int4_call(self, *args, **kwargs):
+        raise self._not_implemented_error(self._int4_call)
+
+    def _float8_call(self, *args, **kwargs):
+        raise self._not_implemented_error(self._float8_call)
 
     def _check_quantize_args(self, mode, compute_dtype):
         if not self.built:
@@ -134,26 +166,162 @@ class Quantizable:
     def _scale_weight(self, name, shape):
         return self.add_weight(name=name, shape=shape, initializer="ones", trainable=False)
 
-    def _set_quantized_policy(self, mode):
+    def _group_index_weight(self, name, length, block_size):
+        """Keras's `g_idx`: the group of each of `length` rows, floor(i / block_size), kept
+        as a float32 weight (Keras's dtype and file layout)."""
+        weight = self.add_weight(name=name, shape=(length,), initializer="zeros",
+                                 dtype="float32", trainable=False)
+        weight.set_value(np.floor_divide(np.arange(length, dtype="float32"),
+                                         np.float32(block_size)))
+        return weight
+
+    def _set_quantized_policy(self, mode, block_size=None):
         if self.dtype_policy.quantization_mode is None:
-            self.dtype_policy = dtype_policies.get(f"{mode}_from_{self.dtype_policy.name}")
+            name = mode if mode != "int4" else \
+                f"int4/{-1 if block_size is None else block_size}"
+            self.dtype_policy = dtype_policies.get(f"{name}_from_{self.dtype_policy.name}")
         self._is_quantized = True
 
 
-def int8_product(layer, inputs, product, input_scale, kernel_scale, axis, inputs_grad):
+def int8_product(layer, inputs, product, input_scale, kernel_scale, axis, inputs_grad,
+                 kernel=None):
     """Keras's int8 call core: `product(x, k)` (a float product: matmul, einsum) of the
     inputs quantized along `axis` by `layer.inputs_quantizer` (or left float without one)
-    and the int8 kernel read as floats, divided by `input_scale(inputs_scale) *
-    kernel_scale`; the inputs' gradient is `inputs_grad(upstream)` (through the dequantized
-    kernel), as Keras's custom gradient."""
+    and the int8 kernel read as floats (or `kernel`, float values: an unpacked int4
+    kernel), divided by `input_scale(inputs_scale) * kernel_scale` (None: no kernel scale);
+    the inputs' gradient is `inputs_grad(upstream)` (through the dequantized kernel), as
+    Keras's custom gradient."""
     compute = layer.compute_dtype
 
     def forward(x):
         output_scale = kernel_scale
         if layer.inputs_quantizer is not None:
             x, inputs_scale = layer.inputs_quantizer(x, axis=axis)
-            output_scale = input_scale(inputs_scale) * kernel_scale
-        y = product(cast(x, compute), cast(layer._kernel, compute))
-        return y / output_scale, inputs_grad
+            output_scale = input_scale(inputs_scale) if kernel_scale is None else \
+                input_scale(inputs_scale) * kernel_scale
+        k = cast(layer._kernel, compute) if kernel is None else kernel
+        y = product(cast(x, compute), k)
+        return (y if output_scale is None else y / output_scale), inputs_grad
 
     return with_custom_gradient(forward, as_variable(inputs, where=layer.name))
+
+
+def int4_values(packed, length, dtype):
+    """The int4 values `pack_int4(values, axis=-1)` packed into the int8 tensor `packed`,
+    as `dtype` floats in [-8, 7], `length` of them along the last axis (Keras's
+    `unpack_int4(packed, length, axis=-1)`), built from ops: a byte b holds the low value
+    in its low nibble and the high one in its high nibble, so high = floor(b / 16) (the
+    arithmetic shift) and low = b - 16 * high in [0, 15], less 16 from 8 on (its sign).
+    Every step is exact in any float dtype (|b| <= 128).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> from paddle.highlevel.layers.quantization import int4_values
+        >>> packed, _, _ = pd.quantizers.pack_int4(np.array([[-8, 7, 3]], np.int8), axis=-1)
+        >>> np.asarray(int4_values(pd.constant(packed), 3, "float32")).tolist()
+        [[-8.0, 7.0, 3.0]]
+    """
+    b = cast(packed, dtype)
+    high = special.floor(b * 0.0625)
+    low = b - high * 16.0
+    low = where(greater_equal(low, 8.0), low - 16.0, low)
+    shape = tuple(packed.shape)  # a weight's: known but for a leading axis at most
+    lead = tuple(-1 if d is None else d for d in shape[:-1])
+    values = reshape(stack([low, high], axis=-1), lead + (2 * shape[-1],))
+    if length == 2 * shape[-1]:
+        return values
+    return ll_slice(values, [0] * len(shape), [-1] * len(lead) + [length])
+
+
+def dequantize_with_groups(values, scale, zero, group_index, group_axis):
+    """Keras's `dequantize_with_sz_map`: `(values - zero[g]) * scale[g]`, each position of
+    `values` along its axis taking its group's scale and zero point (`group_index`, Keras's
+    float `g_idx`) from `group_axis` of `scale` and `zero` (int8, read as floats).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> from paddle.highlevel.layers.quantization import dequantize_with_groups
+        >>> y = dequantize_with_groups(pd.constant(np.float32([[2.0], [4.0]])),
+        ...     pd.constant(np.float32([[0.5]])), pd.constant(np.int8([[1]])),
+        ...     pd.constant(np.float32([0.0, 0.0])), group_axis=0)
+        >>> np.asarray(y).tolist()
+        [[0.5], [1.5]]
+    """
+    groups = cast(group_index, "int64")
+    # in the dtype of `values` (the compute dtype): Keras reads the scale autocast
+    scales = gather(cast(scale, values.dtype), groups, axis=group_axis)
+    zeros = gather(cast(zero, values.dtype), groups, axis=group_axis)
+    return (values - zeros) * scales
+
+
+E4M3_MAX, E5M2_MAX = 448.0, 57344.0  # the largest float8_e4m3fn and float8_e5m2 values
+
+
+def float8_build(layer):
+    """Keras's `_float8_build`: the scales (ones) and amax histories (zeros) of the inputs,
+    the kernel and the outputs' gradient, float32, trainable and overwritten with their
+    gradients."""
+    length = getattr(layer.dtype_policy, "amax_history_length",
+                     dtype_policies.QuantizedFloat8DTypePolicy.default_amax_history_length)
+    for name in ("inputs", "kernel", "outputs_grad"):
+        setattr(layer, f"{name}_scale", layer.add_weight(
+            name=f"{name}_scale", shape=(), initializer="ones", dtype="float32",
+            autocast=False, overwrite_with_gradient=True))
+        setattr(layer, f"{name}_amax_history", layer.add_weight(
+            name=f"{name}_amax_history", shape=(length,), initializer="zeros",
+            dtype="float32", autocast=False, overwrite_with_gradient=True))
+
+
+def float8_inputs(layer, x, scale, history):
+    """Keras's `quantized_dequantize_inputs`: x fake-quantized to e4m3fn by `scale`; its
+    gradient passes straight through, and the scale's and history's gradients are their
+    next values."""
+    compute = layer.compute_dtype
+
+    def forward(x, scale, history):
+        def grad(upstream):
+            new_scale = quantizers.compute_float8_scale(
+                ll_max(history, axis=0), scale, E4M3_MAX)
+            return upstream, new_scale, quantizers.compute_float8_amax_history(x, history)
+        return quantizers.quantize_and_dequantize(x, scale, "float8_e4m3fn", compute), grad
+    return with_custom_gradient(forward, as_variable(x, where=layer.name), scale, history)
+
+
+def float8_outputs(layer, y):
+    """Keras's `quantized_dequantize_outputs`: y itself, and its gradient fake-quantized to
+    e5m2 by the outputs' gradient scale, whose next value (and history's) is their
+    gradient."""
+    compute = layer.compute_dtype
+
+    def forward(y, scale, history):
+        def grad(upstream):
+            new_scale = quantizers.compute_float8_scale(
+                ll_max(history, axis=0), scale, E5M2_MAX)
+            qdq = quantizers.quantize_and_dequantize(upstream, scale, "float8_e5m2", compute)
+            return qdq, new_scale, quantizers.compute_float8_amax_history(upstream, history)
+        return y, grad
+    return with_custom_gradient(forward, y, layer.outputs_grad_scale,
+                                layer.outputs_grad_amax_history)
+
+
+def float8_call(layer, inputs, product):
+    """Keras's `_float8_call` of Dense and EinsumDense: `product` of the fake-quantized
+    inputs and kernel, the outputs' gradient fake-quantized, then the bias (rounded to
+    bfloat16 under a float32 policy, as Keras's) and the activation."""
+    x = float8_inputs(layer, inputs, layer.inputs_scale, layer.inputs_amax_history)
+    k = float8_inputs(layer, layer._kernel, layer.kernel_scale, layer.kernel_amax_history)
+    y = float8_outputs(layer, product(x, k))
+    if layer.bias is not None:
+        bias = layer.bias
+        if layer.dtype_policy.compute_dtype == "float32":
+            bias = cast(cast(bias, "bfloat16"), bias.dtype)
+        y = y + bias
+    return layer.activation(y) if layer.activation is not None else y
+
+
+def float8_saved_weights(layer):
+    """A float8 layer's weights in Keras's file order."""
+    names = ("inputs_scale", "inputs_amax_history", "kernel_scale", "kernel_amax_history",
+             "outputs_grad_scale", "outputs_grad_amax_history")
+    return [w for w in [layer._kernel, layer.bias] + [getattr(layer, n) for n in names]
+            if w is not None]

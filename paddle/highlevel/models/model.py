@@ -416,16 +416,17 @@ class Model(Trainable, Layer):
 
     def quantize(self, mode=None, config=None, filters=None, **kwargs):
         """Quantize the weights of every layer that has a quantized form (Keras's
-        `Model.quantize`): Dense, EinsumDense and Embedding to int8 (see
-        paddle/highlevel/layers/quantization.py); other layers are left as they are, with
-        Keras's warning. The model's graph is rebuilt on the quantized calls, so the float
-        kernels are gone from it and from `weights`.
+        `Model.quantize`): Dense, EinsumDense and Embedding to int8 or int4, Dense and
+        EinsumDense to float8 (see paddle/highlevel/layers/quantization.py); other layers
+        are left as they are, with Keras's warning. The model's graph is rebuilt on the
+        quantized calls, so the float kernels (int8, int4) are gone from it and from
+        `weights`.
 
         Args:
-            mode: "int8" (Keras's "int4", "float8", "gptq" and "awq" raise
-                NotImplementedError: paddle runs int8 only). Optional with `config`.
-            config: a `pd.quantizers.Int8QuantizationConfig` (its weight and activation
-                quantizers).
+            mode: "int8", "int4" or "float8" (Keras's "gptq" and "awq" raise:
+                paddle has no GPTQConfig or AWQConfig). Optional with `config`.
+            config: a `pd.quantizers.Int8QuantizationConfig`, `Int4QuantizationConfig`
+                (its block size) or `Float8QuantizationConfig`.
             filters: a regular expression, a list of them (searched in layer names) or a
                 callable(layer) -> bool: only the layers it accepts are quantized.
 
@@ -448,7 +449,7 @@ class Model(Trainable, Layer):
                 not callable(filters):
             raise ValueError("The `filters` argument must be a regex string, a list of regex "
                              f"strings, or a callable. Received: {type(filters)}")
-        config = validate_and_resolve_config(mode, config)  # int4, float8...: refused here
+        config = validate_and_resolve_config(mode, config)  # gptq, awq: refused here
         changed = False
         for layer in [self] + self._nested_layers():
             if layer._nested_layers() or not _accepts(layer, filters):
