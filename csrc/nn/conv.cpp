@@ -172,9 +172,17 @@ struct Conv {
       const int m = std::atoi(asked);
       if (m == 0 || m == 2 || m == 4) return m;
     }
+    // Measured on one core (docs/performance.md, "Winograd"): it wins from 3 input and 16
+    // output channels up to 128, on outputs of at least 10x10; a 1-channel input (9-tap
+    // windows), 256-512 channels (their products are already long, the transformed
+    // filters are 4-16x larger) and 7x7 outputs stay on the taps or BLAS paths. F(4x4)
+    // unless its tiles overhang the output by more than a quarter of its area (13x13 in
+    // 16x16 tiles), where F(2x2) wastes less.
     const int64_t cin = input_grad ? CO : C, cout = input_grad ? C : CO;
-    if (cin < 16 || cout < 16) return 0;
-    return 4;
+    const int64_t oh = input_grad ? H : OH, ow = input_grad ? W : OW;
+    if (cin < 3 || cout < 16 || std::max(cin, cout) > 128 || std::min(oh, ow) < 10) return 0;
+    const int64_t th = ceil_div(oh, 4) * 4, tw = ceil_div(ow, 4) * 4;
+    return 4 * th * tw <= 5 * oh * ow ? 4 : 2;
   }
   WinogradConv winograd(bool input_grad, int m) const {
     if (input_grad) return {N, OH, OW, CO, H, W, C, 2 - pt, 2 - pl, true, m};

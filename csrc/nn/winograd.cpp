@@ -339,9 +339,10 @@ void run(const WinogradConv& g, const T* x, const T* w, const T* bias, T* y, T* 
 }  // namespace
 
 int64_t WinogradConv::block_tiles() const {
-  // V and M of one block within about 1 MiB of float32 (half this CPU's L2 per core),
+  // V and M of one block within 1 MiB of float32 for F(2x2), 2 MiB for F(4x4) (about
+  // 128 tiles at 64 channels: measured best of 2^16 to 2^20 elements, docs/performance.md),
   // at least 16 tiles so that the products stay products.
-  const int64_t aa = a() * a(), budget = int64_t(1) << 18;
+  const int64_t aa = a() * a(), budget = int64_t(1) << (m == 4 ? 19 : 18);
   const int64_t fit = std::max<int64_t>(16, budget / (aa * (C + CO)));
   return std::max<int64_t>(1, std::min(fit, tiles()));
 }
