@@ -2,6 +2,11 @@
 relu in the output transform) and input gradient, F(2x2,3x3) and F(4x4,3x3), against float64
 NumPy references, the im2col path and finite differences. PADDLE_CONV_WINOGRAD=0, 2 or 4
 turns the path off or forces a tile size where it applies."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -156,3 +161,58 @@ def test_float32_error_of_f4x4_at_128_channels(monkeypatch):
                           padding="same"))
     want = ref_conv2d(x, w, *_geometry("same"))
     assert np.abs(y - want).max() / np.abs(want).max() < 1e-4
+
+
+NARROW_SCRIPT = """
+import sys
+import numpy as np
+import paddle as pd
+x, w, b, g = (np.load(sys.argv[1])[k] for k in "xwbg")
+xv = pd.data("x", [None, *x.shape[1:]], dtype="float32")
+y = pd.relu(pd.conv2d(xv, pd.constant(w, "float32"), bias=pd.constant(b, "float32"),
+                      padding="same"))
+gx, = pd.gradients(pd.sum(y * pd.constant(g, "float32")), [xv])
+np.savez(sys.argv[2], y=pd.eval(y, {xv: x}), gx=pd.eval(gx, {xv: x}))
+"""
+
+
+@pytest.mark.parametrize("vector_bytes", ["16", "32"])
+@pytest.mark.parametrize("tile", ["2", "4"])
+def test_narrower_vector_builds(tmp_path, vector_bytes, tile):
+    # The transforms are built for several vector widths and run the widest the CPU has;
+    # the narrower builds (what older CPUs run) must agree with the reference too (the
+    # width is read once per process: a process each).
+    x, w, b = rand(2, 10, 11, 21), rand(3, 3, 21, 19, seed=52) / 8, rand(19, seed=53)
+    pre = ref_conv2d(x, w, *_geometry("same")) + b
+    g = rand(*pre.shape, seed=54)
+    np.savez(tmp_path / "in.npz", x=x.astype(np.float32), w=w.astype(np.float32),
+             b=b.astype(np.float32), g=g.astype(np.float32))
+    paths = [str(Path(pd.__file__).parents[1])] + \
+        [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    env = dict(os.environ, PADDLE_VECTOR_BYTES=vector_bytes, PADDLE_CONV_WINOGRAD=tile,
+               PYTHONPATH=os.pathsep.join(paths))
+    subprocess.run([sys.executable, "-c", NARROW_SCRIPT, str(tmp_path / "in.npz"),
+                    str(tmp_path / "out.npz")], env=env, check=True,
+                   cwd=str(Path(pd.__file__).parents[1]))
+    got = np.load(tmp_path / "out.npz")
+    want_gx = ref_conv2d_transpose(g * (pre > 0), w, (10, 11), *_geometry("same"))
+    np.testing.assert_allclose(got["y"], np.maximum(pre, 0), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(got["gx"], want_gx, rtol=1e-4, atol=1e-4 * np.abs(want_gx).max())
+
+
+def test_a_nan_reaches_the_outputs_whose_windows_hold_it(monkeypatch):
+    # A NaN input makes NaN every output whose window reads it, as the direct sum does;
+    # through the transforms it may also reach the other outputs of those tiles (up to
+    # 4x4), never a tile that does not read it.
+    monkeypatch.setenv("PADDLE_CONV_WINOGRAD", "4")
+    x = rand(1, 16, 16, 16).astype(np.float32)
+    x[0, 5, 6, 3] = np.nan
+    w = rand(3, 3, 16, 16, seed=55).astype(np.float32)
+    y = pd.eval(pd.conv2d(pd.constant(x), pd.constant(w), padding="same"))
+    nan = np.isnan(y).any(axis=-1)[0]
+    assert nan[4:7, 5:8].all()           # the windows that hold (5, 6)
+    # Only the tile of output rows and columns 4-7 reads input (5, 6): its 6x6 input spans
+    # rows and columns 3-8; the neighbouring tiles' span -1-4 and 7-12.
+    outside = np.ones_like(nan)
+    outside[4:8, 4:8] = False
+    assert not nan[outside].any()
