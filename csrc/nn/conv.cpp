@@ -20,6 +20,7 @@
 
 #include "../blas.h"
 #include "nn.h"
+#include "winograd.h"
 
 namespace paddle {
 namespace {
@@ -156,7 +157,60 @@ struct Conv {
   int64_t cols_size() const {
     return pointwise() || direct() ? 0 : max_block_positions() * Kg;
   }
+
+  // 3x3, stride 1, no dilation, one group: the Winograd path (csrc/nn/winograd.cpp) for
+  // the forward pass, and for the input gradient as the forward convolution of dy with
+  // the flipped filters (pads up to 2, what a 3x3 window reaches). Its output tile (2 or 4,
+  // 0 for none) by the rule measured in docs/performance.md ("Winograd"); the variable
+  // PADDLE_CONV_WINOGRAD=0, 2 or 4 turns it off or forces a tile where it applies (read on
+  // every call, for the tests and benchmarks).
+  int winograd_tile(bool input_grad) const {
+    if (!(groups == 1 && KH == 3 && KW == 3 && sh == 1 && sw == 1 && dh == 1 && dw == 1 &&
+          N >= 1 && (!input_grad || (pt <= 2 && pl <= 2))))
+      return 0;
+    if (const char* asked = std::getenv("PADDLE_CONV_WINOGRAD")) {
+      const int m = std::atoi(asked);
+      if (m == 0 || m == 2 || m == 4) return m;
+    }
+    // Measured on one core (docs/performance.md, "Winograd"): it wins from 3 input and 16
+    // output channels up to 128, on outputs of at least 10x10; a 1-channel input (9-tap
+    // windows), 256-512 channels (their products are already long, the transformed
+    // filters are 4-16x larger) and 7x7 outputs stay on the taps or BLAS paths. F(4x4)
+    // unless its tiles overhang the output by more than a quarter of its area (13x13 in
+    // 16x16 tiles), where F(2x2) wastes less.
+    const int64_t cin = input_grad ? CO : C, cout = input_grad ? C : CO;
+    const int64_t oh = input_grad ? H : OH, ow = input_grad ? W : OW;
+    if (cin < 3 || cout < 16 || std::max(cin, cout) > 128 || std::min(oh, ow) < 10) return 0;
+    const int64_t th = ceil_div(oh, 4) * 4, tw = ceil_div(ow, 4) * 4;
+    return 4 * th * tw <= 5 * oh * ow ? 4 : 2;
+  }
+  WinogradConv winograd(bool input_grad, int m) const {
+    if (input_grad) return {N, OH, OW, CO, H, W, C, 2 - pt, 2 - pl, true, m};
+    return {N, H, W, C, OH, OW, CO, pt, pl, false, m};
+  }
+  // Workspace elements the Winograd path needs, 0 where it does not apply.
+  int64_t winograd_size(bool input_grad) const {
+    const int m = winograd_tile(input_grad);
+    if (!m) return 0;
+    const WinogradConv g = winograd(input_grad, m);
+    return size_add(g.shared_size(), size_mul(max_threads(), g.per_thread(), "conv2d"),
+                    "conv2d");
+  }
 };
+
+// Runs the Winograd path if it applies and the workspace has room for it (a plan sized
+// before PADDLE_CONV_WINOGRAD changed may not); false otherwise.
+template <typename T>
+bool try_winograd(const Conv& c, bool input_grad, const T* x, const T* w, const T* bias, T* y,
+                  T* ws, int64_t ws_size, bool relu) {
+  const int m = c.winograd_tile(input_grad);
+  if (!m) return false;
+  const WinogradConv g = c.winograd(input_grad, m);
+  const int64_t each = g.per_thread(), room = (ws_size - g.shared_size()) / each;
+  if (ws_size < g.shared_size() || room < 1) return false;
+  winograd_conv(g, x, w, bias, y, ws, int(std::min<int64_t>(room, max_threads())), relu);
+  return true;
+}
 
 
 // Unrolls the windows of output rows [b.r0, b.r1) for group g into cols (positions x Kg).
@@ -733,8 +787,10 @@ int64_t shared_size(const Conv& c, bool filter_grad) {
 }
 
 int64_t workspace_size(const Conv& c, bool filter_grad) {
-  return size_add(size_mul(max_threads(), per_thread(c, filter_grad), "conv2d"),
-                  shared_size(c, filter_grad), "conv2d");
+  const int64_t blas = size_add(size_mul(max_threads(), per_thread(c, filter_grad), "conv2d"),
+                                shared_size(c, filter_grad), "conv2d");
+  if (filter_grad) return blas;
+  return std::max({blas, c.winograd_size(false), c.winograd_size(true)});
 }
 
 // The threads the workspace has room for (fewer than now available if the thread count
@@ -769,6 +825,10 @@ void conv2d(py::array x, py::array w, py::array bias, py::array y, py::array spe
   const int nt = workspace_threads(ws, dt, c, false, "conv2d");
   GilRelease nogil(c.y_size());
   PD_DISPATCH_FLOAT(dt, "conv2d", {
+    if (try_winograd<scalar_t>(c, false, in_ptr<scalar_t>(x), in_ptr<scalar_t>(w),
+                               optional_in<scalar_t>(bias), out_ptr<scalar_t>(y),
+                               out_ptr<scalar_t>(ws), ws.size(), relu))
+      return;
     forward_typed<scalar_t>(c, in_ptr<scalar_t>(x), in_ptr<scalar_t>(w),
                             optional_in<scalar_t>(bias), out_ptr<scalar_t>(y),
                             out_ptr<scalar_t>(ws), nt, relu);
@@ -786,6 +846,9 @@ void conv2d_backprop_input(py::array dy, py::array w, py::array dx, py::array sp
   const int nt = workspace_threads(ws, dt, c, false, op);
   GilRelease nogil(c.x_size());
   PD_DISPATCH_FLOAT(dt, op, {
+    if (try_winograd<scalar_t>(c, true, in_ptr<scalar_t>(dy), in_ptr<scalar_t>(w), nullptr,
+                               out_ptr<scalar_t>(dx), out_ptr<scalar_t>(ws), ws.size(), false))
+      return;
     backprop_input_typed<scalar_t>(c, in_ptr<scalar_t>(dy), in_ptr<scalar_t>(w),
                                    out_ptr<scalar_t>(dx), out_ptr<scalar_t>(ws), nt);
   });
