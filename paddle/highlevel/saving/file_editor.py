@@ -54,7 +54,7 @@ class KerasFileEditor:
     Raises:
         ValueError: another extension (as Keras).
         EditorFileError: a file paddle's reader refuses (a pd.CheckpointError and a
-            ValueError); a missing file is a pd.CheckpointNotFoundError.
+            ValueError); a missing file is a CheckpointNotFoundError (a FileNotFoundError).
 
     Example:
         >>> import os, tempfile, numpy as np, paddle as pd
