@@ -127,6 +127,10 @@ from paddle.highlevel.dtype_policies import DTypePolicy, FloatDTypePolicy  # noq
 from paddle.lowlevel.name_scope import name_scope  # noqa: F401,E402
 from paddle.highlevel.quantizers import Quantizer  # noqa: F401,E402
 KerasTensor = Variable  # noqa: F405  (Keras's symbolic tensor: paddle's graph Variable)
+# Keras 3's operation, scope and rematerialization names at the top level.
+from paddle.highlevel.operation import Function, Operation  # noqa: F401,E402
+from paddle.highlevel.layers.remat import RematScope, remat  # noqa: F401,E402
+from paddle.lowlevel.scopes import StatelessScope, SymbolicScope  # noqa: F401,E402
 
 from paddle.highlevel.training.event_trainer import (  # noqa: F401,E402
     BeginEpochEvent, BeginStepEvent, EndEpochEvent, EndStepEvent, Inferencer, Trainer)

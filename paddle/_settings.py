@@ -254,9 +254,18 @@ def disable_flash_attention():
 
 
 def enable_flash_attention():
-    """Keras's switch to flash attention: paddle has no flash-attention kernel."""
-    raise NotImplementedError("enable_flash_attention: paddle has no flash-attention kernel; "
-                              "its attention layers compute softmax(q k^T) v directly")
+    """Let attention use flash attention where it can, as Keras's: the setting goes back to
+    None (automatic, the default). As Keras on a CPU backend, automatic means the plain
+    softmax(q k^T) v path (paddle has no flash-attention kernel); an explicit
+    `flash_attention=True` still raises.
+
+    Example:
+        >>> import paddle as pd
+        >>> pd.config.disable_flash_attention()
+        >>> pd.config.enable_flash_attention(); pd.config.is_flash_attention_enabled() is None
+        True
+    """
+    _switch("flash_attention", None)
 
 
 def is_flash_attention_enabled():

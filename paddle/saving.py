@@ -16,6 +16,7 @@ Example:
 """
 from paddle.highlevel.models.model import Model
 from paddle.highlevel.saving.api import load_model  # noqa: F401
+from paddle.highlevel.saving.file_editor import KerasFileEditor  # noqa: F401
 from paddle.highlevel.saving.registry import (  # noqa: F401
     CustomObjectScope, custom_object_scope, get_custom_objects, get_registered_name,
     get_registered_object, register_keras_serializable)

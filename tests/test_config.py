@@ -132,8 +132,16 @@ def test_image_data_format_and_flash_attention_switches():
         pd.config.set_image_data_format("nchw")
     pd.config.disable_flash_attention()
     assert pd.config.is_flash_attention_enabled() is False
-    with pytest.raises(NotImplementedError, match="no flash-attention kernel"):
-        pd.config.enable_flash_attention()
+    # Keras 3.15.1 (JAX, CPU): enable_flash_attention() puts back None (automatic), which
+    # on a CPU backend computes plain attention; an explicit flash_attention=True raises.
+    pd.config.enable_flash_attention()
+    assert pd.config.is_flash_attention_enabled() is None
+    q = np.arange(8, dtype=np.float32).reshape(1, 2, 1, 4) / 8
+    out = pd.ops.nn.dot_product_attention(q, q, q).numpy()
+    assert np.allclose(out[0, :, 0], [[0.27337, 0.39837, 0.52337, 0.64837],
+                                      [0.33271, 0.45771, 0.58271, 0.70771]], atol=1e-4)
+    with pytest.raises(ValueError, match="flash_attention=True"):
+        pd.ops.nn.dot_product_attention(q, q, q, flash_attention=True)
     pd.config.set_backend("paddle")
     with pytest.raises(ValueError, match="expected 'paddle', received 'jax'"):
         pd.config.set_backend("jax")

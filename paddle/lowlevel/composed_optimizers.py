@@ -30,7 +30,6 @@ import weakref
 
 import numpy as np
 
-from paddle.devices import mirrors
 from paddle.devices.context import KernelContext
 from paddle.devices.half import HALF
 from paddle.lowlevel import optimizers
@@ -140,17 +139,10 @@ class ComposedOptimizer(optimizers.Optimizer):
             self._slots[var] = {k: s._value for k, s in made.items()}
         return self._slot_variables[var]
 
-    def slots(self, var):
-        """{slot name: NumPy array} of a variable, made on first use: the slot parameters'
-        own arrays, current, and written back to the device before their next use when
-        written in place (as the base's)."""
+    def _make_slots(self, var):
+        """The base's `slots(var)` reads the slot parameters' own arrays, made here on first
+        use."""
         self.slot_variables(var)
-        arrays = self._slots[var]
-        if mirrors.active():
-            for a in arrays.values():
-                mirrors.on_host(a)
-                mirrors.host_written(a)
-        return arrays
 
     def keras_slot_order(self, weights):
         """[(weight, slot)] in the order Keras 3 builds them (its saved layout): the moving

@@ -369,18 +369,23 @@ class Optimizer:
 
         The arrays are current (downloaded if a GPU plan updated them last) and may be
         written in place: the device copies are uploaded again before their next use."""
-        if var not in self._slots:
-            # A half weight (the "float16" policy) has float32 slots: its update runs in
-            # float32 (paddle/devices/half.py) and rounds only the weight to half.
-            dtype = "float32" if var.dtype in HALF else var.dtype
-            self._slots[var] = {s: np.full(var.shape, self._slot_initial(s), dtype=dtype)
-                                for s in self.all_slot_names()}
+        self._make_slots(var)
         arrays = self._slots[var]
         if mirrors.active():
             for a in arrays.values():
                 mirrors.on_host(a)
                 mirrors.host_written(a)
         return arrays
+
+    def _make_slots(self, var):
+        """Fill `self._slots[var]` ({slot name: host array}) on first use; composed
+        optimizers make slot parameters instead and keep their arrays there."""
+        if var not in self._slots:
+            # A half weight (the "float16" policy) has float32 slots: its update runs in
+            # float32 (paddle/devices/half.py) and rounds only the weight to half.
+            dtype = "float32" if var.dtype in HALF else var.dtype
+            self._slots[var] = {s: np.full(var.shape, self._slot_initial(s), dtype=dtype)
+                                for s in self.all_slot_names()}
 
     def _slot_initial(self, slot):
         return 0.0

@@ -1,7 +1,10 @@
 """Keras's `keras.visualization` (`pd.visualization`): galleries of images and segmentation
-masks drawn over images, on the host (NumPy arrays; the galleries need matplotlib, the
-`plot` extra). Keras's bounding-box drawing (`draw_bounding_boxes`,
-`plot_bounding_box_gallery`) needs OpenCV and is not available.
+masks and bounding boxes drawn over images, on the host (NumPy arrays; the galleries need
+matplotlib, the `plot` extra; the boxes Pillow, the `image` extra).
+
+Bounding boxes are where Keras draws them, in its colors, with its labels
+(`"name | 0.93"` with confidences) at its label positions; Keras draws with OpenCV and
+paddle with Pillow, so the pixels of the line joints and the font differ.
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -15,6 +18,7 @@ import math
 import numpy as np
 
 from paddle import _settings as settings
+from paddle.utils.bounding_boxes import convert_format
 
 OPTIONAL_REQUIREMENTS = ("matplotlib",)  # the gallery examples need it
 
@@ -194,3 +198,204 @@ def plot_segmentation_mask_gallery(images, num_classes, value_range=(0, 255), y_
                         for c in columns])
     plot_image_gallery(gallery, value_range=value_range, rows=len(images), cols=len(columns),
                        data_format="channels_last", **kwargs)
+
+
+def draw_bounding_boxes(images, bounding_boxes, bounding_box_format, class_mapping=None,
+                        color=(128, 128, 128), line_thickness=2, text_thickness=1,
+                        font_scale=1.0, data_format=None):
+    """The images (uint8) with the boxes drawn on them, as Keras's (see the module for
+    how the pixels differ).
+
+    Args:
+        images: a batch of images, (batch, height, width, channels); float images whose
+            maximum is at most 1 are scaled by 255, others clipped to 0-255.
+        bounding_boxes: a dict with "boxes" (batch, num_boxes, 4), "labels"
+            (batch, num_boxes) (a label -1 is padding: not drawn) and optionally
+            "confidences" (batch, num_boxes).
+        bounding_box_format: the boxes' format ("xyxy", "yxyx", "xywh", "center_xywh",
+            "center_yxhw", "rel_*"; see `pd.utils.bounding_boxes.convert_format`).
+        class_mapping: {class id: name}: the names written by the boxes (none by default).
+        color: the RGB color of the boxes and labels.
+        line_thickness: the boxes' line width in pixels.
+        text_thickness: the labels' stroke (None: line_thickness).
+        font_scale: the labels' size.
+        data_format: "channels_last" or "channels_first" (None: the global one); it says
+            where height and width are for relative formats, as in Keras.
+
+    Returns:
+        A uint8 NumPy array of the images' shape.
+
+    Raises:
+        ValueError: images not of rank 4, a dict without "boxes" and "labels".
+        TypeError: bounding_boxes not a dict.
+        ImportError: Pillow is not installed.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> out = pd.visualization.draw_bounding_boxes(
+        ...     np.zeros((1, 16, 16, 3)), {"boxes": np.array([[[2, 2, 12, 12]]]),
+        ...     "labels": np.array([[0]])}, "xyxy", color=(255, 0, 0))
+        >>> out.dtype, out[0, 2, 6].tolist(), out[0, 7, 7].tolist()
+        (dtype('uint8'), [255, 0, 0], [0, 0, 0])
+    """
+    try:
+        from PIL import Image, ImageDraw  # optional dependency: Pillow (the `image` extra)
+    except ImportError as error:
+        raise ImportError("The `draw_bounding_boxes` function requires the `Pillow` package "
+                          "(paddle draws with it where Keras uses OpenCV). Please install it "
+                          "with `pip install pillow`.") from error
+    class_mapping = class_mapping or {}
+    text_thickness = text_thickness or line_thickness
+    data_format = settings.standardize_data_format(data_format, "draw_bounding_boxes")
+    images = np.array(images)
+    if images.ndim != 4:
+        raise ValueError(f"`images` must be batched 4D tensor. Received: "
+                         f"images.shape={images.shape}")
+    if not isinstance(bounding_boxes, dict):
+        raise TypeError(f"`bounding_boxes` should be a dict. Received: bounding_boxes="
+                        f"{bounding_boxes} of type {type(bounding_boxes)}")
+    if "boxes" not in bounding_boxes or "labels" not in bounding_boxes:
+        raise ValueError(f"`bounding_boxes` should be a dict containing 'boxes' and 'labels' "
+                         f"keys. Received: bounding_boxes={bounding_boxes}")
+    h_axis, w_axis = (-3, -2) if data_format == "channels_last" else (-2, -1)
+    height, width = images.shape[h_axis], images.shape[w_axis]
+    boxes = np.asarray(convert_format(dict(bounding_boxes), bounding_box_format, "xyxy",
+                                      height, width)["boxes"])
+    labels = np.asarray(bounding_boxes["labels"])
+    confidences = np.asarray(bounding_boxes["confidences"]) \
+        if "confidences" in bounding_boxes else None
+    if images.dtype.kind == "f" and images.size > 0:
+        images = np.clip(images, 0, 1) * 255 if images.max() <= 1.0 else \
+            np.clip(images, 0, 255)
+    images = images.astype("uint8")
+    color = tuple(int(c) for c in color)
+    result = []
+    for i in range(images.shape[0]):
+        picture = Image.fromarray(images[i])
+        draw = ImageDraw.Draw(picture)
+        for j in range(boxes[i].shape[0]):
+            x1, y1, x2, y2 = (int(v) for v in boxes[i][j].astype("int32"))
+            label = int(np.asarray(labels[i][j]).astype("int32"))
+            if label == -1:
+                continue
+            _rectangle(draw, x1, y1, x2, y2, color, line_thickness)
+            if label in class_mapping:
+                text = class_mapping[label]
+                if confidences is not None:
+                    text = f"{text} | {confidences[i][j]:.2f}"
+                _label(draw, text, _find_text_location(x1, y1, font_scale, text_thickness),
+                       color, font_scale, text_thickness)
+        result.append(np.asarray(picture).reshape(images[i].shape))
+    return np.stack(result, axis=0)
+
+
+def _rectangle(draw, x1, y1, x2, y2, color, thickness):
+    """A box outline `thickness` pixels wide around its edges (OpenCV centres it on them); a
+    negative thickness fills it, as OpenCV's."""
+    if thickness < 0:
+        draw.rectangle([min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)], fill=color)
+        return
+    half = (thickness - 1) // 2
+    left, right = min(x1, x2) - half, max(x1, x2) + (thickness - 1 - half)
+    top, bottom = min(y1, y2) - half, max(y1, y2) + (thickness - 1 - half)
+    draw.rectangle([left, top, right, bottom], outline=color, width=max(thickness, 1))
+
+
+def _label(draw, text, origin, color, font_scale, thickness):
+    """`text` with its baseline's left end at `origin` (OpenCV's putText origin)."""
+    from PIL import ImageFont  # optional dependency: Pillow (checked by the caller)
+    size = max(int(round(22 * font_scale)), 1)  # OpenCV's simplex font is ~22 px at scale 1
+    draw.fontmode = "1"  # solid pixels in the box's color, as OpenCV's default line type
+    try:
+        font = ImageFont.load_default(size=size)
+        draw.text(origin, text, fill=color, font=font, anchor="ls",
+                  stroke_width=max(thickness - 1, 0), stroke_fill=color)
+    except (TypeError, ValueError, OSError):  # a Pillow without FreeType: its bitmap font
+        font = ImageFont.load_default()
+        draw.text((origin[0], origin[1] - 11), text, fill=color, font=font)
+
+
+def _find_text_location(x, y, font_scale, thickness):
+    """Keras's placement of a box's label: above the box, or inside it near the top when
+    there is no room above."""
+    font_height = int(font_scale * 12)
+    if y - 8 - 2 * font_height > 0:
+        return x, y - 8
+    return x + 3, y + 2 * font_height + thickness + 3
+
+
+def plot_bounding_box_gallery(images, bounding_box_format, y_true=None, y_pred=None,
+                              value_range=(0, 255), true_color=(0, 188, 212),
+                              pred_color=(255, 235, 59), line_thickness=2, font_scale=1.0,
+                              text_thickness=None, class_mapping=None,
+                              ground_truth_mapping=None, prediction_mapping=None,
+                              legend=False, legend_handles=None, rows=None, cols=None,
+                              data_format=None, **kwargs):
+    """A gallery of images with their true and predicted boxes drawn (Keras's): the boxes
+    by `draw_bounding_boxes`, the grid by `plot_image_gallery` (its `path=`, `show=` ...
+    pass through `kwargs`).
+
+    Args:
+        images: (batch, height, width, channels) images.
+        bounding_box_format: the boxes' format.
+        y_true, y_pred: dicts as `draw_bounding_boxes` takes (either may be None).
+        value_range: the images' range, mapped to 0-255 for display.
+        true_color, pred_color: RGB colors of the true and predicted boxes.
+        line_thickness, font_scale, text_thickness: as `draw_bounding_boxes`.
+        class_mapping: {id: name} for both, unless ground_truth_mapping or
+            prediction_mapping gives one of them.
+        legend: add a legend of the two colors ("Ground Truth", "Prediction").
+        legend_handles: matplotlib handles for the legend instead.
+        rows, cols: the grid.
+        data_format: "channels_last" or "channels_first" (None: the global one).
+
+    Returns:
+        What `plot_image_gallery` returns.
+
+    Raises:
+        ValueError: images not of rank 4; both legend and legend_handles.
+        ImportError: matplotlib or Pillow is not installed.
+
+    Example:
+        >>> import os, tempfile, numpy as np, paddle as pd
+        >>> path = os.path.join(tempfile.mkdtemp(), "boxes.png")
+        >>> boxes = {"boxes": np.array([[[1, 1, 6, 6]]]), "labels": np.array([[0]])}
+        >>> pd.visualization.plot_bounding_box_gallery(
+        ...     np.zeros((1, 8, 8, 3)), "xyxy", y_true=boxes, path=path)
+        >>> os.path.getsize(path) > 0
+        True
+    """
+    try:
+        from matplotlib import patches  # optional dependency: matplotlib (the `plot` extra)
+    except ImportError as error:
+        raise ImportError("The `plot_bounding_box_gallery` function requires the "
+                          "`matplotlib` package. Please install it with "
+                          "`pip install matplotlib`.") from error
+    prediction_mapping = prediction_mapping or class_mapping
+    ground_truth_mapping = ground_truth_mapping or class_mapping
+    data_format = settings.standardize_data_format(data_format, "plot_bounding_box_gallery")
+    images = np.asarray(images)
+    if images.ndim != 4:
+        raise ValueError(f"`images` must be batched 4D tensor. Received: "
+                         f"images.shape={images.shape}")
+    if data_format == "channels_first":
+        images = images.transpose(0, 2, 3, 1)
+    plotted = images
+    common = dict(bounding_box_format=bounding_box_format, line_thickness=line_thickness,
+                  text_thickness=text_thickness, font_scale=font_scale,
+                  data_format="channels_last")
+    if y_true is not None:
+        plotted = draw_bounding_boxes(plotted, y_true, color=true_color,
+                                      class_mapping=ground_truth_mapping, **common)
+    if y_pred is not None:
+        plotted = draw_bounding_boxes(plotted, y_pred, color=pred_color,
+                                      class_mapping=prediction_mapping, **common)
+    if legend:
+        if legend_handles:
+            raise ValueError("Only pass `legend` OR `legend_handles` to "
+                             "`keras.visualization.plot_bounding_box_gallery()`.")
+        legend_handles = [
+            patches.Patch(color=np.array(true_color) / 255.0, label="Ground Truth"),
+            patches.Patch(color=np.array(pred_color) / 255.0, label="Prediction")]
+    return plot_image_gallery(plotted, value_range=value_range,
+                              legend_handles=legend_handles, rows=rows, cols=cols, **kwargs)

@@ -46,3 +46,77 @@ def test_galleries_are_saved(tmp_path):
         pd.visualization.plot_image_gallery(IMAGES, y_true=[0, 1], path=str(path))
     with pytest.raises(ValueError, match="either a path or show=True"):
         pd.visualization.plot_image_gallery(IMAGES, path=str(path), show=True)
+
+
+def _box_pixels(image, color):
+    return {tuple(p) for p in np.argwhere((image == color).all(axis=-1)).tolist()}
+
+
+@pytest.mark.parametrize("fmt, box", [("xyxy", [4, 6, 20, 14]), ("yxyx", [6, 4, 14, 20]),
+                                      ("xywh", [4, 6, 16, 8]),
+                                      ("center_xywh", [12, 10, 16, 8]),
+                                      ("rel_xyxy", [4 / 32, 6 / 24, 20 / 32, 14 / 24])])
+def test_draw_bounding_boxes_puts_keras_boxes_where_keras_does(fmt, box):
+    pytest.importorskip("PIL")
+    images = np.zeros((1, 24, 32, 3), "float32")
+    boxes = {"boxes": np.array([[box, [1, 1, 3, 3]]], "float32"),
+             "labels": np.array([[2, -1]])}  # -1: padding, not drawn (Keras's rule)
+    out = pd.visualization.draw_bounding_boxes(images, boxes, fmt, color=(255, 0, 0),
+                                               line_thickness=1)
+    assert out.shape == images.shape and out.dtype == np.uint8
+    drawn = _box_pixels(out[0], (255, 0, 0))
+    # Keras's box: x 4..20, y 6..14, as xyxy after convert_format; 1 pixel wide lines
+    edges = {(y, x) for x in range(4, 21) for y in (6, 14)} | \
+        {(y, x) for y in range(6, 15) for x in (4, 20)}
+    assert drawn == edges
+    assert boxes["boxes"][0, 0].tolist() == pytest.approx(box)  # the caller's dict untouched
+
+
+def test_draw_bounding_boxes_labels_thickness_and_scaling():
+    pytest.importorskip("PIL")
+    images = np.full((2, 40, 40, 3), 0.5, "float32")  # float <= 1: scaled by 255 (Keras)
+    boxes = {"boxes": np.array([[[10, 30, 30, 38]], [[10, 2, 30, 20]]]),
+             "labels": np.array([[1], [1]]), "confidences": np.array([[0.9], [0.25]])}
+    out = pd.visualization.draw_bounding_boxes(images, boxes, "xyxy", color=(0, 255, 0),
+                                               class_mapping={1: "cat"}, font_scale=0.5)
+    assert out[0, 35, 20].tolist() == [127, 127, 127]  # inside the box: the image
+    green = _box_pixels(out[0], (0, 255, 0))
+    assert {(30, 20), (31, 20), (38, 20), (39, 20)} <= green  # 2 pixels wide (the default)
+    assert any(y < 30 for y, _ in green)  # label above the box: room there (y - 8 > 12)
+    green = _box_pixels(out[1], (0, 255, 0))
+    assert any(2 < y < 20 and 12 < x < 28 for y, x in green)  # no room above: inside
+    plain = pd.visualization.draw_bounding_boxes(images, boxes, "xyxy", color=(0, 255, 0))
+    assert len(_box_pixels(plain[0], (0, 255, 0))) < len(_box_pixels(out[0], (0, 255, 0)))
+
+
+def test_draw_bounding_boxes_bad_input_as_keras(monkeypatch):
+    draw = pd.visualization.draw_bounding_boxes
+    boxes = {"boxes": np.zeros((1, 1, 4)), "labels": np.zeros((1, 1))}
+    with pytest.raises(ValueError, match=r"`images` must be batched 4D tensor. Received: "
+                                         r"images.shape=\(8, 8, 3\)"):
+        draw(np.zeros((8, 8, 3)), boxes, "xyxy")
+    with pytest.raises(TypeError, match="`bounding_boxes` should be a dict"):
+        draw(np.zeros((1, 8, 8, 3)), [np.zeros((1, 1, 4))], "xyxy")
+    with pytest.raises(ValueError, match="containing 'boxes' and 'labels' keys"):
+        draw(np.zeros((1, 8, 8, 3)), {"boxes": np.zeros((1, 1, 4))}, "xyxy")
+    with pytest.raises(ValueError, match="format"):
+        draw(np.zeros((1, 8, 8, 3)), boxes, "xyzw")
+    monkeypatch.setitem(__import__("sys").modules, "PIL", None)
+    with pytest.raises(ImportError, match="pip install pillow"):
+        draw(np.zeros((1, 8, 8, 3)), boxes, "xyxy")
+
+
+def test_bounding_box_gallery_is_saved(tmp_path):
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("PIL")
+    boxes = {"boxes": np.array([[[1, 1, 6, 6]], [[2, 2, 7, 7]]]), "labels": np.array([[0], [1]])}
+    path = tmp_path / "boxes.png"
+    pd.visualization.plot_bounding_box_gallery(
+        IMAGES.repeat(3, axis=1).repeat(3, axis=2), "xyxy", y_true=boxes, y_pred=boxes,
+        class_mapping={0: "a", 1: "b"}, legend=True, rows=1, cols=2, path=str(path))
+    assert path.stat().st_size > 0
+    with pytest.raises(ValueError, match="Only pass `legend` OR `legend_handles`"):
+        pd.visualization.plot_bounding_box_gallery(IMAGES, "xyxy", y_true=boxes, legend=True,
+                                                   legend_handles=["x"], path=str(path))
+    with pytest.raises(ValueError, match="must be batched 4D tensor"):
+        pd.visualization.plot_bounding_box_gallery(IMAGES[0], "xyxy", path=str(path))

@@ -37,6 +37,7 @@ from paddle.highlevel import constraints, dtype_policies, regularizers
 from paddle.highlevel.layers import eager_calls, state_updates
 from paddle.highlevel.layers.keras_api import KerasLayerAPI
 from paddle.highlevel.layers.quantization import Quantizable
+from paddle.highlevel.layers.remat import get_current_remat_mode
 
 
 def check_flag(value, name, layer):
@@ -285,6 +286,7 @@ class Layer(KerasLayerAPI, Quantizable):
         self._input_shape_arg = tuple(input_shape) if input_shape is not None else None
         self._inbound = []       # [(input Variables, output Variables, call kwargs)]
         self.activity_regularizer = regularizers.get(activity_regularizer)
+        self._remat_mode = get_current_remat_mode()  # the RematScope it was made in
 
     def __setattr__(self, name, value):
         # What eager calls keep is checked again after any layer's attribute is set
@@ -366,6 +368,7 @@ class Layer(KerasLayerAPI, Quantizable):
         var = parameter(full, shape, dtype, initializer,
                         trainable=trainable and self._trainable)
         var._layer_trainable = trainable
+        var._weight_name = name  # its name within the layer (Keras's variable.name)
         var.constraint = constraint
         var.autocast = check_flag(autocast, "autocast (add_weight)", self.name)
         var.overwrite_with_gradient = check_flag(

@@ -14,6 +14,7 @@ Example:
     {'input_shape': (None, 4)}
 """
 import functools
+import inspect
 
 import numpy as np
 
@@ -22,6 +23,7 @@ from paddle.lowlevel import stored_state
 from paddle.lowlevel.executor import eval as run
 from paddle.lowlevel.graph import NAMES, Variable, data
 from paddle.lowlevel.strings import feed_dtype
+from paddle.highlevel.layers.remat import remat
 from paddle.highlevel.saving.registry import family_namespace
 
 
@@ -168,16 +170,124 @@ class KerasLayerAPI:
     # ---- metrics ------------------------------------------------------------------------
 
     @property
-    def metrics_variables(self):
-        """The state Variables of the metrics this layer holds as attributes (those of
-        `add_variable`; paddle's built-in metrics keep their state in Python and have
-        none). A model lists those of `model.metrics`."""
+    def metrics(self):
+        """The metric objects this layer holds as attributes (alone or in lists), then its
+        sublayers', as Keras 3's `Layer.metrics`. (A model's are its compiled metrics.)
+
+        Example:
+            >>> import paddle as pd
+            >>> class Tracked(pd.layers.Layer):
+            ...     def __init__(self):
+            ...         super().__init__()
+            ...         self.seen = pd.metrics.Mean(name="seen")
+            ...     def call(self, x):
+            ...         return x
+            >>> [m.name for m in Tracked().metrics]
+            ['seen']
+        """
         metric = family_namespace("keras.metrics").get("Metric")  # metrics sit above layers
         found = []
+        if metric is None:
+            return found
         for value in vars(self).values():
-            if metric is not None and isinstance(value, metric):
-                found.extend(value.variables)
+            for item in (value if isinstance(value, (list, tuple)) else [value]):
+                if isinstance(item, metric) and all(item is not m for m in found):
+                    found.append(item)
+        for layer in self._sublayers():
+            found.extend(m for m in layer.metrics if all(m is not f for f in found))
         return found
+
+    @property
+    def metrics_variables(self):
+        """The state Variables of `layer.metrics` (those of `add_variable`; paddle's
+        built-in metrics keep their state in Python and have none)."""
+        return [v for m in self.metrics for v in getattr(m, "variables", [])]
+
+    # ---- introspection and symbolic calls (Keras 3's Operation API) ---------------------
+
+    # Keras 3 sets it True on every layer; a model can be jit-compiled when all its layers
+    # say so. paddle compiles every call into a plan, so it is True unless a layer sets it.
+    supports_jit = True
+
+    @property
+    def call_signature_parameters(self):
+        """The names of `call`'s parameters, as Keras 3 lists them.
+
+        Example:
+            >>> import paddle as pd
+            >>> class Scale(pd.layers.Layer):
+            ...     def call(self, inputs, training=None, mask=None):
+            ...         return inputs
+            >>> Scale().call_signature_parameters
+            ['inputs', 'training', 'mask']
+        """
+        return list(inspect.signature(self.call).parameters)
+
+    def compute_output_spec(self, *args, **kwargs):
+        """The symbolic outputs (paddle's KerasTensors: graph Variables with shape and
+        dtype) of a call on symbolic inputs; arrays and objects with `shape` and `dtype`
+        stand for inputs of that shape. The layer is built by it, as in Keras.
+
+        Example:
+            >>> import paddle as pd
+            >>> spec = pd.layers.Dense(2).compute_output_spec(pd.Input(shape=(3,)))
+            >>> spec.shape, spec.dtype
+            ((None, 2), 'float32')
+        """
+        args, kwargs = _symbolic(args, f"{self.name}.compute_output_spec"), \
+            dict(zip(kwargs, _symbolic(kwargs.values(), self.name)))
+        return self(*args, **kwargs)
+
+    def symbolic_call(self, *args, **kwargs):
+        """A call on symbolic inputs, recorded in the layer's graph (Keras 3's
+        `symbolic_call`): the outputs of `compute_output_spec`."""
+        return self.compute_output_spec(*args, **kwargs)
+
+    def rematerialized_call(self, layer_call, *args, **kwargs):
+        """`layer_call` or its `pd.remat` form, as Keras 3 chooses it from the RematScope
+        the layer was made in: "full" rematerializes every call, "activations" the layer's
+        `activation`, "larger_than" calls whose outputs have more elements than the
+        threshold, "list_of_layers" the named layers. paddle computes the same values and
+        keeps the activations (see paddle/highlevel/layers/remat.py).
+
+        Example:
+            >>> import numpy as np, paddle as pd
+            >>> with pd.RematScope(mode="full"):
+            ...     dense = pd.layers.Dense(2, kernel_initializer="ones")
+            >>> x = np.ones((1, 3), "float32")
+            >>> _ = dense(x)
+            >>> dense.rematerialized_call(dense.call, x)(x).numpy().tolist()
+            [[3.0, 3.0]]
+        """
+        mode = getattr(self, "_remat_mode", None)
+        if not mode:
+            return layer_call
+        if mode.mode == "full":
+            return remat(layer_call)
+        if mode.mode == "activations":
+            if getattr(self, "activation", None) is None:
+                return layer_call
+
+            @functools.wraps(layer_call)
+            def with_remat_activation(*call_args, **call_kwargs):
+                original = self.activation
+                self.activation = remat(original)
+                try:
+                    return layer_call(*call_args, **call_kwargs)
+                finally:
+                    self.activation = original
+            return with_remat_activation
+        if mode.mode == "list_of_layers":
+            return remat(layer_call) if self.name in mode.layer_names else layer_call
+        if mode.mode == "larger_than":
+            outputs = self.compute_output_spec(*args, **kwargs)
+            flat = outputs if isinstance(outputs, (list, tuple)) else \
+                list(outputs.values()) if isinstance(outputs, dict) else [outputs]
+            size = sum(int(np.prod([d or 1 for d in v.shape])) for v in flat
+                       if isinstance(v, Variable))
+            if size and size > mode.output_size_threshold:
+                return remat(layer_call)
+        return layer_call
 
     def add_metric(self, *args, **kwargs):
         """Retired in Keras 3, which raises as here: add metrics in `compile(metrics=...)`
@@ -277,6 +387,24 @@ class KerasLayerAPI:
             out = self(names if listed else names[0], **kwargs)
             cache[key] = ((names, out), list(self.losses))
         return cache[key]
+
+
+def _symbolic(values, where):
+    """Each value as a symbolic input: a Variable as it is, an array (or anything with
+    `shape` and `dtype`) as a graph input of its shape and dtype, other values (None,
+    flags, lists of them) unchanged."""
+    out = []
+    for value in values:
+        if isinstance(value, (list, tuple)):
+            out.append(type(value)(_symbolic(value, where)))
+        elif isinstance(value, dict):
+            out.append(dict(zip(value, _symbolic(value.values(), where))))
+        elif isinstance(value, Variable) or not (hasattr(value, "shape") and
+                                                 hasattr(value, "dtype")):
+            out.append(value)
+        else:
+            out.append(data(f"{where}_spec", tuple(value.shape), np.dtype(value.dtype).name))
+    return out
 
 
 def _marking_built(build):

@@ -31,6 +31,7 @@ from paddle.lowlevel.strings import feed_dtype, is_string_array
 from paddle.lowlevel.graph import Variable, apply, data
 from paddle.highlevel.training.data.arrays import by_name
 from paddle.highlevel.layers import eager_calls
+from paddle.highlevel.models.state_api import StateTreeAPI
 from paddle.highlevel.layers.base import Layer, _call_spec, _check_training, call_context, \
     tensor_arguments
 from paddle.highlevel.quantization_config import validate_and_resolve_config
@@ -61,7 +62,7 @@ def _keys(structure, what):
     return list(structure)
 
 
-class Model(Trainable, Layer):
+class Model(StateTreeAPI, Trainable, Layer):
     """A network of layers that can be trained.
 
     Functional: `pd.Model(inputs=..., outputs=...)` over Variables built by layers and ops.

@@ -41,6 +41,9 @@ class Sequential(Model):
         (None, 2)
     """
 
+    _builds_under_own_name = True  # Keras builds its layers in its name scope (state paths)
+
+
     _summary_lists_inputs = False  # as Keras: no InputLayer row
 
     def __init__(self, layers=None, trainable=True, name=None, **kwargs):

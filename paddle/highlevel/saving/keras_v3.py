@@ -401,6 +401,22 @@ def save_weights_h5(model, filepath, overwrite=True):
     _atomic_bytes(filepath, write, overwrite)
 
 
+def saved_datasets(model):
+    """[(dataset path, array)] of what `save_weights` writes for `model`: its weights and,
+    when built, its optimizer's state, in Keras 3's layout and order."""
+    return _snapshot(model, True)["datasets"]
+
+
+def write_datasets(filepath, datasets):
+    """Write [(dataset path, array)] as an HDF5 file at `filepath`, atomically."""
+    def write(f):
+        with h5py.File(f, "w") as h5:
+            for path, value in datasets:
+                folder, key = path.rsplit("/", 1) if "/" in path else ("/", path)
+                h5.require_group(folder).create_dataset(key, data=value)
+    _atomic_bytes(filepath, write, True)
+
+
 def _atomic_bytes(filepath, write, overwrite):
     """write(binary file) on a temporary file renamed over `filepath` (paddle/_atomic.py)."""
     with atomic_path(file_path(filepath, "save"), overwrite, example="model.keras",
@@ -427,6 +443,23 @@ def read_archive(path):
     if not isinstance(config, dict) or "class_name" not in config:
         raise CheckpointError(f"{path}: config.json does not describe a model")
     return config
+
+
+def read_metadata(path):
+    """The metadata dict of a .keras file (`keras_version`, `date_saved`), read as the
+    config is."""
+    with _open_archive(path) as (zf, infos):
+        if METADATA not in infos:
+            return None
+        text = _read_member(zf, infos[METADATA], MAX_JSON_BYTES, path)
+    try:
+        metadata = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise CheckpointError(f"{path}: metadata.json is not valid JSON ({e})") from e
+    if not isinstance(metadata, dict):
+        raise CheckpointError(f"{path}: metadata.json is {type(metadata).__name__}, "
+                              f"expected an object")
+    return metadata
 
 
 def read_weights(path, limit):
@@ -542,7 +575,7 @@ class WeightsFile:
 
 
 @contextlib.contextmanager
-def _open_weights(source, path):
+def open_weights(source, path):
     """The weights file (model.weights.h5's bytes, or a .weights.h5 path) opened for the
     block; h5py's errors inside it (a damaged file) are CheckpointErrors naming `path`,
     as hdf5_reader.open_file makes them for .h5 checkpoints."""
@@ -682,7 +715,7 @@ def load_keras(path, custom_objects=None, compile=True, safe_mode=True):
         elif training is not None:
             _compile(model, training, path, custom_objects)
         data = read_weights(path, weights_limit(model))
-        with _open_weights(data, path) as f:
+        with open_weights(data, path) as f:
             weights = WeightsFile(f, path)
             pairs = _check_weights(model, weights, path)
             state = _check_optimizer(model, model.optimizer, weights, path) \
@@ -744,7 +777,7 @@ def _load_weights(model, path, skip_mismatch):
     if skip_mismatch:  # the file may hold other, larger layers: only memory bounds it
         limit = max(limit, memory_bytes() or limit)
     source = read_weights(path, limit) if zipfile.is_zipfile(path) else path
-    with _open_weights(source, path) as f:
+    with open_weights(source, path) as f:
         weights = WeightsFile(f, path)
         if "layers" not in f and "_layer_checkpoint_dependencies" not in f and \
                 weights.count("vars") == 0:
