@@ -873,9 +873,9 @@ def test_matmul_bias_relu_forward_and_gradients_match(a_shape, b_shape, kw, bias
     if relu:
         assert "fused_matmul[matmul+add+relu]" in ran and "add" not in ran \
             and "relu" not in ran, ran
-    else:  # a bias without relu: the product, then the elementwise kernel
-        assert "matmul" in ran and not any(op.startswith("fused_matmul") for op in ran), ran
-    assert "matmul" in ran_plain
+    else:  # a bias without relu: the bias in the product's epilogue too
+        assert "fused_matmul[matmul+add]" in ran and "add" not in ran, ran
+    assert "matmul" in ran_plain and not any(op.startswith("fused_") for op in ran_plain)
     if relu:
         assert (fused[0] >= 0).all() and (fused[0] == 0).any() and (fused[0] > 0).any()
 
@@ -896,11 +896,12 @@ def test_what_a_matmul_fuses_with():
     feeds = {a: np.zeros((2, 3), np.float32)}
     assert _names(_fused([pd.relu(p + bias)], feeds)) == ["fused_matmul[matmul+add+relu]"]
     assert _names(_fused([pd.relu(bias + p)], feeds)) == ["fused_matmul[matmul+add+relu]"]
-    # another activation, or the sum wanted too: left to the elementwise pass
+    # another activation, or the sum wanted too: the bias alone in the epilogue
     assert _names(_fused([pd.sigmoid(p + bias)], feeds)) == [
-        "matmul", "fused_elementwise[add+sigmoid]"]
+        "fused_matmul[matmul+add]", "sigmoid"]
+    assert _names(_fused([p + bias], feeds)) == ["fused_matmul[matmul+add]"]
     s = p + bias
-    assert _names(_fused([s, pd.relu(s)], feeds)) == ["matmul", "add", "relu"]
+    assert _names(_fused([s, pd.relu(s)], feeds)) == ["fused_matmul[matmul+add]", "relu"]
     # the product wanted, read twice, or added to something other than a bias: no fusion
     assert _names(_fused([p, pd.relu(p + bias)], feeds)) == [
         "matmul", "fused_elementwise[add+relu]"]

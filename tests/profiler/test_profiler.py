@@ -43,10 +43,13 @@ def test_each_kernel_call_is_recorded_with_its_layer_line_shapes_and_cost(device
     assert {("fused_conv[conv2d+relu]", "conv"), ("conv2d_backprop_filter", "conv"), ("relu_grad", "conv"),
             ("matmul", "out"), ("apply_updates", "optimizer"),
             ("softmax_cross_entropy", "loss")} <= seen
-    forward = next(e for e in prof.events if e.op == "matmul" and e.inputs == [(8, 64), (64, 3)])
-    assert forward.flops == 2 * 8 * 64 * 3 and forward.bytes == 4 * (8 * 64 + 64 * 3 + 8 * 3)
-    assert forward.location.startswith("test_profiler.py:")
-    assert forward.device == ("gpu:0" if device == "simulated_gpu" else "cpu")
+    # the output layer's product runs with its bias (fused_matmul[matmul+add]); its kernel's
+    # gradient, x^T @ g, is a matmul of the same cost
+    assert ("fused_matmul[matmul+add]", "out") in seen
+    grad = next(e for e in prof.events if e.op == "matmul" and e.inputs == [(8, 64), (8, 3)])
+    assert grad.flops == 2 * 8 * 64 * 3 and grad.bytes == 4 * (8 * 64 + 64 * 3 + 8 * 3)
+    assert grad.location.startswith("test_profiler.py:")
+    assert grad.device == ("gpu:0" if device == "simulated_gpu" else "cpu")
     assert all(e.end >= e.start for e in prof.events)
     assert {e.run for e in prof.events} == {1, 2}
 

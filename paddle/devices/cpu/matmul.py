@@ -33,14 +33,15 @@ def _matmul(node, ins, outs, ctx, bias=None, relu=False):
     return partial(_C.matmul, a, b, outs[0], spec, bias, relu)
 
 
-# matmul + add of a bias + relu, fused (paddle/lowlevel/fusion/matmul.py): the same
-# kernel, the bias and relu applied to each thread's part of the product in cache. (Its
+# matmul + add of a bias (+ relu), fused (paddle/lowlevel/fusion/matmul.py): the same
+# kernel, the bias (and relu) applied to each thread's part of the product in cache. (Its
 # other outputs, if any, only lend their shape to shape-only readers: never written.)
 @kernel("fused_matmul")
 def _fused_matmul(node, ins, outs, ctx):
-    return _matmul(node, ins[:2], outs[:1], ctx, bias=ins[2], relu=True)
+    return _matmul(node, ins[:2], outs[:1], ctx, bias=ins[2],
+                   relu=len(node.op.members) == 3)
 
 
 # It stands in for these kernels only (a replaced one runs as itself).
-_fused_matmul.fusable = lambda prepares: prepares == [_matmul, elementwise._binary,
-                                                      elementwise._unary]
+_fused_matmul.fusable = lambda prepares: prepares in (
+    [_matmul, elementwise._binary], [_matmul, elementwise._binary, elementwise._unary])

@@ -37,11 +37,15 @@ def _fused_matmul(node, ins, outs, ctx):
     zero = y.dtype.type(0)
     product = _matmul(node, ins[:2], outs[:1], ctx)
 
+    relu = len(node.op.members) == 3  # matmul, add, relu; else matmul and add
+
     def epilogue():
         xp.add(y, bias, out=y)
-        xp.maximum(y, zero, out=y)  # lets NaN through, as relu's kernel does
+        if relu:
+            xp.maximum(y, zero, out=y)  # lets NaN through, as relu's kernel does
     return sequence([product, epilogue])
 
 
-_fused_matmul.fusable = lambda prepares: prepares == [_matmul, elementwise.ELEMENTWISE,
-                                                      elementwise.ELEMENTWISE]
+_fused_matmul.fusable = lambda prepares: prepares in (
+    [_matmul, elementwise.ELEMENTWISE], [_matmul, elementwise.ELEMENTWISE,
+                                         elementwise.ELEMENTWISE])

@@ -1,12 +1,17 @@
 """A matrix product with the bias add and the relu that follow it (a Dense layer's
-`relu(x @ w + b)`): one kernel runs the product and then, on each thread's part of the
-output while it is still in cache, adds the bias and takes the relu (csrc/matmul.cpp's
-`bias` and `relu` arguments), instead of a pass of its own over the whole output.
+`relu(x @ w + b)`, or `x @ w + b`): one kernel runs the product and then, on each thread's
+part of the output while it is still in cache, adds the bias and takes the relu
+(csrc/matmul.cpp's `bias` and `relu` arguments), instead of a pass of its own over the
+whole output.
 
 A matmul whose second operand is a matrix fuses with an add of a bias along the output's
 last axis (N values, the same dtype) that is the one reader of its output (not a target),
-and the relu that is the one reader of that sum (not a target): the three, or none (a bias
-alone is left to the elementwise pass, a cheap pass on a layer's output). The fused node runs
+and with the relu that is the one reader of that sum (when the sum is not a target): the
+product and the bias, or the three. (A bias alone in the product's epilogue costs no pass
+of its own; left to the elementwise pass it would cost one, shared with what follows: the
+same count of passes at worst, one fewer at best: the attention's projections and a Dense
+layer without activation, whose sum is read by a residual add and by nothing else that
+could chain.) The fused node runs
 at its last member's place (a bias computed after the product, a cast, is ready there).
 The backward is left as it is: relu_grad reads relu's output, which the fused node writes;
 the product's gradients read only its operands. The gradient of the add does read the
@@ -59,9 +64,9 @@ def fuse_matmul_bias_relu(nodes, known, kept, late, kernels):
         if not computes_exactly(known[(id(n), 0)][1]):
             continue
         relu = one_reader(readers, (id(add), 0))
-        if relu is None or relu.op.name != "relu" or (id(add), 0) in kept or id(relu) in late:
-            continue
-        members = [n, add, relu]
+        with_relu = relu is not None and relu.op.name == "relu" and \
+            (id(add), 0) not in kept and id(relu) not in late
+        members = [n, add, relu] if with_relu else [n, add]
         if not forward.fusable([prepare_of(kernels, m.op.name) for m in members]):
             continue
         last = members[-1]
