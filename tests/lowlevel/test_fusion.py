@@ -921,6 +921,92 @@ def test_what_a_matmul_fuses_with():
         "cast", "fused_matmul[matmul+add+relu]"]
 
 
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("a_shape, b_shape, kw", MATMUL_CASES)
+def test_matmul_relu_grad_forward_and_gradients_match(a_shape, b_shape, kw, dtype, device):
+    """A relu layer's output through a second product: the gradient the second product
+    passes back, masked by relu_grad, is one node (fused_matmul[matmul+relu_grad])."""
+    rng = np.random.default_rng(8)
+    a = pd.data("mra", shape=[None, *a_shape[1:]], dtype=dtype)
+    w = pd.Variable(f"mrw_{dtype}", shape=list(b_shape), dtype=dtype)
+    w.set_value(rng.standard_normal(b_shape).astype(dtype))
+    h = pd.relu(pd.matmul(a, w, **kw))
+    n = h.shape[-1]
+    w2 = pd.Variable(f"mrw2_{dtype}", shape=[n, 5], dtype=dtype)
+    w2.set_value(rng.standard_normal((n, 5)).astype(dtype))
+    out = pd.matmul(h, w2)
+    loss = pd.sum(out * pd.constant(rng.standard_normal(out.shape[1:]).astype(dtype)))
+    grads = pd.gradients(loss, [a, w, w2])
+    feeds = {a: rng.standard_normal(a_shape).astype(dtype)}
+    threads = pd._C.omp_threads()
+    pd._C.set_omp_threads(2)
+    try:
+        fused, plain, ran, ran_plain = _both([out, *grads], feeds)
+    finally:
+        pd._C.set_omp_threads(threads)
+    _assert_same(fused, plain)  # the same products, the same mask
+    assert "fused_matmul[matmul+relu_grad]" in ran and "relu_grad" not in ran, ran
+    assert "relu_grad" in ran_plain and not any(op.startswith("fused_") for op in ran_plain)
+
+
+def test_matmul_relu_grad_lets_nan_through_as_relu_grad_does():
+    g = pd.data("mng", shape=[None, 2])
+    y = pd.data("mny", shape=[None, 3])
+    masked = pd.lowlevel.ops.math.relu_grad(y, pd.matmul(g, pd.constant(np.ones((2, 3),
+                                                                                np.float32))))
+    feeds = {g: np.array([[np.nan, 1], [1, 2]], np.float32),
+             y: np.array([[1, 0, np.nan], [1, -1, 2]], np.float32)}
+    assert _names(_fused([masked], feeds)) == ["fused_matmul[matmul+relu_grad]"]
+    got = pd.eval(masked, feeds)
+    assert np.isnan(got[0, 0]) and got[0, 1] == 0 and got[0, 2] == 0  # NaN kept where y > 0
+    np.testing.assert_array_equal(got[1], [3, 0, 3])
+
+
+def test_what_a_matmul_fuses_with_backward():
+    g = pd.data("mbg", shape=[None, 2])
+    y = pd.data("mby", shape=[None, 3])
+    p = pd.matmul(g, pd.constant(np.ones((2, 3), np.float32)))
+    relu_grad = pd.lowlevel.ops.math.relu_grad
+    feeds = {g: np.zeros((4, 2), np.float32), y: np.zeros((4, 3), np.float32)}
+    assert _names(_fused([relu_grad(y, p)], feeds)) == ["fused_matmul[matmul+relu_grad]"]
+    # the product as the mask, the product wanted too, or a mask that broadcasts: no fusion
+    assert _names(_fused([relu_grad(p, y)], feeds)) == ["matmul", "relu_grad"]
+    assert _names(_fused([p, relu_grad(y, p)], feeds)) == ["matmul", "relu_grad"]
+    row = pd.data("mbr", shape=[3])
+    feeds[row] = np.zeros(3, np.float32)
+    assert _names(_fused([relu_grad(row, p)], feeds)) == ["matmul", "relu_grad"]
+
+
+def test_a_failing_fused_matmul_kernel_names_its_ops_and_the_users_line(monkeypatch):
+    g = pd.data("mfg", shape=[None, 2])
+    y = pd.data("mfy", shape=[None, 3])
+    masked = pd.lowlevel.ops.math.relu_grad(y, pd.matmul(g, pd.constant(np.ones((2, 3),
+                                                                                np.float32))))
+    line = masked.node.location
+
+    def failing(node, ins, outs, ctx):
+        def run():
+            raise ValueError("fused_matmul: something went wrong")
+        return run
+    failing.fusable = cpu.KERNELS["fused_matmul"].fusable
+    monkeypatch.setitem(cpu.KERNELS, "fused_matmul", failing)
+    with pytest.raises(ValueError, match=r"\(in fused_matmul\[matmul\+relu_grad\], built at " +
+                       line.replace(".", r"\.") + r"\)"):
+        pd.eval(masked, {g: np.ones((2, 2), np.float32), y: np.ones((2, 3), np.float32)},
+                device="cpu")
+
+
+def test_the_matmul_kernel_checks_its_relu_mask():
+    from paddle import _C
+    a, b = np.ones((2, 3), np.float32), np.ones((3, 4), np.float32)
+    spec = np.array([1, 2, 4, 3, 0, 0, 0, 0], np.int64)
+    out = np.empty((2, 4), np.float32)
+    with pytest.raises(ValueError, match="relu_y"):
+        _C.matmul(a, b, out, spec, np.empty(0, np.float32), False, np.ones(7, np.float32))
+    with pytest.raises(TypeError, match="relu_y"):
+        _C.matmul(a, b, out, spec, np.empty(0, np.float32), False, np.ones(8, np.float64))
+
 POOL_CASES = [  # x shape, pool kwargs
     ((2, 8, 6, 5), {"pool_size": 2}),                                        # tiling
     ((2, 7, 7, 3), {"pool_size": 2}),                                        # a border left
