@@ -19,8 +19,9 @@ Pattern families, one module each, run in this order:
         relu_grad followed by batch_norm_grad (relu's mask folded into the gradient).
     softmax.py: softmax's gradient, y * (g - sum(g * y)), one pass per row.
     conv.py: conv2d followed by relu (relu applied to each block of output rows in cache).
-    matmul.py: matmul followed by a bias add and relu (a Dense layer with relu: both
-        applied to each thread's part of the product in cache).
+    matmul.py: matmul followed by a bias add, and relu if it follows (a Dense layer: both
+        applied to each thread's part of the product in cache); backward, a matmul whose
+        output relu_grad masks (the mask applied there too).
     pool.py: max_pool2d_grad followed by relu_grad (relu's mask applied to each image's
         input gradient in cache).
     elementwise.py: chains and trees of unary, binary, compare and where ops, run by one
