@@ -47,13 +47,13 @@ def main(argv):
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args(argv)
     import paddle as pd
-    from paddle.lowlevel import executor
+    from paddle.lowlevel import executor, fusion
     import workloads  # ../shared/bench/workloads.py
     for case in args.cases:
         x, y = workloads.data(case, workloads.CASES[case])
         memory, calls, best = {}, {}, {"1": np.inf, "0": np.inf}
         for flag in ("1", "0"):  # a fresh model each: its first step builds the programs
-            os.environ["PADDLE_FUSION"] = flag
+            fusion.set_enabled(flag == "1")
             model = workloads.keras_style_model(pd, case)
             memory[flag] = _buffers(executor, lambda: model.train_on_batch(x, y))
             with pd.profiler.profile() as prof:
@@ -61,16 +61,16 @@ def main(argv):
             calls[flag] = len(prof.events)
         step = lambda: model.train_on_batch(x, y)  # noqa: E731  (one model, both programs)
         for flag in ("1", "0"):  # builds the other program, warms both
-            os.environ["PADDLE_FUSION"] = flag
+            fusion.set_enabled(flag == "1")
             step()
         for _ in range(args.rounds):
             for flag in ("1", "0"):
-                os.environ["PADDLE_FUSION"] = flag
+                fusion.set_enabled(flag == "1")
                 start = time.process_time()
                 for _ in range(args.steps):
                     step()
                 best[flag] = min(best[flag], (time.process_time() - start) / args.steps)
-        os.environ.pop("PADDLE_FUSION")
+        fusion.set_enabled(None)
         on, off = best["1"], best["0"]
         print(f"{case}: {on * 1e3:.1f} ms CPU per step fused, {off * 1e3:.1f} ms unfused "
               f"({(off - on) / off * 100:+.1f}% saved); kernel calls {calls['1']} / "

@@ -310,6 +310,39 @@ inline int vector_bytes() {
 }
 #endif
 
+// PD_VECTOR_VARIANTS(NAME, RANGE, PARAMS, ARGS) defines `template <typename T> void NAME
+// PARAMS`, which runs `RANGE<T, VB> ARGS` in the widest vector build this CPU runs (VB: 64,
+// 32 or 16, vector_bytes()), and the AVX-512 and AVX2+FMA builds it picks from. RANGE is a
+// template <typename T, int VB> function marked PD_VM_INLINE (so that each build compiles
+// its own copy with the target's instructions); PARAMS is the parenthesized parameter list
+// (T its element type) and ARGS the parenthesized names of those parameters:
+//     PD_VECTOR_VARIANTS(softmax_vec, softmax_range, (const T* x, T* y, int64_t n), (x, y, n))
+#ifdef PD_VECTOR_BUILDS
+#define PD_VECTOR_VARIANTS(NAME, RANGE, PARAMS, ARGS)                                      \
+  template <typename T>                                                                   \
+  __attribute__((target("avx512f,avx512dq,avx2,fma"))) void NAME##_avx512 PARAMS {         \
+    RANGE<T, 64> ARGS;                                                                    \
+  }                                                                                       \
+  template <typename T>                                                                   \
+  __attribute__((target("avx2,fma"))) void NAME##_avx2 PARAMS {                            \
+    RANGE<T, 32> ARGS;                                                                    \
+  }                                                                                       \
+  template <typename T>                                                                   \
+  void NAME PARAMS {                                                                      \
+    switch (::paddle::vector_bytes()) {                                                   \
+      case 64: return NAME##_avx512<T> ARGS;                                              \
+      case 32: return NAME##_avx2<T> ARGS;                                                \
+    }                                                                                     \
+    RANGE<T, 16> ARGS;                                                                    \
+  }
+#else
+#define PD_VECTOR_VARIANTS(NAME, RANGE, PARAMS, ARGS) \
+  template <typename T>                               \
+  void NAME PARAMS {                                  \
+    RANGE<T, 16> ARGS;                                \
+  }
+#endif
+
 // ---- dtype dispatch ------------------------------------------------------------------------
 
 // Dispatches on a float dtype: body is instantiated with `scalar_t`.

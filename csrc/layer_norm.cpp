@@ -85,30 +85,14 @@ PD_VM_INLINE void layer_norm_range(const Rows<T>& a, int64_t r0, int64_t r1) {
   }
 }
 
-#ifdef PD_VECTOR_BUILDS
-template <typename T>
-__attribute__((target("avx512f,avx512dq,avx2,fma"))) void layer_norm_avx512(
-    const Rows<T>& a, int64_t r0, int64_t r1) {
-  layer_norm_range<T, 64>(a, r0, r1);
-}
-template <typename T>
-__attribute__((target("avx2,fma"))) void layer_norm_avx2(const Rows<T>& a, int64_t r0,
-                                                         int64_t r1) {
-  layer_norm_range<T, 32>(a, r0, r1);
-}
-#endif
+PD_VECTOR_VARIANTS(layer_norm_vec, layer_norm_range, (const Rows<T>& a, int64_t r0, int64_t r1),
+                   (a, r0, r1))
 
 template <typename T>
 void layer_norm_rows(const Rows<T>& a, int64_t rows) {
   parallel_chunks(rows, std::max<int64_t>(2, kParallelGrain / 4 / a.cols),
                   [&](int64_t b, int64_t e) {
-#ifdef PD_VECTOR_BUILDS
-    switch (vector_bytes()) {
-      case 64: return layer_norm_avx512<T>(a, b, e);
-      case 32: return layer_norm_avx2<T>(a, b, e);
-    }
-#endif
-    layer_norm_range<T, 16>(a, b, e);
+    layer_norm_vec<T>(a, b, e);
   });
 }
 
@@ -190,18 +174,10 @@ PD_VM_INLINE void layer_norm_grad_range(const T* gy, const T* y0, const T* d, T*
   }
 }
 
-#ifdef PD_VECTOR_BUILDS
-template <typename T>
-__attribute__((target("avx512f,avx512dq,avx2,fma"))) void layer_norm_grad_avx512(
-    const T* gy, const T* y0, const T* d, T* dx, int64_t n, int64_t r0, int64_t r1) {
-  layer_norm_grad_range<T, 64>(gy, y0, d, dx, n, r0, r1);
-}
-template <typename T>
-__attribute__((target("avx2,fma"))) void layer_norm_grad_avx2(
-    const T* gy, const T* y0, const T* d, T* dx, int64_t n, int64_t r0, int64_t r1) {
-  layer_norm_grad_range<T, 32>(gy, y0, d, dx, n, r0, r1);
-}
-#endif
+PD_VECTOR_VARIANTS(layer_norm_grad_vec, layer_norm_grad_range,
+                   (const T* gy, const T* y0, const T* d, T* dx, int64_t n, int64_t r0,
+                    int64_t r1),
+                   (gy, y0, d, dx, n, r0, r1))
 
 void layer_norm_grad(py::array gy, py::array y0, py::array d, py::array dx, int64_t cols) {
   const char* op = "layer_norm_grad";
@@ -221,13 +197,7 @@ void layer_norm_grad(py::array gy, py::array y0, py::array d, py::array dx, int6
     scalar_t* o = out_ptr<scalar_t>(dx);
     parallel_chunks(rows, std::max<int64_t>(2, kParallelGrain / 4 / cols),
                     [&](int64_t b, int64_t e) {
-#ifdef PD_VECTOR_BUILDS
-      switch (vector_bytes()) {
-        case 64: return layer_norm_grad_avx512<scalar_t>(g, y, dp, o, cols, b, e);
-        case 32: return layer_norm_grad_avx2<scalar_t>(g, y, dp, o, cols, b, e);
-      }
-#endif
-      layer_norm_grad_range<scalar_t, 16>(g, y, dp, o, cols, b, e);
+      layer_norm_grad_vec<scalar_t>(g, y, dp, o, cols, b, e);
     });
   });
 }

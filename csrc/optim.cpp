@@ -2,6 +2,7 @@
 // The formulas follow Keras 3 (epsilon outside the square root, bias correction folded
 // into the step size), so a model trained here matches one trained there.
 #include "common.h"
+#include "vmath.h"
 
 #include <algorithm>
 #include <cmath>
@@ -70,6 +71,42 @@ void sgd(Arrays params, Arrays grads, Arrays velocity, double lr, double momentu
   });
 }
 
+// Elements [b, e) of one tensor's Adam update (see adam below); hp (v_hat) is null without
+// amsgrad. The common case, no weight decay and no amsgrad, is a loop of its own, with no
+// branch and no possible aliasing, so that it vectorizes (sqrt and the division too): in
+// float32 it ran at about 10 GB/s of the update's traffic, short of the memory's speed.
+template <typename T, int VB>
+PD_VM_INLINE void adam_range(T* __restrict p, T* __restrict mp, T* __restrict vp,
+                             T* __restrict hp, const T* __restrict g, int64_t b, int64_t e,
+                             T b1, T b2, T a, T ep, T wd) {
+  if (wd == 0 && !hp) {
+    for (int64_t j = b; j < e; ++j) {
+      const T m = mp[j] + (g[j] - mp[j]) * (1 - b1);
+      const T v = vp[j] + (g[j] * g[j] - vp[j]) * (1 - b2);
+      mp[j] = m;
+      vp[j] = v;
+      p[j] -= a * m / (std::sqrt(v) + ep);
+    }
+    return;
+  }
+  for (int64_t j = b; j < e; ++j) {
+    if (wd != 0) p[j] -= wd * p[j];
+    mp[j] += (g[j] - mp[j]) * (1 - b1);
+    vp[j] += (g[j] * g[j] - vp[j]) * (1 - b2);
+    T vj = vp[j];
+    if (hp) {
+      if (vj > hp[j]) hp[j] = vj;
+      vj = hp[j];
+    }
+    p[j] -= a * mp[j] / (std::sqrt(vj) + ep);
+  }
+}
+
+PD_VECTOR_VARIANTS(adam_vec, adam_range,
+                   (T* p, T* mp, T* vp, T* hp, const T* g, int64_t b, int64_t e, T b1, T b2,
+                    T a, T ep, T wd),
+                   (p, mp, vp, hp, g, b, e, b1, b2, a, ep, wd))
+
 // Adam and AdamW (decoupled weight decay when weight_decay > 0). `step` counts from 1.
 // With `amsgrad` the step divides by the running maximum of v, kept in v_hat (Keras 3:
 // v_hat = max(v_hat, v) after v moves); v_hat is then one array per parameter, else empty.
@@ -82,21 +119,10 @@ void adam(Arrays params, Arrays grads, Arrays m, Arrays v, Arrays v_hat, double 
   double alpha = lr * std::sqrt(1 - std::pow(beta2, step)) / (1 - std::pow(beta1, step));
   each_tensor(params, [&](size_t i, int64_t b, int64_t e) {
     PD_DISPATCH_FLOAT(dtype_of(params[i]), "adam", {
-      scalar_t *p = PD_PTR(params, i), *mp = PD_PTR(m, i), *vp = PD_PTR(v, i);
-      scalar_t* hp = amsgrad ? PD_PTR(v_hat, i) : nullptr;
-      const scalar_t* g = PD_PTR(grads, i);
-      const scalar_t b1 = beta1, b2 = beta2, a = alpha, ep = eps, wd = lr * weight_decay;
-      for (int64_t j = b; j < e; ++j) {
-        if (weight_decay > 0) p[j] -= wd * p[j];
-        mp[j] += (g[j] - mp[j]) * (1 - b1);
-        vp[j] += (g[j] * g[j] - vp[j]) * (1 - b2);
-        scalar_t vj = vp[j];
-        if (hp) {
-          if (vj > hp[j]) hp[j] = vj;
-          vj = hp[j];
-        }
-        p[j] -= a * mp[j] / (std::sqrt(vj) + ep);
-      }
+      adam_vec<scalar_t>(PD_PTR(params, i), PD_PTR(m, i), PD_PTR(v, i),
+                         amsgrad ? PD_PTR(v_hat, i) : nullptr, PD_PTR(grads, i), b, e,
+                         scalar_t(beta1), scalar_t(beta2), scalar_t(alpha), scalar_t(eps),
+                         weight_decay > 0 ? scalar_t(lr * weight_decay) : scalar_t(0));
     });
   });
 }

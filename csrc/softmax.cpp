@@ -122,52 +122,21 @@ PD_VM_INLINE void softmax_grad_range(const T* y, const T* g, T* dx, int64_t r0, 
   }
 }
 
-#ifdef PD_VECTOR_BUILDS
-template <typename T>
-__attribute__((target("avx512f,avx512dq,avx2,fma"))) void softmax_avx512(
-    const T* x, T* y, int64_t r0, int64_t r1, int64_t cols, bool log) {
-  softmax_range<T, 64>(x, y, r0, r1, cols, log);
-}
-template <typename T>
-__attribute__((target("avx2,fma"))) void softmax_avx2(const T* x, T* y, int64_t r0,
-                                                      int64_t r1, int64_t cols, bool log) {
-  softmax_range<T, 32>(x, y, r0, r1, cols, log);
-}
-template <typename T>
-__attribute__((target("avx512f,avx512dq,avx2,fma"))) void softmax_grad_avx512(
-    const T* y, const T* g, T* dx, int64_t r0, int64_t r1, int64_t cols) {
-  softmax_grad_range<T, 64>(y, g, dx, r0, r1, cols);
-}
-template <typename T>
-__attribute__((target("avx2,fma"))) void softmax_grad_avx2(
-    const T* y, const T* g, T* dx, int64_t r0, int64_t r1, int64_t cols) {
-  softmax_grad_range<T, 32>(y, g, dx, r0, r1, cols);
-}
-#endif
-
-#ifdef PD_VECTOR_BUILDS
-template <typename T>
-__attribute__((target("avx512f,avx512dq,avx2,fma"))) void logsumexp_avx512(
-    const T* x, T* y, int64_t r0, int64_t r1, int64_t cols) {
-  logsumexp_range<T, 64>(x, y, r0, r1, cols);
-}
-template <typename T>
-__attribute__((target("avx2,fma"))) void logsumexp_avx2(const T* x, T* y, int64_t r0,
-                                                        int64_t r1, int64_t cols) {
-  logsumexp_range<T, 32>(x, y, r0, r1, cols);
-}
-#endif
+// Each row function in the widest vector build this CPU runs (common.h).
+PD_VECTOR_VARIANTS(softmax_vec, softmax_range,
+                   (const T* x, T* y, int64_t r0, int64_t r1, int64_t cols, bool log),
+                   (x, y, r0, r1, cols, log))
+PD_VECTOR_VARIANTS(softmax_grad_vec, softmax_grad_range,
+                   (const T* y, const T* g, T* dx, int64_t r0, int64_t r1, int64_t cols),
+                   (y, g, dx, r0, r1, cols))
+PD_VECTOR_VARIANTS(logsumexp_vec, logsumexp_range,
+                   (const T* x, T* y, int64_t r0, int64_t r1, int64_t cols),
+                   (x, y, r0, r1, cols))
 
 template <typename T>
 void logsumexp_rows(const T* x, T* y, int64_t rows, int64_t cols) {
   parallel_chunks(rows, std::max<int64_t>(2, kParallelGrain / 4 / cols), [&](int64_t b, int64_t e) {
-#ifdef PD_VECTOR_BUILDS
-    switch (vector_bytes()) {
-      case 64: return logsumexp_avx512<T>(x, y, b, e, cols);
-      case 32: return logsumexp_avx2<T>(x, y, b, e, cols);
-    }
-#endif
-    logsumexp_range<T, 16>(x, y, b, e, cols);
+    logsumexp_vec<T>(x, y, b, e, cols);
   });
 }
 
@@ -175,26 +144,14 @@ template <typename T>
 void softmax_rows(const T* x, T* y, int64_t rows, int64_t cols, bool log) {
   // Chunks of whole rows, one per thread (parallel_chunks counts rows: the grain in rows).
   parallel_chunks(rows, std::max<int64_t>(2, kParallelGrain / 4 / cols), [&](int64_t b, int64_t e) {
-#ifdef PD_VECTOR_BUILDS
-    switch (vector_bytes()) {
-      case 64: return softmax_avx512<T>(x, y, b, e, cols, log);
-      case 32: return softmax_avx2<T>(x, y, b, e, cols, log);
-    }
-#endif
-    softmax_range<T, 16>(x, y, b, e, cols, log);
+    softmax_vec<T>(x, y, b, e, cols, log);
   });
 }
 
 template <typename T>
 void softmax_grad_rows(const T* y, const T* g, T* dx, int64_t rows, int64_t cols) {
   parallel_chunks(rows, std::max<int64_t>(2, kParallelGrain / 4 / cols), [&](int64_t b, int64_t e) {
-#ifdef PD_VECTOR_BUILDS
-    switch (vector_bytes()) {
-      case 64: return softmax_grad_avx512<T>(y, g, dx, b, e, cols);
-      case 32: return softmax_grad_avx2<T>(y, g, dx, b, e, cols);
-    }
-#endif
-    softmax_grad_range<T, 16>(y, g, dx, b, e, cols);
+    softmax_grad_vec<T>(y, g, dx, b, e, cols);
   });
 }
 

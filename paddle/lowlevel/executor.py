@@ -373,8 +373,6 @@ class Program:
             for own in _output_keys(node):
                 storage[own] = storage.get(_key(node.inputs[0]), _key(node.inputs[0])) \
                     if id(node) in aliasing else own
-            for k, v in enumerate(getattr(node, "stands_for", ())):  # a pass's node: v's value
-                storage[_key(v)] = storage[(id(node), k)]
         pinned = {storage.get(_key(t), _key(t)) for t in targets}
         placed = self._placed(plan, nodes, specs, storage, pinned, dev)
         self.intervals = self._lifetimes(nodes, plan.kernels, known, aliasing, placed, pinned,
@@ -406,7 +404,6 @@ class Program:
                                      [tuple(o.shape) for o in outs], outs[0].dtype.name
                                      if outs else (ins[0].dtype.name if ins else None)))
             value.update(zip(keys, outs))
-            value.update((_key(v), b) for v, b in zip(getattr(node, "stands_for", ()), outs))
         self.stored += hooks.state
         self.written += hooks.state
         # Update ops (stateful, and what reads their results: late_nodes) come last in the
@@ -529,7 +526,8 @@ class Program:
             out = [(tuple(s), d) for s, d in (out if isinstance(out, list) else [out])]
             specs[id(node)] = out
             known.update(((id(node), k), spec) for k, spec in enumerate(out))
-            known.update((_key(v), spec) for v, spec in zip(node.stands_for, out))
+            if node.keys is not None:  # a pass's node: the values of the nodes it replaces
+                known.update(zip(node.keys, out))
             if node.op.view or node.op.aliases(ins, out):
                 aliasing.add(id(node))
         return specs, aliasing, known
@@ -596,9 +594,9 @@ class _Output:
 
 
 def _output_keys(node):
-    """The keys of a node's outputs; a fused node's are those of the outputs it computes
-    for the nodes it replaces (paddle/lowlevel/fusion/node.py)."""
-    keys = getattr(node, "keys", None)
+    """The keys of a node's outputs; a planner pass's node (a fused node, a folded batch
+    norm) has those of the outputs it computes for the nodes it replaces (`keys`)."""
+    keys = node.keys
     return keys if keys is not None else [(id(node), k) for k in range(len(node.outputs_ref))]
 
 

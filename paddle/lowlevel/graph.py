@@ -436,11 +436,13 @@ class _Pushed:
 class Node:
     """One application of an op: the op, its input Variables, its attributes, and the run
     mode it keeps (`mode`: None = the plan's, see `forced_mode`). A node that a planner pass
-    made for a plan (never part of the graph) computes the values of the graph's Variables
-    `stands_for` (its output k is stands_for[k]'s value; empty for the graph's nodes)."""
+    made for a plan (never part of the graph) computes values the graph's nodes would have:
+    its output k is the value at the executor's key `keys[k]` ((id(node), index) of the
+    graph node whose output it computes; paddle/lowlevel/fusion/node.py's FusedNode has
+    the same attribute). None for the graph's nodes: their outputs' own keys."""
 
     __slots__ = ("op", "inputs", "attrs", "outputs_ref", "location", "mode", "scope",
-                 "stands_for", "__weakref__")
+                 "keys", "__weakref__")
 
     def __init__(self, op, inputs, attrs, location):
         self.op = op
@@ -450,7 +452,7 @@ class Node:
         self.location = location
         self.mode = _MODE[-1]
         self.scope = _SCOPE[-1]  # the layer (path) whose call built it, for profiles
-        self.stands_for = ()
+        self.keys = None
 
     @property
     def outputs(self):

@@ -140,12 +140,12 @@ def test_keras_model_predicts_the_same_folded_after_training(monkeypatch):
     np.testing.assert_allclose(after, plain.predict_on_batch(x), rtol=1e-5, atol=1e-5)
 
 
-def test_folded_node_stands_for_the_batch_norm_output():
+def test_folded_node_computes_the_batch_norm_output():
     _, _, y, _, _ = conv_bn()
     nodes = fold(executor.topological_nodes([y]), training=False, keep=[y])
     last = nodes[-1]
-    assert last.op.name == "conv2d" and last.stands_for == (y,)
-    assert y.node.stands_for == ()
+    assert last.op.name == "conv2d" and last.keys == [(id(y.node), 0)]
+    assert y.node.keys is None
     assert fold(executor.topological_nodes([y]), training=True, keep=[y]) is not nodes
     assert [n.op.name for n in fold(executor.topological_nodes([y]), True, [y])] == \
         ["conv2d", "batch_norm"]

@@ -16,6 +16,13 @@ from paddle.lowlevel.fusion.elementwise import FULL, LAST_AXIS, SCALAR, operand_
 
 # ---- helpers --------------------------------------------------------------------------------
 
+@pytest.fixture(autouse=True)
+def _fusion_as_the_environment_says():
+    """Each test leaves the switch as it found it (tests turn it with fusion.set_enabled)."""
+    yield
+    fusion.set_enabled(None)
+
+
 def _known(nodes, feeds):
     """(shape, dtype) of every value of `nodes` by the executor's keys, `feeds` giving the
     concrete shapes of the pd.data inputs (as Program._infer does)."""
@@ -42,22 +49,23 @@ def _names(nodes):
     return [n.op.name for n in nodes]
 
 
-def _both(targets, feeds, monkeypatch, **kw):
-    """The results fused and unfused (PADDLE_FUSION=0), and the op names each program ran."""
-    monkeypatch.delenv("PADDLE_FUSION", raising=False)
-    fused = pd.eval(targets, feeds, **kw)
-    ran_fused = _last_program_ops(targets, **kw)
-    monkeypatch.setenv("PADDLE_FUSION", "0")
-    plain = pd.eval(targets, feeds, **kw)
-    ran_plain = _last_program_ops(targets, **kw)
-    monkeypatch.delenv("PADDLE_FUSION")
-    return fused, plain, ran_fused, ran_plain
+def _fused_and_unfused(run):
+    """run() with fusion on, then off (fusion.set_enabled): (fused result, unfused result,
+    fused ops, unfused ops), the ops being those of the kernels each run called, in order
+    (pd.profiler's events; a fused kernel is named "fused_...[member+...]")."""
+    results, ops = [], []
+    for flag in (True, False):
+        fusion.set_enabled(flag)
+        with pd.profiler.profile() as prof:
+            results.append(run())
+        ops.append([e.op for e in prof.events])
+    fusion.set_enabled(None)
+    return (*results, *ops)
 
 
-def _last_program_ops(targets, training=False):
-    targets = targets if isinstance(targets, list) else [targets]
-    plan = executor.plan_for(targets, training, None)
-    return _names(next(reversed(plan.specialized.values())).nodes)
+def _both(targets, feeds, **kw):
+    """pd.eval of `targets` fused and unfused (_fused_and_unfused)."""
+    return _fused_and_unfused(lambda: pd.eval(targets, feeds, **kw))
 
 
 def _assert_same(a, b, rtol=0.0):
@@ -131,7 +139,7 @@ def test_a_comparison_feeds_a_where_inside_one_group_and_registers_keep_their_wi
     assert compare.dst not in later  # the bool register is never a float one
 
 
-def test_the_update_phase_and_replaced_kernels_are_not_fused(monkeypatch):
+def test_the_update_phase_and_replaced_kernels_are_not_fused():
     w = pd.Variable("fw", shape=[3], initializer="ones")
     x = pd.data("fx5", shape=[3])
     loss = pd.sum(pd.relu(w * x + 1.0))
@@ -160,18 +168,26 @@ def test_no_fused_kernel_no_fusion():
 
 def test_the_switch(monkeypatch):
     monkeypatch.setenv("PADDLE_FUSION", "0")
+    fusion.set_enabled(None)
     assert not fusion.enabled()
     monkeypatch.setenv("PADDLE_FUSION", "1")
+    assert not fusion.enabled()           # the environment is read once
+    fusion.set_enabled(None)
     assert fusion.enabled()
-    monkeypatch.delenv("PADDLE_FUSION")
+    fusion.set_enabled(False)
+    assert not fusion.enabled()
+    fusion.set_enabled(True)
     assert fusion.enabled()
+    with pytest.raises(TypeError, match="expected True, False or None, received 0"):
+        fusion.set_enabled(0)
+    fusion.set_enabled(None)
 
 
 # ---- fused against unfused, on each device ---------------------------------------------------
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("shape", [(3, 5), (7, 300), (2, 3, 1500), (40_000,), (1,), (0, 4)])
-def test_chains_with_biases_and_scalars_compute_what_the_ops_do(monkeypatch, dtype, shape):
+def test_chains_with_biases_and_scalars_compute_what_the_ops_do(dtype, shape):
     rng = np.random.default_rng(0)
     x = pd.data("cx", shape=[None] * len(shape), dtype=dtype)
     bias = pd.constant(rng.standard_normal(shape[-1:]).astype(dtype))
@@ -180,7 +196,7 @@ def test_chains_with_biases_and_scalars_compute_what_the_ops_do(monkeypatch, dty
     y = pd.where(h > 0.1, pd.sigmoid(h) * 3.0, pd.maximum(h, -0.2) - bias)
     z = pd.relu(pd.exp(-pd.square(x)) - 0.3) / (pd.abs(x) + 1.0)
     feeds = {x: rng.standard_normal(shape).astype(dtype) * 2}
-    fused, plain, ran, ran_plain = _both([y, z], feeds, monkeypatch)
+    fused, plain, ran, ran_plain = _both([y, z], feeds)
     _assert_same(fused, plain)
     if np.prod(shape):
         # h has three readers: y is two groups, z one
@@ -189,7 +205,7 @@ def test_chains_with_biases_and_scalars_compute_what_the_ops_do(monkeypatch, dty
 
 
 @pytest.mark.parametrize("dtype", ["int32", "int64"])
-def test_integer_chains_and_bool_outputs(monkeypatch, dtype, device):
+def test_integer_chains_and_bool_outputs(dtype, device):
     rng = np.random.default_rng(1)
     x = pd.data("ix", shape=[None, 4], dtype=dtype)
     v = pd.data("iv", shape=[4], dtype=dtype)
@@ -197,7 +213,7 @@ def test_integer_chains_and_bool_outputs(monkeypatch, dtype, device):
     flag = pd.greater(pd.abs(x * 2) + v, 5)  # a bool result
     fdiv = pd.ops.floor_divide(x * 3, v) + 1  # integer division by zero gives 0
     feeds = {x: rng.integers(-9, 9, (6, 4)).astype(dtype), v: np.array([1, -2, 3, 0], dtype)}
-    fused, plain, ran, _ = _both([y, flag, fdiv], feeds, monkeypatch)
+    fused, plain, ran, _ = _both([y, flag, fdiv], feeds)
     _assert_same(fused, plain)
     assert fused[1].dtype == np.bool_ and fused[2][:, 3].tolist() == [1] * 6
     # CUDA fuses the ops it has an expression for: floor_divide is not one
@@ -205,7 +221,7 @@ def test_integer_chains_and_bool_outputs(monkeypatch, dtype, device):
         (3 if device == "cpu" else 2), ran
 
 
-def test_bool_chains_fuse_with_the_values_they_compare(monkeypatch, device):
+def test_bool_chains_fuse_with_the_values_they_compare(device):
     # The logical ops are a where between bools (and, or) or a comparison of bools (xor,
     # not): a chain that compares values and combines the results is one node, its bool
     # registers beside the compute dtype's; a chain of bools only is not fused.
@@ -224,7 +240,7 @@ def test_bool_chains_fuse_with_the_values_they_compare(monkeypatch, device):
     yv[:, 1] = xv[:, 0]
     yv[:, 2] = [np.nan, -0.0, -np.inf, -np.inf, np.nan, 1e-40, 1.0, np.inf, 2.0]
     feeds = {x: xv, y: yv, m: rng.random((9, 6)) < 0.5}
-    fused, plain, ran, _ = _both([sign, close, logic, picked, bools], feeds, monkeypatch)
+    fused, plain, ran, _ = _both([sign, close, logic, picked, bools], feeds)
     _assert_same(fused, plain)
     np.testing.assert_array_equal(fused[0], np.signbit(xv) & ~np.isnan(xv))
     np.testing.assert_array_equal(fused[1], np.isclose(xv, yv, equal_nan=True))
@@ -265,18 +281,18 @@ def test_the_cuda_kernel_source_of_a_bool_chain():
     assert sorted(line.split(" ")[0] for line in lines) == ["bool", "bool", "float", "y"], body
 
 
-def test_nan_and_inf_go_through_as_through_the_ops(monkeypatch):
+def test_nan_and_inf_go_through_as_through_the_ops():
     x = pd.data("nx", shape=[None, 3])
     y = pd.maximum(pd.relu(x * 2.0), pd.minimum(x, 0.5)) + pd.log(pd.abs(x))
     z = pd.where(pd.equal(x, x), x * 0.0, x + 1.0)  # NaN != NaN
     feeds = {x: np.array([[np.nan, np.inf, -np.inf], [0.0, -1.0, 3.0]], np.float32)}
-    fused, plain, ran, _ = _both([y, z], feeds, monkeypatch)
+    fused, plain, ran, _ = _both([y, z], feeds)
     _assert_same(fused, plain)
     assert np.isnan(fused[0][0, 0]) and np.isnan(fused[1][0, 1])
     assert any(op.startswith("fused_elementwise[") for op in ran)
 
 
-def test_gradients_of_a_chain_match(monkeypatch):
+def test_gradients_of_a_chain_match():
     rng = np.random.default_rng(2)
     x = pd.data("gx", shape=[None, 6], dtype="float64")
     w = pd.constant(rng.standard_normal((6, 6)))
@@ -286,25 +302,22 @@ def test_gradients_of_a_chain_match(monkeypatch):
     loss = pd.sum(pd.sigmoid(r) * r - pd.tanh(h))
     grads = pd.gradients(loss, [x])
     feeds = {x: rng.standard_normal((5, 6))}
-    fused, plain, ran, _ = _both(grads + [loss], feeds, monkeypatch)
+    fused, plain, ran, _ = _both(grads + [loss], feeds)
     _assert_same(fused, plain)
     assert sum(op.startswith("fused_elementwise[") for op in ran) >= 3, ran
 
 
-def _train(model_fn, xs, ys, steps, monkeypatch, fuses):
-    if fuses:
-        monkeypatch.delenv("PADDLE_FUSION", raising=False)
-    else:
-        monkeypatch.setenv("PADDLE_FUSION", "0")
-    pd.seed(0)
-    model = model_fn()
-    model.compile(optimizer=pd.optimizers.Adam(0.01),
-                  loss=pd.losses.SparseCategoricalCrossentropy(from_logits=True))
-    with pd.profiler.profile() as prof:
+def _train(model_fn, xs, ys, steps):
+    """(weights, losses) after `steps` Adam steps of a fresh model_fn(), fused and unfused,
+    and the ops each ran (_fused_and_unfused)."""
+    def run():
+        pd.seed(0)
+        model = model_fn()
+        model.compile(optimizer=pd.optimizers.Adam(0.01),
+                      loss=pd.losses.SparseCategoricalCrossentropy(from_logits=True))
         losses = [float(model.train_on_batch(xs, ys)) for _ in range(steps)]
-    monkeypatch.delenv("PADDLE_FUSION", raising=False)
-    ops = {e.op for e in prof.events}
-    return [w.numpy() for w in model.weights], losses, ops
+        return [w.numpy() for w in model.weights], losses
+    return _fused_and_unfused(run)
 
 
 def _dense_bn_residual():
@@ -336,29 +349,29 @@ def _conv_bn_relu():
 @pytest.mark.parametrize("model_fn, shape", [(_dense_bn_residual, (16, 8)),
                                              (_conv_residual, (4, 6, 6, 4)),
                                              (_conv_bn_relu, (4, 6, 6, 3))])
-def test_training_steps_end_with_the_same_weights(monkeypatch, model_fn, shape):
+def test_training_steps_end_with_the_same_weights(model_fn, shape):
     rng = np.random.default_rng(3)
     xs = rng.standard_normal(shape).astype(np.float32)
     ys = rng.integers(0, 3, shape[0])
-    fused_w, fused_losses, fused_ops = _train(model_fn, xs, ys, 4, monkeypatch, True)
-    plain_w, plain_losses, plain_ops = _train(model_fn, xs, ys, 4, monkeypatch, False)
+    (fused_w, fused_losses), (plain_w, plain_losses), fused_ops, plain_ops = \
+        _train(model_fn, xs, ys, 4)
     assert any(op.startswith("fused_elementwise[") for op in fused_ops), fused_ops
     assert not any(op.startswith("fused_") for op in plain_ops)
     if model_fn is _conv_bn_relu:
         assert {"fused_batch_norm[batch_norm+relu]",
-                "fused_batch_norm_grad[relu_grad+batch_norm_grad]"} <= fused_ops, fused_ops
+                "fused_batch_norm_grad[relu_grad+batch_norm_grad]"} <= set(fused_ops), fused_ops
     np.testing.assert_allclose(fused_losses, plain_losses, rtol=1e-6)
     for a, b in zip(fused_w, plain_w):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
 
 
-def test_low_level_float64_training_matches_exactly(monkeypatch):
+def test_low_level_float64_training_matches_exactly():
     rng = np.random.default_rng(4)
     xs, ys = rng.standard_normal((32, 5)), rng.standard_normal((32, 1))
     results = []
     for fuses in (True, False):
         if not fuses:
-            monkeypatch.setenv("PADDLE_FUSION", "0")
+            fusion.set_enabled(False)
         x = pd.data("tx", shape=[None, 5], dtype="float64")
         y = pd.data("ty", shape=[None, 1], dtype="float64")
         w1 = pd.Variable(rng.standard_normal((5, 5)), dtype="float64", name=f"tw1_{fuses}")
@@ -373,7 +386,7 @@ def test_low_level_float64_training_matches_exactly(monkeypatch):
         results.append([w1.numpy(), b1.numpy(), w2.numpy()])
         rng = np.random.default_rng(4)
         rng.standard_normal((32, 5)), rng.standard_normal((32, 1))
-    monkeypatch.delenv("PADDLE_FUSION")
+    fusion.set_enabled(None)
     for a, b in zip(*results):
         np.testing.assert_allclose(a, b, rtol=1e-13, atol=1e-15)
 
@@ -384,7 +397,7 @@ def test_fusion_allocates_fewer_buffers(monkeypatch):
     y = pd.sigmoid(pd.relu(x * 2.0 + b) - 1.0) * 3.0
     sizes = {}
     for flag in ("1", "0"):
-        monkeypatch.setenv("PADDLE_FUSION", flag)
+        fusion.set_enabled(flag == "1")
         lives = {}  # the buffers the program's arena holds: key -> (first, last, shape, dtype)
         original = executor.arena_offsets
 
@@ -416,7 +429,7 @@ def test_a_failing_fused_kernel_names_its_ops_and_the_users_line(monkeypatch):
     assert line.startswith("test_fusion.py:")
 
 
-def test_the_profile_files_a_fused_call_under_the_layer_of_its_last_op(monkeypatch, device):
+def test_the_profile_files_a_fused_call_under_the_layer_of_its_last_op(device):
     pd.seed(0)
     model = pd.Sequential([pd.layers.Input(shape=(4,)),
                            pd.layers.Dense(4, activation="relu", name="hidden"),
@@ -435,7 +448,7 @@ def test_the_profile_files_a_fused_call_under_the_layer_of_its_last_op(monkeypat
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("axis, shape", [(-1, (6, 5)), (1, (3, 4, 7)), (-1, (2, 3, 3, 40))])
-def test_batch_norm_relu_forward_and_gradients_match(monkeypatch, dtype, axis, shape):
+def test_batch_norm_relu_forward_and_gradients_match(dtype, axis, shape):
     rng = np.random.default_rng(5)
     c = shape[axis]
     x = pd.data("bx", shape=[None, *shape[1:]], dtype=dtype)
@@ -450,13 +463,13 @@ def test_batch_norm_relu_forward_and_gradients_match(monkeypatch, dtype, axis, s
     grads = pd.gradients(loss, [x, scale, offset])
     feeds = {x: rng.standard_normal(shape).astype(dtype)}
     for training in (True, False):
-        fused, plain, ran, _ = _both([y, *grads], feeds, monkeypatch, training=training)
+        fused, plain, ran, _ = _both([y, *grads], feeds, training=training)
         _assert_same(fused, plain, rtol=1e-6 if dtype == "float32" else 1e-13)
         assert {"fused_batch_norm[batch_norm+relu]",
                 "fused_batch_norm_grad[relu_grad+batch_norm_grad]"} <= set(ran), ran
 
 
-def test_batch_norm_is_not_fused_with_a_relu_that_is_not_its_only_reader(monkeypatch):
+def test_batch_norm_is_not_fused_with_a_relu_that_is_not_its_only_reader():
     x = pd.data("bx2", shape=[None, 3])
     mm = pd.Variable("bmm2", shape=[3], initializer="zeros", trainable=False)
     mv = pd.Variable("bmv2", shape=[3], initializer="ones", trainable=False)
@@ -525,14 +538,14 @@ def test_softmax_gradient_parts_wanted_elsewhere_stay_unfused():
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("axis, shape", [(-1, (3, 5)), (-1, (2, 4, 7, 130)), (1, (3, 6, 4)),
                                          (-1, (4, 1))])
-def test_softmax_gradients_match_the_unfused_ops(monkeypatch, dtype, axis, shape, device):
+def test_softmax_gradients_match_the_unfused_ops(dtype, axis, shape, device):
     rng = np.random.default_rng(7)
     x = pd.data("smx3", shape=[None, *shape[1:]], dtype=dtype)
     y = pd.softmax(x * 3.0, axis=axis)
     loss = pd.sum(y * pd.constant(rng.standard_normal(shape[1:]).astype(dtype)))
     (gx,) = pd.gradients(loss, [x])
     feeds = {x: rng.standard_normal(shape).astype(dtype)}
-    fused, plain, ran, ran_plain = _both([y, gx], feeds, monkeypatch)
+    fused, plain, ran, ran_plain = _both([y, gx], feeds)
     _assert_same(fused, plain, rtol=2e-6 if dtype == "float32" else 1e-14)
     assert SOFTMAX_GRAD in ran and SOFTMAX_GRAD not in ran_plain, ran
 
@@ -545,7 +558,7 @@ def test_softmax_gradient_against_central_differences():
                     order=2)
 
 
-def test_attention_trains_the_same_fused_and_unfused(monkeypatch):
+def test_attention_trains_the_same_fused_and_unfused():
     def model():
         pd.seed(3)
         inp = pd.layers.Input(shape=(6, 8))
@@ -556,15 +569,14 @@ def test_attention_trains_the_same_fused_and_unfused(monkeypatch):
         return m
     rng = np.random.default_rng(0)
     xs, ys = rng.standard_normal((4, 6, 8)), rng.standard_normal((4, 2))
-    weights = []
-    for fuses in ("1", "0"):
-        monkeypatch.setenv("PADDLE_FUSION", fuses)
+
+    def run():
         m = model()
         for _ in range(3):
             m.train_on_batch(xs.astype("float32"), ys.astype("float32"))
-        weights.append([np.asarray(w) for w in m.get_weights()])
-    monkeypatch.delenv("PADDLE_FUSION")
-    for a, b in zip(*weights):
+        return [np.asarray(w) for w in m.get_weights()]
+    fused, plain, _, _ = _fused_and_unfused(run)
+    for a, b in zip(fused, plain):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
 
 
@@ -651,8 +663,7 @@ def test_layer_norm_variants_and_what_stays_unfused():
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("axis, shape", [(-1, (3, 5)), (-1, (2, 4, 37)), ([1, 2], (2, 3, 4)),
                                          (-1, (3, 1)), (-1, (2, 3, 300))])
-def test_layer_norm_forward_and_gradients_match_the_unfused_ops(monkeypatch, dtype, axis,
-                                                                 shape, device):
+def test_layer_norm_forward_and_gradients_match_the_unfused_ops(dtype, axis, shape, device):
     rng = np.random.default_rng(8)
     x = pd.data("lnx3", shape=[None, *shape[1:]], dtype=dtype)
     pshape = shape[1:] if axis == [1, 2] else shape[-1:]
@@ -663,7 +674,7 @@ def test_layer_norm_forward_and_gradients_match_the_unfused_ops(monkeypatch, dty
     grads = pd.gradients(loss, [x, scale, offset])
     feeds = {x: rng.standard_normal(shape).astype(dtype)}
     for targets in ([y], [y, *grads]):
-        fused, plain, ran, ran_plain = _both(targets, feeds, monkeypatch)
+        fused, plain, ran, ran_plain = _both(targets, feeds)
         _assert_same(fused, plain, rtol=2e-5 if dtype == "float32" else 1e-12)
         assert LAYER_NORM in ran and LAYER_NORM not in ran_plain, ran
     assert LAYER_NORM_GRAD in ran and LAYER_NORM_GRAD not in ran_plain, ran
@@ -692,7 +703,7 @@ def test_layer_norm_gradients_against_central_differences():
                      rng.standard_normal(7)])
 
 
-def test_a_transformer_block_trains_the_same_fused_and_unfused(monkeypatch):
+def test_a_transformer_block_trains_the_same_fused_and_unfused():
     def model():
         pd.seed(4)
         inp = pd.layers.Input(shape=(6, 8))
@@ -706,17 +717,12 @@ def test_a_transformer_block_trains_the_same_fused_and_unfused(monkeypatch):
     rng = np.random.default_rng(1)
     xs = rng.standard_normal((4, 6, 8)).astype("float32")
     ys = rng.standard_normal((4, 2)).astype("float32")
-    results = []
-    for fuses in ("1", "0"):
-        monkeypatch.setenv("PADDLE_FUSION", fuses)
+
+    def run():
         m = model()
         losses = [m.train_on_batch(xs, ys) for _ in range(3)]
-        with pd.profiler.profile() as prof:
-            m.predict_on_batch(xs)
-        results.append(([np.asarray(w) for w in m.get_weights()], losses,
-                        {e.op for e in prof.events}))
-    monkeypatch.delenv("PADDLE_FUSION")
-    (wf, lf, opsf), (wp, lp, opsp) = results
+        return [np.asarray(w) for w in m.get_weights()], losses
+    (wf, lf), (wp, lp), opsf, opsp = _fused_and_unfused(run)
     np.testing.assert_allclose(lf, lp, rtol=1e-5)
     for a, b in zip(wf, wp):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
@@ -801,7 +807,7 @@ def test_conv_relu_forward_and_gradients_match(monkeypatch, xs, fs, kw, with_bia
     threads = pd._C.omp_threads()
     pd._C.set_omp_threads(2)
     try:
-        fused, plain, ran, ran_plain = _both([y, *grads], feeds, monkeypatch)
+        fused, plain, ran, ran_plain = _both([y, *grads], feeds)
     finally:
         pd._C.set_omp_threads(threads)
     # The same products and sums in the same order: relu in cache changes no value.
@@ -843,8 +849,8 @@ MATMUL_CASES = [  # a shape, b shape, matmul kwargs: one product per thread's ro
 @pytest.mark.parametrize("relu", [True, False])
 @pytest.mark.parametrize("bias_first", [False, True])
 @pytest.mark.parametrize("a_shape, b_shape, kw", MATMUL_CASES)
-def test_matmul_bias_relu_forward_and_gradients_match(monkeypatch, a_shape, b_shape, kw,
-                                                      bias_first, relu, dtype, device):
+def test_matmul_bias_relu_forward_and_gradients_match(a_shape, b_shape, kw, bias_first, relu,
+                                                      dtype, device):
     rng = np.random.default_rng(7)
     a = pd.data("ma", shape=[None, *a_shape[1:]], dtype=dtype)
     w = pd.constant(rng.standard_normal(b_shape).astype(dtype))
@@ -860,16 +866,16 @@ def test_matmul_bias_relu_forward_and_gradients_match(monkeypatch, a_shape, b_sh
     threads = pd._C.omp_threads()
     pd._C.set_omp_threads(2)
     try:
-        fused, plain, ran, ran_plain = _both([y, *grads], feeds, monkeypatch)
+        fused, plain, ran, ran_plain = _both([y, *grads], feeds)
     finally:
         pd._C.set_omp_threads(threads)
     _assert_same(fused, plain)  # the same sums in the same order
     if relu:
         assert "fused_matmul[matmul+add+relu]" in ran and "add" not in ran \
             and "relu" not in ran, ran
-    else:  # a bias without relu: the product, then the elementwise kernel
-        assert "matmul" in ran and not any(op.startswith("fused_matmul") for op in ran), ran
-    assert "matmul" in ran_plain
+    else:  # a bias without relu: the bias in the product's epilogue too
+        assert "fused_matmul[matmul+add]" in ran and "add" not in ran, ran
+    assert "matmul" in ran_plain and not any(op.startswith("fused_") for op in ran_plain)
     if relu:
         assert (fused[0] >= 0).all() and (fused[0] == 0).any() and (fused[0] > 0).any()
 
@@ -890,11 +896,12 @@ def test_what_a_matmul_fuses_with():
     feeds = {a: np.zeros((2, 3), np.float32)}
     assert _names(_fused([pd.relu(p + bias)], feeds)) == ["fused_matmul[matmul+add+relu]"]
     assert _names(_fused([pd.relu(bias + p)], feeds)) == ["fused_matmul[matmul+add+relu]"]
-    # another activation, or the sum wanted too: left to the elementwise pass
+    # another activation, or the sum wanted too: the bias alone in the epilogue
     assert _names(_fused([pd.sigmoid(p + bias)], feeds)) == [
-        "matmul", "fused_elementwise[add+sigmoid]"]
+        "fused_matmul[matmul+add]", "sigmoid"]
+    assert _names(_fused([p + bias], feeds)) == ["fused_matmul[matmul+add]"]
     s = p + bias
-    assert _names(_fused([s, pd.relu(s)], feeds)) == ["matmul", "add", "relu"]
+    assert _names(_fused([s, pd.relu(s)], feeds)) == ["fused_matmul[matmul+add]", "relu"]
     # the product wanted, read twice, or added to something other than a bias: no fusion
     assert _names(_fused([p, pd.relu(p + bias)], feeds)) == [
         "matmul", "fused_elementwise[add+relu]"]
@@ -914,6 +921,92 @@ def test_what_a_matmul_fuses_with():
         "cast", "fused_matmul[matmul+add+relu]"]
 
 
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("a_shape, b_shape, kw", MATMUL_CASES)
+def test_matmul_relu_grad_forward_and_gradients_match(a_shape, b_shape, kw, dtype, device):
+    """A relu layer's output through a second product: the gradient the second product
+    passes back, masked by relu_grad, is one node (fused_matmul[matmul+relu_grad])."""
+    rng = np.random.default_rng(8)
+    a = pd.data("mra", shape=[None, *a_shape[1:]], dtype=dtype)
+    w = pd.Variable(f"mrw_{dtype}", shape=list(b_shape), dtype=dtype)
+    w.set_value(rng.standard_normal(b_shape).astype(dtype))
+    h = pd.relu(pd.matmul(a, w, **kw))
+    n = h.shape[-1]
+    w2 = pd.Variable(f"mrw2_{dtype}", shape=[n, 5], dtype=dtype)
+    w2.set_value(rng.standard_normal((n, 5)).astype(dtype))
+    out = pd.matmul(h, w2)
+    loss = pd.sum(out * pd.constant(rng.standard_normal(out.shape[1:]).astype(dtype)))
+    grads = pd.gradients(loss, [a, w, w2])
+    feeds = {a: rng.standard_normal(a_shape).astype(dtype)}
+    threads = pd._C.omp_threads()
+    pd._C.set_omp_threads(2)
+    try:
+        fused, plain, ran, ran_plain = _both([out, *grads], feeds)
+    finally:
+        pd._C.set_omp_threads(threads)
+    _assert_same(fused, plain)  # the same products, the same mask
+    assert "fused_matmul[matmul+relu_grad]" in ran and "relu_grad" not in ran, ran
+    assert "relu_grad" in ran_plain and not any(op.startswith("fused_") for op in ran_plain)
+
+
+def test_matmul_relu_grad_lets_nan_through_as_relu_grad_does():
+    g = pd.data("mng", shape=[None, 2])
+    y = pd.data("mny", shape=[None, 3])
+    masked = pd.lowlevel.ops.math.relu_grad(y, pd.matmul(g, pd.constant(np.ones((2, 3),
+                                                                                np.float32))))
+    feeds = {g: np.array([[np.nan, 1], [1, 2]], np.float32),
+             y: np.array([[1, 0, np.nan], [1, -1, 2]], np.float32)}
+    assert _names(_fused([masked], feeds)) == ["fused_matmul[matmul+relu_grad]"]
+    got = pd.eval(masked, feeds)
+    assert np.isnan(got[0, 0]) and got[0, 1] == 0 and got[0, 2] == 0  # NaN kept where y > 0
+    np.testing.assert_array_equal(got[1], [3, 0, 3])
+
+
+def test_what_a_matmul_fuses_with_backward():
+    g = pd.data("mbg", shape=[None, 2])
+    y = pd.data("mby", shape=[None, 3])
+    p = pd.matmul(g, pd.constant(np.ones((2, 3), np.float32)))
+    relu_grad = pd.lowlevel.ops.math.relu_grad
+    feeds = {g: np.zeros((4, 2), np.float32), y: np.zeros((4, 3), np.float32)}
+    assert _names(_fused([relu_grad(y, p)], feeds)) == ["fused_matmul[matmul+relu_grad]"]
+    # the product as the mask, the product wanted too, or a mask that broadcasts: no fusion
+    assert _names(_fused([relu_grad(p, y)], feeds)) == ["matmul", "relu_grad"]
+    assert _names(_fused([p, relu_grad(y, p)], feeds)) == ["matmul", "relu_grad"]
+    row = pd.data("mbr", shape=[3])
+    feeds[row] = np.zeros(3, np.float32)
+    assert _names(_fused([relu_grad(row, p)], feeds)) == ["matmul", "relu_grad"]
+
+
+def test_a_failing_fused_matmul_kernel_names_its_ops_and_the_users_line(monkeypatch):
+    g = pd.data("mfg", shape=[None, 2])
+    y = pd.data("mfy", shape=[None, 3])
+    masked = pd.lowlevel.ops.math.relu_grad(y, pd.matmul(g, pd.constant(np.ones((2, 3),
+                                                                                np.float32))))
+    line = masked.node.location
+
+    def failing(node, ins, outs, ctx):
+        def run():
+            raise ValueError("fused_matmul: something went wrong")
+        return run
+    failing.fusable = cpu.KERNELS["fused_matmul"].fusable
+    monkeypatch.setitem(cpu.KERNELS, "fused_matmul", failing)
+    with pytest.raises(ValueError, match=r"\(in fused_matmul\[matmul\+relu_grad\], built at " +
+                       line.replace(".", r"\.") + r"\)"):
+        pd.eval(masked, {g: np.ones((2, 2), np.float32), y: np.ones((2, 3), np.float32)},
+                device="cpu")
+
+
+def test_the_matmul_kernel_checks_its_relu_mask():
+    from paddle import _C
+    a, b = np.ones((2, 3), np.float32), np.ones((3, 4), np.float32)
+    spec = np.array([1, 2, 4, 3, 0, 0, 0, 0], np.int64)
+    out = np.empty((2, 4), np.float32)
+    with pytest.raises(ValueError, match="relu_y"):
+        _C.matmul(a, b, out, spec, np.empty(0, np.float32), False, np.ones(7, np.float32))
+    with pytest.raises(TypeError, match="relu_y"):
+        _C.matmul(a, b, out, spec, np.empty(0, np.float32), False, np.ones(8, np.float64))
+
 POOL_CASES = [  # x shape, pool kwargs
     ((2, 8, 6, 5), {"pool_size": 2}),                                        # tiling
     ((2, 7, 7, 3), {"pool_size": 2}),                                        # a border left
@@ -923,7 +1016,7 @@ POOL_CASES = [  # x shape, pool kwargs
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("xs, kw", POOL_CASES)
-def test_max_pool_grad_relu_grad_match(monkeypatch, xs, kw, dtype, device):
+def test_max_pool_grad_relu_grad_match(xs, kw, dtype, device):
     rng = np.random.default_rng(8)
     x = pd.data("px", shape=[None, *xs[1:]], dtype=dtype)
     r = pd.relu(x * 1.0)  # relu's output: the max pooling's input and relu_grad's mask
@@ -936,7 +1029,7 @@ def test_max_pool_grad_relu_grad_match(monkeypatch, xs, kw, dtype, device):
     threads = pd._C.omp_threads()
     pd._C.set_omp_threads(2)
     try:
-        fused, plain, ran, ran_plain = _both([y, gx], {x: xv}, monkeypatch, training=True)
+        fused, plain, ran, ran_plain = _both([y, gx], {x: xv}, training=True)
     finally:
         pd._C.set_omp_threads(threads)
     _assert_same(fused, plain)

@@ -39,14 +39,19 @@ def test_each_kernel_call_is_recorded_with_its_layer_line_shapes_and_cost(device
             pd.set_device("cpu")
     assert prof.runs == 2 and not runner.RECORDERS
     seen = {(e.op, e.layer) for e in prof.events}
-    # conv2d + relu run as one node (paddle/lowlevel/fusion/conv.py)
-    assert {("fused_conv[conv2d+relu]", "conv"), ("conv2d_backprop_filter", "conv"), ("relu_grad", "conv"),
+    # conv2d + relu run as one node (paddle/lowlevel/fusion/conv.py); so do relu's gradient
+    # and the product that passes the output layer's gradient back (fusion/matmul.py)
+    assert {("fused_conv[conv2d+relu]", "conv"), ("conv2d_backprop_filter", "conv"),
+            ("fused_matmul[matmul+relu_grad]", "conv"),
             ("matmul", "out"), ("apply_updates", "optimizer"),
             ("softmax_cross_entropy", "loss")} <= seen
-    forward = next(e for e in prof.events if e.op == "matmul" and e.inputs == [(8, 64), (64, 3)])
-    assert forward.flops == 2 * 8 * 64 * 3 and forward.bytes == 4 * (8 * 64 + 64 * 3 + 8 * 3)
-    assert forward.location.startswith("test_profiler.py:")
-    assert forward.device == ("gpu:0" if device == "simulated_gpu" else "cpu")
+    # the output layer's product runs with its bias (fused_matmul[matmul+add]); its kernel's
+    # gradient, x^T @ g, is a matmul of the same cost
+    assert ("fused_matmul[matmul+add]", "out") in seen
+    grad = next(e for e in prof.events if e.op == "matmul" and e.inputs == [(8, 64), (8, 3)])
+    assert grad.flops == 2 * 8 * 64 * 3 and grad.bytes == 4 * (8 * 64 + 64 * 3 + 8 * 3)
+    assert grad.location.startswith("test_profiler.py:")
+    assert grad.device == ("gpu:0" if device == "simulated_gpu" else "cpu")
     assert all(e.end >= e.start for e in prof.events)
     assert {e.run for e in prof.events} == {1, 2}
 
@@ -185,7 +190,10 @@ def test_the_table_by_op_and_by_layer():
         model.train_on_batch(x, y)
     by_op = {r["op"]: r for r in prof.summary("op")}
     assert by_op["matmul"]["calls"] == sum(1 for e in prof.events if e.op == "matmul")
-    assert by_op["matmul"]["layer"] == "out" and by_op["matmul"]["shapes"] == []
+    # one matmul left unfused (the output kernel's gradient): its shapes; an op called at
+    # several shapes lists none
+    assert by_op["matmul"]["layer"] == "out" and by_op["matmul"]["shapes"] == [(8, 64), (8, 3)]
+    assert by_op["mul"]["calls"] == 2 and by_op["mul"]["shapes"] == []
     by_layer = {r["layer"]: r for r in prof.summary("layer")}
     assert by_layer["conv"]["op"] == "(several)" and by_layer["conv"]["calls"] > 1
     assert sum(r["seconds"] for r in by_layer.values()) == pytest.approx(

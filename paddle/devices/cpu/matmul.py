@@ -10,7 +10,7 @@ from paddle.devices.cpu.table import kernel
 
 
 @kernel("matmul")
-def _matmul(node, ins, outs, ctx, bias=None, relu=False):
+def _matmul(node, ins, outs, ctx, bias=None, relu=False, relu_y=None):
     a, b = ins[:2]
     ta, tb = node.attrs["transpose_a"], node.attrs["transpose_b"]
     sa = (1,) + a.shape if a.ndim == 1 else a.shape
@@ -28,19 +28,26 @@ def _matmul(node, ins, outs, ctx, bias=None, relu=False):
         a_off, m = a_off[:1], m * a_off.size
     spec = np.array([a_off.size, m, n, k, int(ta), int(tb), *a_off, *b_off[:a_off.size]],
                     dtype=np.int64)
-    if bias is None and not relu:  # the product alone: the eager fast path's form too
-        return partial(_C.matmul, a, b, outs[0], spec)
-    return partial(_C.matmul, a, b, outs[0], spec, bias, relu)
+    if bias is None and not relu and relu_y is None:  # the product alone: the eager fast
+        return partial(_C.matmul, a, b, outs[0], spec)        # path's form too
+    empty = np.empty(0, outs[0].dtype)
+    return partial(_C.matmul, a, b, outs[0], spec, empty if bias is None else bias, relu,
+                   empty if relu_y is None else relu_y)
 
 
-# matmul + add of a bias + relu, fused (paddle/lowlevel/fusion/matmul.py): the same
-# kernel, the bias and relu applied to each thread's part of the product in cache. (Its
-# other outputs, if any, only lend their shape to shape-only readers: never written.)
+# matmul + add of a bias (+ relu), or matmul + relu_grad, fused (paddle/lowlevel/fusion/
+# matmul.py): the same kernel, the bias (and relu), or relu's mask, applied to each
+# thread's part of the product in cache. (Its other outputs, if any, only lend their shape
+# to shape-only readers: never written.)
 @kernel("fused_matmul")
 def _fused_matmul(node, ins, outs, ctx):
-    return _matmul(node, ins[:2], outs[:1], ctx, bias=ins[2], relu=True)
+    if node.op.members[-1] == "relu_grad":
+        return _matmul(node, ins[:2], outs[:1], ctx, relu_y=ins[2])
+    return _matmul(node, ins[:2], outs[:1], ctx, bias=ins[2],
+                   relu=len(node.op.members) == 3)
 
 
-# It stands in for these kernels only (a replaced one runs as itself).
-_fused_matmul.fusable = lambda prepares: prepares == [_matmul, elementwise._binary,
-                                                      elementwise._unary]
+# It stands in for these kernels only (a replaced one runs as itself): [matmul, add] and
+# [matmul, relu_grad] are both [_matmul, _binary].
+_fused_matmul.fusable = lambda prepares: prepares in (
+    [_matmul, elementwise._binary], [_matmul, elementwise._binary, elementwise._unary])

@@ -27,21 +27,31 @@ def _matmul(node, ins, outs, ctx):
     return gemm.product(ctx, a, b, result)
 
 
-# matmul + bias add + relu as the fusion pass groups them (paddle/lowlevel/fusion/matmul.py).
-# On CUDA: the product, then the bias and relu in place on it (no launch saved yet: an
-# epilogue of the product would); the group stays one node on every device. Its other
-# outputs, if any, only lend their shape to shape-only readers: never written.
+# matmul + bias add (+ relu), or matmul + relu_grad, as the fusion pass groups them
+# (paddle/lowlevel/fusion/matmul.py). On CUDA: the product, then the bias and relu, or
+# relu's mask, in place on it (no launch saved yet: an epilogue of the product would); the
+# group stays one node on every device. Its other outputs, if any, only lend their shape to
+# shape-only readers: never written.
 @kernel("fused_matmul", half_native=HALF_NATIVE)
 def _fused_matmul(node, ins, outs, ctx):
     y, bias, xp = outs[0], ins[2], ctx.xp
     zero = y.dtype.type(0)
+    if node.op.members[-1] == "relu_grad":  # ins[2] is relu's output: mask the product
+        routed = ctx.empty(y.shape, y.dtype)  # (relu_grad's kernel does not run in place)
+        relu_grad = elementwise.relu_grad_kernel(ctx)
+        return sequence([_matmul(node, ins[:2], [routed], ctx),
+                         lambda: relu_grad(ins[2], routed, y)])
     product = _matmul(node, ins[:2], outs[:1], ctx)
+
+    relu = len(node.op.members) == 3  # matmul, add, relu; else matmul and add
 
     def epilogue():
         xp.add(y, bias, out=y)
-        xp.maximum(y, zero, out=y)  # lets NaN through, as relu's kernel does
+        if relu:
+            xp.maximum(y, zero, out=y)  # lets NaN through, as relu's kernel does
     return sequence([product, epilogue])
 
 
-_fused_matmul.fusable = lambda prepares: prepares == [_matmul, elementwise.ELEMENTWISE,
-                                                      elementwise.ELEMENTWISE]
+_fused_matmul.fusable = lambda prepares: prepares in (
+    [_matmul, elementwise.ELEMENTWISE], [_matmul, elementwise.ELEMENTWISE,
+                                         elementwise.ELEMENTWISE])

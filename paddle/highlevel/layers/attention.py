@@ -1,10 +1,15 @@
 """MultiHeadAttention, GroupedQueryAttention, Attention and AdditiveAttention, as Keras's (same arguments, weight
 shapes and results).
 
-Built from matmul, softmax, transpose and a sum. The projections multiply the sequence,
-given a head axis, by each head's kernel at once: (N, 1, T, dim) @ (heads, dim, key_dim)
-broadcasts to (N, heads, T, key_dim), so no reshape needs the batch or sequence sizes, and
-a sequence length of None works.
+Built from matmul, softmax, transpose, reshape and a sum. With known sequence lengths (the
+usual case) each projection is one product of all the rows, (N * T, dim) @ (dim, heads *
+key_dim), split into heads by a reshape and a transpose, and the output projection is one
+product of the heads side by side, (N * T, heads * value_dim) @ (heads * value_dim, out):
+the weight gradients are then single products over all the rows and the input gradients
+need no sum over heads. With a sequence length of None (no reshape can split its axis)
+the projections multiply the sequence, given a head axis, by each head's kernel at once:
+(N, 1, T, dim) @ (heads, dim, key_dim) broadcasts to (N, heads, T, key_dim), and the heads'
+outputs are summed. The two forms compute the same values up to rounding.
 
 Example:
     >>> import paddle as pd
@@ -148,19 +153,31 @@ class MultiHeadAttention(Layer):
                 raise ShapeError(at_user(f"{self.name}: expected an attention_mask of shape "
                                          f"(batch, {query[1]}, {value[1]}), received {mask}"))
 
-    def project(self, x, name):
-        """(N, L, dim) -> (N, heads, L, size) through a (dim, heads, size) kernel."""
+    def project(self, x, name, scale=None):
+        """(N, L, dim) -> (N, heads, L, size) through a (dim, heads, size) kernel, times
+        `scale` if given (applied to the kernel and the bias, not to the result: the same
+        values up to rounding, on a few weights instead of every activation)."""
         kernel, bias = self.projections[name]
-        y = matmul(expand_dims(x, 1), transpose(kernel, (1, 0, 2)))
+        if scale is not None:
+            kernel = kernel * scale
+            bias = bias * scale if bias is not None else None
+        dim, heads, size = kernel.shape
+        length = x.shape[1]
+        if length is None:  # no reshape can split the rows: a head axis broadcasts
+            y = matmul(expand_dims(x, 1), transpose(kernel, (1, 0, 2)))
+            if bias is not None:
+                y = y + reshape(bias, (heads, 1, size))
+            return y
+        y = matmul(x, reshape(kernel, (dim, heads * size)))           # (N, L, heads * size)
         if bias is not None:
-            y = y + reshape(bias, (bias.shape[0], 1, bias.shape[-1]))
-        return y
+            y = y + reshape(bias, (heads * size,))
+        return transpose(reshape(y, (-1, length, heads, size)), (0, 2, 1, 3))
 
     def call(self, inputs, training=False, return_attention_scores=False,
              use_causal_mask=False):
         self.check_shapes([x.shape for x in inputs])
         query, value, key = inputs[:3]
-        q = self.project(query, "query") * (1.0 / math.sqrt(self.key_dim))
+        q = self.project(query, "query", 1.0 / math.sqrt(self.key_dim))
         k, v = self.project(key, "key"), self.project(value, "value")
         return self.attend(q, k, v, inputs, return_attention_scores, use_causal_mask)
 
@@ -176,12 +193,18 @@ class MultiHeadAttention(Layer):
         probs = softmax(scores, axis=-1)
         attended = self._dropout_layer(probs)  # rate 0 returns probs itself
         heads = matmul(attended, v)                                   # (N, heads, T, vd)
-        # Each head through its slice of the output kernel, then summed over heads: the
-        # einsum "nhtv,hvo->nto" without a reshape that needs T.
-        out = reduce_sum(matmul(heads, self.output_kernel), axis=1)
+        out = self.merge_heads(heads, query.shape[1])
         if self.output_bias is not None:
             out = out + self.output_bias
         return [out, probs] if return_attention_scores else out
+
+    def merge_heads(self, heads, length):
+        """The einsum "nhtv,hvo->nto": (N, heads, T, vd) through the output kernel."""
+        count, vd, out = self.output_kernel.shape
+        if length is None:  # each head through its slice of the kernel, summed over heads
+            return reduce_sum(matmul(heads, self.output_kernel), axis=1)
+        rows = reshape(transpose(heads, (0, 2, 1, 3)), (-1, length, count * vd))
+        return matmul(rows, reshape(self.output_kernel, (count * vd, out)))
 
     def mask(self, attention_mask, causal, t, s):
         """1 where a query may attend a key, as a float (N or 1, 1, T, S) Variable, or None."""
@@ -448,7 +471,7 @@ class GroupedQueryAttention(MultiHeadAttention):
              use_causal_mask=False):
         self.check_shapes([x.shape for x in inputs])
         query, value, key = inputs[:3]
-        q = self.project(query, "query") * (1.0 / math.sqrt(self.key_dim))
+        q = self.project(query, "query", 1.0 / math.sqrt(self.key_dim))
         k = self.repeat_heads(self.project(key, "key"))
         v = self.repeat_heads(self.project(value, "value"))
         return self.attend(q, k, v, inputs, return_attention_scores, use_causal_mask)

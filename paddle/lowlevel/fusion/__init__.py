@@ -9,7 +9,8 @@ layer, and is named after what it runs ("fused_elementwise[add+relu]").
 
 Before it, when a plan is built for inference, fold_batch_norm.py folds a batch_norm with
 moving statistics into the convolution before it (the plan's graph-level pass: its nodes
-are the plan's, `Node.stands_for` names the value each computes).
+are the plan's; like a fused node, the folded one computes the value at the batch norm's
+key, `Node.keys`).
 
 Pattern families, one module each, run in this order:
     layer_norm.py: layer normalization's forward (mean, sub, square, mean, add, sqrt, div,
@@ -18,15 +19,18 @@ Pattern families, one module each, run in this order:
         relu_grad followed by batch_norm_grad (relu's mask folded into the gradient).
     softmax.py: softmax's gradient, y * (g - sum(g * y)), one pass per row.
     conv.py: conv2d followed by relu (relu applied to each block of output rows in cache).
-    matmul.py: matmul followed by a bias add and relu (a Dense layer with relu: both
-        applied to each thread's part of the product in cache).
+    matmul.py: matmul followed by a bias add, and relu if it follows (a Dense layer: both
+        applied to each thread's part of the product in cache); backward, a matmul whose
+        output relu_grad masks (the mask applied there too).
     pool.py: max_pool2d_grad followed by relu_grad (relu's mask applied to each image's
         input gradient in cache).
     elementwise.py: chains and trees of unary, binary, compare and where ops, run by one
         kernel as a small program over registers, in one pass over memory.
 
-The switch: `PADDLE_FUSION=0` in the environment turns fusion off for the programs built
-from then on (the executor keys its programs by it).
+The switch: `PADDLE_FUSION=0` in the environment (read once, at the first program built)
+turns fusion off; `set_enabled(False)` / `set_enabled(True)` switch it for the programs
+built from then on, `set_enabled(None)` goes back to the environment's word (the executor
+keys its programs by it, so a plan keeps one program of each kind).
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -47,15 +51,47 @@ from paddle.lowlevel.fusion.pool import fuse_max_pool_grad_relu_grad
 from paddle.lowlevel.fusion.softmax import fuse_softmax_grad
 
 
+# Whether programs built now fuse; None until the environment is first read. The executor
+# asks at every run (it keys its programs by the answer): a global, not os.environ.
+_enabled = None
+
+
 def enabled():
-    """Whether programs built now fuse: True unless the environment says PADDLE_FUSION=0.
+    """Whether programs built now fuse: as `set_enabled` last said, else True unless the
+    environment says PADDLE_FUSION=0 (read at the first call).
 
     Example:
         >>> from paddle.lowlevel import fusion
         >>> isinstance(fusion.enabled(), bool)
         True
     """
-    return os.environ.get("PADDLE_FUSION", "1").strip().lower() not in ("0", "false", "off")
+    global _enabled
+    if _enabled is None:
+        _enabled = os.environ.get("PADDLE_FUSION", "1").strip().lower() not in \
+            ("0", "false", "off")
+    return _enabled
+
+
+def set_enabled(flag):
+    """Fuse (True) or not (False) in the programs built from now on; None: as the
+    environment's PADDLE_FUSION says, read again at the next `enabled()`.
+
+    Args:
+        flag: True, False or None.
+
+    Raises:
+        TypeError: flag is not a bool or None.
+
+    Example:
+        >>> from paddle.lowlevel import fusion
+        >>> fusion.set_enabled(False); fusion.enabled()
+        False
+        >>> fusion.set_enabled(None)
+    """
+    global _enabled
+    if flag is not None and not isinstance(flag, bool):
+        raise TypeError(f"fusion.set_enabled: expected True, False or None, received {flag!r}")
+    _enabled = flag
 
 
 def fuse(nodes, known, kept, late, kernels):

@@ -19,8 +19,8 @@ is exact: the batch_norm runs on moving statistics (its node's mode, else the pl
 inference), normalizes the convolution's channel axis, reads a convolution whose output
 nothing else reads, and nothing reads its saved statistics (outputs 1 and 2).
 
-The folded convolution's node `stands_for` the batch_norm's output 0: it computes the value
-that the nodes after it go on reading. The pass's nodes are of the graph's Node class but
+The folded convolution's node computes the batch_norm's output 0 (its `keys` are that
+output's key, as a fused node's): the value that the nodes after it go on reading. The pass's nodes are of the graph's Node class but
 belong to the plan only. (This module imports no graph module: the executor imports it,
 and the graph imports the executor.)
 
@@ -121,7 +121,7 @@ def _folded_conv(conv, bn):
     b2 = node("sub", [offset, shift], c) if bias is None else node("add", [shift, offset], c)
     out = bn.outputs[0]
     node("conv2d", [x, w2, b2], out.shape, dict(conv.attrs))
-    made[-1].stands_for = (out,)
+    made[-1].keys = [(id(out.node), out.index)]
     return made
 
 

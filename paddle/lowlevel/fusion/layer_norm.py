@@ -39,7 +39,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from paddle.lowlevel.fusion.node import FusedNode, FusedOp, prepare_of
+from paddle.lowlevel.fusion.node import FusedNode, FusedOp, key as _key, prepare_of, reads_of
 from paddle.lowlevel.shapes import normalize_axes
 
 KERNEL = "fused_layer_norm"
@@ -52,22 +52,9 @@ FLOATS = ("float32", "float64")
 WRITE, SHAPE = True, False
 
 
-def _key(v):
-    return (id(v.node), v.index) if v.node is not None else id(v)
-
-
-def _readers(nodes):
-    """{value key: [(reader node, input index)]} over `nodes`."""
-    readers = {}
-    for n in nodes:
-        for k, v in enumerate(n.inputs):
-            readers.setdefault(_key(v), []).append((n, k))
-    return readers
-
-
 class _Matcher:
     def __init__(self, nodes, known):
-        self.known, self.readers = known, _readers(nodes)
+        self.known, self.readers = known, reads_of(nodes)
 
     def reader(self, node, name, first=None):
         """The node of op `name` reading output 0 of `node` (as its input 0, when `first`)."""

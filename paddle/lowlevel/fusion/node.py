@@ -12,17 +12,25 @@ def key(v):
     return (id(v.node), v.index) if v.node is not None else id(v)
 
 
-def readers_of(nodes):
-    """{value key: (the nodes reading its values, whether any node reads only its shape,
-    `Op.shape_only`)}. A value read only for its shape needs a buffer of that shape, not
-    its values: a fused node may list it among its outputs and never write it (the executor
-    keeps no buffer live for a shape-only read)."""
+def reads_of(nodes):
+    """{value key: [(reader node, input index)]}: every read of every value, in run order
+    (a pass that matches a pattern by operand position asks which input reads it)."""
     out = {}
     for n in nodes:
         for i, v in enumerate(n.inputs):
-            values, shape_read = out.get(key(v), ((), False))
-            out[key(v)] = (values, True) if i in n.op.shape_only else \
-                (values + (n,), shape_read)
+            out.setdefault(key(v), []).append((n, i))
+    return out
+
+
+def readers_of(nodes):
+    """{value key: (the nodes reading its values, whether any node reads only its shape,
+    `Op.shape_only`)}, from `reads_of`. A value read only for its shape needs a buffer of
+    that shape, not its values: a fused node may list it among its outputs and never write
+    it (the executor keeps no buffer live for a shape-only read)."""
+    out = {}
+    for k, reads in reads_of(nodes).items():
+        out[k] = (tuple(n for n, i in reads if i not in n.op.shape_only),
+                  any(i in n.op.shape_only for n, i in reads))
     return out
 
 
@@ -74,7 +82,8 @@ class FusedOp:
 class FusedNode:
     """A fused group: its inputs (the Variables read from outside the group), its attributes
     (what its kernel runs), `keys`, the executor's keys of the outputs it computes
-    ((id(member), output index): consumers and targets find them there), and `root`, the
+    ((id(member), output index): consumers and targets find them there; the one mechanism
+    of a pass's nodes, `Node.keys` of the graph's class), and `root`, the
     group's last node, whose location and layer it takes. `members` are the graph nodes it
     replaces, in run order; `mode` (the run mode its kernel sees) is `mode_of`'s."""
 

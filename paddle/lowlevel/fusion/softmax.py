@@ -16,23 +16,12 @@ Example:
     >>> KERNEL, MEMBERS
     ('fused_softmax_grad', ('mul', 'sum', 'sub', 'mul'))
 """
-from paddle.lowlevel.fusion.node import FusedNode, FusedOp, prepare_of
+from paddle.lowlevel.fusion.node import (FusedNode, FusedOp, key as _key, one_reader,
+                                         prepare_of, readers_of)
 
 KERNEL = "fused_softmax_grad"
 MEMBERS = ("mul", "sum", "sub", "mul")
 FLOATS = ("float32", "float64")
-
-
-def _key(v):
-    return (id(v.node), v.index) if v.node is not None else id(v)
-
-
-def _read_counts(nodes):
-    count = {}
-    for n in nodes:
-        for v in n.inputs:
-            count[_key(v)] = count.get(_key(v), 0) + 1
-    return count
 
 
 def _match(root, known, inner):
@@ -72,12 +61,13 @@ def fuse_softmax_grad(nodes, known, kept, late, kernels):
     if not hasattr(kernel, "fusable") or \
             not kernel.fusable([prepare_of(kernels, name) for name in MEMBERS]):
         return nodes
-    count = _read_counts(nodes)
+    readers = readers_of(nodes)
     present = {id(n) for n in nodes}
 
-    def inner(v):
+    def inner(v):  # read once, for its values (a shape-only reader would need its buffer)
         return v.node is not None and id(v.node) in present and id(v.node) not in late and \
-            count.get(_key(v)) == 1 and _key(v) not in kept
+            one_reader(readers, _key(v)) is not None and not readers[_key(v)][1] and \
+            _key(v) not in kept
 
     at, dropped = {}, set()
     for n in nodes:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import paddle as pd
+from paddle.lowlevel import fusion
 
 ops = pd.ops
 
@@ -165,13 +166,16 @@ def test_tf1_graph_keeps_the_update_phase():
 def test_dense_train_step_plans_as_before(monkeypatch):
     """A step without reads after assignments builds exactly the nodes it did before
     (the count measured on main before this change: see the commit message). The calls
-    are counted unfused (PADDLE_FUSION=0): the fusion pass merges some of them."""
-    monkeypatch.setenv("PADDLE_FUSION", "0")
+    are counted unfused (fusion off): the fusion pass merges some of them."""
     pd.seed(0)
     model = pd.Sequential([pd.Input((4,)), pd.layers.Dense(3)])
     model.compile(optimizer="adam", loss="mse", metrics=["mae"])
-    model.fit(np.ones((8, 4), np.float32), np.ones((8, 3), np.float32), batch_size=4,
-              verbose=0)
+    fusion.set_enabled(False)
+    try:
+        model.fit(np.ones((8, 4), np.float32), np.ones((8, 3), np.float32), batch_size=4,
+                  verbose=0)
+    finally:
+        fusion.set_enabled(None)
     step = next(iter(model._steps.values()))[0]
     program = next(iter(step.plan.specialized.values()))
     assert (len(step.plan.nodes), len(program.compute), len(program.updates)) == COUNTS
