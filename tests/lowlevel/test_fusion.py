@@ -830,6 +830,132 @@ def test_conv_is_not_fused_with_a_relu_that_is_not_its_only_reader():
     assert _names(_fused([pd.sigmoid(c)], feeds)) == ["conv2d", "sigmoid"]
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("relu", [True, False])
+@pytest.mark.parametrize("residual_first", [False, True])
+@pytest.mark.parametrize("xs, fs, kw, with_bias", CONV_RELU_CASES)
+def test_conv_residual_add_forward_and_gradients_match(monkeypatch, xs, fs, kw, with_bias,
+                                                       residual_first, relu, dtype, device):
+    # conv2d + add (+ relu): a residual block's end, the add and relu in each block's cache
+    monkeypatch.setattr(cpu_conv, "COLUMN_BYTES", 8)  # blocks of a row or two, two threads
+    monkeypatch.setattr(cpu_conv, "OUTPUT_BYTES", 8)
+    monkeypatch.setattr(cpu_conv, "MIN_POSITIONS", 1)
+    rng = np.random.default_rng(8)
+    x = pd.data("rx", shape=[None, *xs[1:]], dtype=dtype)
+    w = pd.constant(rng.standard_normal(fs).astype(dtype))
+    b = pd.constant(rng.standard_normal(fs[3]).astype(dtype)) if with_bias else None
+    c = pd.conv2d(x, w, bias=b, **kw)
+    r = pd.data("rr", shape=[None, *c.shape[1:]], dtype=dtype)
+    y = r + c if residual_first else c + r
+    y = pd.relu(y) if relu else y
+    loss = pd.sum(y * pd.constant(rng.standard_normal(y.shape[1:]).astype(dtype)))
+    grads = pd.gradients(loss, [x, w, r] + ([b] if with_bias else []))
+    feeds = {x: rng.standard_normal(xs).astype(dtype)}
+    feeds[r] = rng.standard_normal((xs[0], *c.shape[1:])).astype(dtype)
+    threads = pd._C.omp_threads()
+    pd._C.set_omp_threads(2)
+    try:
+        fused, plain, ran, ran_plain = _both([y, *grads], feeds, monkeypatch)
+    finally:
+        pd._C.set_omp_threads(threads)
+    _assert_same(fused, plain)  # the same sums in the same order, bit for bit
+    name = "fused_conv[conv2d+add+relu]" if relu else "fused_conv[conv2d+add]"
+    assert name in ran and "add" not in ran and "relu" not in ran, ran
+    assert "conv2d" in ran_plain and "add" in ran_plain
+    if relu:
+        assert (fused[0] >= 0).all() and (fused[0] == 0).any() and (fused[0] > 0).any()
+
+
+def test_conv_residual_add_lets_nan_through_as_add_and_relu_do():
+    x = pd.data("rnx", shape=[None, 4, 4, 2])
+    r = pd.data("rnr", shape=[None, 4, 4, 3])
+    c = pd.conv2d(x, pd.constant(np.ones((3, 3, 2, 3), np.float32)), padding="same")
+    y = pd.relu(c + r)
+    xs = -np.ones((1, 4, 4, 2), np.float32)
+    rs = np.zeros((1, 4, 4, 3), np.float32)
+    rs[0, 3, 3, 1], rs[0, 3, 2, 0], rs[0, 2, 3, 2] = np.nan, np.inf, 100.0
+    got = pd.eval(y, {x: xs, r: rs})
+    assert np.isnan(got[0, 3, 3, 1]) and got[0, 3, 2, 0] == np.inf and got[0, 2, 3, 2] == 88  # 100 - 6 taps x 2
+    assert (got[0, :2] == 0).all()
+
+
+def test_which_conv_residual_adds_fuse():
+    x = pd.data("rx2", shape=[None, 5, 5, 2])
+    c = pd.conv2d(x, pd.constant(np.ones((3, 3, 2, 3), np.float32)), padding="same")
+    d = pd.conv2d(x, pd.constant(np.ones((1, 1, 2, 3), np.float32)))
+    r = pd.data("rr2", shape=[None, 5, 5, 3])
+    feeds = {x: np.zeros((2, 5, 5, 2), np.float32), r: np.zeros((2, 5, 5, 3), np.float32)}
+    add = c + r
+    assert _names(_fused([pd.relu(add)], feeds)) == ["fused_conv[conv2d+add+relu]"]
+    assert _names(_fused([add], feeds)) == ["fused_conv[conv2d+add]"]
+    # the sum read twice (or fetched): the add fuses, the relu runs on its own
+    assert _names(_fused([pd.relu(add) * add], feeds)) == \
+        ["fused_conv[conv2d+add]", "fused_elementwise[relu+mul]"]
+    assert _names(_fused([add, pd.relu(add)], feeds)) == ["fused_conv[conv2d+add]", "relu"]
+    # two convolutions into one add: one of them takes it, the other runs before it
+    assert _names(_fused([pd.relu(c + d)], feeds)) == ["conv2d", "fused_conv[conv2d+add+relu]"]
+    # not the convolution's only reader, fetched, a broadcast, or the convolution twice
+    assert _names(_fused([c + r, c], feeds)) == ["conv2d", "add"]
+    assert _names(_fused([c + pd.relu(c)], feeds)) == ["conv2d", "fused_elementwise[relu+add]"]
+    bias = pd.constant(np.ones(3, np.float32))
+    assert _names(_fused([pd.relu(c + bias)], feeds)) == ["conv2d", "fused_elementwise[add+relu]"]
+    assert _names(_fused([pd.relu(c + c)], feeds)) == ["conv2d", "fused_elementwise[add+relu]"]
+    # float16 would round the convolution before the add: not fused
+    h = pd.data("rh", shape=[None, 5, 5, 2], dtype="float16")
+    ch = pd.conv2d(h, pd.constant(np.ones((3, 3, 2, 3), np.float16)), padding="same")
+    rh = pd.data("rrh", shape=[None, 5, 5, 3], dtype="float16")
+    assert _names(_fused([ch + rh], {h: np.zeros((1, 5, 5, 2), np.float16),
+                                     rh: np.zeros((1, 5, 5, 3), np.float16)}))[0] == "conv2d"
+
+
+def test_folded_batch_norm_fuses_with_relu_and_residual_add(monkeypatch):
+    # inference: conv2d + batch_norm fold into one conv2d (fold_batch_norm.py) standing for
+    # the batch_norm's output, which then fuses with its relu, or with a residual add + relu
+    rng = np.random.default_rng(9)
+    x = pd.data("bx", shape=[None, 6, 6, 4])
+    r = pd.data("br", shape=[None, 6, 6, 5])
+
+    def conv_bn(name):
+        w = pd.constant(rng.standard_normal((3, 3, 4, 5)).astype(np.float32))
+        stats = []
+        for n, v in (("g", rng.random(5) + 0.5), ("b", rng.standard_normal(5)),
+                     ("mm", rng.standard_normal(5)), ("mv", rng.random(5) + 0.5)):
+            stats.append(pd.Variable(f"{name}_{n}", shape=[5], trainable=False))
+            stats[-1].set_value(v.astype(np.float32))
+        return pd.batch_norm(pd.conv2d(x, w, padding="same"), *stats)
+
+    feeds = {x: rng.standard_normal((3, 6, 6, 4)).astype(np.float32),
+             r: rng.standard_normal((3, 6, 6, 5)).astype(np.float32)}
+    for y, name in ((pd.relu(conv_bn("f1")), "fused_conv[conv2d+relu]"),
+                    (pd.relu(r + conv_bn("f2")), "fused_conv[conv2d+add+relu]")):
+        fused, plain, ran, ran_plain = _both([y], feeds, monkeypatch)
+        _assert_same(fused, plain)  # the same folded convolution: bit for bit
+        assert ran[-1] == name and "relu" not in ran and "batch_norm" not in ran, ran
+        assert "relu" in ran_plain and "batch_norm" not in ran_plain
+        assert (fused[0] == 0).any() and (fused[0] > 0).any()
+        # training plans keep the batch normalization
+        pd.eval(y, feeds, training=True)
+        assert "batch_norm" in " ".join(_last_program_ops([y], training=True))
+
+
+def test_conv_residual_kernel_checks_its_operand():
+    x, w = np.ones((1, 3, 3, 2), np.float32), np.ones((1, 1, 2, 4), np.float32)
+    y = np.empty((1, 3, 3, 4), np.float32)
+    spec = cpu_conv.conv_spec(x.shape, w.shape, y.shape, {"strides": (1, 1),
+                              "dilation": (1, 1), "padding": "valid", "groups": 1}, 4)
+    none, ws = np.empty(0, np.float32), np.empty(64, np.float32)
+    pd._C.conv2d(x, w, none, y, spec, ws, True, np.full(y.shape, -3.0, np.float32))
+    assert (y == 0).all()
+    pd._C.conv2d(x, w, none, y, spec, ws, False, np.full(y.shape, 0.5, np.float32))
+    assert (y == 2.5).all()
+    with pytest.raises(Exception, match="conv2d.*residual"):
+        pd._C.conv2d(x, w, none, y, spec, ws, True, np.ones(5, np.float32))
+    with pytest.raises(Exception, match="conv2d.*residual"):
+        pd._C.conv2d(x, w, none, y, spec, ws, True, np.ones(y.shape, np.float64))
+    with pytest.raises(Exception, match="conv2d: residual must not share memory with y"):
+        pd._C.conv2d(x, w, none, y, spec, ws, True, y)
+
+
 MATMUL_CASES = [  # a shape, b shape, matmul kwargs: one product per thread's rows or columns
     ((64, 128), (128, 40), {}),                      # split over rows
     ((6, 128), (128, 400), {}),                      # split over columns
