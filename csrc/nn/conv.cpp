@@ -781,9 +781,10 @@ void conv2d(py::array x, py::array w, py::array bias, py::array y, py::array spe
   check_array(w, "conv2d", "w", dt, c.w_size(), kRead);
   check_optional(bias, "conv2d", "bias", dt, c.CO, kRead);
   check_array(y, "conv2d", "y", dt, c.y_size(), kWrite);
-  check_optional(residual, "conv2d", "residual", dt, c.y_size(), kRead);
-  require(!residual.size() || !overlaps(residual, y), "conv2d",
-          "residual must not share memory with y");
+  if (residual.size()) {  // (empty: none, whatever its dtype: the argument's default)
+    check_array(residual, "conv2d", "residual", dt, c.y_size(), kRead);
+    require(!overlaps(residual, y), "conv2d", "residual must not share memory with y");
+  }
   const int nt = workspace_threads(ws, dt, c, false, "conv2d");
   GilRelease nogil(c.y_size());
   PD_DISPATCH_FLOAT(dt, "conv2d", {

@@ -948,6 +948,8 @@ def test_conv_residual_kernel_checks_its_operand():
     assert (y == 0).all()
     pd._C.conv2d(x, w, none, y, spec, ws, False, np.full(y.shape, 0.5, np.float32))
     assert (y == 2.5).all()
+    pd._C.conv2d(x, w, none, y, spec, ws)  # no residual, no relu: the defaults
+    assert (y == 2).all()
     with pytest.raises(Exception, match="conv2d.*residual"):
         pd._C.conv2d(x, w, none, y, spec, ws, True, np.ones(5, np.float32))
     with pytest.raises(Exception, match="conv2d.*residual"):
