@@ -1074,14 +1074,49 @@ def test_max_pool_grad_relu_grad_match(monkeypatch, xs, kw, dtype, device):
     assert (fused[1] == 0).any() and (fused[1] != 0).any() and not np.isnan(fused[1]).any()
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("xs, kw", POOL_CASES)
+def test_max_pool_grad_masks_by_relu_input_or_pool_output_alike(xs, kw, dtype):
+    # csrc/nn/pool.cpp: relu_y (x-shaped, the mask applied after routing) and pool_y (the
+    # pooling's output, each window's gradient masked before routing) give the same dx
+    from paddle.devices.cpu.pool import pool_spec
+    rng = np.random.default_rng(10)
+    r = np.maximum(rng.standard_normal(xs), 0).astype(dtype)
+    r[0, 0, :2] = 0.0
+    r[1, 1, 1] = np.nan
+    x = pd.data("pmx", shape=[None, *xs[1:]], dtype=dtype)
+    y_var = pd.max_pool2d(x, **kw)
+    attrs = y_var.node.attrs
+    oshape = (xs[0], *y_var.shape[1:])
+    y, where = np.empty(oshape, dtype), np.empty(oshape, np.int32)
+    spec = pool_spec(r.shape, oshape, attrs)
+    pd._C.max_pool2d(r, y, where, spec)
+    g = rng.standard_normal(oshape).astype(dtype)
+    by_relu, by_pool, plain = (np.empty_like(r) for _ in range(3))
+    pd._C.max_pool2d_grad(g, where, by_relu, spec, r)
+    pd._C.max_pool2d_grad(g, where, by_pool, spec, np.empty(0, dtype), y)
+    pd._C.max_pool2d_grad(g, where, plain, spec)
+    np.testing.assert_array_equal(by_pool, by_relu)
+    np.testing.assert_array_equal(by_relu, np.where(r > 0, plain, 0))
+    assert (by_pool != 0).any() and not np.isnan(by_pool).any()
+    with pytest.raises(Exception, match="max_pool2d_grad.*pool_y"):
+        pd._C.max_pool2d_grad(g, where, by_pool, spec, np.empty(0, dtype), r[:1])
+    with pytest.raises(Exception, match="max_pool2d_grad: relu_y and pool_y are two masks"):
+        pd._C.max_pool2d_grad(g, where, by_pool, spec, r, y)
+
+
 def test_what_a_max_pool_grad_fuses_with():
     x = pd.data("pfx", shape=[None, 4, 4, 2])
     r = pd.relu(x * 1.0)
     y = pd.max_pool2d(r, 2)
     feeds = {x: np.ones((2, 4, 4, 2), np.float32)}
     gx, = pd.gradients(pd.sum(y), [x])
-    names = _names(_fused([gx], feeds))
+    nodes = _fused([gx], feeds)
+    names = _names(nodes)
     assert "fused_pool_grad[max_pool2d_grad+relu_grad]" in names and "relu_grad" not in names
+    # relu's output is the pooling's input: the pooling's output masks, relu's is not read
+    fused = next(n for n in nodes if n.op.name.startswith("fused_pool"))
+    assert fused.attrs["mask"] == "pool_y" and fused.inputs[3] is y
     # the pooling's gradient wanted too: the two stay apart
     gx, gr = pd.gradients(pd.sum(y), [x, r])
     names = _names(_fused([gx, gr], feeds))
