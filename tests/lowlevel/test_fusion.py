@@ -958,6 +958,95 @@ def test_conv_residual_kernel_checks_its_operand():
         pd._C.conv2d(x, w, none, y, spec, ws, True, y)
 
 
+PAD_CONV_CASES = [  # x shape, pads (top, bottom), (left, right), filter shape, conv2d kwargs
+    ((2, 9, 9, 3), ((3, 3), (3, 3)), (7, 7, 3, 8), {"strides": 2}),   # ResNet-50's stem
+    ((2, 9, 8, 3), ((3, 2), (1, 3)), (3, 3, 3, 4), {}),               # taps, uneven pads
+    ((2, 7, 6, 12), ((1, 0), (0, 2)), (3, 3, 12, 5), {"dilation": 2}),  # im2col + GEMM
+    ((2, 6, 6, 4), ((1, 1), (1, 1)), (3, 3, 1, 8), {"groups": 4}),    # depthwise
+    ((2, 5, 5, 6), ((2, 2), (2, 2)), (1, 1, 6, 7), {"strides": 2}),   # 1x1 over pads
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("after", ["none", "relu", "batch_norm+relu"])
+@pytest.mark.parametrize("xs, pads, fs, kw", PAD_CONV_CASES)
+def test_pad_folds_into_the_convolution(monkeypatch, xs, pads, fs, kw, after, dtype, device):
+    rng = np.random.default_rng(11)
+    x = pd.data("px", shape=[None, *xs[1:]], dtype=dtype)
+    w = pd.constant(rng.standard_normal(fs).astype(dtype))
+    y = pd.conv2d(pd.pad(x, [(0, 0), *pads, (0, 0)]), w, **kw)
+    if after == "batch_norm+relu":  # inference: folded into the convolution first
+        stats = []
+        for n, v in (("g", rng.random(fs[3]) + 0.5), ("b", rng.standard_normal(fs[3])),
+                     ("mm", rng.standard_normal(fs[3])), ("mv", rng.random(fs[3]) + 0.5)):
+            stats.append(pd.Variable(f"pc_{n}", shape=[fs[3]], dtype=dtype, trainable=False))
+            stats[-1].set_value(v.astype(dtype))
+        y = pd.batch_norm(y, *stats)
+    y = y if after == "none" else pd.relu(y)
+    feeds = {x: rng.standard_normal(xs).astype(dtype)}
+    fused, plain, ran, ran_plain = _both([y], feeds, monkeypatch)
+    _assert_same(fused, plain)  # the same zeros in the same products: bit for bit
+    assert "pad" not in ran and "pad" in ran_plain, ran
+    assert ran[-1] == ("conv2d[pad+conv2d]" if after == "none" else
+                       "fused_conv[pad+conv2d+relu]")
+    # training: the padded input is the filter gradient's too, so it is kept
+    loss = pd.sum(y * pd.constant(rng.standard_normal(y.shape[1:]).astype(dtype)))
+    gx, = pd.gradients(loss, [x])
+    fused, plain, ran, _ = _both([y, gx], feeds, monkeypatch, training=True)
+    _assert_same(fused, plain)
+    assert "pad" in ran
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("xs, pads, kw", [
+    ((2, 9, 9, 4), ((1, 1), (1, 1)), {"pool_size": 3, "strides": 2}),  # ResNet-50's pool1
+    ((2, 8, 7, 3), ((0, 2), (1, 0)), {"pool_size": 3}),
+    ((2, 6, 6, 2), ((1, 1), (1, 1)), {"pool_size": 2, "strides": 2}),
+])
+def test_pad_folds_into_a_max_pooling_of_a_relu_in_inference(monkeypatch, xs, pads, kw,
+                                                             dtype, device):
+    rng = np.random.default_rng(12)
+    x = pd.data("ppx", shape=[None, *xs[1:]], dtype=dtype)
+    y = pd.max_pool2d(pd.pad(pd.relu(x), [(0, 0), *pads, (0, 0)]), **kw)
+    xv = rng.standard_normal(xs).astype(dtype)
+    xv[0, 0, 0, 0] = np.nan
+    xv[1, :3, :3] = -1.0  # windows of zeros alone: the pads' zeros tie with relu's
+    fused, plain, ran, ran_plain = _both([y], {x: xv}, monkeypatch)
+    _assert_same(fused, plain)
+    assert np.isnan(fused[0][0, 0, 0, 0]) and (fused[0][1, 0, 0] == 0).all()
+    assert ran == ["relu", "max_pool2d[pad+max_pool2d]"] and "pad" in ran_plain, ran
+    # with a gradient, the arg-max is read: the positions would differ, so no fold
+    gx, = pd.gradients(pd.sum(y), [x])
+    fused, plain, ran, _ = _both([y, gx], {x: xv}, monkeypatch, training=True)
+    _assert_same(fused, plain)
+    assert "pad" in ran
+
+
+def test_which_pads_fold():
+    x = pd.data("pfx2", shape=[None, 6, 6, 2])
+    feeds = {x: np.zeros((1, 6, 6, 2), np.float32)}
+    w = pd.constant(np.ones((3, 3, 2, 3), np.float32))
+    spatial = [(0, 0), (1, 1), (1, 1), (0, 0)]
+    assert _names(_fused([pd.conv2d(pd.pad(x, spatial), w)], feeds)) == ["conv2d[pad+conv2d]"]
+    # not zero, on the channels or the batch, read twice or fetched, or a padded conv
+    assert _names(_fused([pd.conv2d(pd.pad(x, spatial, 1.0), w)], feeds)) == ["pad", "conv2d"]
+    assert _names(_fused([pd.conv2d(pd.pad(x, [(0, 0), (1, 1), (1, 1), (1, 0)]),
+                                    pd.constant(np.ones((3, 3, 3, 3), np.float32)))],
+                         feeds)) == ["pad", "conv2d"]
+    assert _names(_fused([pd.conv2d(pd.pad(x, [(1, 0), (1, 1), (1, 1), (0, 0)]), w)],
+                         feeds)) == ["pad", "conv2d"]
+    p = pd.pad(x, spatial)
+    assert _names(_fused([pd.conv2d(p, w), p], feeds)) == ["pad", "conv2d"]
+    assert _names(_fused([pd.conv2d(p, w) + 1.0, pd.sum(p)], feeds))[0] == "pad"
+    assert _names(_fused([pd.conv2d(p, w, padding="same")], feeds)) == ["pad", "conv2d"]
+    # a max pooling: only of a relu, with pads narrower than its windows
+    r = pd.pad(pd.relu(x), spatial)
+    assert _names(_fused([pd.max_pool2d(r, 2)], feeds)) == ["relu", "max_pool2d[pad+max_pool2d]"]
+    assert _names(_fused([pd.max_pool2d(pd.pad(x, spatial), 2)], feeds)) == ["pad", "max_pool2d"]
+    wide = pd.pad(pd.relu(x), [(0, 0), (2, 0), (0, 0), (0, 0)])
+    assert _names(_fused([pd.max_pool2d(wide, 2)], feeds)) == ["relu", "pad", "max_pool2d"]
+
+
 MATMUL_CASES = [  # a shape, b shape, matmul kwargs: one product per thread's rows or columns
     ((64, 128), (128, 40), {}),                      # split over rows
     ((6, 128), (128, 400), {}),                      # split over columns
