@@ -233,4 +233,5 @@ def _fused_conv(node, ins, outs, ctx):
 
 
 _fused_conv.fusable = lambda prepares: prepares in (
-    [_conv2d, elementwise.ELEMENTWISE], [_conv2d, elementwise.ELEMENTWISE, elementwise.ELEMENTWISE])
+    [_conv2d, elementwise.ELEMENTWISE],
+    [_conv2d, elementwise.ELEMENTWISE, elementwise.ELEMENTWISE])

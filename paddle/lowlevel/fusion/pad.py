@@ -19,7 +19,8 @@ In a training plan the padded value is read by the gradients too: nothing folds.
 Example:
     >>> import numpy as np, paddle as pd
     >>> x = pd.data("x", shape=[None, 4, 4, 1])
-    >>> y = pd.conv2d(pd.pad(x, [(0, 0), (1, 1), (1, 1), (0, 0)]), np.ones((3, 3, 1, 1), "float32"))
+    >>> w = np.ones((3, 3, 1, 1), "float32")
+    >>> y = pd.conv2d(pd.pad(x, [(0, 0), (1, 1), (1, 1), (0, 0)]), w)
     >>> pd.eval(y, {x: np.ones((1, 4, 4, 1), "float32")})[0, :, :, 0].tolist()[0]
     [4.0, 6.0, 6.0, 4.0]
 """
