@@ -202,13 +202,14 @@ struct Conv {
 // before PADDLE_CONV_WINOGRAD changed may not); false otherwise.
 template <typename T>
 bool try_winograd(const Conv& c, bool input_grad, const T* x, const T* w, const T* bias, T* y,
-                  T* ws, int64_t ws_size, bool relu) {
+                  T* ws, int64_t ws_size, bool relu, const T* residual = nullptr) {
   const int m = c.winograd_tile(input_grad);
   if (!m) return false;
   const WinogradConv g = c.winograd(input_grad, m);
   const int64_t each = g.per_thread(), room = (ws_size - g.shared_size()) / each;
   if (ws_size < g.shared_size() || room < 1) return false;
-  winograd_conv(g, x, w, bias, y, ws, int(std::min<int64_t>(room, max_threads())), relu);
+  winograd_conv(g, x, w, bias, y, ws, int(std::min<int64_t>(room, max_threads())), relu,
+                residual);
   return true;
 }
 
@@ -626,22 +627,29 @@ void forward_block(const Conv& c, const T* x, const T* w, const T* bias, T* y, T
   }
 }
 
-// y = conv(x, w) (+ bias), and its relu with `relu` (the conv2d + relu that
-// paddle/lowlevel/fusion/conv.py fuses): applied to each block's rows while they are still
-// in cache, instead of a pass of its own over the whole output. NaN passes, as in
-// csrc/elementwise.cpp's relu.
+// y = conv(x, w) (+ bias), then `+ residual` (y-shaped) when given, then relu with `relu`
+// (the conv2d [+ add] [+ relu] that paddle/lowlevel/fusion/conv.py fuses): applied to each
+// block's rows while they are still in cache, instead of passes of their own over the whole
+// output, in the order and precision of the separate add and relu (bit for bit). NaN passes,
+// as in csrc/elementwise.cpp's relu.
 template <typename T>
 void forward_typed(const Conv& c, const T* x, const T* w, const T* bias, T* y, T* ws, int nt,
-                   bool relu) {
+                   bool relu, const T* residual) {
   std::vector<Block> blocks = c.blocks();
   const int64_t nb = int64_t(blocks.size()), slot = c.cols_size();
   _Pragma("omp parallel for num_threads(nt) schedule(dynamic, 1) if (nb > 1)")
   for (int64_t i = 0; i < nb; ++i) {
     const Block& b = blocks[i];
     forward_block(c, x, w, bias, y, ws + omp_get_thread_num() * slot, b);
-    if (relu) {
-      T* yb = y + b.r0 * c.OW * c.CO;
-      const int64_t n = (b.r1 - b.r0) * c.OW * c.CO;
+    T* yb = y + b.r0 * c.OW * c.CO;
+    const int64_t n = (b.r1 - b.r0) * c.OW * c.CO;
+    if (residual) {
+      const T* rb = residual + b.r0 * c.OW * c.CO;
+      if (relu)
+        for (int64_t j = 0; j < n; ++j) yb[j] = relu_of(T(yb[j] + rb[j]));
+      else
+        for (int64_t j = 0; j < n; ++j) yb[j] += rb[j];
+    } else if (relu) {
       for (int64_t j = 0; j < n; ++j) yb[j] = relu_of(yb[j]);
     }
   }
@@ -814,24 +822,37 @@ void check_optional(const py::array& a, const char* op, const char* arg, int dt,
   check_array(a, op, arg, dt, a.size() ? size : 0, access);
 }
 
+// Whether two arrays' memory overlaps (the fused residual is read after y's block is
+// written, so it must not be y itself).
+bool overlaps(const py::array& a, const py::array& b) {
+  const char* pa = static_cast<const char*>(a.data());
+  const char* pb = static_cast<const char*>(b.data());
+  return pa < pb + b.nbytes() && pb < pa + a.nbytes();
+}
+
 void conv2d(py::array x, py::array w, py::array bias, py::array y, py::array spec,
-            py::array ws, bool relu) {
+            py::array ws, bool relu, py::array residual) {
   Conv c(spec, "conv2d");
   int dt = check_dtype(x, "conv2d", "x");
   check_array(x, "conv2d", "x", dt, c.x_size(), kRead);
   check_array(w, "conv2d", "w", dt, c.w_size(), kRead);
   check_optional(bias, "conv2d", "bias", dt, c.CO, kRead);
   check_array(y, "conv2d", "y", dt, c.y_size(), kWrite);
+  if (residual.size()) {  // (empty: none, whatever its dtype: the argument's default)
+    check_array(residual, "conv2d", "residual", dt, c.y_size(), kRead);
+    require(!overlaps(residual, y), "conv2d", "residual must not share memory with y");
+  }
   const int nt = workspace_threads(ws, dt, c, false, "conv2d");
   GilRelease nogil(c.y_size());
   PD_DISPATCH_FLOAT(dt, "conv2d", {
     if (try_winograd<scalar_t>(c, false, in_ptr<scalar_t>(x), in_ptr<scalar_t>(w),
                                optional_in<scalar_t>(bias), out_ptr<scalar_t>(y),
-                               out_ptr<scalar_t>(ws), ws.size(), relu))
+                               out_ptr<scalar_t>(ws), ws.size(), relu,
+                               optional_in<scalar_t>(residual)))
       return;
     forward_typed<scalar_t>(c, in_ptr<scalar_t>(x), in_ptr<scalar_t>(w),
                             optional_in<scalar_t>(bias), out_ptr<scalar_t>(y),
-                            out_ptr<scalar_t>(ws), nt, relu);
+                            out_ptr<scalar_t>(ws), nt, relu, optional_in<scalar_t>(residual));
   });
 }
 
@@ -878,9 +899,9 @@ void conv2d_backprop_filter(py::array x, py::array dy, py::array dw, py::array d
 void init_conv(py::module_& m) {
   m.def("conv2d", &conv2d,
         array_arg("x"), array_arg("w"), array_arg("bias"), array_arg("y"), array_arg("spec"),
-        array_arg("ws"), py::arg("relu") = false,
-        "y = conv2d(x, w) (+ bias unless empty) on NHWC, geometry from spec; its relu "
-        "with relu");
+        array_arg("ws"), py::arg("relu") = false, py::arg("residual") = py::array(),
+        "y = conv2d(x, w) (+ bias unless empty) on NHWC, geometry from spec; + residual "
+        "(y-shaped) unless empty; then relu with relu");
   m.def("conv2d_backprop_input", &conv2d_backprop_input,
         array_arg("dy"), array_arg("w"), array_arg("dx"), array_arg("spec"), array_arg("ws"),
         "dx of conv2d from dy and w");

@@ -112,13 +112,19 @@ bool tiling(const Pool& p) {
 // images, so they never write the same element, and an image's dx stays in cache while
 // its windows write into it. With relu_y (x-shaped), each image's dx is then masked as
 // relu_grad(relu_y, dx) would (kept where relu_y > 0, NaN not), while still in cache: the
-// max_pool2d_grad + relu_grad that paddle/lowlevel/fusion/pool.py fuses.
+// max_pool2d_grad + relu_grad that paddle/lowlevel/fusion/pool.py fuses. Where relu_y is
+// the pooling's own input, its value at a window's arg-max is the pooling's output there,
+// so `pool_y` (y-shaped, a quarter of the bytes for 2x2 windows) masks each window's
+// gradient instead, before it is routed: every window that routes to an element agrees on
+// its mask, so the values are relu_grad's bit for bit, and relu_y is never read.
 template <bool ADD, typename T>
-void max_grad_images(const Pool& p, const T* g, const int32_t* where, T* dx, const T* relu_y) {
+void max_grad_images(const Pool& p, const T* g, const int32_t* where, T* dx, const T* relu_y,
+                     const T* pool_y) {
   const int64_t C = p.C, image = p.H * p.W * C;
   const bool zero = !tiling(p);
   _Pragma("omp parallel for schedule(static) if (parallel_rows(p.N, p.x_size())) num_threads(max_threads())")
   for (int64_t n = 0; n < p.N; ++n) {
+    std::vector<T> masked(pool_y ? C : 0);
     if (zero) std::fill(dx + n * image, dx + (n + 1) * image, T(0));
     for (int64_t oh = 0; oh < p.OH; ++oh)
       for (int64_t ow = 0; ow < p.OW; ++ow) {
@@ -127,6 +133,11 @@ void max_grad_images(const Pool& p, const T* g, const int32_t* where, T* dx, con
         const int64_t top = oh * p.sh - p.pt, left = ow * p.sw - p.pl;
         const int64_t o = ((n * p.OH + oh) * p.OW + ow) * C;
         const T* gr = g + o;
+        if (pool_y) {  // the window's gradient, masked once, in a buffer of C values
+          const T* gate = pool_y + o;
+          for (int64_t c = 0; c < C; ++c) masked[c] = gate[c] > T(0) ? gr[c] : T(0);
+          gr = masked.data();
+        }
         const int32_t* at = where + o;
         for (int64_t h = h0; h < h1; ++h)
           for (int64_t w = w0; w < w1; ++w) {
@@ -147,11 +158,12 @@ void max_grad_images(const Pool& p, const T* g, const int32_t* where, T* dx, con
 }
 
 template <typename T>
-void max_grad(const Pool& p, const T* g, const int32_t* where, T* dx, const T* relu_y) {
+void max_grad(const Pool& p, const T* g, const int32_t* where, T* dx, const T* relu_y,
+              const T* pool_y) {
   if (overlapping(p))
-    max_grad_images<true>(p, g, where, dx, relu_y);
+    max_grad_images<true>(p, g, where, dx, relu_y, pool_y);
   else
-    max_grad_images<false>(p, g, where, dx, relu_y);
+    max_grad_images<false>(p, g, where, dx, relu_y, pool_y);
 }
 
 // out[n, oh, ow, c] = gg (x-shaped) at the window's saved arg-max: max_grad's adjoint.
@@ -248,7 +260,7 @@ void avg_pool2d(py::array x, py::array y, py::array spec) {
 }
 
 void max_pool2d_grad(py::array g, py::array where, py::array dx, py::array spec,
-                     py::array relu_y) {
+                     py::array relu_y, py::array pool_y) {
   const char* op = "max_pool2d_grad";
   Pool p(spec, op);
   p.check_positions(op);
@@ -257,10 +269,13 @@ void max_pool2d_grad(py::array g, py::array where, py::array dx, py::array spec,
   check_array(where, op, "where", kInt32, p.y_size(), kRead);
   check_array(dx, op, "dx", dt, p.x_size(), kWrite);
   if (relu_y.size()) check_array(relu_y, op, "relu_y", dt, p.x_size(), kRead);  // empty: none
+  if (pool_y.size()) check_array(pool_y, op, "pool_y", dt, p.y_size(), kRead);
+  require(!(relu_y.size() && pool_y.size()), op, "relu_y and pool_y are two masks: give one");
   GilRelease nogil(p.x_size());
   PD_DISPATCH_FLOAT(dt, op, {
     max_grad<scalar_t>(p, in_ptr<scalar_t>(g), in_ptr<int32_t>(where), out_ptr<scalar_t>(dx),
-                       relu_y.size() ? in_ptr<scalar_t>(relu_y) : nullptr);
+                       relu_y.size() ? in_ptr<scalar_t>(relu_y) : nullptr,
+                       pool_y.size() ? in_ptr<scalar_t>(pool_y) : nullptr);
   });
 }
 
@@ -301,9 +316,10 @@ void init_pool(py::module_& m) {
         "y = mean over the input elements of each window of x");
   m.def("max_pool2d_grad", &max_pool2d_grad,
         array_arg("g"), array_arg("where"), array_arg("dx"), array_arg("spec"),
-        py::arg("relu_y") = py::array_t<float>(0),
+        py::arg("relu_y") = py::array_t<float>(0), py::arg("pool_y") = py::array_t<float>(0),
         "dx: g routed to each window's saved arg-max; masked where relu_y (unless empty) is "
-        "not above 0, as relu_grad(relu_y, dx)");
+        "not above 0, as relu_grad(relu_y, dx); or each window's g masked where pool_y (the "
+        "pooling's output, unless empty) is not, the same where relu_y is its input");
   m.def("max_pool2d_select", &max_pool2d_select,
         array_arg("gg"), array_arg("where"), array_arg("out"), array_arg("spec"),
         "gg read at each window's saved arg-max");

@@ -208,11 +208,13 @@ PD_WINO_INLINE void inputs_impl(const WinogradConv& g, const T* x, int64_t t0, i
   }
 }
 
-// The products of tiles [t0, t0 + nb), Mp[p][tile][CO], back into y (+ bias, relu): only
+// The products of tiles [t0, t0 + nb), Mp[p][tile][CO], back into y (+ bias, + residual,
+// relu): only
 // the outputs inside y. tmp: a * a * kRun values.
 template <int M, typename T>
 PD_WINO_INLINE void outputs_impl(const WinogradConv& g, const T* Mp, int64_t t0, int64_t nb,
-                                 const T* bias, bool relu, T* y, T* tmp) {
+                                 const T* bias, const T* residual, bool relu, T* y,
+                                 T* tmp) {
   constexpr int A = M + 2;
   const std::integral_constant<int, M> tag;
   const int64_t CO = g.CO;
@@ -239,8 +241,22 @@ PD_WINO_INLINE void outputs_impl(const WinogradConv& g, const T* Mp, int64_t t0,
       for (int r = 0; r < M && tl.oh + r < g.OH; ++r)
         for (int j = 0; j < M && tl.ow + j < g.OW; ++j) {
           const T* __restrict s = outs + (r * M + j) * kRun;
-          T* __restrict d = y + ((tl.n * g.OH + tl.oh + r) * g.OW + tl.ow + j) * CO + c0;
-          if (bias) {
+          const int64_t at = ((tl.n * g.OH + tl.oh + r) * g.OW + tl.ow + j) * CO + c0;
+          T* __restrict d = y + at;
+          if (residual) {  // (s + bias) + residual, then relu: the unfused ops' order
+            const T* __restrict rr = residual + at;
+            if (bias) {
+              const T* __restrict bb = bias + c0;
+              if (relu)
+                for (int64_t l = 0; l < len; ++l) d[l] = relu_of(s[l] + bb[l] + rr[l]);
+              else
+                for (int64_t l = 0; l < len; ++l) d[l] = s[l] + bb[l] + rr[l];
+            } else if (relu) {
+              for (int64_t l = 0; l < len; ++l) d[l] = relu_of(s[l] + rr[l]);
+            } else {
+              for (int64_t l = 0; l < len; ++l) d[l] = s[l] + rr[l];
+            }
+          } else if (bias) {
             const T* __restrict bb = bias + c0;
             if (relu)
               for (int64_t l = 0; l < len; ++l) d[l] = relu_of(s[l] + bb[l]);
@@ -288,15 +304,15 @@ PD_WINO_BUILDS(inputs, (const WinogradConv& g, const T* x, int64_t t0, int64_t n
                         T* tmp, const T* zeros),
                (g, x, t0, nb, V, tmp, zeros))
 PD_WINO_BUILDS(outputs, (const WinogradConv& g, const T* Mp, int64_t t0, int64_t nb,
-                         const T* bias, bool relu, T* y, T* tmp),
-               (g, Mp, t0, nb, bias, relu, y, tmp))
+                         const T* bias, const T* residual, bool relu, T* y, T* tmp),
+               (g, Mp, t0, nb, bias, residual, relu, y, tmp))
 
 // Per-thread scratch besides V and M: the 2-D transforms' intermediate runs, and zeros.
 constexpr int64_t kScratch = 2 * 36 * kRun + kRun;
 
 template <int M, typename T>
 void run(const WinogradConv& g, const T* x, const T* w, const T* bias, T* y, T* ws, int nt,
-         bool relu) {
+         bool relu, const T* residual) {
   constexpr int A = M + 2;
   const int64_t C = g.C, CO = g.CO, B = g.block_tiles(), tiles = g.tiles();
   const int64_t nblocks = (tiles + B - 1) / B, each = g.per_thread();
@@ -332,7 +348,7 @@ void run(const WinogradConv& g, const T* x, const T* w, const T* bias, T* y, T* 
       for (int p = 0; p < A * A; ++p)
         blas_gemm(false, false, nb, CO, C, T(1), V + p * nb * C, C, U + p * C * CO, CO, T(0),
                   Mp + p * nb * CO, CO);
-      outputs<M>(g, Mp, t0, nb, bias, relu, y, tmp);
+      outputs<M>(g, Mp, t0, nb, bias, residual, relu, y, tmp);
     }
   }
 }
@@ -361,14 +377,15 @@ int64_t WinogradConv::per_thread() const {
 
 template <typename T>
 void winograd_conv(const WinogradConv& g, const T* x, const T* w, const T* bias, T* y, T* ws,
-                   int nt, bool relu) {
-  if (g.m == 4) return run<4>(g, x, w, bias, y, ws, nt, relu);
-  run<2>(g, x, w, bias, y, ws, nt, relu);
+                   int nt, bool relu, const T* residual) {
+  if (g.m == 4) return run<4>(g, x, w, bias, y, ws, nt, relu, residual);
+  run<2>(g, x, w, bias, y, ws, nt, relu, residual);
 }
 
 template void winograd_conv<float>(const WinogradConv&, const float*, const float*,
-                                   const float*, float*, float*, int, bool);
+                                   const float*, float*, float*, int, bool, const float*);
 template void winograd_conv<double>(const WinogradConv&, const double*, const double*,
-                                    const double*, double*, double*, int, bool);
+                                    const double*, double*, double*, int, bool,
+                                    const double*);
 
 }  // namespace paddle

@@ -23,10 +23,11 @@ struct WinogradConv {
   int64_t per_thread() const;   // and each thread's transformed tiles and products
 };
 
-// Runs the convolution (+ bias, then relu with `relu`) with nt threads; ws holds
+// Runs the convolution (+ bias, + residual (y-shaped) when not null, then relu with
+// `relu`) with nt threads; ws holds
 // shared_size() + nt * per_thread() elements.
 template <typename T>
 void winograd_conv(const WinogradConv& g, const T* x, const T* w, const T* bias, T* y, T* ws,
-                   int nt, bool relu);
+                   int nt, bool relu, const T* residual = nullptr);
 
 }  // namespace paddle

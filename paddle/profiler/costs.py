@@ -30,8 +30,9 @@ PER_ELEMENT = {  # a few passes over each element
     "batch_norm_grad": 10, "layer_norm": 8, "layer_norm_grad": 12, "apply_updates": 10}
 
 
-# The fused kernels that run a product (paddle/lowlevel/fusion/): the product's op.
-FUSED_PRODUCTS = {"fused_conv": "conv2d", "fused_matmul": "matmul"}
+# The fused kernels that run a product (paddle/lowlevel/fusion/): the product's op (a pad
+# folded into a convolution runs the convolution's own kernel: conv2d[pad+conv2d]).
+FUSED_PRODUCTS = {"fused_conv": "conv2d", "fused_matmul": "matmul", "conv2d": "conv2d"}
 
 
 def _size(shape):
@@ -41,7 +42,7 @@ def _size(shape):
 def flops(op, ins, outs, attrs):
     """Floating-point operations of one call of `op` (None where not counted). A fused
     product (fused_conv[conv2d+relu], fused_matmul[matmul+add+relu]) counts its product's."""
-    product = FUSED_PRODUCTS.get(op.split("[")[0])
+    product = FUSED_PRODUCTS.get(op.split("[")[0]) if "[" in op else None
     if product:
         return flops(product, ins[:2], outs[:1], attrs)
     if op == "matmul" and len(ins) == 2 and outs:

@@ -784,6 +784,7 @@ CONV_RELU_CASES = [  # x shape, filter shape, conv2d kwargs, with a bias: each o
     ((2, 6, 5, 20), (1, 1, 20, 7), {}, True),                         # pointwise
     ((2, 6, 6, 4), (3, 3, 1, 8), {"groups": 4, "padding": 1}, True),  # depthwise (direct)
     ((2, 6, 6, 6), (3, 3, 3, 4), {"groups": 2, "dilation": 2, "padding": "same"}, False),
+    ((2, 12, 11, 16), (3, 3, 16, 16), {"padding": "same"}, True),    # Winograd (winograd.cpp)
 ]
 
 
@@ -834,6 +835,224 @@ def test_conv_is_not_fused_with_a_relu_that_is_not_its_only_reader():
     assert _names(_fused([c, pd.relu(c)], feeds)) == ["conv2d", "relu"]
     assert _names(_fused([pd.relu(c)], feeds)) == ["fused_conv[conv2d+relu]"]
     assert _names(_fused([pd.sigmoid(c)], feeds)) == ["conv2d", "sigmoid"]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("relu", [True, False])
+@pytest.mark.parametrize("residual_first", [False, True])
+@pytest.mark.parametrize("xs, fs, kw, with_bias", CONV_RELU_CASES)
+def test_conv_residual_add_forward_and_gradients_match(monkeypatch, xs, fs, kw, with_bias,
+                                                       residual_first, relu, dtype, device):
+    # conv2d + add (+ relu): a residual block's end, the add and relu in each block's cache
+    monkeypatch.setattr(cpu_conv, "COLUMN_BYTES", 8)  # blocks of a row or two, two threads
+    monkeypatch.setattr(cpu_conv, "OUTPUT_BYTES", 8)
+    monkeypatch.setattr(cpu_conv, "MIN_POSITIONS", 1)
+    rng = np.random.default_rng(8)
+    x = pd.data("rx", shape=[None, *xs[1:]], dtype=dtype)
+    w = pd.constant(rng.standard_normal(fs).astype(dtype))
+    b = pd.constant(rng.standard_normal(fs[3]).astype(dtype)) if with_bias else None
+    c = pd.conv2d(x, w, bias=b, **kw)
+    r = pd.data("rr", shape=[None, *c.shape[1:]], dtype=dtype)
+    y = r + c if residual_first else c + r
+    y = pd.relu(y) if relu else y
+    loss = pd.sum(y * pd.constant(rng.standard_normal(y.shape[1:]).astype(dtype)))
+    grads = pd.gradients(loss, [x, w, r] + ([b] if with_bias else []))
+    feeds = {x: rng.standard_normal(xs).astype(dtype)}
+    feeds[r] = rng.standard_normal((xs[0], *c.shape[1:])).astype(dtype)
+    threads = pd._C.omp_threads()
+    pd._C.set_omp_threads(2)
+    try:
+        fused, plain, ran, ran_plain = _both([y, *grads], feeds, monkeypatch)
+    finally:
+        pd._C.set_omp_threads(threads)
+    _assert_same(fused, plain)  # the same sums in the same order, bit for bit
+    name = "fused_conv[conv2d+add+relu]" if relu else "fused_conv[conv2d+add]"
+    assert name in ran and "add" not in ran and "relu" not in ran, ran
+    assert "conv2d" in ran_plain and "add" in ran_plain
+    if relu:
+        assert (fused[0] >= 0).all() and (fused[0] == 0).any() and (fused[0] > 0).any()
+
+
+def test_conv_residual_add_lets_nan_through_as_add_and_relu_do():
+    x = pd.data("rnx", shape=[None, 4, 4, 2])
+    r = pd.data("rnr", shape=[None, 4, 4, 3])
+    c = pd.conv2d(x, pd.constant(np.ones((3, 3, 2, 3), np.float32)), padding="same")
+    y = pd.relu(c + r)
+    xs = -np.ones((1, 4, 4, 2), np.float32)
+    rs = np.zeros((1, 4, 4, 3), np.float32)
+    rs[0, 3, 3, 1], rs[0, 3, 2, 0], rs[0, 2, 3, 2] = np.nan, np.inf, 100.0
+    got = pd.eval(y, {x: xs, r: rs})
+    assert np.isnan(got[0, 3, 3, 1]) and got[0, 3, 2, 0] == np.inf
+    assert got[0, 2, 3, 2] == 100 - 6 * 2  # a corner window: 6 taps of 2 channels of -1
+    assert (got[0, :2] == 0).all()
+
+
+def test_which_conv_residual_adds_fuse():
+    x = pd.data("rx2", shape=[None, 5, 5, 2])
+    c = pd.conv2d(x, pd.constant(np.ones((3, 3, 2, 3), np.float32)), padding="same")
+    d = pd.conv2d(x, pd.constant(np.ones((1, 1, 2, 3), np.float32)))
+    r = pd.data("rr2", shape=[None, 5, 5, 3])
+    feeds = {x: np.zeros((2, 5, 5, 2), np.float32), r: np.zeros((2, 5, 5, 3), np.float32)}
+    add = c + r
+    assert _names(_fused([pd.relu(add)], feeds)) == ["fused_conv[conv2d+add+relu]"]
+    assert _names(_fused([add], feeds)) == ["fused_conv[conv2d+add]"]
+    # the sum read twice (or fetched): the add fuses, the relu runs on its own
+    assert _names(_fused([pd.relu(add) * add], feeds)) == \
+        ["fused_conv[conv2d+add]", "fused_elementwise[relu+mul]"]
+    assert _names(_fused([add, pd.relu(add)], feeds)) == ["fused_conv[conv2d+add]", "relu"]
+    # two convolutions into one add: one of them takes it, the other runs before it
+    assert _names(_fused([pd.relu(c + d)], feeds)) == ["conv2d", "fused_conv[conv2d+add+relu]"]
+    # not the convolution's only reader, fetched, a broadcast, or the convolution twice
+    assert _names(_fused([c + r, c], feeds)) == ["conv2d", "add"]
+    assert _names(_fused([c + pd.relu(c)], feeds)) == ["conv2d", "fused_elementwise[relu+add]"]
+    bias = pd.constant(np.ones(3, np.float32))
+    assert _names(_fused([pd.relu(c + bias)], feeds)) == ["conv2d", "fused_elementwise[add+relu]"]
+    assert _names(_fused([pd.relu(c + c)], feeds)) == ["conv2d", "fused_elementwise[add+relu]"]
+    # float16 would round the convolution before the add: not fused
+    h = pd.data("rh", shape=[None, 5, 5, 2], dtype="float16")
+    ch = pd.conv2d(h, pd.constant(np.ones((3, 3, 2, 3), np.float16)), padding="same")
+    rh = pd.data("rrh", shape=[None, 5, 5, 3], dtype="float16")
+    assert _names(_fused([ch + rh], {h: np.zeros((1, 5, 5, 2), np.float16),
+                                     rh: np.zeros((1, 5, 5, 3), np.float16)}))[0] == "conv2d"
+
+
+def test_folded_batch_norm_fuses_with_relu_and_residual_add(monkeypatch):
+    # inference: conv2d + batch_norm fold into one conv2d (fold_batch_norm.py) standing for
+    # the batch_norm's output, which then fuses with its relu, or with a residual add + relu
+    rng = np.random.default_rng(9)
+    x = pd.data("bx", shape=[None, 6, 6, 4])
+    r = pd.data("br", shape=[None, 6, 6, 5])
+
+    def conv_bn(name):
+        w = pd.constant(rng.standard_normal((3, 3, 4, 5)).astype(np.float32))
+        stats = []
+        for n, v in (("g", rng.random(5) + 0.5), ("b", rng.standard_normal(5)),
+                     ("mm", rng.standard_normal(5)), ("mv", rng.random(5) + 0.5)):
+            stats.append(pd.Variable(f"{name}_{n}", shape=[5], trainable=False))
+            stats[-1].set_value(v.astype(np.float32))
+        return pd.batch_norm(pd.conv2d(x, w, padding="same"), *stats)
+
+    feeds = {x: rng.standard_normal((3, 6, 6, 4)).astype(np.float32),
+             r: rng.standard_normal((3, 6, 6, 5)).astype(np.float32)}
+    for y, name in ((pd.relu(conv_bn("f1")), "fused_conv[conv2d+relu]"),
+                    (pd.relu(r + conv_bn("f2")), "fused_conv[conv2d+add+relu]")):
+        fused, plain, ran, ran_plain = _both([y], feeds, monkeypatch)
+        _assert_same(fused, plain)  # the same folded convolution: bit for bit
+        assert ran[-1] == name and "relu" not in ran and "batch_norm" not in ran, ran
+        assert "relu" in ran_plain and "batch_norm" not in ran_plain
+        assert (fused[0] == 0).any() and (fused[0] > 0).any()
+        # training plans keep the batch normalization
+        pd.eval(y, feeds, training=True)
+        assert "batch_norm" in " ".join(_last_program_ops([y], training=True))
+
+
+def test_conv_residual_kernel_checks_its_operand():
+    x, w = np.ones((1, 3, 3, 2), np.float32), np.ones((1, 1, 2, 4), np.float32)
+    y = np.empty((1, 3, 3, 4), np.float32)
+    spec = cpu_conv.conv_spec(x.shape, w.shape, y.shape, {"strides": (1, 1),
+                              "dilation": (1, 1), "padding": "valid", "groups": 1}, 4)
+    none, ws = np.empty(0, np.float32), np.empty(64, np.float32)
+    pd._C.conv2d(x, w, none, y, spec, ws, True, np.full(y.shape, -3.0, np.float32))
+    assert (y == 0).all()
+    pd._C.conv2d(x, w, none, y, spec, ws, False, np.full(y.shape, 0.5, np.float32))
+    assert (y == 2.5).all()
+    pd._C.conv2d(x, w, none, y, spec, ws)  # no residual, no relu: the defaults
+    assert (y == 2).all()
+    with pytest.raises(Exception, match="conv2d.*residual"):
+        pd._C.conv2d(x, w, none, y, spec, ws, True, np.ones(5, np.float32))
+    with pytest.raises(Exception, match="conv2d.*residual"):
+        pd._C.conv2d(x, w, none, y, spec, ws, True, np.ones(y.shape, np.float64))
+    with pytest.raises(Exception, match="conv2d: residual must not share memory with y"):
+        pd._C.conv2d(x, w, none, y, spec, ws, True, y)
+
+
+PAD_CONV_CASES = [  # x shape, pads (top, bottom), (left, right), filter shape, conv2d kwargs
+    ((2, 9, 9, 3), ((3, 3), (3, 3)), (7, 7, 3, 8), {"strides": 2}),   # ResNet-50's stem
+    ((2, 9, 8, 3), ((3, 2), (1, 3)), (3, 3, 3, 4), {}),               # taps, uneven pads
+    ((2, 7, 6, 12), ((1, 0), (0, 2)), (3, 3, 12, 5), {"dilation": 2}),  # im2col + GEMM
+    ((2, 6, 6, 4), ((1, 1), (1, 1)), (3, 3, 1, 8), {"groups": 4}),    # depthwise
+    ((2, 5, 5, 6), ((2, 2), (2, 2)), (1, 1, 6, 7), {"strides": 2}),   # 1x1 over pads
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("after", ["none", "relu", "batch_norm+relu"])
+@pytest.mark.parametrize("xs, pads, fs, kw", PAD_CONV_CASES)
+def test_pad_folds_into_the_convolution(monkeypatch, xs, pads, fs, kw, after, dtype, device):
+    rng = np.random.default_rng(11)
+    x = pd.data("px", shape=[None, *xs[1:]], dtype=dtype)
+    w = pd.constant(rng.standard_normal(fs).astype(dtype))
+    y = pd.conv2d(pd.pad(x, [(0, 0), *pads, (0, 0)]), w, **kw)
+    if after == "batch_norm+relu":  # inference: folded into the convolution first
+        stats = []
+        for n, v in (("g", rng.random(fs[3]) + 0.5), ("b", rng.standard_normal(fs[3])),
+                     ("mm", rng.standard_normal(fs[3])), ("mv", rng.random(fs[3]) + 0.5)):
+            stats.append(pd.Variable(f"pc_{n}", shape=[fs[3]], dtype=dtype, trainable=False))
+            stats[-1].set_value(v.astype(dtype))
+        y = pd.batch_norm(y, *stats)
+    y = y if after == "none" else pd.relu(y)
+    feeds = {x: rng.standard_normal(xs).astype(dtype)}
+    fused, plain, ran, ran_plain = _both([y], feeds, monkeypatch)
+    _assert_same(fused, plain)  # the same zeros in the same products: bit for bit
+    assert "pad" not in ran and "pad" in ran_plain, ran
+    assert ran[-1] == ("conv2d[pad+conv2d]" if after == "none" else
+                       "fused_conv[pad+conv2d+relu]")
+    # training: the padded input is the filter gradient's too, so it is kept
+    loss = pd.sum(y * pd.constant(rng.standard_normal(y.shape[1:]).astype(dtype)))
+    gx, = pd.gradients(loss, [x])
+    fused, plain, ran, _ = _both([y, gx], feeds, monkeypatch, training=True)
+    _assert_same(fused, plain)
+    assert "pad" in ran
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("xs, pads, kw", [
+    ((2, 9, 9, 4), ((1, 1), (1, 1)), {"pool_size": 3, "strides": 2}),  # ResNet-50's pool1
+    ((2, 8, 7, 3), ((0, 2), (1, 0)), {"pool_size": 3}),
+    ((2, 6, 6, 2), ((1, 1), (1, 1)), {"pool_size": 2, "strides": 2}),
+])
+def test_pad_folds_into_a_max_pooling_of_a_relu_in_inference(monkeypatch, xs, pads, kw,
+                                                             dtype, device):
+    rng = np.random.default_rng(12)
+    x = pd.data("ppx", shape=[None, *xs[1:]], dtype=dtype)
+    y = pd.max_pool2d(pd.pad(pd.relu(x), [(0, 0), *pads, (0, 0)]), **kw)
+    xv = rng.standard_normal(xs).astype(dtype)
+    xv[0, 0, 0, 0] = np.nan
+    xv[1, :3, :3] = -1.0  # windows of zeros alone: the pads' zeros tie with relu's
+    fused, plain, ran, ran_plain = _both([y], {x: xv}, monkeypatch)
+    _assert_same(fused, plain)
+    assert np.isnan(fused[0][0, 0, 0, 0]) and (fused[0][1, 0, 0] == 0).all()
+    assert ran == ["relu", "max_pool2d[pad+max_pool2d]"] and "pad" in ran_plain, ran
+    # with a gradient, the arg-max is read: the positions would differ, so no fold
+    gx, = pd.gradients(pd.sum(y), [x])
+    fused, plain, ran, _ = _both([y, gx], {x: xv}, monkeypatch, training=True)
+    _assert_same(fused, plain)
+    assert "pad" in ran
+
+
+def test_which_pads_fold():
+    x = pd.data("pfx2", shape=[None, 6, 6, 2])
+    feeds = {x: np.zeros((1, 6, 6, 2), np.float32)}
+    w = pd.constant(np.ones((3, 3, 2, 3), np.float32))
+    spatial = [(0, 0), (1, 1), (1, 1), (0, 0)]
+    assert _names(_fused([pd.conv2d(pd.pad(x, spatial), w)], feeds)) == ["conv2d[pad+conv2d]"]
+    # not zero, on the channels or the batch, read twice or fetched, or a padded conv
+    assert _names(_fused([pd.conv2d(pd.pad(x, spatial, 1.0), w)], feeds)) == ["pad", "conv2d"]
+    assert _names(_fused([pd.conv2d(pd.pad(x, [(0, 0), (1, 1), (1, 1), (1, 0)]),
+                                    pd.constant(np.ones((3, 3, 3, 3), np.float32)))],
+                         feeds)) == ["pad", "conv2d"]
+    assert _names(_fused([pd.conv2d(pd.pad(x, [(1, 0), (1, 1), (1, 1), (0, 0)]), w)],
+                         feeds)) == ["pad", "conv2d"]
+    p = pd.pad(x, spatial)
+    assert _names(_fused([pd.conv2d(p, w), p], feeds)) == ["pad", "conv2d"]
+    assert _names(_fused([pd.conv2d(p, w) + 1.0, pd.sum(p)], feeds))[0] == "pad"
+    assert _names(_fused([pd.conv2d(p, w, padding="same")], feeds)) == ["pad", "conv2d"]
+    # a max pooling: only of a relu, with pads narrower than its windows
+    r = pd.pad(pd.relu(x), spatial)
+    assert _names(_fused([pd.max_pool2d(r, 2)], feeds)) == ["relu", "max_pool2d[pad+max_pool2d]"]
+    assert _names(_fused([pd.max_pool2d(pd.pad(x, spatial), 2)], feeds)) == ["pad", "max_pool2d"]
+    wide = pd.pad(pd.relu(x), [(0, 0), (2, 0), (0, 0), (0, 0)])
+    assert _names(_fused([pd.max_pool2d(wide, 2)], feeds)) == ["relu", "pad", "max_pool2d"]
 
 
 MATMUL_CASES = [  # a shape, b shape, matmul kwargs: one product per thread's rows or columns
@@ -1039,14 +1258,49 @@ def test_max_pool_grad_relu_grad_match(xs, kw, dtype, device):
     assert (fused[1] == 0).any() and (fused[1] != 0).any() and not np.isnan(fused[1]).any()
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("xs, kw", POOL_CASES)
+def test_max_pool_grad_masks_by_relu_input_or_pool_output_alike(xs, kw, dtype):
+    # csrc/nn/pool.cpp: relu_y (x-shaped, the mask applied after routing) and pool_y (the
+    # pooling's output, each window's gradient masked before routing) give the same dx
+    from paddle.devices.cpu.pool import pool_spec
+    rng = np.random.default_rng(10)
+    r = np.maximum(rng.standard_normal(xs), 0).astype(dtype)
+    r[0, 0, :2] = 0.0
+    r[1, 1, 1] = np.nan
+    x = pd.data("pmx", shape=[None, *xs[1:]], dtype=dtype)
+    y_var = pd.max_pool2d(x, **kw)
+    attrs = y_var.node.attrs
+    oshape = (xs[0], *y_var.shape[1:])
+    y, where = np.empty(oshape, dtype), np.empty(oshape, np.int32)
+    spec = pool_spec(r.shape, oshape, attrs)
+    pd._C.max_pool2d(r, y, where, spec)
+    g = rng.standard_normal(oshape).astype(dtype)
+    by_relu, by_pool, plain = (np.empty_like(r) for _ in range(3))
+    pd._C.max_pool2d_grad(g, where, by_relu, spec, r)
+    pd._C.max_pool2d_grad(g, where, by_pool, spec, np.empty(0, dtype), y)
+    pd._C.max_pool2d_grad(g, where, plain, spec)
+    np.testing.assert_array_equal(by_pool, by_relu)
+    np.testing.assert_array_equal(by_relu, np.where(r > 0, plain, 0))
+    assert (by_pool != 0).any() and not np.isnan(by_pool).any()
+    with pytest.raises(Exception, match="max_pool2d_grad.*pool_y"):
+        pd._C.max_pool2d_grad(g, where, by_pool, spec, np.empty(0, dtype), r[:1])
+    with pytest.raises(Exception, match="max_pool2d_grad: relu_y and pool_y are two masks"):
+        pd._C.max_pool2d_grad(g, where, by_pool, spec, r, y)
+
+
 def test_what_a_max_pool_grad_fuses_with():
     x = pd.data("pfx", shape=[None, 4, 4, 2])
     r = pd.relu(x * 1.0)
     y = pd.max_pool2d(r, 2)
     feeds = {x: np.ones((2, 4, 4, 2), np.float32)}
     gx, = pd.gradients(pd.sum(y), [x])
-    names = _names(_fused([gx], feeds))
+    nodes = _fused([gx], feeds)
+    names = _names(nodes)
     assert "fused_pool_grad[max_pool2d_grad+relu_grad]" in names and "relu_grad" not in names
+    # relu's output is the pooling's input: the pooling's output masks, relu's is not read
+    fused = next(n for n in nodes if n.op.name.startswith("fused_pool"))
+    assert fused.attrs["mask"] == "pool_y" and fused.inputs[3] is y
     # the pooling's gradient wanted too: the two stay apart
     gx, gr = pd.gradients(pd.sum(y), [x, r])
     names = _names(_fused([gx, gr], feeds))

@@ -177,6 +177,11 @@ def test_costs_of_the_products():
     # fused with their bias and relu: the product's count
     assert costs.flops("fused_conv[conv2d+relu]", [(2, 8, 8, 3), (3, 3, 3, 16), (16,)],
                        [(2, 6, 6, 16)], {}) == 2 * 2 * 6 * 6 * 16 * 27
+    assert costs.flops("fused_conv[conv2d+add+relu]",
+                       [(2, 8, 8, 3), (3, 3, 3, 16), (2, 6, 6, 16)],
+                       [(2, 6, 6, 16)], {}) == 2 * 2 * 6 * 6 * 16 * 27
+    assert costs.flops("conv2d[pad+conv2d]", [(2, 4, 4, 3), (3, 3, 3, 16)],
+                       [(2, 6, 6, 16)], {}) == 2 * 2 * 6 * 6 * 16 * 27
     assert costs.flops("fused_matmul[matmul+add+relu]", [(7, 5), (5, 3), (3,)],
                        [(7, 3), (7, 3)], {}) == 2 * 7 * 3 * 5
     assert costs.flops("lstm", [(4, 10, 8), (8, 64), (16, 64), (64,)], [(4, 10, 16)], {}) \

@@ -75,27 +75,34 @@ def _none(like):
 
 
 @kernel("conv2d")
-def _conv2d(node, ins, outs, ctx, relu=False):
+def _conv2d(node, ins, outs, ctx, relu=False, residual=None):
     x, f = ins[:2]
     bias = ins[2] if len(ins) > 2 else _none(x)
     y = outs[0]
     spec = conv_spec(x.shape, f.shape, y.shape, node.attrs, x.itemsize)
-    return partial(_C.conv2d, x, f, bias, y, spec, _workspace(spec, x.dtype, False, ctx), relu)
+    return partial(_C.conv2d, x, f, bias, y, spec, _workspace(spec, x.dtype, False, ctx), relu,
+                   _none(x) if residual is None else residual)
 
 
 _conv2d.workspace = _workspace_bytes((0, 0), (0, 1), (1, 0), False)
 
 
-# conv2d + relu, fused (paddle/lowlevel/fusion/conv.py): the same kernel, relu applied to
-# each block of output rows while it is in cache.
+# conv2d + relu, conv2d + add and conv2d + add + relu, fused (paddle/lowlevel/fusion/conv.py):
+# the same kernel, the residual added and relu applied to each block of output rows while
+# it is in cache. With an add, the residual is the node's last input.
 @kernel("fused_conv")
 def _fused_conv(node, ins, outs, ctx):
+    members = node.op.members
+    if "add" in members:
+        return _conv2d(node, ins[:-1], outs, ctx, relu="relu" in members, residual=ins[-1])
     return _conv2d(node, ins, outs, ctx, relu=True)
 
 
 _fused_conv.workspace = _conv2d.workspace
 # It stands in for these kernels only (a replaced one runs as itself).
-_fused_conv.fusable = lambda prepares: prepares == [_conv2d, elementwise._unary]
+_fused_conv.fusable = lambda prepares: prepares in (
+    [_conv2d, elementwise._unary], [_conv2d, elementwise._binary],
+    [_conv2d, elementwise._binary, elementwise._unary])
 
 
 @kernel("conv2d_backprop_input", "conv2d_transpose")

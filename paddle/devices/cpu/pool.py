@@ -31,19 +31,23 @@ def _avg_pool(node, ins, outs, ctx):
 
 
 @kernel("max_pool2d_grad")
-def _max_pool_grad(node, ins, outs, ctx, relu_y=None):
+def _max_pool_grad(node, ins, outs, ctx, relu_y=None, pool_y=None):
     g, where = ins[:2]
     dx = outs[0]
-    relu_y = np.empty(0, dx.dtype) if relu_y is None else relu_y
+    none = np.empty(0, dx.dtype)
     return partial(_C.max_pool2d_grad, g, where, dx, pool_spec(dx.shape, g.shape, node.attrs),
-                   relu_y)
+                   none if relu_y is None else relu_y, none if pool_y is None else pool_y)
 
 
 # max_pool2d_grad + relu_grad, fused (paddle/lowlevel/fusion/pool.py): the same kernel,
-# relu's mask applied to each image's dx in cache. (A second output, if any, only lends its
-# shape to shape-only readers: never written.)
+# relu's mask applied to each image's dx in cache, or, where the relu output is the
+# pooling's input (attrs["mask"] == "pool_y"), each window's gradient masked by the
+# pooling's output. (A second output, if any, only lends its shape to shape-only readers:
+# never written.)
 @kernel("fused_pool_grad")
 def _fused_pool_grad(node, ins, outs, ctx):
+    if node.attrs.get("mask") == "pool_y":
+        return _max_pool_grad(node, ins[:3], outs[:1], ctx, pool_y=ins[3])
     return _max_pool_grad(node, ins[:3], outs[:1], ctx, relu_y=ins[3])
 
 

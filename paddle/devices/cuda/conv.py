@@ -212,15 +212,26 @@ def _accumulate(xp, total, part):
     return lambda: xp.add(total, part, out=total)
 
 
-# conv2d + relu as the fusion pass pairs them (paddle/lowlevel/fusion/conv.py). On CUDA it
-# runs the convolution's launches, then relu in place on its output: no launch is saved
-# (an epilogue in csrc/cuda/conv.cu would), but the pair stays one node on every device.
+# conv2d + relu, conv2d + add and conv2d + add + relu as the fusion pass groups them
+# (paddle/lowlevel/fusion/conv.py; with an add, the residual is the last input). On CUDA it
+# runs the convolution's launches, then the add and relu in place on its output: no launch
+# is saved (an epilogue in csrc/cuda/conv.cu would), but the group stays one node on every
+# device.
 @kernel("fused_conv")
 def _fused_conv(node, ins, outs, ctx):
     y, xp = outs[0], ctx.xp
     zero = y.dtype.type(0)
-    # max(y, 0) lets NaN through, as relu's kernel does
-    return sequence([_conv2d(node, ins, outs, ctx), lambda: xp.maximum(y, zero, out=y)])
+    members = node.op.members
+    steps = [_conv2d(node, ins[:-1] if "add" in members else ins, outs, ctx)]
+    if "add" in members:
+        residual = ins[-1]
+        steps.append(lambda: xp.add(y, residual, out=y))
+    if "relu" in members:
+        # max(y, 0) lets NaN through, as relu's kernel does
+        steps.append(lambda: xp.maximum(y, zero, out=y))
+    return sequence(steps)
 
 
-_fused_conv.fusable = lambda prepares: prepares == [_conv2d, elementwise.ELEMENTWISE]
+_fused_conv.fusable = lambda prepares: prepares in (
+    [_conv2d, elementwise.ELEMENTWISE],
+    [_conv2d, elementwise.ELEMENTWISE, elementwise.ELEMENTWISE])

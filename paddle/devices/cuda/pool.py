@@ -155,13 +155,20 @@ def _avg_pool_grad(node, ins, outs, ctx):
 # On CUDA: the pooling's gradient into a scratch buffer, then relu_grad from it (no launch
 # saved yet); the pair stays one node on every device. A second output, if any, only lends
 # its shape to shape-only readers: never written.
+# With attrs["mask"] == "pool_y" (paddle/lowlevel/fusion/pool.py: the relu output is the
+# pooling's input), the mask is the pooling's output: g masked by it first, then routed.
 @kernel("fused_pool_grad")
 def _fused_pool_grad(node, ins, outs, ctx):
-    dx, relu_y = outs[0], ins[3]
-    routed = ctx.empty(dx.shape, dx.dtype)
+    dx, mask = outs[0], ins[3]
     relu_grad = elementwise.relu_grad_kernel(ctx)
+    if node.attrs.get("mask") == "pool_y":
+        g = ins[0]
+        gated = ctx.empty(g.shape, g.dtype)
+        return sequence([lambda: relu_grad(mask, g, gated),
+                         _max_pool_grad(node, [gated, *ins[1:3]], outs[:1], ctx)])
+    routed = ctx.empty(dx.shape, dx.dtype)
     return sequence([_max_pool_grad(node, ins[:3], [routed], ctx),
-                     lambda: relu_grad(relu_y, routed, dx)])
+                     lambda: relu_grad(mask, routed, dx)])
 
 
 _fused_pool_grad.fusable = lambda prepares: prepares == [_max_pool_grad,

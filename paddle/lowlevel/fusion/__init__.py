@@ -24,6 +24,8 @@ Pattern families, one module each, run in this order:
         output relu_grad masks (the mask applied there too).
     pool.py: max_pool2d_grad followed by relu_grad (relu's mask applied to each image's
         input gradient in cache).
+    pad.py: a zero pad folded into the valid convolution (or, in inference, max pooling
+        of a relu's output) that reads it, as explicit padding: no padded copy.
     elementwise.py: chains and trees of unary, binary, compare and where ops, run by one
         kernel as a small program over registers, in one pass over memory.
 
@@ -47,6 +49,7 @@ from paddle.lowlevel.fusion.layer_norm import fuse_layer_norm
 from paddle.lowlevel.fusion.matmul import fuse_matmul_bias_relu
 from paddle.lowlevel.fusion.norm import fuse_batch_norm_relu
 from paddle.lowlevel.fusion.node import FusedNode, FusedOp  # noqa: F401
+from paddle.lowlevel.fusion.pad import fold_pads
 from paddle.lowlevel.fusion.pool import fuse_max_pool_grad_relu_grad
 from paddle.lowlevel.fusion.softmax import fuse_softmax_grad
 
@@ -121,4 +124,5 @@ def fuse(nodes, known, kept, late, kernels):
     nodes = fuse_conv_relu(nodes, known, kept, late, kernels)
     nodes = fuse_matmul_bias_relu(nodes, known, kept, late, kernels)
     nodes = fuse_max_pool_grad_relu_grad(nodes, known, kept, late, kernels)
+    nodes = fold_pads(nodes, known, kept, late, kernels)
     return fuse_elementwise(nodes, known, kept, late, kernels)

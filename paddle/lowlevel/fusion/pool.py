@@ -8,6 +8,12 @@ A max_pool2d_grad fuses with the relu_grad that reads its output, when that relu
 its one reader (not a target) and the relu output it reads has the same shape and dtype.
 The fused node runs at the relu_grad's place (where the relu output is ready).
 
+Where that relu output is the pooling's own input (a Conv2D with relu, then MaxPooling2D),
+its value at each window's arg-max is the pooling's output there: the fused kernel then
+masks each window's gradient by the pooling's output (attrs["mask"] = "pool_y"; for 2x2
+windows a quarter of the bytes) and never reads the relu output, which can be freed once
+the forward pooling has read it.
+
 Example:
     >>> from paddle.lowlevel.fusion.pool import BACKWARD
     >>> BACKWARD
@@ -41,9 +47,29 @@ def fuse_max_pool_grad_relu_grad(nodes, known, kept, late, kernels):
             continue
         shapes_read = [(id(n), 0)] if readers[(id(n), 0)][1] else []
         dropped.add(id(n))
-        at[id(grad)] = FusedNode(FusedOp(BACKWARD, ["max_pool2d_grad", "relu_grad"]),
-                                 [*n.inputs, y], dict(n.attrs), grad, [n, grad],
+        mask, attrs = y, dict(n.attrs)
+        pooled = _pool_output(n, y, known)
+        if pooled is not None:
+            mask, attrs["mask"] = pooled, "pool_y"
+        op = FusedOp(BACKWARD, ["max_pool2d_grad", "relu_grad"])
+        op.shape_only = n.op.shape_only  # (the pooling's input lends only its shape)
+        at[id(grad)] = FusedNode(op, [*n.inputs, mask], attrs, grad, [n, grad],
                                  keys=[(id(grad), 0), *shapes_read], mode_of=n)
     if not at:
         return nodes
     return [at.get(id(n), n) for n in nodes if id(n) not in dropped]
+
+
+def _pool_output(grad, y, known):
+    """The forward max_pool2d's output y_pool when `y`, the relu output that masks `grad`
+    (a max_pool2d_grad node: inputs g, where, the pooling's input), is that pooling's
+    input; else None."""
+    where, x = grad.inputs[1], grad.inputs[2]
+    pool = where.node
+    if pool is None or pool.op.name != "max_pool2d" or where.index != 1 or key(x) != key(y) \
+            or key(pool.inputs[0]) != key(y):
+        return None
+    pooled = pool.outputs[0]
+    if pooled is None or known.get((id(pool), 0)) != (known[key(where)][0], known[key(y)][1]):
+        return None  # (no output Variable left, or not of where's shape and y's dtype)
+    return pooled

@@ -89,3 +89,25 @@ def test_im2col_reference_by_definition():
     for n, oh, ow in [(0, 0, 0), (1, 3, 4), (1, 2, 1)]:
         want = padded[n, oh:oh + 3, ow:ow + 3, :].ravel()
         np.testing.assert_array_equal(cols[(n * 4 + oh) * 5 + ow], want)
+
+
+@pytest.mark.parametrize("relu", [True, False])
+def test_fused_conv_with_a_residual_add_matches_cpu(simulated_gpu, relu):
+    # paddle/lowlevel/fusion/conv.py's conv2d + add (+ relu): on CUDA the convolution's
+    # launches, then the add and relu in place on its output
+    from paddle.lowlevel import executor
+    rng = np.random.default_rng(3)
+    x = pd.data("x", shape=[None, 6, 5, 3], dtype="float64")
+    r = pd.data("r", shape=[None, 6, 5, 4], dtype="float64")
+    c = pd.conv2d(x, pd.constant(rng.standard_normal((3, 3, 3, 4)), "float64"),
+                  padding="same")
+    y = pd.relu(r + c) if relu else r + c
+    feeds = {x: rng.standard_normal((2, 6, 5, 3)), r: rng.standard_normal((2, 6, 5, 4))}
+    got = pd.eval(y, feeds)
+    plan = executor.plan_for([y], False, None)
+    ran = [n.op.name for n in next(reversed(plan.specialized.values())).nodes]
+    assert ran == ["fused_conv[conv2d+add+relu]" if relu else "fused_conv[conv2d+add]"]
+    pd.set_device("cpu")
+    want = pd.eval(y, feeds)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    assert (got == 0).any() == relu
