@@ -216,3 +216,33 @@ def test_a_nan_reaches_the_outputs_whose_windows_hold_it(monkeypatch):
     outside = np.ones_like(nan)
     outside[4:8, 4:8] = False
     assert not nan[outside].any()
+
+
+@pytest.mark.parametrize("relu", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_residual_is_added_in_the_output_transform(monkeypatch, relu, dtype):
+    # The fused conv2d + add (+ relu) of a ResNet block's end (fusion/conv.py) passes the
+    # residual to the kernel: the Winograd path adds it before relu, as the BLAS path does.
+    x = rand(2, 12, 11, 16).astype(dtype)
+    w = (rand(3, 3, 16, 16, seed=52) / 12).astype(dtype)
+    b = rand(16, seed=53).astype(dtype)
+    r = rand(2, 12, 11, 16, seed=54).astype(dtype)
+    attrs = dict(strides=(1, 1), dilation=(1, 1), padding="same", groups=1)
+    spec = conv_spec(x.shape, w.shape, r.shape, attrs, x.itemsize)
+    out = {}
+    for mode in ("0", "4", "2"):
+        monkeypatch.setenv("PADDLE_CONV_WINOGRAD", mode)
+        ws = np.empty(max(_C.conv2d_workspace(spec, False), 1), dtype)
+        y = np.empty_like(r)
+        _C.conv2d(x, w, b, y, spec, ws, relu, r)
+        out[mode] = y
+    plain = np.empty_like(r)
+    monkeypatch.setenv("PADDLE_CONV_WINOGRAD", "4")
+    ws = np.empty(max(_C.conv2d_workspace(spec, False), 1), dtype)
+    _C.conv2d(x, w, b, plain, spec, ws, False)
+    want = np.maximum(plain + r, 0) if relu else plain + r
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    for mode in ("4", "2"):
+        assert not np.array_equal(out[mode], out["0"])  # the Winograd path ran
+        np.testing.assert_allclose(out[mode], out["0"], rtol=tol, atol=tol)
+    np.testing.assert_array_equal(out["4"], want)  # (s + bias) + residual, then relu
