@@ -35,7 +35,7 @@ import wave
 import numpy as np
 
 from paddle.highlevel.training.data.py_dataset import PyDataset
-from paddle.utils.image_utils import read_image, resize, smart_resize
+from paddle.utils.image_utils import read_image, read_png_batch, resize, smart_resize
 
 IMAGE_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
 TEXT_FORMATS = (".txt",)
@@ -307,11 +307,14 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
     size = tuple(int(n) for n in image_size)
 
     def load(paths):
-        # Decoded straight into the batch: one image object reused for the files of one
-        # size and mode (read_image), its pixels copied once, as uint8 into float32.
+        # Simple PNG files of the batch's size are decoded straight into the batch, a
+        # batch at a time (read_png_batch); the others one by one, through Pillow: one
+        # image object reused for the files of one size and mode (read_image), its pixels
+        # copied once, as uint8 into float32.
         batch = np.empty((len(paths),) + size + (channels,), np.float32)
         reuse = None
-        for k, path in enumerate(paths):
+        for k in read_png_batch(paths, batch, what):
+            path = paths[k]
             img = reuse = read_image(path, what, reuse)
             if img.mode != mode:
                 img = img.convert(mode)
