@@ -5,9 +5,10 @@ The files are listed as Keras lists them (`index_directory`: class folders in so
 order, files walked in sorted order, one global shuffle with `RandomState(seed)`, the
 validation split taken from the end), and read batch by batch: the readers are
 `pd.utils.PyDataset`s that `fit`, `evaluate` and `predict` consume directly, holding only
-the file names in memory, so a folder larger than memory trains. Images are decoded with
-Pillow (`image_utils.read_image`: the decompression-bomb guard on, a corrupt file named)
-and resized as `tf.image.resize` does; texts are decoded as UTF-8 (an undecodable file is
+the file names in memory, so a folder larger than memory trains. Simple PNG files of the
+batch's size are decoded a batch at a time in C++ (`image_utils.read_png_batch`), every
+other file with Pillow (`image_utils.read_image`: the decompression-bomb guard on, a
+corrupt file named) and resized as `tf.image.resize` does; texts are decoded as UTF-8 (an undecodable file is
 named); WAV files are read with Python's `wave` module as `tf.audio.decode_wav` reads
 them (16-bit PCM, samples / 32768 as float32).
 
