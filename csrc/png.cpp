@@ -92,9 +92,11 @@ size_t read_all(int fd, char* to, size_t n) {
 constexpr size_t kPeekAbove = size_t(1) << 20;
 
 // The whole file into `data`; false when it cannot be read, is not a regular file of at
-// most max_bytes or does not start with PNG's signature. The caller's Pillow path then
-// opens the file and decodes it or raises its error.
+// most max_bytes or does not start with PNG's signature (or its name holds a NUL). The
+// caller's Pillow path then opens the file and decodes it or raises its error.
 bool read_file(const std::string& path, int64_t max_bytes, std::string& data) {
+  // A NUL inside the name would open the file named by its first part; Python refuses it
+  if (path.find('\0') != std::string::npos) return false;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
   struct stat st;

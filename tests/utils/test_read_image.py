@@ -265,6 +265,7 @@ def test_png_batch_leaves_other_files_for_pillow(tmp_path, monkeypatch):
         _save(tmp_path / "trns.png", Image.fromarray(_noise(4, 5, 3)), transparency=(1, 2, 3)),
         tmp_path / "missing.png",
         tmp_path,  # a folder
+        str(good) + "\x00.png",  # a NUL in the name: Python's open refuses it
     ]
     interlaced = tmp_path / "interlaced.png"
     interlaced.write_bytes(_png([(b"IHDR", chunks[0][1][:12] + b"\x01")] + chunks[1:]))
