@@ -92,12 +92,9 @@ size_t read_all(int fd, char* to, size_t n) {
 constexpr size_t kPeekAbove = size_t(1) << 20;
 
 // The whole file into `data`; false when it cannot be read, is not a regular file of at
-// most max_bytes or does not start with PNG's signature (or its name holds a NUL). The
-// caller's Pillow path then opens the file and decodes it or raises its error.
-bool read_file(const std::string& path, int64_t max_bytes, std::string& data) {
-  // A NUL inside the name would open the file named by its first part; Python refuses it
-  if (path.find('\0') != std::string::npos) return false;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+// most max_bytes or does not start with PNG's signature. The caller's Pillow path then opens the file and decodes it or raises its error.
+bool read_file(const char* path, int64_t max_bytes, std::string& data) {
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
   struct stat st;
   bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 8 &&
@@ -137,7 +134,7 @@ int channels_of(int color) {
 // The largest inflated image this decoder takes (bytes); larger ones go to Pillow.
 constexpr int64_t kMaxRaw = int64_t(1) << 31;
 
-// Fills row[kWidth..kChannels] and appends the file's pixel data to `pixels` when `data` is
+// Fills row[kOffset..kChannels] and appends the file's pixel data to `pixels` when `file` is
 // a PNG file this decoder reads (as image_utils._simple_png decides); leaves kChannels 0
 // otherwise. max_pixels < 0: no pixel limit.
 void scan(const std::string& file, int64_t max_pixels, std::string& pixels, int64_t* row) {
@@ -187,9 +184,13 @@ void scan(const std::string& file, int64_t max_pixels, std::string& pixels, int6
   pixels.resize(start);  // not this decoder's file: drop what it gathered
 }
 
-py::tuple png_scan(const std::vector<std::string>& paths, int64_t max_pixels,
-                   int64_t max_bytes) {
-  const auto n = static_cast<py::ssize_t>(paths.size());
+// paths: the file names, each ended by a NUL (a name cannot hold one).
+py::tuple png_scan(const py::bytes& paths, int64_t max_pixels, int64_t max_bytes) {
+  const std::string names = paths;
+  if (!names.empty() && names.back() != '\0')
+    fail("png_scan", "expected the file names each ended by a NUL byte, received " +
+                         std::to_string(names.size()) + " bytes not ending with one");
+  const auto n = static_cast<py::ssize_t>(std::count(names.begin(), names.end(), '\0'));
   py::array_t<int64_t> table({n, py::ssize_t(kColumns)});
   int64_t* t = table.mutable_data();
   std::fill(t, t + n * kColumns, int64_t(0));
@@ -197,9 +198,9 @@ py::tuple png_scan(const std::vector<std::string>& paths, int64_t max_pixels,
   {
     py::gil_scoped_release release;  // nothing below touches a Python object
     std::string file;
-    for (py::ssize_t k = 0; k < n; ++k)
-      if (read_file(paths[size_t(k)], max_bytes, file))
-        scan(file, max_pixels, pixels, t + k * kColumns);
+    const char* name = names.c_str();
+    for (py::ssize_t k = 0; k < n; ++k, name += std::strlen(name) + 1)
+      if (read_file(name, max_bytes, file)) scan(file, max_pixels, pixels, t + k * kColumns);
   }
   return py::make_tuple(py::bytes(pixels), table);
 }
@@ -286,48 +287,54 @@ void convert_row(const uint8_t* in, float* out, size_t width, int cin, int cout)
   }
 }
 
-// Decodes every raws[k] that is not None (the inflated pixel data of a file of table[k]'s
-// channels, the batch's height and width) into out[k]; returns the indices it could not
-// decode (a wrong filter byte): the caller reads those files through Pillow.
-py::list png_unfilter(const py::list& raws, const py::array& table, py::array& out) {
+// Decodes the inflated pixel data of file k, data[starts[k]:] (none when starts[k] is -1),
+// an image of table[k]'s channels and the batch's height and width, into out[k]; returns
+// the indices it could not decode (a wrong filter byte): the caller reads those files
+// through Pillow.
+py::list png_unfilter(const py::bytes& data, const py::array& starts, const py::array& table,
+                      py::array& out) {
   const char* op = "png_unfilter";
-  const auto n = static_cast<int64_t>(raws.size());
-  check_array(table, op, "table", kInt64, n * kColumns, kRead);
   check_array(out, op, "out", kFloat32, -1, kWrite);
-  if (out.ndim() != 4 || out.shape(0) != n || out.shape(3) < 1 || out.shape(3) > 4 ||
-      out.shape(3) == 2)
-    fail(op, "expected out of shape (" + std::to_string(n) + ", height, width, 1, 3 or 4), "
-             "received " + std::to_string(out.ndim()) + " dimensions");
-  const int64_t height = out.shape(1), width = out.shape(2);
+  if (out.ndim() != 4 || out.shape(3) < 1 || out.shape(3) > 4 || out.shape(3) == 2)
+    fail(op, "expected out of shape (files, height, width, 1, 3 or 4), received " +
+                 std::to_string(out.ndim()) + " dimensions");
+  const int64_t n = out.shape(0), height = out.shape(1), width = out.shape(2);
   const int cout = int(out.shape(3));
+  check_array(starts, op, "starts", kInt64, n, kRead);
+  check_array(table, op, "table", kInt64, n * kColumns, kRead);
+  char* bytes = nullptr;
+  py::ssize_t length = 0;
+  if (PyBytes_AsStringAndSize(data.ptr(), &bytes, &length) != 0) throw py::error_already_set();
+  const auto* src0 = reinterpret_cast<const uint8_t*>(bytes);
   const int64_t* t = in_ptr<int64_t>(table);
-  std::vector<const uint8_t*> data(size_t(n), nullptr);
+  const int64_t* at = in_ptr<int64_t>(starts);
   for (int64_t k = 0; k < n; ++k) {
-    const py::handle raw = raws[size_t(k)];
-    if (raw.is_none()) continue;
-    if (!PyBytes_Check(raw.ptr()))
-      throw py::type_error(arg_where(op, "raws", k) + "expected bytes or None");
+    if (at[k] == -1) continue;
     const int64_t* row = t + k * kColumns;
-    const int cin = int(row[kChannels]);
-    if (cin < 1 || cin > 4 || row[kWidth] != width || row[kHeight] != height ||
-        PyBytes_GET_SIZE(raw.ptr()) != height * (1 + width * cin))
-      fail(op, "raws[" + std::to_string(k) + "] does not hold a " + std::to_string(height) +
-               "x" + std::to_string(width) + " image of its table row's channels");
-    data[size_t(k)] = reinterpret_cast<const uint8_t*>(PyBytes_AS_STRING(raw.ptr()));
+    const int64_t cin = row[kChannels];
+    const bool fits = cin >= 1 && cin <= 4 && row[kWidth] == width && row[kHeight] == height;
+    // height * (1 + width * cin) bytes: out exists, so height * width * cout does not overflow
+    const int64_t size = fits ? height * (1 + width * cin) : 0;
+    if (!fits || at[k] < 0 || at[k] > int64_t(length) || size > int64_t(length) - at[k])
+      fail(op, "file " + std::to_string(k) + ": expected a " + std::to_string(height) + "x" +
+                   std::to_string(width) + " image of 1 to 4 channels inside data (" +
+                   std::to_string(length) + " bytes), received start " +
+                   std::to_string(at[k]) + ", table row (" + std::to_string(row[kWidth]) +
+                   ", " + std::to_string(row[kHeight]) + ", " + std::to_string(cin) + ")");
   }
   float* o = out_ptr<float>(out);
   std::vector<int64_t> failed;
   {
-    py::gil_scoped_release release;  // the bytes stay alive: `raws` holds them
+    py::gil_scoped_release release;  // the caller holds `data` alive
     std::vector<uint8_t> rows(size_t(2 * width * 4));
     for (int64_t k = 0; k < n; ++k) {
-      if (!data[size_t(k)]) continue;
+      if (at[k] == -1) continue;
       const int cin = int(t[k * kColumns + kChannels]);
       const size_t stride = size_t(width) * size_t(cin);
       uint8_t* prev = rows.data();
       uint8_t* cur = prev + stride;
       std::fill(prev, prev + stride, uint8_t(0));
-      const uint8_t* src = data[size_t(k)];
+      const uint8_t* src = src0 + at[k];
       float* dst = o + k * height * width * cout;
       for (int64_t y = 0; y < height; ++y, src += stride + 1, dst += width * cout) {
         std::memcpy(cur, src + 1, stride);
@@ -350,10 +357,13 @@ py::list png_unfilter(const py::list& raws, const py::array& table, py::array& o
 void init_png(py::module_& m) {
   m.def("png_scan", &png_scan, py::arg("paths"), py::arg("max_pixels"), py::arg("max_bytes"),
         "(pixel data of every file, an int64 table (files, 5): offset, length, width, "
-        "height, channels; channels 0 for a file to read through Pillow)");
-  m.def("png_unfilter", &png_unfilter, py::arg("raws"), array_arg("table"), array_arg("out"),
-        "the inflated pixel data raws[k] (None: skipped) unfiltered into float32 out[k], "
-        "converted to out's channels; returns the indices whose filter bytes were wrong");
+        "height, channels; channels 0 for a file to read through Pillow) of the file names "
+        "`paths`, each ended by a NUL byte");
+  m.def("png_unfilter", &png_unfilter, py::arg("data"), array_arg("starts"),
+        array_arg("table"), array_arg("out"),
+        "the inflated pixel data of file k, data[starts[k]:] (-1: skipped), unfiltered into "
+        "float32 out[k], converted to out's channels; returns the indices whose filter "
+        "bytes were wrong");
 }
 
 }  // namespace paddle

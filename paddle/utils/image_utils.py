@@ -237,10 +237,12 @@ def read_png_batch(paths, batch, what="read_png_batch"):
     if pil_image_file.LOAD_TRUNCATED_IMAGES:  # the user asked for Pillow's leniency
         return list(range(len(paths)))
     limit = pil_image.MAX_IMAGE_PIXELS
-    pixels, table = _C.png_scan([os.fsencode(p) for p in paths],
+    names = [os.fsencode(p) for p in paths]  # a name holding a NUL: b"", which fails to open
+    pixels, table = _C.png_scan(b"".join(n + b"\0" if b"\0" not in n else b"\0"
+                                         for n in names),
                                 -1 if limit is None else int(limit), MAX_BATCH_FILE_BYTES)
     height, width = batch.shape[1:3]
-    view, raws, left = memoryview(pixels), [], []
+    view, raws, starts, left, total = memoryview(pixels), [], [], [], 0
     for k, (offset, length, w, h, channels) in enumerate(table.tolist()):
         raw = None
         if channels and w == width and h == height:
@@ -252,10 +254,15 @@ def read_png_batch(paths, batch, what="read_png_batch"):
                 pass
             if raw is not None and (len(raw) != size or not inflate.eof):
                 raw = None
-        raws.append(raw)
         if raw is None:
+            starts.append(-1)
             left.append(k)
-    return sorted(left + _C.png_unfilter(raws, table, batch))
+        else:
+            starts.append(total)
+            raws.append(raw)
+            total += len(raw)
+    failed = _C.png_unfilter(b"".join(raws), np.array(starts, np.int64), table, batch)
+    return sorted(left + failed)
 
 
 def load_img(path, color_mode="rgb", target_size=None, interpolation="nearest",

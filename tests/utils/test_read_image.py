@@ -386,18 +386,30 @@ def test_png_batch_arguments_are_checked():
         read_png_batch(["a.png"], np.empty((1, 2, 2, 3), np.float64))
     with pytest.raises(ValueError, match="expected a float32 batch"):
         read_png_batch(["a.png"], np.empty((1, 2, 2, 2), np.float32))
-    table = np.zeros((1, 5), np.int64)
+    with pytest.raises(ValueError, match="each ended by a NUL byte"):
+        _C.png_scan(b"a.png", -1, 100)
+    assert _C.png_scan(b"", -1, 100)[1].shape == (0, 5)
+    table, starts = np.zeros((1, 5), np.int64), np.array([-1], np.int64)
+    out = np.empty((1, 2, 2, 3), np.float32)
     with pytest.raises(ValueError, match="expected out of shape"):
-        _C.png_unfilter([None], table, np.empty((1, 2, 2, 2), np.float32))
-    with pytest.raises(ValueError, match="expected 10 elements"):
-        _C.png_unfilter([None, None], table, np.empty((2, 2, 2, 3), np.float32))
+        _C.png_unfilter(b"", starts, table, np.empty((1, 2, 2, 2), np.float32))
+    with pytest.raises(ValueError, match="expected 2 elements"):
+        _C.png_unfilter(b"", starts, table, np.empty((2, 2, 2, 3), np.float32))
     table[0] = [0, 0, 2, 2, 3]
-    with pytest.raises(ValueError, match="raws\\[0\\] does not hold a 2x2 image"):
-        _C.png_unfilter([b"\x00" * 6], table, np.empty((1, 2, 2, 3), np.float32))
-    with pytest.raises(TypeError, match="expected bytes or None"):
-        _C.png_unfilter([bytearray(14)], table, np.empty((1, 2, 2, 3), np.float32))
+    starts[0] = 0
+    with pytest.raises(ValueError, match="file 0: expected a 2x2 image .* inside data \\(13 "):
+        _C.png_unfilter(b"\x00" * 13, starts, table, out)
+    for start, row in ((-2, [0, 0, 2, 2, 3]), (2**62, [0, 0, 2, 2, 3]), (0, [0, 0, 2, 2, 5]),
+                       (0, [0, 0, 3, 2, 3])):
+        table[0], starts[0] = row, start
+        with pytest.raises(ValueError, match="file 0: expected a 2x2 image"):
+            _C.png_unfilter(b"\x00" * 14, starts, table, out)
     with pytest.raises(ValueError, match="is read-only"):
-        out = np.empty((1, 2, 2, 3), np.float32)
         out.flags.writeable = False
-        _C.png_unfilter([None], table, out)
-    assert _C.png_unfilter([b"\x00" * 14], table, np.empty((1, 2, 2, 3), np.float32)) == []
+        _C.png_unfilter(b"", np.array([-1], np.int64), table, out)
+    table[0], starts[0] = [0, 0, 2, 2, 3], 0
+    out = np.empty((1, 2, 2, 3), np.float32)
+    assert _C.png_unfilter(b"\x00" + bytes(range(6)) + b"\x00" + bytes(6), starts, table,
+                           out) == []
+    assert out[0, 0].ravel().tolist() == [0, 1, 2, 3, 4, 5] and not out[0, 1].any()
+    assert _C.png_unfilter(b"\x05" * 14, starts, table, out) == [0]  # PNG has filters 0-4
