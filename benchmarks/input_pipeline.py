@@ -11,7 +11,11 @@ For each framework, in its own process:
     step      the time of one `fit` step on arrays already in memory;
     fit       the time of one `fit` step reading the folder;
 and the pipeline's share of the step, (fit - step) / fit (what reading the folder adds to
-training; a pipeline that overlaps with compute adds less than its own time).
+training; a pipeline that overlaps with compute adds less than its own time), and the
+same share of the process's CPU time (cpu share: on a shared machine the steadier one;
+it counts a pipeline's work in other threads too, so it is no measure of overlap). The
+epochs on arrays and on the folder alternate, so that a change of load on a shared
+machine falls on both.
 
     python benchmarks/input_pipeline.py                    # paddle alone
     python benchmarks/input_pipeline.py --keras /path/to/python-with-keras-and-tensorflow
@@ -81,16 +85,19 @@ def measure(framework, folder):
     model = build(K)
     x = np.random.default_rng(0).uniform(0, 255, (IMAGES, SIZE, SIZE, 3)).astype("float32")
     y = np.random.default_rng(1).integers(0, CLASSES, IMAGES)
-    model.fit(x, y, batch_size=BATCH, epochs=1, verbose=0)  # compile and warm up
-    start = time.perf_counter()
-    model.fit(x, y, batch_size=BATCH, epochs=EPOCHS, verbose=0)
-    step = (time.perf_counter() - start) / (EPOCHS * steps)
-
-    model.fit(dataset, epochs=1, verbose=0)
-    start = time.perf_counter()
-    model.fit(dataset, epochs=EPOCHS, verbose=0)
-    fit = (time.perf_counter() - start) / (EPOCHS * steps)
-    return {"pipeline": pipeline, "cpu": cpu, "step": step, "fit": fit}
+    on_arrays = lambda: model.fit(x, y, batch_size=BATCH, epochs=1, verbose=0)  # noqa: E731
+    on_folder = lambda: model.fit(dataset, epochs=1, verbose=0)  # noqa: E731
+    on_arrays()  # compile and warm up
+    on_folder()
+    times = {"step": [0.0, 0.0], "fit": [0.0, 0.0]}  # [wall, cpu]
+    for _ in range(EPOCHS):
+        for name, run in (("step", on_arrays), ("fit", on_folder)):
+            start, cpu_start = time.perf_counter(), time.process_time()
+            run()
+            times[name][0] += (time.perf_counter() - start) / (EPOCHS * steps)
+            times[name][1] += (time.process_time() - cpu_start) / (EPOCHS * steps)
+    return {"pipeline": pipeline, "cpu": cpu, "step": times["step"][0],
+            "fit": times["fit"][0], "step_cpu": times["step"][1], "fit_cpu": times["fit"][1]}
 
 
 def main():
@@ -113,11 +120,13 @@ def main():
             rows.append((name, json.loads(out.strip().splitlines()[-1])))
     print(f"{IMAGES} PNG files {SIZE}x{SIZE}, batch {BATCH}, {EPOCHS} epochs timed")
     print(f"{'framework':10} {'pipeline ms':>12} {'cpu ms':>7} {'step ms':>9} {'fit ms':>8} "
-          f"{'share':>7}")
+          f"{'share':>7} {'step cpu':>9} {'fit cpu':>8} {'cpu share':>9}")
     for name, r in rows:
         share = (r["fit"] - r["step"]) / r["fit"]
+        cpu_share = (r["fit_cpu"] - r["step_cpu"]) / r["fit_cpu"]
         print(f"{name:10} {r['pipeline'] * 1e3:12.1f} {r['cpu'] * 1e3:7.1f} "
-              f"{r['step'] * 1e3:9.1f} {r['fit'] * 1e3:8.1f} {share:7.1%}")
+              f"{r['step'] * 1e3:9.1f} {r['fit'] * 1e3:8.1f} {share:7.1%} "
+              f"{r['step_cpu'] * 1e3:9.1f} {r['fit_cpu'] * 1e3:8.1f} {cpu_share:9.1%}")
 
 
 if __name__ == "__main__":

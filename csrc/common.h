@@ -396,5 +396,6 @@ void init_layer_norm(py::module_& m);
 void init_optim(py::module_& m);
 void init_random(py::module_& m);
 void init_sort(py::module_& m);
+void init_png(py::module_& m);
 
 }  // namespace paddle

@@ -18,5 +18,6 @@ PYBIND11_MODULE(_C, m) {
   paddle::init_optim(m);
   paddle::init_random(m);
   paddle::init_sort(m);
+  paddle::init_png(m);
   paddle::init_nn(m);
 }

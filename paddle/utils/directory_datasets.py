@@ -5,9 +5,10 @@ The files are listed as Keras lists them (`index_directory`: class folders in so
 order, files walked in sorted order, one global shuffle with `RandomState(seed)`, the
 validation split taken from the end), and read batch by batch: the readers are
 `pd.utils.PyDataset`s that `fit`, `evaluate` and `predict` consume directly, holding only
-the file names in memory, so a folder larger than memory trains. Images are decoded with
-Pillow (`image_utils.read_image`: the decompression-bomb guard on, a corrupt file named)
-and resized as `tf.image.resize` does; texts are decoded as UTF-8 (an undecodable file is
+the file names in memory, so a folder larger than memory trains. Simple PNG files of the
+batch's size are decoded a batch at a time in C++ (`image_utils.read_png_batch`), every
+other file with Pillow (`image_utils.read_image`: the decompression-bomb guard on, a
+corrupt file named) and resized as `tf.image.resize` does; texts are decoded as UTF-8 (an undecodable file is
 named); WAV files are read with Python's `wave` module as `tf.audio.decode_wav` reads
 them (16-bit PCM, samples / 32768 as float32).
 
@@ -35,7 +36,7 @@ import wave
 import numpy as np
 
 from paddle.highlevel.training.data.py_dataset import PyDataset
-from paddle.utils.image_utils import read_image, resize, smart_resize
+from paddle.utils.image_utils import read_image, read_png_batch, resize, smart_resize
 
 IMAGE_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
 TEXT_FORMATS = (".txt",)
@@ -307,11 +308,14 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
     size = tuple(int(n) for n in image_size)
 
     def load(paths):
-        # Decoded straight into the batch: one image object reused for the files of one
-        # size and mode (read_image), its pixels copied once, as uint8 into float32.
+        # Simple PNG files of the batch's size are decoded straight into the batch, a
+        # batch at a time (read_png_batch); the others one by one, through Pillow: one
+        # image object reused for the files of one size and mode (read_image), its pixels
+        # copied once, as uint8 into float32.
         batch = np.empty((len(paths),) + size + (channels,), np.float32)
         reuse = None
-        for k, path in enumerate(paths):
+        for k in read_png_batch(paths, batch, what):
+            path = paths[k]
             img = reuse = read_image(path, what, reuse)
             if img.mode != mode:
                 img = img.convert(mode)

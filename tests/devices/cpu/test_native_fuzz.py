@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import warnings
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -144,6 +145,27 @@ def _strided_copy(r):  # a (2, n) transposed into (n, 2)
     n = _n(r)
     return [_f32(r, 2, n), np.empty((n, 2), np.float32),
             np.array([2, 2, n, n, 1, 1, 2, 0, 0], np.int64)]
+
+def _png_file():
+    """The path of a 2x2 RGB PNG file, written on each call (the forked children build
+    their calls themselves); png_scan reads whatever it finds there, never raising."""
+    rows = b"\x00" + bytes(range(6)) + b"\x04" + bytes(range(6, 12))
+    chunks = [(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0)),
+              (b"IDAT", zlib.compress(rows)), (b"IEND", b"")]
+    path = os.path.join(tempfile.gettempdir(), "paddle_native_fuzz.png")
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + b"".join(
+            struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+            for kind, body in chunks))
+    return path
+
+
+def _png_unfilter(r):
+    rows = bytes(r.integers(0, 5, 1).tolist()) + bytes(r.integers(0, 256, 6).tolist())
+    return [rows * 2, np.array([0, -1], np.int64),
+            np.array([[0, 0, 2, 2, 3], [0, 0, 0, 0, 0]], np.int64),
+            np.empty((2, 2, 2, 3), np.float32)]
+
 
 VALID = {
     "strided_copy": _strided_copy,
@@ -275,6 +297,9 @@ VALID = {
     "omp_threads": lambda r: [],
     "thread_limit": lambda r: [],
     "set_omp_threads": lambda r: [int(r.integers(1, 5))],
+    "png_scan": lambda r: [os.fsencode(_png_file()) + b"\0/nonexistent/a.png\0", 1 << 20,
+                           1 << 20],
+    "png_unfilter": _png_unfilter,
 }
 
 # The entries that make their output (csrc/fresh.h), from their bindings' calls.
