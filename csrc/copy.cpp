@@ -173,7 +173,8 @@ void scatter_add(py::array g, py::array idx, py::array out, int64_t outer, int64
       for (int64_t o = 0; o < outer; ++o)
         for (int64_t j = 0; j < k; ++j) {
           if (j + kAhead < k) {
-            const char* next = reinterpret_cast<const char*>(op + (o * n + ip[j + kAhead]) * inner + b);
+            const char* next =
+                reinterpret_cast<const char*>(op + (o * n + ip[j + kAhead]) * inner + b);
             for (int64_t c = 0; c < (e - b) * int64_t(sizeof(scalar_t)); c += 64)
               __builtin_prefetch(next + c, 1);
           }
