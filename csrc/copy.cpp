@@ -157,12 +157,27 @@ void scatter_add(py::array g, py::array idx, py::array out, int64_t outer, int64
   PD_DISPATCH_FLOAT(dt, "scatter_add", {
     const scalar_t* gp = in_ptr<scalar_t>(g);
     scalar_t* op = out_ptr<scalar_t>(out);
-    std::fill(op, op + out.size(), scalar_t(0));
-    // Parallel over the inner axis keeps repeated indices race-free.
+    // Parallel over the inner axis keeps repeated indices race-free. Each thread zeroes its
+    // own columns first (no barrier needed; one thread zeroing all of out took as long as the
+    // adds on an embedding's gradient), and asks for the rows a few ids ahead: they are
+    // random rows of a large table, beyond the hardware prefetchers.
     parallel_chunks(inner, outer * k * inner >= kParallelGrain ? 64 : inner + 1,
                     [&](int64_t b, int64_t e) {
+      if (b == 0 && e == inner) {
+        std::fill(op, op + outer * n * inner, scalar_t(0));
+      } else {
+        for (int64_t row = 0; row < outer * n; ++row)
+          std::fill(op + row * inner + b, op + row * inner + e, scalar_t(0));
+      }
+      constexpr int64_t kAhead = 8;
       for (int64_t o = 0; o < outer; ++o)
         for (int64_t j = 0; j < k; ++j) {
+          if (j + kAhead < k) {
+            const char* next =
+                reinterpret_cast<const char*>(op + (o * n + ip[j + kAhead]) * inner + b);
+            for (int64_t c = 0; c < (e - b) * int64_t(sizeof(scalar_t)); c += 64)
+              __builtin_prefetch(next + c, 1);
+          }
           const scalar_t* src = gp + (o * k + j) * inner;
           scalar_t* dst = op + (o * n + ip[j]) * inner;
           for (int64_t i = b; i < e; ++i) dst[i] += src[i];

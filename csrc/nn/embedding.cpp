@@ -35,8 +35,15 @@ void embedding(py::array ids, py::array table, py::array out) {
   const char* tp = static_cast<const char*>(table.data());
   char* op_ = static_cast<char*>(out.mutable_data());
   const bool par = k * dim >= kParallelGrain;
+  // The rows a few ids ahead are requested early: random rows of a large table are beyond
+  // the hardware prefetchers, and one row's copy is too short to hide a miss.
+  constexpr int64_t kAhead = 8;
 #pragma omp parallel for schedule(static) if (par) num_threads(max_threads())
-  for (int64_t j = 0; j < k; ++j) std::memcpy(op_ + j * row, tp + ip[j] * row, row);
+  for (int64_t j = 0; j < k; ++j) {
+    if (j + kAhead < k)
+      for (size_t c = 0; c < row; c += 64) __builtin_prefetch(tp + ip[j + kAhead] * row + c);
+    std::memcpy(op_ + j * row, tp + ip[j] * row, row);
+  }
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-"""The fused Adam update (csrc/optim.cpp) called directly: every vector build, against a
-NumPy reference of Keras 3's formulas (plain, AdamW's decay, amsgrad)."""
+"""The fused Adam update (csrc/optim.cpp) called directly: lengths that fill no vector, some
+vectors and a tail, one large enough to be split over the threads; weight decay and
+amsgrad; float32 and float64; every vector build this CPU runs."""
 import os
 import subprocess
 import sys
@@ -10,57 +11,71 @@ import pytest
 
 import paddle as pd
 
+SIZES = (1, 7, 16, 37, 1000, 100_003)
+
 SCRIPT = """
 import sys
 import numpy as np
 from paddle import _C
 out = {}
 for dtype in ("float32", "float64"):
-    for case, (wd, ams) in {"plain": (0.0, False), "decay": (0.01, False),
-                            "amsgrad": (0.0, True)}.items():
-        rng = np.random.default_rng(3)
-        ps = [rng.standard_normal(n).astype(dtype) for n in (1, 37, 5000)]
-        gs = [rng.standard_normal(p.size).astype(dtype) for p in ps]
-        ms = [rng.standard_normal(p.size).astype(dtype) * 0.1 for p in ps]
-        vs = [np.abs(rng.standard_normal(p.size)).astype(dtype) for p in ps]
-        hs = [v * 1.5 for v in vs] if ams else []
-        for i, a in enumerate(ps + gs + ms + vs + hs):
-            out[f"{dtype}_{case}_in{i}"] = a.copy()
-        _C.adam(ps, gs, ms, vs, hs, 1e-2, 0.9, 0.999, 1e-7, 3.0, wd, ams)
-        for i, a in enumerate(ps + ms + vs + hs):
-            out[f"{dtype}_{case}_out{i}"] = a
+    for n in %r:
+        for wd in (0.0, 0.25):
+            for ams in (False, True):
+                rng = np.random.default_rng(n)
+                p, g, m = (rng.standard_normal(n).astype(dtype) for _ in range(3))
+                v = np.abs(rng.standard_normal(n)).astype(dtype)
+                vh = (v * rng.uniform(0.5, 1.5, n)).astype(dtype) if ams else np.empty(0, dtype)
+                key = f"{dtype}_{n}_{wd}_{ams}"
+                for k, a in dict(p=p, g=g, m=m, v=v, vh=vh).items():
+                    out[f"{key}_{k}_in"] = a.copy()
+                _C.adam([p], [g], [m], [v], [vh] if ams else [], 0.01, 0.9, 0.999, 1e-7, 3.0,
+                        wd, ams)
+                for k, a in dict(p=p, m=m, v=v, vh=vh).items():
+                    out[f"{key}_{k}"] = a
 np.savez(sys.argv[1], **out)
-"""
+""" % (SIZES,)
 
 
-def reference(p, g, m, v, h, wd, lr=1e-2, b1=0.9, b2=0.999, eps=1e-7, step=3.0):
+def reference(p, g, m, v, vh, wd, ams, lr=0.01, b1=0.9, b2=0.999, eps=1e-7, step=3.0):
+    """Keras 3's Adam step (AdamW's decoupled decay first) in float64."""
     alpha = lr * np.sqrt(1 - b2 ** step) / (1 - b1 ** step)
     p = p - lr * wd * p
     m = m + (g - m) * (1 - b1)
     v = v + (g * g - v) * (1 - b2)
-    h = np.maximum(h, v) if h is not None else None
-    return p - alpha * m / (np.sqrt(v if h is None else h) + eps), m, v, h
+    vh = np.maximum(vh, v) if ams else vh
+    return p - alpha * m / (np.sqrt(vh if ams else v) + eps), m, v, vh
 
 
 @pytest.mark.parametrize("vector_bytes", ["16", "32", "64"])
 def test_adam_on_every_vector_build(tmp_path, vector_bytes):
-    # The update's loop is built for several vector widths (PD_VECTOR_VARIANTS) and runs
-    # the widest the CPU has; every build this CPU runs must agree with the reference.
     paths = [str(Path(pd.__file__).parents[1])] + \
         [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
-    env = dict(os.environ, PADDLE_VECTOR_BYTES=vector_bytes,
-               PYTHONPATH=os.pathsep.join(paths))
+    env = dict(os.environ, PADDLE_VECTOR_BYTES=vector_bytes, PYTHONPATH=os.pathsep.join(paths))
     subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path / "out.npz")], env=env,
                    check=True, cwd=str(Path(pd.__file__).parents[1]))
     got = np.load(tmp_path / "out.npz")
-    for dtype, tol in (("float32", 1e-6), ("float64", 1e-14)):
-        for case, wd in (("plain", 0.0), ("decay", 0.01), ("amsgrad", 0.0)):
-            k = 5 if case == "amsgrad" else 4
-            ins = [got[f"{dtype}_{case}_in{i}"].astype(np.float64) for i in range(3 * k)]
-            outs = [got[f"{dtype}_{case}_out{i}"] for i in range(3 * (k - 1))]
-            for j in range(3):
-                h = ins[12 + j] if k == 5 else None
-                want = reference(ins[j], ins[3 + j], ins[6 + j], ins[9 + j], h, wd)
-                for w, o in zip(want, outs[j::3]):
-                    assert o.dtype == dtype
-                    np.testing.assert_allclose(o, w, rtol=tol, atol=tol)
+    for dtype, tol in (("float32", 2e-6), ("float64", 1e-14)):
+        for n in SIZES:
+            for wd in (0.0, 0.25):
+                for ams in (False, True):
+                    key = f"{dtype}_{n}_{wd}_{ams}"
+                    inputs = [got[f"{key}_{k}_in"].astype(np.float64)
+                              for k in ("p", "g", "m", "v", "vh")]
+                    want = reference(*inputs, wd, ams)
+                    for k, w in zip(("p", "m", "v", "vh"), want):
+                        np.testing.assert_allclose(got[f"{key}_{k}"], w, rtol=tol, atol=tol,
+                                                   err_msg=f"{key} {k}")
+
+
+def test_adam_a_nan_second_moment_keeps_v_hat():
+    # amsgrad's running maximum ignores a NaN v (the comparison is false), as before the
+    # loop was vectorized; the parameter then moves by v_hat.
+    p = np.zeros(33, np.float32)
+    g = np.ones(33, np.float32)
+    g[5] = np.nan
+    m, v = np.zeros(33, np.float32), np.zeros(33, np.float32)
+    vh = np.full(33, 4.0, np.float32)
+    pd._C.adam([p], [g], [m], [v], [vh], 0.1, 0.9, 0.999, 1e-7, 1.0, 0.0, True)
+    assert np.isnan(v[5]) and vh[5] == 4.0 and np.isnan(p[5])  # m[5] is NaN too
+    assert np.all(vh[np.arange(33) != 5] == 4.0)

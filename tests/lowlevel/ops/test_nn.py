@@ -91,6 +91,44 @@ def test_gradient_accumulates_repeated_ids():
     check_gradients(lambda i, t: pd.embedding(i, t) ** 2, [ids, np.ones((5, 2))], order=2)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_large_gradient_split_over_threads(dtype):
+    # Large enough for scatter_add to split the columns over the threads (each zeroes its
+    # own columns first) and for the lookup's prefetching; 130 columns split unevenly; ids
+    # repeat. Evaluated twice with other ids, so a reused buffer must be zeroed again.
+    rng = np.random.default_rng(3)
+    table = rng.standard_normal((3000, 130)).astype(dtype)
+    g = rng.standard_normal((600, 130))
+    tv = pd.Variable(f"emb_big_{dtype}", shape=table.shape, dtype=dtype)
+    tv.set_value(table)
+    iv = pd.data(f"ids_big_{dtype}", shape=[None], dtype="int64")
+    out = pd.embedding(iv, tv)
+    gt, = pd.gradients(pd.sum(out * pd.constant(g, dtype)), [tv])
+    tol = 1e-5 if dtype == "float32" else 1e-12
+    for seed in (4, 5):
+        ids = np.random.default_rng(seed).integers(0, 3000, 600)
+        ids[::7] = ids[0]
+        got_out, got_g = pd.eval([out, gt], {iv: ids})
+        np.testing.assert_array_equal(got_out, table[ids])
+        want = np.zeros(table.shape)
+        np.add.at(want, ids, g)
+        np.testing.assert_allclose(got_g, want, rtol=tol, atol=tol)
+
+
+def test_gather_gradient_on_an_inner_axis_over_threads():
+    # scatter_add with outer > 1 (a gather along axis 1), columns split over the threads.
+    rng = np.random.default_rng(6)
+    x = pd.data("xg", shape=[3, 50, 300], dtype="float64")
+    idx = rng.integers(0, 50, 80)
+    w = rng.standard_normal((3, 80, 300))
+    gx, = pd.gradients(pd.sum(pd.gather(x, pd.constant(idx), axis=1) * pd.constant(w)), [x])
+    want = np.zeros((3, 50, 300))
+    for o in range(3):
+        np.add.at(want[o], idx, w[o])
+    np.testing.assert_allclose(pd.eval(gx, {x: np.ones((3, 50, 300))}), want, rtol=1e-12,
+                               atol=1e-12)
+
+
 @pytest.mark.parametrize("bad,pos", [(10, 2), (-1, 0)])
 def test_ids_out_of_range_raise_at_eval(bad, pos):
     iv = pd.data("ids", shape=[None], dtype="int64")

@@ -131,6 +131,43 @@ def test_float32_batch_over_threads():
     assert abs(got_gk[i, j] - (total(kp) - total(km)) / (2 * eps)) < 1e-3
 
 
+@pytest.mark.parametrize("kind", ["lstm", "gru", "gru_classic"])
+@pytest.mark.parametrize("masked", [False, True])
+def test_bias_gradient_of_a_batch_over_threads(kind, masked):
+    # The bias gradients are summed by each thread over its own rows during the backward
+    # pass and added after it: enough rows to split them, against a central difference of
+    # the float64 loss along a random direction, and float32 against float64.
+    n, t, f, u = 64, 6, 5, 8
+    g = 4 if kind == "lstm" else 3
+    x, k, rk = rand(n, t, f), rand(f, g * u, seed=1), rand(u, g * u, seed=2)
+    b = rand(2, 3 * u, seed=3) if kind == "gru" else rand(g * u, seed=3)
+    mask = (np.random.default_rng(6).random((n, t)) > 0.3) * 1.0 if masked else None
+
+    def loss(dtype, bias):
+        bv = pd.data(f"b_{kind}_{masked}_{dtype}", bias.shape, dtype)
+        extra = {"mask": pd.constant(mask, dtype)} if masked else {}
+        args = [pd.constant(a, dtype) for a in (x, k, rk)] + [bv]
+        seq = pd.lstm(*args, return_sequences=True, **extra) if kind == "lstm" else \
+            pd.gru(*args, return_sequences=True, reset_after=kind == "gru", **extra)
+        total = pd.sum(seq * seq)
+        return total, bv
+
+    results = {}
+    for dtype in ("float32", "float64"):
+        total, bv = loss(dtype, b)
+        db, = pd.gradients(total, [bv])
+        results[dtype] = pd.eval(db, {bv: b.astype(dtype)})
+    direction = rand(*b.shape, seed=9)
+    total, bv = loss("float64", b)
+    eps = 1e-5
+    plus = pd.eval(total, {bv: b + eps * direction})
+    minus = pd.eval(total, {bv: b - eps * direction})
+    numeric = (plus - minus) / (2 * eps)
+    assert np.sum(results["float64"] * direction) == pytest.approx(numeric, rel=1e-7)
+    np.testing.assert_allclose(results["float32"], results["float64"], rtol=1e-4,
+                               atol=1e-4 * np.abs(results["float64"]).max())
+
+
 def test_second_order_is_explicit():
     x = pd.data("x", shape=[1, 2, 1], dtype="float64")
     k, rk, b = c64(np.ones((1, 4))), c64(np.ones((1, 4))), c64(np.zeros(4))
