@@ -54,7 +54,7 @@ def _fused_elementwise(node, ins, outs, ctx):
     # array, runs in blocks over the output (csrc/elementwise.cpp).
     a, out = node.attrs, outs[0]
     last = out.shape[-1] if out.ndim else 1
-    return partial(_C.fused_elementwise, list(ins), a["shapes"], a["array"], a["temps"],
+    return partial(_C.fused_elementwise, list(ins), a["reads"], a["array"], a["temps"],
                    np.dtype(a["dtype"]).num, out, max(last, 1))
 
 
@@ -63,3 +63,4 @@ def _fused_elementwise(node, ins, outs, ctx):
 # one of the above.
 _fused_elementwise.fusable = lambda name, dtype, prepare: prepare in (_unary, _binary,
                                                                       _compare, _where)
+

@@ -223,6 +223,9 @@ _EXPRESSIONS = {
     "less_equal": "({0} <= {1})", "equal": "({0} == {1})", "not_equal": "({0} != {1})",
     "where": "({0} ? {1} : {2})",
 }
+# The operand kind of a slice read in place (paddle/lowlevel/fusion/elementwise.py STRIDED,
+# csrc/elementwise.cpp kStrided).
+_STRIDED = 3
 _CTYPES = {"float32": "float", "float64": "double", "int32": "int", "int64": "long long",
            "bool": "bool"}
 
@@ -288,6 +291,11 @@ def _fused_reference(program, in_dtypes, temps_shape, compute):
 def _fused_elementwise(node, ins, outs, ctx):
     a, out = node.attrs, outs[0]
     program = a["program"]
+    # A STRIDED input (a slice x[..., c] read in place) is the view of x's elements
+    # c, c + step, ...: the kernel reads it with its strides.
+    reads = np.asarray(a["reads"]).reshape(-1, 3)
+    ins = [x.reshape(tuple(out.shape) + (int(step),))[..., int(offset)] if kind == _STRIDED else x
+           for x, (kind, offset, step) in zip(ins, reads)]
     in_dtypes = tuple(x.dtype.name for x in ins)
     params, result, body = _fused_source(program, in_dtypes, out.dtype.name, a["dtype"])
     fn = ctx.device.device_kernel(
@@ -301,3 +309,4 @@ def _fused_elementwise(node, ins, outs, ctx):
 # this module's.
 _fused_elementwise.fusable = lambda name, dtype, prepare: (name in _EXPRESSIONS and
                                                            prepare in (_elementwise, _where))
+
