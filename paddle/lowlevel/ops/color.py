@@ -9,7 +9,7 @@ slices, a dozen fused groups, the stack of the result): 2.4-2.5 times JAX's time
 Example:
     >>> import numpy as np, paddle as pd
     >>> from paddle.lowlevel.ops.color import hsv_to_rgb, rgb_to_hsv
-    >>> hsv = rgb_to_hsv(pd.constant(np.array([[0.0, 1.0, 0.0]], np.float32)))
+    >>> hsv = rgb_to_hsv(pd.constant(np.array([[0.0, 1.0, 0.0]])))
     >>> pd.eval(hsv).round(4).tolist()
     [[0.3333, 1.0, 1.0]]
     >>> pd.eval(hsv_to_rgb(hsv)).round(4).tolist()
