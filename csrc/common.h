@@ -387,6 +387,7 @@ inline uint64_t splitmix64(uint64_t z) {
 
 // One binding file per concern, each with its init function (called from module.cpp).
 void init_elementwise(py::module_& m);
+void init_color(py::module_& m);
 void init_reduce(py::module_& m);
 void init_matmul(py::module_& m);
 void init_linalg(py::module_& m);

@@ -43,7 +43,8 @@ void strided_copy_typed(const T* src, T* dst, int nd, const int64_t* shape, cons
   }
 }
 
-// spec: [ndim, shape[ndim], src_strides[ndim], dst_strides[ndim], src_offset, dst_offset]
+// spec: [ndim, shape[ndim], src_strides[ndim], dst_strides[ndim], src_offset, dst_offset];
+// source strides may be negative (reverse), destination strides not.
 void strided_copy(py::array src, py::array dst, py::array spec) {
   const char* op = "strided_copy";
   const int64_t* p = check_spec(spec, op, "spec", -1);
@@ -56,7 +57,8 @@ void strided_copy(py::array src, py::array dst, py::array spec) {
   const int64_t *shape = p + 1, *ss = p + 1 + nd, *ds = p + 1 + 2 * nd;
   int64_t so = p[1 + 3 * nd], dof = p[2 + 3 * nd], total = 1;
   for (int d = 0; d < nd; ++d) {
-    require(shape[d] >= 0 && ss[d] >= 0 && ds[d] >= 0, op, "negative extent");
+    // (a negative source stride reads backwards: reverse)
+    require(shape[d] >= 0 && ss[d] > INT64_MIN && ds[d] >= 0, op, "negative extent");
     total = size_mul(total, shape[d], op);
   }
   int dt = check_dtype(src, op, "src");
@@ -64,13 +66,19 @@ void strided_copy(py::array src, py::array dst, py::array spec) {
   check_array(dst, op, "dst", dt, -1, kWrite);
   if (total == 0) return;
   require(so >= 0 && dof >= 0, op, "negative offset");
-  // The last element either side reaches, proven inside its array.
-  int64_t s_hi = so, d_hi = dof;
+  // The first and last elements either side reaches, proven inside its array.
+  int64_t s_lo = so, s_hi = so, d_hi = dof;
   for (int d = 0; d < nd; ++d) {
-    s_hi = size_add(s_hi, size_mul(shape[d] - 1, ss[d], op), op);
+    const int64_t reach = size_mul(shape[d] - 1, ss[d] < 0 ? -ss[d] : ss[d], op);
+    if (ss[d] < 0) {
+      require(!__builtin_sub_overflow(s_lo, reach, &s_lo), op, "spec reaches outside the arrays");
+    } else {
+      s_hi = size_add(s_hi, reach, op);
+    }
     d_hi = size_add(d_hi, size_mul(shape[d] - 1, ds[d], op), op);
   }
-  require(s_hi < src.size() && d_hi < dst.size(), op, "spec reaches outside the arrays");
+  require(s_lo >= 0 && s_hi < src.size() && d_hi < dst.size(), op,
+          "spec reaches outside the arrays");
   GilRelease nogil(total);
   switch (src.itemsize()) {
     case 1: strided_copy_typed<uint8_t>(in_ptr<uint8_t>(src) + so, out_ptr<uint8_t>(dst) + dof, nd, shape, ss, ds, total); break;

@@ -787,8 +787,11 @@ void cast(py::array x, py::array out) {
 // a vector along the last axis (a bias) or a scalar, of the compute dtype T or bool. A
 // comparison compares two T or two bools (logical_xor, logical_not), a where chooses
 // between two T or two bools (logical_and, logical_or): bools are one byte, 0 or 1.
+// A strided input is full-size but read in place from a wider array, element i at
+// offset + i * step (a slice x[..., c] of x's last axis): each block gathers it into a
+// tile first.
 enum FusedKind { kFusedUnary, kFusedBinary, kFusedCompare, kFusedWhere, kFusedKindCount };
-enum FusedShape { kFull, kLastAxis, kScalar };
+enum FusedShape { kFull, kLastAxis, kScalar, kStrided };
 constexpr int64_t kFusedBlock = 1024;
 constexpr int kFusedFields = 6;  // kind, code, dst, a, b, c
 
@@ -826,7 +829,8 @@ void check_fused(const int64_t* prog, int64_t count, int inputs, int64_t temps,
       check_code(int(code), kUnaryCount, op);
       check_unary_dtype(int(code), dt, op);
       source(in[3], false);
-      require(in[3] >= inputs || shape[in[3]] == kFull, op, "a unary op of a broadcast input");
+      require(in[3] >= inputs || shape[in[3]] == kFull || shape[in[3]] == kStrided, op,
+              "a unary op of a broadcast input");
     } else if (kind == kFusedBinary) {
       check_code(int(code), kBinaryCount, op);
       check_binary_dtype(int(code), dt, op);
@@ -891,10 +895,19 @@ void run_instruction(const int64_t* in, const std::vector<FusedSource>& reg,
   }
 }
 
+// n values of a strided input into its tile: tile[i] = src[(start + i) * step].
+template <typename V>
+inline void gather_strided(const char* src, int64_t start, int64_t step, char* tile, int64_t n) {
+  const V* s = reinterpret_cast<const V*>(src) + start * step;
+  V* t = reinterpret_cast<V*>(tile);
+  for (int64_t i = 0; i < n; ++i) t[i] = s[i * step];
+}
+
 template <typename T>
 void fused_blocks(const int64_t* prog, int64_t count, const std::vector<const char*>& in_ptrs,
-                  const std::vector<int64_t>& shape, const std::vector<uint8_t>& is_bool,
-                  int64_t temps, char* out, int64_t size, int64_t last) {
+                  const std::vector<int64_t>& shape, const std::vector<int64_t>& step,
+                  const std::vector<uint8_t>& is_bool, int64_t temps, char* out, int64_t size,
+                  int64_t last) {
   const int inputs = int(in_ptrs.size());
   const int64_t out_reg = inputs + temps;
   auto width = [&](int64_t r) { return int64_t(is_bool[r] ? 1 : sizeof(T)); };
@@ -929,10 +942,20 @@ void fused_blocks(const int64_t* prog, int64_t count, const std::vector<const ch
         n = std::min(block, last - col);
       }
       for (int k = 0; k < inputs; ++k) {
-        if (shape[k] == kFull) reg[k] = {in_ptrs[k] + start * width(k), 1};
-        else if (shape[k] == kScalar) reg[k] = {in_ptrs[k], 0};
-        else if (whole_rows) reg[k] = {tiles + k * block * int64_t(sizeof(T)), 1};
-        else reg[k] = {in_ptrs[k] + col * width(k), 1};
+        if (shape[k] == kFull) {
+          reg[k] = {in_ptrs[k] + start * width(k), 1};
+        } else if (shape[k] == kStrided) {
+          char* tile = tiles + k * block * int64_t(sizeof(T));
+          if (is_bool[k]) gather_strided<uint8_t>(in_ptrs[k], start, step[k], tile, n);
+          else gather_strided<T>(in_ptrs[k], start, step[k], tile, n);
+          reg[k] = {tile, 1};
+        } else if (shape[k] == kScalar) {
+          reg[k] = {in_ptrs[k], 0};
+        } else if (whole_rows) {
+          reg[k] = {tiles + k * block * int64_t(sizeof(T)), 1};
+        } else {
+          reg[k] = {in_ptrs[k] + col * width(k), 1};
+        }
       }
       for (int64_t i = 0; i < count; ++i) {
         const int64_t* in = prog + i * kFusedFields;
@@ -944,13 +967,17 @@ void fused_blocks(const int64_t* prog, int64_t count, const std::vector<const ch
 }
 
 // out = the program run over `inputs` (a list of arrays, each of dtype `dtype` or bool):
-// `shapes` says how each input broadcasts (FusedShape), `program` holds kFusedFields int64
-// per instruction, `temps` the temporaries' count, `last` the output's last axis.
+// `shapes` says how each input broadcasts (FusedShape), one int64 per input, or three
+// (kind, offset, step: a kStrided input's element i is at offset + i * step; 0 and 1 for the
+// others), `program` holds kFusedFields int64 per instruction, `temps` the temporaries'
+// count, `last` the output's last axis.
 void fused_elementwise(py::list inputs, py::array shapes, py::array program, int64_t temps,
                        int dtype, py::array out, int64_t last) {
   const char* op = "fused_elementwise";
   const int n_in = int(inputs.size());
-  const int64_t* shape_p = check_spec(shapes, op, "shapes", n_in);
+  const int64_t* shape_p = check_spec(shapes, op, "shapes", -1);
+  const bool triples = shapes.size() == 3 * int64_t(n_in) && n_in > 0;
+  require(triples || shapes.size() == n_in, op, "expected one or three shape values per input");
   require(program.size() % kFusedFields == 0, op, "malformed program");
   const int64_t* prog = check_spec(program, op, "program", -1);
   const int64_t count = program.size() / kFusedFields;
@@ -963,7 +990,15 @@ void fused_elementwise(py::list inputs, py::array shapes, py::array program, int
   const int64_t size = out.size();
   require(last >= 1 && size % last == 0, op, "the last axis does not divide the output");
   std::vector<const char*> ptrs;
-  std::vector<int64_t> shape(shape_p, shape_p + n_in);
+  const size_t n_inputs = static_cast<size_t>(n_in);
+  std::vector<int64_t> shape(n_inputs), offset(n_inputs, 0), step(n_inputs, 1);
+  for (int k = 0; k < n_in; ++k) {
+    shape[k] = shape_p[triples ? 3 * k : k];
+    if (triples) offset[k] = shape_p[3 * k + 1], step[k] = shape_p[3 * k + 2];
+    require(shape[k] == kStrided ? offset[k] >= 0 && step[k] >= 1 && offset[k] < step[k]
+                                 : offset[k] == 0 && step[k] == 1,
+            op, "a strided input needs 0 <= offset < step (others 0 and 1)");
+  }
   std::vector<uint8_t> is_bool(size_t(n_in + temps + 1), 0);
   std::vector<py::array> held;  // keeps each input alive while its pointer is used
   for (int k = 0; k < n_in; ++k) {
@@ -972,11 +1007,12 @@ void fused_elementwise(py::list inputs, py::array shapes, py::array program, int
     py::array a = py::reinterpret_borrow<py::array>(h);
     const int dt = check_dtype(a, op, "input", k);
     require(dt == dtype || dt == kBool, op, "an input's dtype does not fit");
-    require(shape[k] >= kFull && shape[k] <= kScalar, op, "unknown input shape kind");
-    const int64_t want = shape[k] == kFull ? size : shape[k] == kLastAxis ? last : 1;
+    require(shape[k] >= kFull && shape[k] <= kStrided, op, "unknown input shape kind");
+    const int64_t want = shape[k] == kFull ? size : shape[k] == kLastAxis ? last
+                         : shape[k] == kScalar ? 1 : size_mul(size, step[k], op);
     check_array(a, op, "input", dt, want, kRead, k);
     is_bool[k] = dt == kBool;
-    ptrs.push_back(static_cast<const char*>(a.data()));
+    ptrs.push_back(static_cast<const char*>(a.data()) + offset[k] * (dt == kBool ? 1 : a.itemsize()));
     held.push_back(a);
   }
   check_fused(prog, count, n_in, temps, is_bool, shape, dtype, out_dt == kBool);
@@ -984,7 +1020,7 @@ void fused_elementwise(py::list inputs, py::array shapes, py::array program, int
   char* y = static_cast<char*>(out.mutable_data());
   GilRelease nogil(size);  // (after every Python object is read; `held` outlives it)
   PD_DISPATCH_NUMERIC(dtype, op, {
-    fused_blocks<scalar_t>(prog, count, ptrs, shape, is_bool, temps, y, size, last);
+    fused_blocks<scalar_t>(prog, count, ptrs, shape, step, is_bool, temps, y, size, last);
   });
 }
 

@@ -9,6 +9,7 @@ PYBIND11_MODULE(_C, m) {
   // One thread pool (OpenMP); the BLAS runs single-threaded inside it (see blas.h).
   scipy_openblas_set_num_threads(1);
   paddle::init_elementwise(m);
+  paddle::init_color(m);
   paddle::init_reduce(m);
   paddle::init_matmul(m);
   paddle::init_linalg(m);

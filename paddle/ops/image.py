@@ -18,15 +18,15 @@ import numpy as np
 
 from paddle.errors import ShapeError, at_user
 from paddle.lowlevel.graph import FLOATS, Variable, constant
-from paddle.lowlevel.ops.math import abs as _abs, cast, clip, less, maximum, minimum, where
+from paddle.lowlevel.ops import color as _color
+from paddle.lowlevel.ops.math import cast
 from paddle.lowlevel.ops.matmul import matmul
 from paddle.lowlevel.ops.reduce import mean
-from paddle.lowlevel.ops.shape import expand_dims, gather, pad, reshape, squeeze, stack, \
-    transpose
+from paddle.lowlevel.ops.shape import expand_dims, gather, pad, reshape, squeeze, transpose
 from paddle.lowlevel.shapes import is_int
 from paddle.ops.convolutions import as_tensor, conv, data_format_of, depthwise_conv
 from paddle.ops.image_sampling import (affine_transform, elastic_transform,  # noqa: F401
-                                       floor as _floor, map_coordinates,
+                                       map_coordinates,
                                        perspective_transform)
 
 __all__ = ["affine_transform", "crop_images", "elastic_transform", "extract_patches",
@@ -401,22 +401,9 @@ def rgb_to_hsv(images, data_format=None):
         >>> pd.ops.image.rgb_to_hsv(np.array([[[0.0, 1.0, 0.0]]])).numpy().round(4).tolist()
         [[[0.3333, 1.0, 1.0]]]
     """
-    op = "rgb_to_hsv"
-    x, undo = _float_images(images, data_format, op)
-    eps = float(np.finfo(x.dtype).eps)
-    x = where(less(_abs(x), eps), 0.0, x)
-    r, g, b = x[..., 0], x[..., 1], x[..., 2]
-    value = maximum(maximum(r, g), b)
-    low = minimum(minimum(r, g), b)
-    span = value - low
-    safe_value = where(value > 0.0, value, 1.0)
-    safe_span = where(span > 0.0, span, 1.0)
-    saturation = where(value > 0.0, span / safe_value, 0.0)
-    norm = 1.0 / (6.0 * safe_span)
-    hue = where(value == g, norm * (b - r) + 2.0 / 6.0, norm * (r - g) + 4.0 / 6.0)
-    hue = where(value == r, norm * (g - b), hue)
-    hue = where(span > 0.0, hue, 0.0) + cast(less(hue, 0.0), x.dtype)
-    return undo(stack([hue, saturation, value], axis=-1))
+    x, undo = _float_images(images, data_format, "rgb_to_hsv")
+    # one op (paddle/lowlevel/ops/color.py: one pass over the pixels), Keras's formula
+    return undo(_color.rgb_to_hsv(x))
 
 
 def hsv_to_rgb(images, data_format=None):
@@ -428,16 +415,8 @@ def hsv_to_rgb(images, data_format=None):
         >>> pd.ops.image.hsv_to_rgb(hsv).numpy().round(4).tolist()
         [[[0.0, 1.0, 0.0]]]
     """
-    op = "hsv_to_rgb"
-    x, undo = _float_images(images, data_format, op)
-    hue, saturation, value = x[..., 0], x[..., 1], x[..., 2]
-    dh = (hue - _floor(hue)) * 6.0
-    dr = clip(_abs(dh - 3.0) - 1.0, 0.0, 1.0)
-    dg = clip(2.0 - _abs(dh - 2.0), 0.0, 1.0)
-    db = clip(2.0 - _abs(dh - 4.0), 0.0, 1.0)
-    rest = 1.0 - saturation
-    planes = [value * (rest + saturation * d) for d in (dr, dg, db)]
-    return undo(stack(planes, axis=-1))
+    x, undo = _float_images(images, data_format, "hsv_to_rgb")
+    return undo(_color.hsv_to_rgb(x))
 
 
 # ---- filters and patches ---------------------------------------------------------------------

@@ -135,9 +135,12 @@ def isclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
     a, b = _operands("isclose", x1, x2)
     if a.dtype not in FLOATS:
         return _math.equal(a, b)
-    # Equal, or within the tolerance of a finite b (an infinite b makes the tolerance inf;
-    # an infinite a, finite b, is inf away): one fused pass, bools and all.
-    within = logical_and(abs(a - b) <= abs(b) * rtol + atol, isfinite(b))
+    # Equal, or within the tolerance: |a - b| - tol <= 0 is |a - b| <= tol for finite
+    # values (a difference of two finite floats is 0 only when they are equal, and keeps
+    # the sign), and false where either side is infinite (an infinite b makes inf - inf,
+    # NaN; an infinite a, finite b, leaves inf) or NaN: one fused pass of nine
+    # instructions, without isfinite(b)'s absolute value and comparison.
+    within = _math.less_equal((abs(a - b) - (abs(b) * rtol + atol)), 0.0)
     close = logical_or(_math.equal(a, b), within)
     if equal_nan:
         close = logical_or(close, logical_and(isnan(a), isnan(b)))

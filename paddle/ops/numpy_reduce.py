@@ -620,6 +620,10 @@ def digitize(x, bins):
     return searchsorted(bins, x, side="right")
 
 
+# isin with at most this many values compares each element with each value.
+_FEW_VALUES = 16
+
+
 def isin(x1, x2, assume_unique=False, invert=False):
     """Whether each element of x1 is among the elements of x2 (bool): x2 sorted, each
     element of x1 looked up in it with searchsorted.
@@ -635,6 +639,13 @@ def isin(x1, x2, assume_unique=False, invert=False):
     n = known(x2, [0], "isin")[0]
     if n == 0:
         found = _m.less(_m.zeros_like(cast(x1, "int32")), 0)
+    elif n <= _FEW_VALUES:
+        # A few values: x1 == x2[0] or x1 == x2[1] or ..., one fused pass over x1 (the
+        # sort and search below is a sort of all of x1 with them)
+        found = None
+        for k in range(n):
+            hit = _m.equal(x1, x2[k])
+            found = hit if found is None else where(hit, True, found)
     else:
         table = sort(x2)
         at = _m.minimum(cast(searchsorted(table, x1), "int64"), n - 1)

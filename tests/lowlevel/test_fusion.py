@@ -11,7 +11,7 @@ from paddle.devices.cpu import conv as cpu_conv
 from paddle.devices.kernel_table import KernelTable
 from paddle.lowlevel import executor, fusion
 from paddle.lowlevel.fusion import elementwise
-from paddle.lowlevel.fusion.elementwise import FULL, LAST_AXIS, SCALAR, operand_shape
+from paddle.lowlevel.fusion.elementwise import FULL, LAST_AXIS, SCALAR, STRIDED, operand_shape
 
 
 # ---- helpers --------------------------------------------------------------------------------
@@ -247,6 +247,31 @@ def test_bool_chains_fuse_with_the_values_they_compare(device):
     groups = [sorted(op[len("fused_elementwise["):-1].split("+")) for op in ran
               if op.startswith("fused_elementwise[")]
     assert len(groups) == 4 and ["div", "less", "less", "where"] in groups, ran  # signbit
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_a_channel_slice_read_once_is_read_in_place(monkeypatch, dtype, device):
+    # x[..., c] (or x[..., c:c + 1]) read by one group only: the group reads x's elements
+    # c, c + 3, ... (STRIDED) and the slice is not run; a slice with two readers stays.
+    rng = np.random.default_rng(5)
+    x = pd.data("sx", shape=[None, 7, 3], dtype=dtype)
+    m = pd.data("sm", shape=[None, 7, 3], dtype="bool")
+    y = pd.exp(x[..., 1]) * 2.0 + x[..., 2]
+    z = pd.where(m[..., 0:1], pd.abs(x[:, :, 0:1]), -1.0)  # a bool slice, keeping the axis
+    shared = x[..., 2]
+    u, v = shared * 3.0 + 1.0, pd.exp(shared) - 1.0
+    xv = rng.standard_normal((1500, 7, 3)).astype(dtype)
+    xv[0, 0] = [np.nan, np.inf, -0.0]
+    feeds = {x: xv, m: rng.random((1500, 7, 3)) < 0.5}
+    fused, plain, ran, ran_plain = _both([y, z, u, v], feeds, monkeypatch)
+    _assert_same(fused, plain)
+    np.testing.assert_allclose(fused[0], np.exp(xv[..., 1]) * 2 + xv[..., 2], rtol=1e-6,
+                               atol=1e-5 if dtype == "float32" else 1e-12)
+    assert ran_plain.count("slice") == 5 and ran.count("slice") == 1, ran
+    (node,) = [n for n in _fused([y], {x: xv}) if n.op.name.startswith("fused_elementwise")]
+    assert list(node.attrs["shapes"]) == [STRIDED, SCALAR, STRIDED]
+    assert node.attrs["reads"].tolist() == [STRIDED, 1, 3, SCALAR, 0, 1, STRIDED, 2, 3]
+    assert node.inputs[0] is x and node.inputs[2] is x
 
 
 def test_the_fused_kernel_checks_bool_operands():

@@ -8,6 +8,8 @@ import pytest
 
 import paddle as pd
 from gradcheck import check_gradients
+from paddle.errors import ShapeError
+from paddle.lowlevel.ops import color
 
 RNG = np.random.default_rng(2)
 image = pd.ops.image
@@ -292,3 +294,65 @@ def test_elastic_transform():
     np.testing.assert_allclose(image.elastic_transform(flat, seed=0).numpy(), flat, atol=1e-5)
     with pytest.raises(ValueError, match=r"alpha and sigma > 0"):
         image.elastic_transform(x, sigma=0.0)
+
+
+# ---- the color conversions as ops (paddle/lowlevel/ops/color.py) ----------------------------
+
+def _special_pixels(dtype):
+    x = np.random.default_rng(7).uniform(-0.3, 1.3, (2, 9, 17, 3)).astype(dtype)
+    eps = np.finfo(dtype).eps
+    x[0, 0, :10] = [[0.5, 0.5, 0.5], [0.0, 0.0, 0.0], [eps / 2, 0.2, -eps / 3],
+                    [np.nan, 0.2, 0.3], [0.1, np.nan, 0.3], [0.1, 0.2, np.nan],
+                    [np.inf, 0.1, 0.2], [0.2, 0.7, 0.7], [0.7, 0.7, 0.2], [-0.0, 1.0, 2.5]]
+    return x
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_colour_ops_equal_their_compositions_bit_for_bit(device, dtype):
+    # One pass over the pixels, with the compositions' arithmetic step by step: the same
+    # values (NaN and infinities included), on every device.
+    x = _special_pixels(dtype)
+    v = pd.data("colours", shape=[None, 9, 17, 3], dtype=dtype)
+    for op, composition in ((color.rgb_to_hsv, color.rgb_to_hsv_ops),
+                            (color.hsv_to_rgb, color.hsv_to_rgb_ops)):
+        y = op(v)
+        assert y.node.op.name == op.__name__ and y.dtype == dtype
+        with np.errstate(all="ignore"):
+            got, want = pd.eval([y, composition(v)], {v: x})
+        np.testing.assert_array_equal(got, want)
+    # the public functions are the ops, channels first too
+    np.testing.assert_array_equal(
+        image.rgb_to_hsv(x.transpose(0, 3, 1, 2), data_format="channels_first").numpy(),
+        pd.eval(color.rgb_to_hsv_ops(pd.constant(x))).transpose(0, 3, 1, 2))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_colour_op_gradients_are_their_compositions(device, dtype):
+    x = _special_pixels(dtype)[:, 1:]  # (finite values)
+    g = np.random.default_rng(8).standard_normal(x.shape).astype(dtype)
+    v = pd.data("colours_g", shape=list(x.shape), dtype=dtype)
+    for op, composition in ((color.rgb_to_hsv, color.rgb_to_hsv_ops),
+                            (color.hsv_to_rgb, color.hsv_to_rgb_ops)):
+        (got,) = pd.gradients(op(v), [v], [pd.constant(g)])
+        (want,) = pd.gradients(composition(v), [v], [pd.constant(g)])
+        got, want = pd.eval([got, want], {v: x})
+        np.testing.assert_array_equal(got, want)
+
+
+def test_colour_op_gradients_against_central_differences():
+    # (away from the channels' ties, where the hue's formula switches)
+    rgb = np.array([[[0.2, 0.5, 0.9], [0.8, 0.3, 0.1], [0.4, 0.9, 0.6]]], np.float32)
+    check_gradients(image.rgb_to_hsv, [rgb])
+    check_gradients(image.hsv_to_rgb, [np.array([[[0.3, 0.5, 0.7], [0.9, 0.2, 0.4]]])])
+
+
+def test_colour_ops_check_their_input():
+    with pytest.raises(ShapeError, match=r"rgb_to_hsv: expected 3 channels on the last axis"
+                                         r": x is \(2, 4\)"):
+        color.rgb_to_hsv(pd.data("four_channels", shape=[2, 4]))
+    with pytest.raises(TypeError, match=r"hsv_to_rgb: expected float32 or float64 images, "
+                                        r"received int32"):
+        color.OPS["hsv_to_rgb"].infer(((2, 3), "int32"))
+    # half precision takes the composition
+    assert color.rgb_to_hsv(pd.data("half", shape=[2, 3], dtype="float16")).node.op.name \
+        != "rgb_to_hsv"

@@ -665,3 +665,21 @@ def test_tile_one_repeated_axis_is_a_concat(reps):
     for x in (A, A.astype(np.int32)):
         np.testing.assert_array_equal(ops.tile(x, reps).numpy(), np.tile(x, reps))
     check_gradients(lambda v: ops.tile(v, reps), [A.astype(np.float64)])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
+def test_isin_of_a_few_values_and_of_many(dtype):
+    # up to 16 values: one comparison per value (one fused pass); more: sort and search
+    rng = np.random.default_rng(3)
+    x = (rng.normal(size=(50, 7)) * 3).astype(dtype)
+    if dtype.startswith("float"):
+        x[0, :4] = [np.nan, np.inf, -0.0, 0.0]
+    for k in (1, 3, 16, 17, 40):
+        v = np.concatenate([x.ravel()[:k // 2], rng.normal(size=k - k // 2) * 3]).astype(dtype)
+        if dtype.startswith("float") and k > 2:
+            v[-2:] = [0.0, np.nan]
+        for invert in (False, True):
+            xs = pd.data("isin_x", shape=[None if k <= 16 else 50, 7], dtype=dtype)
+            got = pd.eval(ops.isin(xs, pd.constant(v), invert=invert), {xs: x})
+            np.testing.assert_array_equal(got, np.isin(x, v, invert=invert), err_msg=str(k))
+

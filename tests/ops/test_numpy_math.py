@@ -254,6 +254,24 @@ def test_isclose_and_allclose():
     np.testing.assert_array_equal(got, np.isclose(a, b, rtol=0.0, atol=0.5))
     _, got = evaluate(ops.allclose, a[:2], b[:2])
     assert got.dtype == np.bool_ and bool(got)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_isclose_every_pair_of_special_values(dtype):
+    # (the fused form compares |a - b| - tol with 0: exact at infinities, NaN, the largest
+    # values, whose difference overflows, and denormals, whose difference is never 0)
+    f = np.finfo(dtype)
+    v = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, f.max, -f.max, f.tiny,
+                  f.tiny / 4, 1e-9, 1 + 1e-6, 1 + 1e-5, 1e10], dtype)
+    a, b = np.repeat(v, len(v)), np.tile(v, len(v))
+    rng = np.random.default_rng(0)
+    near = rng.normal(size=2000).astype(dtype)
+    a = np.concatenate([a, near])
+    b = np.concatenate([b, (near * (1 + rng.normal(size=2000) * 1e-5)).astype(dtype)])
+    for kw in ({}, {"rtol": 0.0, "atol": 0.5}, {"equal_nan": True}, {"rtol": 1e-3, "atol": 0.0}):
+        _, got = evaluate(lambda u, w: ops.isclose(u, w, **kw), a, b)
+        with np.errstate(over="ignore", invalid="ignore"):
+            np.testing.assert_array_equal(got, np.isclose(a, b, **kw), err_msg=str(kw))
     _, got = evaluate(ops.allclose, a, b)
     assert not bool(got)
 

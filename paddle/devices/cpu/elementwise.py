@@ -54,7 +54,7 @@ def _fused_elementwise(node, ins, outs, ctx):
     # array, runs in blocks over the output (csrc/elementwise.cpp).
     a, out = node.attrs, outs[0]
     last = out.shape[-1] if out.ndim else 1
-    return partial(_C.fused_elementwise, list(ins), a["shapes"], a["array"], a["temps"],
+    return partial(_C.fused_elementwise, list(ins), a["reads"], a["array"], a["temps"],
                    np.dtype(a["dtype"]).num, out, max(last, 1))
 
 
@@ -63,3 +63,13 @@ def _fused_elementwise(node, ins, outs, ctx):
 # one of the above.
 _fused_elementwise.fusable = lambda name, dtype, prepare: prepare in (_unary, _binary,
                                                                       _compare, _where)
+
+
+# The color conversions (paddle/lowlevel/ops/color.py): one pass over the pixels
+# (csrc/color.cpp), the conversion's code as the C++ enum's.
+_COLOR_CODES = {"rgb_to_hsv": 0, "hsv_to_rgb": 1}
+
+
+@kernel("rgb_to_hsv", "hsv_to_rgb")
+def _color_convert(node, ins, outs, ctx):
+    return partial(_C.color_convert, _COLOR_CODES[node.op.name], ins[0], outs[0])

@@ -223,6 +223,9 @@ _EXPRESSIONS = {
     "less_equal": "({0} <= {1})", "equal": "({0} == {1})", "not_equal": "({0} != {1})",
     "where": "({0} ? {1} : {2})",
 }
+# The operand kind of a slice read in place (paddle/lowlevel/fusion/elementwise.py STRIDED,
+# csrc/elementwise.cpp kStrided).
+_STRIDED = 3
 _CTYPES = {"float32": "float", "float64": "double", "int32": "int", "int64": "long long",
            "bool": "bool"}
 
@@ -288,6 +291,11 @@ def _fused_reference(program, in_dtypes, temps_shape, compute):
 def _fused_elementwise(node, ins, outs, ctx):
     a, out = node.attrs, outs[0]
     program = a["program"]
+    # A STRIDED input (a slice x[..., c] read in place) is the view of x's elements
+    # c, c + step, ...: the kernel reads it with its strides.
+    reads = np.asarray(a["reads"]).reshape(-1, 3)
+    ins = [x.reshape(tuple(out.shape) + (int(step),))[..., int(offset)] if kind == _STRIDED else x
+           for x, (kind, offset, step) in zip(ins, reads)]
     in_dtypes = tuple(x.dtype.name for x in ins)
     params, result, body = _fused_source(program, in_dtypes, out.dtype.name, a["dtype"])
     fn = ctx.device.device_kernel(
@@ -301,3 +309,93 @@ def _fused_elementwise(node, ins, outs, ctx):
 # this module's.
 _fused_elementwise.fusable = lambda name, dtype, prepare: (name in _EXPRESSIONS and
                                                            prepare in (_elementwise, _where))
+
+
+# ---- color conversions (paddle/lowlevel/ops/color.py) -----------------------------------
+# One thread per pixel, the arithmetic of csrc/color.cpp (NaN through maximum and minimum as
+# their kernels; eps: the dtype's).
+_COLOR_PRELUDE = """
+#define PD_MAX(a, b) (((a) > (b) || (a) != (a)) ? (a) : (b))
+#define PD_MIN(a, b) (((a) < (b) || (a) != (a)) ? (a) : (b))
+"""
+_COLOR_BODIES = {
+    "rgb_to_hsv": """
+    const T eps = sizeof(T) == 4 ? (T)1.1920928955078125e-07 : (T)2.220446049250313e-16;
+    T r = x[3 * i], g = x[3 * i + 1], b = x[3 * i + 2];
+    r = fabs(r) < eps ? (T)0 : r; g = fabs(g) < eps ? (T)0 : g; b = fabs(b) < eps ? (T)0 : b;
+    const T value = PD_MAX(PD_MAX(r, g), b), low = PD_MIN(PD_MIN(r, g), b);
+    const T span = value - low;
+    const T safe_value = value > (T)0 ? value : (T)1, safe_span = span > (T)0 ? span : (T)1;
+    const T norm = (T)1 / ((T)6 * safe_span);
+    T hue = value == g ? norm * (b - r) + (T)(2.0 / 6.0) : norm * (r - g) + (T)(4.0 / 6.0);
+    hue = value == r ? norm * (g - b) : hue;
+    y[3 * i] = (span > (T)0 ? hue : (T)0) + (hue < (T)0 ? (T)1 : (T)0);
+    y[3 * i + 1] = value > (T)0 ? span / safe_value : (T)0;
+    y[3 * i + 2] = value;
+    """,
+    "hsv_to_rgb": """
+    const T hue = x[3 * i], saturation = x[3 * i + 1], value = x[3 * i + 2];
+    const T dh = (hue - floor(hue)) * (T)6, rest = (T)1 - saturation;
+    const T d[3] = {fabs(dh - (T)3) - (T)1, (T)2 - fabs(dh - (T)2), (T)2 - fabs(dh - (T)4)};
+    for (int c = 0; c < 3; ++c) {
+      const T clipped = PD_MIN(PD_MAX(d[c], (T)0), (T)1);
+      y[3 * i + c] = value * (rest + saturation * clipped);
+    }
+    """,
+}
+
+
+def _np_max(a, b):
+    return np.where((a > b) | (a != a), a, b)
+
+
+def _np_min(a, b):
+    return np.where((a < b) | (a != a), a, b)
+
+
+def _rgb_to_hsv_reference(x, y, size):
+    """The simulated device's kernel: the CUDA body's arithmetic in NumPy, in x's dtype."""
+    t = x.dtype.type
+    with np.errstate(all="ignore"):
+        p = x.reshape(-1, 3)
+        p = np.where(np.abs(p) < np.finfo(x.dtype).eps, t(0), p)
+        r, g, b = p[:, 0], p[:, 1], p[:, 2]
+        value, low = _np_max(_np_max(r, g), b), _np_min(_np_min(r, g), b)
+        span = value - low
+        safe_value, safe_span = np.where(value > 0, value, t(1)), np.where(span > 0, span, t(1))
+        norm = t(1) / (t(6) * safe_span)
+        hue = np.where(value == g, norm * (b - r) + t(2.0 / 6.0), norm * (r - g) + t(4.0 / 6.0))
+        hue = np.where(value == r, norm * (g - b), hue)
+        out = y.reshape(-1, 3)
+        out[:, 0] = np.where(span > 0, hue, t(0)) + (hue < 0).astype(x.dtype)
+        out[:, 1] = np.where(value > 0, span / safe_value, t(0))
+        out[:, 2] = value
+
+
+def _hsv_to_rgb_reference(x, y, size):
+    """The simulated device's kernel: the CUDA body's arithmetic in NumPy, in x's dtype."""
+    t = x.dtype.type
+    with np.errstate(all="ignore"):
+        p = x.reshape(-1, 3)
+        hue, saturation, value = p[:, 0], p[:, 1], p[:, 2]
+        dh = (hue - np.floor(hue)) * t(6)
+        rest = t(1) - saturation
+        out = y.reshape(-1, 3)
+        for c, d in enumerate((np.abs(dh - t(3)) - t(1), t(2) - np.abs(dh - t(2)),
+                               t(2) - np.abs(dh - t(4)))):
+            out[:, c] = value * (rest + saturation * _np_min(_np_max(d, t(0)), t(1)))
+
+
+_COLOR_REFERENCES = {"rgb_to_hsv": _rgb_to_hsv_reference, "hsv_to_rgb": _hsv_to_rgb_reference}
+
+
+@kernel("rgb_to_hsv", "hsv_to_rgb")
+def _color_convert(node, ins, outs, ctx):
+    name, x, out = node.op.name, ins[0], outs[0]
+    fn = ctx.device.device_kernel(
+        ("color", name),
+        lambda cp: cp.ElementwiseKernel("raw T x", "raw T y", _COLOR_BODIES[name],
+                                        f"paddle_{name}", preamble=_COLOR_PRELUDE),
+        _COLOR_REFERENCES[name])
+    pixels = x.size // 3
+    return lambda: fn(x, out, size=pixels)

@@ -15,6 +15,11 @@ and every operand from outside is full-size, a vector along the last axis (a bia
 scalar. Other broadcasts do not fuse. A group of one node stays as it was, and so does a
 group of bool values only (it has no compute dtype to run in).
 
+A full-size operand that is a slice x[..., c] (or x[..., c:c + 1]) of the last axis of x,
+every other axis whole, is read in place (STRIDED: element i at c + i * x.shape[-1]; the
+kernel gathers it block by block) instead of a copy made first, when the group is the
+slice's one reader: the slice is then not computed.
+
 Example:
     >>> import numpy as np
     >>> from paddle.lowlevel.fusion.elementwise import operand_shape
@@ -31,7 +36,7 @@ KERNEL = "fused_elementwise"
 
 # Instruction kinds and input shapes, as csrc/elementwise.cpp's FusedKind and FusedShape.
 UNARY, BINARY, COMPARE, WHERE = range(4)
-FULL, LAST_AXIS, SCALAR = range(3)
+FULL, LAST_AXIS, SCALAR, STRIDED = range(4)
 KINDS = {"unary": UNARY, "binary": BINARY, "compare": COMPARE}
 COMPUTE_DTYPES = ("float32", "float64", "int32", "int64")
 
@@ -137,6 +142,37 @@ def _key(v):
     return (id(v.node), v.index) if v.node is not None else id(v)
 
 
+def _strided_source(v, c):
+    """(x, offset, step) where operand `v` is a slice of one position c of x's last axis
+    (x[..., c] or x[..., c:c + 1], every other axis whole), else None."""
+    p = v.node
+    if p is None or p.op.name != "slice" or id(p) not in c.position or id(p) in c.late:
+        return None
+    # Read once, by this group: each group reading x in place reads all of x's channels
+    # (the cache lines hold them), so a slice with several readers stays a copy.
+    if c.readers.get(_key(v)) != 1 or _key(v) in c.kept:
+        return None
+    x = p.inputs[0]
+    if x.node is None and id(x) in c.written:
+        return None
+    shape = tuple(c.spec(x)[0])
+    index = tuple(p.attrs["index"])
+    if not shape or len(index) != len(shape) or shape[-1] < 2:
+        return None
+    for n, ix in zip(shape[:-1], index[:-1]):
+        if isinstance(ix, int) or slice(*ix).indices(n) != (0, n, 1):
+            return None
+    ix = index[-1]
+    if isinstance(ix, int):
+        offset = ix % shape[-1]
+    else:
+        start, stop, step = slice(*ix).indices(shape[-1])
+        if len(range(start, stop, step)) != 1:
+            return None
+        offset = start
+    return x, offset, shape[-1]
+
+
 def fuse_elementwise(nodes, known, kept, late, kernels):
     """`nodes` with each group of two or more fusable elementwise nodes replaced by one
     FusedNode at its root's place (see the module's docstring for the rules). `kernels`:
@@ -169,17 +205,28 @@ def fuse_elementwise(nodes, known, kept, late, kernels):
         fused[id(root)] = _fused_node(members, c, shape, dtype)
     if not fused:
         return nodes
-    return [fused.get(id(n), n) for n in nodes if id(n) not in taken or id(n) in fused]
+    out = [fused.get(id(n), n) for n in nodes if id(n) not in taken or id(n) in fused]
+    # Slices that the groups read in place (STRIDED) and nothing else reads are not run.
+    read = {_key(v) for n in out for v in n.inputs}
+    return [n for n in out if n.op.name != "slice" or (id(n), 0) in read
+            or (id(n), 0) in c.kept]
 
 
 def _fused_node(members, c, shape, dtype):
     """The FusedNode running `members` (in run order; the last is the root)."""
     inside = {id(n) for n in members}
-    inputs, register = [], {}  # outside operands, in first use; key -> register
+    inputs, register, reads = [], {}, []  # outside operands, in first use; key -> register
     for n in members:
         for v in n.inputs:
             if (v.node is None or id(v.node) not in inside) and _key(v) not in register:
                 register[_key(v)] = len(inputs)
+                kind = operand_shape(c.spec(v)[0], shape)
+                strided = _strided_source(v, c) if kind == FULL else None
+                if strided is not None:
+                    v, offset, step = strided
+                    reads.append((STRIDED, offset, step))
+                else:
+                    reads.append((kind, 0, 1))
                 inputs.append(v)
     # Temporaries are reused once read, by a result of the same width only: a where that
     # wrote its T result over its bool condition would overwrite conditions not yet read.
@@ -202,10 +249,11 @@ def _fused_node(members, c, shape, dtype):
                                    tuple(sources)))
     out = len(inputs) + temps
     program = [i._replace(dst=out if i.dst == OUT else i.dst) for i in program]
-    shapes = tuple(operand_shape(c.spec(v)[0], shape) for v in inputs)
     attrs = {"program": tuple(program), "array": program_array(program),
-             "shapes": np.array(shapes, dtype=np.int64), "temps": temps, "dtype": dtype,
-             "registers": out + 1}
+             "shapes": np.array([r[0] for r in reads], dtype=np.int64),
+             # (kind, offset, step) per input, as csrc's `shapes` in three values
+             "reads": np.array(reads, dtype=np.int64).reshape(-1), "temps": temps,
+             "dtype": dtype, "registers": out + 1}
     op = FusedOp(KERNEL, [n.op.name for n in members])
     return FusedNode(op, inputs, attrs, members[-1], members)
 

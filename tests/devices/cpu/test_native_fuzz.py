@@ -181,6 +181,8 @@ VALID = {
     "compare": lambda r: _elementwise(r, 6, np.bool_),
     "where": _where,
     "fused_elementwise": _fused_elementwise,
+    "color_convert": lambda r: (lambda n: [int(r.integers(2)), _f32(r, n, 3),
+                                           np.empty((n, 3), np.float32)])(_n(r)),
     "cast": lambda r: (lambda n: [_f32(r, n), np.empty(n, np.int64)])(_n(r)),
     "reduce": lambda r: (lambda n: [int(r.integers(4)), _f32(r, 2, 3, n),
                                     np.empty((2, n), np.float32), 2, 3, n, 1.0])(_n(r)),

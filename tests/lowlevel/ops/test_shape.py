@@ -334,6 +334,30 @@ def test_reverse_any_length_and_its_gradient():
         reverse(x, axis="time")
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "bool"])
+def test_reverse_every_axis_of_every_dtype_as_numpy(dtype):
+    # (the CPU kernel: a strided copy with a negative source stride, from the axis's end)
+    from paddle.lowlevel.ops.shape import reverse
+    a = (RNG.standard_normal((3, 1, 5, 4)) * 5).astype(dtype)
+    for axis in range(-4, 4):
+        np.testing.assert_array_equal(pd.eval(reverse(pd.constant(a), axis)),
+                                      np.flip(a, axis))
+    flat = RNG.standard_normal(100_001).astype(dtype)
+    np.testing.assert_array_equal(pd.eval(reverse(pd.constant(flat), 0)), flat[::-1])
+    empty = np.zeros((2, 0, 3), dtype)
+    assert pd.eval(reverse(pd.constant(empty), 1)).shape == (2, 0, 3)
+
+
+def test_a_negative_source_stride_is_checked_against_the_array():
+    src, dst = np.arange(4, dtype=np.float32), np.zeros(4, np.float32)
+    pd._C.strided_copy(src, dst, np.array([1, 4, -1, 1, 3, 0], np.int64))  # reversed
+    assert dst.tolist() == [3.0, 2.0, 1.0, 0.0]
+    with pytest.raises(ValueError, match="spec reaches outside the arrays"):
+        pd._C.strided_copy(src, dst, np.array([1, 4, -1, 1, 2, 0], np.int64))  # before 0
+    with pytest.raises(ValueError, match="negative extent"):
+        pd._C.strided_copy(src, dst, np.array([1, 4, 1, -1, 0, 3], np.int64))  # dst stride
+
+
 def test_one_hot_with_keras_names():
     assert pd.one_hot(np.array([1, 0]), num_classes=2).numpy().tolist() == [[0, 1], [1, 0]]
     with pytest.raises(TypeError, match="give depth or num_classes"):
