@@ -179,16 +179,7 @@ class Dense(Layer):
     def _int4_build(self, kernel_shape, config):
         self.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(config, None)
         input_dim, units = kernel_shape
-        self._kernel = self.kernel = self._int8_weight("kernel", (input_dim, (units + 1) // 2))
-        block_size = block_size_for_layer(self, config)
-        self._int4_block_size = None if block_size == -1 else block_size
-        if self._int4_block_size is None:
-            self.kernel_scale = self._scale_weight("kernel_scale", (units,))
-            return
-        groups = -(-input_dim // block_size)
-        self.kernel_scale = self._scale_weight("kernel_scale", (groups, units))
-        self.kernel_zero = self._int8_weight("kernel_zero", (groups, units))
-        self.g_idx = self._group_index_weight("g_idx", input_dim, block_size)
+        self._int4_kernel_weights(input_dim, units, config)
 
     def _int8_call(self, inputs, training=None):
         def inputs_grad(upstream):

@@ -267,16 +267,7 @@ class EinsumDense(Layer):
         self.original_kernel_shape = tuple(kernel_shape)
         rows, columns = _int4_matrix_shape(kernel_shape, self._quantization)
         self._int4_columns = columns
-        self._kernel = self.kernel = self._int8_weight("kernel", (rows, (columns + 1) // 2))
-        block_size = block_size_for_layer(self, config)
-        self._int4_block_size = None if block_size == -1 else block_size
-        if self._int4_block_size is None:
-            self.kernel_scale = self._scale_weight("kernel_scale", (columns,))
-            return
-        groups = -(-rows // block_size)
-        self.kernel_scale = self._scale_weight("kernel_scale", (groups, columns))
-        self.kernel_zero = self._int8_weight("kernel_zero", (groups, columns))
-        self.g_idx = self._group_index_weight("g_idx", rows, block_size)
+        self._int4_kernel_weights(rows, columns, config)
 
     def _int8_call(self, inputs, training=None):
         info = self._quantization

@@ -51,7 +51,7 @@ from paddle.highlevel import dtype_policies
 from paddle.highlevel import quantizers
 from paddle.highlevel.quantizers import with_custom_gradient
 from paddle.highlevel.quantization_config import (
-    QUANTIZATION_MODES, validate_and_resolve_config)
+    QUANTIZATION_MODES, block_size_for_layer, validate_and_resolve_config)
 
 
 def checked_quantize(fn):
@@ -174,6 +174,22 @@ class Quantizable:
         weight.set_value(np.floor_divide(np.arange(length, dtype="float32"),
                                          np.float32(block_size)))
         return weight
+
+    def _int4_kernel_weights(self, rows, columns, config):
+        """Keras's int4 weights of a (rows, columns) kernel: `_kernel` (two int4 values a
+        byte along the columns), and per output column a `kernel_scale`, or with a block
+        size (the config's, else the layer's) per group of rows a scale, a `kernel_zero`
+        point and `g_idx` (the group of each row)."""
+        self._kernel = self.kernel = self._int8_weight("kernel", (rows, (columns + 1) // 2))
+        block_size = block_size_for_layer(self, config)
+        self._int4_block_size = None if block_size == -1 else block_size
+        if self._int4_block_size is None:
+            self.kernel_scale = self._scale_weight("kernel_scale", (columns,))
+            return
+        groups = -(-rows // block_size)
+        self.kernel_scale = self._scale_weight("kernel_scale", (groups, columns))
+        self.kernel_zero = self._int8_weight("kernel_zero", (groups, columns))
+        self.g_idx = self._group_index_weight("g_idx", rows, block_size)
 
     def _set_quantized_policy(self, mode, block_size=None):
         if self.dtype_policy.quantization_mode is None:
