@@ -1,6 +1,7 @@
 // Ordering and scans along one axis of x viewed as [outer, n, inner]: argsort (stable,
 // NaN last either way, as NumPy's sort of x and of -x), cumulative
-// sum/product, the adjacent difference (diff), and take_along_axis with its adjoint.
+// sum/product, the adjacent difference (diff), and take_along_axis with its adjoint; and
+// searchsorted, a binary search per value in a sorted 1-D sequence.
 #include "common.h"
 
 #include <algorithm>
@@ -234,6 +235,73 @@ void take_along_axis_grad(py::array g, py::array idx, py::array out, int64_t out
     take_along_grad_typed(g, in_ptr<int64_t>(idx), out, dt, outer, count, n, k, inner, op);
 }
 
+// NumPy's order for sorting and searching: NaN above everything (and equal to NaN).
+template <typename T>
+inline bool nan_less(T a, T b) { return a < b || (is_nan(b) && !is_nan(a)); }
+
+// Whether the sequence's element s goes before the value v: s below v ('left'), or s not
+// above v ('right').
+template <typename T, bool kRight>
+inline bool goes_before(T s, T v) { return kRight ? !nan_less(v, s) : nan_less(s, v); }
+
+// yp[j] = the number of elements of the increasing seq[0, n) that go before values[j], for
+// j in [b, e). A branch-free halving: the comparison picks the base by a conditional move.
+// The halving depends on n alone, so kGroup values step together: their loads are
+// independent, and the memory latency of one search overlaps those of the others.
+template <typename T, bool kRight>
+void search_range(const T* seq, int64_t n, const T* values, int32_t* yp, int64_t b,
+                  int64_t e) {
+  constexpr int kGroup = 16;
+  if (n == 0) {
+    std::fill(yp + b, yp + e, int32_t(0));
+    return;
+  }
+  const T* base[kGroup];
+  for (int64_t j0 = b; j0 < e; j0 += kGroup) {
+    const int g = int(std::min<int64_t>(kGroup, e - j0));
+    const T* v = values + j0;
+    for (int k = 0; k < g; ++k) base[k] = seq;
+    for (int64_t len = n; len > 1;) {
+      const int64_t half = len / 2;
+      for (int k = 0; k < g; ++k)
+        base[k] = goes_before<T, kRight>(base[k][half], v[k]) ? base[k] + half : base[k];
+      len -= half;
+    }
+    for (int k = 0; k < g; ++k)
+      yp[j0 + k] = int32_t((base[k] - seq) + int64_t(goes_before<T, kRight>(*base[k], v[k])));
+  }
+}
+
+// out[j] = the insertion position of values[j] in the sorted seq[0, n) (int32).
+void searchsorted(py::array seq, py::array values, py::array out, bool right) {
+  const char* op = "searchsorted";
+  int dt = check_dtype(seq, op, "sorted_sequence");
+  const int64_t n = seq.size();
+  require(n <= std::numeric_limits<int32_t>::max(), op,
+          "the sequence has more than 2**31 - 1 elements (int32 positions)");
+  check_array(seq, op, "sorted_sequence", dt, n, kRead);
+  const int64_t m = values.size();
+  check_array(values, op, "values", dt, m, kRead);
+  check_array(out, op, "out", kInt32, m, kWrite);
+  if (m == 0) return;
+  // A search costs about log2(n) dependent loads: the grain in values shrinks with it.
+  int64_t steps = 1;
+  while ((int64_t(1) << steps) < n + 1) ++steps;
+  const int64_t grain = std::max<int64_t>(kParallelGrain / (4 * steps), 256);
+  GilRelease nogil(m * steps);
+  PD_DISPATCH_NUMERIC(dt, op, {
+    const scalar_t* sp = in_ptr<scalar_t>(seq);
+    const scalar_t* vp = in_ptr<scalar_t>(values);
+    int32_t* yp = out_ptr<int32_t>(out);
+    parallel_chunks(m, grain, [&](int64_t b, int64_t e) {
+      if (right)
+        search_range<scalar_t, true>(sp, n, vp, yp, b, e);
+      else
+        search_range<scalar_t, false>(sp, n, vp, yp, b, e);
+    });
+  });
+}
+
 }  // namespace
 
 void init_sort(py::module_& m) {
@@ -253,6 +321,9 @@ void init_sort(py::module_& m) {
   m.def("take_along_axis_grad", &take_along_axis_grad, array_arg("g"), array_arg("idx"),
         array_arg("out"), py::arg("outer"), py::arg("n"), py::arg("k"), py::arg("inner"),
         "out[o, idx[o, j, i], i] += g[o, j, i] (out zeroed first)");
+  m.def("searchsorted", &searchsorted, array_arg("seq"), array_arg("values"),
+        array_arg("out"), py::arg("right"),
+        "int32 insertion positions of values in the increasing 1-D seq (NaN last)");
 }
 
 }  // namespace paddle

@@ -45,3 +45,9 @@ def _take_along_axis_grad(node, ins, outs, ctx):
     a = node.attrs["axis"] % out.ndim
     outer, n, inner = around(out.shape, a)
     return partial(_C.take_along_axis_grad, g, idx, out, outer, n, idx.shape[a], inner)
+
+
+@kernel("searchsorted")
+def _searchsorted(node, ins, outs, ctx):
+    seq, values = ins
+    return partial(_C.searchsorted, seq, values, outs[0], node.attrs["side"] == "right")
