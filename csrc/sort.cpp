@@ -236,8 +236,10 @@ void take_along_axis_grad(py::array g, py::array idx, py::array out, int64_t out
 }
 
 // NumPy's order for sorting and searching: NaN above everything (and equal to NaN).
+// (bitwise & and |: no short-circuit branches, so the searches below compile to
+// conditional moves)
 template <typename T>
-inline bool nan_less(T a, T b) { return a < b || (is_nan(b) && !is_nan(a)); }
+inline bool nan_less(T a, T b) { return (a < b) | (is_nan(b) & !is_nan(a)); }
 
 // Whether the sequence's element s goes before the value v: s below v ('left'), or s not
 // above v ('right').
@@ -251,24 +253,24 @@ inline bool goes_before(T s, T v) { return kRight ? !nan_less(v, s) : nan_less(s
 template <typename T, bool kRight>
 void search_range(const T* seq, int64_t n, const T* values, int32_t* yp, int64_t b,
                   int64_t e) {
-  constexpr int kGroup = 16;
+  constexpr int kGroup = 32;
   if (n == 0) {
     std::fill(yp + b, yp + e, int32_t(0));
     return;
   }
-  const T* base[kGroup];
+  int64_t at[kGroup];  // each search's base, as an offset into seq
   for (int64_t j0 = b; j0 < e; j0 += kGroup) {
     const int g = int(std::min<int64_t>(kGroup, e - j0));
     const T* v = values + j0;
-    for (int k = 0; k < g; ++k) base[k] = seq;
+    for (int k = 0; k < g; ++k) at[k] = 0;
     for (int64_t len = n; len > 1;) {
       const int64_t half = len / 2;
       for (int k = 0; k < g; ++k)
-        base[k] = goes_before<T, kRight>(base[k][half], v[k]) ? base[k] + half : base[k];
+        at[k] += half * int64_t(goes_before<T, kRight>(seq[at[k] + half], v[k]));
       len -= half;
     }
     for (int k = 0; k < g; ++k)
-      yp[j0 + k] = int32_t((base[k] - seq) + int64_t(goes_before<T, kRight>(*base[k], v[k])));
+      yp[j0 + k] = int32_t(at[k] + int64_t(goes_before<T, kRight>(seq[at[k]], v[k])));
   }
 }
 
