@@ -167,3 +167,20 @@ def test_quantile_of_a_q_fed_in_a_graph():
     q = pd.data("q", shape=[None], dtype="float64")
     got = pd.eval(pd.ops.quantile(pd.constant(x), q, axis=1), {q: np.array([0.1, 0.9, 0.5])})
     np.testing.assert_allclose(got, np.quantile(x, [0.1, 0.9, 0.5], axis=1), rtol=1e-12)
+
+
+# ---- take_along_axis: negative indices wrapped in the kernel --------------------------------
+
+@pytest.mark.parametrize("itype", ["int32", "int64"])
+def test_take_along_axis_counts_negative_indices_from_the_end(itype, device):
+    a = RNG.standard_normal((4, 6)).astype(np.float32)
+    idx = RNG.integers(-6, 6, (4, 9)).astype(itype)
+    want = np.take_along_axis(a, idx, 1)
+    np.testing.assert_array_equal(np.asarray(pd.ops.take_along_axis(a, idx, axis=1)), want)
+    i = pd.data("i", shape=[4, 9], dtype=itype)
+    np.testing.assert_array_equal(pd.eval(pd.ops.take_along_axis(a, i, axis=1), {i: idx}), want)
+    flat = np.asarray(pd.ops.take_along_axis(a, idx.reshape(-1), axis=None))
+    np.testing.assert_array_equal(flat, np.take_along_axis(a.ravel(), idx.reshape(-1), 0))
+    with pytest.raises(IndexError, match=r"take_along_axis: index -7 at position 0 is "
+                                         r"outside \[-6, 6\)"):
+        pd.ops.take_along_axis(a, np.full((4, 1), -7, itype), axis=1)

@@ -51,11 +51,13 @@ class ArgSort(Op):
 @register
 class TakeAlongAxis(Op):
     """out[..., j, ...] = x[..., idx[..., j, ...], ...] along `axis`; idx (int32 or int64,
-    read as it is) has x's rank and x's sizes on the other axes."""
+    read as it is) has x's rank and x's sizes on the other axes. With `wrap`, negative
+    indices count from the end of the axis (in the kernel's one pass: no normalized copy
+    of the indices)."""
 
     name = "take_along_axis"
 
-    def infer(self, x, idx, axis):
+    def infer(self, x, idx, axis, wrap=False):
         if idx[1] not in ("int32", "int64"):
             raise TypeError(f"take_along_axis: expected int32 or int64 indices, received "
                             f"{idx[1]}")
@@ -78,7 +80,7 @@ class TakeAlongAxisGrad(Op):
 
     name = "take_along_axis_grad"
 
-    def infer(self, g, idx, like, axis):
+    def infer(self, g, idx, like, axis, wrap=False):
         if g[1] not in FLOATS:
             raise TypeError(f"take_along_axis_grad: expected a float gradient, received {g[1]}")
         return like[0], g[1]
@@ -194,13 +196,16 @@ def argsort(x, axis=-1, descending=False, k=None):
                                        "descending": bool(descending), "k": k})
 
 
-def take_along_axis(x, indices, axis):
-    """x[..., indices[..., j, ...], ...] along `axis` (indices in [0, n): others raise at eval;
-    indices of x's rank and x's sizes on the other axes)."""
+def take_along_axis(x, indices, axis, wrap=False):
+    """x[..., indices[..., j, ...], ...] along `axis` (indices in [0, n), with `wrap` in
+    [-n, n), negative ones counted from the end: others raise at eval; indices of x's rank
+    and x's sizes on the other axes)."""
     x = as_variable(x, where="take_along_axis")
     indices = as_variable(indices, where="take_along_axis")
-    return apply(OPS["take_along_axis"], [x, indices],
-                 {"axis": int(axis) if is_int(axis) else axis})
+    attrs = {"axis": int(axis) if is_int(axis) else axis}
+    if wrap:
+        attrs["wrap"] = True
+    return apply(OPS["take_along_axis"], [x, indices], attrs)
 
 
 def searchsorted(sorted_sequence, values, side="left"):

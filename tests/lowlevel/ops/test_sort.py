@@ -142,6 +142,52 @@ def test_take_along_axis_refuses_indices_outside_the_axis(bad, itype):
         pd.eval(g, feed)
 
 
+@pytest.mark.parametrize("itype", ["int32", "int64"])
+@pytest.mark.parametrize("axis", [0, 1, 2])
+def test_take_along_axis_wraps_negative_indices_in_its_one_pass(axis, itype):
+    a = RNG.standard_normal((3, 4, 5))
+    shape = list(a.shape)
+    shape[axis] = 6
+    n = a.shape[axis]
+    idx = RNG.integers(-n, n, size=shape).astype(itype)
+    x = pd.data("x", shape=list(a.shape), dtype="float64")
+    i = pd.data("i", shape=shape, dtype=itype)  # fed: negative values reach the kernel
+    y = take_along_axis(x, i, axis, wrap=True)
+    assert y.node.inputs[1] is i
+    np.testing.assert_array_equal(pd.eval(y, {x: a, i: idx}), np.take_along_axis(a, idx, axis))
+    g = pd.gradients(pd.sum(y * y), [x])[0]
+    want = np.zeros_like(a)
+    pos = list(np.indices(idx.shape))
+    pos[axis] = idx % n
+    np.add.at(want, tuple(pos), 2 * np.take_along_axis(a, idx, axis))
+    np.testing.assert_allclose(pd.eval(g, {x: a, i: idx}), want, rtol=1e-12)
+    check_gradients(lambda v: take_along_axis(v, pd.constant(idx), axis, wrap=True), [a])
+
+
+@pytest.mark.parametrize("itype", ["int32", "int64"])
+@pytest.mark.parametrize("bad", [-6, 5, 7])
+def test_take_along_axis_with_wrap_refuses_indices_outside_minus_n_to_n(bad, itype):
+    idx = np.array([[0, -5, 4], [-1, 2, bad]], itype)
+    x = pd.data("x", shape=[2, 5])
+    feed = {x: np.ones((2, 5), np.float32)}
+    y = take_along_axis(x, pd.constant(idx, dtype=itype), 1, wrap=True)
+    with pytest.raises(IndexError, match=rf"take_along_axis: index {bad} at position 5 is "
+                                         rf"outside \[-5, 5\)"):
+        pd.eval(y, feed)
+    g = pd.gradients(pd.sum(y), [x])[0]
+    with pytest.raises(IndexError, match=rf"index {bad} at position 5 is outside \[-5, 5\)"):
+        pd.eval(g, feed)
+
+
+def test_take_along_axis_reports_the_first_index_outside_of_a_parallel_run():
+    a = np.zeros((4, 50_000), np.float32)
+    idx = np.zeros((4, 50_000), np.int32)
+    idx[3, 10] = 9 ** 6
+    idx[1, 7] = -50_001
+    with pytest.raises(IndexError, match=r"index -50001 at position 50007 is outside"):
+        pd.eval(take_along_axis(pd.constant(a), pd.constant(idx), 1, wrap=True))
+
+
 def test_take_along_axis_refuses_float_indices():
     with pytest.raises(TypeError, match="take_along_axis: expected int32 or int64 indices"):
         take_along_axis(pd.constant(np.ones((2, 3))), pd.constant(np.zeros((2, 3))), 1)
