@@ -58,14 +58,12 @@ __all__ = sorted(_creation + _math + _products + _reductions + _shapes + _statis
 
 # ---- indexing ---------------------------------------------------------------------------
 
-def _wrapped(indices, n, where_, keep_int32=False):
-    """Integer indices with negative ones counted from the end of an axis of size n (int64,
-    or int32 kept as it is where the op reads it: take_along_axis)."""
+def _wrapped(indices, n, where_):
+    """int64 indices with negative ones counted from the end of an axis of size n."""
     indices = tensor(indices, where_)
     if indices.dtype not in ("int32", "int64"):
         fail(TypeError, f"{where_}: expected integer indices, received {indices.dtype}")
-    if not keep_int32:
-        indices = cast(indices, "int64")
+    indices = cast(indices, "int64")
     if n is None:
         return indices
     return where(_m.less(indices, 0), indices + n, indices)
@@ -105,7 +103,8 @@ def take_along_axis(x, indices, axis=None):
     if indices.ndim != x.ndim:
         fail(ShapeError, f"take_along_axis: expected indices of x's rank {x.ndim}, received "
                          f"shape {indices.shape}")
-    indices = _wrapped(indices, x.shape[a], "take_along_axis", keep_int32=True)
+    if indices.dtype not in ("int32", "int64"):
+        fail(TypeError, f"take_along_axis: expected integer indices, received {indices.dtype}")
     if builtins.any(p != q for i, (p, q) in enumerate(zip(x.shape, indices.shape)) if i != a):
         sizes = known(x, range(x.ndim), "take_along_axis")
         isizes = known(indices, range(x.ndim), "take_along_axis")
@@ -118,7 +117,8 @@ def take_along_axis(x, indices, axis=None):
         common = list(common)
         x = broadcast_to(x, common[:a] + [sizes[a]] + common[a:])
         indices = broadcast_to(indices, common[:a] + [isizes[a]] + common[a:])
-    return _take_along(x, indices, a)
+    # negative indices wrapped in the kernel's one pass (no normalized copy of them)
+    return _take_along(x, indices, a, wrap=True)
 
 
 def select(condlist, choicelist, default=0):

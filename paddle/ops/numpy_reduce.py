@@ -566,9 +566,8 @@ def nanargmin(x, axis=None, keepdims=False):
 
 def searchsorted(sorted_sequence, values, side="left"):
     """int32 positions at which `values` would be inserted into the 1-D increasing
-    `sorted_sequence` to keep it sorted ('left': before equal elements, 'right': after).
-    One stable sort of both together: each value's position counts the sequence's
-    elements sorted before it.
+    `sorted_sequence` to keep it sorted ('left': before equal elements, 'right': after),
+    by a binary search per value (NaN counts as above everything, as NumPy sorts it).
 
     Example:
         >>> import paddle as pd
@@ -583,40 +582,31 @@ def searchsorted(sorted_sequence, values, side="left"):
     if side not in ("left", "right"):
         fail(ValueError, f"searchsorted: expected side 'left' or 'right', received {side!r}")
     dtype = promoted(seq, values)
-    dtype = "int32" if dtype == "bool" else dtype
-    seq, flat = cast(seq, dtype), _s.reshape(cast(values, dtype), [-1])
-    m = known(flat, [0], "searchsorted")[0]
-    n = known(seq, [0], "searchsorted")[0]
-    if m == 0 or n == 0:
-        return cast(_m.zeros_like(cast(values, "float32")), "int32")
-    # Ties: the values first ('left': before the sequence's equal elements) or last.
-    parts = [flat, seq] if side == "left" else [seq, flat]
-    marks = [np.zeros(m), np.ones(n)] if side == "left" else [np.ones(n), np.zeros(m)]
-    order = _o.argsort(_s.concat(parts, axis=0), 0)
-    from_seq = _o.take_along_axis(constant(np.concatenate(marks)), order, 0)
-    before = _o.cumsum(from_seq, 0)  # at a value: the sequence's elements sorted before it
-    back = apply(OPS["take_along_axis_grad"], [before, order, cast(order, "float64")],
-                 {"axis": 0})  # before[p] written at the original position order[p]
-    mine = back[:m] if side == "left" else back[n:]
-    return _s.reshape(cast(mine, "int32"), list(values.shape) if None not in values.shape
-                      else [-1])
+    # The search runs on float32, float64, int32 or int64: the narrower dtypes widen
+    # exactly (bool, int8, uint8 to int32; float16, bfloat16 to float32).
+    dtype = {"bool": "int32", "int8": "int32", "uint8": "int32", "float16": "float32",
+             "bfloat16": "float32"}.get(dtype, dtype)
+    return _o.searchsorted(cast(seq, dtype), cast(values, dtype), side)
 
 
 def digitize(x, bins):
     """int32 index of the bin of each element: i with bins[i-1] <= x < bins[i] for
-    increasing bins (bins[i-1] > x >= bins[i] for decreasing constant ones), as np.digitize.
+    increasing bins (bins[i-1] > x >= bins[i] for non-increasing constant ones), as np.digitize.
 
     Example:
         >>> import paddle as pd
         >>> pd.eval(pd.ops.digitize(pd.constant([0.5, 1.0, 3.5]), [1.0, 2.0, 3.0])).tolist()
         [0, 1, 3]
     """
-    decreasing = not isinstance(bins, Variable) and np.asarray(bins).size > 1 and \
-        np.all(np.diff(np.asarray(bins)) < 0)
+    # NumPy's monotonicity: non-increasing (repeats allowed), and not constant
+    steps = None if isinstance(bins, Variable) else np.diff(np.asarray(bins).reshape(-1))
+    decreasing = steps is not None and bool(np.all(steps <= 0)) and bool(np.any(steps < 0))
     bins = tensor(bins, "digitize")
     if decreasing:
         n = bins.shape[0]
-        return cast(constant(n), "int32") - searchsorted(_s.reverse(bins, 0), x, side="left")
+        # NumPy: len(bins) - searchsorted(bins[::-1], x, 'right') (x equal to bins[i] is
+        # in bin i + 1: bins[i] > x >= bins[i + 1] is bin i + 1)
+        return cast(constant(n), "int32") - searchsorted(_s.reverse(bins, 0), x, side="right")
     return searchsorted(bins, x, side="right")
 
 
@@ -625,8 +615,8 @@ _FEW_VALUES = 16
 
 
 def isin(x1, x2, assume_unique=False, invert=False):
-    """Whether each element of x1 is among the elements of x2 (bool): x2 sorted, each
-    element of x1 looked up in it with searchsorted.
+    """Whether each element of x1 is among the elements of x2 (bool): x2 sorted once, each
+    element of x1 looked up in it by a binary search (searchsorted).
 
     Example:
         >>> import paddle as pd

@@ -439,8 +439,26 @@ def hstack(xs):
         >>> pd.eval(pd.ops.hstack([pd.constant([1]), pd.constant([2, 3])])).tolist()
         [1, 2, 3]
     """
+    if not isinstance(xs, (list, tuple)):
+        return _hstack_rows(tensor(xs, "hstack"))
     xs = _joined(xs, "hstack")
     return _s.concat(xs, axis=0 if xs[0].ndim <= 1 else 1)
+
+
+def _hstack_rows(x):
+    """hstack of one tensor, as NumPy's (and Keras's) of the list of its rows x[0], x[1],
+    ...: the elements of a 1-D x (x itself), a 2-D x's rows one after another (x
+    flattened), a higher x's slices joined along their axis 1 (x's axes 0 and 2 merged)."""
+    if x.ndim == 0:
+        fail(ShapeError, "hstack: expected a sequence of tensors or a tensor of rank >= 1, "
+                         "received a scalar")
+    if x.ndim == 1:
+        return x
+    if x.ndim == 2:
+        return _s.reshape(x, [-1])
+    k, n, *rest = known(x, [0] + list(range(2, x.ndim)), "hstack")
+    moved = _s.transpose(x, [1, 0] + list(range(2, x.ndim)))  # (a, k, n, ...)
+    return _s.reshape(moved, [-1, k * n] + rest)
 
 
 def vstack(xs):

@@ -339,16 +339,14 @@ def _quantile(x, q, axis, method, keepdims, where_, nan, scale=1.0):
         count = _r.sum(cast(_m.equal(rows, rows), "float64"), axis=last, keepdims=True)
     else:
         count = _m.zeros_like(cast(rows[..., :1], "float64")) + float(n)
-    qv = _s.reshape(q, list(q.shape) + [1] * rows.ndim)
-    pos = _m.maximum(qv * (count - 1.0), 0.0)  # q.shape + lead + (1,)
+    # q along the last axis, beside each row's sorted values: the picks read `ordered` in
+    # place (memory O(rows * (n + len(q))), no copy of the sorted rows per q)
+    qv = _s.reshape(q, [1] * last + [-1 if q.ndim else 1])
+    pos = _m.maximum(qv * (count - 1.0), 0.0)  # lead + (len(q),)
     lo = cast(pos, "int64")  # pos >= 0: the cast truncates, a floor
     top = cast(_m.maximum(count - 1.0, 0.0), "int64")
     hi = _m.minimum(lo + 1, top + _m.zeros_like(lo))
     frac = pos - cast(lo, "float64")
-    wide = ordered
-    if q.ndim:  # one row of sorted values per q
-        base = _s.expand_dims(ordered, 0)
-        wide = _m.broadcast_to(base, _m.zeros_like(base) + _m.zeros_like(cast(lo, base.dtype)))
     if method in ("lower", "higher", "nearest"):
         if method == "lower":
             pick = lo
@@ -359,18 +357,19 @@ def _quantile(x, q, axis, method, keepdims, where_, nan, scale=1.0):
             up = _m.greater(frac, 0.5)
             tie = _m.equal(frac, 0.5)
             pick = where(up, hi, where(tie, where(lo_even, lo, hi), lo))
-        out = _o.take_along_axis(wide, pick, wide.ndim - 1)
+        out = _o.take_along_axis(ordered, pick, last)
     else:
-        a = _o.take_along_axis(wide, lo, wide.ndim - 1)
-        b = _o.take_along_axis(wide, hi, wide.ndim - 1)
+        a = _o.take_along_axis(ordered, lo, last)
+        b = _o.take_along_axis(ordered, hi, last)
         t = cast(frac, x.dtype) if method == "linear" else \
             cast(where(_m.greater(frac, 0.0), _m.zeros_like(frac) + 0.5, frac), x.dtype)
         out = a + (b - a) * t
-    out = _s.squeeze(out, -1)
-    broken = _r.max(cast(_m.not_equal(rows, rows), "int32"), axis=last) if not nan else \
-        cast(_m.equal(_s.squeeze(count, -1), 0.0), "int32")
+    broken = _r.max(cast(_m.not_equal(rows, rows), "int32"), axis=last, keepdims=True) \
+        if not nan else cast(_m.equal(count, 0.0), "int32")
     out = where(_m.greater(broken + _m.zeros_like(cast(out, "int32")), 0),
                 _m.zeros_like(out) + np.nan, out)
+    # q's axis first (NumPy's layout), or gone for a scalar q
+    out = _s.transpose(out, [last] + list(range(last))) if q.ndim else _s.squeeze(out, -1)
     if keepdims:
         for a in axes:
             out = _s.expand_dims(out, a + q.ndim)

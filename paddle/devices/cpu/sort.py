@@ -35,7 +35,8 @@ def _take_along_axis(node, ins, outs, ctx):
     x, idx = ins
     a = node.attrs["axis"] % x.ndim
     outer, n, inner = around(x.shape, a)
-    return partial(_C.take_along_axis, x, idx, outs[0], outer, n, idx.shape[a], inner)
+    return partial(_C.take_along_axis, x, idx, outs[0], outer, n, idx.shape[a], inner,
+                   node.attrs.get("wrap", False))
 
 
 @kernel("take_along_axis_grad")
@@ -44,4 +45,11 @@ def _take_along_axis_grad(node, ins, outs, ctx):
     out = outs[0]
     a = node.attrs["axis"] % out.ndim
     outer, n, inner = around(out.shape, a)
-    return partial(_C.take_along_axis_grad, g, idx, out, outer, n, idx.shape[a], inner)
+    return partial(_C.take_along_axis_grad, g, idx, out, outer, n, idx.shape[a], inner,
+                   node.attrs.get("wrap", False))
+
+
+@kernel("searchsorted")
+def _searchsorted(node, ins, outs, ctx):
+    seq, values = ins
+    return partial(_C.searchsorted, seq, values, outs[0], node.attrs["side"] == "right")

@@ -13,9 +13,11 @@ The op's own computation never reads outside its operand meanwhile: NumPy's take
 with mode='clip' and CuPy's take wraps indices."""
 
 
-def index_check(ctx, idx, limit, error):
+def index_check(ctx, idx, limit, error, start=0):
     """A capturable callable that checks idx (int32 or int64, any shape) against
-    [0, limit); after a run in which one is outside, `error(value, position)` is raised."""
+    [start, limit); after a run in which one is outside, `error(value, position)` is raised.
+    (A fed idx is checked on the host before the run too, where start is 0: the executor's
+    check knows [0, limit) only.)"""
     xp = ctx.xp
     flat = idx.reshape(-1)
     low = ctx.empty(flat.shape, bool)
@@ -25,7 +27,7 @@ def index_check(ctx, idx, limit, error):
     value = ctx.empty((), flat.dtype)
 
     def run():
-        xp.less(flat, 0, out=low)
+        xp.less(flat, start, out=low)
         xp.greater_equal(flat, limit, out=high)
         xp.logical_or(low, high, out=low)
         xp.any(low, out=flag)
@@ -38,13 +40,15 @@ def index_check(ctx, idx, limit, error):
     def raised():
         return error(int(dev.download(value)), int(dev.download(first)))
     ctx.check(flag, raised)
-    ctx.check_indices(idx, limit, error)
+    if start == 0:
+        ctx.check_indices(idx, limit, error)
     return run
 
 
-def outside(op, limit):
-    """The CPU's IndexError for an index outside [0, limit) (csrc/copy.cpp)."""
-    return lambda v, i: IndexError(f"{op}: index {v} at position {i} is outside [0, {limit})")
+def outside(op, limit, start=0):
+    """The CPU's IndexError for an index outside [start, limit) (csrc/copy.cpp, sort.cpp)."""
+    return lambda v, i: IndexError(f"{op}: index {v} at position {i} is outside [{start}, "
+                                   f"{limit})")
 
 
 def label_outside(op, classes):

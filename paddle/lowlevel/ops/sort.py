@@ -1,5 +1,5 @@
 """Ordering and scans along one axis: argsort, take_along_axis (and its adjoint), cumsum,
-cumprod. Sorting, top-k, quantiles and products over axes (paddle/ops/numpy_array.py) are
+cumprod; searchsorted (a binary search per value in a sorted 1-D sequence). Sorting, top-k, quantiles and products over axes (paddle/ops/numpy_array.py) are
 built from these.
 
 argsort is stable; NaN sorts last in both directions (as NumPy's argsort of x and of -x).
@@ -51,11 +51,13 @@ class ArgSort(Op):
 @register
 class TakeAlongAxis(Op):
     """out[..., j, ...] = x[..., idx[..., j, ...], ...] along `axis`; idx (int32 or int64,
-    read as it is) has x's rank and x's sizes on the other axes."""
+    read as it is) has x's rank and x's sizes on the other axes. With `wrap`, negative
+    indices count from the end of the axis (in the kernel's one pass: no normalized copy
+    of the indices)."""
 
     name = "take_along_axis"
 
-    def infer(self, x, idx, axis):
+    def infer(self, x, idx, axis, wrap=False):
         if idx[1] not in ("int32", "int64"):
             raise TypeError(f"take_along_axis: expected int32 or int64 indices, received "
                             f"{idx[1]}")
@@ -78,7 +80,7 @@ class TakeAlongAxisGrad(Op):
 
     name = "take_along_axis_grad"
 
-    def infer(self, g, idx, like, axis):
+    def infer(self, g, idx, like, axis, wrap=False):
         if g[1] not in FLOATS:
             raise TypeError(f"take_along_axis_grad: expected a float gradient, received {g[1]}")
         return like[0], g[1]
@@ -86,6 +88,36 @@ class TakeAlongAxisGrad(Op):
     def grad(self, node, g):
         return [apply(OPS["take_along_axis"], [g[0], node.inputs[1]], dict(node.attrs)),
                 None, None]
+
+
+_SEARCHED = ("float32", "float64", "int32", "int64")
+
+
+@register
+class SearchSorted(Op):
+    """int32 positions at which each of `values` (any shape) goes into the 1-D increasing
+    `seq` (NaN last, as NumPy sorts it): 'left' before equal elements, 'right' after; one
+    binary search per value. seq and values share one dtype (float32, float64, int32 or
+    int64); no gradient (an integer output)."""
+
+    name = "searchsorted"
+
+    def infer(self, seq, values, side):
+        if len(seq[0]) != 1:
+            self.fail("expected a 1-D sorted sequence", ("sorted_sequence", seq[0]))
+        if seq[1] not in _SEARCHED or values[1] != seq[1]:
+            raise TypeError(f"searchsorted: expected a sequence and values of one dtype among "
+                            f"{_SEARCHED}, received {seq[1]} and {values[1]}")
+        if side not in ("left", "right"):
+            raise ValueError(f"searchsorted: expected side 'left' or 'right', received "
+                             f"{side!r}")
+        if seq[0][0] is not None and seq[0][0] > 2 ** 31 - 1:
+            self.fail("expected a sequence of at most 2**31 - 1 elements (int32 positions)",
+                      ("sorted_sequence", seq[0]))
+        return values[0], "int32"
+
+    def grad(self, node, g):
+        return [None, None]
 
 
 class Cumulative(Op):
@@ -164,13 +196,35 @@ def argsort(x, axis=-1, descending=False, k=None):
                                        "descending": bool(descending), "k": k})
 
 
-def take_along_axis(x, indices, axis):
-    """x[..., indices[..., j, ...], ...] along `axis` (indices in [0, n): others raise at eval;
-    indices of x's rank and x's sizes on the other axes)."""
+def take_along_axis(x, indices, axis, wrap=False):
+    """x[..., indices[..., j, ...], ...] along `axis` (indices in [0, n), with `wrap` in
+    [-n, n), negative ones counted from the end: others raise at eval; indices of x's rank
+    and x's sizes on the other axes)."""
     x = as_variable(x, where="take_along_axis")
     indices = as_variable(indices, where="take_along_axis")
-    return apply(OPS["take_along_axis"], [x, indices],
-                 {"axis": int(axis) if is_int(axis) else axis})
+    attrs = {"axis": int(axis) if is_int(axis) else axis}
+    if wrap:
+        attrs["wrap"] = True
+    return apply(OPS["take_along_axis"], [x, indices], attrs)
+
+
+def searchsorted(sorted_sequence, values, side="left"):
+    """int32 insertion positions of `values` in the 1-D increasing `sorted_sequence` (same
+    dtype: float32, float64, int32 or int64), by a binary search per value; NaN counts as
+    above everything (NumPy's order).
+
+    Example:
+        >>> import paddle as pd
+        >>> from paddle.lowlevel.ops.sort import searchsorted
+        >>> seq = pd.constant([1.0, 2.0, 2.0, 4.0])
+        >>> pd.eval(searchsorted(seq, pd.constant([2.0, 3.0]), "left")).tolist()
+        [1, 3]
+        >>> pd.eval(searchsorted(seq, pd.constant([2.0, 3.0]), "right")).tolist()
+        [3, 3]
+    """
+    seq = as_variable(sorted_sequence, where="searchsorted")
+    values = as_variable(values, where="searchsorted")
+    return apply(OPS["searchsorted"], [seq, values], {"side": side})
 
 
 def cumsum(x, axis):

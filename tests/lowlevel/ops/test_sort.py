@@ -1,12 +1,14 @@
 """The ordering ops (paddle/lowlevel/ops/sort.py): argsort, take_along_axis and its adjoint
-(int32 and int64 indices), cumsum, cumprod, diff; forward against NumPy on every device, gradients, bad input."""
+(int32 and int64 indices), cumsum, cumprod, diff, searchsorted; forward against NumPy on every
+device, gradients, bad input."""
 import numpy as np
 import pytest
 
 import paddle as pd
 from gradcheck import check_gradients
 from paddle.errors import ShapeError
-from paddle.lowlevel.ops.sort import argsort, cumprod, cumsum, diff, take_along_axis
+from paddle.lowlevel.ops.sort import (argsort, cumprod, cumsum, diff, searchsorted,
+                                      take_along_axis)
 
 RNG = np.random.default_rng(5)
 
@@ -140,6 +142,52 @@ def test_take_along_axis_refuses_indices_outside_the_axis(bad, itype):
         pd.eval(g, feed)
 
 
+@pytest.mark.parametrize("itype", ["int32", "int64"])
+@pytest.mark.parametrize("axis", [0, 1, 2])
+def test_take_along_axis_wraps_negative_indices_in_its_one_pass(axis, itype):
+    a = RNG.standard_normal((3, 4, 5))
+    shape = list(a.shape)
+    shape[axis] = 6
+    n = a.shape[axis]
+    idx = RNG.integers(-n, n, size=shape).astype(itype)
+    x = pd.data("x", shape=list(a.shape), dtype="float64")
+    i = pd.data("i", shape=shape, dtype=itype)  # fed: negative values reach the kernel
+    y = take_along_axis(x, i, axis, wrap=True)
+    assert y.node.inputs[1] is i
+    np.testing.assert_array_equal(pd.eval(y, {x: a, i: idx}), np.take_along_axis(a, idx, axis))
+    g = pd.gradients(pd.sum(y * y), [x])[0]
+    want = np.zeros_like(a)
+    pos = list(np.indices(idx.shape))
+    pos[axis] = idx % n
+    np.add.at(want, tuple(pos), 2 * np.take_along_axis(a, idx, axis))
+    np.testing.assert_allclose(pd.eval(g, {x: a, i: idx}), want, rtol=1e-12)
+    check_gradients(lambda v: take_along_axis(v, pd.constant(idx), axis, wrap=True), [a])
+
+
+@pytest.mark.parametrize("itype", ["int32", "int64"])
+@pytest.mark.parametrize("bad", [-6, 5, 7])
+def test_take_along_axis_with_wrap_refuses_indices_outside_minus_n_to_n(bad, itype):
+    idx = np.array([[0, -5, 4], [-1, 2, bad]], itype)
+    x = pd.data("x", shape=[2, 5])
+    feed = {x: np.ones((2, 5), np.float32)}
+    y = take_along_axis(x, pd.constant(idx, dtype=itype), 1, wrap=True)
+    with pytest.raises(IndexError, match=rf"take_along_axis: index {bad} at position 5 is "
+                                         rf"outside \[-5, 5\)"):
+        pd.eval(y, feed)
+    g = pd.gradients(pd.sum(y), [x])[0]
+    with pytest.raises(IndexError, match=rf"index {bad} at position 5 is outside \[-5, 5\)"):
+        pd.eval(g, feed)
+
+
+def test_take_along_axis_reports_the_first_index_outside_of_a_parallel_run():
+    a = np.zeros((4, 50_000), np.float32)
+    idx = np.zeros((4, 50_000), np.int32)
+    idx[3, 10] = 9 ** 6
+    idx[1, 7] = -50_001
+    with pytest.raises(IndexError, match=r"index -50001 at position 50007 is outside"):
+        pd.eval(take_along_axis(pd.constant(a), pd.constant(idx), 1, wrap=True))
+
+
 def test_take_along_axis_refuses_float_indices():
     with pytest.raises(TypeError, match="take_along_axis: expected int32 or int64 indices"):
         take_along_axis(pd.constant(np.ones((2, 3))), pd.constant(np.zeros((2, 3))), 1)
@@ -179,3 +227,64 @@ def test_diff_errors():
 def test_diff_gradients(axis):
     check_gradients(lambda x: diff(x, axis), [RNG.standard_normal((3, 4, 5))])
     check_gradients(lambda x: diff(x * x, axis), [RNG.standard_normal((3, 4, 5))], order=2)
+
+
+# ---- searchsorted: a binary search per value -----------------------------------------------
+
+def _sorted_with_specials(dtype, n):
+    seq = np.sort(RNG.integers(-4, 5, size=n)).astype(dtype)  # many ties
+    if np.dtype(dtype).kind == "f" and n >= 4:
+        seq[: n // 4] = np.sort(RNG.standard_normal(n // 4) - 5)
+        seq[n // 2] = -0.0
+        seq = np.sort(seq)
+        seq[-2:] = np.nan  # NumPy sorts NaN last
+    return seq
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
+@pytest.mark.parametrize("side", ["left", "right"])
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 64, 1000])
+def test_searchsorted_is_numpys(dtype, side, n):
+    seq = _sorted_with_specials(dtype, n)
+    values = RNG.integers(-6, 7, size=(3, 50)).astype(dtype)
+    if values.dtype.kind == "f":
+        values[0, :4] = [np.nan, -0.0, 0.0, np.inf]
+        values[1, :2] = [-np.inf, 0.5]
+    got = pd.eval(searchsorted(pd.constant(seq), pd.constant(values), side))
+    assert got.dtype == np.int32 and got.shape == values.shape
+    np.testing.assert_array_equal(got, np.searchsorted(seq, values, side=side))
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted_of_many_values_in_parallel_chunks(side):
+    seq = np.sort(RNG.standard_normal(30_001))
+    values = np.concatenate([RNG.standard_normal(200_000), seq[::7]])  # exact hits too
+    x = pd.data("v", shape=[None], dtype="float64")
+    got = pd.eval(searchsorted(pd.constant(seq), x, side), {x: values})
+    np.testing.assert_array_equal(got, np.searchsorted(seq, values, side=side))
+
+
+def test_searchsorted_of_a_scalar_and_of_no_values():
+    seq = pd.constant(np.array([1, 3, 5], np.int64))
+    assert int(pd.eval(searchsorted(seq, pd.constant(np.int64(4)), "left"))) == 2
+    empty = pd.eval(searchsorted(seq, pd.constant(np.zeros((2, 0), np.int64)), "left"))
+    assert empty.shape == (2, 0) and empty.dtype == np.int32
+
+
+def test_searchsorted_has_no_gradient():
+    seq = pd.data("s", shape=[4])
+    v = pd.data("v", shape=[3])
+    assert pd.gradients(pd.sum(pd.cast(searchsorted(seq, v, "left"), "float32") * v),
+                        [seq])[0] is None
+
+
+def test_searchsorted_bad_input_is_named_at_construction():
+    seq = pd.constant(np.array([1.0, 2.0], np.float32))
+    with pytest.raises(ShapeError, match=r"searchsorted: expected a 1-D sorted sequence.*test_sort.py"):
+        searchsorted(pd.constant(np.zeros((2, 2), np.float32)), seq, "left")
+    with pytest.raises(TypeError, match="searchsorted: expected a sequence and values of one dtype"):
+        searchsorted(seq, pd.constant(np.array([1], np.int32)), "left")
+    with pytest.raises(TypeError, match="received bool and bool"):
+        searchsorted(pd.constant([True]), pd.constant([False]), "left")
+    with pytest.raises(ValueError, match="searchsorted: expected side 'left' or 'right', received 'up'"):
+        searchsorted(seq, seq, "up")
