@@ -10,27 +10,12 @@ CPU time, best of `--repeats` calls: it means something on a shared machine; poi
 PYTHONPATH at two builds in turn to compare them. Timings, not a test.
 """
 import argparse
-import resource
 import sys
 
 import numpy as np
 
 from paddle import _C
-
-
-def cpu_seconds():
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
-def best(fn, repeats):
-    fn()
-    times = []
-    for _ in range(repeats):
-        start = cpu_seconds()
-        fn()
-        times.append(cpu_seconds() - start)
-    return min(times)
+from recurrent import best  # (this folder's: CPU time, best of `repeats` calls)
 
 
 def main(argv):

@@ -14,19 +14,8 @@ import pytest
 import paddle as pd
 from paddle.highlevel.layers.quantization import int4_values
 from paddle.lowlevel.executor import topological_nodes
+from test_quantize import D, IDS  # the same weights and inputs as the int8 tests
 
-
-
-def data():  # test_quantize.py's weights and inputs
-    rng = np.random.default_rng(7)
-
-    def r(*shape):
-        return np.round(rng.normal(size=shape), 2).astype("float32")
-    return dict(W=r(4, 3), B=r(3), X=r(2, 4), E=r(6, 3), K=r(4, 2, 3), XE=r(2, 3, 4))
-
-
-D = data()
-IDS = np.array([[0, 5, 2], [3, 3, 1]])
 
 # Keras 3.15.1 (JAX backend) on test_quantize's weights and inputs; <KIND>_<block size>:
 # the predictions, <KIND>_W_<block size>: the layer's weights in Keras's `layer.weights`
