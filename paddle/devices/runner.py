@@ -98,14 +98,19 @@ class Runner:
         self.gate = hooks.gate(dev.xp, len(compute))
         self.at = -1  # index of the call running (compute first, then updates)
 
-    def run(self):
-        """Run once; the results as NumPy arrays (None for an update target)."""
+    def run(self, compute=None, updates=None):
+        """Run once; the results as NumPy arrays (None for an update target). `compute`,
+        `updates`: this run's calls in place of the prepared ones, the same calls on other
+        inputs (a caller's array lent in place of a feed's buffer, paddle/lowlevel/
+        lent_feeds.py)."""
+        compute = self.compute if compute is None else compute
+        updates = self.updates if updates is None else updates
         if not RECORDERS:
-            return self._run(self.compute, self.gate, self.updates)
-        clock, n = HostClock(), len(self.compute)  # profiled: each call timed
-        results = self._run([clock.timed(i, fn) for i, fn in enumerate(self.compute)],
+            return self._run(compute, self.gate, updates)
+        clock, n = HostClock(), len(compute)  # profiled: each call timed
+        results = self._run([clock.timed(i, fn) for i, fn in enumerate(compute)],
                             self.gate and clock.timed(-1, self.gate),
-                            [clock.timed(i, fn) for i, fn in enumerate(self.updates, n)])
+                            [clock.timed(i, fn) for i, fn in enumerate(updates, n)])
         record(self.dev.name, self.hooks, clock.finish())
         return results
 

@@ -27,6 +27,7 @@ from paddle.devices.runner import RECORDERS
 from paddle.lowlevel import graph
 from paddle.lowlevel.executor import Plan, Program
 from paddle.lowlevel.graph import Node, Variable
+from paddle.lowlevel.lent_feeds import plain_setting
 
 
 def one_node_program(op, inputs, attrs, specs, mode, device):
@@ -156,13 +157,13 @@ def _buffers_of(program):
     for position, arg in enumerate(call.args):
         slot = next((k for k, b in enumerate(buffers) if arg is b), None)
         if slot is None:
-            if not _plain_setting(arg, buffers):
+            if not plain_setting(arg, buffers):
                 return None
         elif slot < len(feeds):
             fed.append((position, slot))
         else:
             out.append((position, slot - len(feeds)))
-    if not all(_plain_setting(v, buffers) for v in call.keywords.values()):
+    if not all(plain_setting(v, buffers) for v in call.keywords.values()):
         return None
     if sorted(j for _, j in out) != list(range(len(results))):
         return None  # a result the call does not write itself
@@ -217,17 +218,3 @@ def _calling(fresh, like, prefix, n, suffix):
         return lambda x: fresh(like, code, x, *suffix)
     head = (like,) + tuple(prefix)
     return lambda *arrays: fresh(*head, *arrays, *suffix)
-
-
-def _plain_setting(value, buffers):
-    """Whether a prepared call's argument other than its buffers is a plain setting the
-    call only reads: a number, a string, None, an array sharing no memory with `buffers`,
-    or a list or tuple of those. Anything else (an object that may hold a buffer, a list
-    of buffers) keeps the program on its own buffers."""
-    if value is None or isinstance(value, (bool, int, float, str, np.generic)):
-        return True
-    if isinstance(value, np.ndarray):
-        return not any(np.shares_memory(value, b) for b in buffers)
-    if isinstance(value, (list, tuple)):
-        return all(_plain_setting(v, buffers) for v in value)
-    return False

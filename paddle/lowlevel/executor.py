@@ -26,10 +26,10 @@ import numpy as np
 from paddle import devices
 from paddle.devices import mirrors
 from paddle.devices.context import KernelContext
-from paddle.devices.runner import Hooks
+from paddle.devices.runner import Hooks, Runner
 from paddle.errors import FeedError, ShapeError, at_user
 from paddle.lowlevel.graph import NAMES, Variable, converted
-from paddle.lowlevel import fusion, stored_state
+from paddle.lowlevel import fusion, lent_feeds, stored_state
 from paddle.lowlevel.fusion.fold_batch_norm import fold as fold_batch_norm
 from paddle.lowlevel.strings import host_feeds
 from paddle.lowlevel.op import fmt_shape
@@ -386,7 +386,7 @@ class Program:
             raise
         self.buffers = {k: _at(self.arena, offsets[k], *self.intervals[k][2:])
                         for k in offsets}
-        self.steps, self.nodes = [], []
+        self.steps, self.nodes, step_ins = [], [], []
         hooks = Hooks()
         for node in nodes:
             keys = _output_keys(node)
@@ -400,6 +400,7 @@ class Program:
                                     self.buffers.get(("workspace", id(node))))
                 self.steps.append(_kernel(plan.kernels, node)(node, ins, outs, ctx))
                 self.nodes.append(node)
+                step_ins.append([a for n, a in enumerate(ins) if n not in node.op.shape_only])
                 hooks.shapes.append(([tuple(i.shape) for i in ins],
                                      [tuple(o.shape) for o in outs], outs[0].dtype.name
                                      if outs else (ins[0].dtype.name if ins else None)))
@@ -416,6 +417,10 @@ class Program:
         hooks.labels = [n.op.name for n in self.nodes]
         hooks.nodes = self.nodes
         self.runner = dev.runner(self.compute, self.updates, self.results, hooks)
+        # Per feed, how a run lends the caller's array to the calls that read it (a large
+        # array read in place, paddle/lowlevel/lent_feeds.py); None: it is copied.
+        self.lendable = [lent_feeds.lendable(f, self.steps, step_ins, self.results)
+                         if type(self.runner) is Runner else None for f in self.feeds]
         self.fed_checks = [(fed, limit, error, index)
                            for index, idx, limit, error in hooks.fed_checks
                            for fed in [self._fed_source(plan, self.nodes[index], idx, value,
@@ -533,18 +538,26 @@ class Program:
         return specs, aliasing, known
 
     def run(self, arrays):
-        """Feeds in (one copy each), the prepared calls, the results out (NumPy arrays)."""
+        """Feeds in (one copy each, or a large host array lent: `lendable`), the prepared
+        calls, the results out (NumPy arrays)."""
         dev = self.device
         try:
             for (k, casts), limit, error, index in self.fed_checks:
                 self.runner.at = index  # (names the op if it raises)
                 _check_indices(arrays[k], casts, limit, error)
             self.runner.at = -1
+            steps = None
             with dev.activated():
                 mirrors.sync(self.stored, dev)
-                for buf, a in zip(self.feeds, arrays):
-                    dev.upload(buf, a)
-            return self.runner.run()
+                for buf, a, found in zip(self.feeds, arrays, self.lendable):
+                    if found is not None and lent_feeds.can_lend(a):
+                        steps = lent_feeds.lent(steps or self.steps, found, a)
+                    else:
+                        dev.upload(buf, a)
+            if steps is None:
+                return self.runner.run()
+            cut = len(self.compute)
+            return self.runner.run(steps[:cut], steps[cut:])
         except Exception as e:
             step = self.runner.at
             if not 0 <= step < len(self.nodes):
