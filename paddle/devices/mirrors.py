@@ -12,7 +12,10 @@ places whose copy is current ("fresh"):
 - after the run, `written(arrays, dev)` marks the device copies as the only current ones;
 - the host reads through `on_host(host)` (`Variable.value`, `val()`, `get_weights`,
   saving, `optimizer.slots`), which downloads a stale array once, and writes through
-  `host_written(host)` (`set_value`), which makes every device copy stale.
+  `host_written(host)` (`set_value`), which makes every device copy stale;
+- `writes()` counts the writes of all stored arrays (`host_written`, and the runs that
+  update them: `stored_written`), so that values computed from them alone can be kept
+  while it stays the same.
 
 A CPU plan is the same with the host as its device. While no device copy exists at all,
 every call here returns at its first test, so CPU-only programs pay nothing.
@@ -27,6 +30,7 @@ Example:
 import weakref
 
 _MIRRORS = {}  # id(host array) -> _Mirror; entries go with their host array
+_WRITES = [0]  # writes(): stored arrays written so far (any of them)
 HOST = "cpu"
 
 
@@ -67,7 +71,8 @@ def on_host(host):
 
 
 def host_written(host):
-    """The host array was written: every device copy is stale."""
+    """The host array was written: every device copy is stale (and `writes()` moves on)."""
+    _WRITES[0] += 1
     if not _MIRRORS:
         return
     m = _MIRRORS.get(id(host))
@@ -110,17 +115,33 @@ def sync(hosts, dev):
 
 
 def written(hosts, dev):
-    """After a run on `dev` that may have written `hosts`: only its copies are current."""
+    """After a run on `dev` that may have written `hosts`: only its copies are current.
+    (The run's program says itself whether it wrote a stored value: `stored_written`.)"""
     if not _MIRRORS:
         return
     if dev.is_host:
         for h in hosts:
-            host_written(h)
+            m = _MIRRORS.get(id(h))
+            if m is not None:
+                m.fresh = {HOST}
         return
     for h in hosts:
         m = _MIRRORS.get(id(h))
         if m is not None:
             m.fresh = {dev}
+
+
+def stored_written():
+    """A stored array was written other than through `host_written` (a run's updates):
+    `writes()` moves on."""
+    _WRITES[0] += 1
+
+
+def writes():
+    """A count that moves on at every write of a stored array (`host_written`, a program's
+    run that updates parameters, slots or statistics): values computed from stored arrays
+    alone stay valid while it stays (paddle/lowlevel/kept_values.py)."""
+    return _WRITES[0]
 
 
 def forget(dev):

@@ -29,7 +29,7 @@ from paddle.devices.context import KernelContext
 from paddle.devices.runner import Hooks, Runner
 from paddle.errors import FeedError, ShapeError, at_user
 from paddle.lowlevel.graph import NAMES, Variable, converted
-from paddle.lowlevel import fusion, lent_feeds, stored_state
+from paddle.lowlevel import fusion, kept_values, lent_feeds, stored_state
 from paddle.lowlevel.fusion.fold_batch_norm import fold as fold_batch_norm
 from paddle.lowlevel.strings import host_feeds
 from paddle.lowlevel.op import fmt_shape
@@ -225,6 +225,9 @@ class Plan:
                 raise NotImplementedError(f"{n.op.name}: no kernel on device {device.name} "
                                           f"(built at {n.location or '?'})")
         self.specialized = OrderedDict()
+        # Buffers of the values its programs keep between runs (kept_values.py), by key:
+        # they depend on no feed, so the programs of every feed shape share them.
+        self.kept_buffers = {}
 
     def matches(self, targets):
         return all(ref() is t for ref, t in zip(self.target_refs, targets))
@@ -375,6 +378,21 @@ class Program:
                     if id(node) in aliasing else own
         pinned = {storage.get(_key(t), _key(t)) for t in targets}
         placed = self._placed(plan, nodes, specs, storage, pinned, dev)
+        # A run that writes no stored value keeps what it computes from them alone.
+        self.writes_stored = any(n.op.stateful or n.op.writes_inputs or n.op.runs_programs
+                                 for n in nodes)
+        kept = set() if self.writes_stored or not dev.is_host else \
+            kept_values.kept_nodes(nodes, _key, _output_keys, aliasing)
+        for node in nodes:
+            if id(node) in kept:
+                for key in _output_keys(node):
+                    if key not in placed:
+                        buf = plan.kept_buffers.get(key)
+                        shape, dtype = tuple(known[key][0]), np.dtype(known[key][1])
+                        if buf is None or (buf.shape, buf.dtype) != (shape, dtype):
+                            buf = plan.kept_buffers[key] = dev.empty(
+                                shape, dtype, f"the kept value of {node.op.name}")
+                        placed[key] = buf
         self.intervals = self._lifetimes(nodes, plan.kernels, known, aliasing, placed, pinned,
                                          last)
         offsets, size = arena_offsets(self.intervals)
@@ -421,6 +439,9 @@ class Program:
         # array read in place, paddle/lowlevel/lent_feeds.py); None: it is copied.
         self.lendable = [lent_feeds.lendable(f, self.steps, step_ins, self.results)
                          if type(self.runner) is Runner else None for f in self.feeds]
+        indices = [i for i, n in enumerate(self.nodes) if id(n) in kept]
+        self.kept = kept_values.Kept(self.steps, indices) \
+            if indices and type(self.runner) is Runner else None
         self.fed_checks = [(fed, limit, error, index)
                            for index, idx, limit, error in hooks.fed_checks
                            for fed in [self._fed_source(plan, self.nodes[index], idx, value,
@@ -539,25 +560,31 @@ class Program:
 
     def run(self, arrays):
         """Feeds in (one copy each, or a large host array lent: `lendable`), the prepared
-        calls, the results out (NumPy arrays)."""
+        calls (those of values kept from an earlier run left out: `kept`), the results out
+        (NumPy arrays)."""
         dev = self.device
         try:
             for (k, casts), limit, error, index in self.fed_checks:
                 self.runner.at = index  # (names the op if it raises)
                 _check_indices(arrays[k], casts, limit, error)
             self.runner.at = -1
-            steps = None
+            at = mirrors.writes()
+            steps = self.steps if self.kept is None else self.kept.steps(self.steps)
             with dev.activated():
                 mirrors.sync(self.stored, dev)
                 for buf, a, found in zip(self.feeds, arrays, self.lendable):
                     if found is not None and lent_feeds.can_lend(a):
-                        steps = lent_feeds.lent(steps or self.steps, found, a)
+                        steps = lent_feeds.lent(steps, found, a)
                     else:
                         dev.upload(buf, a)
-            if steps is None:
-                return self.runner.run()
-            cut = len(self.compute)
-            return self.runner.run(steps[:cut], steps[cut:])
+            if steps is self.steps:
+                results = self.runner.run()
+            else:
+                cut = len(self.compute)
+                results = self.runner.run(steps[:cut], steps[cut:])
+            if self.kept is not None:
+                self.kept.ran(at)
+            return results
         except Exception as e:
             step = self.runner.at
             if not 0 <= step < len(self.nodes):
@@ -573,6 +600,8 @@ class Program:
             raise error from None
         finally:
             mirrors.written(self.written, dev)
+            if self.writes_stored:
+                mirrors.stored_written()
 
 
 def _check_indices(fed, casts, limit, error):
