@@ -8,10 +8,11 @@ filters HWIO) that map folds into the filters and the bias:
     w' = w * k        b' = (b - moving_mean) * k + offset     (b = 0 without a bias)
 
 so one convolution writes the normalized output and no pass over it remains. The folded
-filters and bias are computed by a few small nodes that read the stored values, at the
-start of each run of the plan, so that they follow every change of the weights or the
-statistics (a training step, `set_value`, `load_weights`) without any bookkeeping; on
-ResNet-50 that is one pass over its 94 MB of filters per run (docs/performance.md).
+filters and bias are computed by a few small nodes that read the stored values (pure
+arithmetic), which the program keeps between runs until a stored value is written
+(paddle/lowlevel/kept_values.py), so that they follow every change of the weights or the
+statistics (a training step, `set_value`, `load_weights`); on ResNet-50 that is one pass
+over its 94 MB of filters after each change instead of one per run (docs/performance.md).
 
 The graph is left as the user built it (export, saving and gradients see conv2d and
 batch_norm); only the plan's list of nodes changes. The pass folds a pair only when that
