@@ -62,6 +62,14 @@ def export_onnx(model, filepath, opset_version=OPSET):
         >>> bool(np.allclose(probs, model.predict(x), atol=1e-6))
         True
     """
+    proto = onnx_model(model, opset_version)
+    write_bytes(filepath, proto.SerializeToString(), "export")
+    return proto
+
+
+def onnx_model(model, opset_version=OPSET):
+    """The checked onnx.ModelProto of `model` that `export_onnx` writes (what
+    `pd.export.ExportArchive` stores per endpoint); the same arguments and errors."""
     if not isinstance(model, Model):
         raise TypeError(f"export: expected a pd.Model, received {type(model).__name__}")
     if not isinstance(opset_version, int) or isinstance(opset_version, bool) or \
@@ -98,7 +106,6 @@ def export_onnx(model, filepath, opset_version=OPSET):
     except onnx.checker.ValidationError as e:
         raise ExportError(f"export: {model.name}: the ONNX graph does not pass "
                           f"onnx.checker: {e}") from e
-    write_bytes(filepath, proto.SerializeToString(), "export")
     return proto
 
 
