@@ -146,7 +146,7 @@ class ExportArchive:
                 something ONNX export cannot map (an ExportError).
             TypeError: a signature entry that is not a spec, an Input or a tensor.
         """
-        _check_name(name, "Endpoint", self)
+        _check_name(name, "endpoint")
         if name in self._endpoint_names:
             raise ValueError(at_user(f"Endpoint name '{name}' is already taken."))
         if kwargs:
@@ -182,7 +182,7 @@ class ExportArchive:
             ValueError: `variables` is not a list/tuple/set of Variables, or the name is not
                 an identifier or is an endpoint's.
         """
-        _check_name(name, "Collection", self)
+        _check_name(name, "collection")
         if name in self._endpoints:
             raise ValueError(at_user(f"Collection name '{name}' is already an endpoint's."))
         if not isinstance(variables, (list, tuple, set)):
@@ -217,9 +217,9 @@ class ExportArchive:
         members, manifest = {}, {"format": FORMAT, "version": VERSION, "opset": OPSET,
                                  "endpoints": [], "variables": {}}
         for name in self._endpoint_names:
-            endpoint = self._endpoints[name]
-            members[f"endpoints/{name}.onnx"] = endpoint.onnx().SerializeToString()
-            manifest["endpoints"].append(endpoint.manifest())
+            proto = self._endpoints[name].onnx()  # with the weights' values of now
+            members[f"endpoints/{name}.onnx"] = proto.SerializeToString()
+            manifest["endpoints"].append(self._endpoints[name].manifest(proto))
         groups = {"trainable_variables": self.trainable_variables,
                   "non_trainable_variables": self.non_trainable_variables,
                   **self._collections}
@@ -271,8 +271,8 @@ class _Endpoint:
     def onnx(self):
         return onnx_model(self._graph, OPSET)
 
-    def manifest(self):
-        proto = self.onnx()
+    def manifest(self, proto):
+        """The endpoint's entry in archive.json, for its ONNX graph `proto`."""
         return {"name": self.name, "file": f"endpoints/{self.name}.onnx",
                 "arg_names": self.arg_names,
                 "inputs": [{"onnx_name": i.name, "shape": list(s.shape), "dtype": s.dtype}
@@ -330,11 +330,11 @@ def _refuse_training_mode(name, outputs):
         stack.extend(v for v in node.inputs if v is not None)
 
 
-def _check_name(name, what, archive):
+def _check_name(name, what):
     if not isinstance(name, str) or not name.isidentifier() or name.startswith("_") or \
             name in RESERVED:
         raise ValueError(at_user(
-            f"ExportArchive: expected the {what.lower()} name to be a Python identifier not "
+            f"ExportArchive: expected the {what} name to be a Python identifier not "
             f"starting with '_' nor one of {', '.join(RESERVED)}, received {name!r}"))
 
 

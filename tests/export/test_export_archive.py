@@ -289,3 +289,24 @@ def _pickled():
     buffer = io.BytesIO()
     np.save(buffer, np.array([{"a": 1}], dtype=object), allow_pickle=True)
     return buffer.getvalue()
+
+
+class TwoInputsModel(pd.Model):
+    def call(self, x, y):
+        return x + y
+
+
+def test_two_argument_model_and_weights_of_write_time(tmp_path):
+    model = TwoInputsModel()
+    a, b = np.ones((3, 10), "float32"), np.full((3, 10), 2.0, "float32")
+    archive = pd.export.ExportArchive()
+    fn = archive.add_endpoint("serve", model.__call__, [SPEC10, SPEC10])
+    np.testing.assert_array_equal(np.asarray(fn(a, b)), a + b)
+    dense = pd.Sequential([pd.Input((10,)), L.Dense(1)])
+    archive.track_and_add_endpoint("dense", dense, [SPEC10])
+    dense.set_weights([np.ones((10, 1), "float32"), np.zeros(1, "float32")])  # after adding
+    archive.write_out(tmp_path / "two.zip", verbose=False)
+    reloaded = pd.export.load_archive(tmp_path / "two.zip")
+    np.testing.assert_array_equal(reloaded.serve(a, b), a + b)
+    np.testing.assert_allclose(reloaded.dense(a), np.full((3, 1), 10.0), atol=1e-6)
+    np.testing.assert_array_equal(reloaded.trainable_variables[0], np.ones((10, 1)))
