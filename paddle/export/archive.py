@@ -137,8 +137,8 @@ class ExportArchive:
                 with a free batch axis), or a list, tuple or dict of them.
 
         Returns:
-            A `pd.Function` computing the endpoint (callable on arrays, or inside another
-            endpoint).
+            An `EndpointFunction`: the endpoint computed by paddle, called with the same
+            arguments (on arrays, or on symbolic inputs inside another endpoint).
 
         Raises:
             ValueError: the name is taken or not an identifier, no input_signature, a
@@ -164,7 +164,11 @@ class ExportArchive:
             raise TypeError(at_user(f"ExportArchive.add_endpoint: expected fn to be callable, "
                                     f"received {type(fn).__name__}"))
         endpoint = _Endpoint(name, fn, [_map(_spec, s) for s in input_signature])
-        endpoint.onnx()  # refuse now what cannot be exported, where the user added it
+        try:  # refuse now what cannot be exported, at the line that added it
+            endpoint.onnx()
+        except ExportError as e:
+            raise ExportError(at_user(f"ExportArchive.add_endpoint: endpoint '{name}': "
+                                      f"{e}")) from None
         self._endpoints[name] = endpoint
         self._endpoint_names.append(name)
         return endpoint.function

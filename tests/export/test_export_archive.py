@@ -310,3 +310,12 @@ def test_two_argument_model_and_weights_of_write_time(tmp_path):
     np.testing.assert_array_equal(reloaded.serve(a, b), a + b)
     np.testing.assert_allclose(reloaded.dense(a), np.full((3, 1), 10.0), atol=1e-6)
     np.testing.assert_array_equal(reloaded.trainable_variables[0], np.ones((10, 1)))
+
+
+def test_an_endpoint_onnx_cannot_map_is_refused_at_its_line():
+    archive = pd.export.ExportArchive()
+    with pytest.raises(ExportError, match="endpoint 'top'") as info:
+        archive.add_endpoint("top", lambda x: pd.ops.argmax(x, axis=-1),
+                             [pd.InputSpec(shape=(None, 3), dtype="float32")])
+    assert "test_export_archive.py" in str(info.value)
+    assert archive._endpoint_names == []
