@@ -11,6 +11,7 @@ import numpy as np
 
 from paddle._atomic import write_bytes
 from paddle.lowlevel.graph import FLOATS
+from paddle.highlevel.layers.base import tensor_arguments
 from paddle.highlevel.models.layer_graph import model_io, producer, producers
 from paddle.highlevel.models.model import EXPORTERS, Model
 from paddle.export.onnx.converter import KERAS, MAPPERS, Converter, ExportError  # noqa: F401
@@ -62,6 +63,14 @@ def export_onnx(model, filepath, opset_version=OPSET):
         >>> bool(np.allclose(probs, model.predict(x), atol=1e-6))
         True
     """
+    proto = onnx_model(model, opset_version)
+    write_bytes(filepath, proto.SerializeToString(), "export")
+    return proto
+
+
+def onnx_model(model, opset_version=OPSET):
+    """The checked onnx.ModelProto of `model` that `export_onnx` writes (what
+    `pd.export.ExportArchive` stores per endpoint); the same arguments and errors."""
     if not isinstance(model, Model):
         raise TypeError(f"export: expected a pd.Model, received {type(model).__name__}")
     if not isinstance(opset_version, int) or isinstance(opset_version, bool) or \
@@ -98,7 +107,6 @@ def export_onnx(model, filepath, opset_version=OPSET):
     except onnx.checker.ValidationError as e:
         raise ExportError(f"export: {model.name}: the ONNX graph does not pass "
                           f"onnx.checker: {e}") from e
-    write_bytes(filepath, proto.SerializeToString(), "export")
     return proto
 
 
@@ -158,10 +166,13 @@ def _convert_call(c, model, layer, call, produced):
     ins, outs, kwargs = layer._inbound[call]
     if all(id(o) in c.values for o in outs):
         return
-    for v in ins:
+    # Tensors given as keyword arguments (a subclassed model's call(self, x, y)): its graph
+    # was traced on them as they are, and reads them.
+    extra = tensor_arguments(kwargs) if isinstance(layer, Model) else []
+    for v in list(ins) + extra:
         _convert(c, model, v, produced)
     if isinstance(layer, Model) and _has_own_graph(layer):
-        _convert_nested(c, layer, ins, outs)
+        _convert_nested(c, layer, ins, outs, extra)
     elif MAPPERS.get(type(layer)) is not None:
         MAPPERS[type(layer)](c, layer, _cast_integer_inputs(c, layer, ins), outs, kwargs)
     else:
@@ -217,14 +228,16 @@ def _has_own_graph(model):
     return True
 
 
-def _convert_nested(c, inner, ins, outs):
-    """A nested model's call: its own graph converted on the call's inputs."""
+def _convert_nested(c, inner, ins, outs, extra=()):
+    """A nested model's call: its own graph converted on the call's inputs (and on the
+    tensors of its keyword arguments, `extra`, which that graph reads as they are)."""
     try:
         inner_ins, inner_outs = model_io(inner, "export")
     except ValueError as e:
         raise ExportError(str(e)) from None
     outer_values, outer_model, outer_scope = c.values, c.model, c.scope
     c.values = {id(v): outer_values[id(x)] for v, x in zip(inner_ins, ins)}
+    c.values.update((id(v), outer_values[id(v)]) for v in extra)
     c.keep.extend(inner_ins)
     c.model, c.scope = inner, f"{outer_scope}{inner.name}/"
     try:

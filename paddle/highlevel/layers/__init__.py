@@ -43,6 +43,7 @@ from paddle.highlevel.layers.lookup import (  # noqa: F401
 from paddle.highlevel.layers.text_vectorization import TextVectorization  # noqa: F401
 from paddle.highlevel.layers.image_preprocessing import (  # noqa: F401
     CenterCrop, RandomBrightness, RandomContrast, RandomCrop, RandomFlip, Resizing)
+from paddle.highlevel.layers.bounding_box_layers import MaxNumBoundingBoxes  # noqa: F401
 from paddle.highlevel.layers.image_affine import (  # noqa: F401
     RandomPerspective, RandomRotation, RandomShear, RandomTranslation, RandomZoom)
 from paddle.highlevel.layers.color_augmentation import (  # noqa: F401

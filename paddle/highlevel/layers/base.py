@@ -16,6 +16,7 @@ Example:
 """
 import contextlib
 import inspect
+import operator
 import re
 import weakref
 
@@ -205,12 +206,55 @@ def _call_spec(cls):
 
 
 class InputSpec:
-    """What a built layer accepts: a rank (ndim / min_ndim) and fixed sizes on some axes."""
+    """What a built layer accepts, with Keras 3's arguments: a rank (ndim, min_ndim,
+    max_ndim), fixed sizes on some axes, or a whole `shape` (None: any size), with a dtype
+    and name; it is also the input signature of `pd.export.ExportArchive` endpoints.
+    Layers check the rank and sizes when called.
 
-    def __init__(self, ndim=None, min_ndim=None, axes=None):
-        self.ndim, self.min_ndim, self.axes = ndim, min_ndim, dict(axes or {})
+    Example:
+        >>> import paddle as pd
+        >>> spec = pd.InputSpec(shape=(None, 3), dtype="float32", name="x")
+        >>> spec.ndim, spec.shape, spec.dtype
+        (2, (None, 3), 'float32')
+    """
+
+    def __init__(self, dtype=None, shape=None, ndim=None, max_ndim=None, min_ndim=None,
+                 axes=None, allow_last_axis_squeeze=False, name=None, optional=False):
+        if shape is not None:
+            try:
+                shape = tuple(None if d is None else operator.index(d) for d in shape)
+            except TypeError:
+                raise TypeError(f"InputSpec: expected shape to be a tuple of integers or "
+                                f"None, received {shape!r}") from None
+            ndim = len(shape)
+        self.dtype = None if dtype is None else as_dtype(dtype, "InputSpec")
+        self.shape, self.ndim, self.max_ndim, self.min_ndim = shape, ndim, max_ndim, min_ndim
+        self.axes = dict(axes or {})
+        self.allow_last_axis_squeeze, self.name = allow_last_axis_squeeze, name
+        self.optional = optional
+
+    def __repr__(self):
+        given = [f"{k}={getattr(self, k)!r}" for k in
+                 ("dtype", "shape", "ndim", "max_ndim", "min_ndim", "name")
+                 if getattr(self, k) is not None]
+        return f"InputSpec({', '.join(given + ([f'axes={self.axes}'] if self.axes else []))})"
+
+    def get_config(self):
+        return {"dtype": self.dtype, "shape": self.shape, "ndim": self.ndim,
+                "max_ndim": self.max_ndim, "min_ndim": self.min_ndim, "axes": self.axes}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
 
     def check(self, layer, shape):
+        if self.shape is not None and len(shape) == len(self.shape) and any(
+                a is not None and b is not None and a != b for a, b in zip(shape, self.shape)):
+            raise ShapeError(at_user(f"{layer.name}: expected an input of shape {self.shape}, "
+                                     f"received shape {shape}"))
+        if self.max_ndim is not None and len(shape) > self.max_ndim:
+            raise ShapeError(at_user(f"{layer.name}: expected an input of rank <= "
+                                     f"{self.max_ndim}, received shape {shape}"))
         if self.ndim is not None and len(shape) != self.ndim:
             raise ShapeError(at_user(f"{layer.name}: expected an input of rank {self.ndim}, "
                                      f"received shape {shape}"))

@@ -230,3 +230,20 @@ def test_a_layer_class_defined_in_a_function_does_not_outlive_it():
     ref = build()
     gc.collect()
     assert ref() is None  # nothing global (the call-signature cache) keeps it alive
+
+
+def test_input_spec_takes_keras_arguments_and_checks_shape_and_max_ndim():
+    spec = pd.InputSpec(shape=(None, 3), dtype="float32", name="x")
+    assert (spec.ndim, spec.shape, spec.dtype, spec.name) == (2, (None, 3), "float32", "x")
+    assert pd.InputSpec.from_config(spec.get_config()).shape == (None, 3)
+    layer = pd.layers.Dense(2)
+    layer.build((None, 3))
+    layer.input_spec = pd.InputSpec(shape=(None, 3))
+    with pytest.raises(pd.errors.ShapeError, match=r"expected an input of shape \(None, 3\), "
+                                                   r"received shape \(None, 4\)"):
+        layer(pd.Input((4,)))
+    layer.input_spec = pd.InputSpec(max_ndim=2)
+    with pytest.raises(pd.errors.ShapeError, match="rank <= 2"):
+        layer(pd.Input((2, 3)))
+    with pytest.raises(TypeError, match="InputSpec: expected shape to be a tuple"):
+        pd.InputSpec(shape=(None, "3"))
