@@ -167,15 +167,22 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
   // Scratch rows for every batch row, allocated here: nothing may throw inside the
   // parallel region. A thread uses the rows of its own slice.
   const Cell<T> cell;
-  std::vector<T> rec_all(r.kind == kLSTM ? 0 : size_t(r.N) * G * U),
-      rh_all(r.kind == kGRUClassic ? r.N * U : 0), hd_all(rdrop ? r.N * U : 0);
+  // The LSTM's recurrent product reads the previous h from hbuf and writes b + h R into
+  // rec, both contiguous: the rows of one step in hs and gates lie T rows apart, a stride
+  // that maps them onto the same few cache sets, and the product ran 10-15% slower on them
+  // (docs/performance.md, "Recurrent layers").
+  const bool lstm = r.kind == kLSTM;
+  std::vector<T> rec_all(size_t(r.N) * G * U), rh_all(r.kind == kGRUClassic ? r.N * U : 0),
+      hd_all(rdrop ? r.N * U : 0), hbuf_all(lstm ? r.N * U : 0);
   over_rows(r, [&](int64_t n0, int64_t n1) {
     const int64_t rows = n1 - n0;
-    T* rec = r.kind == kLSTM ? nullptr : rec_all.data() + n0 * G * U;
+    T* rec = rec_all.data() + n0 * G * U;
     T* rh = r.kind == kGRUClassic ? rh_all.data() + n0 * U : nullptr;
     T* hd = rdrop ? hd_all.data() + n0 * U : nullptr;
+    T* hbuf = lstm ? hbuf_all.data() + n0 * U : nullptr;
+    if (lstm) std::copy(h0 + n0 * U, h0 + n1 * U, hbuf);
     // Input projection of every step of these rows: gates[:, :, :G*U] = x W + b_in (the
-    // LSTM's cell adds its bias itself, saving a pass over the gates).
+    // LSTM's bias comes with rec, saving a pass over the gates).
     T* g0 = gates + n0 * T_ * ld;
     if (r.kind != kLSTM)
       for (int64_t i = 0; i < rows * T_; ++i)
@@ -184,9 +191,10 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
               T(r.kind != kLSTM), g0, ld);
     const T* b_rec = r.kind == kGRU ? b + G * U : nullptr;
     for (int64_t t = 0; t < T_; ++t) {
-      // The previous state of row n: h0 at t = 0, else hs[n, t - 1] (stride T * U).
-      const T* hp = t == 0 ? h0 + n0 * U : hs + (n0 * T_ + t - 1) * U;
-      const int64_t ldh = t == 0 ? U : T_ * U;
+      // The previous state of row n: h0 at t = 0, else hs[n, t - 1] (stride T * U); the
+      // LSTM's copy in hbuf.
+      const T* hp = lstm ? hbuf : t == 0 ? h0 + n0 * U : hs + (n0 * T_ + t - 1) * U;
+      const int64_t ldh = lstm || t == 0 ? U : T_ * U;
       const int64_t rec_cols = r.kind == kGRUClassic ? 2 * U : G * U;
       // The recurrent product reads the previous h, times the recurrent dropout if any.
       const T* hr = hp;
@@ -198,20 +206,21 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
         hr = hd;
         ldr = U;
       }
-      if (r.kind == kLSTM)  // added to the input projection, in place
-        blas_gemm(false, false, rows, rec_cols, U, T(1), hr, ldr, R, G * U, T(1),
-                  gates + (n0 * T_ + t) * ld, T_ * ld);
-      else
+      if (lstm) {  // rec = b + h R; the cell adds it to the input projection
+        for (int64_t i = 0; i < rows; ++i) std::copy(b, b + G * U, rec + i * G * U);
+        blas_gemm(false, false, rows, rec_cols, U, T(1), hr, ldr, R, G * U, T(1), rec, G * U);
+      } else {
         blas_gemm(false, false, rows, rec_cols, U, T(1), hr, ldr, R, G * U, T(0), rec, G * U);
+      }
       for (int64_t i = 0; i < rows; ++i) {
         const int64_t n = n0 + i;
         T* gt = gates + (n * T_ + t) * ld;
         const T* h_prev = hp + i * ldh;
         const T* rc = rec ? rec + i * G * U : nullptr;
         T* h = hs + (n * T_ + t) * U;
-        if (r.kind == kLSTM) {
+        if (lstm) {
           const T* c_prev = t == 0 ? c0 + n * U : cs + (n * T_ + t - 1) * U;
-          cell.forward(gt, b, c_prev, cs + (n * T_ + t) * U, h, U);
+          cell.forward(gt, rc, c_prev, cs + (n * T_ + t) * U, h, U);
         } else if (r.kind == kGRU) {
           // z and r (contiguous), then h~ once r is known; the activations on whole spans.
           for (int64_t u = 0; u < 2 * U; ++u) gt[u] += rc[u] + b_rec[u];
@@ -232,6 +241,7 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
         }
         if (mask && r.kind != kGRUClassic && mask[n * T_ + t] == T(0)) keep_state(r, n, t, h0,
                                                                                  c0, hs, cs);
+        if (lstm) std::copy(h, h + U, hbuf + i * U);  // the next step's h_prev
       }
       if (r.kind != kGRUClassic) continue;
       // h~ = tanh(x_h + (r * h_prev) R_h): a second product once r is known.
@@ -288,9 +298,13 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
   const int64_t nb = r.kind == kGRU ? 2 * GU : GU;
   const int slots = max_threads();  // over_rows's team is at most this large
   std::vector<T> db_parts(size_t(slots) * nb, T(0));
+  // The LSTM's [dW; dR] as the threads' shares over their own rows, summed after the region.
+  std::unique_ptr<T[]> wr_parts(new T[joint ? slots * HL * GU : 0]);
+  std::vector<char> wr_done(slots, 0);
   over_rows(r, [&](int64_t n0, int64_t n1) {
     const int64_t rows = n1 - n0;
-    T* dbp = db_parts.data() + omp_get_thread_num() * nb;
+    const int slot = omp_get_thread_num();
+    T* dbp = db_parts.data() + slot * nb;
     // Adds this step's rows of dX (and dRec) to the thread's bias sums.
     auto sum_bias = [&](int64_t t) {
       for (int64_t i = 0; i < rows; ++i) {
@@ -307,6 +321,15 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
     T* dc = dc_all.data() + n0 * U;
     T* drh = drh_all.data() + n0 * U;
     T* dp = dp_all.data() + n0 * U;  // gradient reaching the recurrent product's input
+    // out (rows, U) = beta * out + (rows of src, ld apart) R^T, as one product per gate
+    // (K = U each, summed into out): OpenBLAS runs these small products without packing
+    // R^T (its small-matrix kernels), where one K = G*U product repacks all of it every
+    // step (docs/performance.md, "Recurrent layers").
+    auto per_gate_product = [&](const T* a, int64_t lda, T* out, T beta) {
+      for (int64_t g = 0; g < G; ++g)
+        blas_gemm(false, false, rows, U, U, T(1), a + g * U, lda, RT.data() + g * U * U, U,
+                  g == 0 ? beta : T(1), out, U);
+    };
     for (int64_t t = T_ - 1; t >= 0; --t) {
       for (int64_t i = 0; i < rows; ++i) {
         const int64_t n = n0 + i, s = n * T_ + t;
@@ -374,12 +397,12 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
       const int64_t first = (n0 * T_ + t) * GU, ld = T_ * GU;
       if (r.kind != kGRUClassic && !rdrop) {
         // Straight into dh: the step's elementwise part left there only the direct path.
-        blas_gemm(false, false, rows, U, GU, T(1), src + first, ld, RT.data(), U, T(1), dh, U);
+        per_gate_product(src + first, ld, dh, T(1));
         sum_bias(t);
         continue;
       }
       if (r.kind != kGRUClassic) {
-        blas_gemm(false, false, rows, U, GU, T(1), src + first, ld, RT.data(), U, T(0), dp, U);
+        per_gate_product(src + first, ld, dp, T(0));
       } else {
         // d(r * hr) = da_h R_h^T; it reaches r's pre-activation and hr.
         blas_gemm(false, false, rows, U, U, T(1), src + first + 2 * U, ld, RT.data() + 2 * U * U,
@@ -410,17 +433,35 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
         dh0[(n0 + i) * U + u] = dh[i * U + u];
         if (r.kind == kLSTM) dc0[(n0 + i) * U + u] = dc[i * U + u];
       }
+    // The products over this thread's rows (n0 * T up to n1 * T, contiguous), in the same
+    // region: dx, and the LSTM's share of [dW; dR]. Split this way each thread packs only
+    // its own rows of dX for the BLAS; split by output rows, every thread packed all of it.
+    const int64_t m = rows * T_, first = n0 * T_;
+    blas_gemm(false, true, m, F, GU, T(1), dX + first * GU, GU, W, GU, T(0), dx + first * F, F);
+    if (joint) {
+      blas_gemm(true, false, HL, GU, m, T(1), xh + first * HL, HL, dX + first * GU, GU, T(0),
+                wr_parts.get() + slot * HL * GU, GU);
+      wr_done[slot] = 1;
+    }
   });
-  // Weight gradients over all N * T steps at once.
+  // Weight gradients over all N * T steps: the LSTM's shares summed into dW and dR.
   if (joint) {
-    std::unique_ptr<T[]> dWR(new T[HL * GU]);  // [dW; dR]
-    gemm_parallel<T>(true, false, HL, GU, NT, T(1), xh, dX, T(0), dWR.get());
-    std::copy(dWR.get(), dWR.get() + F * GU, dW);
-    std::copy(dWR.get() + F * GU, dWR.get() + HL * GU, dR);
+    bool first = true;
+    for (int k = 0; k < slots; ++k) {
+      if (!wr_done[k]) continue;
+      const T* part = wr_parts.get() + k * HL * GU;
+      for (int64_t j = 0; j < F * GU; ++j) dW[j] = first ? part[j] : dW[j] + part[j];
+      for (int64_t j = 0; j < U * GU; ++j)
+        dR[j] = first ? part[F * GU + j] : dR[j] + part[F * GU + j];
+      first = false;
+    }
+    if (first) {  // no rows (an empty batch)
+      std::fill(dW, dW + F * GU, T(0));
+      std::fill(dR, dR + U * GU, T(0));
+    }
   } else {
     gemm_parallel<T>(true, false, r.F, GU, NT, T(1), x, dX, T(0), dW);
   }
-  gemm_parallel<T>(false, true, NT, r.F, GU, T(1), dX, W, T(0), dx);
   std::fill(db, db + r.bias_size, T(0));  // bias_size == nb
   for (int k = 0; k < slots; ++k)
     for (int64_t j = 0; j < nb; ++j) db[j] += db_parts[k * nb + j];
