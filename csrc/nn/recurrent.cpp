@@ -167,22 +167,15 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
   // Scratch rows for every batch row, allocated here: nothing may throw inside the
   // parallel region. A thread uses the rows of its own slice.
   const Cell<T> cell;
-  // The LSTM's recurrent product reads the previous h from hbuf and writes b + h R into
-  // rec, both contiguous: the rows of one step in hs and gates lie T rows apart, a stride
-  // that maps them onto the same few cache sets, and the product ran 10-15% slower on them
-  // (docs/performance.md, "Recurrent layers").
-  const bool lstm = r.kind == kLSTM;
-  std::vector<T> rec_all(size_t(r.N) * G * U), rh_all(r.kind == kGRUClassic ? r.N * U : 0),
-      hd_all(rdrop ? r.N * U : 0), hbuf_all(lstm ? r.N * U : 0);
+  std::vector<T> rec_all(r.kind == kLSTM ? 0 : size_t(r.N) * G * U),
+      rh_all(r.kind == kGRUClassic ? r.N * U : 0), hd_all(rdrop ? r.N * U : 0);
   over_rows(r, [&](int64_t n0, int64_t n1) {
     const int64_t rows = n1 - n0;
-    T* rec = rec_all.data() + n0 * G * U;
+    T* rec = r.kind == kLSTM ? nullptr : rec_all.data() + n0 * G * U;
     T* rh = r.kind == kGRUClassic ? rh_all.data() + n0 * U : nullptr;
     T* hd = rdrop ? hd_all.data() + n0 * U : nullptr;
-    T* hbuf = lstm ? hbuf_all.data() + n0 * U : nullptr;
-    if (lstm) std::copy(h0 + n0 * U, h0 + n1 * U, hbuf);
     // Input projection of every step of these rows: gates[:, :, :G*U] = x W + b_in (the
-    // LSTM's bias comes with rec, saving a pass over the gates).
+    // LSTM's cell adds its bias itself, saving a pass over the gates).
     T* g0 = gates + n0 * T_ * ld;
     if (r.kind != kLSTM)
       for (int64_t i = 0; i < rows * T_; ++i)
@@ -191,10 +184,9 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
               T(r.kind != kLSTM), g0, ld);
     const T* b_rec = r.kind == kGRU ? b + G * U : nullptr;
     for (int64_t t = 0; t < T_; ++t) {
-      // The previous state of row n: h0 at t = 0, else hs[n, t - 1] (stride T * U); the
-      // LSTM's copy in hbuf.
-      const T* hp = lstm ? hbuf : t == 0 ? h0 + n0 * U : hs + (n0 * T_ + t - 1) * U;
-      const int64_t ldh = lstm || t == 0 ? U : T_ * U;
+      // The previous state of row n: h0 at t = 0, else hs[n, t - 1] (stride T * U).
+      const T* hp = t == 0 ? h0 + n0 * U : hs + (n0 * T_ + t - 1) * U;
+      const int64_t ldh = t == 0 ? U : T_ * U;
       const int64_t rec_cols = r.kind == kGRUClassic ? 2 * U : G * U;
       // The recurrent product reads the previous h, times the recurrent dropout if any.
       const T* hr = hp;
@@ -206,21 +198,20 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
         hr = hd;
         ldr = U;
       }
-      if (lstm) {  // rec = b + h R; the cell adds it to the input projection
-        for (int64_t i = 0; i < rows; ++i) std::copy(b, b + G * U, rec + i * G * U);
-        blas_gemm(false, false, rows, rec_cols, U, T(1), hr, ldr, R, G * U, T(1), rec, G * U);
-      } else {
+      if (r.kind == kLSTM)  // added to the input projection, in place
+        blas_gemm(false, false, rows, rec_cols, U, T(1), hr, ldr, R, G * U, T(1),
+                  gates + (n0 * T_ + t) * ld, T_ * ld);
+      else
         blas_gemm(false, false, rows, rec_cols, U, T(1), hr, ldr, R, G * U, T(0), rec, G * U);
-      }
       for (int64_t i = 0; i < rows; ++i) {
         const int64_t n = n0 + i;
         T* gt = gates + (n * T_ + t) * ld;
         const T* h_prev = hp + i * ldh;
         const T* rc = rec ? rec + i * G * U : nullptr;
         T* h = hs + (n * T_ + t) * U;
-        if (lstm) {
+        if (r.kind == kLSTM) {
           const T* c_prev = t == 0 ? c0 + n * U : cs + (n * T_ + t - 1) * U;
-          cell.forward(gt, rc, c_prev, cs + (n * T_ + t) * U, h, U);
+          cell.forward(gt, b, c_prev, cs + (n * T_ + t) * U, h, U);
         } else if (r.kind == kGRU) {
           // z and r (contiguous), then h~ once r is known; the activations on whole spans.
           for (int64_t u = 0; u < 2 * U; ++u) gt[u] += rc[u] + b_rec[u];
@@ -241,7 +232,6 @@ void forward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* b,
         }
         if (mask && r.kind != kGRUClassic && mask[n * T_ + t] == T(0)) keep_state(r, n, t, h0,
                                                                                  c0, hs, cs);
-        if (lstm) std::copy(h, h + U, hbuf + i * U);  // the next step's h_prev
       }
       if (r.kind != kGRUClassic) continue;
       // h~ = tanh(x_h + (r * h_prev) R_h): a second product once r is known.
