@@ -281,7 +281,7 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
   // Per batch row: the gradients reaching the state each step started from, carried to
   // the step before, and scratch; allocated here, as nothing may throw in the region.
   std::vector<T> dh_all(r.N * U, T(0)), dc_all(r.N * U, T(0)), drh_all(r.N * U),
-      dp_all(r.N * U);
+      dp_all(r.N * U), zero_row(dcs ? 0 : U, T(0));  // zero_row: dcs's rows when it is absent
   // The bias gradients, column sums of dX (and dRec), summed by each thread over its rows
   // step by step while they are in cache (a pass over all of dX after the region read
   // 13 MB on one thread); the threads' sums are added after it.
@@ -329,7 +329,7 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
           prefetch(cs + (q - 1) * U, 2 * U);  // c_prev and c
           if (t > 0) prefetch(hs + (q - 1) * U, U);
           prefetch(dhs + q * U, U);
-          prefetch(dcs + q * U, U);
+          if (dcs) prefetch(dcs + q * U, U);
           prefetch<true>(dX + q * GU, GU);
           prefetch<true>(xh + q * HL, HL);
           prefetch(x + q * F, F);
@@ -352,13 +352,14 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
           if (r.kind == kGRU) std::fill(dRec + s * GU, dRec + (s + 1) * GU, T(0));
           if (r.kind == kGRUClassic) std::fill(rh + s * U, rh + (s + 1) * U, T(0));
           for (int64_t u = 0; u < U; ++u) dhi[u] += dhs_s[u];
-          if (r.kind == kLSTM)
+          if (r.kind == kLSTM && dcs)
             for (int64_t u = 0; u < U; ++u) dc[i * U + u] += dcs[s * U + u];
           continue;
         }
         if (r.kind == kLSTM) {
           const T* c_prev = t == 0 ? c0 + n * U : cs + (s - 1) * U;
-          cell.backward(gt, cs + s * U, c_prev, dhs_s, dcs + s * U, dhi, dc + i * U, dxs, U);
+          cell.backward(gt, cs + s * U, c_prev, dhs_s, dcs ? dcs + s * U : zero_row.data(), dhi,
+                        dc + i * U, dxs, U);
         } else {
           T* drs = r.kind == kGRU ? dRec + s * GU : nullptr;
           for (int64_t u = 0; u < U; ++u) {
@@ -514,7 +515,9 @@ void rnn_backward(int kind, py::array x, py::array W, py::array R, py::array h0,
   check_array(cs, op, "cs", dt, cells, kRead);
   check_array(gates, op, "gates", dt, r.gates_size, kRead);
   check_array(dhs, op, "dhs", dt, r.states_size, kRead);
-  check_array(dcs, op, "dcs", dt, cells, kRead);
+  // dcs is optional for the LSTM (empty when no gradient reaches the cell states).
+  const bool has_dcs = r.has_cell() && dcs.size() > 0;
+  check_array(dcs, op, "dcs", dt, has_dcs ? cells : r.has_cell() ? 0 : -1, kRead);
   check_array(dx, op, "dx", dt, r.x_size, kWrite);
   check_array(dW, op, "dW", dt, r.w_size, kWrite);
   check_array(dR, op, "dR", dt, r.r_size, kWrite);
@@ -529,7 +532,7 @@ void rnn_backward(int kind, py::array x, py::array W, py::array R, py::array h0,
     backward_typed<scalar_t>(
         r, in_ptr<scalar_t>(x), in_ptr<scalar_t>(W), in_ptr<scalar_t>(R), in_ptr<scalar_t>(h0),
         in_ptr<scalar_t>(c0), in_ptr<scalar_t>(hs), in_ptr<scalar_t>(cs), in_ptr<scalar_t>(gates),
-        in_ptr<scalar_t>(dhs), in_ptr<scalar_t>(dcs), out_ptr<scalar_t>(dx),
+        in_ptr<scalar_t>(dhs), has_dcs ? in_ptr<scalar_t>(dcs) : nullptr, out_ptr<scalar_t>(dx),
         out_ptr<scalar_t>(dW), out_ptr<scalar_t>(dR), out_ptr<scalar_t>(db),
         out_ptr<scalar_t>(dh0), out_ptr<scalar_t>(dc0),
         has_mask ? in_ptr<scalar_t>(mask) : nullptr,

@@ -9,6 +9,7 @@ import pytest
 
 import paddle as pd
 from gradcheck import check_gradients
+from paddle.lowlevel.executor import topological_nodes
 
 
 def sig(v):
@@ -129,6 +130,26 @@ def test_float32_batch_over_threads():
     kp[i, j] += eps
     km[i, j] -= eps
     assert abs(got_gk[i, j] - (total(kp) - total(km)) / (2 * eps)) < 1e-3
+
+
+@pytest.mark.parametrize("use_c", [False, True])
+def test_lstm_grad_reads_dcs_only_when_the_cell_states_get_a_gradient(use_c):
+    # Without a gradient of the cell states, lstm_grad takes no dcs input (no zero array of
+    # (N, T, U) is made and read); the gradients are the same, checked against central
+    # differences (float64) with and without a use of c.
+    arrays = [rand(N, T, F), rand(F, 4 * U, seed=1), rand(U, 4 * U, seed=2), rand(4 * U, seed=3),
+              rand(N, U, seed=4), rand(N, U, seed=5)]
+
+    def fn(x, k, rk, b, h, c):
+        seq, hn, cn = pd.lstm(x, k, rk, b, [h, c], return_sequences=True, return_state=True)
+        return [seq, cn] if use_c else [seq, hn]
+    check_gradients(fn, arrays)
+    vs = [pd.data(f"dcs_{use_c}_{i}", a.shape, "float64") for i, a in enumerate(arrays)]
+    loss = sum(pd.sum(o) for o in fn(*vs))
+    grad = next(n for n in topological_nodes(pd.gradients(loss, vs))
+                if n.op.name == "lstm_grad")
+    assert grad.attrs["has_dcs"] is use_c
+    assert len(grad.inputs) == 9 + use_c  # x w r hs cs gates dhs [dcs] h0 c0
 
 
 @pytest.fixture
