@@ -7,9 +7,17 @@ CPU time of the forward and the backward, and their rate.
 
 Each kernel is called through `paddle._C` directly (no plan), the best CPU time of
 `--repeats` calls. CPU time, not wall time: it means something on a shared machine; run
-old and new builds in turn (PYTHONPATH) to compare. Timings, not a test.
+old and new builds in turn (PYTHONPATH) to compare, or, steadier under a changing load,
+both in one process with their calls alternating:
+
+    cp paddle/_C.cpython-311-x86_64-linux-gnu.so /tmp/old_C.so    # before rebuilding
+    OMP_NUM_THREADS=2 python benchmarks/recurrent.py --against /tmp/old_C.so
+
+Timings, not a test.
 """
 import argparse
+import importlib.machinery
+import importlib.util
 import resource
 import sys
 
@@ -35,8 +43,19 @@ def best(fn, repeats):
     return min(times)
 
 
-def kernels(kind, n, t, f, u, dtype):
-    """(forward, backward) calls of one cell kind on random inputs."""
+def load_build(path):
+    """Another build of paddle._C (a copy of its .so file), as a module of its own."""
+    loader = importlib.machinery.ExtensionFileLoader("other._C", path)
+    spec = importlib.util.spec_from_file_location("other._C", path, loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def kernels(kind, n, t, f, u, dtype, libs=(_C,)):
+    """(forward, backward) calls of one cell kind on random inputs, through paddle._C, or
+    one pair per build in `libs`, all on the same arrays (their alignment matters: the
+    rows of a step lie T rows apart)."""
     g = 4 if kind == LSTM else 3
     rng = np.random.default_rng(0)
     x = (rng.standard_normal((n, t, f)) * 0.5).astype(dtype)
@@ -55,14 +74,17 @@ def kernels(kind, n, t, f, u, dtype):
     dh0 = np.empty_like(h0)
     dc0 = np.empty_like(h0) if kind == LSTM else none
 
-    def forward():
-        _C.rnn_forward(kind, x, w, r, b, h0, c0, hs, cs, gates, none, none)
+    def calls(lib):
+        def forward():
+            lib.rnn_forward(kind, x, w, r, b, h0, c0, hs, cs, gates, none, none)
 
-    def backward():
-        _C.rnn_backward(kind, x, w, r, h0, c0, hs, cs, gates, dhs, dcs, dx, dw, dr, db, dh0,
-                        dc0, none, none)
-    forward()
-    return forward, backward
+        def backward():
+            lib.rnn_backward(kind, x, w, r, h0, c0, hs, cs, gates, dhs, dcs, dx, dw, dr, db,
+                             dh0, dc0, none, none)
+        return forward, backward
+    pairs = [calls(lib) for lib in libs]
+    pairs[0][0]()
+    return pairs[0] if len(pairs) == 1 else pairs
 
 
 def main(argv):
@@ -73,7 +95,10 @@ def main(argv):
     parser.add_argument("--units", type=int, default=128)
     parser.add_argument("--dtype", default="float32", choices=["float32", "float64"])
     parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--against", help="another build's _C .so: both timed, alternating")
     args = parser.parse_args(argv)
+    if args.against:
+        return against(args, load_build(args.against))
     n, t, f, u = args.batch, args.steps, args.features, args.units
     print(f"threads {_C.omp_threads()}, (N, T, F, U) = ({n}, {t}, {f}, {u}), {args.dtype}")
     for name, kind in (("lstm", LSTM), ("gru", GRU)):
@@ -84,6 +109,27 @@ def main(argv):
             seconds = best(fn, args.repeats)
             rate = fl / seconds / 1e9
             print(f"{name} {part:8s} {seconds * 1e3:8.2f} ms CPU  {rate:6.1f} GFLOP/s")
+    return 0
+
+
+def against(args, other):
+    """This build and `other` on the same inputs, their calls alternating, best of each."""
+    n, t, f, u = args.batch, args.steps, args.features, args.units
+    print(f"threads {_C.omp_threads()}, (N, T, F, U) = ({n}, {t}, {f}, {u}), {args.dtype}; "
+          f"this build against {args.against}")
+    for name, kind in (("lstm", LSTM), ("gru", GRU)):
+        builds = dict(zip(("this", "other"), kernels(kind, n, t, f, u, args.dtype,
+                                                      (_C, other))))
+        for part in (0, 1):
+            times = {key: [] for key in builds}
+            for _ in range(args.repeats):
+                for key, fns in builds.items():
+                    start = cpu_seconds()
+                    fns[part]()
+                    times[key].append(cpu_seconds() - start)
+            this, that = min(times["this"]), min(times["other"])
+            print(f"{name} {('forward', 'backward')[part]:8s} this {this * 1e3:8.2f} ms CPU, "
+                  f"other {that * 1e3:8.2f} ms ({this / that:.2f}x)")
     return 0
 
 

@@ -100,6 +100,7 @@ __global__ void multiply(const T* a, const T* m, T* out, i64 n) {
 // contiguous `dcur` (N, GU) the next product reads (for GRU reset_after, dRec and its
 // `drcur` too), what the products read at this step to hprev (N, T, U) and, classic GRU,
 // r * hprev to rh (N, T, U). h_prev: the state before the step (h0 or hs[:, t - 1]).
+// dcs is null when no gradient reaches the cell states.
 template <typename T>
 __global__ void rnn_cell_grad(const T* gates, const T* hs, const T* cs, const T* h0,
                               const T* c0, const T* dhs, const T* dcs, T* dh, T* dc, T* dX,
@@ -120,7 +121,7 @@ __global__ void rnn_cell_grad(const T* gates, const T* hs, const T* cs, const T*
         for (i64 g = 0; g < G; ++g) { dRec[s * GU + g * U + u] = T(0); drcur[n * GU + g * U + u] = T(0); }
       if (kind == 2) rh[s * U + u] = T(0);
       dh[i] += dhs[s * U + u];
-      if (kind == 0) dc[i] += dcs[s * U + u];
+      if (kind == 0 && dcs) dc[i] += dcs[s * U + u];
       continue;
     }
     const T dhv = dhs[s * U + u] + dh[i];
@@ -128,7 +129,7 @@ __global__ void rnn_cell_grad(const T* gates, const T* hs, const T* cs, const T*
       const T ig = gt[u], fg = gt[U + u], cg = gt[2 * U + u], og = gt[3 * U + u];
       const T c_prev = t == 0 ? c0[i] : cs[(s - 1) * U + u];
       const T tc = tanh(cs[s * U + u]);
-      const T dcv = dcs[s * U + u] + dc[i] + dhv * og * (T(1) - tc * tc);
+      const T dcv = (dcs ? dcs[s * U + u] : T(0)) + dc[i] + dhv * og * (T(1) - tc * tc);
       const T d0 = dcv * cg * ig * (T(1) - ig), d1 = dcv * c_prev * fg * (T(1) - fg);
       const T d2 = dcv * ig * (T(1) - cg * cg), d3 = dhv * tc * og * (T(1) - og);
       dxs[u] = d0; dxs[U + u] = d1; dxs[2 * U + u] = d2; dxs[3 * U + u] = d3;

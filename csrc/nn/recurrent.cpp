@@ -281,16 +281,20 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
   // Per batch row: the gradients reaching the state each step started from, carried to
   // the step before, and scratch; allocated here, as nothing may throw in the region.
   std::vector<T> dh_all(r.N * U, T(0)), dc_all(r.N * U, T(0)), drh_all(r.N * U),
-      dp_all(r.N * U);
+      dp_all(r.N * U), zero_row(dcs ? 0 : U, T(0));  // zero_row: dcs's rows when it is absent
   // The bias gradients, column sums of dX (and dRec), summed by each thread over its rows
   // step by step while they are in cache (a pass over all of dX after the region read
   // 13 MB on one thread); the threads' sums are added after it.
   const int64_t nb = r.kind == kGRU ? 2 * GU : GU;
   const int slots = max_threads();  // over_rows's team is at most this large
   std::vector<T> db_parts(size_t(slots) * nb, T(0));
+  // The LSTM's [dW; dR] as the threads' shares over their own rows, summed after the region.
+  std::unique_ptr<T[]> wr_parts(new T[joint ? slots * HL * GU : 0]);
+  std::vector<char> wr_done(slots, 0);
   over_rows(r, [&](int64_t n0, int64_t n1) {
     const int64_t rows = n1 - n0;
-    T* dbp = db_parts.data() + omp_get_thread_num() * nb;
+    const int slot = omp_get_thread_num();
+    T* dbp = db_parts.data() + slot * nb;
     // Adds this step's rows of dX (and dRec) to the thread's bias sums.
     auto sum_bias = [&](int64_t t) {
       for (int64_t i = 0; i < rows; ++i) {
@@ -307,6 +311,15 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
     T* dc = dc_all.data() + n0 * U;
     T* drh = drh_all.data() + n0 * U;
     T* dp = dp_all.data() + n0 * U;  // gradient reaching the recurrent product's input
+    // out (rows, U) = beta * out + (rows of src, ld apart) R^T, as one product per gate
+    // (K = U each, summed into out): OpenBLAS runs these small products without packing
+    // R^T (its small-matrix kernels), where one K = G*U product repacks all of it every
+    // step (docs/performance.md, "Recurrent layers").
+    auto per_gate_product = [&](const T* a, int64_t lda, T* out, T beta) {
+      for (int64_t g = 0; g < G; ++g)
+        blas_gemm(false, false, rows, U, U, T(1), a + g * U, lda, RT.data() + g * U * U, U,
+                  g == 0 ? beta : T(1), out, U);
+    };
     for (int64_t t = T_ - 1; t >= 0; --t) {
       for (int64_t i = 0; i < rows; ++i) {
         const int64_t n = n0 + i, s = n * T_ + t;
@@ -316,7 +329,7 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
           prefetch(cs + (q - 1) * U, 2 * U);  // c_prev and c
           if (t > 0) prefetch(hs + (q - 1) * U, U);
           prefetch(dhs + q * U, U);
-          prefetch(dcs + q * U, U);
+          if (dcs) prefetch(dcs + q * U, U);
           prefetch<true>(dX + q * GU, GU);
           prefetch<true>(xh + q * HL, HL);
           prefetch(x + q * F, F);
@@ -339,13 +352,14 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
           if (r.kind == kGRU) std::fill(dRec + s * GU, dRec + (s + 1) * GU, T(0));
           if (r.kind == kGRUClassic) std::fill(rh + s * U, rh + (s + 1) * U, T(0));
           for (int64_t u = 0; u < U; ++u) dhi[u] += dhs_s[u];
-          if (r.kind == kLSTM)
+          if (r.kind == kLSTM && dcs)
             for (int64_t u = 0; u < U; ++u) dc[i * U + u] += dcs[s * U + u];
           continue;
         }
         if (r.kind == kLSTM) {
           const T* c_prev = t == 0 ? c0 + n * U : cs + (s - 1) * U;
-          cell.backward(gt, cs + s * U, c_prev, dhs_s, dcs + s * U, dhi, dc + i * U, dxs, U);
+          cell.backward(gt, cs + s * U, c_prev, dhs_s, dcs ? dcs + s * U : zero_row.data(), dhi,
+                        dc + i * U, dxs, U);
         } else {
           T* drs = r.kind == kGRU ? dRec + s * GU : nullptr;
           for (int64_t u = 0; u < U; ++u) {
@@ -374,12 +388,12 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
       const int64_t first = (n0 * T_ + t) * GU, ld = T_ * GU;
       if (r.kind != kGRUClassic && !rdrop) {
         // Straight into dh: the step's elementwise part left there only the direct path.
-        blas_gemm(false, false, rows, U, GU, T(1), src + first, ld, RT.data(), U, T(1), dh, U);
+        per_gate_product(src + first, ld, dh, T(1));
         sum_bias(t);
         continue;
       }
       if (r.kind != kGRUClassic) {
-        blas_gemm(false, false, rows, U, GU, T(1), src + first, ld, RT.data(), U, T(0), dp, U);
+        per_gate_product(src + first, ld, dp, T(0));
       } else {
         // d(r * hr) = da_h R_h^T; it reaches r's pre-activation and hr.
         blas_gemm(false, false, rows, U, U, T(1), src + first + 2 * U, ld, RT.data() + 2 * U * U,
@@ -410,17 +424,35 @@ void backward_typed(const Rnn& r, const T* x, const T* W, const T* R, const T* h
         dh0[(n0 + i) * U + u] = dh[i * U + u];
         if (r.kind == kLSTM) dc0[(n0 + i) * U + u] = dc[i * U + u];
       }
+    // The products over this thread's rows (n0 * T up to n1 * T, contiguous), in the same
+    // region: dx, and the LSTM's share of [dW; dR]. Split this way each thread packs only
+    // its own rows of dX for the BLAS; split by output rows, every thread packed all of it.
+    const int64_t m = rows * T_, first = n0 * T_;
+    blas_gemm(false, true, m, F, GU, T(1), dX + first * GU, GU, W, GU, T(0), dx + first * F, F);
+    if (joint) {
+      blas_gemm(true, false, HL, GU, m, T(1), xh + first * HL, HL, dX + first * GU, GU, T(0),
+                wr_parts.get() + slot * HL * GU, GU);
+      wr_done[slot] = 1;
+    }
   });
-  // Weight gradients over all N * T steps at once.
+  // Weight gradients over all N * T steps: the LSTM's shares summed into dW and dR.
   if (joint) {
-    std::unique_ptr<T[]> dWR(new T[HL * GU]);  // [dW; dR]
-    gemm_parallel<T>(true, false, HL, GU, NT, T(1), xh, dX, T(0), dWR.get());
-    std::copy(dWR.get(), dWR.get() + F * GU, dW);
-    std::copy(dWR.get() + F * GU, dWR.get() + HL * GU, dR);
+    bool first = true;
+    for (int k = 0; k < slots; ++k) {
+      if (!wr_done[k]) continue;
+      const T* part = wr_parts.get() + k * HL * GU;
+      for (int64_t j = 0; j < F * GU; ++j) dW[j] = first ? part[j] : dW[j] + part[j];
+      for (int64_t j = 0; j < U * GU; ++j)
+        dR[j] = first ? part[F * GU + j] : dR[j] + part[F * GU + j];
+      first = false;
+    }
+    if (first) {  // no rows (an empty batch)
+      std::fill(dW, dW + F * GU, T(0));
+      std::fill(dR, dR + U * GU, T(0));
+    }
   } else {
     gemm_parallel<T>(true, false, r.F, GU, NT, T(1), x, dX, T(0), dW);
   }
-  gemm_parallel<T>(false, true, NT, r.F, GU, T(1), dX, W, T(0), dx);
   std::fill(db, db + r.bias_size, T(0));  // bias_size == nb
   for (int k = 0; k < slots; ++k)
     for (int64_t j = 0; j < nb; ++j) db[j] += db_parts[k * nb + j];
@@ -483,7 +515,9 @@ void rnn_backward(int kind, py::array x, py::array W, py::array R, py::array h0,
   check_array(cs, op, "cs", dt, cells, kRead);
   check_array(gates, op, "gates", dt, r.gates_size, kRead);
   check_array(dhs, op, "dhs", dt, r.states_size, kRead);
-  check_array(dcs, op, "dcs", dt, cells, kRead);
+  // dcs is optional for the LSTM (empty when no gradient reaches the cell states).
+  const bool has_dcs = r.has_cell() && dcs.size() > 0;
+  check_array(dcs, op, "dcs", dt, has_dcs ? cells : r.has_cell() ? 0 : -1, kRead);
   check_array(dx, op, "dx", dt, r.x_size, kWrite);
   check_array(dW, op, "dW", dt, r.w_size, kWrite);
   check_array(dR, op, "dR", dt, r.r_size, kWrite);
@@ -498,7 +532,7 @@ void rnn_backward(int kind, py::array x, py::array W, py::array R, py::array h0,
     backward_typed<scalar_t>(
         r, in_ptr<scalar_t>(x), in_ptr<scalar_t>(W), in_ptr<scalar_t>(R), in_ptr<scalar_t>(h0),
         in_ptr<scalar_t>(c0), in_ptr<scalar_t>(hs), in_ptr<scalar_t>(cs), in_ptr<scalar_t>(gates),
-        in_ptr<scalar_t>(dhs), in_ptr<scalar_t>(dcs), out_ptr<scalar_t>(dx),
+        in_ptr<scalar_t>(dhs), has_dcs ? in_ptr<scalar_t>(dcs) : nullptr, out_ptr<scalar_t>(dx),
         out_ptr<scalar_t>(dW), out_ptr<scalar_t>(dR), out_ptr<scalar_t>(db),
         out_ptr<scalar_t>(dh0), out_ptr<scalar_t>(dc0),
         has_mask ? in_ptr<scalar_t>(mask) : nullptr,

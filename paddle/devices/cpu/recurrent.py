@@ -54,8 +54,11 @@ def _rnn_grad(node, ins, outs, ctx):
     kind = cell_kind(node)
     none = np.empty(0, dtype=ins[0].dtype)
     if kind == LSTM:
-        x, w, r, hs, cs, gates, dhs, dcs = ins[:8]
-        rest = ins[8:]
+        # dcs (an input only when a gradient reaches the cell states) or an empty array.
+        x, w, r, hs, cs, gates, dhs = ins[:7]
+        has_dcs = node.attrs.get("has_dcs", True)
+        dcs = ins[7] if has_dcs else none
+        rest = ins[8:] if has_dcs else ins[7:]
         dx, dw, dr, db, dh0, dc0 = outs
     else:
         x, w, r, hs, gates, dhs = ins[:6]

@@ -110,7 +110,8 @@ def _cell_grad_ref(gates, hs, cs, h0, c0, dhs, dcs, dh, dc, dX, dcur, dRec, drcu
     one = gt.dtype.type(1)
     dhv = dhs_t + dh2
     if kind == LSTM:
-        dc2, dcs_t = dc.reshape(N, U), _step(dcs, N, T_, U, t)
+        dc2 = dc.reshape(N, U)
+        dcs_t = 0 if dcs is None else _step(dcs, N, T_, U, t)
         ig, fg, cg, og = (gt[:, k * U:(k + 1) * U] for k in range(4))
         c_prev = c0.reshape(N, U) if t == 0 else _step(cs, N, T_, U, t - 1)
         tc = np.tanh(_step(cs, N, T_, U, t))
@@ -248,8 +249,11 @@ def _rnn(node, ins, outs, ctx):
 def _rnn_grad(node, ins, outs, ctx):
     xp = ctx.xp
     if cell_kind(node) == LSTM:
-        x, w, r, hs, cs, gates, dhs, dcs = ins[:8]
-        rest, (dx, dw, dr, db, dh0, dc0) = ins[8:], outs
+        # dcs is an input only when a gradient reaches the cell states (else a null pointer).
+        x, w, r, hs, cs, gates, dhs = ins[:7]
+        has_dcs = node.attrs.get("has_dcs", True)
+        dcs = ins[7] if has_dcs else None
+        rest, (dx, dw, dr, db, dh0, dc0) = (ins[8:] if has_dcs else ins[7:]), outs
     else:
         x, w, r, hs, gates, dhs = ins[:6]
         rest, (dx, dw, dr, db, dh0) = ins[6:], outs
@@ -258,6 +262,8 @@ def _rnn_grad(node, ins, outs, ctx):
     null = net.null
     if kind != LSTM:
         cs = dcs = dc0 = null
+    elif dcs is None:
+        dcs = null
     h0, c0 = net.states[0], (net.states[1] if kind == LSTM else null)
     dX, hprev = net.buffer(N * T_, GU), net.buffer(N * T_, U)
     dRec, drcur = (net.buffer(N * T_, GU), net.buffer(N, GU)) if kind != LSTM and \

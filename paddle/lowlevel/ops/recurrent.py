@@ -99,9 +99,11 @@ class Lstm(RecurrentOp):
         x, w, r = node.inputs[:3]
         hs, cs, gates = node.outputs
         dhs = g[0] if g[0] is not None else zeros_like(hs)
-        dcs = g[1] if g[1] is not None else zeros_like(cs)
-        outs = apply(OPS["lstm_grad"], [x, w, r, hs, cs, gates, dhs, dcs, *node.inputs[4:]],
-                     dict(node.attrs))
+        # No gradient reaches the cell states (the usual case: only h is used): the kernel
+        # then reads no dcs at all, rather than a zero array of (N, T, U).
+        dcs = [] if g[1] is None else [g[1]]
+        outs = apply(OPS["lstm_grad"], [x, w, r, hs, cs, gates, dhs, *dcs, *node.inputs[4:]],
+                     dict(node.attrs, has_dcs=bool(dcs)))
         return _input_grads(node, outs)
 
 
@@ -143,12 +145,13 @@ class RecurrentGrad(Op):
 
 @register
 class LstmGrad(RecurrentGrad):
-    """dx, dkernel, drecurrent, dbias, dh0, dc0 of lstm from its saved states and gates."""
+    """dx, dkernel, drecurrent, dbias, dh0, dc0 of lstm from its saved states and gates;
+    the gradient of the cell states (dcs) is an input only when `has_dcs`."""
 
     name = "lstm_grad"
 
-    def infer(self, x, w, r, hs, cs, gates, dhs, dcs, *extras, has_state, has_mask=False,
-              has_rdrop=False):
+    def infer(self, x, w, r, hs, cs, gates, dhs, *extras, has_state, has_dcs=True,
+              has_mask=False, has_rdrop=False):
         state = ((x[0][0], r[0][0]), x[1])
         return [x, w, r, ((w[0][1],), x[1]), state, state]
 

@@ -60,3 +60,20 @@ def test_forward_and_gradient_match_cpp(kind, with_state, use_mask, use_rdrop, d
     _, got = run_node(grad, "simulated", feeds)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=rtol, atol=rtol)
+
+
+@pytest.mark.parametrize("dtype,rtol", [("float64", 1e-11), ("float32", 2e-5)])
+@pytest.mark.parametrize("use_mask", [False, True])
+def test_lstm_gradient_without_cell_state_gradient_matches_cpp(use_mask, dtype, rtol):
+    # A loss of h alone: lstm_grad then has no dcs input (has_dcs False) on either device.
+    x, (seq, h, _), feeds = _graph("lstm", 3, 4, 5, 3, dtype, True, use_mask, False)
+    rng = np.random.default_rng(9)
+    loss = pd.sum(seq * pd.constant(rng.standard_normal(seq.shape), dtype)) + \
+        pd.sum(h * pd.constant(rng.standard_normal(h.shape), dtype))
+    grads = pd.gradients(loss, [x])
+    grad = next(n for n in topological_nodes(grads) if n.op.name == "lstm_grad")
+    assert grad.attrs["has_dcs"] is False
+    _, want = run_node(grad, "cpu", feeds)
+    _, got = run_node(grad, "simulated", feeds)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=rtol, atol=rtol)

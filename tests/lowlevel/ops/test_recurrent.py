@@ -9,6 +9,7 @@ import pytest
 
 import paddle as pd
 from gradcheck import check_gradients
+from paddle.lowlevel.executor import topological_nodes
 
 
 def sig(v):
@@ -129,6 +130,78 @@ def test_float32_batch_over_threads():
     kp[i, j] += eps
     km[i, j] -= eps
     assert abs(got_gk[i, j] - (total(kp) - total(km)) / (2 * eps)) < 1e-3
+
+
+@pytest.mark.parametrize("use_c", [False, True])
+def test_lstm_grad_reads_dcs_only_when_the_cell_states_get_a_gradient(use_c):
+    # Without a gradient of the cell states, lstm_grad takes no dcs input (no zero array of
+    # (N, T, U) is made and read); the gradients are the same, checked against central
+    # differences (float64) with and without a use of c.
+    arrays = [rand(N, T, F), rand(F, 4 * U, seed=1), rand(U, 4 * U, seed=2), rand(4 * U, seed=3),
+              rand(N, U, seed=4), rand(N, U, seed=5)]
+
+    def fn(x, k, rk, b, h, c):
+        seq, hn, cn = pd.lstm(x, k, rk, b, [h, c], return_sequences=True, return_state=True)
+        return [seq, cn] if use_c else [seq, hn]
+    check_gradients(fn, arrays)
+    vs = [pd.data(f"dcs_{use_c}_{i}", a.shape, "float64") for i, a in enumerate(arrays)]
+    loss = sum(pd.sum(o) for o in fn(*vs))
+    grad = next(n for n in topological_nodes(pd.gradients(loss, vs))
+                if n.op.name == "lstm_grad")
+    assert grad.attrs["has_dcs"] is use_c
+    assert len(grad.inputs) == 9 + use_c  # x w r hs cs gates dhs [dcs] h0 c0
+
+
+@pytest.fixture
+def two_threads():
+    """At least two threads for the kernels, so that a big enough batch is split."""
+    before = pd.get_num_threads()
+    pd.set_num_threads(max(2, before))
+    yield
+    pd.set_num_threads(before)
+
+
+@pytest.mark.parametrize("use_mask, use_rdrop", [(False, False), (True, False), (True, True)])
+def test_lstm_over_threads_matches_reference(two_threads, use_mask, use_rdrop):
+    # The LSTM kernel keeps each thread's previous h and recurrent product in buffers of
+    # its own (forward), and each thread computes dx and its share of the kernel and
+    # recurrent-kernel gradients over its own rows (backward): a batch big enough to split,
+    # initial states, masked steps and recurrent dropout; float64 against the NumPy cell
+    # and central differences, float32 against float64.
+    n, t, f, u = 64, 5, 3, 4
+    x, k, rk, b = rand(n, t, f), rand(f, 4 * u, seed=1), rand(u, 4 * u, seed=2), rand(4 * u, seed=3)
+    h0, c0 = rand(n, u, seed=4), rand(n, u, seed=5)
+    rng = np.random.default_rng(6)
+    mask = (rng.random((n, t)) > 0.3) * 1.0 if use_mask else np.ones((n, t))
+    rd = rng.random((n, u)) * 2 if use_rdrop else np.ones((n, u))
+    hs, cs = ref_masked(lstm_step(k, rk, b), x, h0, c0, mask, rd)
+
+    def fn(dtype):
+        def build(xv, kv, rkv, bv, h0v, c0v):
+            return pd.lstm(xv, kv, rkv, bv, [h0v, c0v], return_sequences=True,
+                           return_state=True,
+                           mask=pd.constant(mask, dtype) if use_mask else None,
+                           recurrent_dropout_mask=pd.constant(rd, dtype) if use_rdrop else None)
+        return build
+
+    arrays = [x, k, rk, b, h0, c0]
+    got = pd.eval(fn("float64")(*[c64(a) for a in arrays]))
+    for a, w in zip(got, [hs, hs[:, -1], cs[:, -1]]):
+        np.testing.assert_allclose(a, w, rtol=1e-10, atol=1e-12)
+    check_gradients(fn("float64"), arrays)
+
+    # float32 against float64: outputs and every gradient.
+    weights = rand(n, t, u, seed=7)
+    results = {}
+    for dtype in ("float32", "float64"):
+        vs = [pd.data(f"over_threads_{i}_{dtype}", a.shape, dtype) for i, a in enumerate(arrays)]
+        seq = fn(dtype)(*vs)[0]
+        loss = pd.sum(seq * pd.constant(weights, dtype))
+        results[dtype] = pd.eval([seq] + pd.gradients(loss, vs),
+                                 {v: a.astype(dtype) for v, a in zip(vs, arrays)})
+    for a, w in zip(results["float32"], results["float64"]):
+        assert a.dtype == np.float32
+        np.testing.assert_allclose(a, w, rtol=1e-4, atol=1e-4 * np.abs(w).max())
 
 
 @pytest.mark.parametrize("kind", ["lstm", "gru", "gru_classic"])
