@@ -8,6 +8,7 @@ singular solve, sign 0 and -inf from a singular slogdet.
 """
 import numpy as np
 
+from paddle import _C
 from paddle.devices.cuda.table import kernel
 
 _REASON = "cuSOLVER (through CuPy) allocates its results and reads its status on the host"
@@ -142,6 +143,25 @@ def _eigh(node, ins, outs, ctx):
         w, v = xp.linalg.eigh(a, UPLO="L")
         xp.copyto(outs[0], w)
         xp.copyto(outs[1], v)
+    return run
+
+
+@kernel("linalg_eig")
+def _eig(node, ins, outs, ctx):
+    # Neither cuSOLVER nor CuPy has a general (non-symmetric) eigendecomposition: the
+    # matrices go to the host, the CPU kernel's LAPACK geev (paddle._C.linalg_eig) computes
+    # them, and the results come back. Simulated, the host arrays are the buffers themselves.
+    xp, a = ctx.xp, ins[0]
+    ctx.not_capturable("the general eigendecomposition runs on the host (LAPACK geev): "
+                       "cuSOLVER has none")
+    batch, n = int(np.prod(a.shape[:-2], dtype=np.int64)), a.shape[-1]
+
+    def run():
+        host = np.ascontiguousarray(a if _simulated(xp) else xp.asnumpy(a))
+        w, v = (np.empty(o.shape, o.dtype) for o in outs)
+        _C.linalg_eig(host, w.view(host.dtype), v.view(host.dtype), batch, n)
+        for o, r in zip(outs, (w, v)):
+            xp.copyto(o, r if _simulated(xp) else xp.asarray(r))
     return run
 
 
