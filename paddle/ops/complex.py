@@ -83,7 +83,12 @@ def view(x, dtype=None):
     if dtype is None:
         return x
     try:
-        dtype = as_dtype(dtypes.standardize_dtype(dtype), "view: dtype")
+        name = dtypes.standardize_dtype(dtype)
+    except ValueError:
+        raise ValueError(at_user(f"view: expected a dtype (a name such as 'float32', or a "
+                                 f"NumPy dtype), received {dtype!r}")) from None
+    try:
+        dtype = as_dtype(name, "view: dtype")
     except ValueError as e:
         raise ValueError(at_user(str(e))) from None
     return bitcast(x, dtype)
@@ -137,9 +142,9 @@ def polar(abs_, angle):
 
     Example:
         >>> import numpy as np, paddle as pd
-        >>> z = pd.ops.polar(np.array([2.0], np.float32), np.array([np.pi / 2], np.float32))
-        >>> z.dtype, np.round(z.numpy(), 6).tolist()
-        ('complex64', [2j])
+        >>> z = pd.ops.polar(np.array([2.0], np.float32), np.array([np.pi], np.float32))
+        >>> z.dtype, pd.ops.real(z).numpy().tolist()
+        ('complex64', [-2.0])
     """
     for name, value in (("abs_", abs_), ("angle", angle)):
         if is_complex(value):

@@ -22,7 +22,7 @@ import numbers
 import numpy as np
 
 from paddle.errors import ShapeError, at_user
-from paddle.lowlevel.graph import Variable, constant
+from paddle.lowlevel.graph import COMPLEX_DTYPES, Variable, constant
 from paddle.lowlevel.gradients import gradients
 from paddle.lowlevel.ops import linalg as _la
 from paddle.lowlevel.ops.linalg import mT
@@ -207,6 +207,7 @@ def eig(x):
 
     Raises:
         ValueError: x is not a (batch of) square matrices.
+        TypeError: x is complex (paddle's eig takes real matrices only).
 
     Example:
         >>> import numpy as np, paddle as pd
@@ -214,6 +215,11 @@ def eig(x):
         >>> w.dtype, w.numpy().tolist()
         ('complex64', [1j, -1j])
     """
+    if isinstance(x, Variable) and x.dtype in COMPLEX_DTYPES or \
+            not isinstance(x, Variable) and np.asarray(x).dtype.kind == "c":
+        raise TypeError(at_user(f"eig: expected a real (float or integer) matrix, received "
+                                f"{getattr(x, 'dtype', np.asarray(x).dtype)} values: paddle's "
+                                f"eig takes real matrices only (JAX's takes complex ones too)"))
     return tuple(_la.eig_op(_matrix(x, "eig")))
 
 
