@@ -10,7 +10,7 @@ rule (between a complex dtype and its parts' float dtype it is the bitcast back)
 loss differentiates through polar, view_as_complex, real, imag, abs and angle. The
 gradient with respect to a complex input is dL/d(re) + i dL/d(im) (JAX returns its
 conjugate). Every other op refuses complex values where it is built (TypeError naming the
-dtype: paddle/lowlevel/graph.py, check_storage).
+dtype: paddle/lowlevel/graph.py, check_complex).
 
 Results keep 64-bit precision as the rest of pd.ops does (float64 gives complex128, where
 Keras on JAX without x64 narrows to complex64); float32, integer and bool inputs give
