@@ -146,23 +146,33 @@ def _eigh(node, ins, outs, ctx):
     return run
 
 
+def _eig_on_host(xp, a, outs, host, batch, n):
+    """a's eigendecomposition by the CPU kernel's LAPACK geev: a copied into the host
+    buffers, the results copied back. Outside any CUDA graph: its kernel is not capturable."""
+    a_host, w_host, v_host = host
+    if _simulated(xp):
+        np.copyto(a_host, a)
+    else:
+        a.get(out=a_host)
+    _C.linalg_eig(a_host, w_host.view(a_host.dtype), v_host.view(a_host.dtype), batch, n)
+    for o, r in zip(outs, (w_host, v_host)):
+        if _simulated(xp):
+            np.copyto(o, r)
+        else:
+            o.set(r)
+
+
 @kernel("linalg_eig")
 def _eig(node, ins, outs, ctx):
     # Neither cuSOLVER nor CuPy has a general (non-symmetric) eigendecomposition: the
     # matrices go to the host, the CPU kernel's LAPACK geev (paddle._C.linalg_eig) computes
-    # them, and the results come back. Simulated, the host arrays are the buffers themselves.
+    # them, and the results come back through host buffers made here, once.
     xp, a = ctx.xp, ins[0]
     ctx.not_capturable("the general eigendecomposition runs on the host (LAPACK geev): "
                        "cuSOLVER has none")
     batch, n = int(np.prod(a.shape[:-2], dtype=np.int64)), a.shape[-1]
-
-    def run():
-        host = np.ascontiguousarray(a if _simulated(xp) else xp.asnumpy(a))
-        w, v = (np.empty(o.shape, o.dtype) for o in outs)
-        _C.linalg_eig(host, w.view(host.dtype), v.view(host.dtype), batch, n)
-        for o, r in zip(outs, (w, v)):
-            xp.copyto(o, r if _simulated(xp) else xp.asarray(r))
-    return run
+    host = [np.empty(x.shape, x.dtype) for x in (a, *outs)]
+    return lambda: _eig_on_host(xp, a, outs, host, batch, n)
 
 
 @kernel("linalg_svd")
