@@ -12,9 +12,9 @@ gradient with respect to a complex input is dL/d(re) + i dL/d(im) (JAX returns i
 conjugate). Every other op refuses complex values where it is built (TypeError naming the
 dtype: paddle/lowlevel/graph.py, check_complex).
 
-Results keep 64-bit precision as the rest of pd.ops does (float64 gives complex128, where
-Keras on JAX without x64 narrows to complex64); float32, integer and bool inputs give
-complex64.
+Results keep 64-bit precision as the rest of pd.ops does (polar of float64 gives complex128
+and view_as_real of complex128 float64, where Keras on JAX without x64 narrows to 32 bits);
+view_as_complex gives complex64 whatever its input, as Keras casts to it on every backend.
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -114,8 +114,8 @@ def view_as_real(x):
 
 def view_as_complex(x):
     """A real tensor with a last axis of 2 (real part, imaginary part) as a complex one of
-    shape x.shape[:-1], as `keras.ops.view_as_complex`: float64 gives complex128, other
-    dtypes complex64.
+    shape x.shape[:-1], as `keras.ops.view_as_complex`: complex64 whatever x's dtype (Keras
+    casts to complex64 on every backend; `view(x, "complex128")` keeps float64 pairs).
 
     Raises:
         ValueError: the last axis is not of size 2 (Keras's message).
@@ -131,8 +131,12 @@ def view_as_complex(x):
         what = f"dtype {x.dtype}" if x.dtype in COMPLEX_DTYPES else f"shape {x.shape}"
         raise ValueError(at_user(f"view_as_complex: last dimension of input must be size 2 "
                                  f"(real and imaginary) of a real tensor. Received {what}"))
-    if x.dtype not in _COMPLEX_OF:
-        x = cast(x, "float32")
+    return pairs_as_complex(x if x.dtype == "float32" else cast(x, "float32"))
+
+
+def pairs_as_complex(x):
+    """A float32 (float64) tensor of shape (..., 2) as complex64 (complex128) of shape
+    x.shape[:-1]: a bitcast, no copy."""
     return squeeze(bitcast(x, _COMPLEX_OF[x.dtype]), -1)
 
 
@@ -151,7 +155,7 @@ def polar(abs_, angle):
             raise TypeError(at_user(f"polar: expected `{name}` as a real tensor, received "
                                     f"complex values"))
     r, t = _float_operands("polar", abs_, angle)
-    return view_as_complex(stack([r * special.cos(t), r * special.sin(t)], axis=-1))
+    return pairs_as_complex(stack([r * special.cos(t), r * special.sin(t)], axis=-1))
 
 
 def real_part(x):
@@ -167,7 +171,7 @@ def imag_part(x):
 def conjugate(x):
     """The complex conjugates of a complex Variable: the pairs' second halves negated."""
     sign = np.array([1.0, -1.0], COMPLEX_PARTS[x.dtype])
-    return view_as_complex(view_as_real(x) * sign)
+    return pairs_as_complex(view_as_real(x) * sign)
 
 
 def complex_angle(x):
