@@ -127,6 +127,7 @@ def test_elementwise_on_complex(device, dtype):
     same(ops.abs(z), np.abs(z).astype(part))          # no overflow in between
     same(ops.absolute(z), np.abs(z).astype(part))
     same(ops.angle(z), np.angle(z).astype(part))
+    same(ops.isreal(z), np.isreal(z))
     fed = pd.data("z", shape=[None, 5], dtype=dtype)   # graph mode
     outs = [ops.real(fed), ops.imag(fed), ops.abs(fed), ops.angle(fed), ops.conj(fed)]
     got = pd.eval(outs, {fed: z})
