@@ -231,8 +231,18 @@ void eigh(py::array a, py::array w_out, py::array v_out, int64_t B, int64_t n) {
 // they are unpacked here, the second vector the conjugate of the first. Each vector has unit
 // norm and its largest component real (LAPACK's normalization, which JAX and NumPy keep).
 template <typename T>
+bool all_finite(const T* p, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    if (!std::isfinite(p[i])) return false;
+  return true;
+}
+
+template <typename T>
 void eig_matrix(int64_t n, T* a, T* wr, T* wi, T* vr, T* w, T* v) {
-  if (geev(int(n), a, wr, wi, vr) != 0) {  // did not converge: NaN, as the other decompositions
+  // A matrix holding inf or NaN, or one geev does not converge on, gives NaN everywhere, as
+  // JAX (geev itself would return some finite components beside the NaN eigenvalues).
+  if (!all_finite(a, n * n) || geev(int(n), a, wr, wi, vr) != 0 || !all_finite(wr, n) ||
+      !all_finite(wi, n)) {
     fill_nan(w, 2 * n);
     fill_nan(v, 2 * n * n);
     return;

@@ -222,6 +222,10 @@ def test_eig_inputs_and_errors():
     w, _ = ops.eig(np.array([[1, 2], [3, 4]], np.int32))
     assert w.dtype == "complex64"
     np.testing.assert_allclose(w.numpy(), [-0.37228107, 5.3722816], rtol=1e-6)  # Keras's
+    for bad in (np.nan, np.inf):                  # JAX: NaN everywhere
+        w, v = ops.eig(np.array([[[bad, 1.0], [2.0, 3.0]], [[1.0, 0.0], [0.0, 2.0]]]))
+        assert np.isnan(w.numpy()[0]).all() and np.isnan(v.numpy()[0]).all()
+        np.testing.assert_allclose(w.numpy()[1], [1.0, 2.0])   # the next matrix unharmed
     empty_w, empty_v = ops.eig(np.zeros((2, 0, 0), np.float32))
     assert empty_w.shape == (2, 0) and empty_v.shape == (2, 0, 0)
     for bad, words in ((np.ones((2, 3), np.float32), "square"),
