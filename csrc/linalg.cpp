@@ -1,6 +1,7 @@
 // Dense linear algebra on LAPACK (scipy-openblas32's LAPACKE, prefixed `scipy_`), never
 // hand-written: LU (getrf), solve (getrf + getrs), slogdet (getrf), triangular solve (trsm),
-// Cholesky (potrf), symmetric eigendecomposition (syevd), SVD (gesdd) and QR (geqrf + orgqr).
+// Cholesky (potrf), symmetric eigendecomposition (syevd), general eigendecomposition (geev),
+// SVD (gesdd) and QR (geqrf + orgqr).
 //
 // Every binding takes a batch of B row-major matrices, contiguous, and writes its outputs
 // into the caller's arrays. Failures follow JAX (what Keras's JAX backend returns): a
@@ -40,6 +41,14 @@ int potrf(int n, double* a) { return scipy_LAPACKE_dpotrf(kRow, 'L', n, a, n); }
 int syevd(int n, float* a, float* w) { return scipy_LAPACKE_ssyevd(kRow, 'V', 'L', n, a, n, w); }
 int syevd(int n, double* a, double* w) {
   return scipy_LAPACKE_dsyevd(kRow, 'V', 'L', n, a, n, w);
+}
+int geev(int n, float* a, float* wr, float* wi, float* vr) {
+  float vl = 0;  // jobvl 'N': the left eigenvectors are not computed
+  return scipy_LAPACKE_sgeev(kRow, 'N', 'V', n, a, n, wr, wi, &vl, 1, vr, n);
+}
+int geev(int n, double* a, double* wr, double* wi, double* vr) {
+  double vl = 0;
+  return scipy_LAPACKE_dgeev(kRow, 'N', 'V', n, a, n, wr, wi, &vl, 1, vr, n);
 }
 int gesdd(char job, int m, int n, float* a, float* s, float* u, int ldu, float* vt, int ldvt) {
   return scipy_LAPACKE_sgesdd(kRow, job, m, n, a, n, s, u, ldu, vt, ldvt);
@@ -216,6 +225,69 @@ void eigh(py::array a, py::array w_out, py::array v_out, int64_t B, int64_t n) {
   });
 }
 
+// General (non-symmetric) eigendecomposition: w_out (B, n) and v_out (B, n, n) are complex,
+// written as interleaved (re, im) pairs (NumPy's complex64/complex128 layout seen as floats).
+// geev gives a complex pair's vectors as two real columns (re, im) of the first of the pair;
+// they are unpacked here, the second vector the conjugate of the first. Each vector has unit
+// norm and its largest component real (LAPACK's normalization, which JAX and NumPy keep).
+template <typename T>
+bool all_finite(const T* p, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    if (!std::isfinite(p[i])) return false;
+  return true;
+}
+
+template <typename T>
+void eig_matrix(int64_t n, T* a, T* wr, T* wi, T* vr, T* w, T* v) {
+  // A matrix holding inf or NaN, or one geev does not converge on, gives NaN everywhere, as
+  // JAX (geev itself would return some finite components beside the NaN eigenvalues).
+  if (!all_finite(a, n * n) || geev(int(n), a, wr, wi, vr) != 0 || !all_finite(wr, n) ||
+      !all_finite(wi, n)) {
+    fill_nan(w, 2 * n);
+    fill_nan(v, 2 * n * n);
+    return;
+  }
+  for (int64_t j = 0; j < n; ++j) {
+    w[2 * j] = wr[j];
+    w[2 * j + 1] = wi[j];
+  }
+  for (int64_t j = 0; j < n; ++j) {
+    const bool pair = wi[j] != T(0) && j + 1 < n;
+    for (int64_t r = 0; r < n; ++r) {
+      T* out = v + 2 * (r * n + j);
+      if (pair) {
+        const T re = vr[r * n + j], im = vr[r * n + j + 1];
+        out[0] = re, out[1] = im;  // column j: re + i im; column j + 1: re - i im
+        out[2] = re, out[3] = -im;
+      } else {
+        out[0] = vr[r * n + j], out[1] = T(0);
+      }
+    }
+    if (pair) ++j;
+  }
+}
+
+void eig(py::array a, py::array w_out, py::array v_out, int64_t B, int64_t n) {
+  const char* op = "linalg_eig";
+  check_dims({B, n}, op);
+  const int64_t size = size_of({B, n, n}, op);
+  int dt = float_input(a, op, size);
+  check_array(w_out, op, "w_out", dt, size_of({B, n, 2}, op), kWrite);
+  check_array(v_out, op, "v_out", dt, size_mul(size, 2, op), kWrite);
+  PD_DISPATCH_FLOAT(dt, op, {
+    std::vector<scalar_t> work(std::max<int64_t>(n * n, 1)), vr(std::max<int64_t>(n * n, 1));
+    std::vector<scalar_t> wr(std::max<int64_t>(n, 1)), wi(std::max<int64_t>(n, 1));
+    const scalar_t* in = in_ptr<scalar_t>(a);
+    scalar_t* w = out_ptr<scalar_t>(w_out);
+    scalar_t* v = out_ptr<scalar_t>(v_out);
+    for (int64_t i = 0; i < B && n > 0; ++i) {
+      std::memcpy(work.data(), in + i * n * n, sizeof(scalar_t) * n * n);  // geev overwrites
+      eig_matrix<scalar_t>(n, work.data(), wr.data(), wi.data(), vr.data(), w + 2 * i * n,
+                           v + 2 * i * n * n);
+    }
+  });
+}
+
 // job: 0 singular values only, 1 reduced U (m, k) and Vt (k, n), 2 full U (m, m), Vt (n, n).
 void svd(py::array a, py::array u_out, py::array s_out, py::array vt_out, int64_t B, int64_t m,
          int64_t n, int job) {
@@ -302,6 +374,9 @@ void init_linalg(py::module_& m) {
         py::arg("n"), "lower Cholesky factor (potrf); NaN when not positive definite");
   m.def("linalg_eigh", &eigh, array_arg("a"), array_arg("w_out"), array_arg("v_out"),
         py::arg("B"), py::arg("n"), "symmetric eigendecomposition from the lower triangle");
+  m.def("linalg_eig", &eig, array_arg("a"), array_arg("w_out"), array_arg("v_out"),
+        py::arg("B"), py::arg("n"),
+        "general eigendecomposition (geev): complex values and vectors as float pairs");
   m.def("linalg_svd", &svd, array_arg("a"), array_arg("u_out"), array_arg("s_out"),
         array_arg("vt_out"), py::arg("B"), py::arg("m"), py::arg("n"), py::arg("job"),
         "singular value decomposition (gesdd)");

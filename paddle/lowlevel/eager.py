@@ -512,6 +512,7 @@ def _located(error, location):
 
 def _infer(op, inputs, attrs, location):
     """The op's shape rule on the inputs, its errors located as graph.apply locates them."""
+    graph.check_complex(op, inputs, location=location)
     try:
         specs = op.infer(*[(v.shape, v.dtype) for v in inputs], **attrs)
     except (ShapeError, TypeError) as e:

@@ -291,7 +291,7 @@ def check_feed(var, value):
     except Exception as e:  # ragged lists and the like
         raise FeedError(f"input {var.name!r}: cannot convert the fed value to an array ({e})") \
             from None
-    if array.dtype.kind not in "biuf":
+    if array.dtype.kind not in ("biufc" if var.dtype.startswith("complex") else "biuf"):
         raise FeedError(f"input {var.name!r}: expected numbers ({var.dtype}), received an "
                         f"array of {array.dtype}")
     if array.dtype != var.dtype:
@@ -410,7 +410,7 @@ class Program:
             keys = _output_keys(node)
             ins = [value[_key(i)] for i in node.inputs]
             if id(node) in aliasing:
-                outs = [ins[0].reshape(specs[id(node)][0][0])]
+                outs = [_viewed(ins[0], *specs[id(node)][0])]
             else:
                 outs = [placed[key] if key in placed else self.buffers[key] for key in keys]
                 training = plan.training if node.mode is None else node.mode
@@ -728,6 +728,14 @@ def _arena(dev, size, program):
 def _address(array):
     face = getattr(array, "__cuda_array_interface__", None) or array.__array_interface__
     return face["data"][0]
+
+
+def _viewed(array, shape, dtype):
+    """`array`'s buffer as `shape` and `dtype`: a view's output (a bitcast changes the dtype,
+    its bytes staying where they are)."""
+    if array.dtype.name == dtype:
+        return array.reshape(shape)
+    return array.reshape(-1).view(dtype).reshape(shape)
 
 
 def _at(arena, offset, shape, dtype):

@@ -13,6 +13,7 @@ Example:
 from paddle.lowlevel.executor import topological_nodes
 from paddle.lowlevel.graph import FLOATS, Variable, as_variable, building_scope, forced_mode
 from paddle.lowlevel.ops.math import add, broadcast_to, ones_like
+from paddle.lowlevel.ops.shape import COMPLEX_PARTS, bitcast
 
 
 def gradients(ys, xs, grad_ys=None):
@@ -79,6 +80,9 @@ def _total(parts):
     if not parts:
         return None
     total = parts[0]
+    if total.dtype in COMPLEX_PARTS:  # add takes no complex values: sum their float pairs
+        pairs = [bitcast(p, COMPLEX_PARTS[total.dtype]) for p in parts]
+        return bitcast(_total(pairs), total.dtype)
     for p in parts[1:]:
         total = add(total, p)
     return total

@@ -24,7 +24,7 @@ from paddle.lowlevel.op import OPS
 from paddle.lowlevel.shapes import check_fits
 
 DTYPES = ("float32", "float64", "int64", "int32", "bool", "float16", "bfloat16", "int8",
-          "uint8")
+          "uint8", "complex64", "complex128")
 # float16 and bfloat16 (paddle/devices/half.py) are storage and compute dtypes of the
 # mixed-precision policies; a kernel without a half version runs them in float32.
 FLOATS = ("float32", "float64", "float16", "bfloat16")
@@ -32,10 +32,36 @@ FLOATS = ("float32", "float64", "float16", "bfloat16")
 # Variables and parameters hold them, and `cast` alone reads or makes them (its kernels
 # convert to and from every dtype); any other op refuses them where it is built.
 STORAGE_DTYPES = ("int8", "uint8")
+# complex64 and complex128 are NumPy's layout (interleaved float32/float64 pairs). Only the
+# ops whose class says `takes_complex` read or make them: the views, `bitcast` (a complex
+# value seen as its float pairs: paddle/ops/complex.py computes real, imag, conj, abs,
+# angle and polar on those) and `linalg_eig`; any other op refuses them where it is built,
+# so no kernel ever receives a complex buffer it would read as floats.
+COMPLEX_DTYPES = ("complex64", "complex128")
+
+
+def check_complex(op, inputs, specs=(), location=None):
+    """TypeError, at `location`, when an op that does not take complex values reads complex
+    inputs or (`specs`, its inferred outputs) would make them. Run before the shape rule
+    too, so that a rule's own dtype message never stands in for this one."""
+    if op.takes_complex:
+        return
+    found = [v.dtype for v in inputs if v.dtype in COMPLEX_DTYPES]
+    found += [d for _, d in (specs if isinstance(specs, list) else [specs] if specs else [])
+              if d in COMPLEX_DTYPES]
+    if found:
+        location = location or user_location()
+        raise TypeError(f"{op.name}: received or would make {found[0]} values, which this "
+                        f"op does not compute on; expected a float, int or bool tensor "
+                        f"(paddle's complex values go through pd.ops.real, imag, conj, "
+                        f"abs, angle, view_as_real and linalg.eig)"
+                        + (f" (at {location})" if location else ""))
 
 
 def check_storage(op, inputs, specs, location):
-    """TypeError, at `location`, when an op other than cast reads or makes int8/uint8."""
+    """TypeError, at `location`, when an op other than cast reads or makes int8/uint8, or an
+    op that does not take complex values makes complex64/complex128."""
+    check_complex(op, (), specs, location)
     if op.name == "cast":
         return
     found = [v.dtype for v in inputs if v.dtype in STORAGE_DTYPES]
@@ -828,6 +854,10 @@ def constant(value, dtype=None, name="const"):
             else array.dtype
         dtype = "int64" if np.dtype(dtype).kind in "iu" else dtype
     dtype = as_dtype(dtype, "constant")
+    if array.dtype.kind == "c" and dtype not in COMPLEX_DTYPES:
+        raise TypeError(f"constant: received complex values {_short(value)}, which {dtype} "
+                        f"cannot hold; expected dtype complex64 or complex128 (or pass "
+                        f"pd.ops.real(x) for the real parts)")
     # A copy (the caller's array stays theirs and writable); np.array keeps rank 0, where
     # np.ascontiguousarray would make a scalar a (1,) array.
     array = np.array(converted(array, dtype, "constant"), order="C")
@@ -863,7 +893,7 @@ def as_variable(x, like=None, where="op"):
 
 def _numbers(x, where):
     """np.asarray(x) for numbers only; TypeError naming `where` for ragged nested lists,
-    strings, objects, complex numbers or ints beyond int64."""
+    strings, objects or ints beyond int64 (complex numbers pass: COMPLEX_DTYPES)."""
     try:
         array = np.asarray(x)
     except ValueError:  # NumPy: 'setting an array element with a sequence ...'
@@ -871,7 +901,7 @@ def _numbers(x, where):
                         f"lists of different lengths: {_short(x)}") from None
     if array.dtype.name == "bfloat16":  # ml_dtypes' (a NumPy "V" kind): exact in float32
         array = array.astype(np.float32)
-    if array.dtype.kind not in "biuf":
+    if array.dtype.kind not in "biufc":
         raise TypeError(f"{where}: expected a Variable or numbers, received {_short(x)} "
                         f"(an array of {array.dtype})")
     return array
@@ -986,6 +1016,7 @@ def apply(op, inputs, attrs=None, location=None):
                             "on the host: call a preprocessing layer (StringLookup, "
                             "TextVectorization, Hashing) on the input first, which gives "
                             f"numbers" + (f" (at {location})" if location else ""))
+    check_complex(op, inputs, location=location)
     try:
         specs = op.infer(*[(v.shape, v.dtype) for v in inputs], **attrs)
     except (ShapeError, TypeError) as e:  # dtype rules raise TypeError: locate those too

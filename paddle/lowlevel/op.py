@@ -40,6 +40,8 @@ class Op:
         family: one of FAMILIES when the op runs on its family's kernel (a backend may
             still give it a kernel of its own name); None: a kernel of its own.
         view: the output is the input's buffer under another shape (no kernel runs).
+        takes_complex: the op reads or makes complex64/complex128 values (every other op
+            refuses them where it is built: graph.check_complex).
         stateful: the op changes Variables in place (optimizer updates); it runs after
             every other op of a plan and is never cached away.
         writes_inputs: the kernel may write a parameter input in place (batch norm's
@@ -60,6 +62,9 @@ class Op:
     # sum_to(g, like=x) kept every residual block's x until the backward reached it).
     shape_only = ()
     reads_assigned = True
+    # Whether the op reads or makes complex64/complex128 values (graph.check_complex refuses
+    # them for every other op): views, bitcast and eig.
+    takes_complex = False
 
     def infer(self, *inputs, **attrs):
         """(shape, dtype) of each input -> (shape, dtype) of the output, or a list of them."""

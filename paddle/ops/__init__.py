@@ -63,6 +63,7 @@ from paddle.ops.convolutions import *  # noqa: F401,F403,E402
 from paddle.ops.fft import *  # noqa: F401,F403,E402
 from paddle.ops import image  # noqa: F401,E402  (keras.ops.image: a namespace only)
 from paddle.ops.linalg import *  # noqa: F401,F403,E402
+from paddle.ops.complex import *  # noqa: F401,F403,E402  (abs, absolute: complex too)
 from paddle.ops.ctc import *  # noqa: F401,F403,E402
 from paddle.ops.numpy_array import *  # noqa: F401,F403,E402
 from paddle.ops.vectorize import vectorize  # noqa: F401,E402

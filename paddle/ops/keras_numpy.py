@@ -37,5 +37,5 @@ NAMES = (
     'slogdet', 'sort', 'split', 'sqrt', 'square', 'squeeze', 'stack', 'std', 'subtract',
     'sum', 'swapaxes', 'take', 'take_along_axis', 'tan', 'tanh', 'tensordot', 'tile',
     'trace', 'transpose', 'trapezoid', 'tri', 'tril', 'triu', 'true_divide', 'trunc',
-    'unique', 'unravel_index', 'vander', 'var', 'vdot', 'vectorize', 'vsplit', 'vstack', 'where',
+    'unique', 'unravel_index', 'vander', 'var', 'vdot', 'vectorize', 'view', 'vsplit', 'vstack', 'where',
     'zeros', 'zeros_like')

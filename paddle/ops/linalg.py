@@ -8,7 +8,8 @@ values behave as on JAX: a singular matrix gives inf/NaN from `inv`/`solve` and 
 `det`, a matrix that is not positive definite gives a Cholesky factor of NaN (Keras on
 JAX raises for it only when it runs eagerly). Integer inputs compute in float32.
 
-`eig` is not here: its results are complex and paddle has no complex dtype.
+`eig` (LAPACK geev) gives complex64/complex128 eigenvalues and eigenvectors, as JAX; it has
+no gradient.
 
 Example:
     >>> import numpy as np, paddle as pd
@@ -21,7 +22,7 @@ import numbers
 import numpy as np
 
 from paddle.errors import ShapeError, at_user
-from paddle.lowlevel.graph import Variable, constant
+from paddle.lowlevel.graph import COMPLEX_DTYPES, Variable, constant
 from paddle.lowlevel.gradients import gradients
 from paddle.lowlevel.ops import linalg as _la
 from paddle.lowlevel.ops.linalg import mT
@@ -35,7 +36,7 @@ from paddle.ops.convolutions import float_tensor as _float
 from paddle.lowlevel import eager
 from paddle.lowlevel.executor import eval as _eval
 
-__all__ = ["cholesky", "cholesky_inverse", "det", "eigh", "inv", "jvp", "logdet", "lstsq",
+__all__ = ["cholesky", "cholesky_inverse", "det", "eig", "eigh", "inv", "jvp", "logdet", "lstsq",
            "lu_factor", "matrix_rank", "norm", "pinv", "qr", "slogdet", "solve",
            "solve_triangular", "svd"]
 
@@ -196,6 +197,30 @@ def lu_factor(x):
         ([[3.0, 4.0], [0.3333, 0.6667]], [1, 1])
     """
     return tuple(_la.lu_op(_matrix(x, "lu_factor", square=False)))
+
+
+def eig(x):
+    """Eigenvalues and right eigenvectors (columns) of general square matrices, as
+    `keras.ops.linalg.eig` on JAX (LAPACK geev): complex64 from float32 (and integers),
+    complex128 from float64; each eigenvector has unit norm and its largest component
+    real. It has no gradient.
+
+    Raises:
+        ValueError: x is not a (batch of) square matrices.
+        TypeError: x is complex (paddle's eig takes real matrices only).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> w, v = pd.ops.linalg.eig(np.array([[0.0, -1.0], [1.0, 0.0]], np.float32))
+        >>> w.dtype, w.numpy().tolist()
+        ('complex64', [1j, -1j])
+    """
+    if isinstance(x, Variable) and x.dtype in COMPLEX_DTYPES or \
+            not isinstance(x, Variable) and np.asarray(x).dtype.kind == "c":
+        raise TypeError(at_user(f"eig: expected a real (float or integer) matrix, received "
+                                f"{getattr(x, 'dtype', np.asarray(x).dtype)} values: paddle's "
+                                f"eig takes real matrices only (JAX's takes complex ones too)"))
+    return tuple(_la.eig_op(_matrix(x, "eig")))
 
 
 def eigh(x):

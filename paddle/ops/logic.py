@@ -16,6 +16,7 @@ from paddle.lowlevel.ops import math as _math
 from paddle.lowlevel.ops import special
 from paddle.lowlevel.ops.math import abs, cast, where, zeros_like
 from paddle.lowlevel.ops.reduce import min as reduce_min
+from paddle.ops import complex as _complex
 from paddle.ops.promotion import INTS as _INTS
 from paddle.ops.promotion import operands as _operands
 from paddle.ops.promotion import tensor as _tensor
@@ -103,13 +104,17 @@ def signbit(x):
 
 
 def isreal(x):
-    """True everywhere: paddle's dtypes are all real.
+    """Whether each value's imaginary part is zero: true everywhere for real dtypes.
 
     Example:
         >>> import numpy as np, paddle as pd
         >>> pd.ops.isreal(pd.constant(np.array([1.5]))).numpy().tolist()
         [True]
+        >>> pd.ops.isreal(np.array([1 + 0j, 2j], np.complex64)).numpy().tolist()
+        [True, False]
     """
+    if _complex.is_complex(x):
+        return _math.equal(_complex.imag_part(_complex.complex_tensor(x, "isreal")), 0.0)
     x = _tensor(x, "isreal")
     return _math.equal(x, x) if x.dtype not in FLOATS else _math.equal(zeros_like(x), 0.0)
 

@@ -43,6 +43,7 @@ from paddle.ops.promotion import tensor as _tensor
 from paddle.ops.convolutions import (  # noqa: F401  (keras.ops.nn gathers them)
     adaptive_average_pool, adaptive_max_pool, average_pool, conv, conv_transpose,
     depthwise_conv, max_pool, separable_conv)
+from paddle.ops.complex import polar  # noqa: F401  (keras.ops.nn.polar)
 from paddle.ops.ctc import ctc_decode, ctc_loss  # noqa: F401
 from paddle.ops.patches import fold, unfold  # noqa: F401
 
@@ -58,7 +59,7 @@ __all__ = [
     # the convolution, pooling and CTC family (paddle/ops/convolutions.py, ctc.py)
     'adaptive_average_pool', 'adaptive_max_pool', 'average_pool', 'conv', 'conv_transpose', 'ctc_decode', 'ctc_loss', 'depthwise_conv', 'max_pool', 'separable_conv',
     # im2col and col2im (paddle/ops/patches.py)
-    "fold", "unfold"]
+    "fold", "unfold", "polar"]
 
 
 # ---- activations --------------------------------------------------------------------------

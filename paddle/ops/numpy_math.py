@@ -8,8 +8,9 @@ reports every 64-bit result as 32-bit): bool < int32 < int64 < float32 < float64
 int64 and float32 giving float32; a Python number takes the other operand's kind (int32
 for an int beside bool or alone, float32 for a float beside integers). Functions Keras
 defines on floats (sin, log2, arctan2...) compute integers and bools as float32 (int64 as
-float64 where Keras says so: cbrt, i0, deg2rad, rad2deg). Paddle has no complex dtypes:
-`real`, `conj` return their (real) input, `imag` zeros, `isreal` all true.
+float64 where Keras says so: cbrt, i0, deg2rad, rad2deg). `real`, `imag`, `conj` and `angle`
+take complex64/complex128 values too (paddle/ops/complex.py); of real ones, `real` and `conj`
+return their input, `imag` zeros, `isreal` all true.
 
 The transcendental functions are the primitives of paddle/lowlevel/ops/special.py (C++ and
 CUDA kernels, gradients); the rest are compositions of ops, so their gradients come free.
@@ -40,6 +41,7 @@ from paddle.ops.logic import (  # noqa: F401 - Keras's numpy names, exported her
     bitwise_right_shift, bitwise_xor, gcd, isclose, isfinite, isinf, isnan, isneginf, isposinf,
     isreal, lcm, left_shift, logical_and, logical_not, logical_or, logical_xor, right_shift,
     signbit)
+from paddle.ops import complex as _complex
 from paddle.ops._arrays import axes_of as _axes_of
 from paddle.ops.promotion import INTS as _INTS
 from paddle.ops.promotion import as_dtype_of as _as
@@ -248,36 +250,44 @@ def copy(x):
 
 
 def real(x):
-    """The real part: x itself (paddle has no complex dtypes).
+    """The real part: of complex64 (complex128) values float32 (float64), of real ones x
+    itself.
 
     Example:
         >>> import numpy as np, paddle as pd
         >>> pd.ops.real(pd.constant(np.array([1.5]))).numpy().tolist()
         [1.5]
     """
+    if _complex.is_complex(x):
+        return _complex.real_part(_complex.complex_tensor(x, "real"))
     return _tensor(x, "real")
 
 
 def imag(x):
-    """The imaginary part: zeros of x's dtype (paddle has no complex dtypes).
+    """The imaginary part: of complex64 (complex128) values float32 (float64), of real ones
+    zeros of x's dtype.
 
     Example:
         >>> import numpy as np, paddle as pd
         >>> pd.ops.imag(pd.constant(np.array([1.5]))).numpy().tolist()
         [0.0]
     """
+    if _complex.is_complex(x):
+        return _complex.imag_part(_complex.complex_tensor(x, "imag"))
     x = _tensor(x, "imag")
     return _math.not_equal(x, x) if x.dtype == "bool" else zeros_like(x)
 
 
 def conj(x):
-    """The complex conjugate: x itself (paddle has no complex dtypes).
+    """The complex conjugate (of real values, x itself).
 
     Example:
         >>> import numpy as np, paddle as pd
         >>> pd.ops.conj(pd.constant(np.array([1.5]))).numpy().tolist()
         [1.5]
     """
+    if _complex.is_complex(x):
+        return _complex.conjugate(_complex.complex_tensor(x, "conj"))
     return _tensor(x, "conj")
 
 
@@ -285,13 +295,16 @@ conjugate = conj
 
 
 def angle(x):
-    """The argument of x as a complex number: pi for negative reals (and -0.0), 0 else.
+    """The argument of x as a complex number, in [-pi, pi] (float32 from complex64, float64
+    from complex128); of real values pi for negative ones (and -0.0), 0 else.
 
     Example:
         >>> import numpy as np, paddle as pd
         >>> pd.ops.angle(pd.constant(np.array([-2.0, 3.0]))).numpy().round(6).tolist()
         [3.141593, 0.0]
     """
+    if _complex.is_complex(x):
+        return _complex.complex_angle(_complex.complex_tensor(x, "angle"))
     (x,) = _float_operands("angle", x)
     return special.arctan2(zeros_like(x), x)
 

@@ -236,8 +236,7 @@ def test_integer_inputs_compute_as_float32():
 
 def test_every_keras_nn_name_but_the_convolution_family_is_present():
     # keras.ops.nn's names (Keras 3.15.1), less those of paddle/ops/convolutions.py's family
-    # (conv*, *_pool, ctc_*, fold, unfold) and polar (complex output: paddle has no complex
-    # dtypes).
+    # (conv*, *_pool, ctc_*, fold, unfold); polar is in paddle/ops/complex.py.
     names = ["batch_normalization", "binary_crossentropy", "categorical_crossentropy", "celu",
              "dot_product_attention", "elu", "gelu", "glu", "hard_shrink", "hard_sigmoid",
              "hard_silu", "hard_swish", "hard_tanh", "layer_normalization", "leaky_relu",
@@ -245,7 +244,7 @@ def test_every_keras_nn_name_but_the_convolution_family_is_present():
              "psnr", "relu", "relu6", "rms_normalization", "selu", "sigmoid", "silu",
              "soft_shrink", "softmax", "softplus", "softsign", "sparse_categorical_crossentropy",
              "sparse_plus", "sparse_sigmoid", "sparsemax", "squareplus", "swish", "tanh_shrink",
-             "threshold", "depth_to_space", "space_to_depth"]
+             "threshold", "depth_to_space", "space_to_depth", "polar"]
     for name in names:
         assert callable(getattr(nn, name)) and name in nn.__all__, name
         assert getattr(pd.ops, name) is getattr(nn, name), name

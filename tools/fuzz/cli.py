@@ -21,6 +21,7 @@ GENERATORS = [
     ops_elementwise.lowlevel_binary_cases,
     ops_reduce.lowlevel_matmul_reduce_cases,
     ops_shape.lowlevel_shape_cases,
+    ops_shape.complex_cases,
     ops_reduce.lowlevel_loss_cases,
     nn_conv.conv_cases,
     nn_conv.pool_cases,

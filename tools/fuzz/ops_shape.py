@@ -350,3 +350,35 @@ def lowlevel_shape_cases():
         "flatten",
         "ok",
     )
+
+
+def complex_cases():
+    """view (bitcast), view_as_complex, polar and eig given wrong dtypes and shapes, and
+    complex values given to ops that do not take them."""
+    z = "pd.ops.view_as_complex(np.ones((3, 2), np.float32))"
+    bad = {
+        "view-indivisible": ("pd.ops.view(np.ones(3, np.int32), 'int64')", "view"),
+        "view-scalar": ("pd.ops.view(np.float32(1), 'float64')", "view"),
+        "view-bool": ("pd.ops.view(np.ones(2, np.int32), 'bool')", "view"),
+        "view-dtype-str": ("pd.ops.view(np.ones(2, np.int32), 'abc')", "view"),
+        "view-dtype-obj": ("pd.ops.view(np.ones(2, np.int32), object())", "view"),
+        "view-fed-indivisible": ("""
+            x = pd.data('x', [None], 'int32')
+            pd.eval(pd.ops.view(x, 'int64'), {x: np.ones(3, np.int32)})""", "bitcast"),
+        "view_as_complex-last": ("pd.ops.view_as_complex(np.ones((2, 3)))", "view_as_complex"),
+        "view_as_complex-complex": (f"pd.ops.view_as_complex({z})", "view_as_complex"),
+        "polar-complex": (f"pd.ops.polar({z}, 1.0)", "polar"),
+        "eig-square": ("pd.ops.eig(np.ones((2, 3)))", "eig"),
+        "eig-rank": ("pd.ops.eig(np.ones(3))", "eig"),
+        "eig-complex": ("pd.ops.eig(pd.ops.view_as_complex(np.ones((2, 2, 2), np.float32)))",
+                        ["eig", "cast"]),
+        "complex-add": (f"{z} + {z}", "add"),
+        "complex-sum": (f"pd.ops.sum({z})", "sum"),
+        "complex-matmul": (f"pd.ops.matmul({z}, {z})", "matmul"),
+        "complex-cast": (f"pd.cast({z}, 'float32')", "cast"),
+        "complex-feed-real": ("""
+            x = pd.data('x', [2])
+            pd.eval(x * 2.0, {x: np.array([1j, 2j])})""", "'x'"),
+    }
+    for label, (code, who) in bad.items():
+        case("ops.complex", label, code, who)

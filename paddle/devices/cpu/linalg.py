@@ -49,6 +49,14 @@ def _eigh(node, ins, outs, ctx):
     return partial(_C.linalg_eigh, a, outs[0], outs[1], _batch(a.shape), a.shape[-1])
 
 
+@kernel("linalg_eig")
+def _eig(node, ins, outs, ctx):
+    a = ins[0]
+    # The complex outputs as the float pairs the LAPACK binding writes (NumPy's layout).
+    pairs = [o.view(a.dtype) for o in outs]
+    return partial(_C.linalg_eig, a, pairs[0], pairs[1], _batch(a.shape), a.shape[-1])
+
+
 @kernel("linalg_svd")
 def _svd(node, ins, outs, ctx):
     a, job = ins[0], node.attrs["job"]

@@ -8,6 +8,7 @@ singular solve, sign 0 and -inf from a singular slogdet.
 """
 import numpy as np
 
+from paddle import _C
 from paddle.devices.cuda.table import kernel
 
 _REASON = "cuSOLVER (through CuPy) allocates its results and reads its status on the host"
@@ -143,6 +144,35 @@ def _eigh(node, ins, outs, ctx):
         xp.copyto(outs[0], w)
         xp.copyto(outs[1], v)
     return run
+
+
+def _eig_on_host(xp, a, outs, host, batch, n):
+    """a's eigendecomposition by the CPU kernel's LAPACK geev: a copied into the host
+    buffers, the results copied back. Outside any CUDA graph: its kernel is not capturable."""
+    a_host, w_host, v_host = host
+    if _simulated(xp):
+        np.copyto(a_host, a)
+    else:
+        a.get(out=a_host)
+    _C.linalg_eig(a_host, w_host.view(a_host.dtype), v_host.view(a_host.dtype), batch, n)
+    for o, r in zip(outs, (w_host, v_host)):
+        if _simulated(xp):
+            np.copyto(o, r)
+        else:
+            o.set(r)
+
+
+@kernel("linalg_eig")
+def _eig(node, ins, outs, ctx):
+    # Neither cuSOLVER nor CuPy has a general (non-symmetric) eigendecomposition: the
+    # matrices go to the host, the CPU kernel's LAPACK geev (paddle._C.linalg_eig) computes
+    # them, and the results come back through host buffers made here, once.
+    xp, a = ctx.xp, ins[0]
+    ctx.not_capturable("the general eigendecomposition runs on the host (LAPACK geev): "
+                       "cuSOLVER has none")
+    batch, n = int(np.prod(a.shape[:-2], dtype=np.int64)), a.shape[-1]
+    host = [np.empty(x.shape, x.dtype) for x in (a, *outs)]
+    return lambda: _eig_on_host(xp, a, outs, host, batch, n)
 
 
 @kernel("linalg_svd")

@@ -3,7 +3,8 @@
 built from ops (the standard formulas: Giles 2008, Murray 2016, Townsend 2016).
 
 The primitives: `linalg_solve` (a x = b), `linalg_solve_triangular`, `linalg_cholesky`,
-`linalg_slogdet`, `linalg_lu` (no gradient), `linalg_eigh`, `linalg_svd`, `linalg_qr`.
+`linalg_slogdet`, `linalg_lu` (no gradient), `linalg_eigh`, `linalg_eig` (complex results, no
+gradient), `linalg_svd`, `linalg_qr`.
 Everything else of `keras.ops.linalg` (inv, det, norm, pinv, lstsq, ...) is composed from
 these in paddle/ops/linalg.py. Batch dims must agree exactly here; the public functions
 broadcast them first.
@@ -199,6 +200,25 @@ class Eigh(MatrixOp):
 
 
 @register
+class Eig(MatrixOp):
+    """Eigenvalues and right eigenvectors (columns, unit norm, largest component real) of
+    general square matrices: complex64 from float32, complex128 from float64 (LAPACK geev,
+    as JAX and NumPy). It has no gradient (JAX's eig has none for its eigenvectors)."""
+
+    name = "linalg_eig"
+    takes_complex = True
+    COMPLEX = {"float32": "complex64", "float64": "complex128"}
+
+    def infer(self, a):
+        shape = self.matrix(a)
+        if a[1] not in self.COMPLEX:
+            raise TypeError(f"{self.name}: expected a float32 or float64 matrix, received "
+                            f"{a[1]}")
+        out = self.COMPLEX[a[1]]
+        return [(shape[:-1], out), (shape, out)]
+
+
+@register
 class SVD(MatrixOp):
     """a = u diag(s) vt. job 0: [s] only; 1: reduced u (m, k), vt (k, n); 2: full u (m, m),
     vt (n, n); k = min(m, n), s descending."""
@@ -326,6 +346,10 @@ def lu_op(a):
 
 def eigh_op(a):
     return apply(OPS["linalg_eigh"], [_operand(a, "linalg_eigh")])
+
+
+def eig_op(a):
+    return apply(OPS["linalg_eig"], [_operand(a, "linalg_eig")])
 
 
 def svd_op(a, job):

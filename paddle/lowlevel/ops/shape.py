@@ -29,6 +29,7 @@ class View(Op):
     """An op whose output is its input's buffer under another shape."""
 
     view = True
+    takes_complex = True  # a view moves no values: complex ones keep their pairs
 
     def grad(self, node, g):
         return [reshape_like(g[0], node.inputs[0])] + [None] * (len(node.inputs) - 1)
@@ -115,6 +116,48 @@ class Squeeze(View):
         return tuple(d for i, d in enumerate(x[0]) if i not in axes), x[1]
 
 
+# A complex dtype and the float dtype of its two parts: between these, a bitcast is a linear
+# isomorphism (re, im pairs), and its gradient is the bitcast back.
+COMPLEX_PARTS = {"complex64": "float32", "complex128": "float64"}
+
+
+@register
+class Bitcast(View):
+    """x's bytes read as another dtype (NumPy's and JAX's `view`): the last axis scales by
+    the ratio of the item sizes. No values move (the plan aliases x's buffer).
+
+    It has a gradient only between a complex dtype and the float dtype of its parts
+    (complex64 and float32, complex128 and float64), where it is the bitcast back; any
+    other bitcast passes none, as JAX's bitcast_convert_type."""
+
+    name = "bitcast"
+
+    def infer(self, x, dtype):
+        shape, old = x
+        if "bool" in (old, dtype):
+            raise TypeError(f"bitcast: expected a numeric dtype, received {old} viewed as "
+                            f"{dtype} (a bool holds 0 or 1, not any byte)")
+        old_size, new_size = np.dtype(old).itemsize, np.dtype(dtype).itemsize
+        if old_size == new_size:
+            return shape, dtype
+        if not shape:
+            self.fail(f"cannot view a scalar of {old} as {dtype}: the item sizes differ "
+                      f"({old_size} and {new_size} bytes)", ("x", shape))
+        last = shape[-1]
+        if last is not None:
+            if (last * old_size) % new_size:
+                self.fail(f"cannot view {old} as {dtype}: the last axis holds {last * old_size}"
+                          f" bytes, not a multiple of {dtype}'s {new_size}", ("x", shape))
+            last = last * old_size // new_size
+        return shape[:-1] + (last,), dtype
+
+    def grad(self, node, g):
+        old, new = node.inputs[0].dtype, node.attrs["dtype"]
+        if g[0] is None or COMPLEX_PARTS.get(old) != new and COMPLEX_PARTS.get(new) != old:
+            return [None]
+        return [bitcast(g[0], old)]
+
+
 @register
 class MatchShape(View):
     """x itself, once its shape is checked against `like`'s (without like's last axis when
@@ -152,6 +195,26 @@ def reshape(x, shape):
     with located():
         shape = int_list(shape, "the new shape", "reshape", allow_none=True)
     return apply(OPS["reshape"], [x], {"shape": shape})
+
+
+def bitcast(x, dtype):
+    """x's bytes read as `dtype` (no copy): the last axis scales by the item sizes' ratio,
+    as NumPy's `ndarray.view`.
+
+    Example:
+        >>> import numpy as np
+        >>> from paddle.lowlevel.ops.shape import bitcast
+        >>> bitcast(np.array([1.0], np.float32), "int32").numpy().tolist()
+        [1065353216]
+    """
+    x = as_variable(x, where="bitcast")
+    try:
+        dtype = as_dtype(dtype, "bitcast: dtype")
+    except ValueError as e:
+        raise ValueError(at_user(str(e))) from None
+    if dtype == x.dtype:
+        return x
+    return apply(OPS["bitcast"], [x], {"dtype": dtype})
 
 
 def reshape_like(x, like):

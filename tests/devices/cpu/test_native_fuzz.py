@@ -291,6 +291,8 @@ VALID = {
                                           np.empty((2, 3, 2), np.float32), 2, 3, 2,
                                           bool(r.integers(2))],
     "linalg_cholesky": lambda r: [_f32(r, 2, 3, 3), np.empty((2, 3, 3), np.float32), 2, 3],
+    "linalg_eig": lambda r: [_f32(r, 2, 3, 3), np.empty((2, 3, 2), np.float32),
+                             np.empty((2, 3, 3, 2), np.float32), 2, 3],
     "linalg_eigh": lambda r: [_f32(r, 2, 3, 3), np.empty((2, 3), np.float32),
                               np.empty((2, 3, 3), np.float32), 2, 3],
     "linalg_svd": lambda r: [_f32(r, 2, 4, 3), np.empty((2, 4, 4), np.float32),
