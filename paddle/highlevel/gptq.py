@@ -1,0 +1,432 @@
+"""Keras 3's GPTQ post-training quantization (`model.quantize("gptq", config=GPTQConfig(...))`),
+computed on the host with NumPy as Keras computes it with its ops: a one-off offline
+transformation of the weights, not a kernel. The quantized layers then run through paddle
+ops (the Dense layer's `_gptq_call`: the uint8 values unpacked with `cast`/`floor`, the
+groups' scales and zero points gathered, one matmul).
+
+The steps are Keras's (keras/src/quantizers/gptq_core.py, gptq.py, quantizers.py):
+
+1. `get_dataloader`: the calibration data (strings through `tokenizer.tokenize`, or token
+   ids) joined into one stream of int32 tokens, tiled up to `num_samples *
+   sequence_length`, and `num_samples` windows of `sequence_length` tokens taken at
+   "strided" starts (an offset from Python's `hash(("gptq-calib", 42))`, as Keras's: it
+   depends on PYTHONHASHSEED unless the stream holds exactly one window).
+2. `apply_gptq_layerwise`: the windows through the structure's `pre_block_layers`; then,
+   block after block of `sequential_blocks`, each Dense inside the block (a leaf)
+   accumulates the Hessian `H = 2/N * sum x^T x` of its inputs over the calibration
+   calls (its `call` wrapped for the pass, as Keras's `stream_hessians`), is quantized
+   (`GPTQ.quantize_and_correct_layer`) and the block's outputs (the first of the batch)
+   become the next block's inputs.
+3. `quantize_and_correct_layer`: the Hessian's dead diagonal set to 1, `hessian_damping`
+   times its mean diagonal added, inverted by LAPACK (`numpy.linalg.inv`, Keras's
+   `linalg.inv`); then `gptq_quantize_matrix`: the columns of the transposed kernel (input
+   rows) optionally permuted by decreasing Hessian diagonal (`activation_order`), taken in
+   blocks of 128; each column is quantized with its group's scale and zero point (min-max
+   over the group's still-compensated columns, asymmetric in [0, 2^bits - 1] or
+   symmetric), and its error, divided by the inverse Hessian's diagonal, is subtracted from
+   the block's later columns (times the inverse Hessian's row), the block's errors from
+   all later columns after the block.
+
+Example:
+    >>> import numpy as np
+    >>> from paddle.highlevel.gptq import compute_quantization_parameters
+    >>> scale, zero, maxq = compute_quantization_parameters(
+    ...     np.float32([[-1.0, 0.5, 2.0]]), bits=4, per_channel=True)
+    >>> scale.tolist(), zero.tolist(), float(maxq)
+    ([[0.20000000298023224]], [[5]], 15.0)
+"""
+import math
+
+import numpy as np
+
+from paddle.highlevel import quantizers
+from paddle.highlevel.quantization_config import GPTQConfig
+
+
+def compute_quantization_parameters(x, *, bits, symmetric=False, per_channel=False,
+                                    group_size=-1):
+    """Keras's `compute_quantization_parameters` (unsigned): the float32 scale, uint8 zero
+    point and float32 maxq of a [out_features, in_features] float32 matrix, shaped
+    [out_features, n_groups] (per channel with groups), else [out_features, 1].
+
+    Example:
+        >>> import numpy as np
+        >>> from paddle.highlevel.gptq import compute_quantization_parameters
+        >>> s, z, _ = compute_quantization_parameters(np.float32([[-1, 1, 3, 4]]), bits=2,
+        ...                                           per_channel=True, group_size=2)
+        >>> s.tolist(), z.tolist()
+        ([[0.6666666865348816, 0.3333333432674408]], [[2, 0]])
+    """
+    x = np.asarray(x, np.float32)
+    if x.ndim != 2 or x.size == 0:
+        raise ValueError(f"compute_quantization_parameters: expected a non-empty "
+                         f"[out_features, in_features] matrix, received shape {x.shape}")
+    out_features, in_features = x.shape
+    n_groups = (in_features + group_size - 1) // group_size \
+        if per_channel and group_size > 0 else 1
+    if n_groups > 1:
+        pad = (-in_features) % group_size
+        if pad:
+            x = np.pad(x, [(0, 0), (0, pad)])
+        grouped = x.reshape(out_features, n_groups, group_size)
+        min_values, max_values = grouped.min(axis=2), grouped.max(axis=2)
+    else:
+        rows = x.reshape(out_features, -1) if per_channel else x.reshape(1, -1)
+        min_values, max_values = rows.min(axis=1), rows.max(axis=1)
+    if symmetric:
+        max_abs = np.maximum(np.abs(min_values), max_values)
+        min_values = np.where(min_values < 0, -max_abs, min_values)
+        max_values = max_abs
+    same = min_values == max_values
+    min_values = np.where(same, min_values - np.float32(1), min_values)
+    max_values = np.where(same, max_values + np.float32(1), max_values)
+    maxq = np.float32(2 ** bits - 1)
+    scale = (max_values - min_values) / maxq
+    scale = np.where(scale <= 0, np.float32(1e-8), scale).astype(np.float32)
+    if symmetric:
+        zero = np.full_like(scale, (maxq + 1) / 2)
+    else:
+        zero = np.round(-min_values / scale)
+    if n_groups == 1:
+        if per_channel:
+            scale, zero = scale.reshape(-1, 1), zero.reshape(-1, 1)
+        else:
+            scale = np.tile(scale.reshape(1, 1), (out_features, 1))
+            zero = np.tile(zero.reshape(1, 1), (out_features, 1))
+    # XLA's float -> uint8 conversion saturates: the same here
+    return scale, np.clip(zero, 0, 255).astype(np.uint8), maxq
+
+
+def quantize_with_zero_point(x, scale, zero, maxq):
+    """Keras's: round(x / scale + zero) clipped to [0, maxq], as floats.
+
+    Example:
+        >>> import numpy as np
+        >>> from paddle.highlevel.gptq import quantize_with_zero_point
+        >>> quantize_with_zero_point(np.float32([[0.5], [9.0]]), np.float32([[0.25]]),
+        ...                          np.uint8([[2]]), np.float32(15)).tolist()
+        [[4.0], [15.0]]
+    """
+    safe = np.where(scale == 0, np.float32(1e-8), scale)
+    q = np.round(x / safe + zero.astype(scale.dtype))
+    return np.clip(q, 0, maxq)
+
+
+def dequantize_with_zero_point(q, scale, zero):
+    """Keras's: scale * (q - zero).
+
+    Example:
+        >>> import numpy as np
+        >>> from paddle.highlevel.gptq import dequantize_with_zero_point
+        >>> dequantize_with_zero_point(np.float32([[4.0]]), np.float32([[0.25]]),
+        ...                            np.uint8([[2]])).tolist()
+        [[0.5]]
+    """
+    return scale * (q - zero.astype(scale.dtype))
+
+
+def _stable_permutation(metric):
+    n = metric.shape[0]
+    jitter = np.arange(n, dtype=np.int32).astype(np.float32) / np.float32(n)
+    return np.argsort(-(metric + jitter * np.float32(1e-12)), kind="stable")
+
+
+def gptq_quantize_matrix(weights_transpose, inv_hessian, *, blocksize=128, group_size=-1,
+                         activation_order=False, order_metric=None,
+                         compute_scale_zero=None):
+    """Keras's `gptq_quantize_matrix`: the GPTQ error-compensated quantization of a
+    [out_features, in_features] float32 matrix with the inverse Hessian of its inputs.
+    Returns (int32 values [out, in], float32 scales [out, groups], uint8 zero points
+    [out, groups], float32 g_idx [in]: i / group_size, Keras's fractional group index).
+
+    Example:
+        >>> import functools, numpy as np
+        >>> from paddle.highlevel.gptq import (compute_quantization_parameters,
+        ...                                    gptq_quantize_matrix)
+        >>> find = functools.partial(compute_quantization_parameters, bits=4,
+        ...                          per_channel=True)
+        >>> q, s, z, g = gptq_quantize_matrix(np.float32([[1.0, -1.0]]),
+        ...                                   np.eye(2, dtype=np.float32),
+        ...                                   compute_scale_zero=find)
+        >>> q.tolist(), g.tolist()
+        ([[15, 0]], [0.0, 0.5])
+    """
+    w = np.array(weights_transpose, np.float32)
+    inv_hessian = np.asarray(inv_hessian, np.float32)
+    in_features = w.shape[1]
+    if activation_order:
+        if order_metric is None:
+            order_metric = np.float32(1) / (np.diagonal(inv_hessian) + np.float32(1e-12))
+        else:
+            order_metric = np.asarray(order_metric, np.float32)
+            order_metric = np.where(np.isfinite(order_metric), order_metric,
+                                    np.float32(0))
+        perm = _stable_permutation(order_metric)
+        inv_perm = np.argsort(perm, kind="stable")
+        w = w[:, perm]
+        inv_hessian = inv_hessian[perm][:, perm]
+    weights_buffer = w
+    quantized = np.zeros(w.shape, np.int32)
+    scale_chunks, zero_chunks = [], []
+    effective_group = in_features if group_size == -1 else group_size
+    for block_start in range(0, in_features, blocksize):
+        block_end = min(block_start + blocksize, in_features)
+        block_weights = weights_buffer[:, block_start:block_end].copy()
+        block_error = np.zeros_like(block_weights)
+        block_inv = inv_hessian[block_start:block_end, block_start:block_end]
+        cached_start, cached = -1, None
+        for j in range(block_end - block_start):
+            column_index = block_start + j
+            column = block_weights[:, j]
+            if effective_group != in_features:
+                group_start = (column_index // effective_group) * effective_group
+                if group_start != cached_start:
+                    group_end = min(group_start + effective_group, in_features)
+                    cached = compute_scale_zero(weights_buffer[:, group_start:group_end])
+                    scale_chunks.append(cached[0])
+                    zero_chunks.append(cached[1])
+                    cached_start = group_start
+            elif cached is None:
+                cached = compute_scale_zero(weights_buffer)
+                scale_chunks.append(cached[0])
+                zero_chunks.append(cached[1])
+                cached_start = 0
+            scale, zero, maxq = cached
+            q = quantize_with_zero_point(column[:, None], scale, zero, maxq)
+            quantized[:, column_index] = q[:, 0].astype(np.int32)
+            dequantized = dequantize_with_zero_point(q, scale, zero)[:, 0]
+            err = (column - dequantized) / block_inv[j, j]
+            block_error[:, j] = err
+            if j < block_end - block_start - 1:
+                block_weights[:, j + 1:] -= err[:, None] * block_inv[j, j + 1:][None, :]
+        if block_end < in_features:
+            update = block_error @ inv_hessian[block_start:block_end, block_end:]
+            weights_buffer = np.concatenate(
+                [weights_buffer[:, :block_end], weights_buffer[:, block_end:] - update],
+                axis=1)
+    g_idx = (np.arange(in_features, dtype=np.int32) / effective_group).astype(np.float32)
+    if activation_order:
+        g_idx = g_idx[inv_perm]
+        quantized = quantized[:, inv_perm]
+    if not scale_chunks:
+        scale, zero, _ = compute_scale_zero(w)
+    else:
+        scale = np.concatenate(scale_chunks, axis=1)
+        zero = np.concatenate(zero_chunks, axis=1)
+    return quantized, scale, zero, g_idx
+
+
+class GPTQ:
+    """Keras's `GPTQ` of one Dense layer: the running Hessian of its inputs
+    (`update_hessian_with_batch`) and the quantization of its kernel
+    (`quantize_and_correct_layer`), written into the layer's GPTQ weights.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> from paddle.highlevel.gptq import GPTQ
+        >>> layer = pd.layers.Dense(2)
+        >>> _ = layer(np.ones((1, 3), "float32"))
+        >>> gptq = GPTQ(layer, pd.quantizers.GPTQConfig(None, None))
+        >>> gptq.update_hessian_with_batch(np.eye(3, dtype="float32"))
+        >>> np.diagonal(gptq.hessian).tolist()
+        [0.6666666865348816, 0.6666666865348816, 0.6666666865348816]
+    """
+
+    def __init__(self, layer, config):
+        kernel = getattr(layer, "_gptq_float_kernel", None)
+        if kernel is None:
+            kernel = getattr(layer, "kernel", None)
+        if kernel is None or len(kernel.shape) != 2:
+            raise TypeError(f"Unsupported layer type for GPTQ: {type(layer)} (paddle "
+                            f"quantizes Dense layers with GPTQ)")
+        self.layer = layer
+        self.config = config
+        self.kernel = np.asarray(kernel.val(), np.float32)
+        self.rows, self.columns = self.kernel.shape
+        self.hessian = np.zeros((self.rows, self.rows), np.float32)
+        self.num_samples = 0
+
+    def find_params(self, x):
+        c = self.config
+        return compute_quantization_parameters(x, bits=c.weight_bits, symmetric=c.symmetric,
+                                               per_channel=c.per_channel,
+                                               group_size=c.group_size)
+
+    def update_hessian_with_batch(self, input_batch):
+        """Fold a batch of inputs (rank >= 2, features last) into the running Hessian
+        2/N * sum x^T x."""
+        x = np.asarray(input_batch)
+        if x.ndim < 2:
+            raise ValueError(f"Input tensor must have rank >= 2 (got rank {x.ndim}).")
+        if x.size == 0:
+            raise ValueError("Input tensor cannot be empty.")
+        x = x.reshape(-1, x.shape[-1]).astype(np.float32)
+        if x.shape[-1] != self.rows:
+            raise ValueError(f"Hessian dimensions ({self.rows}) do not match input "
+                             f"features ({x.shape[-1]}).")
+        new, prev = x.shape[0], self.num_samples
+        total = prev + new
+        gram = x.T @ x
+        gram = (gram + gram.T) / np.float32(2)
+        if prev > 0:
+            self.hessian = self.hessian * np.float32(prev / total)
+        self.hessian = self.hessian + np.float32(2.0 / total) * gram
+        self.num_samples = total
+
+    def quantize_and_correct_layer(self, blocksize=128):
+        """Quantize the kernel with error compensation and write the layer's weights."""
+        hessian = self.hessian
+        diagonal = np.diagonal(hessian).copy()
+        dead = diagonal == 0
+        diagonal = np.where(dead, np.float32(1), diagonal)
+        matrix = hessian + np.diag(np.where(dead, np.float32(1), np.float32(0)))
+        damping = np.float32(self.config.hessian_damping) * diagonal.mean(dtype=np.float32)
+        diagonal = diagonal + damping
+        matrix = matrix - np.diag(np.diagonal(matrix)) + np.diag(diagonal)
+        inverse = np.linalg.inv(matrix.astype(np.float32)).astype(np.float32)  # LAPACK
+        quantized, scale, zero, g_idx = gptq_quantize_matrix(
+            self.kernel.T, inverse, blocksize=blocksize, group_size=self.config.group_size,
+            activation_order=self.config.activation_order,
+            order_metric=np.diagonal(matrix), compute_scale_zero=self.find_params)
+        quantized = quantized.astype(np.uint8)
+        if self.config.weight_bits == 4:
+            quantized = quantizers.pack_int4(quantized, axis=0, dtype="uint8")[0]
+        self.layer._gptq_calibrated(quantized, scale, zero, g_idx)
+
+
+def get_dataloader(tokenizer, sequence_length, dataset, num_samples=128, *,
+                   strategy="strided", seed=42, stride=None, eos_id=None):
+    """Keras's calibration windows: (num_samples, 1, sequence_length) int32 token ids.
+
+    Example:
+        >>> from paddle.highlevel.gptq import get_dataloader
+        >>> get_dataloader(None, 3, [[1, 2, 3]], num_samples=1).tolist()
+        [[[1, 2, 3]]]
+    """
+    if not hasattr(dataset, "__iter__") or isinstance(dataset, (str, bytes)):
+        raise TypeError("The `dataset` argument must be an iterable (e.g., a list of "
+                        "strings, a generator, or a NumPy array). Got type: "
+                        f"{type(dataset).__name__}. Please pass the loaded dataset directly.")
+    items = list(dataset)
+    if not items:
+        raise ValueError("Provided dataset is empty.")
+    pieces = []
+    if isinstance(items[0], str):
+        if not callable(getattr(tokenizer, "tokenize", None)):
+            raise TypeError(f"GPTQ: the dataset holds strings, so the tokenizer must have a "
+                            f"`tokenize(text)` method; received {tokenizer!r}")
+        for i, text in enumerate(items):
+            pieces.append(np.asarray(tokenizer.tokenize(text)).reshape(-1))
+            if eos_id is not None and i < len(items) - 1:
+                pieces.append(np.array([eos_id], np.int32))
+    else:
+        for item in items:
+            tokens = np.asarray(item).reshape(-1)
+            if tokens.dtype.kind not in "iu" and not (
+                    tokens.dtype.kind == "f" and np.all(np.mod(tokens, 1) == 0)):
+                raise TypeError(f"GPTQ: expected the dataset's items to be strings or token "
+                                f"ids (integers), received an item of dtype {tokens.dtype}")
+            pieces.append(tokens.astype(np.int32, copy=False))
+    tokens = np.concatenate(pieces).astype(np.int32, copy=False)
+    required = num_samples * sequence_length
+    if tokens.size < required:
+        tokens = np.tile(tokens, math.ceil(required / max(1, tokens.size)))
+    max_start = tokens.size - sequence_length
+    if max_start < 0:
+        raise ValueError(f"Not enough tokens to form one sample of length {sequence_length} "
+                         f"(have {tokens.size}).")
+    if strategy == "random":
+        starts = np.random.default_rng(seed).integers(0, max_start + 1, size=num_samples,
+                                                      dtype=np.int64)
+    elif strategy == "linspace":
+        starts = np.linspace(0, max_start, num_samples, dtype=np.int64)
+    elif strategy == "strided":
+        if stride is None:
+            stride = max(1, (max_start + 1) // num_samples)
+        offset = abs(hash(("gptq-calib", seed))) % (max_start + 1) if max_start > 0 else 0
+        starts = (offset + np.arange(num_samples, dtype=np.int64) * stride) % (max_start + 1)
+    else:
+        raise ValueError(f"Unknown strategy: {strategy}")
+    windows = np.lib.stride_tricks.sliding_window_view(tokens, sequence_length)
+    return windows[starts].astype(np.int32)[:, None, :]
+
+
+def _dense_leaves(block, accepts):
+    """The Dense leaves of `block` (itself included) that `accepts` takes, by path."""
+    found = {}
+    for layer in [block] + block._nested_layers():
+        if layer._nested_layers() or not getattr(layer, "_gptq_supported", False):
+            continue
+        if accepts(layer):
+            found[getattr(layer, "path", layer.name)] = layer
+    return found
+
+
+def _capture(layer, gptq):
+    """Keras's `stream_hessians` hook: the layer's inputs folded into its Hessian."""
+    original = layer.call
+
+    def hook(*args, **kwargs):
+        inputs = args[0] if args else kwargs["inputs"]
+        gptq.update_hessian_with_batch(np.asarray(inputs).reshape(-1, gptq.rows))
+        return original(*args, **kwargs)
+    return hook
+
+
+def _first(outputs):
+    return outputs[0]
+
+
+def apply_gptq_layerwise(dataloader, config, structure, accepts):
+    """Keras's `apply_gptq_layerwise`: the blocks quantized one after the other on the
+    calibration windows (see the module's docstring)."""
+    pre_layers = list(structure.get("pre_block_layers", []))
+    blocks = list(structure.get("sequential_blocks", []))
+    if not blocks:
+        raise ValueError("No sequential blocks found in the provided structure to quantize.")
+    inputs = []
+    for batch in dataloader:
+        batch = np.asarray(batch, np.int32)
+        for layer in pre_layers:
+            batch = layer(batch)
+        inputs.append(batch)
+    num_samples = min(config.num_samples, len(inputs))
+    for index, block in enumerate(blocks):
+        leaves = _dense_leaves(block, accepts)
+        if leaves:
+            objects = {name: GPTQ(layer, config) for name, layer in leaves.items()}
+            try:
+                for name, layer in leaves.items():
+                    layer.call = _capture(layer, objects[name])
+                for i in range(num_samples):
+                    x = inputs[i]
+                    block(x[None] if len(x.shape) == 2 else x)
+            finally:
+                for layer in leaves.values():
+                    del layer.call
+            for gptq in objects.values():
+                gptq.quantize_and_correct_layer()
+        if index < len(blocks) - 1:
+            outputs = []
+            for i in range(num_samples):
+                x = inputs[i]
+                outputs.append(_first(block(x[None] if len(x.shape) == 2 else x)))
+            inputs = outputs
+
+
+def gptq_quantize(config, structure, accepts):
+    """Keras's `gptq_quantize`: the checks, the calibration windows, the layerwise pass."""
+    if not isinstance(config, GPTQConfig):
+        raise ValueError(f"GPTQ quantization needs a `GPTQConfig`, received {config!r}")
+    if config.dataset is None or config.tokenizer is None:
+        raise ValueError("GPTQ quantization requires a dataset and a tokenizer. Please "
+                         "provide them in the `GPTQConfig`.")
+    if not isinstance(structure, dict):
+        raise ValueError("For 'gptq' mode, a valid quantization structure must be provided "
+                         "either via `config.quantization_layer_structure` or by overriding "
+                         "`model.get_quantization_layer_structure(mode)`. The structure "
+                         "should be a dictionary with keys 'pre_block_layers' and "
+                         "'sequential_blocks'.")
+    dataloader = get_dataloader(config.tokenizer, config.sequence_length, config.dataset,
+                                num_samples=config.num_samples)
+    apply_gptq_layerwise(dataloader[:config.num_samples], config, structure, accepts)
