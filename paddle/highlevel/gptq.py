@@ -81,7 +81,7 @@ def compute_quantization_parameters(x, *, bits, symmetric=False, per_channel=Fal
     min_values = np.where(same, min_values - np.float32(1), min_values)
     max_values = np.where(same, max_values + np.float32(1), max_values)
     maxq = np.float32(2 ** bits - 1)
-    scale = (max_values - min_values) / maxq
+    scale = (max_values - min_values) * _reciprocal(maxq)
     scale = np.where(scale <= 0, np.float32(1e-8), scale).astype(np.float32)
     if symmetric:
         zero = np.full_like(scale, (maxq + 1) / 2)
@@ -95,6 +95,12 @@ def compute_quantization_parameters(x, *, bits, symmetric=False, per_channel=Fal
             zero = np.tile(zero.reshape(1, 1), (out_features, 1))
     # XLA's float -> uint8 conversion saturates: the same here
     return scale, np.clip(zero, 0, 255).astype(np.uint8), maxq
+
+
+def _reciprocal(value):
+    """1 / value in float32: XLA (Keras's JAX backend) divides by a broadcast scalar as a
+    product with its reciprocal, which the quantization's rounding ties see."""
+    return np.float32(1) / np.float32(value)
 
 
 def quantize_with_zero_point(x, scale, zero, maxq):
@@ -195,7 +201,7 @@ def gptq_quantize_matrix(weights_transpose, inv_hessian, *, blocksize=128, group
             q = quantize_with_zero_point(column[:, None], scale, zero, maxq)
             quantized[:, column_index] = q[:, 0].astype(np.int32)
             dequantized = dequantize_with_zero_point(q, scale, zero)[:, 0]
-            err = (column - dequantized) / block_inv[j, j]
+            err = (column - dequantized) * _reciprocal(block_inv[j, j])
             block_error[:, j] = err
             if j < block_end - block_start - 1:
                 block_weights[:, j + 1:] -= err[:, None] * block_inv[j, j + 1:][None, :]
@@ -204,7 +210,8 @@ def gptq_quantize_matrix(weights_transpose, inv_hessian, *, blocksize=128, group
             weights_buffer = np.concatenate(
                 [weights_buffer[:, :block_end], weights_buffer[:, block_end:] - update],
                 axis=1)
-    g_idx = (np.arange(in_features, dtype=np.int32) / effective_group).astype(np.float32)
+    g_idx = np.arange(in_features, dtype=np.int32).astype(np.float32) * \
+        _reciprocal(effective_group)
     if activation_order:
         g_idx = g_idx[inv_perm]
         quantized = quantized[:, inv_perm]
@@ -280,7 +287,8 @@ class GPTQ:
         dead = diagonal == 0
         diagonal = np.where(dead, np.float32(1), diagonal)
         matrix = hessian + np.diag(np.where(dead, np.float32(1), np.float32(0)))
-        damping = np.float32(self.config.hessian_damping) * diagonal.mean(dtype=np.float32)
+        mean = np.cumsum(diagonal, dtype=np.float32)[-1] * _reciprocal(diagonal.shape[0])
+        damping = np.float32(self.config.hessian_damping) * mean
         diagonal = diagonal + damping
         matrix = matrix - np.diag(np.diagonal(matrix)) + np.diag(diagonal)
         inverse = np.linalg.inv(matrix.astype(np.float32)).astype(np.float32)  # LAPACK
@@ -377,13 +385,31 @@ def _first(outputs):
     return outputs[0]
 
 
+def check_structure(structure):
+    """Keras's checks of a quantization structure: a dict whose "sequential_blocks" is a
+    non-empty list of layers (and "pre_block_layers" a list of layers)."""
+    from_where = "the quantization structure"
+    if not isinstance(structure, dict):
+        raise ValueError("For 'gptq' mode, a valid quantization structure must be provided "
+                         "either via `config.quantization_layer_structure` or by overriding "
+                         "`model.get_quantization_layer_structure(mode)`. The structure "
+                         "should be a dictionary with keys 'pre_block_layers' and "
+                         f"'sequential_blocks'. Received: {structure!r}")
+    if not structure.get("sequential_blocks"):
+        raise ValueError("No sequential blocks found in the provided structure to quantize.")
+    for key in ("pre_block_layers", "sequential_blocks"):
+        layers = structure.get(key, [])
+        if not isinstance(layers, (list, tuple)) or not all(callable(x) for x in layers):
+            raise TypeError(f"{from_where}: expected {key!r} a list of layers, received "
+                            f"{layers!r}")
+
+
 def apply_gptq_layerwise(dataloader, config, structure, accepts):
     """Keras's `apply_gptq_layerwise`: the blocks quantized one after the other on the
     calibration windows (see the module's docstring)."""
+    check_structure(structure)
     pre_layers = list(structure.get("pre_block_layers", []))
-    blocks = list(structure.get("sequential_blocks", []))
-    if not blocks:
-        raise ValueError("No sequential blocks found in the provided structure to quantize.")
+    blocks = list(structure["sequential_blocks"])
     inputs = []
     for batch in dataloader:
         batch = np.asarray(batch, np.int32)
@@ -421,12 +447,6 @@ def gptq_quantize(config, structure, accepts):
     if config.dataset is None or config.tokenizer is None:
         raise ValueError("GPTQ quantization requires a dataset and a tokenizer. Please "
                          "provide them in the `GPTQConfig`.")
-    if not isinstance(structure, dict):
-        raise ValueError("For 'gptq' mode, a valid quantization structure must be provided "
-                         "either via `config.quantization_layer_structure` or by overriding "
-                         "`model.get_quantization_layer_structure(mode)`. The structure "
-                         "should be a dictionary with keys 'pre_block_layers' and "
-                         "'sequential_blocks'.")
     dataloader = get_dataloader(config.tokenizer, config.sequence_length, config.dataset,
                                 num_samples=config.num_samples)
     apply_gptq_layerwise(dataloader[:config.num_samples], config, structure, accepts)

@@ -279,7 +279,10 @@ class GPTQConfig(QuantizationConfig):
                 "sequence_length": self.sequence_length,
                 "hessian_damping": self.hessian_damping, "group_size": self.group_size,
                 "symmetric": self.symmetric, "activation_order": self.activation_order,
-                "quantization_layer_structure": self.quantization_layer_structure}
+                # the structure holds layers, which a saved config cannot (Keras's saving
+                # recurses without end on them): None then, as the dataset
+                "quantization_layer_structure": self.quantization_layer_structure
+                if _plain(self.quantization_layer_structure) else None}
 
     @classmethod
     def from_config(cls, config):
@@ -292,6 +295,15 @@ class GPTQConfig(QuantizationConfig):
     def dtype_policy_string(self):
         """The mode of the layers' `GPTQDTypePolicy`: "gptq/<weight_bits>/<group_size>"."""
         return f"gptq/{self.weight_bits}/{self.group_size}"
+
+
+def _plain(value):
+    """Whether `value` is made of JSON's types only."""
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return all(_plain(v) for v in value)
+    return value is None or isinstance(value, (str, int, float, bool))
 
 
 def gptq_setting_for_layer(layer, config, name):

@@ -35,7 +35,7 @@ from paddle.highlevel.models.state_api import StateTreeAPI
 from paddle.highlevel.layers.base import Layer, _call_spec, _check_training, call_context, \
     tensor_arguments
 from paddle.highlevel import gptq
-from paddle.highlevel.quantization_config import validate_and_resolve_config
+from paddle.highlevel.quantization_config import GPTQConfig, validate_and_resolve_config
 from paddle.highlevel.saving.formats import saving
 from paddle.highlevel.saving.serialization import inherited_scope
 from paddle.highlevel.training.checks import check_input as _check_input
@@ -458,6 +458,9 @@ class Model(StateTreeAPI, Trainable, Layer):
         config = validate_and_resolve_config(mode, config)  # awq: refused here
         structure = None
         if config.mode == "gptq":  # Keras's checks, before any layer changes
+            if not isinstance(config, GPTQConfig):
+                raise ValueError("For GPTQ, you must pass a `GPTQConfig` object in the "
+                                 f"`config` argument. Received: config={config!r}")
             if config.dataset is None or config.tokenizer is None:
                 raise ValueError("GPTQ quantization requires a dataset and a tokenizer. "
                                  "Please provide them in the `GPTQConfig`.")
@@ -471,6 +474,7 @@ class Model(StateTreeAPI, Trainable, Layer):
                     "overriding `model.get_quantization_layer_structure(mode)`. The "
                     "structure should be a dictionary with keys 'pre_block_layers' and "
                     "'sequential_blocks'.")
+            gptq.check_structure(structure)
         changed = False
         for layer in [self] + self._nested_layers():
             if layer._nested_layers() or not _accepts(layer, filters):
