@@ -1,17 +1,21 @@
-"""Keras 3's GPTQ post-training quantization (`model.quantize("gptq", config=GPTQConfig(...))`),
-computed on the host with NumPy as Keras computes it with its ops: a one-off offline
-transformation of the weights, not a kernel. The quantized layers then run through paddle
-ops (the Dense layer's `_gptq_call`: the uint8 values unpacked with `cast`/`floor`, the
-groups' scales and zero points gathered, one matmul).
+"""Keras 3's post-training GPTQ and AWQ quantization (`model.quantize("gptq",
+config=GPTQConfig(...))`, `model.quantize("awq", config=AWQConfig(...))`), computed on the
+host with NumPy as Keras computes it with its ops: a one-off offline transformation of the
+weights, not a kernel. The quantized layers then run through paddle ops (the Dense layer's
+`_gptq_call`: the uint8 values unpacked with `cast`/`floor`, the groups' scales and zero
+points gathered, AWQ's input-row scales divided out, one matmul). Where XLA (Keras's JAX
+backend) divides by a broadcast value it multiplies by the reciprocal; the same is done
+here, so the rounding ties of the quantization fall as Keras's and the integer weights are
+Keras's to the bit (tests/highlevel/test_quantize_gptq.py).
 
-The steps are Keras's (keras/src/quantizers/gptq_core.py, gptq.py, quantizers.py):
+The GPTQ steps are Keras's (keras/src/quantizers/gptq_core.py, gptq.py, quantizers.py):
 
 1. `get_dataloader`: the calibration data (strings through `tokenizer.tokenize`, or token
    ids) joined into one stream of int32 tokens, tiled up to `num_samples *
    sequence_length`, and `num_samples` windows of `sequence_length` tokens taken at
    "strided" starts (an offset from Python's `hash(("gptq-calib", 42))`, as Keras's: it
    depends on PYTHONHASHSEED unless the stream holds exactly one window).
-2. `apply_gptq_layerwise`: the windows through the structure's `pre_block_layers`; then,
+2. `apply_layerwise`: the windows through the structure's `pre_block_layers`; then,
    block after block of `sequential_blocks`, each Dense inside the block (a leaf)
    accumulates the Hessian `H = 2/N * sum x^T x` of its inputs over the calibration
    calls (its `call` wrapped for the pass, as Keras's `stream_hessians`), is quantized
@@ -27,20 +31,28 @@ The steps are Keras's (keras/src/quantizers/gptq_core.py, gptq.py, quantizers.py
    the block's later columns (times the inverse Hessian's row), the block's errors from
    all later columns after the block.
 
+AWQ (keras/src/quantizers/awq_core.py, awq.py) takes the same windows and blocks; each
+Dense leaf keeps the largest |x| of each input row over the calibration calls; then for
+ratio i / num_grid_points (i = 0..num_grid_points) the input rows of the transposed kernel
+are scaled by x_max ** ratio (over the geometric mean of the largest and smallest), quantized
+to 4 bits asymmetrically (per output channel or in groups), unscaled, and the error weighted
+by x_max^2; the scales of the least mean error are kept (`awq_scales`), and the kernel
+scaled by them is quantized and packed two values a byte.
+
 Example:
     >>> import numpy as np
     >>> from paddle.highlevel.gptq import compute_quantization_parameters
     >>> scale, zero, maxq = compute_quantization_parameters(
     ...     np.float32([[-1.0, 0.5, 2.0]]), bits=4, per_channel=True)
     >>> scale.tolist(), zero.tolist(), float(maxq)
-    ([[0.20000000298023224]], [[5]], 15.0)
+    ([[0.20000001788139343]], [[5]], 15.0)
 """
 import math
 
 import numpy as np
 
 from paddle.highlevel import quantizers
-from paddle.highlevel.quantization_config import GPTQConfig
+from paddle.highlevel.quantization_config import AWQConfig, GPTQConfig
 
 
 def compute_quantization_parameters(x, *, bits, symmetric=False, per_channel=False,
@@ -155,7 +167,7 @@ def gptq_quantize_matrix(weights_transpose, inv_hessian, *, blocksize=128, group
         ...                                   np.eye(2, dtype=np.float32),
         ...                                   compute_scale_zero=find)
         >>> q.tolist(), g.tolist()
-        ([[15, 0]], [0.0, 0.5])
+        ([[14, 0]], [0.0, 0.5])
     """
     w = np.array(weights_transpose, np.float32)
     inv_hessian = np.asarray(inv_hessian, np.float32)
@@ -259,6 +271,12 @@ class GPTQ:
                                                per_channel=c.per_channel,
                                                group_size=c.group_size)
 
+    def observe(self, input_batch):
+        self.update_hessian_with_batch(input_batch)
+
+    def quantize(self):
+        self.quantize_and_correct_layer()
+
     def update_hessian_with_batch(self, input_batch):
         """Fold a batch of inputs (rank >= 2, features last) into the running Hessian
         2/N * sum x^T x."""
@@ -300,6 +318,138 @@ class GPTQ:
         if self.config.weight_bits == 4:
             quantized = quantizers.pack_int4(quantized, axis=0, dtype="uint8")[0]
         self.layer._gptq_calibrated(quantized, scale, zero, g_idx)
+
+
+def awq_search_optimal_scales(weights, activation_magnitudes, *, num_grid_points=20,
+                              group_size=-1):
+    """Keras's AWQ grid search: for ratio i / num_grid_points, the input rows scaled by
+    x_max ** ratio (normalized by the geometric mean of their extremes), quantized to 4
+    bits, unscaled, and the error weighted by x_max^2; the scales of the least error
+    (the first of equal ones).
+
+    Example:
+        >>> import numpy as np
+        >>> from paddle.highlevel.gptq import awq_search_optimal_scales
+        >>> awq_search_optimal_scales(np.float32([[1.0, -1.0]]), np.float32([1.0, 1.0]),
+        ...                           num_grid_points=2).tolist()
+        [1.0, 1.0]
+    """
+    weights = np.asarray(weights, np.float32)
+    in_features = weights.shape[1]
+    x_max = np.asarray(activation_magnitudes, np.float32)
+    x_max = np.where(x_max < np.float32(1e-8), np.float32(1), x_max)
+    best_loss, best_scales = None, np.ones((in_features,), np.float32)
+    groups = None if group_size == -1 else np.arange(in_features) // group_size
+    for i in range(num_grid_points + 1):
+        ratio = i / num_grid_points
+        scales = np.ones_like(x_max) if ratio == 0 else \
+            np.power(x_max, np.float32(ratio)).astype(np.float32)
+        scales = np.maximum(scales, np.float32(1e-4))
+        mean = np.maximum(np.sqrt(scales.max() * scales.min()), np.float32(1e-8))
+        scales = scales * _reciprocal(mean)
+        scaled = weights * scales
+        dequantized = _awq_round_trip(scaled, group_size, groups)[0]
+        reconstructed = dequantized * (np.float32(1) / scales)
+        loss = np.mean(np.square(weights - reconstructed) * np.square(x_max),
+                       dtype=np.float32)
+        if best_loss is None or loss < best_loss:
+            best_loss, best_scales = loss, scales
+    return best_scales
+
+
+def _awq_round_trip(scaled, group_size, groups):
+    """AWQ's 4-bit asymmetric quantization of `scaled` (per output channel, or in groups
+    of input rows): (dequantized, values, scale, zero)."""
+    scale, zero, maxq = compute_quantization_parameters(
+        scaled, bits=4, symmetric=False, per_channel=True, group_size=group_size)
+    if groups is None:  # [out, in] by [out, 1]: XLA's product with the reciprocal
+        q = np.clip(np.round(scaled * (np.float32(1) / np.where(
+            scale == 0, np.float32(1e-8), scale)) + zero.astype(np.float32)), 0, maxq)
+        return dequantize_with_zero_point(q, scale, zero), q, scale, zero
+    scale_map, zero_map = scale[:, groups], zero[:, groups]
+    q = quantize_with_zero_point(scaled, scale_map, zero_map, maxq)
+    return dequantize_with_zero_point(q, scale_map, zero_map), q, scale, zero
+
+
+def awq_quantize_matrix(weights_transpose, activation_magnitudes, *, num_grid_points=20,
+                        group_size=-1):
+    """Keras's `awq_quantize_matrix`: (values [out, in], scales [out, groups], uint8 zero
+    points, the input rows' AWQ scales [in], float32 g_idx [in]: i // group_size).
+
+    Example:
+        >>> import numpy as np
+        >>> from paddle.highlevel.gptq import awq_quantize_matrix
+        >>> q, s, z, a, g = awq_quantize_matrix(np.float32([[1.0, -1.0]]),
+        ...                                     np.float32([1.0, 1.0]), num_grid_points=2)
+        >>> q.astype(int).tolist(), z.tolist(), g.tolist()
+        ([[14, 0]], [[7]], [0.0, 0.0])
+    """
+    weights = np.asarray(weights_transpose, np.float32)
+    in_features = weights.shape[1]
+    awq_scales = awq_search_optimal_scales(weights, activation_magnitudes,
+                                           num_grid_points=num_grid_points,
+                                           group_size=group_size)
+    groups = None if group_size == -1 else np.arange(in_features) // group_size
+    _, q, scale, zero = _awq_round_trip(weights * awq_scales, group_size, groups)
+    g_idx = np.zeros((in_features,), np.float32) if groups is None else \
+        groups.astype(np.float32)
+    return q, scale, zero, awq_scales, g_idx
+
+
+class AWQ:
+    """Keras's `AWQ` of one Dense layer: the largest input magnitude of each input row
+    over the calibration calls (`update_activation_magnitudes`), then the scale search
+    and the 4-bit quantization of its kernel (`quantize_layer`), written into the layer's
+    AWQ weights.
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> from paddle.highlevel.gptq import AWQ
+        >>> layer = pd.layers.Dense(2)
+        >>> _ = layer(np.ones((1, 3), "float32"))
+        >>> awq = AWQ(layer, pd.quantizers.AWQConfig(None, None))
+        >>> awq.update_activation_magnitudes(np.float32([[1, -4, 2], [-3, 0, 1]]))
+        >>> awq.activation_magnitudes.tolist()
+        [3.0, 4.0, 2.0]
+    """
+
+    def __init__(self, layer, config):
+        kernel = getattr(layer, "_gptq_float_kernel", None)
+        if kernel is None:
+            kernel = getattr(layer, "kernel", None)
+        if kernel is None or len(kernel.shape) != 2:
+            raise TypeError(f"Unsupported layer type for AWQ: {type(layer)} (paddle "
+                            f"quantizes Dense layers with AWQ)")
+        self.layer = layer
+        self.config = config
+        self.kernel = np.asarray(kernel.val(), np.float32)
+        self.rows, self.columns = self.kernel.shape
+        self.activation_magnitudes = np.zeros((self.rows,), np.float32)
+        self.num_samples = 0
+
+    def observe(self, input_batch):
+        self.update_activation_magnitudes(input_batch)
+
+    def quantize(self):
+        self.quantize_layer()
+
+    def update_activation_magnitudes(self, input_batch):
+        """Fold a batch of inputs (features last) into the running maxima of |x|."""
+        x = np.asarray(input_batch)
+        if x.size == 0:
+            raise ValueError("Input tensor cannot be empty.")
+        x = x.reshape(-1, x.shape[-1]).astype(np.float32)
+        self.activation_magnitudes = np.maximum(self.activation_magnitudes,
+                                                np.abs(x).max(axis=0))
+        self.num_samples += x.shape[0]
+
+    def quantize_layer(self):
+        """Search the scales, quantize the kernel, write the layer's weights."""
+        q, scale, zero, awq_scales, g_idx = awq_quantize_matrix(
+            self.kernel.T, self.activation_magnitudes,
+            num_grid_points=self.config.num_grid_points, group_size=self.config.group_size)
+        packed = quantizers.pack_int4(q.astype(np.uint8), axis=0, dtype="uint8")[0]
+        self.layer._gptq_calibrated(packed, scale, zero, g_idx, awq_scales)
 
 
 def get_dataloader(tokenizer, sequence_length, dataset, num_samples=128, *,
@@ -370,13 +520,14 @@ def _dense_leaves(block, accepts):
     return found
 
 
-def _capture(layer, gptq):
-    """Keras's `stream_hessians` hook: the layer's inputs folded into its Hessian."""
+def _capture(layer, state):
+    """Keras's `stream_hessians` / `stream_activations` hook: the layer's inputs folded
+    into its GPTQ Hessian or AWQ activation magnitudes."""
     original = layer.call
 
     def hook(*args, **kwargs):
         inputs = args[0] if args else kwargs["inputs"]
-        gptq.update_hessian_with_batch(np.asarray(inputs).reshape(-1, gptq.rows))
+        state.observe(np.asarray(inputs).reshape(-1, state.rows))
         return original(*args, **kwargs)
     return hook
 
@@ -404,9 +555,10 @@ def check_structure(structure):
                             f"{layers!r}")
 
 
-def apply_gptq_layerwise(dataloader, config, structure, accepts):
-    """Keras's `apply_gptq_layerwise`: the blocks quantized one after the other on the
-    calibration windows (see the module's docstring)."""
+def apply_layerwise(dataloader, config, structure, accepts):
+    """Keras's `apply_gptq_layerwise` and `apply_awq_layerwise`: the blocks quantized one
+    after the other on the calibration windows (see the module's docstring)."""
+    kind = AWQ if isinstance(config, AWQConfig) else GPTQ
     check_structure(structure)
     pre_layers = list(structure.get("pre_block_layers", []))
     blocks = list(structure["sequential_blocks"])
@@ -420,7 +572,7 @@ def apply_gptq_layerwise(dataloader, config, structure, accepts):
     for index, block in enumerate(blocks):
         leaves = _dense_leaves(block, accepts)
         if leaves:
-            objects = {name: GPTQ(layer, config) for name, layer in leaves.items()}
+            objects = {name: kind(layer, config) for name, layer in leaves.items()}
             try:
                 for name, layer in leaves.items():
                     layer.call = _capture(layer, objects[name])
@@ -430,8 +582,8 @@ def apply_gptq_layerwise(dataloader, config, structure, accepts):
             finally:
                 for layer in leaves.values():
                     del layer.call
-            for gptq in objects.values():
-                gptq.quantize_and_correct_layer()
+            for state in objects.values():
+                state.quantize()
         if index < len(blocks) - 1:
             outputs = []
             for i in range(num_samples):
@@ -440,13 +592,16 @@ def apply_gptq_layerwise(dataloader, config, structure, accepts):
             inputs = outputs
 
 
-def gptq_quantize(config, structure, accepts):
-    """Keras's `gptq_quantize`: the checks, the calibration windows, the layerwise pass."""
-    if not isinstance(config, GPTQConfig):
-        raise ValueError(f"GPTQ quantization needs a `GPTQConfig`, received {config!r}")
+def quantize_model(config, structure, accepts):
+    """Keras's `gptq_quantize` / `awq_quantize`: the checks, the calibration windows, the
+    layerwise pass."""
+    name = "GPTQ" if isinstance(config, GPTQConfig) else "AWQ"
+    if not isinstance(config, (GPTQConfig, AWQConfig)):
+        raise ValueError(f"GPTQ and AWQ quantization need a `GPTQConfig` or `AWQConfig`, "
+                         f"received {config!r}")
     if config.dataset is None or config.tokenizer is None:
-        raise ValueError("GPTQ quantization requires a dataset and a tokenizer. Please "
-                         "provide them in the `GPTQConfig`.")
+        raise ValueError(f"{name} quantization requires a dataset and a tokenizer. Please "
+                         f"provide them in the `{name}Config`.")
     dataloader = get_dataloader(config.tokenizer, config.sequence_length, config.dataset,
                                 num_samples=config.num_samples)
-    apply_gptq_layerwise(dataloader[:config.num_samples], config, structure, accepts)
+    apply_layerwise(dataloader[:config.num_samples], config, structure, accepts)

@@ -10,9 +10,9 @@ with a scale and a zero point per group and column, two int4 values a byte; `blo
 (or -1) gives one symmetric scale per output channel instead. `model.quantize("float8")`
 (`Float8QuantizationConfig()`) keeps the float weights and trains through Keras's scaled
 float8 fake quantization. `model.quantize("gptq", config=GPTQConfig(dataset, tokenizer))`
-runs Keras's GPTQ on the Dense layers of the model's sequential blocks (see
-paddle/highlevel/gptq.py). Keras's "awq" mode raises NotImplementedError in `quantize`
-(its config is not provided here).
+runs Keras's GPTQ on the Dense layers of the model's sequential blocks, and
+`model.quantize("awq", config=AWQConfig(dataset, tokenizer))` Keras's AWQ (see
+paddle/highlevel/gptq.py).
 
 Example:
     >>> import paddle as pd
@@ -25,9 +25,8 @@ import numpy as np
 from paddle.highlevel import quantizers
 
 # Keras's modes (keras.src.dtype_policies.QUANTIZATION_MODES), in Keras's order: the
-# messages list them all; paddle quantizes to "int8", "float8" and "int4".
+# messages list them all; paddle runs them all.
 QUANTIZATION_MODES = ("int8", "float8", "int4", "gptq", "awq")
-RUNS = ("int8", "float8", "int4", "gptq")
 
 
 class QuantizationConfig:
@@ -297,6 +296,89 @@ class GPTQConfig(QuantizationConfig):
         return f"gptq/{self.weight_bits}/{self.group_size}"
 
 
+class AWQConfig(QuantizationConfig):
+    """The AWQ mode's config, as Keras's `AWQConfig`: activation-aware weight quantization
+    to 4 bits, each input row of a kernel scaled by a power of its inputs' largest
+    magnitude (the power searched on a grid) before the groups are quantized (see
+    paddle/highlevel/gptq.py).
+
+    Args:
+        dataset: the calibration data: an iterable of strings (tokenized by `tokenizer`)
+            or of token ids; None only to describe a config (`quantize` refuses it).
+        tokenizer: an object with `tokenize(text)`.
+        weight_bits: 4 (the only value AWQ takes).
+        num_samples: calibration windows (128).
+        sequence_length: tokens per calibration window (512).
+        group_size: input rows per group of scales and zero points (128); -1: one group.
+        num_grid_points: the exponents tried are i / num_grid_points, i = 0..num (20).
+        quantization_layer_structure: {"pre_block_layers": [...], "sequential_blocks":
+            [...]} (None: `model.get_quantization_layer_structure("awq")`).
+
+    Example:
+        >>> import paddle as pd
+        >>> config = pd.quantizers.AWQConfig(dataset=None, tokenizer=None, group_size=-1)
+        >>> config.mode, config.dtype_policy_string()
+        ('awq', 'awq/4/-1')
+    """
+
+    def __init__(self, dataset, tokenizer, *, weight_bits=4, num_samples=128,
+                 sequence_length=512, group_size=128, num_grid_points=20,
+                 quantization_layer_structure=None):
+        super().__init__()
+        for name, value in (("weight_bits", weight_bits), ("num_samples", num_samples),
+                            ("sequence_length", sequence_length),
+                            ("group_size", group_size),
+                            ("num_grid_points", num_grid_points)):
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+                raise TypeError(f"AWQConfig: expected {name} an integer, received "
+                                f"{value!r} (of type {type(value).__name__})")
+        if weight_bits != 4:
+            raise ValueError(f"AWQ only supports 4-bit quantization. Received "
+                             f"weight_bits={weight_bits}.")
+        if num_samples <= 0:
+            raise ValueError("num_samples must be a positive integer.")
+        if sequence_length <= 0:
+            raise ValueError("sequence_length must be a positive integer.")
+        if group_size < -1 or group_size == 0:
+            raise ValueError("Invalid group_size. Supported values are -1 (per-channel) or "
+                             f"a positive integer, but got {group_size}.")
+        if num_grid_points <= 0:
+            raise ValueError("num_grid_points must be a positive integer.")
+        if quantization_layer_structure is not None and \
+                not isinstance(quantization_layer_structure, dict):
+            raise TypeError("AWQConfig: expected quantization_layer_structure a dict with "
+                            "'pre_block_layers' and 'sequential_blocks', received "
+                            f"{quantization_layer_structure!r}")
+        self.dataset = dataset
+        self.tokenizer = tokenizer
+        self.weight_bits = int(weight_bits)
+        self.num_samples = int(num_samples)
+        self.sequence_length = int(sequence_length)
+        self.group_size = int(group_size)
+        self.num_grid_points = int(num_grid_points)
+        self.quantization_layer_structure = quantization_layer_structure
+
+    @property
+    def mode(self):
+        return "awq"
+
+    def dtype_policy_string(self):
+        """The mode of the layers' `AWQDTypePolicy`: "awq/<weight_bits>/<group_size>"."""
+        return f"awq/{self.weight_bits}/{self.group_size}"
+
+    def get_config(self):
+        return {"dataset": None, "tokenizer": None, "weight_bits": self.weight_bits,
+                "num_samples": self.num_samples, "sequence_length": self.sequence_length,
+                "group_size": self.group_size, "num_grid_points": self.num_grid_points,
+                # layers cannot be saved in a config (see GPTQConfig)
+                "quantization_layer_structure": self.quantization_layer_structure
+                if _plain(self.quantization_layer_structure) else None}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
 def _plain(value):
     """Whether `value` is made of JSON's types only."""
     if isinstance(value, dict):
@@ -307,9 +389,9 @@ def _plain(value):
 
 
 def gptq_setting_for_layer(layer, config, name):
-    """Keras's `get_weight_bits_for_layer` / `get_group_size_for_layer`: `name`
-    ("weight_bits", "group_size") from a GPTQConfig, else from the layer's
-    `GPTQDTypePolicy` (a loaded layer's).
+    """Keras's `get_weight_bits_for_layer` / `get_group_size_for_layer` (of gptq_core and
+    awq_core): `name` ("weight_bits", "group_size") from a GPTQConfig or AWQConfig, else
+    from the layer's `GPTQDTypePolicy` or `AWQDTypePolicy` (a loaded layer's).
 
     Example:
         >>> import paddle as pd
@@ -318,12 +400,13 @@ def gptq_setting_for_layer(layer, config, name):
         >>> gptq_setting_for_layer(pd.layers.Dense(2), config, "weight_bits")
         8
     """
-    if isinstance(config, GPTQConfig):
+    if isinstance(config, (GPTQConfig, AWQConfig)):
         return getattr(config, name)
     value = getattr(layer.dtype_policy, name, None)
     if value is None:
-        raise ValueError(f"For GPTQ quantization, the {name} must be specified either "
-                         f"through a `dtype_policy` of type `GPTQDTypePolicy` or the "
+        kind = (layer.dtype_policy.quantization_mode or "gptq").upper()
+        raise ValueError(f"For {kind} quantization, the {name} must be specified either "
+                         f"through a `dtype_policy` of type `{kind}DTypePolicy` or the "
                          f"`config` argument.")
     return value
 
@@ -348,7 +431,7 @@ CLASSES = {"QuantizationConfig": QuantizationConfig,
            "Int8QuantizationConfig": Int8QuantizationConfig,
            "Int4QuantizationConfig": Int4QuantizationConfig,
            "Float8QuantizationConfig": Float8QuantizationConfig,
-           "GPTQConfig": GPTQConfig}
+           "GPTQConfig": GPTQConfig, "AWQConfig": AWQConfig}
 
 
 def serialize_config(config):
@@ -414,8 +497,6 @@ def validate_and_resolve_config(mode, config):
             name = {"gptq": "GPTQConfig", "awq": "AWQConfig"}[mode]
             raise ValueError(f"For {mode.upper()}, you must pass a `{name}` object in the "
                              f"`config` argument.")
-        elif mode is not None:
-            raise NotImplementedError(_not_run(mode))
         else:
             raise ValueError("You must provide either `mode` or `config` to `quantize`.")
     elif not isinstance(config, QuantizationConfig):
@@ -425,8 +506,6 @@ def validate_and_resolve_config(mode, config):
         raise ValueError(f"Contradictory arguments: mode='{mode}' but "
                          f"config.mode='{config.mode}'")
     _validate_mode(config.mode)
-    if config.mode not in RUNS:
-        raise NotImplementedError(_not_run(config.mode))
     return config
 
 
@@ -434,9 +513,3 @@ def _validate_mode(mode):
     if mode is not None and mode not in QUANTIZATION_MODES:
         raise ValueError(f"Invalid quantization mode. Expected one of {QUANTIZATION_MODES}. "
                          f"Received: mode={mode}")
-
-
-def _not_run(mode):
-    return (f"Quantization mode={mode!r} is not available in paddle: it quantizes to int8, "
-            f"int4, float8 and gptq only (AWQ's activation-aware scale search is not "
-            f"implemented)")

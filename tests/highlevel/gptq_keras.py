@@ -1,5 +1,5 @@
-"""The GPTQ comparison model, built alike in Keras 3 and paddle (`make(lib, weights)`),
-and its quantization with a GPTQConfig of `case` (`quantize(lib, ...)`). Run with a Keras
+"""The GPTQ and AWQ comparison model, built alike in Keras 3 and paddle (`make(lib, weights)`),
+and its quantization with a GPTQConfig or AWQConfig of `case` (`quantize(lib, ...)`). Run with a Keras
 3.15.1 Python (`python gptq_keras.py in.npz out.npz`, KERAS_BACKEND=jax) it writes
 Keras's quantized weights and predictions for tests/highlevel/test_quantize_gptq.py."""
 import sys
@@ -10,7 +10,9 @@ import numpy as np
 V, D, L = 20, 8, 16  # vocabulary, width, calibration window
 # name: (weight_bits, group_size, symmetric, activation_order)
 CASES = {"4bit_g4_order": (4, 4, False, True), "8bit_channel_sym": (8, -1, True, False),
-         "3bit_g8": (3, 8, False, False), "2bit_g5_sym_order": (2, 5, True, True)}
+         "3bit_g8": (3, 8, False, False), "2bit_g5_sym_order": (2, 5, True, True),
+         # AWQ: (group_size, num_grid_points)
+         "awq_g4": (4, 20), "awq_channel": (-1, 20), "awq_g5_grid7": (5, 7)}
 
 
 class Tokenizer:
@@ -45,22 +47,30 @@ def make(lib, w):
 
 
 def quantize(lib, model, emb, block, case, dataset, filters=None):
-    bits, group, symmetric, order = CASES[case]
-    config = lib.quantizers.GPTQConfig(
-        dataset=dataset, tokenizer=Tokenizer(), num_samples=1, sequence_length=L,
-        weight_bits=bits, group_size=group, symmetric=symmetric, activation_order=order,
-        quantization_layer_structure={"pre_block_layers": [emb],
-                                      "sequential_blocks": [block]})
-    with warnings.catch_warnings():  # Embedding, InputLayer: no gptq form
+    structure = {"pre_block_layers": [emb], "sequential_blocks": [block]}
+    if case.startswith("awq"):
+        group, grid = CASES[case]
+        mode, config = "awq", lib.quantizers.AWQConfig(
+            dataset=dataset, tokenizer=Tokenizer(), num_samples=1, sequence_length=L,
+            group_size=group, num_grid_points=grid, quantization_layer_structure=structure)
+    else:
+        bits, group, symmetric, order = CASES[case]
+        mode, config = "gptq", lib.quantizers.GPTQConfig(
+            dataset=dataset, tokenizer=Tokenizer(), num_samples=1, sequence_length=L,
+            weight_bits=bits, group_size=group, symmetric=symmetric, activation_order=order,
+            quantization_layer_structure=structure)
+    with warnings.catch_warnings():  # Embedding, InputLayer: no gptq or awq form
         warnings.simplefilter("ignore")
-        model.quantize("gptq", config=config, filters=filters)
+        model.quantize(mode, config=config, filters=filters)
 
 
 def results(model, layers, x):
     out = {"y": np.asarray(model.predict(x, verbose=0))}
     for name, layer in zip(("d1", "d2"), layers):
         for key, attr in (("q", "quantized_kernel"), ("s", "kernel_scale"),
-                          ("z", "kernel_zero"), ("g", "g_idx")):
+                          ("z", "kernel_zero"), ("g", "g_idx"), ("a", "awq_scales")):
+            if getattr(layer, attr, None) is None:
+                continue
             out[f"{name}_{key}"] = np.asarray(getattr(layer, attr))
     out["policy"] = np.array(layers[0].dtype_policy.name)
     return out

@@ -200,9 +200,9 @@ def test_keras_errors():
     with pytest.raises(ValueError, match="For GPTQ, you must pass a `GPTQConfig` object"):
         model.quantize("gptq")
 
-    class AWQLike(pd.quantizers.QuantizationConfig):  # paddle has no AWQConfig yet
+    class AWQLike(pd.quantizers.QuantizationConfig):  # not an AWQConfig
         mode = "awq"
-    with pytest.raises(NotImplementedError, match="mode='awq' is not available in paddle"):
+    with pytest.raises(ValueError, match="For AWQ, you must pass a `AWQConfig` object"):
         model.quantize(config=AWQLike())
     with pytest.raises(ValueError, match="must be an instance of `QuantizationConfig`"):
         model.quantize(config={"mode": "int8"})

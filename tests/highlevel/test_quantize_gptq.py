@@ -1,9 +1,10 @@
-"""model.quantize("gptq", config=GPTQConfig(...)): the quantized weights (uint8 values, packed
-at 4 bits, scales, zero points, g_idx) and predictions equal Keras 3.15.1's for the same
-float weights and calibration data (values read from Keras once, on the JAX backend, by
+"""model.quantize("gptq", config=GPTQConfig(...)) and model.quantize("awq",
+config=AWQConfig(...)): the quantized weights (uint8 values, packed at 4 bits, scales, zero
+points, AWQ's scales, g_idx) and predictions equal Keras 3.15.1's for the same float
+weights and calibration data (values read from Keras once, on the JAX backend, by
 tests/highlevel/gptq_keras.py, stored in gptq_keras_values.json; and against a live Keras
 in a subprocess where /work/kvenv, or PADDLE_KERAS_PYTHON, has one); the GPTQ policy and
-config as Keras's; files round-trip through paddle's loader; Keras's errors."""
+configs as Keras's; files round-trip through paddle's loader; Keras's errors."""
 import json
 import os
 import re
@@ -44,7 +45,9 @@ def paddle_results(case, dataset=None, filters=None, parts=None):
 
 def check_against(expected, case, got):
     assert got["policy"] == str(expected[f"{case}/policy"])
-    for key in ("d1_q", "d1_z", "d1_g", "d2_q", "d2_z", "d2_g"):
+    keys = ["d1_q", "d1_z", "d1_g", "d2_q", "d2_z", "d2_g"]
+    assert ("d1_a" in got) == case.startswith("awq") == (f"{case}/d1_a" in expected)
+    for key in keys + [k for k in ("d1_a", "d2_a") if k in got]:
         want = expected[f"{case}/{key}"]
         assert got[key].dtype == want.dtype and got[key].shape == want.shape, key
         np.testing.assert_array_equal(got[key], want, err_msg=key)
@@ -236,10 +239,14 @@ def test_keras_errors():
         mode = "gptq"
     with pytest.raises(ValueError, match="For GPTQ, you must pass a `GPTQConfig` object"):
         model.quantize(config=GPTQLike())
-    with pytest.raises(NotImplementedError, match="mode='awq' is not available in paddle"):
-        class AWQLike(pd.quantizers.QuantizationConfig):
-            mode = "awq"
-        pd.Sequential([pd.Input(shape=(4,)), pd.layers.Dense(2)]).quantize(config=AWQLike())
+    with pytest.raises(ValueError, match="For AWQ, you must pass a `AWQConfig` object"):
+        model.quantize("awq")
+    with pytest.raises(ValueError, match="AWQ quantization requires a dataset and a "
+                                         "tokenizer"):
+        model.quantize("awq", config=pd.quantizers.AWQConfig(None, model_kit.Tokenizer()))
+    with pytest.raises(ValueError, match="a valid quantization structure must be provided"):
+        model.quantize("awq", config=pd.quantizers.AWQConfig([W["data"]],
+                                                             model_kit.Tokenizer()))
 
 
 def test_layers_without_a_gptq_form_warn():
@@ -258,3 +265,44 @@ def test_layers_without_a_gptq_form_warn():
     assert "EinsumDense has no 'gptq' form" in messages
     assert "Received: quantization_mode=gptq" in messages
     assert einsum.quantization_mode is None and embedding.quantization_mode is None
+
+
+def test_awq_policy_config_and_files(tmp_path):
+    policy = pd.dtype_policies.get("awq/4/-1_from_float32")
+    assert isinstance(policy, pd.dtype_policies.AWQDTypePolicy)
+    assert (policy.weight_bits, policy.group_size) == (4, -1)
+    config = pd.dtype_policies.serialize(policy)
+    assert config["config"] == {"mode": "awq/4/-1", "source_name": "float32"}
+    assert pd.dtype_policies.deserialize(config) == policy
+    for mode, message in (("awq/4", "Expected format 'awq/<weight_bits>/<group_size>'"),
+                          ("awq/8/128", "AWQ only supports 4-bit quantization"),
+                          ("awq/4/-2", "Invalid group_size in mode")):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            pd.dtype_policies.AWQDTypePolicy(mode, "float32")
+    cfg = pd.quantizers.AWQConfig(None, None)
+    assert cfg.get_config() == {
+        "dataset": None, "tokenizer": None, "weight_bits": 4, "num_samples": 128,
+        "sequence_length": 512, "group_size": 128, "num_grid_points": 20,
+        "quantization_layer_structure": None}
+    for kwargs, message in (({"weight_bits": 8}, "AWQ only supports 4-bit"),
+                            ({"num_samples": 0}, "num_samples must be a positive"),
+                            ({"group_size": 0}, "Invalid group_size"),
+                            ({"num_grid_points": 0}, "num_grid_points must be a positive")):
+        with pytest.raises(ValueError, match=message):
+            pd.quantizers.AWQConfig(None, None, **kwargs)
+
+    def blocks_only(layers):
+        return lambda layer: any(layer is x for x in layers[:2])
+    model, layers, got = paddle_results("awq_g4", filters=blocks_only)
+    d1 = layers[0]
+    assert d1.is_awq_calibrated and d1.dtype_policy.name == "awq/4/4_from_float32"
+    assert [w.name.rsplit("/", 1)[-1] for w in d1.weights] == [
+        "bias", "kernel", "kernel_scale", "kernel_zero", "awq_scales", "g_idx"]
+    path = str(tmp_path / "awq.keras")
+    model.save(path)
+    loaded = pd.saving.load_model(path)
+    np.testing.assert_array_equal(loaded.predict(W["x"], verbose=0), got["y"])
+    block = [layer for layer in loaded.layers if isinstance(layer, pd.Model)][0]
+    d1 = [layer for layer in block.layers if isinstance(layer, pd.layers.Dense)][0]
+    assert isinstance(d1.dtype_policy, pd.dtype_policies.AWQDTypePolicy)
+    np.testing.assert_array_equal(d1.awq_scales.val(), got["d1_a"])

@@ -106,6 +106,8 @@ class Quantizable:
             return self._float8_call(*args, **kwargs)
         if self.quantization_mode == "gptq":
             return self._gptq_call(*args, **kwargs)
+        if self.quantization_mode == "awq":
+            return self._awq_call(*args, **kwargs)
         raise self._quantization_mode_error(self.quantization_mode)
 
     def _int8_call(self, *args, **kwargs):
@@ -119,6 +121,9 @@ class Quantizable:
 
     def _gptq_call(self, *args, **kwargs):
         raise self._not_implemented_error(self._gptq_call)
+
+    def _awq_call(self, *args, **kwargs):
+        raise self._not_implemented_error(self._awq_call)
 
     def _check_quantize_args(self, mode, compute_dtype):
         if not self.built:

@@ -35,7 +35,8 @@ from paddle.highlevel.models.state_api import StateTreeAPI
 from paddle.highlevel.layers.base import Layer, _call_spec, _check_training, call_context, \
     tensor_arguments
 from paddle.highlevel import gptq
-from paddle.highlevel.quantization_config import GPTQConfig, validate_and_resolve_config
+from paddle.highlevel.quantization_config import (
+    AWQConfig, GPTQConfig, validate_and_resolve_config)
 from paddle.highlevel.saving.formats import saving
 from paddle.highlevel.saving.serialization import inherited_scope
 from paddle.highlevel.training.checks import check_input as _check_input
@@ -425,13 +426,13 @@ class Model(StateTreeAPI, Trainable, Layer):
         `weights`.
 
         Args:
-            mode: "int8", "int4", "float8" or "gptq" (Keras's "awq" raises: paddle has
-                no AWQConfig). Optional with `config`.
+            mode: "int8", "int4", "float8", "gptq" or "awq". Optional with `config`.
             config: a `pd.quantizers.Int8QuantizationConfig`, `Int4QuantizationConfig`
-                (its block size), `Float8QuantizationConfig` or `GPTQConfig` (required
-                for "gptq": the calibration data and the blocks, see
+                (its block size), `Float8QuantizationConfig`, `GPTQConfig` or
+                `AWQConfig` (required for "gptq", "awq": the calibration data and the
+                blocks, see
                 paddle/highlevel/gptq.py; the Dense layers of the blocks are quantized,
-                other Dense layers keep their float kernel under a GPTQ policy, as
+                other Dense layers keep their float kernel under a GPTQ/AWQ policy, as
                 Keras's).
             filters: a regular expression, a list of them (searched in layer names) or a
                 callable(layer) -> bool: only the layers it accepts are quantized.
@@ -457,13 +458,14 @@ class Model(StateTreeAPI, Trainable, Layer):
                              f"strings, or a callable. Received: {type(filters)}")
         config = validate_and_resolve_config(mode, config)  # awq: refused here
         structure = None
-        if config.mode == "gptq":  # Keras's checks, before any layer changes
-            if not isinstance(config, GPTQConfig):
-                raise ValueError("For GPTQ, you must pass a `GPTQConfig` object in the "
+        if config.mode in ("gptq", "awq"):  # Keras's checks, before any layer changes
+            name = {"gptq": "GPTQ", "awq": "AWQ"}[config.mode]
+            if not isinstance(config, {"gptq": GPTQConfig, "awq": AWQConfig}[config.mode]):
+                raise ValueError(f"For {name}, you must pass a `{name}Config` object in the "
                                  f"`config` argument. Received: config={config!r}")
             if config.dataset is None or config.tokenizer is None:
-                raise ValueError("GPTQ quantization requires a dataset and a tokenizer. "
-                                 "Please provide them in the `GPTQConfig`.")
+                raise ValueError(f"{name} quantization requires a dataset and a tokenizer. "
+                                 f"Please provide them in the `{name}Config`.")
             structure = config.quantization_layer_structure
             if structure is None:
                 structure = self.get_quantization_layer_structure(config.mode)
@@ -485,7 +487,7 @@ class Model(StateTreeAPI, Trainable, Layer):
             except NotImplementedError as e:
                 warnings.warn(str(e), stacklevel=2)
         if structure is not None:  # the calibration pass (paddle/highlevel/gptq.py)
-            gptq.gptq_quantize(config, structure, lambda layer: _accepts(layer, filters))
+            gptq.quantize_model(config, structure, lambda layer: _accepts(layer, filters))
         if changed:  # the innermost models first: an outer graph calls the inner ones
             for model in [m for m in reversed(self._nested_layers())
                           if isinstance(m, Model)] + [self]:
