@@ -306,3 +306,15 @@ def test_awq_policy_config_and_files(tmp_path):
     d1 = [layer for layer in block.layers if isinstance(layer, pd.layers.Dense)][0]
     assert isinstance(d1.dtype_policy, pd.dtype_policies.AWQDTypePolicy)
     np.testing.assert_array_equal(d1.awq_scales.val(), got["d1_a"])
+
+
+def test_fit_trains_what_is_still_float():
+    # the biases and the float layers train; the quantized weights stay (not trainable)
+    model, layers, _ = paddle_results(
+        "awq_g4", filters=lambda layers: lambda layer: any(layer is x for x in layers[:2]))
+    bias, values = layers[0].bias.val().copy(), layers[0].quantized_kernel.val().copy()
+    model.compile(optimizer="sgd", loss="mse")
+    history = model.fit(W["x"], np.zeros((2, model_kit.L, 5), "float32"), epochs=2, verbose=0)
+    assert history.history["loss"][1] < history.history["loss"][0]
+    assert not np.array_equal(layers[0].bias.val(), bias)
+    np.testing.assert_array_equal(layers[0].quantized_kernel.val(), values)
