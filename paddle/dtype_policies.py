@@ -9,5 +9,6 @@ Example:
     'float64'
 """
 from paddle.highlevel.dtype_policies import (  # noqa: F401
-    DTypePolicy, DTypePolicyMap, FloatDTypePolicy, Int4DTypePolicy, QuantizedDTypePolicy,
-    QuantizedFloat8DTypePolicy, deserialize, get, serialize)
+    AWQDTypePolicy, DTypePolicy, DTypePolicyMap, FloatDTypePolicy, GPTQDTypePolicy,
+    Int4DTypePolicy, QuantizedDTypePolicy, QuantizedFloat8DTypePolicy, deserialize, get,
+    serialize)

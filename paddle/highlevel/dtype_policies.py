@@ -12,7 +12,9 @@ and the GPU compute in.
 `QuantizedDTypePolicy("int8", "float32")` is the policy `model.quantize("int8")` gives the
 layers it quantizes, `Int4DTypePolicy("int4/128", "float32")` the one `model.quantize("int4")`
 gives (its block size in the name: -1 for one scale per output channel; see
-`pd.quantizers`).
+`pd.quantizers`), `GPTQDTypePolicy("gptq/4/128", "float32")` the one of
+`model.quantize("gptq", config=...)` (bits and group size in the name), and
+`AWQDTypePolicy("awq/4/128", "float32")` the one of `model.quantize("awq", config=...)`.
 
 Example:
     >>> import paddle as pd
@@ -33,7 +35,7 @@ from paddle.devices import half
 FLOAT_DTYPES = ("float32", "float64", "float16", "bfloat16")
 DTYPES = FLOAT_DTYPES + ("int32", "int64", "bool")  # paddle's dtypes
 MIXED = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16"}  # name: compute dtype
-QUANTIZATION_MODES = ("int8", "float8", "int4")  # the modes paddle runs (Keras has more)
+QUANTIZATION_MODES = ("int8", "float8", "int4", "gptq", "awq")  # Keras's, all run
 
 _global = {"policy": None}  # None: a float policy named floatx()
 
@@ -136,8 +138,7 @@ class QuantizedDTypePolicy(DTypePolicy):
     computing in the float dtype `source_name`.
 
     Args:
-        mode: the quantization mode, "int8", "float8" or "int4" (paddle has no GPTQ or
-            AWQ).
+        mode: the quantization mode, "int8", "float8", "int4", "gptq" or "awq".
         source_name: the float policy the layer computes in (None: the global one).
 
     Example:
@@ -150,8 +151,7 @@ class QuantizedDTypePolicy(DTypePolicy):
     def __init__(self, mode, source_name=None):
         if mode not in QUANTIZATION_MODES:
             raise ValueError(f"{type(self).__name__}: expected mode one of "
-                             f"{', '.join(QUANTIZATION_MODES)} (paddle quantizes to int8, "
-                             f"float8 and int4 only), received {mode!r}")
+                             f"{', '.join(QUANTIZATION_MODES)}, received {mode!r}")
         if source_name is None:
             source_name = dtype_policy().name
         source = _float_name(source_name, type(self).__name__)
@@ -253,6 +253,112 @@ class Int4DTypePolicy(QuantizedDTypePolicy):
         return {"mode": f"int4/{self.block_size}", "source_name": self._source_name}
 
 
+class GPTQDTypePolicy(QuantizedDTypePolicy):
+    """The policy of a GPTQ-quantized layer, as Keras's: the mode
+    "gptq/<weight_bits>/<group_size>" carries the bits (2, 3, 4 or 8) and the group size
+    (-1 or a positive integer), so that a loaded layer rebuilds the same weights.
+
+    Args:
+        mode: "gptq/<weight_bits>/<group_size>", e.g. "gptq/4/128".
+        source_name: the float policy the layer computes in (None: the global one).
+
+    Example:
+        >>> import paddle as pd
+        >>> p = pd.dtype_policies.GPTQDTypePolicy("gptq/4/128", "float32")
+        >>> p.name, p.quantization_mode, p.weight_bits, p.group_size
+        ('gptq/4/128_from_float32', 'gptq', 4, 128)
+    """
+
+    def __init__(self, mode, source_name=None):
+        expected = "'gptq/<weight_bits>/<group_size>'"
+        parts = mode.split("/") if isinstance(mode, str) else []
+        if len(parts) != 3 or parts[0] != "gptq":
+            raise ValueError(f"Invalid mode for GPTQDTypePolicy. Expected format {expected}, "
+                             f"but got '{mode}'.")
+        try:
+            weight_bits, group_size = int(parts[1]), int(parts[2])
+        except ValueError:
+            raise ValueError(f"Invalid mode for GPTQDTypePolicy. <weight_bits> and "
+                             f"<group_size> must be integers. Expected format {expected}, "
+                             f"but got '{mode}'.") from None
+        if weight_bits not in (2, 3, 4, 8):
+            raise ValueError(f"Invalid weight_bits in mode. Supported values are 2, 3, 4, "
+                             f"and 8, but got {weight_bits} from '{mode}'.")
+        if group_size < -1 or group_size == 0:
+            raise ValueError(f"Invalid group_size in mode. Supported values are -1 "
+                             f"(whole-tensor) or a positive integer, but got {group_size} "
+                             f"from '{mode}'.")
+        super().__init__("gptq", source_name)
+        self._name = f"{mode}_from_{self._source_name}"
+        self.mode = "gptq"
+        self.weight_bits = weight_bits
+        self.group_size = group_size
+
+    def __eq__(self, other):
+        return super().__eq__(other) and self.weight_bits == other.weight_bits and \
+            self.group_size == other.group_size
+
+    def __hash__(self):
+        return hash((type(self).__name__, self._name))
+
+    def get_config(self):
+        return {"mode": f"gptq/{self.weight_bits}/{self.group_size}",
+                "source_name": self._source_name}
+
+
+class AWQDTypePolicy(QuantizedDTypePolicy):
+    """The policy of an AWQ-quantized layer, as Keras's: the mode
+    "awq/<weight_bits>/<group_size>", weight_bits 4 (AWQ's only), group_size -1 or a
+    positive integer.
+
+    Args:
+        mode: "awq/4/<group_size>", e.g. "awq/4/128".
+        source_name: the float policy the layer computes in (None: the global one).
+
+    Example:
+        >>> import paddle as pd
+        >>> p = pd.dtype_policies.AWQDTypePolicy("awq/4/128", "float32")
+        >>> p.name, p.quantization_mode, p.weight_bits, p.group_size
+        ('awq/4/128_from_float32', 'awq', 4, 128)
+    """
+
+    def __init__(self, mode, source_name=None):
+        expected = "'awq/<weight_bits>/<group_size>'"
+        parts = mode.split("/") if isinstance(mode, str) else []
+        if len(parts) != 3 or parts[0] != "awq":
+            raise ValueError(f"Invalid mode for AWQDTypePolicy. Expected format {expected}, "
+                             f"but got '{mode}'.")
+        try:
+            weight_bits, group_size = int(parts[1]), int(parts[2])
+        except ValueError:
+            raise ValueError(f"Invalid mode for AWQDTypePolicy. <weight_bits> and "
+                             f"<group_size> must be integers. Expected format {expected}, "
+                             f"but got '{mode}'.") from None
+        if weight_bits != 4:
+            raise ValueError(f"Invalid weight_bits in mode. AWQ only supports 4-bit "
+                             f"quantization, but got {weight_bits} from '{mode}'.")
+        if group_size < -1 or group_size == 0:
+            raise ValueError(f"Invalid group_size in mode. Supported values are -1 "
+                             f"(per-channel) or a positive integer, but got {group_size} "
+                             f"from '{mode}'.")
+        super().__init__("awq", source_name)
+        self._name = f"{mode}_from_{self._source_name}"
+        self.mode = "awq"
+        self.weight_bits = weight_bits
+        self.group_size = group_size
+
+    def __eq__(self, other):
+        return super().__eq__(other) and self.weight_bits == other.weight_bits and \
+            self.group_size == other.group_size
+
+    def __hash__(self):
+        return hash((type(self).__name__, self._name))
+
+    def get_config(self):
+        return {"mode": f"awq/{self.weight_bits}/{self.group_size}",
+                "source_name": self._source_name}
+
+
 class DTypePolicyMap(dict):
     """Policies by layer path: `policy_map["decoder/dense"]` is the policy of the layers
     whose path matches that key (a regular expression searched in the path), else the
@@ -308,7 +414,7 @@ class DTypePolicyMap(dict):
 
 _CLASSES = {c.__name__: c for c in (DTypePolicy, FloatDTypePolicy, QuantizedDTypePolicy,
                                     QuantizedFloat8DTypePolicy, Int4DTypePolicy,
-                                    DTypePolicyMap)}
+                                    GPTQDTypePolicy, AWQDTypePolicy, DTypePolicyMap)}
 
 
 def get(identifier):
@@ -347,6 +453,10 @@ def _quantized_policy(name):
     mode, source = parts
     if mode.startswith("int4") and "/" in mode:
         return Int4DTypePolicy(mode, source)
+    if mode.startswith("gptq"):
+        return GPTQDTypePolicy(mode, source)
+    if mode.startswith("awq"):
+        return AWQDTypePolicy(mode, source)
     if mode.startswith("float8"):
         return QuantizedFloat8DTypePolicy(mode, source)
     return QuantizedDTypePolicy(mode, source)

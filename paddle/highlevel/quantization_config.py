@@ -9,9 +9,10 @@ is `Int4QuantizationConfig()`: weight-only, the kernel in groups of `block_size`
 with a scale and a zero point per group and column, two int4 values a byte; `block_size=None`
 (or -1) gives one symmetric scale per output channel instead. `model.quantize("float8")`
 (`Float8QuantizationConfig()`) keeps the float weights and trains through Keras's scaled
-float8 fake quantization. Paddle runs the "int8", "int4" and "float8" modes; Keras's "gptq"
-and "awq" modes raise NotImplementedError in `quantize` (their configs are not provided
-here).
+float8 fake quantization. `model.quantize("gptq", config=GPTQConfig(dataset, tokenizer))`
+runs Keras's GPTQ on the Dense layers of the model's sequential blocks, and
+`model.quantize("awq", config=AWQConfig(dataset, tokenizer))` Keras's AWQ (see
+paddle/highlevel/gptq.py).
 
 Example:
     >>> import paddle as pd
@@ -19,12 +20,13 @@ Example:
     >>> config.mode, config.activation_quantizer
     ('int8', None)
 """
+import numpy as np
+
 from paddle.highlevel import quantizers
 
 # Keras's modes (keras.src.dtype_policies.QUANTIZATION_MODES), in Keras's order: the
-# messages list them all; paddle quantizes to "int8", "float8" and "int4".
+# messages list them all; paddle runs them all.
 QUANTIZATION_MODES = ("int8", "float8", "int4", "gptq", "awq")
-RUNS = ("int8", "float8", "int4")
 
 
 class QuantizationConfig:
@@ -193,6 +195,222 @@ class Float8QuantizationConfig(QuantizationConfig):
         return cls()
 
 
+class GPTQConfig(QuantizationConfig):
+    """The GPTQ mode's config, as Keras's `GPTQConfig`: the calibration data and the
+    settings of the GPTQ algorithm (post-training quantization of the weights with error
+    compensation through the inverse Hessian of the layer's inputs; see
+    paddle/highlevel/gptq.py).
+
+    Args:
+        dataset: the calibration data: an iterable of strings (tokenized by `tokenizer`)
+            or of token ids (arrays, lists); None only to describe a config (`quantize`
+            refuses it).
+        tokenizer: an object with `tokenize(text)` for string data (Keras requires one
+            even for token ids).
+        weight_bits: bits per weight: 2, 3, 4 (packed two a byte) or 8 (4).
+        num_samples: calibration windows (128).
+        per_channel: a scale per output channel (True), else one per tensor.
+        sequence_length: tokens per calibration window (512).
+        hessian_damping: the fraction of the mean Hessian diagonal added to the
+            diagonal before the inverse (0.01), in [0, 1].
+        group_size: input rows per group of scales and zero points (128); -1: one group.
+        symmetric: symmetric quantization (zero point at the middle of the range).
+        activation_order: quantize the input rows in decreasing order of the Hessian's
+            diagonal.
+        quantization_layer_structure: {"pre_block_layers": [...], "sequential_blocks":
+            [...]}: the layers the token ids go through first and the blocks quantized one
+            after the other (None: `model.get_quantization_layer_structure("gptq")`).
+
+    Example:
+        >>> import paddle as pd
+        >>> config = pd.quantizers.GPTQConfig(dataset=None, tokenizer=None, group_size=64)
+        >>> config.mode, config.dtype_policy_string()
+        ('gptq', 'gptq/4/64')
+    """
+
+    def __init__(self, dataset, tokenizer, *, weight_bits=4, num_samples=128,
+                 per_channel=True, sequence_length=512, hessian_damping=0.01,
+                 group_size=128, symmetric=False, activation_order=False,
+                 quantization_layer_structure=None):
+        super().__init__()
+        for name, value in (("weight_bits", weight_bits), ("num_samples", num_samples),
+                            ("sequence_length", sequence_length),
+                            ("group_size", group_size)):
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+                raise TypeError(f"GPTQConfig: expected {name} an integer, received "
+                                f"{value!r} (of type {type(value).__name__})")
+        if not isinstance(hessian_damping, (int, float, np.floating)) or \
+                isinstance(hessian_damping, bool):
+            raise TypeError(f"GPTQConfig: expected hessian_damping a number, received "
+                            f"{hessian_damping!r}")
+        if weight_bits not in [2, 3, 4, 8]:
+            raise ValueError(f"Unsupported weight_bits {weight_bits}. Supported values are "
+                             f"2, 3, 4, and 8.")
+        if num_samples <= 0:
+            raise ValueError("num_samples must be a positive integer.")
+        if sequence_length <= 0:
+            raise ValueError("sequence_length must be a positive integer.")
+        if hessian_damping < 0 or hessian_damping > 1:
+            raise ValueError("hessian_damping must be between 0 and 1.")
+        if group_size < -1 or group_size == 0:
+            raise ValueError("Invalid group_size. Supported values are -1 (whole-tensor) or "
+                             f"a positive integer, but got {group_size}.")
+        if quantization_layer_structure is not None and \
+                not isinstance(quantization_layer_structure, dict):
+            raise TypeError("GPTQConfig: expected quantization_layer_structure a dict with "
+                            "'pre_block_layers' and 'sequential_blocks', received "
+                            f"{quantization_layer_structure!r}")
+        self.dataset = dataset
+        self.tokenizer = tokenizer
+        self.num_samples = int(num_samples)
+        self.per_channel = bool(per_channel)
+        self.sequence_length = int(sequence_length)
+        self.hessian_damping = float(hessian_damping)
+        self.weight_bits = int(weight_bits)
+        self.group_size = int(group_size)
+        self.symmetric = bool(symmetric)
+        self.activation_order = bool(activation_order)
+        self.quantization_layer_structure = quantization_layer_structure
+
+    def get_config(self):
+        return {"dataset": None, "tokenizer": None, "weight_bits": self.weight_bits,
+                "num_samples": self.num_samples, "per_channel": self.per_channel,
+                "sequence_length": self.sequence_length,
+                "hessian_damping": self.hessian_damping, "group_size": self.group_size,
+                "symmetric": self.symmetric, "activation_order": self.activation_order,
+                # the structure holds layers, which a saved config cannot (Keras's saving
+                # recurses without end on them): None then, as the dataset
+                "quantization_layer_structure": self.quantization_layer_structure
+                if _plain(self.quantization_layer_structure) else None}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    @property
+    def mode(self):
+        return "gptq"
+
+    def dtype_policy_string(self):
+        """The mode of the layers' `GPTQDTypePolicy`: "gptq/<weight_bits>/<group_size>"."""
+        return f"gptq/{self.weight_bits}/{self.group_size}"
+
+
+class AWQConfig(QuantizationConfig):
+    """The AWQ mode's config, as Keras's `AWQConfig`: activation-aware weight quantization
+    to 4 bits, each input row of a kernel scaled by a power of its inputs' largest
+    magnitude (the power searched on a grid) before the groups are quantized (see
+    paddle/highlevel/gptq.py).
+
+    Args:
+        dataset: the calibration data: an iterable of strings (tokenized by `tokenizer`)
+            or of token ids; None only to describe a config (`quantize` refuses it).
+        tokenizer: an object with `tokenize(text)`.
+        weight_bits: 4 (the only value AWQ takes).
+        num_samples: calibration windows (128).
+        sequence_length: tokens per calibration window (512).
+        group_size: input rows per group of scales and zero points (128); -1: one group.
+        num_grid_points: the exponents tried are i / num_grid_points, i = 0..num (20).
+        quantization_layer_structure: {"pre_block_layers": [...], "sequential_blocks":
+            [...]} (None: `model.get_quantization_layer_structure("awq")`).
+
+    Example:
+        >>> import paddle as pd
+        >>> config = pd.quantizers.AWQConfig(dataset=None, tokenizer=None, group_size=-1)
+        >>> config.mode, config.dtype_policy_string()
+        ('awq', 'awq/4/-1')
+    """
+
+    def __init__(self, dataset, tokenizer, *, weight_bits=4, num_samples=128,
+                 sequence_length=512, group_size=128, num_grid_points=20,
+                 quantization_layer_structure=None):
+        super().__init__()
+        for name, value in (("weight_bits", weight_bits), ("num_samples", num_samples),
+                            ("sequence_length", sequence_length),
+                            ("group_size", group_size),
+                            ("num_grid_points", num_grid_points)):
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+                raise TypeError(f"AWQConfig: expected {name} an integer, received "
+                                f"{value!r} (of type {type(value).__name__})")
+        if weight_bits != 4:
+            raise ValueError(f"AWQ only supports 4-bit quantization. Received "
+                             f"weight_bits={weight_bits}.")
+        if num_samples <= 0:
+            raise ValueError("num_samples must be a positive integer.")
+        if sequence_length <= 0:
+            raise ValueError("sequence_length must be a positive integer.")
+        if group_size < -1 or group_size == 0:
+            raise ValueError("Invalid group_size. Supported values are -1 (per-channel) or "
+                             f"a positive integer, but got {group_size}.")
+        if num_grid_points <= 0:
+            raise ValueError("num_grid_points must be a positive integer.")
+        if quantization_layer_structure is not None and \
+                not isinstance(quantization_layer_structure, dict):
+            raise TypeError("AWQConfig: expected quantization_layer_structure a dict with "
+                            "'pre_block_layers' and 'sequential_blocks', received "
+                            f"{quantization_layer_structure!r}")
+        self.dataset = dataset
+        self.tokenizer = tokenizer
+        self.weight_bits = int(weight_bits)
+        self.num_samples = int(num_samples)
+        self.sequence_length = int(sequence_length)
+        self.group_size = int(group_size)
+        self.num_grid_points = int(num_grid_points)
+        self.quantization_layer_structure = quantization_layer_structure
+
+    @property
+    def mode(self):
+        return "awq"
+
+    def dtype_policy_string(self):
+        """The mode of the layers' `AWQDTypePolicy`: "awq/<weight_bits>/<group_size>"."""
+        return f"awq/{self.weight_bits}/{self.group_size}"
+
+    def get_config(self):
+        return {"dataset": None, "tokenizer": None, "weight_bits": self.weight_bits,
+                "num_samples": self.num_samples, "sequence_length": self.sequence_length,
+                "group_size": self.group_size, "num_grid_points": self.num_grid_points,
+                # layers cannot be saved in a config (see GPTQConfig)
+                "quantization_layer_structure": self.quantization_layer_structure
+                if _plain(self.quantization_layer_structure) else None}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
+def _plain(value):
+    """Whether `value` is made of JSON's types only."""
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return all(_plain(v) for v in value)
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def gptq_setting_for_layer(layer, config, name):
+    """Keras's `get_weight_bits_for_layer` / `get_group_size_for_layer` (of gptq_core and
+    awq_core): `name` ("weight_bits", "group_size") from a GPTQConfig or AWQConfig, else
+    from the layer's `GPTQDTypePolicy` or `AWQDTypePolicy` (a loaded layer's).
+
+    Example:
+        >>> import paddle as pd
+        >>> from paddle.highlevel.quantization_config import gptq_setting_for_layer
+        >>> config = pd.quantizers.GPTQConfig(None, None, weight_bits=8)
+        >>> gptq_setting_for_layer(pd.layers.Dense(2), config, "weight_bits")
+        8
+    """
+    if isinstance(config, (GPTQConfig, AWQConfig)):
+        return getattr(config, name)
+    value = getattr(layer.dtype_policy, name, None)
+    if value is None:
+        kind = (layer.dtype_policy.quantization_mode or "gptq").upper()
+        raise ValueError(f"For {kind} quantization, the {name} must be specified either "
+                         f"through a `dtype_policy` of type `{kind}DTypePolicy` or the "
+                         f"`config` argument.")
+    return value
+
+
 def block_size_for_layer(layer, config):
     """Keras's `get_block_size_for_layer`: the int4 block size from the config, else from
     the layer's `Int4DTypePolicy` (a loaded layer's); None: per-channel.
@@ -212,7 +430,8 @@ def block_size_for_layer(layer, config):
 CLASSES = {"QuantizationConfig": QuantizationConfig,
            "Int8QuantizationConfig": Int8QuantizationConfig,
            "Int4QuantizationConfig": Int4QuantizationConfig,
-           "Float8QuantizationConfig": Float8QuantizationConfig}
+           "Float8QuantizationConfig": Float8QuantizationConfig,
+           "GPTQConfig": GPTQConfig, "AWQConfig": AWQConfig}
 
 
 def serialize_config(config):
@@ -278,8 +497,6 @@ def validate_and_resolve_config(mode, config):
             name = {"gptq": "GPTQConfig", "awq": "AWQConfig"}[mode]
             raise ValueError(f"For {mode.upper()}, you must pass a `{name}` object in the "
                              f"`config` argument.")
-        elif mode is not None:
-            raise NotImplementedError(_not_run(mode))
         else:
             raise ValueError("You must provide either `mode` or `config` to `quantize`.")
     elif not isinstance(config, QuantizationConfig):
@@ -289,8 +506,6 @@ def validate_and_resolve_config(mode, config):
         raise ValueError(f"Contradictory arguments: mode='{mode}' but "
                          f"config.mode='{config.mode}'")
     _validate_mode(config.mode)
-    if config.mode not in RUNS:
-        raise NotImplementedError(_not_run(config.mode))
     return config
 
 
@@ -298,9 +513,3 @@ def _validate_mode(mode):
     if mode is not None and mode not in QUANTIZATION_MODES:
         raise ValueError(f"Invalid quantization mode. Expected one of {QUANTIZATION_MODES}. "
                          f"Received: mode={mode}")
-
-
-def _not_run(mode):
-    return (f"Quantization mode={mode!r} is not available in paddle: it quantizes to int8, "
-            f"int4 and float8 only (GPTQ and AWQ need their calibration passes, which "
-            f"paddle does not have yet)")

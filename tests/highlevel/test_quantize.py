@@ -200,10 +200,10 @@ def test_keras_errors():
     with pytest.raises(ValueError, match="For GPTQ, you must pass a `GPTQConfig` object"):
         model.quantize("gptq")
 
-    class GPTQLike(pd.quantizers.QuantizationConfig):  # paddle has no GPTQConfig yet
-        mode = "gptq"
-    with pytest.raises(NotImplementedError, match="mode='gptq' is not available in paddle"):
-        model.quantize(config=GPTQLike())
+    class AWQLike(pd.quantizers.QuantizationConfig):  # not an AWQConfig
+        mode = "awq"
+    with pytest.raises(ValueError, match="For AWQ, you must pass a `AWQConfig` object"):
+        model.quantize(config=AWQLike())
     with pytest.raises(ValueError, match="must be an instance of `QuantizationConfig`"):
         model.quantize(config={"mode": "int8"})
     with pytest.raises(ValueError, match="Cannot quantize a layer that isn't yet built"):

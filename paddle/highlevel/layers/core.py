@@ -23,7 +23,8 @@ from paddle.highlevel.layers import quantization
 from paddle.highlevel.layers.base import (
     Input, InputSpec, Layer, check_flag, passthrough, regularizer_config)
 from paddle.highlevel.quantization_config import (
-    QuantizationConfig, block_size_for_layer, config_argument, serialize_config)
+    QuantizationConfig, block_size_for_layer, config_argument, gptq_setting_for_layer,
+    serialize_config)
 from paddle.highlevel.layers.bytecode import dump_function, load_function
 from paddle.highlevel.layers.eager_calls import pure_activation
 
@@ -89,8 +90,11 @@ class Dense(Layer):
                                      f"received shape {input_shape}"))
         kernel_shape = (input_shape[-1], self.units)
         mode = self.quantization_mode
-        if mode in ("int8", "int4"):  # a quantized layer rebuilt (loading): its int weights
-            self.quantized_build(kernel_shape, mode, self.quantization_config)
+        if mode in ("int8", "int4", "gptq", "awq"):  # a quantized layer rebuilt (loading):
+            self.quantized_build(kernel_shape, mode, self.quantization_config)  # int weights
+            if mode in ("gptq", "awq"):  # Keras's: a saved GPTQ/AWQ model is calibrated
+                setattr(self, f"is_{mode}_calibrated", True)
+                self.kernel = self.quantized_kernel
         else:
             self._kernel = self.kernel = self.add_weight(
                 "kernel", kernel_shape, self.kernel_initializer,
@@ -132,6 +136,13 @@ class Dense(Layer):
             raise self._not_implemented_error(self.quantize)
         self.quantization_config = config
         kernel_shape = self.kernel.shape
+        if mode in ("gptq", "awq"):  # the float kernel serves until `model.quantize`
+            self._gptq_float_kernel = self.kernel  # calibrates (paddle/highlevel/gptq.py)
+            self._drop_weight(self.kernel)
+            self.quantized_build(kernel_shape, mode, config)
+            setattr(self, f"is_{mode}_calibrated", False)
+            self._set_quantized_policy(mode, policy=config.dtype_policy_string())
+            return
         if mode == "float8":  # the float kernel stays, trained through float8
             self.quantized_build(kernel_shape, mode, config)
             self._set_quantized_policy(mode)
@@ -172,9 +183,72 @@ class Dense(Layer):
         elif mode == "float8":
             self._kernel = self.kernel
             quantization.float8_build(self)
+        elif mode in ("gptq", "awq"):
+            self._gptq_build(kernel_shape, config, mode)
         else:
             raise self._quantization_mode_error(mode)
         self._is_quantized = True
+
+    _gptq_supported = True  # GPTQ, AWQ quantize Dense layers (paddle/highlevel/gptq.py)
+
+    def _gptq_build(self, kernel_shape, config, mode="gptq"):
+        """Keras's GPTQ and AWQ weights: the uint8 `kernel` (Keras's `quantized_kernel`) of
+        the transposed values, (units, input_dim), or with 4 bits two values a byte along
+        the units, ((units + 1) // 2, input_dim); per unit and group of input rows a
+        float32 `kernel_scale` and a uint8 `kernel_zero`; AWQ's float32 `awq_scales` per
+        input row; `g_idx`, each input row's group (GPTQ: Keras's float i / group_size)."""
+        input_dim, units = kernel_shape
+        bits = gptq_setting_for_layer(self, config, "weight_bits")
+        group_size = gptq_setting_for_layer(self, config, "group_size")
+        rows = (units + 1) // 2 if bits == 4 else units
+        self.quantized_kernel = self.add_weight(name="kernel", shape=(rows, input_dim),
+                                                initializer="zeros", dtype="uint8",
+                                                trainable=False)
+        groups = 1 if group_size == -1 else -(-input_dim // group_size)
+        self.kernel_scale = self._scale_weight("kernel_scale", (units, groups))
+        self.kernel_zero = self.add_weight(name="kernel_zero", shape=(units, groups),
+                                           initializer="zeros", dtype="uint8",
+                                           trainable=False)
+        self.awq_scales = self._scale_weight("awq_scales", (input_dim,)) \
+            if mode == "awq" else None
+        self.g_idx = self.add_weight(name="g_idx", shape=(input_dim,), initializer="zeros",
+                                     dtype="float32", trainable=False)
+        self._gptq_bits = bits
+
+    def _gptq_calibrated(self, values, scale, zero, g_idx, awq_scales=None):
+        """The GPTQ or AWQ pass's results written into the weights; the float kernel is
+        gone."""
+        self.quantized_kernel.set_value(values)
+        self.kernel_scale.set_value(scale)
+        self.kernel_zero.set_value(zero)
+        self.g_idx.set_value(g_idx)
+        if awq_scales is not None:
+            self.awq_scales.set_value(awq_scales)
+        self._gptq_float_kernel = None
+        self.kernel = self.quantized_kernel
+        setattr(self, f"is_{self.quantization_mode}_calibrated", True)
+
+    def _gptq_call(self, inputs, training=None):
+        # Keras's: before calibration the float kernel; after, the values (unpacked from
+        # two a byte with 4 bits) dequantized by their groups' scales and zero points,
+        # transposed, (AWQ: divided by the input rows' scales, as XLA divides: times
+        # their reciprocals) and one matmul.
+        awq = self.quantization_mode == "awq"
+        if not getattr(self, "is_awq_calibrated" if awq else "is_gptq_calibrated"):
+            return dense(inputs, self._gptq_float_kernel, self.bias, self.activation)
+        if self._gptq_bits == 4:  # AWQ: always
+            values = quantization.uint4_values(self.quantized_kernel, self.units,
+                                               self.compute_dtype)
+        else:
+            values = cast(self.quantized_kernel, self.compute_dtype)
+        float_kernel = transpose(quantization.dequantize_with_groups(
+            values, self.kernel_scale, self.kernel_zero, self.g_idx, group_axis=1), (1, 0))
+        if awq:
+            float_kernel = float_kernel * expand_dims(
+                1.0 / cast(self.awq_scales, self.compute_dtype), -1)
+        return self._bias_and_activation(matmul(inputs, float_kernel))
+
+    _awq_call = _gptq_call
 
     def _int4_build(self, kernel_shape, config):
         self.inputs_quantizer = QuantizationConfig.activation_quantizer_or_default(config, None)
@@ -222,6 +296,10 @@ class Dense(Layer):
             return super()._saved_weights()
         if self.quantization_mode == "float8":
             return quantization.float8_saved_weights(self)
+        if self.quantization_mode in ("gptq", "awq"):  # Keras's order
+            return [w for w in (self.bias, self.quantized_kernel, self.kernel_scale,
+                                self.kernel_zero, self.awq_scales, self.g_idx)
+                    if w is not None]
         return [w for w in (self._kernel, self.bias, self.kernel_scale,
                             getattr(self, "kernel_zero", None), getattr(self, "g_idx", None))
                 if w is not None]

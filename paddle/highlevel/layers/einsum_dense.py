@@ -209,6 +209,10 @@ class EinsumDense(Layer):
         """
         if type_check and type(self) is not EinsumDense:
             raise self._not_implemented_error(self.quantize)
+        if mode not in ("int8", "int4", "float8"):  # Keras's gptq and awq: not in paddle's
+            raise self._not_implemented_error(  # EinsumDense (model.quantize warns)
+                self.quantize, f"Paddle's EinsumDense has no {mode!r} form (GPTQ quantizes "
+                               f"Dense layers).")
         self.quantization_config = config
         info = quantization_info(self._specs)
         kernel_shape = self.kernel.shape

@@ -104,6 +104,10 @@ class Quantizable:
             return self._int4_call(*args, **kwargs)
         if self.quantization_mode == "float8":
             return self._float8_call(*args, **kwargs)
+        if self.quantization_mode == "gptq":
+            return self._gptq_call(*args, **kwargs)
+        if self.quantization_mode == "awq":
+            return self._awq_call(*args, **kwargs)
         raise self._quantization_mode_error(self.quantization_mode)
 
     def _int8_call(self, *args, **kwargs):
@@ -114,6 +118,12 @@ class Quantizable:
 
     def _float8_call(self, *args, **kwargs):
         raise self._not_implemented_error(self._float8_call)
+
+    def _gptq_call(self, *args, **kwargs):
+        raise self._not_implemented_error(self._gptq_call)
+
+    def _awq_call(self, *args, **kwargs):
+        raise self._not_implemented_error(self._awq_call)
 
     def _check_quantize_args(self, mode, compute_dtype):
         if not self.built:
@@ -191,9 +201,11 @@ class Quantizable:
         self.kernel_zero = self._int8_weight("kernel_zero", (groups, columns))
         self.g_idx = self._group_index_weight("g_idx", rows, block_size)
 
-    def _set_quantized_policy(self, mode, block_size=None):
+    def _set_quantized_policy(self, mode, block_size=None, policy=None):
+        """The policy `<mode>_from_<policy>` (`policy`: the mode's full name, e.g. a
+        GPTQConfig's "gptq/4/128"), unless the layer has a quantized one already."""
         if self.dtype_policy.quantization_mode is None:
-            name = mode if mode != "int4" else \
+            name = policy if policy is not None else mode if mode != "int4" else \
                 f"int4/{-1 if block_size is None else block_size}"
             self.dtype_policy = dtype_policies.get(f"{name}_from_{self.dtype_policy.name}")
         self._is_quantized = True
@@ -247,6 +259,32 @@ def int4_values(packed, length, dtype):
     if length == 2 * shape[-1]:
         return values
     return ll_slice(values, [0] * len(shape), [-1] * len(lead) + [length])
+
+
+def uint4_values(packed, length, dtype):
+    """The unsigned int4 values `pack_int4(values, axis=0, dtype="uint8")` packed into the
+    uint8 tensor `packed` (Keras's GPTQ kernel), as `dtype` floats in [0, 15], `length`
+    rows of them (Keras's `unpack_int4(packed, length, axis=0, dtype="uint8")`), built
+    from ops: a byte b holds the first row's value in its low nibble and the next row's
+    in its high nibble, high = floor(b / 16) and low = b - 16 * high; exact in any float
+    dtype (b <= 255).
+
+    Example:
+        >>> import numpy as np, paddle as pd
+        >>> from paddle.highlevel.layers.quantization import uint4_values
+        >>> packed, _, _ = pd.quantizers.pack_int4(np.uint8([[15], [3], [9]]), axis=0,
+        ...                                        dtype="uint8")
+        >>> np.asarray(uint4_values(pd.constant(packed), 3, "float32")).tolist()
+        [[15.0], [3.0], [9.0]]
+    """
+    b = cast(packed, dtype)
+    high = special.floor(b * 0.0625)
+    low = b - high * 16.0
+    rows, columns = tuple(packed.shape)
+    values = reshape(stack([low, high], axis=1), (2 * rows, columns))
+    if length == 2 * rows:
+        return values
+    return ll_slice(values, [0, 0], [length, -1])
 
 
 def dequantize_with_groups(values, scale, zero, group_index, group_axis):

@@ -34,7 +34,9 @@ from paddle.highlevel.layers import eager_calls
 from paddle.highlevel.models.state_api import StateTreeAPI
 from paddle.highlevel.layers.base import Layer, _call_spec, _check_training, call_context, \
     tensor_arguments
-from paddle.highlevel.quantization_config import validate_and_resolve_config
+from paddle.highlevel import gptq
+from paddle.highlevel.quantization_config import (
+    AWQConfig, GPTQConfig, validate_and_resolve_config)
 from paddle.highlevel.saving.formats import saving
 from paddle.highlevel.saving.serialization import inherited_scope
 from paddle.highlevel.training.checks import check_input as _check_input
@@ -424,10 +426,14 @@ class Model(StateTreeAPI, Trainable, Layer):
         `weights`.
 
         Args:
-            mode: "int8", "int4" or "float8" (Keras's "gptq" and "awq" raise:
-                paddle has no GPTQConfig or AWQConfig). Optional with `config`.
+            mode: "int8", "int4", "float8", "gptq" or "awq". Optional with `config`.
             config: a `pd.quantizers.Int8QuantizationConfig`, `Int4QuantizationConfig`
-                (its block size) or `Float8QuantizationConfig`.
+                (its block size), `Float8QuantizationConfig`, `GPTQConfig` or
+                `AWQConfig` (required for "gptq", "awq": the calibration data and the
+                blocks, see
+                paddle/highlevel/gptq.py; the Dense layers of the blocks are quantized,
+                other Dense layers keep their float kernel under a GPTQ/AWQ policy, as
+                Keras's).
             filters: a regular expression, a list of them (searched in layer names) or a
                 callable(layer) -> bool: only the layers it accepts are quantized.
 
@@ -450,7 +456,27 @@ class Model(StateTreeAPI, Trainable, Layer):
                 not callable(filters):
             raise ValueError("The `filters` argument must be a regex string, a list of regex "
                              f"strings, or a callable. Received: {type(filters)}")
-        config = validate_and_resolve_config(mode, config)  # gptq, awq: refused here
+        config = validate_and_resolve_config(mode, config)  # awq: refused here
+        structure = None
+        if config.mode in ("gptq", "awq"):  # Keras's checks, before any layer changes
+            name = {"gptq": "GPTQ", "awq": "AWQ"}[config.mode]
+            if not isinstance(config, {"gptq": GPTQConfig, "awq": AWQConfig}[config.mode]):
+                raise ValueError(f"For {name}, you must pass a `{name}Config` object in the "
+                                 f"`config` argument. Received: config={config!r}")
+            if config.dataset is None or config.tokenizer is None:
+                raise ValueError(f"{name} quantization requires a dataset and a tokenizer. "
+                                 f"Please provide them in the `{name}Config`.")
+            structure = config.quantization_layer_structure
+            if structure is None:
+                structure = self.get_quantization_layer_structure(config.mode)
+            if structure is None:
+                raise ValueError(
+                    f"For mode='{config.mode}', a valid quantization structure must be "
+                    "provided either via `config.quantization_layer_structure` or by "
+                    "overriding `model.get_quantization_layer_structure(mode)`. The "
+                    "structure should be a dictionary with keys 'pre_block_layers' and "
+                    "'sequential_blocks'.")
+            gptq.check_structure(structure)
         changed = False
         for layer in [self] + self._nested_layers():
             if layer._nested_layers() or not _accepts(layer, filters):
@@ -460,6 +486,8 @@ class Model(StateTreeAPI, Trainable, Layer):
                 changed = True
             except NotImplementedError as e:
                 warnings.warn(str(e), stacklevel=2)
+        if structure is not None:  # the calibration pass (paddle/highlevel/gptq.py)
+            gptq.quantize_model(config, structure, lambda layer: _accepts(layer, filters))
         if changed:  # the innermost models first: an outer graph calls the inner ones
             for model in [m for m in reversed(self._nested_layers())
                           if isinstance(m, Model)] + [self]:

@@ -446,11 +446,12 @@ def keras_layer_config(cls, config, custom_objects=None):
     dtype = config.get("dtype")
     if isinstance(dtype, dict):  # {"class_name": "DTypePolicy", "config": {"name": ...}}
         inner = dtype.get("config") or {}
-        # a quantized layer's: {"mode": "int8" (or "int4/128"), "source_name": "float32"},
-        # by its name
+        # a quantized layer's: {"mode": "int8" (or "int4/128", "gptq/4/128", "awq/4/-1"),
+        # "source_name": "float32"}, by its name
         config["dtype"] = f"{inner['mode']}_from_{inner.get('source_name', 'float32')}" \
             if dtype.get("class_name") in ("QuantizedDTypePolicy", "Int4DTypePolicy",
-                                           "QuantizedFloat8DTypePolicy") and \
+                                           "QuantizedFloat8DTypePolicy",
+                                           "GPTQDTypePolicy", "AWQDTypePolicy") and \
             "mode" in inner else inner.get("name", "float32")
         if dtype.get("class_name") == "QuantizedFloat8DTypePolicy" and \
                 "amax_history_length" in inner:  # not in the name: the policy itself
