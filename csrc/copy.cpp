@@ -30,6 +30,10 @@ void strided_copy_typed(const T* src, T* dst, int nd, const int64_t* shape, cons
       T* o = dst + dof;
       if (s_in == 1 && d_in == 1) {
         std::memcpy(o, s, sizeof(T) * inner);
+      } else if (s_in == -1 && d_in == 1) {
+        // reverse (flip along the last axis): with the strides known the loop vectorizes
+        // (loads and a lane permute), where the general one below stays scalar
+        for (int64_t i = 0; i < inner; ++i) o[i] = s[-i];
       } else {
         for (int64_t i = 0; i < inner; ++i) o[i * d_in] = s[i * s_in];
       }

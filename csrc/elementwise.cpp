@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace paddle {
@@ -78,6 +79,11 @@ inline double bessel_i(int order, double x) {
   return (order == 1 && x < 0) ? -v : v;
 }
 enum Compare { kGreater, kGreaterEqual, kLess, kLessEqual, kEqual, kNotEqual, kCompareCount };
+// Predicates: bool y = p(x) of one operand of any dtype (the "predicate" family). kSignbit
+// reads the top bit of x's bits: for floats the IEEE sign (so -0.0, and a NaN whose sign is
+// set, count, as std::signbit and JAX's signbit give them), for two's-complement integers
+// x < 0. A bool's byte is 0 or 1: never.
+enum Predicate { kSignbit, kPredicateCount };
 
 // float32's transcendental functions: vmath.h's vectorizable ones.
 PD_VM_INLINE float unary_float(int code, float x) {
@@ -724,6 +730,50 @@ void where(py::array cond, py::array a, py::array b, py::array out, py::array la
   });
 }
 
+// The sign bit as a bit test: a shift of x's bits, which vectorizes (a shift and a narrowing
+// per vector), where reading the sign of a zero with arithmetic needs a division.
+template <typename T>
+PD_VM_INLINE uint8_t sign_bit(T x) {
+  if constexpr (std::is_same<T, uint8_t>::value) {
+    return 0;  // bool
+  } else {
+    using Bits = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+    static_assert(sizeof(T) == sizeof(Bits), "sign_bit: a 4- or 8-byte type");
+    Bits u;
+    std::memcpy(&u, &x, sizeof(T));
+    return uint8_t(u >> (8 * sizeof(T) - 1));
+  }
+}
+
+template <typename T, int VB>
+PD_VM_INLINE void signbit_range(const T* x, uint8_t* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = sign_bit<T>(x[i]);
+}
+PD_VECTOR_VARIANTS(signbit_row, signbit_range, (const T* x, uint8_t* y, int64_t n), (x, y, n))
+
+// One row of n predicates (codes are checked before any row runs).
+template <typename T>
+void predicate_row(int code, const T* x, uint8_t* y, int64_t n) {
+  switch (code) {
+    case kSignbit: return signbit_row<T>(x, y, n);
+  }
+}
+
+void predicate(int code, py::array x, py::array out) {
+  check_code(code, kPredicateCount, "predicate");
+  int dt = check_dtype(x, "predicate", "x");
+  check_array(x, "predicate", "x", dt, -1, kRead);
+  check_array(out, "predicate", "out", kBool, x.size(), kWrite);
+  GilRelease nogil(x.size());
+  PD_DISPATCH_ALL(dt, "predicate", {
+    const scalar_t* xp = in_ptr<scalar_t>(x);
+    uint8_t* yp = out_ptr<uint8_t>(out);
+    parallel_chunks(x.size(), kParallelGrain, [&](int64_t b, int64_t e) {
+      predicate_row<scalar_t>(code, xp + b, yp + b, e - b);
+    });
+  });
+}
+
 // To bool means "is not zero" (as NumPy): a plain conversion would truncate 0.4 to 0 and
 // is undefined for negative values into the unsigned byte that holds a bool.
 template <typename From, typename To>
@@ -786,11 +836,13 @@ void cast(py::array x, py::array out) {
 // Registers: the inputs first, then the temporaries, then the output. An input is full-size,
 // a vector along the last axis (a bias) or a scalar, of the compute dtype T or bool. A
 // comparison compares two T or two bools (logical_xor, logical_not), a where chooses
-// between two T or two bools (logical_and, logical_or): bools are one byte, 0 or 1.
+// between two T or two bools (logical_and, logical_or), a predicate (signbit) reads one T:
+// bools are one byte, 0 or 1.
 // A strided input is full-size but read in place from a wider array, element i at
 // offset + i * step (a slice x[..., c] of x's last axis): each block gathers it into a
 // tile first.
-enum FusedKind { kFusedUnary, kFusedBinary, kFusedCompare, kFusedWhere, kFusedKindCount };
+enum FusedKind { kFusedUnary, kFusedBinary, kFusedCompare, kFusedWhere, kFusedPredicate,
+                 kFusedKindCount };
 enum FusedShape { kFull, kLastAxis, kScalar, kStrided };
 constexpr int64_t kFusedBlock = 1024;
 constexpr int kFusedFields = 6;  // kind, code, dst, a, b, c
@@ -840,12 +892,18 @@ void check_fused(const int64_t* prog, int64_t count, int inputs, int64_t temps,
       check_code(int(code), kCompareCount, op);
       const bool bools = bool_source(in[3]);
       source(in[4], bools);
+    } else if (kind == kFusedPredicate) {
+      check_code(int(code), kPredicateCount, op);
+      source(in[3], false);
+      require(in[3] >= inputs || shape[in[3]] == kFull || shape[in[3]] == kStrided, op,
+              "a predicate of a broadcast input");
     } else {
       source(in[3], true);
       const bool bools = bool_source(in[4]);
       source(in[5], bools);
     }
-    const bool result_bool = kind == kFusedCompare || (kind == kFusedWhere && is_bool[in[4]]);
+    const bool result_bool = kind == kFusedCompare || kind == kFusedPredicate ||
+                             (kind == kFusedWhere && is_bool[in[4]]);
     // The blocks read each register's type from is_bool: a temporary keeps one.
     require(!written[dst] || is_bool[dst] == uint8_t(result_bool), op,
             "a temporary changes dtype");
@@ -886,6 +944,9 @@ void run_instruction(const int64_t* in, const std::vector<FusedSource>& reg,
                       reinterpret_cast<const T*>(b.p), b.stride, reinterpret_cast<T*>(y), n);
       break;
     }
+    case kFusedPredicate:
+      predicate_row<T>(code, reinterpret_cast<const T*>(a.p), reinterpret_cast<uint8_t*>(y), n);
+      break;
     default:  // the values compared, or chosen from: operand 0 of a comparison, 1 of a where
       if (is_bool[in[0] == kFusedCompare ? in[3] : in[4]]) {
         run_select<uint8_t>(in, reg, y, n);
@@ -1039,6 +1100,9 @@ void init_elementwise(py::module_& m) {
   m.def("where", &where,
         array_arg("cond"), array_arg("a"), array_arg("b"), array_arg("out"), array_arg("layout"),
         "y = cond ? a : b with broadcasting");
+  m.def("predicate", &predicate,
+        py::arg("code"), array_arg("x"), array_arg("out"),
+        "bool y = p(x) elementwise; code from the Predicate table (0: signbit)");
   m.def("cast", &cast,
         array_arg("x"), array_arg("out"),
         "y = x converted to y's dtype");

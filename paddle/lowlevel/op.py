@@ -22,8 +22,9 @@ from paddle.errors import ShapeError
 OPS = {}
 
 # The kernel families: every op of a family runs on the same kernel of a backend, which reads
-# the op's `code` (the C++ loop; the elementwise ops of paddle/lowlevel/ops/math.py).
-FAMILIES = ("unary", "binary", "compare")
+# the op's `code` (the C++ loop; the elementwise ops of paddle/lowlevel/ops/math.py, and the
+# predicates of paddle/lowlevel/ops/special.py: bool y = p(x), as signbit).
+FAMILIES = ("unary", "binary", "compare", "predicate")
 
 # The draws of the random op (paddle/lowlevel/ops/sampling.py), in the order of the kernels'
 # codes. keep_mask: b with probability 1 - a, else 0 (dropout's mask, a = rate,

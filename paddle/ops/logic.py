@@ -85,22 +85,17 @@ def isposinf(x):
 
 
 def signbit(x):
-    """Whether the sign bit is set: x < 0, and -0.0 (the sign of a NaN is not read: False).
+    """Whether the sign bit is set: x < 0, -0.0 and a NaN whose sign is set (as JAX and
+    NumPy); for integers x < 0, for bools never.
 
     Example:
         >>> import numpy as np, paddle as pd
-        >>> pd.ops.signbit(pd.constant(np.array([-0.0, 0.0, -2.0]))).numpy().tolist()
-        [True, False, True]
+        >>> pd.ops.signbit(pd.constant(np.array([-0.0, 0.0, -2.0, -np.nan]))).numpy().tolist()
+        [True, False, True, True]
     """
-    x = _tensor(x, "signbit")
-    if x.dtype == "bool":
-        return _math.not_equal(x, x)
-    if x.dtype in _INTS:
-        return _math.less(x, 0)
-    # 1 / -0.0 is -inf: the sign of a zero, read without a bit-level op (1 / x < 0 also
-    # holds for every x < 0 but -inf, whose inverse is -0). One fused pass: a comparison, a
-    # division, a comparison and a where between bools.
-    return logical_or(_math.less(x, 0.0), _math.less(1.0 / x, 0.0))
+    # One op of every dtype (special.py's predicate): a bit test per element, which the
+    # elementwise fusion also runs inside a group.
+    return special.signbit(_tensor(x, "signbit"))
 
 
 def isreal(x):

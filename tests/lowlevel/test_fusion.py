@@ -236,17 +236,49 @@ def test_bool_chains_fuse_with_the_values_they_compare(device):
     bools = pd.ops.logical_or(pd.ops.logical_and(m, pd.ops.logical_not(m)), m)
     xv = rng.standard_normal((9, 6)).astype(np.float32)
     xv[:, 0] = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -1e-40, -3.0, 2.0]
+    xv[1, 3] = -np.nan  # its sign bit is set
     yv = xv + rng.standard_normal((9, 6)).astype(np.float32) * 1e-6
     yv[:, 1] = xv[:, 0]
     yv[:, 2] = [np.nan, -0.0, -np.inf, -np.inf, np.nan, 1e-40, 1.0, np.inf, 2.0]
     feeds = {x: xv, y: yv, m: rng.random((9, 6)) < 0.5}
     fused, plain, ran, _ = _both([sign, close, logic, picked, bools], feeds)
     _assert_same(fused, plain)
-    np.testing.assert_array_equal(fused[0], np.signbit(xv) & ~np.isnan(xv))
+    np.testing.assert_array_equal(fused[0], np.signbit(xv))
     np.testing.assert_array_equal(fused[1], np.isclose(xv, yv, equal_nan=True))
     groups = [sorted(op[len("fused_elementwise["):-1].split("+")) for op in ran
               if op.startswith("fused_elementwise[")]
-    assert len(groups) == 4 and ["div", "less", "less", "where"] in groups, ran  # signbit
+    # signbit is one op of its own now (a bit test), alone: not a group
+    assert len(groups) == 3 and "signbit" in ran, ran
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
+def test_signbit_runs_inside_a_group(dtype, device):
+    # The predicate reads T values into a bool, as a comparison does: it joins a group
+    # inside (a where's condition) and as its root, with -0.0 and NaNs of both signs.
+    # CUDA's signbit takes no integers: there integer groups leave it out.
+    rng = np.random.default_rng(6)
+    x = pd.data("gx", shape=[None, 5], dtype=dtype)
+    v = pd.data("gv", shape=[5], dtype=dtype)
+    picked = pd.where(pd.ops.signbit(x * 2 - v), x, -x)
+    root = pd.ops.signbit(-(x + v))
+    if dtype.startswith("float"):
+        xv = rng.standard_normal((7, 5)).astype(dtype)
+        xv[:, 0] = [0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, -1e-40]
+        vv = np.array([0.0, 0.5, -0.5, 0.0, -0.0], dtype)
+    else:
+        xv = rng.integers(-9, 9, (7, 5)).astype(dtype)
+        xv[0, :2] = np.iinfo(dtype).min, np.iinfo(dtype).max
+        vv = np.array([0, 3, -3, 1, -1], dtype)
+    fused, plain, ran, _ = _both([picked, root], {x: xv, v: vv})
+    _assert_same(fused, plain)
+    with np.errstate(over="ignore"):  # int wraps, as the kernels'
+        np.testing.assert_array_equal(fused[0], np.where(np.signbit(xv * 2 - vv), xv, -xv))
+        np.testing.assert_array_equal(fused[1], np.signbit(-(xv + vv)))
+    groups = [op for op in ran if op.startswith("fused_elementwise[")]
+    if device == "cpu" or dtype.startswith("float"):
+        assert len(groups) == 2 and all("signbit" in op for op in groups), ran
+    else:
+        assert ran.count("signbit") == 2, ran
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])

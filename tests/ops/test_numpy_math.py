@@ -221,10 +221,9 @@ def test_value_tests():
     for name, ref in [("isnan", np.isnan), ("isinf", np.isinf), ("isfinite", np.isfinite),
                       ("isneginf", np.isneginf), ("isposinf", np.isposinf),
                       ("signbit", np.signbit)]:
-        out, got = evaluate(getattr(ops, name), x[1:] if name == "signbit" else x)
+        out, got = evaluate(getattr(ops, name), x)
         assert out.dtype == "bool"
-        np.testing.assert_array_equal(got, ref(x[1:] if name == "signbit" else x),
-                                      err_msg=name)
+        np.testing.assert_array_equal(got, ref(x), err_msg=name)
         _, got = evaluate(getattr(ops, name), np.array([-3, 0, 4], np.int32))
         np.testing.assert_array_equal(got, ref(np.array([-3, 0, 4])), err_msg=name)
     _, got = evaluate(ops.isreal, x)
@@ -234,6 +233,58 @@ def test_value_tests():
     for name in ("real", "conj", "conjugate", "copy"):
         _, got = evaluate(getattr(ops, name), x[3:])
         np.testing.assert_array_equal(got, x[3:])
+
+
+# -0.0, NaNs of both signs, denormals (float32; zeros in float16), infinities, the extremes
+SIGNED = np.array([np.nan, -np.nan, -0.0, 0.0, -1e-40, 1e-40, -2.5, 3.0, -np.inf, np.inf,
+                   -1e30, 1e-8])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64", "int32",
+                                   "int64", "bool"])
+def test_signbit_reads_the_sign_bit(dtype, device):
+    # The bit itself, as NumPy's and JAX's signbit: a NaN whose sign is set is True (Keras
+    # on JAX gives that; x < 0 does not), -0.0 too; integers x < 0; bools never. Graph
+    # mode (a pd.data input) and eager (a constant), on each device.
+    if dtype in ("int32", "int64"):
+        info = np.iinfo(dtype)
+        x = np.array([info.min, -1, 0, 1, info.max, -7], dtype)
+    elif dtype == "bool":
+        x = np.array([True, False, True])
+    else:
+        with np.errstate(over="ignore"):  # -1e30 is -inf in float16
+            x = SIGNED.astype(dtype)
+        assert np.signbit(x[1]) and not np.signbit(x[0])  # the NaNs kept their signs
+    want = np.signbit(x)
+    if dtype == "bfloat16":  # fed as float32 (a feed takes no bfloat16), cast in the graph
+        out, got = evaluate(lambda v: ops.signbit(pd.cast(v, dtype)), x.astype(np.float32))
+    else:
+        out, got = evaluate(ops.signbit, x)
+    assert out.dtype == "bool" and out.shape == (None,) and got.dtype == np.bool_
+    np.testing.assert_array_equal(got, want)
+    eager = ops.signbit(pd.constant(x, dtype=dtype))
+    assert eager.dtype == "bool"
+    np.testing.assert_array_equal(eager.numpy(), want)
+    np.testing.assert_array_equal(ops.signbit(pd.constant(x.reshape(3, -1) if x.size % 3 == 0
+                                                          else x)).numpy(),
+                                  want.reshape(3, -1) if x.size % 3 == 0 else want)
+
+
+def test_signbit_of_numbers_gradient_and_bad_input():
+    assert ops.signbit(-0.0).numpy().tolist() is True
+    assert ops.signbit(float("-nan")).numpy().tolist() is True
+    assert ops.signbit([1.0, -3.0]).numpy().tolist() == [False, True]
+    # No gradient flows through the bool; a where it chooses for passes its own.
+    check_gradients(lambda x: pd.where(ops.signbit(x), x * x, x * 3.0),
+                    [np.array([-1.5, 0.7, -0.3, 2.0])])
+    x = pd.data("x", shape=[3])
+    assert pd.gradients(pd.sum(pd.cast(ops.signbit(x), "float32") * x), [x])[0] is not None
+    with pytest.raises(TypeError, match=r"signbit: expected numbers, received an array of "
+                                        r"<U1 \(at test_numpy_math"):
+        ops.signbit(np.array(["a"]))
+    with pytest.raises(TypeError, match=r"signbit: received or would make int8 values"):
+        from paddle.lowlevel.ops import special
+        special.signbit(pd.data("q", shape=[2], dtype="int8"))
 
 
 def test_nan_to_num():

@@ -25,6 +25,11 @@ def _compare(node, ins, outs, ctx):
                    layout(outs[0].shape, ins[0].shape, ins[1].shape))
 
 
+@kernel(family="predicate")
+def _predicate(node, ins, outs, ctx):
+    return partial(_C.predicate, node.op.code, ins[0], outs[0])
+
+
 @kernel("where")
 def _where(node, ins, outs, ctx):
     return partial(_C.where, *ins, outs[0], layout(outs[0].shape, *(a.shape for a in ins)))
@@ -58,11 +63,12 @@ def _fused_elementwise(node, ins, outs, ctx):
                    np.dtype(a["dtype"]).num, out, max(last, 1))
 
 
-# The CPU's fused kernel runs every unary, binary, compare and where op, in every compute
-# dtype the pass offers (float32, float64, int32, int64), where the op's kernel is still
-# one of the above.
+# The CPU's fused kernel runs every unary, binary, compare, predicate and where op, in every
+# compute dtype the pass offers (float32, float64, int32, int64), where the op's kernel is
+# still one of the above.
 _fused_elementwise.fusable = lambda name, dtype, prepare: prepare in (_unary, _binary,
-                                                                      _compare, _where)
+                                                                      _compare, _predicate,
+                                                                      _where)
 
 
 # The color conversions (paddle/lowlevel/ops/color.py): one pass over the pixels

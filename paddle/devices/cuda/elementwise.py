@@ -1,7 +1,7 @@
 """CUDA kernels of the elementwise ops (paddle/lowlevel/ops/math.py and special.py): CuPy
 ufuncs with `out=` (broadcasting as the CPU layouts do), fused ElementwiseKernels where the
 CPU loop computes one expression (sigmoid, relu_grad, erf, erfc, erfinv, i0, i1, gelu_erf,
-gelu_tanh), each with its NumPy reference."""
+gelu_tanh), each with its NumPy reference, and the predicates (signbit)."""
 import math
 
 import numpy as np
@@ -175,6 +175,25 @@ def _ufunc_call(xp, name, ins, out):
     return lambda: ufunc(*ins, out=out)
 
 
+def _signbit(x, out, xp):
+    # The sign bit of floats (half included: CuPy's and NumPy's signbit read a NaN's sign
+    # too, as the CPU's bit test), x < 0 for integers, never for bools.
+    if x.dtype.kind == "b":
+        return lambda: out.fill(False)
+    if x.dtype.kind in "iu":
+        zero = x.dtype.type(0)
+        return lambda: xp.less(x, zero, out=out)
+    return lambda: xp.signbit(x, out=out)
+
+
+_PREDICATES = {"signbit": _signbit}
+
+
+@kernel(family="predicate", half_native=HALF_NATIVE)
+def _predicate(node, ins, outs, ctx):
+    return _PREDICATES[node.op.name](ins[0], outs[0], ctx.xp)
+
+
 @kernel("where", half_native=HALF_NATIVE)
 def _where(node, ins, outs, ctx):
     cond, a, b = ins
@@ -222,6 +241,7 @@ _EXPRESSIONS = {
     "greater": "({0} > {1})", "greater_equal": "({0} >= {1})", "less": "({0} < {1})",
     "less_equal": "({0} <= {1})", "equal": "({0} == {1})", "not_equal": "({0} != {1})",
     "where": "({0} ? {1} : {2})",
+    "signbit": "signbit({0})",  # CUDA's, of float and double: fused in float dtypes only
 }
 # The operand kind of a slice read in place (paddle/lowlevel/fusion/elementwise.py STRIDED,
 # csrc/elementwise.cpp kStrided).
@@ -236,7 +256,8 @@ def _bool_results(program, in_dtypes):
     is_bool = {k: d == "bool" for k, d in enumerate(in_dtypes)}
     results = []
     for inst in program:
-        b = inst.name in _COMPARES or (inst.name == "where" and is_bool[inst.sources[1]])
+        b = inst.name in _COMPARES or inst.name in _PREDICATES or \
+            (inst.name == "where" and is_bool[inst.sources[1]])
         is_bool[inst.dst] = b
         results.append(b)
     return results
@@ -279,6 +300,8 @@ def _fused_reference(program, in_dtypes, temps_shape, compute):
                 np.copyto(dst, srcs[1], where=np.broadcast_to(srcs[0], dst.shape))
             elif inst.name == "relu":
                 np.maximum(srcs[0], dst.dtype.type(0), out=dst)
+            elif inst.name in _PREDICATES:
+                _PREDICATES[inst.name](srcs[0], dst, np)()
             elif inst.name in _FUSED:
                 _FUSED[inst.name][1](*(np.broadcast_to(a, dst.shape) for a in srcs), dst)
             else:
@@ -306,9 +329,10 @@ def _fused_elementwise(node, ins, outs, ctx):
 
 
 # Fusable on CUDA: the ops with an expression above, where the op's kernel is still one of
-# this module's.
-_fused_elementwise.fusable = lambda name, dtype, prepare: (name in _EXPRESSIONS and
-                                                           prepare in (_elementwise, _where))
+# this module's (a predicate in a float compute dtype: CUDA's signbit takes no integers).
+_fused_elementwise.fusable = lambda name, dtype, prepare: (
+    name in _EXPRESSIONS and (prepare in (_elementwise, _where) or
+                              (prepare is _predicate and dtype in ("float32", "float64"))))
 
 
 # ---- color conversions (paddle/lowlevel/ops/color.py) -----------------------------------

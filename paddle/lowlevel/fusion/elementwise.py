@@ -1,6 +1,6 @@
-"""Elementwise fusion: chains and trees of unary, binary, compare and where ops become one
-node that runs a small program over registers (csrc/elementwise.cpp `fused_elementwise`
-on the CPU, one generated ElementwiseKernel on CUDA).
+"""Elementwise fusion: chains and trees of unary, binary, compare, predicate (signbit) and
+where ops become one node that runs a small program over registers (csrc/elementwise.cpp
+`fused_elementwise` on the CPU, one generated ElementwiseKernel on CUDA).
 
 A group grows back from a root (taken from the end of the run order) through the producers
 of its operands, as long as a producer:
@@ -35,9 +35,11 @@ from paddle.lowlevel.fusion.node import FusedNode, FusedOp, prepare_of
 KERNEL = "fused_elementwise"
 
 # Instruction kinds and input shapes, as csrc/elementwise.cpp's FusedKind and FusedShape.
-UNARY, BINARY, COMPARE, WHERE = range(4)
+UNARY, BINARY, COMPARE, WHERE, PREDICATE = range(5)
 FULL, LAST_AXIS, SCALAR, STRIDED = range(4)
-KINDS = {"unary": UNARY, "binary": BINARY, "compare": COMPARE}
+KINDS = {"unary": UNARY, "binary": BINARY, "compare": COMPARE, "predicate": PREDICATE}
+# The kinds whose result is bool computed from values of the compute dtype.
+_FROM_VALUES = (COMPARE, PREDICATE)
 COMPUTE_DTYPES = ("float32", "float64", "int32", "int64")
 
 # One instruction: `dst` and `sources` are register numbers (inputs first, then temporaries;
@@ -67,15 +69,16 @@ def _kind(node):
 
 
 def _compute_dtype(node, known):
-    """The dtype the node computes in: its operands' (a comparison's are not its output's);
-    "bool" for a comparison of bools or a where between bools."""
-    if _kind(node) == COMPARE:
+    """The dtype the node computes in: its operands' (a comparison's or a predicate's are
+    not its output's); "bool" for a comparison of bools or a where between bools."""
+    if _kind(node) in _FROM_VALUES:
         return known[_key(node.inputs[0])][1]
     return known[(id(node), 0)][1]
 
 
 def _is_bool(node, known):
-    """Whether the node's output is bool (a comparison, or a where between bools)."""
+    """Whether the node's output is bool (a comparison, a predicate, or a where between
+    bools)."""
     return known[(id(node), 0)][1] == "bool"
 
 
@@ -110,7 +113,8 @@ class _Candidates:
         own = _compute_dtype(node, self.known)
         if tuple(shape) != tuple(out_shape) or (dtype is not None and own not in (dtype, "bool")):
             return False
-        if own not in COMPUTE_DTYPES + ("bool",) or (own == "bool" and kind in (UNARY, BINARY)):
+        if own not in COMPUTE_DTYPES + ("bool",) or \
+                (own == "bool" and kind in (UNARY, BINARY, PREDICATE)):
             return False
         # The backend says which of its kernels the fused one stands in for: an op whose
         # kernel was replaced (a test's stand-in, a kernel that wants its inputs placed, see
@@ -122,7 +126,7 @@ class _Candidates:
             want = "bool" if kind == WHERE and k == 0 else own
             if vdtype != want or operand_shape(vshape, out_shape) is None:
                 return False
-            if kind == UNARY and operand_shape(vshape, out_shape) != FULL:
+            if kind in (UNARY, PREDICATE) and operand_shape(vshape, out_shape) != FULL:
                 return False
         return True
 

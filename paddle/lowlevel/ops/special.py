@@ -1,10 +1,12 @@
 """Elementwise primitives beyond paddle/lowlevel/ops/math.py's: trigonometric, hyperbolic,
 exponential and logarithmic variants, rounding, special functions (one row each in
-`UNARY`), and the binary ones Keras's `ops.numpy` needs (arctan2, hypot, nextafter,
-remainders, floor division, bitwise operations and shifts; one row each in `BINARY`).
+`UNARY`), the binary ones Keras's `ops.numpy` needs (arctan2, hypot, nextafter,
+remainders, floor division, bitwise operations and shifts; one row each in `BINARY`), and
+the predicates, bool results of one operand of any dtype (signbit; `PREDICATES`).
 
-They run on the kernels of the "unary" and "binary" families (the `code` of each row is its
-entry in the enums of csrc/elementwise.cpp; the CUDA backend knows them by name). Each
+They run on the kernels of the "unary", "binary" and "predicate" families (the `code` of
+each row is its entry in the enums of csrc/elementwise.cpp; the CUDA backend knows them by
+name). Each
 gradient is built from ops, so higher orders come free. The Keras-facing functions, with
 Keras's dtype rules and argument checks, are in paddle/ops/numpy_math.py.
 
@@ -18,7 +20,7 @@ Example:
 import math
 
 from paddle.lowlevel.graph import apply, as_variable
-from paddle.lowlevel.op import OPS, register
+from paddle.lowlevel.op import OPS, Op, register
 from paddle.lowlevel.ops.math import Binary, Unary, _pair, erf, exp, sqrt, square, tanh, where, \
     zeros_like
 
@@ -183,7 +185,50 @@ for _name, (_code, _summary) in INT_BINARY.items():
     register(type(f"Special_{_name}", (IntBinary,), {"name": _name, "code": _code}))
     globals()[_name] = _binary_fn(_name, _summary)
 
-__all__ = sorted(list(UNARY) + list(BINARY) + list(INT_BINARY))
+
+
+class Predicate(Op):
+    """bool y = p(x) elementwise, for x of any dtype; `code` selects the C++ loop (the
+    Predicate enum of csrc/elementwise.cpp). No gradient flows through a bool result."""
+
+    family = "predicate"
+    code = None
+
+    def infer(self, x):
+        return x[0], "bool"
+
+    def grad(self, node, g):
+        return [None]
+
+
+# name: (code in csrc/elementwise.cpp's Predicate enum, summary)
+PREDICATES = {
+    # The sign bit itself, not x < 0 or 1 / x < 0: one bit test per element, and the sign
+    # of a NaN is read too (JAX's and NumPy's signbit of -nan is True).
+    "signbit": (0, "Whether x's sign bit is set: for floats x < 0, -0.0 and a NaN whose sign "
+                   "is set; for integers x < 0; for bools never."),
+}
+
+
+def _predicate_fn(name, summary):
+    def fn(x):
+        return apply(OPS[name], [as_variable(x, where=name)])
+    fn.__name__ = name
+    fn.__doc__ = (f"{summary}\n\nArgs:\n    x: a Variable, array or number (any dtype).\n\n"
+                  f"Returns:\n    A bool Variable of x's shape.\n\nExample:\n"
+                  f"    >>> import numpy as np, paddle as pd\n"
+                  f"    >>> from paddle.lowlevel.ops import special\n"
+                  f"    >>> x = pd.constant(np.array([-0.0, 0.0, -np.nan, np.nan, -2.0]))\n"
+                  f"    >>> pd.eval(special.{name}(x)).tolist()\n"
+                  f"    [True, False, True, False, True]")
+    return fn
+
+
+for _name, (_code, _summary) in PREDICATES.items():
+    register(type(f"Special_{_name}", (Predicate,), {"name": _name, "code": _code}))
+    globals()[_name] = _predicate_fn(_name, _summary)
+
+__all__ = sorted(list(UNARY) + list(BINARY) + list(INT_BINARY) + list(PREDICATES))
 
 # Defined by the loops above; named here for the gradients that use them (and for linters).
 sin, cos, sinh, cosh, floor, trunc, i0, i1 = (

@@ -179,6 +179,7 @@ VALID = {
                                    np.empty(n, np.float32)])(_n(r)),
     "binary": lambda r: _elementwise(r, 8),
     "compare": lambda r: _elementwise(r, 6, np.bool_),
+    "predicate": lambda r: (lambda n: [0, _f32(r, n), np.empty(n, np.bool_)])(_n(r)),
     "where": _where,
     "fused_elementwise": _fused_elementwise,
     "color_convert": lambda r: (lambda n: [int(r.integers(2)), _f32(r, n, 3),

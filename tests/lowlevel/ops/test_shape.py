@@ -344,6 +344,10 @@ def test_reverse_every_axis_of_every_dtype_as_numpy(dtype):
                                       np.flip(a, axis))
     flat = RNG.standard_normal(100_001).astype(dtype)
     np.testing.assert_array_equal(pd.eval(reverse(pd.constant(flat), 0)), flat[::-1])
+    # the last axis's own loop (vectorized), rows of lengths around the vector widths
+    for n in (1, 3, 8, 17, 64, 131):
+        rows = (RNG.standard_normal((5, n)) * 5).astype(dtype)
+        np.testing.assert_array_equal(pd.eval(reverse(pd.constant(rows), -1)), rows[:, ::-1])
     empty = np.zeros((2, 0, 3), dtype)
     assert pd.eval(reverse(pd.constant(empty), 1)).shape == (2, 0, 3)
 
