@@ -147,7 +147,7 @@ def test_a_kernels_error_at_run_time_names_the_op_and_the_users_line():
     with pytest.raises(IndexError) as info:
         ops.take(x, _t(np.array([5])))  # line: index-error
     text = str(info.value)
-    assert "outside [0, 3)" in text and "(in gather)" in text
+    assert "outside [-3, 3)" in text and "(in take_along_axis)" in text
     assert f"(at test_eager_fast_path.py:{_line_of('# line: index-error')})" in text
 
 
