@@ -93,7 +93,8 @@ def test_the_table_puts_the_most_time_first_and_shares_add_up():
     text = prof.table(limit=5)
     lines = text.splitlines()
     assert lines[0].startswith("paddle profile: 2 run(s)") and "1000 GFLOP/s" in lines[0]
-    assert lines[2].split()[0] == rows[0]["op"] and len(lines) == 2 + 5 + 1
+    # (the table cuts op names at 24 characters: fused_matmul[matmul+relu_grad] among them)
+    assert lines[2].split()[0] == rows[0]["op"][:24] and len(lines) == 2 + 5 + 1
     assert lines[-1].startswith(f"... {len(rows) - 5} more groups")
 
 
