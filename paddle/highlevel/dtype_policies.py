@@ -253,7 +253,50 @@ class Int4DTypePolicy(QuantizedDTypePolicy):
         return {"mode": f"int4/{self.block_size}", "source_name": self._source_name}
 
 
-class GPTQDTypePolicy(QuantizedDTypePolicy):
+class _BitsAndGroupPolicy(QuantizedDTypePolicy):
+    """A policy whose mode "<mode>/<weight_bits>/<group_size>" carries the bits and the
+    group size (GPTQ's and AWQ's), with Keras's errors; a subclass names its mode, the
+    bits it allows (`_check_bits`) and the word for group size -1."""
+
+    _whole = ""  # what group size -1 means, in the error
+
+    def __init__(self, mode, source_name=None):
+        kind, name = self._mode, type(self).__name__
+        expected = f"'{kind}/<weight_bits>/<group_size>'"
+        parts = mode.split("/") if isinstance(mode, str) else []
+        if len(parts) != 3 or parts[0] != kind:
+            raise ValueError(f"Invalid mode for {name}. Expected format {expected}, "
+                             f"but got '{mode}'.")
+        try:
+            weight_bits, group_size = int(parts[1]), int(parts[2])
+        except ValueError:
+            raise ValueError(f"Invalid mode for {name}. <weight_bits> and "
+                             f"<group_size> must be integers. Expected format {expected}, "
+                             f"but got '{mode}'.") from None
+        self._check_bits(weight_bits, mode)
+        if group_size < -1 or group_size == 0:
+            raise ValueError(f"Invalid group_size in mode. Supported values are -1 "
+                             f"({self._whole}) or a positive integer, but got {group_size} "
+                             f"from '{mode}'.")
+        super().__init__(kind, source_name)
+        self._name = f"{mode}_from_{self._source_name}"
+        self.mode = kind
+        self.weight_bits = weight_bits
+        self.group_size = group_size
+
+    def __eq__(self, other):
+        return super().__eq__(other) and self.weight_bits == other.weight_bits and \
+            self.group_size == other.group_size
+
+    def __hash__(self):
+        return hash((type(self).__name__, self._name))
+
+    def get_config(self):
+        return {"mode": f"{self._mode}/{self.weight_bits}/{self.group_size}",
+                "source_name": self._source_name}
+
+
+class GPTQDTypePolicy(_BitsAndGroupPolicy):
     """The policy of a GPTQ-quantized layer, as Keras's: the mode
     "gptq/<weight_bits>/<group_size>" carries the bits (2, 3, 4 or 8) and the group size
     (-1 or a positive integer), so that a loaded layer rebuilds the same weights.
@@ -269,44 +312,16 @@ class GPTQDTypePolicy(QuantizedDTypePolicy):
         ('gptq/4/128_from_float32', 'gptq', 4, 128)
     """
 
-    def __init__(self, mode, source_name=None):
-        expected = "'gptq/<weight_bits>/<group_size>'"
-        parts = mode.split("/") if isinstance(mode, str) else []
-        if len(parts) != 3 or parts[0] != "gptq":
-            raise ValueError(f"Invalid mode for GPTQDTypePolicy. Expected format {expected}, "
-                             f"but got '{mode}'.")
-        try:
-            weight_bits, group_size = int(parts[1]), int(parts[2])
-        except ValueError:
-            raise ValueError(f"Invalid mode for GPTQDTypePolicy. <weight_bits> and "
-                             f"<group_size> must be integers. Expected format {expected}, "
-                             f"but got '{mode}'.") from None
+    _mode, _whole = "gptq", "whole-tensor"
+
+    @staticmethod
+    def _check_bits(weight_bits, mode):
         if weight_bits not in (2, 3, 4, 8):
             raise ValueError(f"Invalid weight_bits in mode. Supported values are 2, 3, 4, "
                              f"and 8, but got {weight_bits} from '{mode}'.")
-        if group_size < -1 or group_size == 0:
-            raise ValueError(f"Invalid group_size in mode. Supported values are -1 "
-                             f"(whole-tensor) or a positive integer, but got {group_size} "
-                             f"from '{mode}'.")
-        super().__init__("gptq", source_name)
-        self._name = f"{mode}_from_{self._source_name}"
-        self.mode = "gptq"
-        self.weight_bits = weight_bits
-        self.group_size = group_size
-
-    def __eq__(self, other):
-        return super().__eq__(other) and self.weight_bits == other.weight_bits and \
-            self.group_size == other.group_size
-
-    def __hash__(self):
-        return hash((type(self).__name__, self._name))
-
-    def get_config(self):
-        return {"mode": f"gptq/{self.weight_bits}/{self.group_size}",
-                "source_name": self._source_name}
 
 
-class AWQDTypePolicy(QuantizedDTypePolicy):
+class AWQDTypePolicy(_BitsAndGroupPolicy):
     """The policy of an AWQ-quantized layer, as Keras's: the mode
     "awq/<weight_bits>/<group_size>", weight_bits 4 (AWQ's only), group_size -1 or a
     positive integer.
@@ -322,41 +337,13 @@ class AWQDTypePolicy(QuantizedDTypePolicy):
         ('awq/4/128_from_float32', 'awq', 4, 128)
     """
 
-    def __init__(self, mode, source_name=None):
-        expected = "'awq/<weight_bits>/<group_size>'"
-        parts = mode.split("/") if isinstance(mode, str) else []
-        if len(parts) != 3 or parts[0] != "awq":
-            raise ValueError(f"Invalid mode for AWQDTypePolicy. Expected format {expected}, "
-                             f"but got '{mode}'.")
-        try:
-            weight_bits, group_size = int(parts[1]), int(parts[2])
-        except ValueError:
-            raise ValueError(f"Invalid mode for AWQDTypePolicy. <weight_bits> and "
-                             f"<group_size> must be integers. Expected format {expected}, "
-                             f"but got '{mode}'.") from None
+    _mode, _whole = "awq", "per-channel"
+
+    @staticmethod
+    def _check_bits(weight_bits, mode):
         if weight_bits != 4:
             raise ValueError(f"Invalid weight_bits in mode. AWQ only supports 4-bit "
                              f"quantization, but got {weight_bits} from '{mode}'.")
-        if group_size < -1 or group_size == 0:
-            raise ValueError(f"Invalid group_size in mode. Supported values are -1 "
-                             f"(per-channel) or a positive integer, but got {group_size} "
-                             f"from '{mode}'.")
-        super().__init__("awq", source_name)
-        self._name = f"{mode}_from_{self._source_name}"
-        self.mode = "awq"
-        self.weight_bits = weight_bits
-        self.group_size = group_size
-
-    def __eq__(self, other):
-        return super().__eq__(other) and self.weight_bits == other.weight_bits and \
-            self.group_size == other.group_size
-
-    def __hash__(self):
-        return hash((type(self).__name__, self._name))
-
-    def get_config(self):
-        return {"mode": f"awq/{self.weight_bits}/{self.group_size}",
-                "source_name": self._source_name}
 
 
 class DTypePolicyMap(dict):

@@ -235,6 +235,18 @@ def gptq_quantize_matrix(weights_transpose, inv_hessian, *, blocksize=128, group
     return quantized, scale, zero, g_idx
 
 
+
+def _float_kernel(layer, algorithm):
+    """The float kernel of the Dense `layer` that GPTQ or AWQ quantizes, as a float32
+    array (the one kept aside while the layer holds its quantized weights, else its own)."""
+    kernel = getattr(layer, "_gptq_float_kernel", None)
+    if kernel is None:
+        kernel = getattr(layer, "kernel", None)
+    if kernel is None or len(kernel.shape) != 2:
+        raise TypeError(f"Unsupported layer type for {algorithm}: {type(layer)} (paddle "
+                        f"quantizes Dense layers with {algorithm})")
+    return np.asarray(kernel.val(), np.float32)
+
 class GPTQ:
     """Keras's `GPTQ` of one Dense layer: the running Hessian of its inputs
     (`update_hessian_with_batch`) and the quantization of its kernel
@@ -252,15 +264,9 @@ class GPTQ:
     """
 
     def __init__(self, layer, config):
-        kernel = getattr(layer, "_gptq_float_kernel", None)
-        if kernel is None:
-            kernel = getattr(layer, "kernel", None)
-        if kernel is None or len(kernel.shape) != 2:
-            raise TypeError(f"Unsupported layer type for GPTQ: {type(layer)} (paddle "
-                            f"quantizes Dense layers with GPTQ)")
         self.layer = layer
         self.config = config
-        self.kernel = np.asarray(kernel.val(), np.float32)
+        self.kernel = _float_kernel(layer, "GPTQ")
         self.rows, self.columns = self.kernel.shape
         self.hessian = np.zeros((self.rows, self.rows), np.float32)
         self.num_samples = 0
@@ -414,15 +420,9 @@ class AWQ:
     """
 
     def __init__(self, layer, config):
-        kernel = getattr(layer, "_gptq_float_kernel", None)
-        if kernel is None:
-            kernel = getattr(layer, "kernel", None)
-        if kernel is None or len(kernel.shape) != 2:
-            raise TypeError(f"Unsupported layer type for AWQ: {type(layer)} (paddle "
-                            f"quantizes Dense layers with AWQ)")
         self.layer = layer
         self.config = config
-        self.kernel = np.asarray(kernel.val(), np.float32)
+        self.kernel = _float_kernel(layer, "AWQ")
         self.rows, self.columns = self.kernel.shape
         self.activation_magnitudes = np.zeros((self.rows,), np.float32)
         self.num_samples = 0

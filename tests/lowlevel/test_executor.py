@@ -10,23 +10,9 @@ import paddle as pd
 from paddle.devices import cpu
 from paddle.lowlevel import executor
 
+from lowlevel.kernel_counts import count_runs
+
 RNG = np.random.default_rng(6)
-
-
-def count_runs(monkeypatch, op_name):
-    """Counts the runs of `op_name`'s kernel (wraps its prepare function)."""
-    runs = []
-    prepare = cpu.KERNELS[op_name]
-
-    def counting(node, ins, outs, ctx):
-        fn = prepare(node, ins, outs, ctx)
-
-        def run():
-            runs.append(node.op.name)
-            return fn()
-        return run
-    monkeypatch.setitem(cpu.KERNELS, op_name, counting)
-    return runs
 
 
 # ---- the minimal subgraph ---------------------------------------------------------------

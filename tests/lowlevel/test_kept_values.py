@@ -8,25 +8,12 @@ import numpy as np
 import pytest
 
 import paddle as pd
-from paddle.devices import cpu, mirrors
+from paddle.devices import mirrors
 from paddle.lowlevel import executor, kept_values
 
+from lowlevel.kernel_counts import count_runs
+
 RNG = np.random.default_rng(2929)
-
-
-def count_runs(monkeypatch, op_name):
-    runs = []
-    prepare = cpu.KERNELS[op_name]
-
-    def counting(node, ins, outs, ctx):
-        fn = prepare(node, ins, outs, ctx)
-
-        def run():
-            runs.append(node.op.name)
-            return fn()
-        return run
-    monkeypatch.setitem(cpu.KERNELS, op_name, counting)
-    return runs
 
 
 def conv_bn(dtype):
